@@ -1,0 +1,3 @@
+from tatlock.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,199 @@
+"""Command line: argument parsing and dispatch (thin; the work is in tatlock.commands).
+
+Start-up matters: this module imports only the standard library and tatlock.config.
+Each command imports what it needs when it runs, so `tatlock --help` and `tatlock ask`
+never load Textual.
+
+Exit codes: 0 success, 1 failure (server down, no such row), 2 usage error, 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Callable, Sequence
+
+from tatlock import __version__
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with one-line errors (exit 2) instead of the usage block."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")
+
+
+def _cmd(module: str, func: str) -> Callable[[argparse.Namespace], int]:
+    def run(args: argparse.Namespace) -> int:
+        import importlib
+
+        return getattr(importlib.import_module(f"tatlock.commands.{module}"), func)(args)
+
+    return run
+
+
+def _user_opt(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--user", metavar="NAME", help="whose memory (default: the configured user)")
+
+
+def build_parser() -> Parser:
+    p = Parser(
+        prog="tatlock",
+        description="Tatlock, a terminal butler with long-term memory, on a local model.",
+        epilog="Run `tatlock COMMAND --help` for each command. Data lives in $TATLOCK_HOME when set.",
+    )
+    p.add_argument("--version", action="version", version=f"tatlock {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+
+    # -- ask -------------------------------------------------------------------------------
+    a = sub.add_parser("ask", help="ask one question and stream the answer",
+                       description="Ask one question. Piped stdin is read as material for the question; "
+                                   "with no QUESTION, stdin is the question.")
+    a.add_argument("question", nargs="*", help="the question (default: read from stdin)")
+    a.add_argument("--json", action="store_true", help="print one JSON object instead of streaming text")
+    a.add_argument("--new", action="store_true", help="start a new conversation in the CLI room")
+    a.add_argument("--conversation", type=int, metavar="ID", help="continue conversation ID")
+    _user_opt(a)
+    a.add_argument("--model", metavar="NAME", help="model to use (default: config or hardware tier)")
+    a.add_argument("-v", "--verbose", action="store_true", help="trace the phases on stderr")
+    a.set_defaults(func=_cmd("ask", "run"))
+
+    # -- chat ------------------------------------------------------------------------------
+    c = sub.add_parser("chat", help="a line-by-line chat in this terminal",
+                       description="Chat with the butler line by line (prompt-toolkit). Ctrl-D to leave.")
+    c.add_argument("--new", action="store_true", help="start a new conversation")
+    _user_opt(c)
+    c.add_argument("--model", metavar="NAME", help="model to use")
+    c.set_defaults(func=_cmd("chat", "run"))
+
+    # -- persona ---------------------------------------------------------------------------
+    pe = sub.add_parser("persona", help="the butler's persona instructions (rise_and_shine)",
+                        description="Edit the instructions that make up the butler's persona, in order.")
+    ps = pe.add_subparsers(dest="action", metavar="ACTION", required=True, parser_class=Parser)
+    x = ps.add_parser("list", help="list instructions in order")
+    x.add_argument("--json", action="store_true", help="machine-readable output")
+    x = ps.add_parser("show", help="show one instruction in full")
+    x.add_argument("id", type=int)
+    x = ps.add_parser("add", help="add an instruction (TEXT, or - to read stdin)")
+    x.add_argument("text", help="the instruction, or - to read it from stdin")
+    x.add_argument("--position", type=int, metavar="N", help="insert at position N (default: last)")
+    x.add_argument("--disabled", action="store_true", help="add it switched off")
+    x = ps.add_parser("edit", help="edit an instruction in $VISUAL/$EDITOR (or give TEXT)")
+    x.add_argument("id", type=int)
+    x.add_argument("text", nargs="?", help="new text instead of opening an editor (- for stdin)")
+    for name, hlp in (("enable", "switch an instruction on"), ("disable", "switch an instruction off"),
+                      ("remove", "delete an instruction")):
+        x = ps.add_parser(name, help=hlp)
+        x.add_argument("id", type=int)
+    x = ps.add_parser("move", help="move an instruction to POSITION (1 = first)")
+    x.add_argument("id", type=int)
+    x.add_argument("position", type=int)
+    x = ps.add_parser("export", help="write all instructions to FILE as JSON (- for stdout)")
+    x.add_argument("file")
+    x = ps.add_parser("import", help="replace all instructions with FILE (JSON export or plain text; - for stdin)")
+    x.add_argument("file")
+    pe.set_defaults(func=_cmd("admin", "persona"))
+
+    # -- tools -----------------------------------------------------------------------------
+    t = sub.add_parser("tools", help="the tool registry", description="List, inspect, enable and disable tools.")
+    ts = t.add_subparsers(dest="action", metavar="ACTION", required=True, parser_class=Parser)
+    x = ts.add_parser("list", help="list tools, whether enabled, and whether their code imports")
+    x.add_argument("--json", action="store_true", help="machine-readable output")
+    for name, hlp in (("show", "show a tool and its parameters"), ("enable", "enable a tool"),
+                      ("disable", "disable a tool")):
+        x = ts.add_parser(name, help=hlp)
+        x.add_argument("key")
+    t.set_defaults(func=_cmd("admin", "tools"))
+
+    # -- user ------------------------------------------------------------------------------
+    u = sub.add_parser("user", help="users of this installation", description="Add, list, remove users; set passwords.")
+    us = u.add_subparsers(dest="action", metavar="ACTION", required=True, parser_class=Parser)
+    x = us.add_parser("add", help="add a user")
+    x.add_argument("name")
+    x.add_argument("--password-stdin", action="store_true", help="read the password from stdin's first line")
+    us.add_parser("list", help="list users")
+    x = us.add_parser("remove", help="remove a user (their memory file is kept unless --delete-data)")
+    x.add_argument("name")
+    x.add_argument("--delete-data", action="store_true", help="also delete the user's memory database")
+    x = us.add_parser("passwd", help="set or change a user's password")
+    x.add_argument("name")
+    x.add_argument("--password-stdin", action="store_true", help="read the password from stdin's first line")
+    u.set_defaults(func=_cmd("admin", "user"))
+
+    # -- var -------------------------------------------------------------------------------
+    v = sub.add_parser("var", help="personal variables (facts such as location)",
+                       description="Personal variables the butler knows about a user, e.g. location.")
+    vs = v.add_subparsers(dest="action", metavar="ACTION", required=True, parser_class=Parser)
+    x = vs.add_parser("list", help="list variables")
+    _user_opt(x)
+    x = vs.add_parser("get", help="print one variable")
+    x.add_argument("key")
+    _user_opt(x)
+    x = vs.add_parser("set", help="set a variable")
+    x.add_argument("key")
+    x.add_argument("value")
+    _user_opt(x)
+    x = vs.add_parser("unset", help="remove a variable")
+    x.add_argument("key")
+    _user_opt(x)
+    v.set_defaults(func=_cmd("admin", "var"))
+
+    # -- memory ----------------------------------------------------------------------------
+    m = sub.add_parser("memory", help="browse, search, compact, export and forget conversations",
+                       description="The long-term memory of one user.")
+    ms = m.add_subparsers(dest="action", metavar="ACTION", required=True, parser_class=Parser)
+    x = ms.add_parser("conversations", help="list conversations")
+    x.add_argument("--limit", type=int, default=20)
+    _user_opt(x)
+    x = ms.add_parser("show", help="show a conversation's messages and compacts")
+    x.add_argument("id", type=int)
+    _user_opt(x)
+    x = ms.add_parser("search", help="full-text search over messages and summaries")
+    x.add_argument("query", nargs="+")
+    x.add_argument("--limit", type=int, default=10)
+    _user_opt(x)
+    x = ms.add_parser("recall", help="messages by time range and/or topic")
+    x.add_argument("query", nargs="*", help="optional keywords")
+    x.add_argument("--since", help="start: a date or 'last week', 'yesterday', ...")
+    x.add_argument("--until", help="end: a date or phrase")
+    x.add_argument("--topic", help="only messages on this topic")
+    x.add_argument("--limit", type=int, default=20)
+    _user_opt(x)
+    x = ms.add_parser("compact", help="compact a conversation's pending messages now")
+    x.add_argument("id", type=int)
+    x.add_argument("--model", metavar="NAME")
+    _user_opt(x)
+    x = ms.add_parser("export", help="export a conversation")
+    x.add_argument("id", type=int)
+    x.add_argument("--format", choices=("md", "json"), default="md")
+    x.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of stdout")
+    _user_opt(x)
+    x = ms.add_parser("stats", help="counts and sizes")
+    _user_opt(x)
+    x = ms.add_parser("forget", help="delete a conversation and everything derived from it")
+    x.add_argument("id", type=int)
+    x.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+    _user_opt(x)
+    m.set_defaults(func=_cmd("memory", "run"))
+
+    # -- doctor / setup --------------------------------------------------------------------
+    d = sub.add_parser("doctor", help="check tier, model server, model and paths")
+    d.set_defaults(func=_cmd("doctor", "doctor"))
+    s = sub.add_parser("setup", help="pull the hardware tier's model (or --model) with progress")
+    s.add_argument("--model", metavar="NAME")
+    s.set_defaults(func=_cmd("doctor", "setup"))
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        args = parser.parse_args(["chat", *(argv or sys.argv[1:])])
+    from tatlock.errors import run_command
+
+    return run_command(args.func, args)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

@@ -1,0 +1,334 @@
+"""``users/<name>_longterm.db``: one user's private long-term memory.
+
+Messages are stored once, numbered contiguously from 1 within their conversation inside a
+``BEGIN IMMEDIATE`` transaction (so two writers can never take the same number), with
+their author (the Anchor, a guest, a bot, or the assistant). Participants, counters and
+the full-text index follow in the same transaction (the index through triggers).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+from tatlock.config import Paths, validate_username
+from tatlock.store import db
+from tatlock.store.system import NotFound
+from tatlock.timeutil import iso
+
+
+@dataclass(frozen=True)
+class Author:
+    """Who wrote a message. The Anchor is the butler's owner."""
+
+    id: str
+    name: str
+    is_bot: bool = False
+    is_anchor: bool = False
+
+    @classmethod
+    def assistant(cls) -> "Author":
+        return cls("tatlock", "Tatlock", is_bot=True)
+
+
+@dataclass(frozen=True)
+class Conversation:
+    id: int
+    title: str | None
+    room_id: str
+    interface: str
+    started_at: str
+    last_activity: str
+    message_count: int
+    compacted_up_to: int
+    metadata: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Message:
+    message_id: int
+    conversation_id: int
+    message_number: int
+    role: str
+    author_id: str
+    author_name: str
+    author_is_bot: bool
+    is_anchor: bool
+    reply_to: int | None
+    content: str
+    timestamp: str
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Compact:
+    id: int
+    conversation_id: int
+    from_message: int
+    up_to_message: int
+    summary: str
+    topics: list[str]
+    model: str
+    created_at: str
+
+
+def _conversation(row: sqlite3.Row) -> Conversation:
+    return Conversation(row["id"], row["title"], row["room_id"], row["interface"], row["started_at"],
+                        row["last_activity"], row["message_count"], row["compacted_up_to"],
+                        json.loads(row["metadata"]))
+
+
+def _message(row: sqlite3.Row) -> Message:
+    return Message(row["message_id"], row["conversation_id"], row["message_number"], row["role"],
+                   row["author_id"], row["author_name"], bool(row["author_is_bot"]), bool(row["is_anchor"]),
+                   row["reply_to"], row["content"], row["timestamp"], json.loads(row["metadata"]))
+
+
+def _compact(row: sqlite3.Row) -> Compact:
+    return Compact(row["id"], row["conversation_id"], row["from_message"], row["up_to_message"],
+                   row["summary"], json.loads(row["topics"]), row["model"], row["created_at"])
+
+
+class UserStore:
+    def __init__(self, conn: sqlite3.Connection, path: Path, username: str):
+        self.conn = conn
+        self.path = path
+        self.username = username
+
+    @classmethod
+    def open(cls, paths: Paths, username: str) -> "UserStore":
+        validate_username(username)  # before any file is touched
+        path = paths.user_db(username)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return cls.open_path(path, username)
+
+    @classmethod
+    def open_path(cls, path: Path, username: str) -> "UserStore":
+        conn = db.connect(path)
+        db.migrate(conn, "user")
+        return cls(conn, path, username)
+
+    def close(self) -> None:
+        self.conn.close()
+
+    # -- conversations ---------------------------------------------------------------------
+
+    def create_conversation(self, room_id: str, interface: str, *, title: str | None = None,
+                            metadata: dict[str, Any] | None = None, started_at: str | None = None) -> Conversation:
+        now = started_at or iso()
+        cur = self.conn.execute(
+            "INSERT INTO conversations (title, room_id, interface, started_at, last_activity, metadata)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (title, room_id, interface, now, now, json.dumps(metadata or {})),
+        )
+        return self.conversation(cur.lastrowid)
+
+    def conversation(self, conversation_id: int) -> Conversation:
+        row = self.conn.execute("SELECT * FROM conversations WHERE id = ?", (conversation_id,)).fetchone()
+        if row is None:
+            raise NotFound(f"no conversation {conversation_id} for user {self.username!r}"
+                           " (see `tatlock memory conversations`)")
+        return _conversation(row)
+
+    def latest_conversation(self, interface: str, room_id: str) -> Conversation | None:
+        row = self.conn.execute(
+            "SELECT * FROM conversations WHERE interface = ? AND room_id = ?"
+            " ORDER BY last_activity DESC, id DESC LIMIT 1",
+            (interface, room_id),
+        ).fetchone()
+        return _conversation(row) if row else None
+
+    def conversations(self, limit: int | None = None, *, exclude: Iterable[int] = ()) -> list[Conversation]:
+        excluded = list(exclude)
+        sql = "SELECT * FROM conversations"
+        if excluded:
+            sql += f" WHERE id NOT IN ({','.join('?' * len(excluded))})"
+        sql += " ORDER BY last_activity DESC, id DESC"
+        if limit is not None:
+            sql += f" LIMIT {int(limit)}"
+        return [_conversation(r) for r in self.conn.execute(sql, excluded)]
+
+    def delete_conversation(self, conversation_id: int) -> Conversation:
+        conv = self.conversation(conversation_id)
+        with db.transaction(self.conn):
+            self.conn.execute("DELETE FROM conversations WHERE id = ?", (conversation_id,))
+            # topics nobody refers to any more go too
+            self.conn.execute(
+                "DELETE FROM topics WHERE id NOT IN (SELECT topic_id FROM conversation_topics)"
+                " AND id NOT IN (SELECT topic_id FROM topic_messages)"
+            )
+        return conv
+
+    def set_conversation_metadata(self, conversation_id: int, **values: Any) -> None:
+        with db.transaction(self.conn):
+            row = self.conn.execute("SELECT metadata FROM conversations WHERE id = ?", (conversation_id,)).fetchone()
+            meta = json.loads(row[0]) if row else {}
+            meta.update(values)
+            self.conn.execute("UPDATE conversations SET metadata = ? WHERE id = ?",
+                              (json.dumps(meta), conversation_id))
+
+    # -- messages --------------------------------------------------------------------------
+
+    def add_message(self, conversation_id: int, role: str, content: str, author: Author, *,
+                    reply_to: int | None = None, metadata: dict[str, Any] | None = None,
+                    timestamp: str | None = None) -> Message:
+        """Store one message with the next number of its conversation."""
+        now = timestamp or iso()
+        with db.transaction(self.conn):
+            row = self.conn.execute(
+                "SELECT message_count, title FROM conversations WHERE id = ?", (conversation_id,)
+            ).fetchone()
+            if row is None:
+                raise NotFound(f"no conversation {conversation_id} for user {self.username!r}")
+            number = self.conn.execute(
+                "SELECT coalesce(max(message_number), 0) + 1 FROM conversation_messages WHERE conversation_id = ?",
+                (conversation_id,),
+            ).fetchone()[0]
+            cur = self.conn.execute(
+                "INSERT INTO conversation_messages (conversation_id, message_number, role, author_id,"
+                " author_name, author_is_bot, is_anchor, reply_to, content, timestamp, metadata)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (conversation_id, number, role, author.id, author.name, int(author.is_bot),
+                 int(author.is_anchor), reply_to, content, now, json.dumps(metadata or {})),
+            )
+            title = row["title"]
+            if title is None and role == "user":
+                title = _title(content)
+            self.conn.execute(
+                "UPDATE conversations SET message_count = ?, last_activity = max(last_activity, ?), title = ?"
+                " WHERE id = ?",
+                (number, now, title, conversation_id),
+            )
+            self.conn.execute(
+                "INSERT INTO participants (conversation_id, author_id, name, is_bot, first_seen, last_seen, message_count)"
+                " VALUES (?, ?, ?, ?, ?, ?, 1)"
+                " ON CONFLICT(conversation_id, author_id) DO UPDATE SET name = excluded.name,"
+                " is_bot = excluded.is_bot, last_seen = max(last_seen, excluded.last_seen),"
+                " message_count = message_count + 1",
+                (conversation_id, author.id, author.name, int(author.is_bot), now, now),
+            )
+        return self.message(cur.lastrowid)
+
+    def message(self, message_id: int) -> Message:
+        row = self.conn.execute("SELECT * FROM conversation_messages WHERE message_id = ?", (message_id,)).fetchone()
+        if row is None:
+            raise NotFound(f"no message {message_id}")
+        return _message(row)
+
+    def messages(self, conversation_id: int, first: int = 1, last: int | None = None) -> list[Message]:
+        sql = "SELECT * FROM conversation_messages WHERE conversation_id = ? AND message_number >= ?"
+        args: list[Any] = [conversation_id, first]
+        if last is not None:
+            sql += " AND message_number <= ?"
+            args.append(last)
+        return [_message(r) for r in self.conn.execute(sql + " ORDER BY message_number", args)]
+
+    def update_message_metadata(self, message_id: int, **values: Any) -> None:
+        with db.transaction(self.conn):
+            row = self.conn.execute("SELECT metadata FROM conversation_messages WHERE message_id = ?",
+                                    (message_id,)).fetchone()
+            if row is None:
+                raise NotFound(f"no message {message_id}")
+            meta = json.loads(row[0])
+            meta.update(values)
+            self.conn.execute("UPDATE conversation_messages SET metadata = ? WHERE message_id = ?",
+                              (json.dumps(meta), message_id))
+
+    def participants(self, conversation_id: int) -> list[sqlite3.Row]:
+        return self.conn.execute(
+            "SELECT * FROM participants WHERE conversation_id = ? ORDER BY first_seen, author_id",
+            (conversation_id,),
+        ).fetchall()
+
+    # -- compacts --------------------------------------------------------------------------
+
+    def compacts(self, conversation_id: int) -> list[Compact]:
+        return [_compact(r) for r in self.conn.execute(
+            "SELECT * FROM conversation_compacts WHERE conversation_id = ? ORDER BY from_message",
+            (conversation_id,))]
+
+    # -- personal variables ----------------------------------------------------------------
+
+    def get_var(self, key: str) -> str | None:
+        row = self.conn.execute("SELECT value FROM personal_variables WHERE key = ?", (_var_key(key),)).fetchone()
+        return row[0] if row else None
+
+    def set_var(self, key: str, value: str, *, author_id: str | None = None,
+                source_message_id: int | None = None) -> None:
+        self.conn.execute(
+            "INSERT INTO personal_variables (key, value, updated_at, author_id, source_message_id)"
+            " VALUES (?, ?, ?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value,"
+            " updated_at = excluded.updated_at, author_id = excluded.author_id,"
+            " source_message_id = excluded.source_message_id",
+            (_var_key(key), value, iso(), author_id, source_message_id),
+        )
+
+    def unset_var(self, key: str) -> bool:
+        return self.conn.execute("DELETE FROM personal_variables WHERE key = ?", (_var_key(key),)).rowcount > 0
+
+    def vars(self) -> list[sqlite3.Row]:
+        return self.conn.execute("SELECT * FROM personal_variables ORDER BY key").fetchall()
+
+    # -- topics ----------------------------------------------------------------------------
+
+    def add_topics(self, conversation_id: int, topics: Iterable[str], *, message_id: int | None = None) -> None:
+        names = _clean_topics(topics)
+        if not names:
+            return
+        now = iso()
+        with db.transaction(self.conn):
+            for name in names:
+                self.conn.execute("INSERT INTO topics (name) VALUES (?) ON CONFLICT(name) DO NOTHING", (name,))
+                tid = self.conn.execute("SELECT id FROM topics WHERE name = ?", (name,)).fetchone()[0]
+                self.conn.execute(
+                    "INSERT INTO conversation_topics (conversation_id, topic_id, mention_count, first_seen, last_seen)"
+                    " VALUES (?, ?, 1, ?, ?) ON CONFLICT(conversation_id, topic_id) DO UPDATE SET"
+                    " mention_count = mention_count + 1, last_seen = excluded.last_seen",
+                    (conversation_id, tid, now, now),
+                )
+                if message_id is not None:
+                    self.conn.execute(
+                        "INSERT OR IGNORE INTO topic_messages (topic_id, message_id) VALUES (?, ?)", (tid, message_id)
+                    )
+
+    def topics(self, conversation_id: int | None = None) -> list[sqlite3.Row]:
+        if conversation_id is None:
+            return self.conn.execute(
+                "SELECT t.name, sum(ct.mention_count) AS mentions, count(*) AS conversations,"
+                " max(ct.last_seen) AS last_seen FROM topics t JOIN conversation_topics ct ON ct.topic_id = t.id"
+                " GROUP BY t.id ORDER BY mentions DESC, t.name"
+            ).fetchall()
+        return self.conn.execute(
+            "SELECT t.name, ct.mention_count AS mentions, ct.last_seen FROM topics t"
+            " JOIN conversation_topics ct ON ct.topic_id = t.id WHERE ct.conversation_id = ?"
+            " ORDER BY ct.mention_count DESC, t.name",
+            (conversation_id,),
+        ).fetchall()
+
+
+def _var_key(key: str) -> str:
+    key = key.strip().lower().replace(" ", "_")
+    if not key:
+        from tatlock.config import UsageError
+
+        raise UsageError("the variable name is empty")
+    return key
+
+
+def _clean_topics(topics: Iterable[str]) -> list[str]:
+    seen: dict[str, str] = {}
+    for t in topics or ():
+        if not isinstance(t, str):
+            continue
+        name = " ".join(t.strip().strip("#").split()).lower()[:60]
+        if name and name not in seen:
+            seen[name] = name
+    return list(seen)[:8]
+
+
+def _title(content: str) -> str:
+    line = " ".join(content.split())
+    return line if len(line) <= 60 else line[:57].rstrip() + "..."

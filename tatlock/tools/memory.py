@@ -1,0 +1,156 @@
+"""Memory and personal-variable tools: thin views over the user's store and the one search."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tatlock.timeutil import iso, local
+from tatlock.tools.base import ToolContext
+
+
+def _store(ctx: ToolContext):
+    if ctx.user_store is None:
+        return None
+    return ctx.user_store
+
+
+NO_MEMORY = {"error": "No memory is open for this user."}
+
+
+def _limit(value: Any, default: int = 10, top: int = 50) -> int:
+    try:
+        return max(1, min(top, int(value)))
+    except (TypeError, ValueError):
+        return default
+
+
+def _hit(h) -> dict[str, Any]:
+    if h.kind == "compact":
+        return {"kind": "summary", "conversation_id": h.conversation_id,
+                "messages": f"{h.from_message}-{h.up_to_message}", "when": local(h.timestamp),
+                "text": h.content}
+    return {"kind": "message", "conversation_id": h.conversation_id, "message": h.message_number,
+            "author": h.author_name, "when": local(h.timestamp), "text": h.content}
+
+
+def recall_memories(*, ctx: ToolContext, keyword: str, limit: int = 10) -> dict:
+    store = _store(ctx)
+    if store is None:
+        return NO_MEMORY
+    if not str(keyword or "").strip():
+        return {"error": "Give a keyword to look for."}
+    from tatlock.memory.search import search
+
+    hits = search(store, str(keyword), limit=_limit(limit))
+    return {"keyword": keyword, "count": len(hits), "results": [_hit(h) for h in hits]}
+
+
+def recall_memories_with_time(*, ctx: ToolContext, start: str, end: str = "", keyword: str = "") -> dict:
+    store = _store(ctx)
+    if store is None:
+        return NO_MEMORY
+    from tatlock.memory.search import search
+    from tatlock.tools.dates import format_range, parse_range
+
+    now = ctx.now()
+    first = parse_range(str(start or ""), now)
+    if first is None:
+        return {"error": f"I could not read {start!r} as a date or period."}
+    lo, hi = first
+    if str(end or "").strip():
+        second = parse_range(str(end), now)
+        if second is None:
+            return {"error": f"I could not read {end!r} as a date or period."}
+        hi = second[1]
+    if hi <= lo:
+        return {"error": "The end of the period is before its start."}
+    hits = search(store, str(keyword or ""), limit=20, start=iso(lo), end=iso(hi), include_compacts=False)
+    return {"period": format_range(lo, hi), "keyword": keyword or None, "count": len(hits),
+            "results": [_hit(h) for h in hits]}
+
+
+def recall_topic(*, ctx: ToolContext, topic: str, limit: int = 10) -> dict:
+    store = _store(ctx)
+    if store is None:
+        return NO_MEMORY
+    from tatlock.memory.search import search
+
+    hits = search(store, "", topic=str(topic or "").strip(), limit=_limit(limit))
+    known = [r["name"] for r in store.topics()[:20]]
+    return {"topic": topic, "count": len(hits), "results": [_hit(h) for h in hits],
+            "known_topics": known if not hits else None}
+
+
+def list_conversations(*, ctx: ToolContext, limit: int = 10) -> dict:
+    store = _store(ctx)
+    if store is None:
+        return NO_MEMORY
+    convs = store.conversations(_limit(limit))
+    return {"conversations": [
+        {"id": c.id, "title": c.title, "interface": c.interface, "started": local(c.started_at),
+         "last_activity": local(c.last_activity), "messages": c.message_count,
+         "current": c.id == ctx.conversation_id}
+        for c in convs]}
+
+
+def conversation_stats(*, ctx: ToolContext) -> dict:
+    store = _store(ctx)
+    if store is None:
+        return NO_MEMORY
+    q = store.conn.execute
+    row = q("SELECT count(*), min(started_at), max(last_activity) FROM conversations").fetchone()
+    return {
+        "conversations": row[0],
+        "messages": q("SELECT count(*) FROM conversation_messages").fetchone()[0],
+        "summaries": q("SELECT count(*) FROM conversation_compacts").fetchone()[0],
+        "first_conversation": local(row[1]) if row[1] else None,
+        "last_activity": local(row[2]) if row[2] else None,
+        "top_topics": [{"topic": r["name"], "mentions": r["mentions"]} for r in store.topics()[:10]],
+    }
+
+
+def get_conversation_summary(*, ctx: ToolContext, conversation_id: int | None = None) -> dict:
+    store = _store(ctx)
+    if store is None:
+        return NO_MEMORY
+    cid = conversation_id or ctx.conversation_id
+    if not cid:
+        return {"error": "Which conversation? Give its id (see list_conversations)."}
+    try:
+        conv = store.conversation(int(cid))
+    except Exception:
+        return {"error": f"There is no conversation {cid}."}
+    compacts = store.compacts(conv.id)
+    out: dict[str, Any] = {"id": conv.id, "title": conv.title, "messages": conv.message_count,
+                           "summaries": [{"messages": f"{c.from_message}-{c.up_to_message}",
+                                          "summary": c.summary} for c in compacts]}
+    if not compacts:
+        # nothing summarised yet: the latest messages stand in
+        recent = store.messages(conv.id, max(1, conv.message_count - 9))
+        out["recent_messages"] = [{"author": m.author_name, "text": m.content[:400]} for m in recent]
+    return out
+
+
+def get_personal_variable(*, ctx: ToolContext, key: str) -> dict:
+    store = _store(ctx)
+    if store is None:
+        return NO_MEMORY
+    try:
+        value = store.get_var(str(key))
+    except Exception:
+        return {"error": "Give the name of the fact to read."}
+    if value is None:
+        return {"key": key, "value": None, "note": f"Nothing is remembered for {key!r}."}
+    return {"key": key, "value": value}
+
+
+def set_personal_variable(*, ctx: ToolContext, key: str, value: str) -> dict:
+    store = _store(ctx)
+    if store is None:
+        return NO_MEMORY
+    if not str(key or "").strip() or not str(value or "").strip():
+        return {"error": "Both the name and the value of the fact are needed."}
+    # attributed to whoever said it, not to the room
+    store.set_var(str(key), str(value).strip(), author_id=ctx.author_id or ctx.username,
+                  source_message_id=ctx.extra.get("message_id"))
+    return {"key": str(key).strip().lower().replace(" ", "_"), "value": str(value).strip(), "saved": True}

@@ -1,0 +1,93 @@
+"""Shared fixtures: an isolated TATLOCK_HOME per test, the CLI in-process and as a process,
+and the fake Ollama server over real loopback HTTP."""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+_SCRUB = ("TATLOCK_", "OLLAMA_")
+
+
+@pytest.fixture(autouse=True)
+def home(tmp_path, monkeypatch) -> Path:
+    """Every test gets an empty TATLOCK_HOME and none of the developer's settings."""
+    for key in list(os.environ):
+        if key.startswith(_SCRUB):
+            monkeypatch.delenv(key)
+    h = tmp_path / "home"
+    h.mkdir()
+    monkeypatch.setenv("TATLOCK_HOME", str(h))
+    monkeypatch.setenv("TATLOCK_USER", "tester")
+    monkeypatch.setenv("TATLOCK_TIER", "low")  # deterministic defaults whatever the machine
+    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.null.Keyring")
+    monkeypatch.delenv("VISUAL", raising=False)
+    monkeypatch.delenv("EDITOR", raising=False)
+    return h
+
+
+@dataclass
+class Result:
+    code: int
+    out: str
+    err: str
+
+
+@pytest.fixture
+def cli(capsys, monkeypatch):
+    """Run `tatlock ARGS` in-process; returns exit code, stdout and stderr."""
+    from tatlock.cli import main
+
+    def run(*args: str, stdin: str | None = None, tty: bool = False) -> Result:
+        capsys.readouterr()
+        fake_in = io.StringIO(stdin or "")
+        fake_in.isatty = lambda: tty  # type: ignore[method-assign]
+        monkeypatch.setattr(sys, "stdin", fake_in)
+        try:
+            code = main(list(args))
+        except SystemExit as exc:  # argparse exits
+            code = exc.code if isinstance(exc.code, int) else 1
+        captured = capsys.readouterr()
+        return Result(code, captured.out, captured.err)
+
+    return run
+
+
+@pytest.fixture
+def tatlock_proc(home):
+    """Run the installed `tatlock` console script as a real process."""
+    exe = Path(sys.executable).parent / "tatlock"
+
+    def run(*args: str, stdin: str | None = None, env: dict[str, str] | None = None,
+            timeout: float = 60) -> Result:
+        full_env = {**os.environ, **(env or {})}
+        p = subprocess.run([str(exe), *args], input=stdin if stdin is not None else "",
+                           capture_output=True, text=True, env=full_env, timeout=timeout)
+        return Result(p.returncode, p.stdout, p.stderr)
+
+    return run
+
+
+@pytest.fixture
+def fake():
+    from tatlock.testing.fake_ollama import FakeOllama
+
+    with FakeOllama() as srv:
+        yield srv
+
+
+@pytest.fixture
+def served(fake, monkeypatch):
+    """The fake server wired in as the configured Ollama host, with the tier's model present."""
+    monkeypatch.setenv("OLLAMA_HOST", fake.url)
+    monkeypatch.setenv("TATLOCK_MODEL", "llama3.2:3b")
+    monkeypatch.setenv("TATLOCK_TIMEOUT", "15")
+    return fake
