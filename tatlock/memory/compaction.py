@@ -1,0 +1,557 @@
+"""Compaction: contiguous blocks of a conversation summarised once, crash-safe, by one process.
+
+Blocks are ``[covered+1, covered+interval]`` from message 1, where ``covered`` is the last
+compact's ``up_to_message``. Each block goes through three steps:
+
+1. *claim* (one ``BEGIN IMMEDIATE`` transaction): a row in ``compaction_claims`` says which
+   process works on the conversation. A live claim (not expired, and its process is alive or
+   on another host) is respected; a dead or expired one is taken over. The block is checked
+   to be still the next one in the same transaction.
+2. *summarise* outside any transaction (the model call can take minutes on a small machine;
+   nobody waits on the database meanwhile).
+3. *commit* (one transaction): the claim must still be ours and the last compact must still
+   end at ``from - 1``; then the compact row, ``conversations.compacted_up_to`` and the
+   claim's release are written together.
+
+A process killed at any point leaves either nothing (the claim alone, taken over by the next
+run) or the whole compact: never a partial row, a gap or an overlap. A failure (model error,
+a reply without the summary sections) writes nothing and releases the claim; the raw
+messages stay in the context, so nothing is lost, only not yet summarised.
+
+When the compacts not yet merged into the archive outgrow their share of the context, the
+oldest are merged (with the previous archive) into ``conversations.metadata["archive"]``.
+Compacts are never deleted: they stay searchable.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import json
+import logging
+import os
+import re
+import secrets
+import socket
+import threading
+import time
+from typing import Any, Callable
+
+from tatlock import prompts
+from tatlock.config import Paths
+from tatlock.errors import BackendError
+from tatlock.events import CompactionFailed, CompactionFinished, CompactionStarted, Event
+from tatlock.memory.context import SUMMARY_SHARE, history_line
+from tatlock.memory.tokens import Estimator
+from tatlock.store import db
+from tatlock.store.user import Compact, Message, UserStore
+from tatlock.timeutil import iso, local, parse, utcnow
+
+__all__ = [
+    "SECTIONS",
+    "Compactor",
+    "compact_due",
+    "compact_once",
+    "maybe_archive",
+    "next_block",
+    "parse_sections",
+]
+
+log = logging.getLogger(__name__)
+
+SECTIONS = ("TOPICS DISCUSSED", "FACTUAL TIMELINE", "KEY FACTS ESTABLISHED", "UNRESOLVED ITEMS", "TECHNICAL DETAILS")
+REQUIRED_SECTION = "KEY FACTS ESTABLISHED"
+# The transcript of one block must fit the smallest tier's window (4096) beside the prompt (~550
+# tokens) and the answer (~400): Ollama silently cuts a prompt's *start* (our instructions) otherwise.
+MAX_TRANSCRIPT_TOKENS = 2400
+MIN_MESSAGE_CHARS = 240  # a message is never cut shorter than this, whatever the budget
+MAX_TOPICS = 8
+DEFAULT_CLAIM_TTL = 600.0  # seconds; longer than any sane model call (a dead pid is noticed at once)
+OPTIONS = {"temperature": 0}  # a record, not prose: the most likely wording
+
+Emit = Callable[[Event], None]
+
+
+def _no_emit(event: Event) -> None:
+    pass
+
+
+def _safe(emit: Emit) -> Emit:
+    """A view that fails must not break compaction (it may run on a background thread)."""
+
+    def call(event: Event) -> None:
+        try:
+            emit(event)
+        except Exception:  # noqa: BLE001 - logged, never raised into the compactor
+            log.exception("compaction event handler failed on %s", event.type)
+
+    return call
+
+
+# -- blocks --------------------------------------------------------------------------------
+
+
+def _covered(conn, conversation_id: int) -> int:
+    return conn.execute(
+        "SELECT coalesce(max(up_to_message), 0) FROM conversation_compacts WHERE conversation_id = ?",
+        (conversation_id,),
+    ).fetchone()[0]
+
+
+def _next_block(conn, conversation_id: int, interval: int) -> tuple[int, int] | None:
+    if interval < 1:
+        raise ValueError(f"compaction interval must be at least 1, not {interval}")
+    covered = _covered(conn, conversation_id)
+    last = conn.execute(
+        "SELECT coalesce(max(message_number), 0) FROM conversation_messages WHERE conversation_id = ?",
+        (conversation_id,),
+    ).fetchone()[0]
+    if last >= covered + interval:
+        return covered + 1, covered + interval
+    return None
+
+
+def next_block(store: UserStore, conversation_id: int, interval: int) -> tuple[int, int] | None:
+    """The next block to compact, ``(covered+1, covered+interval)``, once all its messages exist."""
+    return _next_block(store.conn, conversation_id, interval)
+
+
+# -- claims --------------------------------------------------------------------------------
+
+HOST = socket.gethostname()
+
+
+def _owner() -> str:
+    return f"{HOST}:{os.getpid()}:{secrets.token_hex(4)}"
+
+
+def _pid_alive(pid: int) -> bool:
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # exists, belongs to someone else
+        return True
+    except OSError:
+        return False
+    return True
+
+
+def claim_is_live(row: Any, now: dt.datetime | None = None) -> bool:
+    """A claim blocks others while it has not expired and its process may still be working."""
+    now = now or utcnow()
+    try:
+        expired = parse(row["expires_at"]) <= now
+    except (TypeError, ValueError):
+        expired = True
+    if expired:
+        return False
+    if row["host"] != HOST:
+        return True  # cannot see the process: trust the expiry
+    return _pid_alive(int(row["pid"]))
+
+
+def _claim(conn, conversation_id: int, owner: str, first: int, last: int, ttl: float) -> str | None:
+    """Take the conversation's claim for ``[first, last]``; None, or why not (inside a transaction)."""
+    row = conn.execute("SELECT * FROM compaction_claims WHERE conversation_id = ?", (conversation_id,)).fetchone()
+    if row is not None and row["owner"] != owner and claim_is_live(row):
+        return f"messages {row['from_message']}-{row['up_to_message']} are being summarised by {row['owner']}"
+    now = utcnow()
+    conn.execute(
+        "INSERT OR REPLACE INTO compaction_claims"
+        " (conversation_id, from_message, up_to_message, owner, pid, host, claimed_at, expires_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (conversation_id, first, last, owner, os.getpid(), HOST, iso(now),
+         iso(now + dt.timedelta(seconds=ttl))),
+    )
+    return None
+
+
+def _holds(conn, conversation_id: int, owner: str) -> bool:
+    row = conn.execute("SELECT owner FROM compaction_claims WHERE conversation_id = ?", (conversation_id,)).fetchone()
+    return row is not None and row[0] == owner
+
+
+def _release(store: UserStore, conversation_id: int, owner: str) -> None:
+    """Drop our claim (best effort: a claim left behind is taken over once our pid is gone)."""
+    try:
+        store.conn.execute("DELETE FROM compaction_claims WHERE conversation_id = ? AND owner = ?",
+                           (conversation_id, owner))
+    except Exception:  # noqa: BLE001
+        log.warning("could not release the compaction claim of conversation %s", conversation_id, exc_info=True)
+
+
+# -- summaries -----------------------------------------------------------------------------
+
+_HEADER_RE = re.compile(
+    r"^\s*(?:#+\s*|\d+[.)]\s*)?[*_]*\s*(?P<name>" + "|".join(SECTIONS) + r")\s*[*_]*\s*:?\s*[*_]*\s*(?P<rest>.*)$",
+    re.I,
+)
+
+
+def parse_sections(text: str) -> dict[str, list[str]]:
+    """``{SECTION: [lines]}`` for the known section headers found in ``text`` (order kept)."""
+    sections: dict[str, list[str]] = {}
+    current: str | None = None
+    for raw in text.splitlines():
+        m = _HEADER_RE.match(raw)
+        if m:
+            current = m.group("name").upper()
+            sections.setdefault(current, [])
+            rest = m.group("rest").strip().strip("*_").strip()
+            if rest:
+                sections[current].append(rest)
+            continue
+        line = raw.strip()
+        if current is not None and line and not line.startswith("```"):
+            sections[current].append(line)
+    return sections
+
+
+def _bullet(line: str) -> str:
+    return re.sub(r"^(?:[-*\u2022]|\d+[.)])\s+", "", line).strip()
+
+
+def _is_none(line: str) -> bool:
+    return _bullet(line).strip(" .").lower() in ("none", "n/a", "nothing", "")
+
+
+def normalise_summary(text: str) -> tuple[str, list[str]] | None:
+    """The summary in canonical form and its topics; None if it lacks the required section.
+
+    Sections are written in the canonical order, one blank line apart (context.py finds KEY
+    FACTS by that layout); lines before the first header (a model's preamble) are dropped.
+    """
+    sections = parse_sections(text or "")
+    if REQUIRED_SECTION not in sections:
+        return None
+    if not any(line.strip() for lines in sections.values() for line in lines):
+        return None
+    parts = []
+    for name in SECTIONS:
+        if name not in sections:
+            continue
+        lines = [ln if ln.startswith(("-", "*", "\u2022")) or re.match(r"\d+[.)]\s", ln) else f"- {ln}"
+                 for ln in sections[name]] or ["- none"]
+        parts.append(name + "\n" + "\n".join(lines))
+    topics: list[str] = []
+    for line in sections.get("TOPICS DISCUSSED", []):
+        if _is_none(line):
+            continue
+        name = " ".join(_bullet(line).strip("#*_ .").split())[:60]
+        if name and name.lower() not in (t.lower() for t in topics):
+            topics.append(name)
+    return "\n\n".join(parts), topics[:MAX_TOPICS]
+
+
+def transcript_line(m: Message, max_chars: int | None = None) -> str:
+    """``[#12 2026-11-21 14:03] Anchor (Alice): ...`` (local time), cut at ``max_chars``."""
+    content = m.content
+    if max_chars is not None and len(content) > max_chars:
+        content = (content[:max_chars].rstrip()
+                   + f" [... {len(content) - max_chars} more characters, kept in memory]")
+    return f"[#{m.message_number} {local(m.timestamp)}] {history_line(dataclasses.replace(m, content=content))}"
+
+
+def transcript(messages: list[Message], max_tokens: int = MAX_TRANSCRIPT_TOKENS,
+               estimator: Estimator | None = None) -> str:
+    """The block as transcript lines within ``max_tokens``: when it is too long, the longest
+    messages are cut first (to one common length), short ones stay whole. The full text stays
+    in the database and in recall; only the summary sees the cut."""
+    est = estimator or Estimator()
+    budget = int(max_tokens * est.chars_per_token)
+    lengths = [len(m.content) for m in messages]
+    fixed = sum(len(transcript_line(dataclasses.replace(m, content=""))) + 1 for m in messages)
+    cap: int | None = None
+    if fixed + sum(lengths) > budget:
+        lo, hi = MIN_MESSAGE_CHARS, max(lengths)
+        while lo < hi:  # the largest common cap that fits
+            mid = (lo + hi + 1) // 2
+            if fixed + sum(min(n, mid) + 48 * (n > mid) for n in lengths) <= budget:
+                lo = mid
+            else:
+                hi = mid - 1
+        cap = lo
+    return "\n".join(transcript_line(m, cap) for m in messages)
+
+
+def _model_name(backend: Any, model: str | None, result: Any = None) -> str:
+    return (getattr(result, "model", "") or model or getattr(backend, "model", "") or "unknown")
+
+
+# -- one block -----------------------------------------------------------------------------
+
+
+def compact_once(store: UserStore, backend: Any, conversation_id: int, *, interval: int,
+                 emit: Emit = _no_emit, model: str | None = None, owner: str | None = None,
+                 claim_ttl: float = DEFAULT_CLAIM_TTL, options: dict[str, Any] | None = None,
+                 max_transcript_tokens: int = MAX_TRANSCRIPT_TOKENS, estimator: Estimator | None = None,
+                 ) -> Compact | None:
+    """Summarise the next due block once. Returns the new compact, or None (nothing due,
+    claimed by another process, or failed: then a CompactionFailed event says why). Never raises."""
+    emit = _safe(emit)
+    owner = owner or _owner()
+    conn = store.conn
+    t0 = time.perf_counter()
+    try:
+        with db.transaction(conn):
+            block = _next_block(conn, conversation_id, interval)
+            if block is None:
+                return None
+            busy = _claim(conn, conversation_id, owner, block[0], block[1], claim_ttl)
+        if busy:
+            log.info("compaction of conversation %s skipped: %s", conversation_id, busy)
+            return None
+    except Exception as exc:  # noqa: BLE001 - database busy or broken: try again after the next reply
+        emit(CompactionFailed(conversation_id, f"could not claim the next block: {exc}"))
+        return None
+
+    first, last = block
+    emit(CompactionStarted(conversation_id, first, last))
+    try:
+        messages = store.messages(conversation_id, first, last)
+        if [m.message_number for m in messages] != list(range(first, last + 1)):
+            raise _Failed(f"messages {first}-{last} are not all stored")
+        prompt = prompts.render("compaction.txt", from_message=first, up_to_message=last,
+                                transcript=transcript(messages, max_transcript_tokens, estimator))
+        try:
+            result = backend.chat([{"role": "user", "content": prompt}], model=model,
+                                  options={**OPTIONS, **(options or {})})
+        except BackendError as exc:
+            raise _Failed(str(exc)) from None
+        normal = normalise_summary(result.content)
+        if normal is None:
+            shown = " ".join((result.content or "").split())[:80]
+            raise _Failed(f"the model's summary has no {REQUIRED_SECTION} section"
+                          + (f" (it began: {shown!r})" if shown else " (it was empty)"))
+        summary, topics = normal
+        with db.transaction(conn):
+            if not _holds(conn, conversation_id, owner):
+                raise _Failed("another process took over the claim while the model was summarising")
+            if _covered(conn, conversation_id) != first - 1:
+                raise _Failed(f"messages {first}-{last} were compacted meanwhile by another process")
+            cur = conn.execute(
+                "INSERT INTO conversation_compacts"
+                " (conversation_id, from_message, up_to_message, summary, topics, model, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (conversation_id, first, last, summary, json.dumps(topics),
+                 _model_name(backend, model, result), iso()),
+            )
+            conn.execute("UPDATE conversations SET compacted_up_to = ? WHERE id = ?", (last, conversation_id))
+            conn.execute("DELETE FROM compaction_claims WHERE conversation_id = ? AND owner = ?",
+                         (conversation_id, owner))
+            row = conn.execute("SELECT * FROM conversation_compacts WHERE id = ?", (cur.lastrowid,)).fetchone()
+        compact = Compact(row["id"], row["conversation_id"], row["from_message"], row["up_to_message"],
+                          row["summary"], json.loads(row["topics"]), row["model"], row["created_at"])
+    except Exception as exc:  # noqa: BLE001 - never raise into the turn: the raw messages stay in context
+        _release(store, conversation_id, owner)
+        reason = str(exc) if isinstance(exc, _Failed) else f"{type(exc).__name__}: {exc}"
+        emit(CompactionFailed(conversation_id, f"messages {first}-{last}: {reason}"))
+        return None
+    try:
+        store.add_topics(conversation_id, topics)
+    except Exception:  # noqa: BLE001 - topics are an index; the compact itself is safe
+        log.warning("could not store the topics of compact %s", compact.id, exc_info=True)
+    emit(CompactionFinished(conversation_id, first, last, round((time.perf_counter() - t0) * 1000, 1),
+                            result.prompt_tokens, result.eval_tokens))
+    return compact
+
+
+class _Failed(Exception):
+    pass
+
+
+def compact_due(store: UserStore, backend: Any, conversation_id: int, *, interval: int,
+                emit: Emit = _no_emit, model: str | None = None, owner: str | None = None,
+                claim_ttl: float = DEFAULT_CLAIM_TTL, budget_tokens: int | None = None,
+                estimator: Estimator | None = None, options: dict[str, Any] | None = None,
+                max_transcript_tokens: int = MAX_TRANSCRIPT_TOKENS) -> list[Compact]:
+    """Compact every due block (stopping at the first failure or foreign claim), then archive
+    old compacts if ``budget_tokens`` is given and they outgrew it. Never raises."""
+    owner = owner or _owner()
+    done: list[Compact] = []
+    while True:
+        c = compact_once(store, backend, conversation_id, interval=interval, emit=emit, model=model,
+                         owner=owner, claim_ttl=claim_ttl, options=options,
+                         max_transcript_tokens=max_transcript_tokens, estimator=estimator)
+        if c is None:
+            break
+        done.append(c)
+    if budget_tokens:
+        maybe_archive(store, backend, conversation_id, budget_tokens=budget_tokens, estimator=estimator,
+                      emit=emit, model=model, owner=owner, claim_ttl=claim_ttl, options=options)
+    return done
+
+
+# -- archive -------------------------------------------------------------------------------
+
+
+def _compact_cost(est: Estimator, c: Compact) -> int:
+    return est.text(c.summary) + 12  # as context.build counts it (header line included)
+
+
+def maybe_archive(store: UserStore, backend: Any, conversation_id: int, *, budget_tokens: int,
+                  estimator: Estimator | None = None, emit: Emit = _no_emit, model: str | None = None,
+                  owner: str | None = None, claim_ttl: float = DEFAULT_CLAIM_TTL,
+                  options: dict[str, Any] | None = None) -> dict[str, Any] | None:
+    """Merge the oldest compacts into the archive once the unarchived ones exceed
+    ``SUMMARY_SHARE * budget_tokens / 2``. Returns the new archive, or None (not needed,
+    claimed elsewhere, or failed: the old archive stays and CompactionFailed says why).
+
+    The newest compacts are kept out of the archive so that the unarchived ones drop to
+    about half the threshold; at least the newest compact always stays verbatim.
+    """
+    emit = _safe(emit)
+    est = estimator or Estimator()
+    owner = owner or _owner()
+    limit = SUMMARY_SHARE * budget_tokens / 2
+    conn = store.conn
+    try:
+        with db.transaction(conn):
+            archive = _archive_of(conn, conversation_id)
+            up_to = int(archive.get("up_to_message", 0)) if archive.get("summary") else 0
+            pending = [c for c in store.compacts(conversation_id) if c.up_to_message > up_to]
+            costs = [_compact_cost(est, c) for c in pending]
+            if len(pending) < 2 or sum(costs) <= limit:
+                return None
+            if pending[0].from_message != up_to + 1:  # never archive across a gap
+                raise _Failed(f"the archive ends at message {up_to} but the next compact starts at "
+                              f"{pending[0].from_message}")
+            merge: list[Compact] = []
+            rest = sum(costs)
+            for c, cost in zip(pending[:-1], costs[:-1]):
+                merge.append(c)
+                rest -= cost
+                if rest <= limit / 2:
+                    break
+            busy = _claim(conn, conversation_id, owner, merge[0].from_message, merge[-1].up_to_message, claim_ttl)
+        if busy:
+            return None
+    except Exception as exc:  # noqa: BLE001
+        emit(CompactionFailed(conversation_id, f"archive: {exc}"))
+        return None
+
+    new_up_to = merge[-1].up_to_message
+    try:
+        parts = []
+        if up_to:
+            parts.append(f"Archive (messages 1-{up_to}):\n{archive['summary'].strip()}")
+        parts += [f"Summary of messages {c.from_message}-{c.up_to_message}:\n{c.summary.strip()}" for c in merge]
+        max_words = max(120, int(limit * 0.75 * est.chars_per_token / 5.5))  # ~5.5 characters a word
+        prompt = prompts.render("archive.txt", up_to_message=new_up_to, max_words=max_words,
+                                summaries="\n\n".join(parts))
+        try:
+            result = backend.chat([{"role": "user", "content": prompt}], model=model,
+                                  options={**OPTIONS, **(options or {})})
+        except BackendError as exc:
+            raise _Failed(str(exc)) from None
+        normal = normalise_summary(result.content)
+        if normal is None:
+            raise _Failed(f"the model's archive has no {REQUIRED_SECTION} section")
+        summary, _topics = normal
+        new = {
+            "up_to_message": new_up_to,
+            "summary": summary,
+            "created_at": iso(),
+            "merged_compacts": list(archive.get("merged_compacts") or []) + [c.id for c in merge],
+        }
+        with db.transaction(conn):
+            if not _holds(conn, conversation_id, owner):
+                raise _Failed("another process took over the claim while the model was merging")
+            current = _archive_of(conn, conversation_id)
+            if int(current.get("up_to_message", 0) if current.get("summary") else 0) != up_to:
+                raise _Failed("the archive was rebuilt meanwhile by another process")
+            # what store.set_conversation_metadata does, but under the claim check
+            meta = json.loads(conn.execute("SELECT metadata FROM conversations WHERE id = ?",
+                                           (conversation_id,)).fetchone()[0])
+            meta["archive"] = new
+            conn.execute("UPDATE conversations SET metadata = ? WHERE id = ?", (json.dumps(meta), conversation_id))
+            conn.execute("DELETE FROM compaction_claims WHERE conversation_id = ? AND owner = ?",
+                         (conversation_id, owner))
+    except Exception as exc:  # noqa: BLE001 - the old archive stays; compacts are untouched
+        _release(store, conversation_id, owner)
+        reason = str(exc) if isinstance(exc, _Failed) else f"{type(exc).__name__}: {exc}"
+        emit(CompactionFailed(conversation_id, f"archive of messages 1-{new_up_to}: {reason}"))
+        return None
+    return new
+
+
+def _archive_of(conn, conversation_id: int) -> dict[str, Any]:
+    row = conn.execute("SELECT metadata FROM conversations WHERE id = ?", (conversation_id,)).fetchone()
+    if row is None:
+        return {}
+    archive = json.loads(row[0]).get("archive")
+    return archive if isinstance(archive, dict) else {}
+
+
+# -- background ----------------------------------------------------------------------------
+
+
+class Compactor:
+    """``compact_due`` on a background thread with its own database connection.
+
+        c = Compactor.start(paths, "alice", conv_id, backend, interval=40, budget_tokens=4096, emit=emit)
+        ...
+        c.wait(timeout=60)   # before the process exits (`tatlock ask`)
+
+    ``emit`` is called from the background thread. A process that exits without waiting
+    leaves at most a claim, which the next run takes over.
+    """
+
+    def __init__(self, paths: Paths, username: str, conversation_id: int, backend: Any, *, interval: int,
+                 budget_tokens: int | None = None, emit: Emit = _no_emit, model: str | None = None,
+                 estimator: Estimator | None = None, claim_ttl: float = DEFAULT_CLAIM_TTL,
+                 options: dict[str, Any] | None = None, max_transcript_tokens: int = MAX_TRANSCRIPT_TOKENS):
+        self.paths = paths
+        self.username = username
+        self.conversation_id = conversation_id
+        self.backend = backend
+        self.interval = interval
+        self.budget_tokens = budget_tokens
+        self.emit = _safe(emit)
+        self.model = model
+        self.estimator = estimator
+        self.claim_ttl = claim_ttl
+        self.options = options
+        self.max_transcript_tokens = max_transcript_tokens
+        self.compacts: list[Compact] = []
+        self.error: BaseException | None = None
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._run, name=f"tatlock-compactor-{conversation_id}", daemon=True)
+
+    @classmethod
+    def start(cls, paths: Paths, username: str, conversation_id: int, backend: Any, *, interval: int,
+              budget_tokens: int | None = None, emit: Emit = _no_emit, **kwargs: Any) -> "Compactor":
+        c = cls(paths, username, conversation_id, backend, interval=interval, budget_tokens=budget_tokens,
+                emit=emit, **kwargs)
+        c._thread.start()
+        return c
+
+    def _run(self) -> None:
+        store = None
+        try:
+            store = UserStore.open(self.paths, self.username)
+            self.compacts = compact_due(store, self.backend, self.conversation_id, interval=self.interval,
+                                        emit=self.emit, model=self.model, claim_ttl=self.claim_ttl,
+                                        budget_tokens=self.budget_tokens, estimator=self.estimator,
+                                        options=self.options, max_transcript_tokens=self.max_transcript_tokens)
+        except BaseException as exc:  # noqa: BLE001 - a background thread has nobody to raise to
+            self.error = exc
+            self.emit(CompactionFailed(self.conversation_id, f"{type(exc).__name__}: {exc}"))
+        finally:
+            if store is not None:
+                try:
+                    store.close()
+                except Exception:  # noqa: BLE001
+                    pass
+            self._done.set()
+
+    @property
+    def running(self) -> bool:
+        return not self._done.is_set()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """True once the compaction has finished (False: still running after ``timeout`` s)."""
+        return self._done.wait(timeout)

@@ -1,0 +1,114 @@
+"""Tiered conversation context: archive summary + recent compacts + every uncompacted message.
+
+Nothing is dropped silently:
+- every message after the last compact is included verbatim (until a block is compacted
+  its raw messages are the only record the model sees);
+- compacts are included newest first while they fit the summary budget; older ones are
+  covered by the archive summary (compacts merged by the compactor when they stop fitting);
+- compacts neither in the budget nor in an archive are condensed to their KEY FACTS lines,
+  and if even that does not fit, the prompt says which messages are only in recall.
+
+History lines carry their author: ``Anchor (Name): ...``, ``Maria: ...``,
+``[Name (bot)]: ...``, ``Assistant: ...``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from tatlock.memory.tokens import Estimator
+from tatlock.store.user import Compact, Message, UserStore
+
+SUMMARY_SHARE = 0.35  # of the context budget, for archive + compacts
+
+
+def speaker(m: Message) -> str:
+    if m.role == "assistant":
+        return "Assistant"
+    if m.is_anchor:
+        return f"Anchor ({m.author_name})"
+    if m.author_is_bot:
+        return f"[{m.author_name} (bot)]"
+    return m.author_name
+
+
+def history_line(m: Message) -> str:
+    return f"{speaker(m)}: {m.content}"
+
+
+@dataclass
+class MemoryContext:
+    archive: str | None = None
+    archive_up_to: int = 0
+    compacts: list[Compact] = field(default_factory=list)
+    condensed: list[str] = field(default_factory=list)
+    uncovered: tuple[int, int] | None = None  # message range only reachable through recall
+    messages: list[Message] = field(default_factory=list)
+    cross_summary: str | None = None
+
+    def summary_block(self) -> str:
+        parts = []
+        if self.cross_summary:
+            parts.append("## Earlier conversations with this user\n" + self.cross_summary.strip())
+        if self.archive:
+            parts.append(f"## Archive of this conversation (messages 1-{self.archive_up_to})\n" + self.archive.strip())
+        if self.uncovered:
+            a, b = self.uncovered
+            parts.append(f"(Messages {a}-{b} of this conversation are summarised in memory but not shown here: "
+                         "use recall_memories to look into them.)")
+        if self.condensed:
+            parts.append("## Key facts from older parts of this conversation\n" + "\n".join(self.condensed))
+        for c in self.compacts:
+            parts.append(f"## Summary of messages {c.from_message}-{c.up_to_message}\n{c.summary.strip()}")
+        return "\n\n".join(parts)
+
+    def transcript(self, skip_last: int = 0) -> str:
+        msgs = self.messages[: len(self.messages) - skip_last] if skip_last else self.messages
+        return "\n".join(history_line(m) for m in msgs)
+
+
+def _key_facts(summary: str) -> list[str]:
+    m = re.search(r"KEY FACTS ESTABLISHED\s*:?\s*\n(.*?)(?:\n\s*\n[A-Z ]{6,}:?|\Z)", summary, re.S)
+    body = m.group(1) if m else summary
+    return [ln.strip() for ln in body.splitlines() if ln.strip()]
+
+
+def build(store: UserStore, conversation_id: int, *, budget_tokens: int, estimator: Estimator | None = None,
+          cross_summary: str | None = None) -> MemoryContext:
+    est = estimator or Estimator()
+    conv = store.conversation(conversation_id)
+    compacts = store.compacts(conversation_id)
+    covered = compacts[-1].up_to_message if compacts else 0
+    ctx = MemoryContext(messages=store.messages(conversation_id, covered + 1), cross_summary=cross_summary)
+    archive = conv.metadata.get("archive") or {}
+    if archive.get("summary"):
+        ctx.archive = archive["summary"]
+        ctx.archive_up_to = int(archive.get("up_to_message", 0))
+    room = int(budget_tokens * SUMMARY_SHARE) - (est.text(ctx.archive) if ctx.archive else 0)
+    if cross_summary:
+        room -= est.text(cross_summary)
+    remaining = [c for c in compacts if c.up_to_message > ctx.archive_up_to]
+    kept: list[Compact] = []
+    for c in reversed(remaining):  # newest first
+        cost = est.text(c.summary) + 12
+        if cost > room and kept:
+            break
+        kept.append(c)
+        room -= cost
+    kept.reverse()
+    ctx.compacts = kept
+    older = [c for c in remaining if c not in kept]
+    if older:
+        facts: list[str] = []
+        for c in older:
+            for line in _key_facts(c.summary):
+                cost = est.text(line) + 1
+                if cost > room:
+                    break
+                facts.append(f"[messages {c.from_message}-{c.up_to_message}] {line}")
+                room -= cost
+        ctx.condensed = facts
+        if not facts or room <= 0:
+            ctx.uncovered = (older[0].from_message, older[-1].up_to_message)
+    return ctx
