@@ -1,0 +1,158 @@
+"""The typed events of one turn. Every view (ask's stream, -v, --json, the debug log,
+a future TUI pane) is a reader of this one stream; none re-derives what an event says."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+
+@dataclass
+class Event:
+    @property
+    def type(self) -> str:
+        return type(self).__name__
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.type, **asdict(self)}
+
+
+@dataclass
+class ConversationReady(Event):
+    conversation_id: int
+    new: bool
+
+
+@dataclass
+class MessageStored(Event):
+    message_id: int
+    message_number: int
+    role: str
+    author: str
+
+
+@dataclass
+class PhaseStarted(Event):
+    phase: str
+
+
+@dataclass
+class PhaseFinished(Event):
+    phase: str
+    ms: float
+    model_calls: int = 0
+    prompt_tokens: int = 0
+    eval_tokens: int = 0
+    detail: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class ModelCall(Event):
+    """One request to the model: what went in and what came out (for the debug log)."""
+
+    phase: str
+    model: str
+    messages: list[dict[str, Any]]
+    raw: str
+    ms: float
+    prompt_tokens: int | None
+    eval_tokens: int | None
+    tool_calls: list[dict[str, Any]] = field(default_factory=list)
+    schema: bool = False
+    tools: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Decision(Event):
+    route: str  # DIRECT | TOOLS_NEEDED | CAPABILITY_GUARD
+    guard: str | None
+    source: str  # model | rules | model+rules | fallback
+    tools: list[str] = field(default_factory=list)
+    topics: list[str] = field(default_factory=list)
+    parsed: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class GuardFired(Event):
+    reason: str
+    rule: str
+
+
+@dataclass
+class AnswerToken(Event):
+    text: str
+
+
+@dataclass
+class AnswerReplaced(Event):
+    """A streamed answer was withdrawn by the quality gate; ``text`` replaces it."""
+
+    text: str
+    reason: str
+
+
+@dataclass
+class ToolCalled(Event):
+    name: str
+    arguments: dict[str, Any]
+    round: int
+
+
+@dataclass
+class ToolResult(Event):
+    name: str
+    ok: bool
+    ms: float
+    result: Any
+
+
+@dataclass
+class QualityVerdict(Event):
+    verdict: str  # APPROVED | FALLBACK
+    fallback_type: str | None
+    checks: list[str]
+    by_model: bool
+
+
+@dataclass
+class CompactionStarted(Event):
+    conversation_id: int
+    from_message: int
+    up_to_message: int
+
+
+@dataclass
+class CompactionFinished(Event):
+    conversation_id: int
+    from_message: int
+    up_to_message: int
+    ms: float
+    prompt_tokens: int | None
+    eval_tokens: int | None
+
+
+@dataclass
+class CompactionFailed(Event):
+    conversation_id: int
+    reason: str
+
+
+@dataclass
+class ErrorEvent(Event):
+    message: str
+    kind: str = "backend"
+
+
+@dataclass
+class TurnFinished(Event):
+    conversation_id: int
+    answer: str
+    route: str
+    guard: str | None
+    tools: list[str]
+    quality: str
+    topics: list[str]
+    phases: list[dict[str, Any]]
+    user_message_id: int
+    reply_message_id: int | None
+    ms: float

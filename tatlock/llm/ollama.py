@@ -1,0 +1,116 @@
+"""Ollama's native API through the official client (own Client, explicit timeout)."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import httpx
+
+from tatlock.llm.base import BackendError, ChatResult, PullProgress, Timer, ToolCall
+
+
+class OllamaBackend:
+    def __init__(self, host: str, model: str, *, timeout: float = 120.0, keep_alive: str | None = "30m"):
+        import ollama
+
+        self.host = host
+        self.where = host
+        self.model = model
+        self.timeout = timeout
+        self.keep_alive = keep_alive
+        self._ollama = ollama
+        self.client = ollama.Client(host=host, timeout=httpx.Timeout(timeout, connect=min(5.0, timeout)))
+        self._ctx_cache: dict[str, int | None] = {}
+
+    # -- errors ----------------------------------------------------------------------------
+
+    def _fail(self, exc: BaseException, model: str) -> BackendError:
+        if isinstance(exc, self._ollama.ResponseError):
+            text = str(exc.error or "").strip()
+            if exc.status_code == 404 or "not found" in text.lower():
+                return BackendError(f"model '{model}' is not available: run `tatlock setup` or `ollama pull {model}`")
+            if exc.status_code == -1:
+                return BackendError(f"the model server failed while answering: {text}")
+            return BackendError(f"Ollama at {self.host} reported an error ({exc.status_code}): {text}")
+        if isinstance(exc, httpx.TimeoutException):
+            return BackendError(f"the model did not answer within {self.timeout:g} s (Ollama at {self.host}); "
+                                "raise `timeout` in config.toml or TATLOCK_TIMEOUT")
+        if isinstance(exc, (ConnectionError, httpx.ConnectError)):
+            return BackendError(f"Ollama is not reachable at {self.host}: start it with `ollama serve`")
+        if isinstance(exc, httpx.HTTPError):
+            return BackendError(f"the connection to Ollama at {self.host} failed: {exc}")
+        return BackendError(f"unexpected reply from Ollama at {self.host}: {exc}")
+
+    def _errors(self):
+        return (self._ollama.ResponseError, ConnectionError, httpx.HTTPError, ValueError)
+
+    # -- protocol --------------------------------------------------------------------------
+
+    def chat(self, messages, *, schema=None, tools=None, on_token: Callable[[str], None] | None = None,
+             model=None, options: dict[str, Any] | None = None) -> ChatResult:
+        name = model or self.model
+        timer = Timer()
+        parts: list[str] = []
+        calls: list[ToolCall] = []
+        result = ChatResult(content="", model=name)
+        try:
+            stream = self.client.chat(
+                model=name, messages=messages, stream=True, format=schema, tools=tools or None,
+                options=options or None, keep_alive=self.keep_alive,
+            )
+            for chunk in stream:
+                msg = chunk.message
+                if msg is not None:
+                    if msg.content:
+                        timer.mark_first()
+                        parts.append(msg.content)
+                        if on_token:
+                            on_token(msg.content)
+                    for tc in msg.tool_calls or ():
+                        args = tc.function.arguments
+                        calls.append(ToolCall(tc.function.name, dict(args) if isinstance(args, dict) else {}))
+                if chunk.done:
+                    result.prompt_tokens = chunk.prompt_eval_count
+                    result.eval_tokens = chunk.eval_count
+                    result.done_reason = chunk.done_reason
+        except self._errors() as exc:
+            raise self._fail(exc, name) from None
+        result.content = "".join(parts)
+        result.tool_calls = calls
+        result.ms = timer.ms
+        result.first_token_ms = timer.first
+        return result
+
+    def context_length(self, model=None) -> int | None:
+        name = model or self.model
+        if name not in self._ctx_cache:
+            try:
+                info = self.client.show(name).modelinfo or {}
+            except self._errors() as exc:
+                raise self._fail(exc, name) from None
+            found = [v for k, v in info.items() if k.endswith(".context_length") and isinstance(v, int)]
+            self._ctx_cache[name] = found[0] if found else None
+        return self._ctx_cache[name]
+
+    def models(self) -> list[str]:
+        try:
+            return [m.model for m in self.client.list().models if m.model]
+        except self._errors() as exc:
+            raise self._fail(exc, self.model) from None
+
+    def version(self) -> str:
+        try:
+            r = httpx.get(f"{self.host}/api/version", timeout=5)
+            r.raise_for_status()
+            return str(r.json().get("version", "?"))
+        except (httpx.HTTPError, ValueError) as exc:
+            raise self._fail(exc, self.model) from None
+
+    def pull(self, model: str, on_progress: Callable[[PullProgress], None]) -> None:
+        try:
+            for p in self.client.pull(model, stream=True):
+                on_progress(PullProgress(p.status or "", p.total, p.completed))
+        except self._errors() as exc:
+            if isinstance(exc, self._ollama.ResponseError):
+                raise BackendError(f"could not pull '{model}': {exc.error}") from None
+            raise self._fail(exc, model) from None

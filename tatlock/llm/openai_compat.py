@@ -1,0 +1,162 @@
+"""OpenAI-compatible chat servers (llama.cpp's llama-server, LM Studio, vLLM, Ollama's /v1).
+
+Structured output goes through ``response_format`` json_schema; streaming through SSE.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Callable
+
+import httpx
+
+from tatlock.llm.base import BackendError, ChatResult, PullProgress, Timer, ToolCall
+
+
+class OpenAICompatBackend:
+    def __init__(self, base_url: str, model: str, *, timeout: float = 120.0, api_key: str | None = None):
+        self.base_url = base_url.rstrip("/")
+        self.where = self.base_url
+        self.model = model
+        self.timeout = timeout
+        headers = {"Content-Type": "application/json"}
+        if api_key:
+            headers["Authorization"] = f"Bearer {api_key}"
+        self.http = httpx.Client(timeout=httpx.Timeout(timeout, connect=min(5.0, timeout)), headers=headers)
+        self._ctx: int | None | bool = False  # False: not asked yet
+
+    def _fail(self, exc: BaseException, model: str) -> BackendError:
+        if isinstance(exc, httpx.TimeoutException):
+            return BackendError(f"the model did not answer within {self.timeout:g} s ({self.base_url}); "
+                                "raise `timeout` in config.toml or TATLOCK_TIMEOUT")
+        if isinstance(exc, httpx.ConnectError):
+            return BackendError(f"the model server is not reachable at {self.base_url}: start it "
+                                "(e.g. `llama-server`) or fix `base_url`")
+        if isinstance(exc, httpx.HTTPStatusError):
+            status = exc.response.status_code
+            try:
+                detail = exc.response.json().get("error")
+                detail = detail.get("message") if isinstance(detail, dict) else detail
+            except (ValueError, AttributeError):
+                detail = exc.response.text[:200]
+            if status == 404:
+                return BackendError(f"model '{model}' is not available at {self.base_url}: {detail}")
+            if status in (401, 403):
+                return BackendError(f"the server at {self.base_url} refused the API key ({status}): "
+                                    "set TATLOCK_API_KEY or `api_key` in config.toml")
+            return BackendError(f"the model server at {self.base_url} reported an error ({status}): {detail}")
+        if isinstance(exc, httpx.HTTPError):
+            return BackendError(f"the connection to {self.base_url} failed: {exc}")
+        return BackendError(f"unexpected reply from {self.base_url}: {exc}")
+
+    def chat(self, messages, *, schema=None, tools=None, on_token: Callable[[str], None] | None = None,
+             model=None, options: dict[str, Any] | None = None) -> ChatResult:
+        name = model or self.model
+        body: dict[str, Any] = {"model": name, "messages": messages, "stream": True,
+                                "stream_options": {"include_usage": True}}
+        if schema is not None:
+            body["response_format"] = {"type": "json_schema",
+                                       "json_schema": {"name": "reply", "schema": schema, "strict": True}}
+        if tools:
+            body["tools"] = tools
+        for key in ("temperature", "top_p", "seed"):
+            if options and key in options:
+                body[key] = options[key]
+        if options and "num_predict" in options:
+            body["max_tokens"] = options["num_predict"]
+        timer = Timer()
+        parts: list[str] = []
+        calls: dict[int, dict[str, Any]] = {}
+        result = ChatResult(content="", model=name)
+        try:
+            with self.http.stream("POST", f"{self.base_url}/chat/completions", json=body) as resp:
+                if resp.status_code >= 400:
+                    resp.read()
+                    resp.raise_for_status()
+                for line in resp.iter_lines():
+                    if not line.startswith("data:"):
+                        continue
+                    data = line[5:].strip()
+                    if data == "[DONE]":
+                        break
+                    try:
+                        chunk = json.loads(data)
+                    except ValueError:
+                        continue
+                    if "error" in chunk:
+                        err = chunk["error"]
+                        msg = err.get("message") if isinstance(err, dict) else err
+                        raise BackendError(f"the model server failed while answering: {msg}")
+                    usage = chunk.get("usage")
+                    if usage:
+                        result.prompt_tokens = usage.get("prompt_tokens")
+                        result.eval_tokens = usage.get("completion_tokens")
+                    for choice in chunk.get("choices") or ():
+                        delta = choice.get("delta") or {}
+                        piece = delta.get("content")
+                        if piece:
+                            timer.mark_first()
+                            parts.append(piece)
+                            if on_token:
+                                on_token(piece)
+                        for tc in delta.get("tool_calls") or ():
+                            slot = calls.setdefault(tc.get("index", len(calls)), {"id": None, "name": "", "args": ""})
+                            slot["id"] = tc.get("id") or slot["id"]
+                            fn = tc.get("function") or {}
+                            slot["name"] += fn.get("name") or ""
+                            slot["args"] += fn.get("arguments") or ""
+                        if choice.get("finish_reason"):
+                            result.done_reason = choice["finish_reason"]
+        except httpx.HTTPError as exc:
+            raise self._fail(exc, name) from None
+        result.content = "".join(parts)
+        for _, slot in sorted(calls.items()):
+            try:
+                args = json.loads(slot["args"]) if slot["args"].strip() else {}
+            except ValueError:
+                args = {}
+            result.tool_calls.append(ToolCall(slot["name"], args if isinstance(args, dict) else {}, slot["id"]))
+        result.ms = timer.ms
+        result.first_token_ms = timer.first
+        return result
+
+    def context_length(self, model=None) -> int | None:
+        if self._ctx is False:
+            self._ctx = None
+            root = self.base_url[:-3] if self.base_url.endswith("/v1") else self.base_url
+            try:  # llama-server: the context actually allocated
+                r = self.http.get(f"{root}/props", timeout=5)
+                if r.status_code == 200:
+                    n = (r.json().get("default_generation_settings") or {}).get("n_ctx")
+                    if isinstance(n, int) and n > 0:
+                        self._ctx = n
+            except (httpx.HTTPError, ValueError, AttributeError):
+                pass
+            if self._ctx is None:
+                try:  # vLLM: max_model_len
+                    for m in self.http.get(f"{self.base_url}/models", timeout=5).json().get("data", []):
+                        n = m.get("max_model_len") or (m.get("meta") or {}).get("n_ctx_train")
+                        if isinstance(n, int) and n > 0:
+                            self._ctx = n
+                            break
+                except (httpx.HTTPError, ValueError, AttributeError):
+                    pass
+        return self._ctx or None
+
+    def models(self) -> list[str]:
+        try:
+            r = self.http.get(f"{self.base_url}/models", timeout=10)
+            r.raise_for_status()
+            return [m.get("id", "") for m in r.json().get("data", [])]
+        except httpx.HTTPError as exc:
+            raise self._fail(exc, self.model) from None
+        except ValueError:
+            raise BackendError(f"{self.base_url}/models did not return JSON") from None
+
+    def version(self) -> str:
+        self.models()
+        return "openai-compatible"
+
+    def pull(self, model: str, on_progress: Callable[[PullProgress], None]) -> None:
+        raise BackendError("this server is OpenAI-compatible: load models with the server's own tools "
+                           "(`tatlock setup` pulls only with backend = \"ollama\")")

@@ -1,0 +1,200 @@
+"""Phase 1, assessment: one structured-output call that routes the message and, for a
+direct question, already holds the answer in persona (streamed while it is generated)."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+ROUTES = ("DIRECT", "TOOLS_NEEDED", "CAPABILITY_GUARD")
+GUARDS = ("IDENTITY", "CAPABILITIES", "TEMPORAL", "SECURITY", "MIXED")
+
+
+def schema(tool_names: list[str]) -> dict[str, Any]:
+    # property order matters: the decision comes first so the answer can be streamed
+    # the moment it starts, knowing it is a direct answer
+    # bounds keep a small model from looping inside the grammar (whitespace, repeated items)
+    tools_items: dict[str, Any] = {"type": "string", "maxLength": 40}
+    if tool_names:
+        tools_items = {"type": "string", "enum": tool_names}
+    return {
+        "type": "object",
+        "properties": {
+            "decision": {"type": "string", "enum": list(ROUTES)},
+            "guard_reason": {"type": "string", "enum": ["NONE", *GUARDS]},
+            "tools": {"type": "array", "items": tools_items, "maxItems": 4},
+            "tool_query": {"type": "string", "maxLength": 200},
+            "answer": {"type": "string", "maxLength": 2000},
+            "topics": {"type": "array", "items": {"type": "string", "maxLength": 40}, "maxItems": 3},
+        },
+        "required": ["decision", "guard_reason", "tools", "tool_query", "answer", "topics"],
+    }
+
+
+@dataclass
+class Assessment:
+    decision: str
+    guard: str | None = None
+    answer: str = ""
+    tools: list[str] = field(default_factory=list)
+    tool_query: str = ""
+    topics: list[str] = field(default_factory=list)
+    form: str = "json"  # json | text (the seed's forms)
+
+
+def _guard(value: Any) -> str | None:
+    if not isinstance(value, str):
+        return None
+    v = value.strip().strip("[]").strip().upper()
+    return v if v in GUARDS else None
+
+
+def _route(value: Any) -> str | None:
+    if not isinstance(value, str):
+        return None
+    v = value.strip().upper().replace(" ", "_")
+    for r in ROUTES:
+        if v.startswith(r):
+            return r
+    if v in ("GUARD", "CAPABILITY"):
+        return "CAPABILITY_GUARD"
+    if v in ("TOOLS", "TOOL"):
+        return "TOOLS_NEEDED"
+    return None
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        value = [v for v in re.split(r"[,\n]", value)]
+    if not isinstance(value, list):
+        return []
+    items = [str(v).strip() for v in value if isinstance(v, (str, int, float)) and str(v).strip()]
+    return list(dict.fromkeys(items))
+
+
+def _json_object(raw: str) -> dict | None:
+    text = raw.strip()
+    text = re.sub(r"^```(?:json)?\s*|\s*```$", "", text)
+    for candidate in (text, text[text.find("{"): text.rfind("}") + 1] if "{" in text else ""):
+        if not candidate:
+            continue
+        try:
+            obj = json.loads(candidate)
+        except ValueError:
+            # trailing commas are a common small-model slip
+            try:
+                obj = json.loads(re.sub(r",\s*([}\]])", r"\1", candidate))
+            except ValueError:
+                continue
+        if isinstance(obj, dict):
+            return obj
+    return None
+
+
+_TEXT_GUARD = re.compile(r"CAPABILITY_GUARD\s*[:\-]?\s*\[?\s*([A-Z_]+)?", re.I)
+_TEXT_DIRECT = re.compile(r"^\s*DIRECT\s*[:\-]?\s*(.*)$", re.S | re.I)
+
+
+def parse(raw: str) -> Assessment | None:
+    """The model's assessment from JSON, or from the seed's text forms; None for garbage."""
+    obj = _json_object(raw)
+    if obj is not None:
+        route = _route(obj.get("decision") or obj.get("route"))
+        guard = _guard(obj.get("guard_reason") or obj.get("guard"))
+        if route is None:
+            if guard:
+                route = "CAPABILITY_GUARD"
+            elif isinstance(obj.get("answer"), str) and obj["answer"].strip():
+                route = "DIRECT"
+            else:
+                return None
+        if route != "CAPABILITY_GUARD":
+            guard = None
+        elif guard is None:
+            guard = "MIXED" if _strings(obj.get("tools")) else None
+        return Assessment(
+            decision=route,
+            guard=guard,
+            answer=str(obj.get("answer") or "").strip() if isinstance(obj.get("answer"), (str, int, float)) else "",
+            tools=_strings(obj.get("tools")),
+            tool_query=str(obj.get("tool_query") or "").strip(),
+            topics=_strings(obj.get("topics"))[:5],
+        )
+    text = raw.strip()
+    m = _TEXT_GUARD.search(text)
+    if m:
+        return Assessment("CAPABILITY_GUARD", guard=_guard(m.group(1) or ""), form="text")
+    if re.match(r"^\s*TOOLS?_NEEDED\b", text, re.I):
+        rest = re.sub(r"^\s*TOOLS?_NEEDED\s*[:\-]?\s*", "", text, flags=re.I)
+        return Assessment("TOOLS_NEEDED", tool_query=rest.strip(), form="text")
+    m = _TEXT_DIRECT.match(text)
+    if m:
+        return Assessment("DIRECT", answer=m.group(1).strip(), form="text")
+    return None
+
+
+class AnswerStreamer:
+    """Pulls the ``answer`` string out of a JSON object while it is being generated.
+
+    ``feed(chunk)`` returns the answer text decoded since the last call, but only once the
+    ``decision`` before it is known to be DIRECT (otherwise nothing is shown early).
+    """
+
+    _DECISION = re.compile(r'"decision"\s*:\s*"([A-Za-z_]+)"')
+    _ANSWER = re.compile(r'"answer"\s*:\s*"')
+    _ESC = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
+
+    def __init__(self, allow: bool = True):
+        self.buf = ""
+        self.allow = allow
+        self.decision: str | None = None
+        self.start: int | None = None
+        self.pos = 0
+        self.done = False
+        self.emitted = ""
+
+    def feed(self, chunk: str) -> str:
+        self.buf += chunk
+        if self.decision is None:
+            m = self._DECISION.search(self.buf)
+            if m:
+                self.decision = _route(m.group(1))
+        if not self.allow or self.done or self.decision != "DIRECT":
+            return ""
+        if self.start is None:
+            m = self._ANSWER.search(self.buf)
+            if not m:
+                return ""
+            self.start = self.pos = m.end()
+        out = []
+        i, buf = self.pos, self.buf
+        while i < len(buf):
+            c = buf[i]
+            if c == '"':
+                self.done = True
+                i += 1
+                break
+            if c == "\\":
+                if i + 1 >= len(buf):
+                    break
+                e = buf[i + 1]
+                if e == "u":
+                    if i + 6 > len(buf):
+                        break
+                    try:
+                        out.append(chr(int(buf[i + 2: i + 6], 16)))
+                    except ValueError:
+                        pass
+                    i += 6
+                    continue
+                out.append(self._ESC.get(e, e))
+                i += 2
+                continue
+            out.append(c)
+            i += 1
+        self.pos = i
+        text = "".join(out)
+        self.emitted += text
+        return text

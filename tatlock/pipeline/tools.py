@@ -1,0 +1,97 @@
+"""Phases 2 and 3: the model picks the minimal set of tools (native tool calling with the
+selected tools' schemas); the pipeline runs them with the session's username, a per-tool
+timeout, and every exception turned into a tool result."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import json
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from tatlock.tools.base import ToolContext
+from tatlock.tools.registry import ToolSpec
+
+MAX_RESULT_CHARS = 6000  # per tool result handed to the answer (within the token budget)
+_POOL = concurrent.futures.ThreadPoolExecutor(max_workers=4, thread_name_prefix="tatlock-tool")
+
+
+@dataclass
+class ToolRun:
+    name: str
+    arguments: dict[str, Any]
+    result: Any
+    ok: bool
+    ms: float
+    source: str = "model"  # model | fallback
+
+
+def choose(specs: list[ToolSpec], wanted: list[str]) -> list[ToolSpec]:
+    """The enabled tools Phase 1 named; all enabled tools when it named none it may use."""
+    by_key = {s.key: s for s in specs}
+    picked = [by_key[w] for w in dict.fromkeys(wanted) if w in by_key]
+    return picked or list(specs)
+
+
+def clean_arguments(spec: ToolSpec, args: dict[str, Any]) -> dict[str, Any]:
+    """Only the tool's own parameters, coerced to their types; never a username from the model."""
+    out: dict[str, Any] = {}
+    for p in spec.params:
+        if p.name not in args or args[p.name] is None:
+            continue
+        v = args[p.name]
+        try:
+            if p.type == "integer":
+                v = int(float(v))
+            elif p.type == "number":
+                v = float(v)
+            elif p.type == "boolean":
+                v = v if isinstance(v, bool) else str(v).lower() in ("1", "true", "yes")
+            else:
+                v = v if isinstance(v, str) else json.dumps(v)
+        except (TypeError, ValueError):
+            continue
+        out[p.name] = v
+    return out
+
+
+def missing_required(spec: ToolSpec, args: dict[str, Any]) -> list[str]:
+    return [p.name for p in spec.params if p.required and not str(args.get(p.name, "")).strip()]
+
+
+def fallback_arguments(spec: ToolSpec, query: str) -> dict[str, Any] | None:
+    """When the model named a tool but did not call it: fill a tool that takes no required
+    argument, or exactly one required text argument (the lookup Phase 1 described)."""
+    required = [p for p in spec.params if p.required]
+    if not required:
+        return {}
+    if len(required) == 1 and required[0].type == "string" and query.strip():
+        return {required[0].name: query.strip()}
+    return None
+
+
+def run(spec: ToolSpec, args: dict[str, Any], ctx: ToolContext, timeout: float) -> ToolRun:
+    t0 = time.perf_counter()
+    args = clean_arguments(spec, args)
+    missing = missing_required(spec, args)
+    if missing:
+        return ToolRun(spec.key, args, {"error": f"missing argument: {', '.join(missing)}"}, False,
+                       (time.perf_counter() - t0) * 1000)
+    try:
+        fn = spec.resolve()
+        future = _POOL.submit(fn, ctx=ctx, **args)
+        result = future.result(timeout=timeout)
+        ok = not (isinstance(result, dict) and "error" in result)
+    except concurrent.futures.TimeoutError:
+        result, ok = {"error": f"the tool {spec.key} took longer than {timeout:g} s"}, False
+    except Exception as exc:  # a broken tool must never break the turn
+        result, ok = {"error": f"the tool {spec.key} failed: {type(exc).__name__}: {exc}"}, False
+    return ToolRun(spec.key, args, result, ok, (time.perf_counter() - t0) * 1000)
+
+
+def result_text(run_: ToolRun) -> str:
+    text = json.dumps(run_.result, ensure_ascii=False, default=str)
+    if len(text) > MAX_RESULT_CHARS:
+        text = text[:MAX_RESULT_CHARS] + " …(truncated)"
+    return text
