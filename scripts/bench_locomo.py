@@ -1,0 +1,241 @@
+#!/usr/bin/env python3
+"""LoCoMo evidence recall@k for tatlock's memory search (no LLM, CPU only).
+
+Every LoCoMo conversation is written through the real storage path (a temporary
+TATLOCK_HOME, one user database per conversation, one tatlock conversation per LoCoMo
+session, one ``add_message`` per turn, image captions in ``metadata.search_text``).
+Each question then goes through ``tatlock.memory.search.search`` and the hits are mapped
+back to dialog ids. The metric is the one of ``../shared/tools/locomo_fts_baseline.py``
+(evidence normalisation and recall@k copied exactly): for each question with at least
+one valid evidence id, the fraction of its gold dia_ids among the top-k retrieved turns,
+averaged per category and overall.
+
+    scripts/bench locomo [--data PATH] [--k 5,10,25] [--json] [--limit-conversations N]
+
+With ``--json`` the last line of stdout is one JSON object with the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import re
+import statistics
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # run from a checkout without the package installed
+    sys.path.insert(0, str(ROOT))
+
+from tatlock.config import Paths  # noqa: E402
+from tatlock.memory.search import search  # noqa: E402
+from tatlock.store.user import Author, UserStore  # noqa: E402
+from tatlock.timeutil import iso  # noqa: E402
+
+DEFAULT_DATA = ROOT.parent / "shared" / "data" / "locomo" / "locomo-dev.json"
+SESSION_DATE_FORMAT = "%I:%M %p on %d %B, %Y"
+
+# as in locomo_fts_baseline.py: category ids of locomo10.json and the paper's column order
+CATEGORY_NAMES = {4: "single-hop", 1: "multi-hop", 2: "temporal", 3: "open-domain", 5: "adversarial"}
+CATEGORY_ORDER = [4, 1, 2, 3, 5]
+
+# --- copied from locomo_fts_baseline.py (the metric's reference implementation) -----------
+
+DIA_RE = re.compile(r"D\s*:?\s*(\d+)\s*:\s*(\d+)")
+
+
+def norm_ids(raw):
+    """Normalise evidence / observation id fields into a list of 'D<s>:<t>' strings."""
+    if raw is None:
+        return []
+    items = raw if isinstance(raw, list) else [raw]
+    out = []
+    for it in items:
+        for m in DIA_RE.finditer(str(it)):
+            out.append("D%d:%d" % (int(m.group(1)), int(m.group(2))))
+    return out
+
+
+def sessions(conv):
+    nums = sorted(int(k.split("_")[1]) for k in conv if re.fullmatch(r"session_\d+", k))
+    return [(n, conv.get("session_%d_date_time" % n, ""), conv["session_%d" % n]) for n in nums]
+
+# ------------------------------------------------------------------------------------------
+
+
+def session_start(text: str) -> dt.datetime:
+    """"1:56 pm on 8 May, 2023" as an aware UTC datetime."""
+    return dt.datetime.strptime(" ".join(text.split()), SESSION_DATE_FORMAT).replace(tzinfo=dt.timezone.utc)
+
+
+def username(index: int) -> str:
+    return f"locomo-{index}"
+
+
+def ingest_sample(paths: Paths, index: int, sample: dict[str, Any]) -> UserStore:
+    """Write one LoCoMo conversation into its own user database; returns the open store."""
+    store = UserStore.open(paths, username(index))
+    sample_id = sample["sample_id"]
+    for _n, when, turns in sessions(sample["conversation"]):
+        start = session_start(when)
+        conv = store.create_conversation(room_id=sample_id, interface="locomo", started_at=iso(start))
+        for i, turn in enumerate(turns):
+            speaker = turn["speaker"]
+            metadata: dict[str, Any] = {"dia_id": turn["dia_id"]}
+            if turn.get("blip_caption"):
+                metadata["search_text"] = turn["blip_caption"]
+            store.add_message(conv.id, "user", turn["text"], Author(id=speaker.lower(), name=speaker),
+                              timestamp=iso(start + dt.timedelta(seconds=i)), metadata=metadata)
+    return store
+
+
+def dia_ids(store: UserStore) -> dict[int, str]:
+    """message_id -> LoCoMo dia_id, from the messages' metadata."""
+    return {r[0]: r[1] for r in store.conn.execute(
+        "SELECT message_id, json_extract(metadata, '$.dia_id') FROM conversation_messages")}
+
+
+def evaluate_sample(store: UserStore, sample: dict[str, Any], ks: Iterable[int], *,
+                    search_fn: Callable[..., list] = search) -> list[dict[str, Any]]:
+    """One record per scored question: category, recall@k for each k, query time (ms)."""
+    ks = sorted(set(ks))
+    kmax = max(ks)
+    id_map = dia_ids(store)
+    valid_ids = set(t["dia_id"] for _, _, turns in sessions(sample["conversation"]) for t in turns)
+    out = []
+    for qa in sample["qa"]:
+        gold = sorted(set(e for e in norm_ids(qa.get("evidence")) if e in valid_ids))
+        if not gold:
+            continue
+        t0 = time.perf_counter()
+        hits = search_fn(store, qa["question"], limit=kmax)
+        ms = 1000 * (time.perf_counter() - t0)
+        retrieved = [id_map.get(h.message_id) for h in hits if h.kind == "message"]
+        rec: dict[str, Any] = {"sample_id": sample["sample_id"], "category": qa["category"],
+                               "n_gold": len(gold), "ms": ms}
+        for k in ks:
+            ret = set(retrieved[:k])
+            found = [g in ret for g in gold]
+            rec["recall@%d" % k] = sum(found) / len(found)
+        out.append(rec)
+    return out
+
+
+def aggregate(records: list[dict[str, Any]], ks: Iterable[int]) -> dict[str, Any]:
+    """Recall figures (0-100) overall and by category name, plus counts and latency."""
+    ks = sorted(set(ks))
+    groups: dict[Any, list] = defaultdict(list)
+    for r in records:
+        groups[r["category"]].append(r)
+
+    def mean(rs: list, key: str) -> float:
+        return 100.0 * sum(r[key] for r in rs) / len(rs) if rs else 0.0
+
+    result: dict[str, Any] = {f"recall@{k}": mean(records, f"recall@{k}") for k in ks}
+    result["by_category"] = {
+        CATEGORY_NAMES.get(c, str(c)): {"n": len(groups[c]), **{f"recall@{k}": mean(groups[c], f"recall@{k}")
+                                                             for k in ks}}
+        for c in CATEGORY_ORDER + sorted(set(groups) - set(CATEGORY_ORDER), key=str) if groups.get(c)
+    }
+    result["questions"] = len(records)
+    times = sorted(r["ms"] for r in records)
+    result["query_ms_p50"] = statistics.median(times) if times else 0.0
+    result["query_ms_p95"] = times[min(len(times) - 1, int(0.95 * len(times)))] if times else 0.0
+    return result
+
+
+def run(data: list[dict[str, Any]], ks: Iterable[int], home: Path, *, progress: bool = False,
+        search_fn: Callable[..., list] = search) -> tuple[list[dict[str, Any]], float]:
+    """Ingest every sample under ``home`` and evaluate; returns (records, ingest seconds)."""
+    paths = Paths.resolve({"TATLOCK_HOME": str(home)})
+    records: list[dict[str, Any]] = []
+    ingest_s = 0.0
+    for index, sample in enumerate(data, 1):
+        t0 = time.perf_counter()
+        if progress:
+            n_turns = sum(len(t) for _, _, t in sessions(sample["conversation"]))
+            print(f"[{index}/{len(data)}] ingesting {sample['sample_id']} ({n_turns} turns)...",
+                  end="", file=sys.stderr, flush=True)
+        store = ingest_sample(paths, index, sample)
+        took = time.perf_counter() - t0
+        ingest_s += took
+        try:
+            if progress:
+                print(f" {took:.1f}s; {len(sample['qa'])} questions...", end="", file=sys.stderr, flush=True)
+            recs = evaluate_sample(store, sample, ks, search_fn=search_fn)
+            records.extend(recs)
+            if progress:
+                print(" done", file=sys.stderr, flush=True)
+        finally:
+            store.close()
+    return records, ingest_s
+
+
+def format_table(agg: dict[str, Any], ks: Iterable[int], ingest_s: float) -> str:
+    ks = sorted(set(ks))
+    cats = list(agg["by_category"])
+    cols = cats + ["overall"]
+    lines = [f"LoCoMo evidence recall (tatlock memory search), questions scored={agg['questions']}",
+             "n per column: " + ", ".join(f"{c}={agg['by_category'][c]['n']}" for c in cats)
+             + f", overall={agg['questions']}",
+             "%-12s" % "metric" + "".join("%13s" % c for c in cols)]
+    for k in ks:
+        key = f"recall@{k}"
+        vals = [agg["by_category"][c][key] for c in cats] + [agg[key]]
+        lines.append("%-12s" % key + "".join("%13.1f" % v for v in vals))
+    lines.append(f"ingest {ingest_s:.1f}s; query latency p50 {agg['query_ms_p50']:.2f} ms,"
+                 f" p95 {agg['query_ms_p95']:.2f} ms")
+    return "\n".join(lines)
+
+
+def parse_ks(text: str) -> list[int]:
+    try:
+        ks = sorted({int(x) for x in text.split(",") if x.strip()})
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--k wants comma-separated integers, not {text!r}") from None
+    if not ks or ks[0] < 1:
+        raise argparse.ArgumentTypeError("--k wants positive integers, e.g. 5,10,25")
+    return ks
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(
+        prog="scripts/bench locomo",
+        description="LoCoMo evidence recall@k of tatlock's memory search, through the real storage path.")
+    ap.add_argument("--data", type=Path, default=DEFAULT_DATA,
+                    help="LoCoMo JSON file (default: %(default)s)")
+    ap.add_argument("--k", type=parse_ks, default=[5, 10, 25], help="cut-offs, comma-separated (default 5,10,25)")
+    ap.add_argument("--json", action="store_true", help="print the figures as one JSON object on the last line")
+    ap.add_argument("--limit-conversations", type=int, default=None, metavar="N",
+                    help="only the first N conversations")
+    args = ap.parse_args(argv)
+
+    try:
+        data = json.loads(args.data.read_text(encoding="utf-8"))
+    except OSError as exc:
+        print(f"bench locomo: cannot read {args.data}: {exc.strerror}", file=sys.stderr)
+        return 2
+    except json.JSONDecodeError as exc:
+        print(f"bench locomo: {args.data} is not JSON: {exc}", file=sys.stderr)
+        return 2
+    if args.limit_conversations is not None:
+        data = data[:max(0, args.limit_conversations)]
+
+    with tempfile.TemporaryDirectory(prefix="tatlock-locomo-") as tmp:
+        records, ingest_s = run(data, args.k, Path(tmp), progress=True)
+    agg = aggregate(records, args.k)
+    print(format_table(agg, args.k, ingest_s))
+    if args.json:
+        agg["ingest_s"] = round(ingest_s, 3)
+        print(json.dumps(agg))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
