@@ -1,0 +1,313 @@
+"""The seed's flows end to end: `tatlock ask` -> butler -> real ollama client -> fake server
+over loopback HTTP, with the number of model calls each route costs asserted exactly."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+
+from tatlock.testing.fake_ollama import FakeError, MidStreamError
+
+
+def assess(decision="DIRECT", guard="NONE", answer="", tools=(), query="", topics=("general",)):
+    return {"json": {"decision": decision, "guard_reason": guard, "tools": list(tools), "tool_query": query,
+                     "answer": answer, "topics": list(topics)}}
+
+
+CROSS = ("Recent Highlights\n- The user mentioned Maria's birthday.\nPatterns Across Sessions\n- none\n"
+         "Current Context\n- birthdays")
+
+
+def db_messages(home, user="tester"):
+    conn = sqlite3.connect(home / "users" / f"{user}_longterm.db")
+    conn.row_factory = sqlite3.Row
+    try:
+        return conn.execute("SELECT * FROM conversation_messages ORDER BY message_id").fetchall()
+    finally:
+        conn.close()
+
+
+def ask_json(cli, *args, stdin=None):
+    r = cli("ask", "--json", *args, stdin=stdin)
+    assert r.code == 0, r.err
+    return json.loads(r.out.strip().splitlines()[-1])
+
+
+def test_direct_question_costs_one_call(cli, served, home):
+    served.queue(assess(answer="Paris, sir. Even the croissants would tell you so.", topics=["geography"]))
+    out = ask_json(cli, "What is the capital of France?")
+    assert "Paris" in out["answer"]
+    assert (out["route"], out["guard"], out["tools"], out["quality"]) == ("DIRECT", None, [], "APPROVED")
+    assert len(served.chat_requests) == 1
+    assert [p["name"] for p in out["phases"]] == ["assess", "quality"]
+    assert out["phases"][0]["model_calls"] == 1 and out["phases"][0]["prompt_tokens"] > 0
+    req = served.chat_requests[0]
+    assert req["format"]["properties"]["decision"]["enum"] == ["DIRECT", "TOOLS_NEEDED", "CAPABILITY_GUARD"]
+    assert req["options"]["num_predict"] > 0  # every call is bounded
+    prompt = "\n".join(m["content"] for m in req["messages"])
+    assert "What is the capital of France?" in prompt and "Tatlock" in prompt and "IDENTITY" in prompt
+    assert "Local date and time:" in prompt
+    rows = db_messages(home)
+    assert [(r["role"], r["message_number"]) for r in rows] == [("user", 1), ("assistant", 2)]
+    meta = json.loads(rows[1]["metadata"])
+    assert meta["route"] == "DIRECT" and meta["quality"] == "APPROVED" and meta["topics"] == ["geography"]
+    assert meta["phases"][0]["name"] == "assess" and "ms" in meta["phases"][0]
+    assert rows[0]["is_anchor"] == 1 and rows[1]["author_is_bot"] == 1
+
+
+def test_direct_answer_streams_to_stdout_while_generated(cli, served):
+    served.queue(assess(answer="Paris, sir."))
+    r = cli("ask", "What is the capital of France?")
+    assert r.code == 0 and r.out == "Paris, sir.\n"
+
+
+def test_identity_guard_names_tatlock_in_two_calls(cli, served):
+    served.queue(assess("CAPABILITY_GUARD", "IDENTITY"), "I am Tatlock, sir, your butler.")
+    out = ask_json(cli, "What's your name?")
+    assert "Tatlock" in out["answer"]
+    assert (out["route"], out["guard"]) == ("CAPABILITY_GUARD", "IDENTITY")
+    assert len(served.chat_requests) == 2
+    respond = "\n".join(m["content"] for m in served.chat_requests[1]["messages"])
+    assert "your name is Tatlock" in respond
+
+
+def test_rules_win_when_the_model_misses_the_guard(cli, served):
+    # the model answers directly and badly; the rules send it down the guard path
+    served.queue(assess(answer="I am Llama, a large language model."), "Tatlock, sir, at your service.")
+    out = ask_json(cli, "What's your name?")
+    assert out["answer"] == "Tatlock, sir, at your service."
+    assert (out["route"], out["guard"]) == ("CAPABILITY_GUARD", "IDENTITY")
+    assert len(served.chat_requests) == 2
+
+
+def test_temporal_guard_gets_the_clock(cli, served):
+    served.queue(assess("CAPABILITY_GUARD", "TEMPORAL"), "It is a quarter past, sir.")
+    out = ask_json(cli, "What time is it?")
+    assert out["guard"] == "TEMPORAL" and len(served.chat_requests) == 2
+    assert "The current local date and time:" in served.chat_requests[1]["messages"][1]["content"]
+
+
+def test_weather_tools_flow(cli, served, weather_env):
+    served.queue(
+        assess("TOOLS_NEEDED", tools=["get_weather_forecast"], query="weather in London", topics=["weather"]),
+        {"tool_calls": [{"name": "get_weather_forecast", "arguments": {"location": "London", "days": 2}}]},
+        "Light rain in London today, sir, and 10 degrees: an umbrella-ble day.",
+    )
+    out = ask_json(cli, "What's the weather in London?")
+    assert out["route"] == "TOOLS_NEEDED" and out["tools"] == ["get_weather_forecast"]
+    assert len(served.chat_requests) == 3
+    # Phase 2 offered only the selected tool, with its JSON schema
+    offered = [t["function"]["name"] for t in served.chat_requests[1]["tools"]]
+    assert offered == ["get_weather_forecast"]
+    # the forecast reached the answer phase
+    findings = served.chat_requests[2]["messages"][1]["content"]
+    assert "London, England, United Kingdom" in findings and "max_c" in findings
+    assert [p for p, _ in weather_env.requests] == ["/v1/search", "/v1/forecast"]
+
+
+def test_memory_recall_tool_flow(cli, served):
+    served.queue(assess(answer="Noted, sir: Maria's birthday is on the 3rd of May."))
+    assert cli("ask", "Remember that my sister Maria's birthday is on 3 May").code == 0
+    served.queue(
+        CROSS,  # a new conversation starts with the summary of the recent ones
+        assess("TOOLS_NEEDED", tools=["recall_memories"], query="Maria birthday"),
+        {"tool_calls": [{"name": "recall_memories", "arguments": {"keyword": "Maria birthday"}}]},
+        "Maria's birthday is on the 3rd of May, sir.",
+    )
+    out = ask_json(cli, "--new", "When is Maria's birthday?")
+    assert out["tools"] == ["recall_memories"]
+    # 1 (first ask) + 1 cross summary + 3 for the tools route
+    assert len(served.chat_requests) == 5
+    assert [p["name"] for p in out["phases"]][:2] == ["cross_summary", "assess"]
+    findings = served.chat_requests[-1]["messages"][1]["content"]
+    assert "3 May" in findings and "Anchor (Tester)" in findings
+
+
+def test_username_is_injected_never_taken_from_the_model(cli, served, home):
+    served.queue(
+        assess("TOOLS_NEEDED", tools=["set_personal_variable"], query="location Rotterdam"),
+        {"tool_calls": [{"name": "set_personal_variable",
+                         "arguments": {"key": "location", "value": "Rotterdam", "username": "mallory"}}]},
+        "Rotterdam it is, sir.",
+    )
+    assert ask_json(cli, "I live in Rotterdam, remember that")["tools"] == ["set_personal_variable"]
+    assert cli("var", "get", "location").out.strip() == "Rotterdam"
+    assert not (home / "users" / "mallory_longterm.db").exists()
+
+
+def test_mixed_question_answers_every_part(cli, served, weather_env):
+    served.queue(
+        assess("CAPABILITY_GUARD", "MIXED", tools=["get_weather_forecast"], query="weather London"),
+        {"tool_calls": [{"name": "get_weather_forecast", "arguments": {"location": "London"}}]},
+        "I am Tatlock, sir, and London has light rain today.",
+    )
+    out = ask_json(cli, "What's your name and what's the weather in London?")
+    assert (out["route"], out["guard"], out["tools"]) == ("CAPABILITY_GUARD", "MIXED", ["get_weather_forecast"])
+    assert "Tatlock" in out["answer"] and "London" in out["answer"]
+    assert len(served.chat_requests) == 3
+    respond = served.chat_requests[2]["messages"][1]["content"]
+    assert "your name is Tatlock" in respond and "London, England" in respond
+
+
+def test_mixed_when_the_model_sees_no_guard_uses_rules_and_hints(cli, served, weather_env):
+    served.queue(
+        assess(answer="It's probably raining."),  # the model missed both the guard and the tool
+        {"tool_calls": [{"name": "get_weather_forecast", "arguments": {"location": "London"}}]},
+        "Tatlock, sir; and London has light rain.",
+    )
+    out = ask_json(cli, "What's your name and what's the weather in London?")
+    assert (out["guard"], out["tools"]) == ("MIXED", ["get_weather_forecast"])
+    assert len(served.chat_requests) == 3
+
+
+@pytest.mark.parametrize("question", [
+    "What is the name of the capital of France?",
+    "Tell me about llamas",
+    "What makes a good password policy?",
+])
+def test_look_alikes_stay_direct(cli, served, question):
+    served.queue(assess(answer="A fine question, sir: here is the answer, with a pun on the side."))
+    out = ask_json(cli, question)
+    assert (out["route"], out["guard"], out["quality"]) == ("DIRECT", None, "APPROVED")
+    assert len(served.chat_requests) == 1
+
+
+def test_dead_server_keeps_the_question_and_exits_1(cli, served, home):
+    served.stop()
+    r = cli("ask", "What is the capital of France?")
+    assert r.code == 1
+    assert len(r.err.strip().splitlines()) == 1 and "Traceback" not in r.err
+    assert "is not reachable at" in r.err and "ollama serve" in r.err
+    rows = db_messages(home)
+    assert [(x["role"], x["content"]) for x in rows] == [("user", "What is the capital of France?")]
+
+
+def test_missing_model_is_one_clear_line(cli, served, monkeypatch):
+    monkeypatch.setenv("TATLOCK_MODEL", "nonexistent:7b")
+    r = cli("ask", "Hello?")
+    assert r.code == 1 and "model 'nonexistent:7b' is not available" in r.err and "tatlock setup" in r.err
+
+
+def test_mid_stream_error_is_one_clear_line(cli, served, home):
+    served.queue(MidStreamError("llama runner process has terminated", after_chunks=2))
+    r = cli("ask", "Tell me a story")
+    assert r.code == 1 and "llama runner process has terminated" in r.err
+    assert db_messages(home)[0]["content"] == "Tell me a story"
+
+
+def test_server_error_500(cli, served):
+    served.queue(FakeError(500, "out of memory"))
+    r = cli("ask", "--json", "Hi")
+    assert r.code == 1 and "out of memory" in r.err
+    assert json.loads(r.out)["error"]
+
+
+def test_garbage_model_output_gives_a_typed_fallback(cli, served, home):
+    served.handler = lambda body: "}}}{{{ ### ]]]"
+    out = ask_json(cli, "What is the meaning of life?")
+    assert out["quality"] == "FALLBACK:RETRY"
+    assert "ask me again" in out["answer"]
+    rows = db_messages(home)
+    assert len(rows) == 2 and rows[1]["content"] == out["answer"]
+
+
+def test_vendor_identity_is_repaired_then_gated(cli, served):
+    served.queue(assess(answer="As an AI language model, I think Paris."), "Paris, sir.")
+    out = ask_json(cli, "What is the capital of France?")
+    assert out["answer"] == "Paris, sir." and out["quality"] == "APPROVED"
+    assert len(served.chat_requests) == 2
+
+
+def test_seed_text_forms_are_understood(cli, served):
+    served.queue("CAPABILITY_GUARD: [IDENTITY]", "Tatlock, sir.")
+    out = ask_json(cli, "Introduce yourself")
+    assert (out["route"], out["guard"]) == ("CAPABILITY_GUARD", "IDENTITY")
+    served.queue("DIRECT\nParis, sir.")
+    out = ask_json(cli, "What is the capital of France?")
+    assert (out["route"], out["answer"]) == ("DIRECT", "Paris, sir.")
+
+
+def test_piped_material_and_stdin_question(cli, served, home):
+    served.queue(assess(answer="It adds a greeting, sir."))
+    r = cli("ask", "summarise this", stdin="diff --git a/x b/x\n+print('hello')\n")
+    assert r.code == 0
+    prompt = served.chat_requests[0]["messages"][1]["content"]
+    assert "summarise this" in prompt and "+print('hello')" in prompt
+    assert json.loads(db_messages(home)[0]["metadata"])["material"].startswith("diff --git")
+    served.queue(assess(answer="Four, sir."))
+    r = cli("ask", stdin="What is two plus two?\n")
+    assert r.code == 0 and "What is two plus two?" in served.chat_requests[1]["messages"][1]["content"]
+
+
+def test_no_question_is_a_usage_error(cli, served):
+    r = cli("ask", tty=True)
+    assert r.code == 2 and "give a question" in r.err
+    assert served.chat_requests == []
+
+
+def test_conversations_continue_and_new_starts_fresh(cli, served, home):
+    served.queue(assess(answer="Hello, sir."), assess(answer="Still here, sir."))
+    first = ask_json(cli, "Hello")
+    second = ask_json(cli, "Are you there?")
+    assert first["conversation_id"] == second["conversation_id"]
+    # the second turn's prompt holds the first exchange, with authors
+    prompt = served.chat_requests[1]["messages"][1]["content"]
+    assert "Anchor (Tester): Hello" in prompt and "Assistant: Hello, sir." in prompt
+    served.queue(CROSS, assess(answer="A fresh start, sir."))
+    third = ask_json(cli, "--new", "Good morning")
+    assert third["conversation_id"] != first["conversation_id"]
+    fourth_q = assess(answer="Continuing, sir.")
+    served.queue(fourth_q)
+    assert ask_json(cli, "And again")["conversation_id"] == third["conversation_id"]
+    assert ask_json(cli, "--conversation", str(first["conversation_id"]), "Back to the first")[
+        "conversation_id"] == first["conversation_id"]
+    r = cli("ask", "--conversation", "999", "x")
+    assert r.code == 1 and "no conversation 999" in r.err
+
+
+def test_verbose_traces_phases_on_stderr(cli, served):
+    served.queue(assess("CAPABILITY_GUARD", "IDENTITY"), "Tatlock, sir.")
+    r = cli("ask", "-v", "Who are you?")
+    assert r.code == 0 and r.out.strip() == "Tatlock, sir."
+    assert "[guard] rules: IDENTITY" in r.err
+    assert "[assess]" in r.err and "[respond]" in r.err and "[quality] APPROVED" in r.err
+
+
+def test_debug_log_records_every_phase_with_secrets_redacted(cli, served, home):
+    served.queue(assess(answer="Noted, sir."))
+    out = ask_json(cli, "my api_key: sk-abcdefghijklmnopqrstuvwx please keep it")
+    log = home / "logs" / "conversations" / f"tester-{out['conversation_id']}.jsonl"
+    records = [json.loads(x) for x in log.read_text().splitlines()]
+    types = [r["type"] for r in records]
+    for t in ("ConversationReady", "MessageStored", "PhaseStarted", "ModelCall", "Decision", "QualityVerdict",
+              "TurnFinished"):
+        assert t in types
+    call = next(r for r in records if r["type"] == "ModelCall")
+    assert call["phase"] == "assess" and call["raw"] and call["messages"]
+    assert "sk-abcdefghijklmnopqrstuvwx" not in log.read_text()
+
+
+def test_tool_exception_becomes_a_result(cli, served, monkeypatch):
+    import tatlock.tools.clock as clock
+
+    def boom(*, ctx):
+        raise RuntimeError("clock on fire")
+
+    monkeypatch.setattr(clock, "get_current_datetime", boom)
+    served.queue(assess("TOOLS_NEEDED", tools=["get_current_datetime"]),
+                 {"tool_calls": [{"name": "get_current_datetime", "arguments": {}}]},
+                 "I could not read the clock, sir.")
+    out = ask_json(cli, "Check the clock tool")
+    assert out["tools"] == ["get_current_datetime"]
+    assert "clock on fire" in served.chat_requests[2]["messages"][1]["content"]
+
+
+def test_disabled_tools_are_never_offered(cli, served):
+    assert cli("tools", "disable", "web_search").code == 0
+    served.queue(assess(answer="Fine, sir."))
+    ask_json(cli, "hello")
+    enum = served.chat_requests[0]["format"]["properties"]["tools"]["items"]["enum"]
+    assert "web_search" not in enum and "recall_memories" in enum
+    assert "web_search" not in served.chat_requests[0]["messages"][0]["content"]
