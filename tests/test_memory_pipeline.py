@@ -1,0 +1,184 @@
+"""Long-term memory through the real pipeline: a fact from message 1 still reaches the
+prompt at message 130; authorship in multi-party rooms; the cross-conversation summary."""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+
+from tatlock.butler import Butler
+from tatlock.config import load
+from tatlock.store.user import Author
+
+
+def direct(answer: str) -> dict:
+    return {"json": {"decision": "DIRECT", "guard_reason": "NONE", "tools": [], "tool_query": "",
+                     "answer": answer, "topics": ["chat"]}}
+
+
+def conservative_summary(body: dict) -> dict:
+    """A stand-in record keeper: keeps every line of the transcript that states a fact."""
+    text = body["messages"][-1]["content"]
+    lines = re.findall(r"^\[#(\d+)[^\]]*\] ([^:]+): (.*)$", text, re.M)
+    records = re.findall(r"^- (.*)$", text, re.M)  # archive requests carry earlier records
+    facts = [f"- {who} said: {what}" for _, who, what in lines if "remember" in what.lower()]
+    facts += [f"- {r}" for r in records if "said:" in r]
+    return {"content": "TOPICS DISCUSSED\n- family\n\nFACTUAL TIMELINE\n- messages summarised\n\n"
+                       "KEY FACTS ESTABLISHED\n" + ("\n".join(dict.fromkeys(facts)) or "- none") +
+                       "\n\nUNRESOLVED ITEMS\n- none\n\nTECHNICAL DETAILS\n- none"}
+
+
+def scripted_model(body: dict):
+    first = body["messages"][0]["content"]
+    if first.startswith("You are the record keeper"):
+        return conservative_summary(body)
+    if first.startswith("You are the memory of a personal assistant"):
+        return {"content": "Recent Highlights\n- Tester talked about Philippa.\nPatterns Across Sessions\n- "
+                           "Family comes up often.\nCurrent Context\n- Philippa's birthday is on 3 May."}
+    return direct("Very good, sir.")
+
+
+def phase1_prompts(fake) -> list[str]:
+    return [r["messages"][1]["content"] for r in fake.chat_requests if r.get("format")]
+
+
+def test_fact_from_message_1_reaches_the_prompt_at_message_130(served):
+    served.handler = scripted_model
+    cfg = load()
+    assert cfg.effective("compact_interval") == 40  # the low tier
+    butler = Butler(cfg)
+    butler.ask("Please remember: my sister Philippa was born on 3 May 1990.")
+    for i in range(2, 66):
+        butler.ask(f"Small talk number {i} about the garden and the weather.")
+        butler.wait_background()
+    conv = butler.store.conversations()[0]
+    assert conv.message_count == 130
+    ranges = [(c.from_message, c.up_to_message) for c in butler.store.compacts(conv.id)]
+    assert ranges == [(1, 40), (41, 80), (81, 120)]
+    last = phase1_prompts(served)[-1]
+    assert "Small talk number 65" in last  # the question itself
+    assert "Philippa" in last and "3 May 1990" in last  # message 1, through the summaries
+    assert "Small talk number 61" in last  # uncompacted messages stay raw
+    butler.close()
+
+
+def test_prompt_stays_bounded_as_the_conversation_grows(served):
+    served.handler = scripted_model
+    butler = Butler(load())
+    sizes = {}
+    for i in range(1, 101):
+        butler.ask(f"Message {i}: " + "the roses need pruning and the hedge trimming " * 3)
+        butler.wait_background()
+        if i in (20, 60, 100):
+            sizes[i] = len(phase1_prompts(served)[-1])
+    butler.close()
+    # once compaction takes over, growth is only the summaries, not the raw history
+    assert sizes[100] < sizes[20] * 2.5, sizes
+
+
+def test_multi_party_attribution_and_prompt_format(served, home):
+    served.handler = scripted_model
+    cfg = load()
+    butler = Butler(cfg, interface="tui")
+    maria = Author("maria", "Maria")
+    robo = Author("robo-7", "Robo", is_bot=True)
+    butler.ask("Good evening everyone", room_id="kitchen")
+    butler.ask("Hello! I am visiting from Lisbon", room_id="kitchen", author=maria)
+    # Maria tells the butler a fact: it is hers, not the room's or the owner's
+    served.handler = None
+    served.queue(
+        {"json": {"decision": "TOOLS_NEEDED", "guard_reason": "NONE", "tools": ["set_personal_variable"],
+                  "tool_query": "favourite tea", "answer": "", "topics": ["tea"]}},
+        {"tool_calls": [{"name": "set_personal_variable",
+                         "arguments": {"key": "favourite_tea", "value": "Darjeeling"}}]},
+        "Darjeeling it is, madam.",
+    )
+    butler.ask("My favourite tea is Darjeeling", room_id="kitchen", author=maria)
+    served.handler = scripted_model
+    butler.ask("Beep. Reminder: the oven timer is done.", room_id="kitchen", author=robo)
+    butler.ask("Thank you all", room_id="kitchen")
+    prompt = phase1_prompts(served)[-1]
+    assert "Anchor (Tester): Good evening everyone" in prompt
+    assert "Maria: Hello! I am visiting from Lisbon" in prompt
+    assert "[Robo (bot)]: Beep. Reminder: the oven timer is done." in prompt
+    assert "Assistant: Very good, sir." in prompt
+    assert "Latest message, from Anchor (Tester):\nThank you all" in prompt
+    conv = butler.store.conversations()[0]
+    assert (conv.room_id, conv.interface) == ("kitchen", "tui")
+    rows = {r["author_id"]: r for r in butler.store.participants(conv.id)}
+    assert rows["maria"]["message_count"] == 2 and rows["robo-7"]["is_bot"] == 1
+    assert rows["tester"]["message_count"] == 2 and rows["tatlock"]["message_count"] == 5
+    var = butler.store.vars()[0]
+    assert (var["key"], var["value"], var["author_id"]) == ("favourite_tea", "Darjeeling", "maria")
+    src = butler.store.message(var["source_message_id"])
+    assert src.author_id == "maria" and "Darjeeling" in src.content
+    butler.close()
+
+
+def test_anchor_comes_from_config(served, monkeypatch):
+    monkeypatch.setenv("TATLOCK_ANCHOR_ID", "jeeves-owner")
+    monkeypatch.setenv("TATLOCK_ANCHOR_NAME", "Bertie")
+    served.handler = scripted_model
+    butler = Butler(load())
+    butler.ask("Hello")
+    butler.ask("Again")
+    assert "Anchor (Bertie): Hello" in phase1_prompts(served)[-1]
+    m = butler.store.messages(butler.store.conversations()[0].id)[0]
+    assert (m.author_id, m.is_anchor) == ("jeeves-owner", True)
+    butler.close()
+
+
+def test_new_conversation_starts_with_the_cross_conversation_summary(served, home):
+    served.handler = scripted_model
+    butler = Butler(load())
+    butler.ask("Please remember: Philippa's birthday is on 3 May.")
+    butler.ask("Goodbye for now")
+    butler.ask("Good morning", new=True)
+    first_prompt = phase1_prompts(served)[-1]
+    assert "Earlier conversations with this user" in first_prompt
+    assert "Philippa's birthday is on 3 May" in first_prompt
+    assert re.search(r"Summary of last 1 conversation \| Updated: \d{4}-\d\d-\d\d", first_prompt)
+    assert (home / "users" / "tester" / "cross_conversation_summary.md").exists()
+    # later turns of the same conversation keep it; no new summary is built
+    n = len(served.chat_requests)
+    butler.ask("And another thing")
+    assert len(served.chat_requests) == n + 1
+    assert "Philippa's birthday" in phase1_prompts(served)[-1]
+    butler.close()
+    conn = sqlite3.connect(home / "users" / "tester_longterm.db")
+    rows = conn.execute("SELECT conversation_id, source_conversations FROM cross_conversation_summaries").fetchall()
+    assert len(rows) == 1 and json.loads(rows[0][1]) == [1]
+
+
+def test_ask_waits_for_compaction_and_reports_it(cli, served, home, monkeypatch):
+    monkeypatch.setenv("TATLOCK_COMPACT_INTERVAL", "4")
+    served.handler = scripted_model
+    for i in range(2):
+        assert cli("ask", f"Please remember item {i}").code == 0
+    r = cli("ask", "-v", "Please remember item 2")
+    assert r.code == 0
+    conn = sqlite3.connect(home / "users" / "tester_longterm.db")
+    assert conn.execute("SELECT from_message, up_to_message FROM conversation_compacts").fetchall() == [(1, 4)]
+    assert "[compaction] messages 1-4" in r.err or conn.execute(
+        "SELECT count(*) FROM conversation_compacts").fetchone()[0] == 1
+
+
+def test_topics_from_phase_1_are_counted_and_recallable(served, cli):
+    served.queue(
+        {"json": {"decision": "DIRECT", "guard_reason": "NONE", "tools": [], "tool_query": "",
+                  "answer": "Prune in late winter, sir.", "topics": ["gardening", "roses"]}},
+        {"json": {"decision": "DIRECT", "guard_reason": "NONE", "tools": [], "tool_query": "",
+                  "answer": "Feed them in spring, sir.", "topics": ["gardening"]}},
+    )
+    cli("ask", "When should I prune my roses?")
+    cli("ask", "And when do I feed them?")
+    butler = Butler(load())
+    topics = {r["name"]: r["mentions"] for r in butler.store.topics()}
+    assert topics == {"gardening": 2, "roses": 1}
+    from tatlock.tools.base import ToolContext
+    from tatlock.tools.memory import recall_topic
+
+    out = recall_topic(ctx=ToolContext("tester", butler.store), topic="Gardening")
+    assert {r["text"] for r in out["results"]} >= {"When should I prune my roses?", "And when do I feed them?"}
+    butler.close()
