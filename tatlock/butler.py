@@ -236,6 +236,9 @@ class Butler:
         r1 = self._chat(p1, messages, schema=assess.schema([s.key for s in enabled]), on_token=on_token,
                         max_tokens=MAX_TOKENS["assess"])
         a = assess.parse(r1.content)
+        if a is None and streamer.decision == "DIRECT" and streamer.emitted.strip():
+            # the JSON was cut off (token cap) after the answer had started: keep what was said
+            a = assess.Assessment("DIRECT", answer=streamer.emitted.strip(), form="truncated")
         route, guard, source = self._route(a, rule)
         wanted = list(a.tools) if a else []
         if route == "CAPABILITY_GUARD" and guard == "MIXED" and not wanted and rule:
@@ -264,7 +267,9 @@ class Butler:
                     findings.append("No tool could be used for this message.")
             if route == "CAPABILITY_GUARD":
                 findings += self._guard_facts(guard, rule, now, location, enabled)
-            answer = self._respond(t, persona, enabled, turn_vars, findings, phases, stream=True)
+            answer = self._respond(t, persona, enabled, turn_vars, findings, phases, stream=not streamed)
+            if streamed:  # part of an answer was shown before the route changed: replace it
+                t.emit(AnswerReplaced(answer, "the first answer was incomplete"))
 
         # 5. quality gate
         answer, verdict = self._gate(t, answer, persona=persona, enabled=enabled,
