@@ -188,8 +188,8 @@ def build_parser() -> Parser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.command is None:
-        args = parser.parse_args(["chat", *(argv or sys.argv[1:])])
+    if args.command is None:  # bare `tatlock` chats
+        args = parser.parse_args(["chat"])
     from tatlock.errors import run_command
 
     return run_command(args.func, args)

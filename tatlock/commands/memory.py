@@ -28,7 +28,7 @@ def _conversations(cfg, store, args) -> int:
         out(f"No conversations yet for {store.username}.")
         return 0
     out(f"{'ID':>5}  {'LAST ACTIVITY':<16} {'IFACE':<5} {'MSGS':>5} {'COMPACTED':>9}  TITLE")
-    room = width() - 50
+    room = max(20, width() - 50)
     for c in convs:
         out(f"{c.id:>5}  {local(c.last_activity):<16} {c.interface:<5} {c.message_count:>5} "
             f"{c.compacted_up_to:>9}  {clip(c.title or '(untitled)', room)}")
@@ -216,6 +216,11 @@ def _forget(cfg, store, args) -> int:
         if answer.strip().lower() not in ("y", "yes"):
             out("Kept.")
             return 0
+    # personal facts learnt in it are derived from it too
+    facts = store.conn.execute(
+        "DELETE FROM personal_variables WHERE source_message_id IN"
+        " (SELECT message_id FROM conversation_messages WHERE conversation_id = ?) RETURNING key",
+        (conv.id,)).fetchall()
     store.delete_conversation(conv.id)
     # summaries of recent conversations that drew on it go too
     gone = store.conn.execute(
@@ -226,8 +231,13 @@ def _forget(cfg, store, args) -> int:
         md.unlink()
     log = cfg.paths.conversation_logs / f"{store.username}-{conv.id}.jsonl"
     log.unlink(missing_ok=True)
+    extra = []
+    if facts:
+        extra.append(f"the personal variables learnt in it ({', '.join(r[0] for r in facts)})")
+    if gone:
+        extra.append(f"{gone} summary(ies) of recent conversations that quoted it")
     out(f"Forgot conversation {conv.id}: its messages, summaries, topics and debug log"
-        + (f", and {gone} summary(ies) of recent conversations that quoted it." if gone else "."))
+        + (", and " + " and ".join(extra) if extra else "") + ".")
     return 0
 
 
