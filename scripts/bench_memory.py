@@ -30,7 +30,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # run from a checkout without the package installed
     sys.path.insert(0, str(ROOT))
 
-from tatlock.config import Paths  # noqa: E402
+from tatlock.butler import Butler  # noqa: E402
+from tatlock.config import Config, Paths  # noqa: E402
 from tatlock.events import CompactionFailed, CompactionFinished  # noqa: E402
 from tatlock.hardware import TIERS  # noqa: E402
 from tatlock.llm.ollama import OllamaBackend  # noqa: E402
@@ -200,8 +201,11 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="tatlock-bench-") as tmp, FakeOllama() as fake:
         fake.handler = lambda body: fake_summary(body["messages"][-1]["content"])
         root = Path(tmp)
-        store = UserStore.open(Paths(root, root, root / "logs"), "alice")
+        paths = Paths(root, root, root / "logs")
         backend = OllamaBackend(fake.url, low.model, timeout=30)
+        cfg = Config(paths=paths, user="alice", model=low.model, tier="low", context_size=args.budget)
+        butler = Butler(cfg, backend=backend)
+        store = butler.store
         conv = store.create_conversation("bench", "cli").id
         t0 = dt.datetime(2026, 11, 2, 9, 0, tzinfo=dt.timezone.utc)
         raw_tokens = 0
@@ -215,11 +219,14 @@ def main(argv: list[str] | None = None) -> int:
                 ctx = context.build(store, conv, budget_tokens=args.budget, estimator=est)
                 summary = est.text(ctx.summary_block()) if ctx.summary_block() else 0
                 transcript = est.text(ctx.transcript()) if ctx.messages else 0
+                # the whole Phase 1 request the butler would send for the latest user message
+                last_user = next(x for x in reversed(store.messages(conv)) if x.role == "user")
+                phase1 = est.messages(butler.assess_request(last_user)[0])
                 rows.append((i, len(store.compacts(conv)), ctx.archive_up_to, len(ctx.compacts), len(ctx.messages),
-                             summary, transcript, summary + transcript, raw_tokens))
+                             summary, transcript, phase1, raw_tokens))
         requests = [b["messages"][-1]["content"] for b in fake.chat_requests]
         archive_calls = sum("Records to merge" in p for p in requests)
-        store.close()
+        butler.close()
     elapsed = time.perf_counter() - t_start
 
     print(f"tatlock memory bench: {checkpoints[-1]} messages, compaction every {args.interval}, "
@@ -227,14 +234,15 @@ def main(argv: list[str] | None = None) -> int:
           f"{int(args.budget * context.SUMMARY_SHARE)} tokens)")
     print()
     head = ("messages", "compacts", "archive", "in ctx", "raw msgs", "summary tok", "transcript tok",
-            "prompt tok", "no compaction")
+            "phase1 tok", "no compaction")
     print("{:>8} {:>8} {:>8} {:>6} {:>8} {:>11} {:>14} {:>10} {:>13}".format(*head))
     for n, total, archive, shown, raw, s, t, p, full in rows:
         print(f"{n:>8} {total:>8} {('1-' + str(archive)) if archive else '-':>8} {shown:>6} {raw:>8} {s:>11} "
               f"{t:>14} {p:>10} {full:>13}")
     print("  (compacts: stored; archive: messages merged into the archive; in ctx: compacts shown verbatim;")
-    print("   raw msgs: uncompacted messages in the prompt; prompt tok = summary block + transcript, as Phase 1")
-    print("   sends them besides persona and instructions; no compaction = the whole raw transcript)")
+    print("   raw msgs: uncompacted messages in the prompt; phase1 tok = the whole Phase 1 request (persona,")
+    print("   guard instructions, tools, summaries, transcript, question) as the butler builds it;")
+    print("   no compaction = the raw transcript alone)")
     print()
     n = len(finished)
     print(f"compaction cost: {n} compactions, {n + len(failed)} compaction calls + {archive_calls} archive calls "

@@ -35,7 +35,7 @@ from tatlock.memory.tokens import Estimator
 from tatlock.pipeline import assess, guards, quality
 from tatlock.pipeline import tools as tool_phase
 from tatlock.store.system import SystemStore
-from tatlock.store.user import Author, Conversation, UserStore
+from tatlock.store.user import Author, Conversation, Message, UserStore
 from tatlock.tools.base import ToolContext
 
 _END = object()
@@ -209,23 +209,14 @@ class Butler:
         # 3. Phase 1
         persona = self.system.persona_text()
         enabled = self.system.tools(enabled_only=True)
-        mem = memory_context.build(store, t.conv.id, budget_tokens=self.budget(), estimator=self.estimator,
-                                   cross_summary=cross)
-        memory_text = self._memory_text(mem)
         now = self.clock()
-        location = store.get_var("location") or "unknown"
-        question = self._with_material(t.text, t.material)
-        turn_vars = dict(memory=memory_text, now=now.strftime("%A %d %B %Y, %H:%M ") + f"({_tz(now)})",
-                         location=location, author=memory_context.speaker(msg), question=question)
+        messages, turn_vars = self.assess_request(msg, material=t.material, cross_summary=cross, now=now,
+                                                  persona=persona, enabled=enabled)
+        location, question = turn_vars["location"], turn_vars["question"]
         rule = guards.detect(t.text)
         if rule:
             emit(GuardFired(rule.reason, rule.rule))
         p1 = _Phase("assess", emit)
-        messages = [
-            {"role": "system", "content": prompts.render("assess.txt", persona=persona,
-                                                         tools=_catalogue(enabled))},
-            {"role": "user", "content": prompts.render("assess_turn.txt", **turn_vars)},
-        ]
         streamer = assess.AnswerStreamer(allow=rule is None)
 
         def on_token(piece: str) -> None:
@@ -317,6 +308,26 @@ class Butler:
             guard = rule.reason if (rule.reason == "MIXED" or a.guard is None) else a.guard
             return "CAPABILITY_GUARD", guard, "model+rules"
         return a.decision, a.guard, "model"
+
+    def assess_request(self, msg: Message, *, material: str | None = None, cross_summary: str | None = None,
+                       now: dt.datetime | None = None, persona: str | None = None,
+                       enabled=None) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+        """Phase 1's messages for a stored user message: the stable parts (persona, guard
+        instructions, tool catalogue) first, for the server's prompt cache; then memory,
+        the clock and the question. Also the variables the respond phase reuses."""
+        persona = self.system.persona_text() if persona is None else persona
+        enabled = self.system.tools(enabled_only=True) if enabled is None else enabled
+        now = now or self.clock()
+        mem = memory_context.build(self.store, msg.conversation_id, budget_tokens=self.budget(),
+                                   estimator=self.estimator, cross_summary=cross_summary)
+        turn_vars = dict(memory=self._memory_text(mem), now=now.strftime("%A %d %B %Y, %H:%M ") + f"({_tz(now)})",
+                         location=self.store.get_var("location") or "unknown",
+                         author=memory_context.speaker(msg), question=self._with_material(msg.content, material))
+        messages = [
+            {"role": "system", "content": prompts.render("assess.txt", persona=persona, tools=_catalogue(enabled))},
+            {"role": "user", "content": prompts.render("assess_turn.txt", **turn_vars)},
+        ]
+        return messages, turn_vars
 
     def _memory_text(self, mem: memory_context.MemoryContext) -> str:
         parts = []

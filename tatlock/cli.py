@@ -10,7 +10,6 @@ Exit codes: 0 success, 1 failure (server down, no such row), 2 usage error, 130 
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Callable, Sequence
 
 from tatlock import __version__

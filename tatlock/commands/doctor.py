@@ -18,7 +18,7 @@ def doctor(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise TatlockError(str(exc)) from None
     problems = 0
-    out(f"tatlock doctor")
+    out("tatlock doctor")
     out(f"  tier:      {tier.name} ({tier.reason})")
     for line in describe(hw).splitlines():
         out(f"             {line}")
@@ -42,7 +42,7 @@ def doctor(args: argparse.Namespace) -> int:
         pulled = model in models or (cfg.backend == "ollama" and f"{model}:latest" in models) or (
             cfg.backend == "openai" and bool(models))
         if pulled:
-            out(f"  model:     available")
+            out("  model:     available")
             try:
                 n = backend.context_length()
                 if n:
