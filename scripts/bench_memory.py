@@ -39,7 +39,7 @@ from tatlock.memory import context  # noqa: E402
 from tatlock.memory.compaction import compact_due  # noqa: E402
 from tatlock.memory.context import history_line  # noqa: E402
 from tatlock.memory.tokens import Estimator  # noqa: E402
-from tatlock.store.user import Author, UserStore  # noqa: E402
+from tatlock.store.user import Author  # noqa: E402
 from tatlock.testing.fake_ollama import FakeOllama  # noqa: E402
 from tatlock.timeutil import iso  # noqa: E402
 
