@@ -218,26 +218,34 @@ class Butler:
             emit(GuardFired(rule.reason, rule.rule))
         p1 = _Phase("assess", emit)
         streamer = assess.AnswerStreamer(allow=rule is None)
+        if rule and rule.reason != "MIXED":
+            # a pure guard the rules are sure of: the model's assessment could not change the
+            # route (rules win), so the call is saved and the guard path costs one call
+            a, raw = None, ""
+            route, guard, source = "CAPABILITY_GUARD", rule.reason, "rules"
+        else:
+            def on_token(piece: str) -> None:
+                shown = streamer.feed(piece)
+                if shown:
+                    emit(AnswerToken(shown))
 
-        def on_token(piece: str) -> None:
-            shown = streamer.feed(piece)
-            if shown:
-                emit(AnswerToken(shown))
-
-        r1 = self._chat(p1, messages, schema=assess.schema([s.key for s in enabled]), on_token=on_token,
-                        max_tokens=MAX_TOKENS["assess"])
-        a = assess.parse(r1.content)
-        if a is None and streamer.decision == "DIRECT" and streamer.emitted.strip():
-            # the JSON was cut off (token cap) after the answer had started: keep what was said
-            a = assess.Assessment("DIRECT", answer=streamer.emitted.strip(), form="truncated")
-        route, guard, source = self._route(a, rule)
+            r1 = self._chat(p1, messages, schema=assess.schema([s.key for s in enabled]), on_token=on_token,
+                            max_tokens=MAX_TOKENS["assess"])
+            raw = r1.content
+            a = assess.parse(raw)
+            if a is None and streamer.decision == "DIRECT" and streamer.emitted.strip():
+                # the JSON was cut off (token cap) after the answer had started: keep what was said
+                a = assess.Assessment("DIRECT", answer=streamer.emitted.strip(), form="truncated")
+            route, guard, source = self._route(a, rule)
         wanted = list(a.tools) if a else []
         if route == "CAPABILITY_GUARD" and guard == "MIXED" and not wanted and rule:
             wanted = guards.tool_hints(rule.other or t.text)
-        needs_tools = route == "TOOLS_NEEDED" or (route == "CAPABILITY_GUARD" and bool(wanted))
+        # a guard runs tools only for the part of a MIXED question beyond the guard
+        needs_tools = route == "TOOLS_NEEDED" or (route == "CAPABILITY_GUARD" and guard == "MIXED" and bool(wanted))
+        if not needs_tools:
+            wanted = []
         topics = a.topics if a else []
-        emit(Decision(route, guard, source, wanted, topics,
-                      a.__dict__ if a else {"unparsed": r1.content[:500]}))
+        emit(Decision(route, guard, source, wanted, topics, a.__dict__ if a else {"unparsed": raw[:500]}))
         phases.append(p1.finish(route=route, guard=guard, parsed=a is not None))
 
         streamed = streamer.emitted.strip()

@@ -12,7 +12,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from tatlock.events import Event
+from tatlock.events import AnswerToken, Event
 from tatlock.timeutil import iso
 
 _PATTERNS = [
@@ -52,6 +52,8 @@ class DebugLog:
         self.secrets = secrets
 
     def write(self, event: Event) -> None:
+        if isinstance(event, AnswerToken):
+            return  # the ModelCall event holds the whole raw output; one line per token is noise
         record = {"ts": iso(), **_scrub(event.to_dict(), self.secrets)}
         line = json.dumps(record, ensure_ascii=False, default=str)
         try:

@@ -182,3 +182,23 @@ def test_topics_from_phase_1_are_counted_and_recallable(served, cli):
     out = recall_topic(ctx=ToolContext("tester", butler.store), topic="Gardening")
     assert {r["text"] for r in out["results"]} >= {"When should I prune my roses?", "And when do I feed them?"}
     butler.close()
+
+
+def test_when_compaction_falls_behind_the_prompt_stays_bounded_and_says_so(served, monkeypatch):
+    from tatlock.memory import context
+
+    cfg = load()
+    butler = Butler(cfg)
+    conv = butler.store.create_conversation("cli", "cli")
+    for i in range(1, 301):  # 300 uncompacted messages, as if every compaction had failed
+        butler.store.add_message(conv.id, "user", f"Note {i}: " + "all about the herbaceous border " * 20,
+                                 Author("tester", "Tester", is_anchor=True))
+    ctx = context.build(butler.store, conv.id, budget_tokens=4096)
+    text = ctx.transcript(skip_last=1)  # the history; the latest message is the question itself
+    assert len(text) / 4 <= 4096 * context.RAW_SHARE
+    assert ctx.messages[-1].message_number == 300 and "Note 300:" in ctx.messages[-1].content
+    first_shown = ctx.messages[0].message_number
+    assert ctx.unshown == (1, first_shown - 1)
+    assert f"Messages 1-{first_shown - 1} of this conversation are waiting to be summarised" in ctx.summary_block()
+    assert "[…cut here; the full text is in memory]" in text  # long messages cut before any was left out
+    butler.close()

@@ -63,30 +63,47 @@ def test_direct_answer_streams_to_stdout_while_generated(cli, served):
     assert r.code == 0 and r.out == "Paris, sir.\n"
 
 
-def test_identity_guard_names_tatlock_in_two_calls(cli, served):
-    served.queue(assess("CAPABILITY_GUARD", "IDENTITY"), "I am Tatlock, sir, your butler.")
+def test_identity_guard_caught_by_rules_costs_one_call(cli, served):
+    # the rules are sure: the assessment call is saved, the persona answers with the facts
+    served.queue("I am Tatlock, sir, your butler.")
     out = ask_json(cli, "What's your name?")
     assert "Tatlock" in out["answer"]
     assert (out["route"], out["guard"]) == ("CAPABILITY_GUARD", "IDENTITY")
-    assert len(served.chat_requests) == 2
-    respond = "\n".join(m["content"] for m in served.chat_requests[1]["messages"])
-    assert "your name is Tatlock" in respond
+    assert len(served.chat_requests) == 1
+    assert [p["name"] for p in out["phases"]] == ["assess", "respond", "quality"]
+    assert out["phases"][0]["model_calls"] == 0
+    respond = "\n".join(m["content"] for m in served.chat_requests[0]["messages"])
+    assert "your name is Tatlock" in respond and "What's your name?" in respond
 
 
-def test_rules_win_when_the_model_misses_the_guard(cli, served):
-    # the model answers directly and badly; the rules send it down the guard path
-    served.queue(assess(answer="I am Llama, a large language model."), "Tatlock, sir, at your service.")
-    out = ask_json(cli, "What's your name?")
-    assert out["answer"] == "Tatlock, sir, at your service."
-    assert (out["route"], out["guard"]) == ("CAPABILITY_GUARD", "IDENTITY")
+def test_identity_guard_found_by_the_model_costs_two_calls(cli, served):
+    # no rule matches this phrasing; the model's assessment routes it to the guard
+    served.queue(assess("CAPABILITY_GUARD", "IDENTITY"), "Tatlock, sir, butler and punster.")
+    out = ask_json(cli, "Tell me a bit about yourself")
+    assert (out["route"], out["guard"], out["answer"]) == (
+        "CAPABILITY_GUARD", "IDENTITY", "Tatlock, sir, butler and punster.")
     assert len(served.chat_requests) == 2
+    assert "your name is Tatlock" in served.chat_requests[1]["messages"][1]["content"]
+
+
+def test_guard_path_runs_no_tools_unless_mixed(cli, served):
+    served.queue(assess("CAPABILITY_GUARD", "IDENTITY", tools=["get_system_info"]), "Tatlock, sir.")
+    out = ask_json(cli, "Tell me a bit about yourself")
+    assert out["tools"] == [] and len(served.chat_requests) == 2
 
 
 def test_temporal_guard_gets_the_clock(cli, served):
-    served.queue(assess("CAPABILITY_GUARD", "TEMPORAL"), "It is a quarter past, sir.")
+    served.queue("It is a quarter past, sir.")
     out = ask_json(cli, "What time is it?")
-    assert out["guard"] == "TEMPORAL" and len(served.chat_requests) == 2
-    assert "The current local date and time:" in served.chat_requests[1]["messages"][1]["content"]
+    assert out["guard"] == "TEMPORAL" and len(served.chat_requests) == 1
+    assert "The current local date and time:" in served.chat_requests[0]["messages"][1]["content"]
+
+
+def test_security_guard_declines(cli, served):
+    served.queue("I'm afraid I keep no passwords to share, sir.")
+    out = ask_json(cli, "What is my email password?")
+    assert (out["guard"], out["quality"]) == ("SECURITY", "APPROVED")
+    assert "never reveal secrets" in served.chat_requests[0]["messages"][1]["content"]
 
 
 def test_weather_tools_flow(cli, served, weather_env):
@@ -222,7 +239,7 @@ def test_vendor_identity_is_repaired_then_gated(cli, served):
 
 def test_seed_text_forms_are_understood(cli, served):
     served.queue("CAPABILITY_GUARD: [IDENTITY]", "Tatlock, sir.")
-    out = ask_json(cli, "Introduce yourself")
+    out = ask_json(cli, "Tell me a bit about yourself")
     assert (out["route"], out["guard"]) == ("CAPABILITY_GUARD", "IDENTITY")
     served.queue("DIRECT\nParis, sir.")
     out = ask_json(cli, "What is the capital of France?")
@@ -268,7 +285,7 @@ def test_conversations_continue_and_new_starts_fresh(cli, served, home):
 
 
 def test_verbose_traces_phases_on_stderr(cli, served):
-    served.queue(assess("CAPABILITY_GUARD", "IDENTITY"), "Tatlock, sir.")
+    served.queue("Tatlock, sir.")
     r = cli("ask", "-v", "Who are you?")
     assert r.code == 0 and r.out.strip() == "Tatlock, sir."
     assert "[guard] rules: IDENTITY" in r.err

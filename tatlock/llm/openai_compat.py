@@ -13,6 +13,34 @@ import httpx
 from tatlock.llm.base import BackendError, ChatResult, PullProgress, Timer, ToolCall
 
 
+def to_openai_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The pipeline's messages (Ollama's shape) in OpenAI's: tool calls carry an id, a type
+    and JSON-string arguments; each tool result names the call it answers."""
+    out: list[dict[str, Any]] = []
+    pending: list[str] = []  # ids of calls not yet answered, in order
+    n = 0
+    for m in messages:
+        m = dict(m)
+        if m.get("role") == "assistant" and m.get("tool_calls"):
+            calls = []
+            for tc in m["tool_calls"]:
+                fn = tc.get("function", {})
+                n += 1
+                cid = tc.get("id") or f"call_{n}"
+                args = fn.get("arguments", {})
+                calls.append({"id": cid, "type": "function",
+                              "function": {"name": fn.get("name", ""),
+                                           "arguments": args if isinstance(args, str) else json.dumps(args)}})
+                pending.append(cid)
+            m["tool_calls"] = calls
+        elif m.get("role") == "tool":
+            m.pop("tool_name", None)
+            m.setdefault("tool_call_id", pending.pop(0) if pending else f"call_{n}")
+        m.pop("images", None)
+        out.append(m)
+    return out
+
+
 class OpenAICompatBackend:
     def __init__(self, base_url: str, model: str, *, timeout: float = 120.0, api_key: str | None = None):
         self.base_url = base_url.rstrip("/")
@@ -52,7 +80,7 @@ class OpenAICompatBackend:
     def chat(self, messages, *, schema=None, tools=None, on_token: Callable[[str], None] | None = None,
              model=None, options: dict[str, Any] | None = None) -> ChatResult:
         name = model or self.model
-        body: dict[str, Any] = {"model": name, "messages": messages, "stream": True,
+        body: dict[str, Any] = {"model": name, "messages": to_openai_messages(messages), "stream": True,
                                 "stream_options": {"include_usage": True}}
         if schema is not None:
             body["response_format"] = {"type": "json_schema",

@@ -91,7 +91,7 @@ def _safe(emit: Emit) -> Emit:
 # -- blocks --------------------------------------------------------------------------------
 
 
-def _covered(conn, conversation_id: int) -> int:
+def _covered(conn, conversation_id: int) -> int:  # (UserStore.compacted_up_to, on a bare connection)
     return conn.execute(
         "SELECT coalesce(max(up_to_message), 0) FROM conversation_compacts WHERE conversation_id = ?",
         (conversation_id,),

@@ -15,12 +15,15 @@ History lines carry their author: ``Anchor (Name): ...``, ``Maria: ...``,
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from tatlock.memory.tokens import Estimator
 from tatlock.store.user import Compact, Message, UserStore
 
 SUMMARY_SHARE = 0.35  # of the context budget, for archive + compacts
+RAW_SHARE = 0.45  # for the messages not compacted yet (normally one interval's worth)
+MIN_MESSAGE_CHARS = 300  # long messages are cut to no less than this before any is left out
+CUT_NOTE = " […cut here; the full text is in memory]"
 
 
 def speaker(m: Message) -> str:
@@ -44,6 +47,7 @@ class MemoryContext:
     compacts: list[Compact] = field(default_factory=list)
     condensed: list[str] = field(default_factory=list)
     uncovered: tuple[int, int] | None = None  # message range only reachable through recall
+    unshown: tuple[int, int] | None = None  # uncompacted messages that did not fit (compaction behind)
     messages: list[Message] = field(default_factory=list)
     cross_summary: str | None = None
 
@@ -57,6 +61,10 @@ class MemoryContext:
             a, b = self.uncovered
             parts.append(f"(Messages {a}-{b} of this conversation are summarised in memory but not shown here: "
                          "use recall_memories to look into them.)")
+        if self.unshown:
+            a, b = self.unshown
+            parts.append(f"(Messages {a}-{b} of this conversation are waiting to be summarised and do not fit "
+                         "here: use recall_memories to look into them.)")
         if self.condensed:
             parts.append("## Key facts from older parts of this conversation\n" + "\n".join(self.condensed))
         for c in self.compacts:
@@ -66,6 +74,41 @@ class MemoryContext:
     def transcript(self, skip_last: int = 0) -> str:
         msgs = self.messages[: len(self.messages) - skip_last] if skip_last else self.messages
         return "\n".join(history_line(m) for m in msgs)
+
+
+def _fit_raw(messages: list[Message], budget_tokens: int,
+             est: Estimator) -> tuple[list[Message], tuple[int, int] | None]:
+    """Every uncompacted message, whole when they fit (the normal case: compaction keeps this
+    to about one interval). When compaction falls behind, long messages are cut to a common
+    length first; only if that is not enough are the oldest left out, and the prompt says so.
+    The latest message (the one being answered) is never cut."""
+    if len(messages) < 2:
+        return messages, None
+    *older, last = messages
+    room = budget_tokens * est.chars_per_token
+    overhead = 24  # the speaker label and line break, in characters
+    lengths = [len(m.content) + overhead for m in older]
+    if sum(lengths) <= room:
+        return messages, None
+    lo, hi = MIN_MESSAGE_CHARS, max(len(m.content) for m in older)
+    while lo < hi:  # the largest common cut that fits
+        mid = (lo + hi + 1) // 2
+        if sum(min(n, mid + overhead + len(CUT_NOTE)) for n in lengths) <= room:
+            lo = mid
+        else:
+            hi = mid - 1
+    cut = [replace(m, content=m.content[:lo] + CUT_NOTE) if len(m.content) > lo else m for m in older]
+    kept: list[Message] = []
+    used = 0
+    for m in reversed(cut):
+        cost = len(m.content) + overhead
+        if used + cost > room and kept:
+            break
+        kept.append(m)
+        used += cost
+    kept.reverse()
+    unshown = (older[0].message_number, kept[0].message_number - 1) if len(kept) < len(older) else None
+    return kept + [last], unshown
 
 
 def _key_facts(summary: str) -> list[str]:
@@ -78,9 +121,10 @@ def build(store: UserStore, conversation_id: int, *, budget_tokens: int, estimat
           cross_summary: str | None = None) -> MemoryContext:
     est = estimator or Estimator()
     conv = store.conversation(conversation_id)
-    compacts = store.compacts(conversation_id)
-    covered = compacts[-1].up_to_message if compacts else 0
-    ctx = MemoryContext(messages=store.messages(conversation_id, covered + 1), cross_summary=cross_summary)
+    covered = store.compacted_up_to(conversation_id)
+    ctx = MemoryContext(cross_summary=cross_summary)
+    ctx.messages, ctx.unshown = _fit_raw(store.messages(conversation_id, covered + 1),
+                                         int(budget_tokens * RAW_SHARE), est)
     archive = conv.metadata.get("archive") or {}
     if archive.get("summary"):
         ctx.archive = archive["summary"]
@@ -88,7 +132,7 @@ def build(store: UserStore, conversation_id: int, *, budget_tokens: int, estimat
     room = int(budget_tokens * SUMMARY_SHARE) - (est.text(ctx.archive) if ctx.archive else 0)
     if cross_summary:
         room -= est.text(cross_summary)
-    remaining = [c for c in compacts if c.up_to_message > ctx.archive_up_to]
+    remaining = store.compacts(conversation_id, after=ctx.archive_up_to)
     kept: list[Compact] = []
     for c in reversed(remaining):  # newest first
         cost = est.text(c.summary) + 12

@@ -50,7 +50,8 @@ class Estimator:
         weight = 0.5 if self.samples < 4 else 0.2
         self.chars_per_token += weight * (observed - self.chars_per_token)
         self.samples += 1
-        self._save()
+        if self.samples <= 8 or self.samples % 10 == 0:  # settle fast, then persist now and then
+            self._save()
 
     def _save(self) -> None:
         if not self.path:

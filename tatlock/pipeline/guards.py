@@ -79,12 +79,12 @@ def detect(text: str) -> GuardMatch | None:
     rules: list[str] = []
     rest = text
     for reason, patterns in RULES.items():
-        for pat in patterns:
+        for pat in patterns:  # every pattern of a reason, so its whole span is accounted for
             if pat.search(rest):
-                reasons.append(reason)
-                rules.append(f"{reason}: {pat.pattern[:50]}")
+                if reason not in reasons:
+                    reasons.append(reason)
+                    rules.append(f"{reason}: {pat.pattern[:50]}")
                 rest = pat.sub(" ", rest)
-                break
     if not reasons:
         return None
     words = [w for w in re.findall(r"[a-z0-9']+", rest.lower()) if w not in _FILLER]

@@ -40,6 +40,9 @@ _LEAK_MARKERS = [
     re.compile(r"\"decision\"\s*:\s*\"", _I),
     re.compile(r"\bmy (?:system prompt|hidden instructions) (?:is|are|says?)\b", _I),
 ]
+# the prompt's own labels echoed back: the model parroted its instructions
+_ECHO = re.compile(r"^\s*(?:latest message, from|findings:|user's location:|local date and time:|"
+                   r"## (?:conversation so far|summary of messages))", _I | re.M)
 _SIR = re.compile(r"\bsir\b", _I)
 
 
@@ -72,6 +75,12 @@ def _garbled(answer: str) -> bool:
         return True
     if re.search(r"(.{3,}?)\1{6,}", text):  # the same fragment over and over
         return True
+    # the same sentence again and again (a small model looping)
+    sentences = [x.strip().lower() for x in re.split(r"(?<=[.!?])\s+|\n+", text) if len(x.strip()) > 15]
+    if len(sentences) >= 4:
+        top = max(sentences.count(x) for x in set(sentences))
+        if top >= 3 and top / len(sentences) >= 0.3:
+            return True
     return False
 
 
@@ -83,6 +92,8 @@ def check(answer: str, *, question: str = "", persona_text: str = "", secrets: t
     for pat in _VENDOR_IDENTITY:
         if pat.search(answer):
             return Verdict("FALLBACK", "RETRY", [f"model or vendor identity: {pat.search(answer).group(0)!r}"])
+    if len(_ECHO.findall(answer)) >= 2:
+        return Verdict("FALLBACK", "RETRY", ["the reply echoes the prompt"])
     for pat in _LEAK_MARKERS:
         if pat.search(answer):
             return Verdict("FALLBACK", "NOT_ALLOWED", ["system prompt leak"])

@@ -245,10 +245,16 @@ class UserStore:
 
     # -- compacts --------------------------------------------------------------------------
 
-    def compacts(self, conversation_id: int) -> list[Compact]:
+    def compacts(self, conversation_id: int, *, after: int = 0) -> list[Compact]:
+        """The conversation's compacts in order; ``after``: only those ending past that message."""
         return [_compact(r) for r in self.conn.execute(
-            "SELECT * FROM conversation_compacts WHERE conversation_id = ? ORDER BY from_message",
-            (conversation_id,))]
+            "SELECT * FROM conversation_compacts WHERE conversation_id = ? AND up_to_message > ?"
+            " ORDER BY from_message", (conversation_id, after))]
+
+    def compacted_up_to(self, conversation_id: int) -> int:
+        return self.conn.execute(
+            "SELECT coalesce(max(up_to_message), 0) FROM conversation_compacts WHERE conversation_id = ?",
+            (conversation_id,)).fetchone()[0]
 
     # -- personal variables ----------------------------------------------------------------
 

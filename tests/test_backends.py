@@ -1,0 +1,84 @@
+"""The two model backends against the fake server: requests, replies and failures."""
+
+from __future__ import annotations
+
+import pytest
+
+from tatlock.errors import BackendError
+from tatlock.llm.ollama import OllamaBackend
+from tatlock.llm.openai_compat import OpenAICompatBackend, to_openai_messages
+from tatlock.testing.fake_ollama import FakeError, MidStreamError
+
+TOOL_ROUND = [
+    {"role": "user", "content": "weather?"},
+    {"role": "assistant", "content": "", "tool_calls": [
+        {"function": {"name": "get_weather_forecast", "arguments": {"location": "London"}}},
+        {"function": {"name": "get_current_datetime", "arguments": {}}}]},
+    {"role": "tool", "content": "{\"rain\": true}", "tool_name": "get_weather_forecast"},
+    {"role": "tool", "content": "{\"time\": \"12:00\"}", "tool_name": "get_current_datetime"},
+]
+
+
+def test_openai_messages_carry_ids_types_and_string_arguments():
+    out = to_openai_messages(TOOL_ROUND)
+    calls = out[1]["tool_calls"]
+    assert [c["type"] for c in calls] == ["function", "function"]
+    assert calls[0]["function"]["arguments"] == '{"location": "London"}'
+    assert [m["tool_call_id"] for m in out[2:]] == [calls[0]["id"], calls[1]["id"]]
+    assert "tool_name" not in out[2]
+    assert TOOL_ROUND[1]["tool_calls"][0]["function"]["arguments"] == {"location": "London"}  # not mutated
+
+
+def test_openai_backend_second_tool_round(fake):
+    b = OpenAICompatBackend(fake.url + "/v1", "llama3.2:3b", timeout=10)
+    fake.queue("It rains, sir.")
+    r = b.chat(TOOL_ROUND)
+    assert r.content == "It rains, sir."
+    sent = fake.chat_requests[0]["messages"]
+    assert sent[2]["tool_call_id"] == sent[1]["tool_calls"][0]["id"]
+
+
+def test_openai_backend_streams_structured_output_and_tool_calls(fake):
+    b = OpenAICompatBackend(fake.url + "/v1", "llama3.2:3b", timeout=10, api_key="k-123")
+    fake.queue({"json": {"answer": "Paris"}})
+    pieces = []
+    r = b.chat([{"role": "user", "content": "capital?"}], schema={"type": "object"}, on_token=pieces.append,
+               options={"num_predict": 50, "temperature": 0})
+    assert r.content == '{"answer": "Paris"}' and "".join(pieces) == r.content
+    body = fake.chat_requests[0]
+    assert body["response_format"]["type"] == "json_schema" and body["max_tokens"] == 50
+    assert fake.requests[-1].headers["authorization"] == "Bearer k-123"
+    fake.queue({"tool_calls": [{"name": "web_search", "arguments": {"query": "x"}}]})
+    r = b.chat([{"role": "user", "content": "search"}], tools=[{"type": "function", "function": {"name": "web_search"}}])
+    assert [(c.name, c.arguments) for c in r.tool_calls] == [("web_search", {"query": "x"})]
+    assert r.prompt_tokens and r.eval_tokens is not None
+
+
+def test_openai_backend_failures_are_one_sentence(fake):
+    b = OpenAICompatBackend(fake.url + "/v1", "llama3.2:3b", timeout=10)
+    fake.queue(FakeError(500, "boom"))
+    with pytest.raises(BackendError, match="reported an error \\(500\\): boom"):
+        b.chat([{"role": "user", "content": "x"}])
+    fake.queue(MidStreamError("died", after_chunks=1))
+    with pytest.raises(BackendError, match="failed while answering: died"):
+        b.chat([{"role": "user", "content": "x"}])
+    with pytest.raises(BackendError, match="not available"):
+        b.chat([{"role": "user", "content": "x"}], model="nope")
+    fake.stop()
+    with pytest.raises(BackendError, match="not reachable at"):
+        b.chat([{"role": "user", "content": "x"}])
+
+
+def test_ollama_backend_context_length_models_and_timeout(fake):
+    b = OllamaBackend(fake.url, "llama3.2:3b", timeout=0.5)
+    assert b.context_length() == 8192 and "llama3.2:3b" in b.models() and b.version()
+    fake.delay = 2.0
+    with pytest.raises(BackendError, match="did not answer within 0.5 s"):
+        b.chat([{"role": "user", "content": "x"}])
+
+
+def test_ollama_backend_second_tool_round(fake):
+    b = OllamaBackend(fake.url, "llama3.2:3b", timeout=10)
+    fake.queue("It rains, sir.")
+    assert b.chat(TOOL_ROUND).content == "It rains, sir."
+    assert fake.chat_requests[0]["messages"][2]["tool_name"] == "get_weather_forecast"
