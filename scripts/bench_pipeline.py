@@ -53,10 +53,8 @@ import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, Iterator
-from urllib.parse import parse_qs, urlparse
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # run from a checkout without the package installed
@@ -814,47 +812,10 @@ def compaction_reply(prompt: str) -> str:
 
 @contextlib.contextmanager
 def fake_weather() -> Iterator[str]:
-    geo = {"results": [{"name": "London", "admin1": "England", "country": "United Kingdom", "latitude": 51.50853,
-                        "longitude": -0.12574, "timezone": "Europe/London"}]}
+    from tatlock.testing.fake_web import FakeWeb
 
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, *args: Any) -> None:
-            pass
-
-        def do_GET(self) -> None:
-            url = urlparse(self.path)
-            q = parse_qs(url.query)
-            if url.path == "/v1/search":
-                body: Any = geo if q.get("name", [""])[0].lower() == "london" else {"generationtime_ms": 0.1}
-            elif url.path == "/v1/forecast":
-                days = int(q.get("forecast_days", ["2"])[0])
-                body = {"timezone": "Europe/London",
-                        "current": {"time": "2026-11-21T14:00", "temperature_2m": 9.5, "weather_code": 61,
-                                    "wind_speed_10m": 14.2},
-                        "daily": {"time": [f"2026-11-{21 + i}" for i in range(days)],
-                                  "temperature_2m_max": [10.1 + i for i in range(days)],
-                                  "temperature_2m_min": [4.0] * days, "precipitation_sum": [1.2] * days,
-                                  "precipitation_probability_max": [60] * days,
-                                  "weathercode": [61] + [0] * (days - 1), "wind_speed_10m_max": [20.0] * days}}
-            else:
-                self.send_response(404)
-                self.end_headers()
-                return
-            data = json.dumps(body).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with FakeWeb() as web:
+        yield web.url
 
 
 # -- default mode ---------------------------------------------------------------------------------

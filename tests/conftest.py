@@ -4,11 +4,7 @@ and the fake Ollama server over real loopback HTTP."""
 from __future__ import annotations
 
 import io
-import json
 import socket
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import parse_qs, urlparse
 import os
 import subprocess
 import sys
@@ -101,80 +97,12 @@ def served(fake, monkeypatch):
 # -- a fake Open-Meteo + web-search server (loopback), shared by tool and pipeline tests
 
 
-class _Fake:
-    """What the fake server answers and what it was asked."""
-
-    def __init__(self) -> None:
-        self.requests: list[tuple[str, dict[str, list[str]]]] = []
-
-
-GEO_LONDON = {
-    "results": [{
-        "name": "London", "admin1": "England", "country": "United Kingdom",
-        "latitude": 51.50853, "longitude": -0.12574, "timezone": "Europe/London",
-    }]
-}
-
-
-def _forecast(days: int) -> dict:
-    dates = [f"2026-11-{21 + i}" for i in range(days)]
-    return {
-        "timezone": "Europe/London",
-        "current": {"time": "2026-11-21T14:00", "temperature_2m": 9.5, "weather_code": 3, "wind_speed_10m": 14.2},
-        "daily": {
-            "time": dates,
-            "temperature_2m_max": [10.1 + i for i in range(days)],
-            "temperature_2m_min": [4.0] * days,
-            "precipitation_sum": [1.2] * days,
-            "precipitation_probability_max": [60] * days,
-            "weathercode": [61] + [0] * (days - 1),
-            "wind_speed_10m_max": [20.0] * days,
-        },
-    }
-
-
 @pytest.fixture
 def fake_server():
-    fake = _Fake()
+    from tatlock.testing.fake_web import FakeWeb
 
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, *args) -> None:  # keep pytest output clean
-            pass
-
-        def do_GET(self) -> None:
-            url = urlparse(self.path)
-            q = parse_qs(url.query)
-            fake.requests.append((url.path, q))
-            if url.path == "/v1/search":
-                body = GEO_LONDON if q["name"][0].lower() == "london" else {"generationtime_ms": 0.1}
-            elif url.path == "/v1/forecast":
-                body = _forecast(int(q["forecast_days"][0]))
-            elif url.path == "/search":
-                n = 8
-                body = {"results": [
-                    {"title": f"Result {i}", "url": f"https://example.org/{i}", "snippet": f"about {q['q'][0]}"}
-                    for i in range(n)
-                ]}
-            else:
-                self.send_response(404)
-                self.end_headers()
-                return
-            data = json.dumps(body).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    fake.url = f"http://127.0.0.1:{server.server_address[1]}"
-    try:
-        yield fake
-    finally:
-        server.shutdown()
-        server.server_close()
+    with FakeWeb() as web:
+        yield web
 
 
 @pytest.fixture
