@@ -29,7 +29,7 @@ from tatlock.events import (
     AnswerReplaced, AnswerToken, ConversationReady, Decision, ErrorEvent, Event, GuardFired, MessageStored,
     ModelCall, PhaseFinished, PhaseStarted, QualityVerdict, ToolCalled, ToolResult, TurnFinished,
 )
-from tatlock.llm.base import Backend, ChatResult, make_backend
+from tatlock.llm.base import Backend, ChatResult, StopGeneration, make_backend
 from tatlock.memory import context as memory_context
 from tatlock.memory.tokens import Estimator
 from tatlock.pipeline import assess, guards, quality
@@ -271,9 +271,10 @@ class Butler:
                 t.emit(AnswerReplaced(answer, "the first answer was incomplete"))
 
         # 5. quality gate
-        answer, verdict = self._gate(t, answer, persona=persona, enabled=enabled,
-                                     turn_vars=turn_vars, findings=findings, route=route, guard=guard,
-                                     rule=rule, phases=phases)
+        guard_facts = self._guard_facts(guard, rule, now, location, enabled) if route == "CAPABILITY_GUARD" else []
+        answer, verdict = self._gate(t, answer, persona=persona, enabled=enabled, turn_vars=turn_vars,
+                                     instructions="\n".join(guard_facts), route=route, guard=guard, rule=rule,
+                                     phases=phases)
 
         # 6. store the reply
         tool_names = [r.name for r in tool_runs]
@@ -465,16 +466,34 @@ class Butler:
             {"role": "user", "content": prompts.render(
                 "respond_turn.txt", **turn_vars, findings="\n".join(f"- {f}" for f in findings) or "- none")},
         ]
-        on_token = (lambda piece: t.emit(AnswerToken(piece))) if stream else None
-        r = self._chat(p, messages, on_token=on_token, temperature=0.5)
-        phases.append(p.finish())
-        return r.content.strip()
+        text = ""
+        checked = 0
 
-    def _gate(self, t: _Turn, answer: str, *, persona: str, enabled, turn_vars, findings,
+        def on_token(piece: str) -> None:
+            # a model caught in a loop is stopped at once instead of running to its token cap
+            nonlocal text, checked
+            text += piece
+            if len(text) - checked >= 120:
+                checked = len(text)
+                if quality.looping(text):
+                    raise StopGeneration
+            if stream:
+                t.emit(AnswerToken(piece))
+
+        r = self._chat(p, messages, on_token=on_token, temperature=0.5)
+        answer = r.content.strip()
+        if r.done_reason == "stopped":
+            answer = quality.without_repeats(answer)
+            if stream:
+                t.emit(AnswerReplaced(answer, "the model started repeating itself"))
+        phases.append(p.finish(stopped=r.done_reason == "stopped"))
+        return answer
+
+    def _gate(self, t: _Turn, answer: str, *, persona: str, enabled, turn_vars, instructions: str = "",
               route: str, guard: str | None, rule: guards.GuardMatch | None,
               phases: list[dict[str, Any]]) -> tuple[str, quality.Verdict]:
         p = _Phase("quality", t.emit)
-        kw = dict(question=t.text, persona_text=persona, secrets=self.secrets,
+        kw = dict(question=t.text, persona_text=persona, secrets=self.secrets, instructions=instructions,
                   guard_parts=rule.parts if rule and guard == "MIXED" else (),
                   other_part=rule.other if rule and guard == "MIXED" else "")
         v = quality.check(answer, **kw)

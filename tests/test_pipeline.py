@@ -337,3 +337,23 @@ def test_truncated_json_keeps_the_streamed_answer(cli, served):
     out = ask_json(cli, "What is the capital of France?")
     assert out["answer"] == "Paris, sir, the city of" and out["route"] == "DIRECT"
     assert len(served.chat_requests) == 1
+
+
+def test_a_looping_model_is_stopped_early_and_its_repeats_dropped(cli, served, home):
+    served.token_delay = 0.002
+    loop = "Tatlock, sir. " + "I am here to help. " * 200
+    served.queue(loop)
+    out = ask_json(cli, "Who are you?")
+    assert out["answer"] == "Tatlock, sir. I am here to help."
+    # the stream was cut short: the model's output as received is a small part of the loop
+    log = home / "logs" / "conversations" / f"tester-{out['conversation_id']}.jsonl"
+    raw = [json.loads(x)["raw"] for x in log.read_text().splitlines() if '"ModelCall"' in x]
+    assert len(raw) == 1 and len(raw[0]) < len(loop) / 4
+    assert out["quality"] == "APPROVED"
+
+
+def test_repeating_the_guard_instructions_is_a_leak(cli, served):
+    served.queue("The user asks about you: your name is Tatlock, a butler with long-term memory, running "
+                 "privately on this computer, sir.")
+    out = ask_json(cli, "What's your name?")
+    assert out["quality"] == "FALLBACK:NOT_ALLOWED"

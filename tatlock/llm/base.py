@@ -14,7 +14,12 @@ from typing import Any, Callable, Protocol
 
 from tatlock.errors import BackendError
 
-__all__ = ["Backend", "BackendError", "ChatResult", "ToolCall", "PullProgress", "make_backend"]
+__all__ = ["Backend", "BackendError", "ChatResult", "ToolCall", "PullProgress", "StopGeneration", "make_backend"]
+
+
+class StopGeneration(Exception):
+    """Raised by an ``on_token`` callback to end the call early (e.g. the model is looping):
+    the backend closes the stream and returns what it has, with done_reason "stopped"."""
 
 
 @dataclass(frozen=True)

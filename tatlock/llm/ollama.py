@@ -6,7 +6,7 @@ from typing import Any, Callable
 
 import httpx
 
-from tatlock.llm.base import BackendError, ChatResult, PullProgress, Timer, ToolCall
+from tatlock.llm.base import BackendError, ChatResult, PullProgress, StopGeneration, Timer, ToolCall
 
 
 class OllamaBackend:
@@ -65,7 +65,12 @@ class OllamaBackend:
                         timer.mark_first()
                         parts.append(msg.content)
                         if on_token:
-                            on_token(msg.content)
+                            try:
+                                on_token(msg.content)
+                            except StopGeneration:
+                                result.done_reason = "stopped"
+                                stream.close()  # closes the HTTP response: the server stops generating
+                                break
                     for tc in msg.tool_calls or ():
                         args = tc.function.arguments
                         calls.append(ToolCall(tc.function.name, dict(args) if isinstance(args, dict) else {}))

@@ -10,7 +10,7 @@ from typing import Any, Callable
 
 import httpx
 
-from tatlock.llm.base import BackendError, ChatResult, PullProgress, Timer, ToolCall
+from tatlock.llm.base import BackendError, ChatResult, PullProgress, StopGeneration, Timer, ToolCall
 
 
 def to_openai_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -102,6 +102,8 @@ class OpenAICompatBackend:
                     resp.read()
                     resp.raise_for_status()
                 for line in resp.iter_lines():
+                    if result.done_reason == "stopped":
+                        break  # leaving the block closes the response: the server stops generating
                     if not line.startswith("data:"):
                         continue
                     data = line[5:].strip()
@@ -126,7 +128,11 @@ class OpenAICompatBackend:
                             timer.mark_first()
                             parts.append(piece)
                             if on_token:
-                                on_token(piece)
+                                try:
+                                    on_token(piece)
+                                except StopGeneration:
+                                    result.done_reason = "stopped"
+                                    break
                         for tc in delta.get("tool_calls") or ():
                             slot = calls.setdefault(tc.get("index", len(calls)), {"id": None, "name": "", "args": ""})
                             slot["id"] = tc.get("id") or slot["id"]

@@ -73,10 +73,18 @@ def _garbled(answer: str) -> bool:
         return True
     if re.fullmatch(r"[\[{].*[\]}]", text, re.S):  # a JSON blob instead of prose
         return True
-    if re.search(r"(.{3,}?)\1{6,}", text):  # the same fragment over and over
+    return looping(text)
+
+
+def _sentences(text: str) -> list[str]:
+    return [x.strip() for x in re.split(r"(?<=[.!?])\s+|\n+", text) if x.strip()]
+
+
+def looping(text: str) -> bool:
+    """The model is repeating itself: one fragment back to back, or a sentence again and again."""
+    if re.search(r"(.{3,}?)\1{6,}", text):
         return True
-    # the same sentence again and again (a small model looping)
-    sentences = [x.strip().lower() for x in re.split(r"(?<=[.!?])\s+|\n+", text) if len(x.strip()) > 15]
+    sentences = [x.lower() for x in _sentences(text) if len(x) > 15]
     if len(sentences) >= 4:
         top = max(sentences.count(x) for x in set(sentences))
         if top >= 3 and top / len(sentences) >= 0.3:
@@ -84,7 +92,23 @@ def _garbled(answer: str) -> bool:
     return False
 
 
+def without_repeats(text: str) -> str:
+    """The text with every sentence after its first appearance removed (a loop cut short)."""
+    seen: set[str] = set()
+    kept = []
+    for sentence in _sentences(text):
+        key = sentence.lower()
+        if key not in seen:
+            seen.add(key)
+            kept.append(sentence)
+    # the stream was cut mid-sentence: a start of a sentence already said is not new
+    if len(kept) > 1 and any(k.lower().startswith(kept[-1].lower()) for k in kept[:-1]):
+        kept.pop()
+    return " ".join(kept)
+
+
 def check(answer: str, *, question: str = "", persona_text: str = "", secrets: tuple[str, ...] = (),
+          instructions: str = "",
           guard_parts: tuple[str, ...] = (), other_part: str = "") -> Verdict:
     checks: list[str] = []
     if _garbled(answer):
@@ -99,6 +123,8 @@ def check(answer: str, *, question: str = "", persona_text: str = "", secrets: t
             return Verdict("FALLBACK", "NOT_ALLOWED", ["system prompt leak"])
     if persona_text and _long_overlap(answer, persona_text):
         return Verdict("FALLBACK", "NOT_ALLOWED", ["persona instructions repeated verbatim"])
+    if instructions and _long_overlap(answer, instructions):
+        return Verdict("FALLBACK", "NOT_ALLOWED", ["instructions repeated verbatim"])
     for pat in _SECRET:
         if pat.search(answer):
             return Verdict("FALLBACK", "NOT_ALLOWED", ["credential-like text"])

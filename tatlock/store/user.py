@@ -9,6 +9,7 @@ the full-text index follow in the same transaction (the index through triggers).
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -330,6 +331,9 @@ def _clean_topics(topics: Iterable[str]) -> list[str]:
         if not isinstance(t, str):
             continue
         name = " ".join(t.strip().strip("#").split()).lower()[:60]
+        # a topic is a short phrase: not a sentence, a question, or a small model's babble
+        if not re.fullmatch(r"[\w][\w '&./+-]*", name) or len(name.split()) > 4 or re.search(r"(.{3,})\1\1", name):
+            continue
         if name and name not in seen:
             seen[name] = name
     return list(seen)[:8]
