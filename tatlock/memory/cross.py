@@ -91,9 +91,8 @@ def _conversation_block(store: UserStore, conv: Conversation, share: int, est: E
     summaries: list[str] = []
     archive = conv.metadata.get("archive") or {}
     archived = int(archive.get("up_to_message", 0)) if archive.get("summary") else 0
-    for c in reversed(store.compacts(conv.id)):
-        if c.up_to_message > archived:
-            summaries.append(f"Summary of messages {c.from_message}-{c.up_to_message}:\n{c.summary.strip()}")
+    for c in reversed(store.compacts(conv.id, after=archived)):
+        summaries.append(f"Summary of messages {c.from_message}-{c.up_to_message}:\n{c.summary.strip()}")
     if archived:
         summaries.append(f"Archive of messages 1-{archived}:\n{str(archive['summary']).strip()}")
     kept_summaries, used = _fit(summaries, share // 2, est)
@@ -113,12 +112,12 @@ def _conversation_block(store: UserStore, conv: Conversation, share: int, est: E
 
 
 def _anchor_name(store: UserStore, ids: list[int]) -> str:
-    if ids:
+    """The owner's name as last written, newest conversation first (walks each conversation
+    backwards along its (conversation_id, message_number) index, so long ones cost nothing)."""
+    for cid in sorted(ids, reverse=True):
         row = store.conn.execute(
-            f"SELECT author_name FROM conversation_messages WHERE is_anchor = 1 AND conversation_id IN"
-            f" ({','.join('?' * len(ids))}) ORDER BY message_id DESC LIMIT 1",
-            ids,
-        ).fetchone()
+            "SELECT author_name FROM conversation_messages WHERE conversation_id = ? AND is_anchor = 1"
+            " ORDER BY message_number DESC LIMIT 1", (cid,)).fetchone()
         if row:
             return row[0]
     return store.username
