@@ -13,8 +13,9 @@ GUARDS = ("IDENTITY", "CAPABILITIES", "TEMPORAL", "SECURITY", "MIXED")
 
 
 def schema(tool_names: list[str]) -> dict[str, Any]:
-    # property order matters: the decision comes first so the answer can be streamed
-    # the moment it starts, knowing it is a direct answer
+    # property order matters: the decision comes first so the answer can be streamed the
+    # moment it starts, knowing it is a direct answer; the answer comes next, so the first
+    # token reaches the user before the model writes the other fields
     # bounds keep a small model from looping inside the grammar (whitespace, repeated items)
     tools_items: dict[str, Any] = {"type": "string", "maxLength": 40}
     if tool_names:
@@ -24,12 +25,12 @@ def schema(tool_names: list[str]) -> dict[str, Any]:
         "properties": {
             "decision": {"type": "string", "enum": list(ROUTES)},
             "guard_reason": {"type": "string", "enum": ["NONE", *GUARDS]},
+            "answer": {"type": "string", "maxLength": 2000},
             "tools": {"type": "array", "items": tools_items, "maxItems": 4},
             "tool_query": {"type": "string", "maxLength": 200},
-            "answer": {"type": "string", "maxLength": 2000},
             "topics": {"type": "array", "items": {"type": "string", "maxLength": 40}, "maxItems": 3},
         },
-        "required": ["decision", "guard_reason", "tools", "tool_query", "answer", "topics"],
+        "required": ["decision", "guard_reason", "answer", "tools", "tool_query", "topics"],
     }
 
 
