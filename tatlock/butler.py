@@ -27,7 +27,7 @@ from tatlock.debuglog import DebugLog
 from tatlock.errors import BackendError
 from tatlock.events import (
     AnswerReplaced, AnswerToken, ConversationReady, Decision, ErrorEvent, Event, GuardFired, MessageStored,
-    ModelCall, PhaseFinished, PhaseStarted, QualityVerdict, ToolCalled, ToolResult, TurnFinished,
+    ModelCall, Notice, PhaseFinished, PhaseStarted, QualityVerdict, ToolCalled, ToolResult, TurnFinished,
 )
 from tatlock.llm.base import Backend, ChatResult, StopGeneration, make_backend
 from tatlock.memory import context as memory_context
@@ -367,14 +367,11 @@ class Butler:
             return None
         p = _Phase("cross_summary", t.emit)
         backend = _CountingBackend(self.backend, p, self.estimator)
-        try:
-            summary = cross.build_cross_summary(self.store, backend, paths=self.cfg.paths,
-                                                exclude_conversation_id=t.conv.id, emit=t.emit,
-                                                now=self.clock(),
-                                                options=self._options(0.2, MAX_TOKENS["summary"]))
-        except BackendError as exc:
-            t.emit(ErrorEvent(f"the summary of recent conversations failed: {exc}", "cross_summary"))
-            summary = None
+        summary = cross.build_cross_summary(self.store, backend, paths=self.cfg.paths,
+                                            exclude_conversation_id=t.conv.id, emit=t.emit, now=self.clock(),
+                                            options=self._options(0.2, MAX_TOKENS["summary"]))
+        if summary is None:  # the model failed or wrote no usable summary: go on without it
+            t.emit(Notice("no summary of your recent conversations could be made this time", "cross_summary"))
         phases.append(p.finish(built=summary is not None))
         return summary
 

@@ -138,7 +138,18 @@ class CompactionFailed(Event):
 
 
 @dataclass
+class Notice(Event):
+    """Something went wrong on the side, and the turn goes on (e.g. no summary of recent
+    conversations could be made)."""
+
+    message: str
+    kind: str = "notice"
+
+
+@dataclass
 class ErrorEvent(Event):
+    """The turn failed and ends here (the user's message is stored)."""
+
     message: str
     kind: str = "backend"
 

@@ -357,3 +357,13 @@ def test_repeating_the_guard_instructions_is_a_leak(cli, served):
                  "privately on this computer, sir.")
     out = ask_json(cli, "What's your name?")
     assert out["quality"] == "FALLBACK:NOT_ALLOWED"
+
+
+def test_a_failed_summary_of_recent_conversations_does_not_fail_the_turn(tatlock_proc, served):
+    served.queue(assess(answer="Hello, sir."))
+    assert tatlock_proc("ask", "Hello").code == 0
+    served.queue("no sections here at all", assess(answer="Good morning, sir."))
+    r = tatlock_proc("ask", "-v", "--new", "Good morning")  # a real process: real logging set-up
+    assert r.code == 0 and r.out == "Good morning, sir.\n"
+    assert "[note] no summary of your recent conversations could be made" in r.err
+    assert "discarded" not in r.err  # no raw library logging on the user's screen

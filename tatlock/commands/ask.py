@@ -11,7 +11,7 @@ from tatlock.commands.common import load_config, username
 from tatlock.errors import UsageError
 from tatlock.events import (
     AnswerReplaced, AnswerToken, CompactionFailed, CompactionFinished, CompactionStarted, Decision, ErrorEvent,
-    Event, GuardFired, PhaseFinished, QualityVerdict, ToolCalled, ToolResult, TurnFinished,
+    Event, GuardFired, Notice, PhaseFinished, QualityVerdict, ToolCalled, ToolResult, TurnFinished,
 )
 
 MAX_STDIN = 2_000_000  # characters of piped material
@@ -60,6 +60,8 @@ def trace(ev: Event) -> str | None:
         return f"[compaction] messages {ev.from_message}-{ev.up_to_message} done in {ev.ms:.0f} ms"
     if isinstance(ev, CompactionFailed):
         return f"[compaction] failed: {ev.reason}"
+    if isinstance(ev, Notice):
+        return f"[note] {ev.message}"
     return None
 
 
