@@ -83,8 +83,9 @@ def setup(args: argparse.Namespace) -> int:
             pct = int(p.completed * 100 / p.total)
             if tty:
                 bar = "#" * (pct // 4)
+                # \x1b[K clears what a longer previous line left behind
                 sys.stderr.write(f"\r{p.status[:28]:<28} [{bar:<25}] {pct:3d}% "
-                                 f"{p.completed / 1e6:,.0f}/{p.total / 1e6:,.0f} MB")
+                                 f"{_size(p.completed)} / {_size(p.total)}\x1b[K")
                 sys.stderr.flush()
             elif pct // 10 != last["pct"] // 10:
                 sys.stderr.write(f"{p.status}: {pct}%\n")
@@ -98,3 +99,10 @@ def setup(args: argparse.Namespace) -> int:
     backend.pull(model, progress)
     out(f"{model} is ready")
     return 0
+
+
+def _size(n: int) -> str:
+    for unit, step in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if n >= step:
+            return f"{n / step:,.1f} {unit}"
+    return f"{n} B"
