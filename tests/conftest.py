@@ -78,6 +78,23 @@ def tatlock_proc(home):
 
 
 @pytest.fixture
+def paths():
+    from tatlock.config import load
+
+    return load().paths
+
+
+@pytest.fixture
+def store(paths):
+    """alice's memory, a real SQLite file in this test's TATLOCK_HOME."""
+    from tatlock.store.user import UserStore
+
+    s = UserStore.open(paths, "alice")
+    yield s
+    s.close()
+
+
+@pytest.fixture
 def fake():
     from tatlock.testing.fake_ollama import FakeOllama
 

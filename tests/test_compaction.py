@@ -20,7 +20,6 @@ from collections import Counter
 
 import pytest
 
-from tatlock.config import load
 from tatlock.events import CompactionFailed, CompactionFinished, CompactionStarted
 from tatlock.llm.ollama import OllamaBackend
 from tatlock.memory import context
@@ -80,18 +79,6 @@ def requested_ranges(fake) -> list[tuple[int, int]]:
         if m:
             out.append((int(m.group(1)), int(m.group(2))))
     return out
-
-
-@pytest.fixture
-def paths():
-    return load().paths
-
-
-@pytest.fixture
-def store(paths):
-    s = UserStore.open(paths, "alice")
-    yield s
-    s.close()
 
 
 @pytest.fixture
@@ -332,7 +319,6 @@ def test_a_claim_lost_during_the_model_call_discards_the_summary(store, backend,
 
 CHILD = r"""
 import sys, time
-from tatlock.config import load
 from tatlock.llm.ollama import OllamaBackend
 from tatlock.memory.compaction import compact_due, next_block
 from tatlock.store.user import UserStore

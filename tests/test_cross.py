@@ -9,7 +9,6 @@ import re
 
 import pytest
 
-from tatlock.config import load
 from tatlock.llm.ollama import OllamaBackend
 from tatlock.memory import context
 from tatlock.memory.compaction import compact_due
@@ -39,18 +38,6 @@ def handler(body: dict) -> str:
         m = re.search(r"Summarise messages (\d+) to (\d+)", prompt)
         return f"TOPICS DISCUSSED\n- lyon\n\nKEY FACTS ESTABLISHED\n- COMPACT {m.group(1)}-{m.group(2)}: facts\n"
     return BRIEFING
-
-
-@pytest.fixture
-def paths():
-    return load().paths
-
-
-@pytest.fixture
-def store(paths):
-    s = UserStore.open(paths, "alice")
-    yield s
-    s.close()
 
 
 @pytest.fixture

@@ -6,11 +6,6 @@ import sys
 
 import pytest
 
-try:
-    import tatlock  # noqa: F401
-except ModuleNotFoundError:  # not installed into the venv: run from the checkout
-    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
-
 from tatlock import hardware
 from tatlock.hardware import (
     GIB,

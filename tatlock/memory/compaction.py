@@ -284,6 +284,22 @@ def _model_name(backend: Any, model: str | None, result: Any = None) -> str:
 # -- one block -----------------------------------------------------------------------------
 
 
+def _summarise(backend: Any, prompt: str, model: str | None, options: dict[str, Any] | None,
+               what: str) -> tuple[Any, tuple[str, list[str]]]:
+    """One summarising call: the model's reply, normalised; any failure becomes _Failed."""
+    try:
+        result = backend.chat([{"role": "user", "content": prompt}], model=model,
+                              options={**OPTIONS, **(options or {})})
+    except BackendError as exc:
+        raise _Failed(str(exc)) from None
+    normal = normalise_summary(result.content)
+    if normal is None:
+        shown = " ".join((result.content or "").split())[:80]
+        raise _Failed(f"the model's {what} has no {REQUIRED_SECTION} section"
+                      + (f" (it began: {shown!r})" if shown else " (it was empty)"))
+    return result, normal
+
+
 def compact_once(store: UserStore, backend: Any, conversation_id: int, *, interval: int,
                  emit: Emit = _no_emit, model: str | None = None, owner: str | None = None,
                  claim_ttl: float = DEFAULT_CLAIM_TTL, options: dict[str, Any] | None = None,
@@ -316,17 +332,7 @@ def compact_once(store: UserStore, backend: Any, conversation_id: int, *, interv
             raise _Failed(f"messages {first}-{last} are not all stored")
         prompt = prompts.render("compaction.txt", from_message=first, up_to_message=last,
                                 transcript=transcript(messages, max_transcript_tokens, estimator))
-        try:
-            result = backend.chat([{"role": "user", "content": prompt}], model=model,
-                                  options={**OPTIONS, **(options or {})})
-        except BackendError as exc:
-            raise _Failed(str(exc)) from None
-        normal = normalise_summary(result.content)
-        if normal is None:
-            shown = " ".join((result.content or "").split())[:80]
-            raise _Failed(f"the model's summary has no {REQUIRED_SECTION} section"
-                          + (f" (it began: {shown!r})" if shown else " (it was empty)"))
-        summary, topics = normal
+        result, (summary, topics) = _summarise(backend, prompt, model, options, "summary")
         with db.transaction(conn):
             if not _holds(conn, conversation_id, owner):
                 raise _Failed("another process took over the claim while the model was summarising")
@@ -442,15 +448,7 @@ def maybe_archive(store: UserStore, backend: Any, conversation_id: int, *, budge
         max_words = max(120, int(limit * 0.75 * est.chars_per_token / 5.5))  # ~5.5 characters a word
         prompt = prompts.render("archive.txt", up_to_message=new_up_to, max_words=max_words,
                                 summaries="\n\n".join(parts))
-        try:
-            result = backend.chat([{"role": "user", "content": prompt}], model=model,
-                                  options={**OPTIONS, **(options or {})})
-        except BackendError as exc:
-            raise _Failed(str(exc)) from None
-        normal = normalise_summary(result.content)
-        if normal is None:
-            raise _Failed(f"the model's archive has no {REQUIRED_SECTION} section")
-        summary, _topics = normal
+        result, (summary, _topics) = _summarise(backend, prompt, model, options, "archive")
         new = {
             "up_to_message": new_up_to,
             "summary": summary,
