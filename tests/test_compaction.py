@@ -319,6 +319,7 @@ def test_a_claim_lost_during_the_model_call_discards_the_summary(store, backend,
 
 CHILD = r"""
 import sys, time
+from tatlock.config import load
 from tatlock.llm.ollama import OllamaBackend
 from tatlock.memory.compaction import compact_due, next_block
 from tatlock.store.user import UserStore
