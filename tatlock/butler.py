@@ -249,6 +249,7 @@ class Butler:
         phases.append(p1.finish(route=route, guard=guard, parsed=a is not None))
 
         streamed = streamer.emitted.strip()
+        guard_facts = self._guard_facts(guard, rule, now, location, enabled) if route == "CAPABILITY_GUARD" else []
         answer = ""
         tool_runs: list[tool_phase.ToolRun] = []
         findings: list[str] = []
@@ -264,14 +265,12 @@ class Butler:
                              for r in tool_runs]
                 if not tool_runs:
                     findings.append("No tool could be used for this message.")
-            if route == "CAPABILITY_GUARD":
-                findings += self._guard_facts(guard, rule, now, location, enabled)
+            findings += guard_facts
             answer = self._respond(t, persona, enabled, turn_vars, findings, phases, stream=not streamed)
             if streamed:  # part of an answer was shown before the route changed: replace it
                 t.emit(AnswerReplaced(answer, "the first answer was incomplete"))
 
         # 5. quality gate
-        guard_facts = self._guard_facts(guard, rule, now, location, enabled) if route == "CAPABILITY_GUARD" else []
         answer, verdict = self._gate(t, answer, persona=persona, enabled=enabled, turn_vars=turn_vars,
                                      instructions="\n".join(guard_facts), route=route, guard=guard, rule=rule,
                                      phases=phases)
