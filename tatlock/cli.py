@@ -89,8 +89,10 @@ def build_parser() -> Parser:
     x.add_argument("position", type=int)
     x = ps.add_parser("export", help="write all instructions to FILE as JSON (- for stdout)")
     x.add_argument("file")
+    x.add_argument("--yes", action="store_true", help="replace FILE without asking if it exists")
     x = ps.add_parser("import", help="replace all instructions with FILE (JSON export or plain text; - for stdin)")
     x.add_argument("file")
+    x.add_argument("--yes", action="store_true", help="do not ask for confirmation")
     pe.set_defaults(func=_cmd("admin", "persona"))
 
     # -- tools -----------------------------------------------------------------------------
@@ -113,7 +115,8 @@ def build_parser() -> Parser:
     us.add_parser("list", help="list users")
     x = us.add_parser("remove", help="remove a user (their memory file is kept unless --delete-data)")
     x.add_argument("name")
-    x.add_argument("--delete-data", action="store_true", help="also delete the user's memory database")
+    x.add_argument("--delete-data", action="store_true", help="also delete the user's memory database and logs")
+    x.add_argument("--yes", action="store_true", help="do not ask for confirmation")
     x = us.add_parser("passwd", help="set or change a user's password")
     x.add_argument("name")
     x.add_argument("--password-stdin", action="store_true", help="read the password from stdin's first line")
@@ -189,9 +192,66 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command is None:  # bare `tatlock` chats
         args = parser.parse_args(["chat"])
-    from tatlock.errors import run_command
-
     return run_command(args.func, args)
+
+
+# what to do about an error, in this CLI's words, by the kind the core gives it
+HINTS = {
+    "conversation": "see `tatlock memory conversations`",
+    "instruction": "see `tatlock persona list`",
+    "tool": "see `tatlock tools list`",
+    "variable": "see `tatlock var list`",
+    "message": "see `tatlock memory show ID`",
+}
+
+
+def error_line(exc: BaseException) -> str:
+    """One line for an error from the core: its message, then what to do about it."""
+    from tatlock.errors import TatlockError
+
+    if not isinstance(exc, TatlockError):
+        return str(exc)
+    hint = exc.hint or HINTS.get(exc.kind or "")
+    if exc.kind == "user" and not exc.hint:
+        hint = "add it with `tatlock user add NAME`, or see `tatlock user list`"
+    return f"{exc.message} ({hint})" if hint else exc.message
+
+
+def run_command(func: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
+    """Run a command; anything a user or a damaged file can cause becomes one line on stderr."""
+    import sqlite3
+    import sys
+
+    from tatlock.errors import TatlockError
+
+    def say(line: str) -> None:
+        try:
+            sys.stderr.write(line.rstrip() + "\n")
+            sys.stderr.flush()
+        except Exception:  # noqa: BLE001 - stderr itself is gone
+            pass
+
+    try:
+        return int(func(args) or 0)
+    except TatlockError as exc:
+        say(f"tatlock: {error_line(exc)}")
+        return exc.exit_code
+    except KeyboardInterrupt:
+        say("tatlock: interrupted")
+        return 130
+    except BrokenPipeError:  # `tatlock ... | head`
+        try:
+            sys.stdout = open("/dev/null", "w")  # noqa: SIM115 - silence the flush at exit
+        except OSError:
+            pass
+        return 0
+    except sqlite3.DatabaseError as exc:  # locked, full disk, malformed
+        say(f"tatlock: database error: {exc}")
+        return 1
+    except OSError as exc:
+        where = f" ({exc.filename})" if getattr(exc, "filename", None) else ""
+        say(f"tatlock: {exc.strerror or exc}{where}")
+        return 1
 
 
 if __name__ == "__main__":  # pragma: no cover

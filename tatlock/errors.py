@@ -1,19 +1,30 @@
 """Errors a user can cause or meet, each carrying a one-sentence message and an exit code.
 
-Anything raised as a ``TatlockError`` is printed as one line on stderr; nothing a user
-can cause should reach them as a traceback.
+Anything raised as a ``TatlockError`` is shown as one line by every interface; nothing a user
+can cause should reach them as a traceback. The message says what went wrong in the core's
+words; ``hint`` says what to do about it where the core knows (interfaces may add their own:
+the CLI names its commands, the TUI its screens). ``kind`` lets an interface pick its hint
+without parsing the message (``NotFound.kind`` is "conversation", "instruction", "tool"...).
 """
 
 from __future__ import annotations
 
-import argparse
-import sqlite3
-import sys
-from typing import Callable
-
 
 class TatlockError(Exception):
     exit_code = 1
+
+    def __init__(self, message: str, *, hint: str | None = None, kind: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+        self.kind = kind
+
+    def __str__(self) -> str:
+        return self.message
+
+    def full(self) -> str:
+        """The message with the core's hint, as one line."""
+        return f"{self.message}: {self.hint}" if self.hint else self.message
 
 
 class UsageError(TatlockError):
@@ -29,7 +40,7 @@ class ConfigError(TatlockError):
 
 
 class NotFound(TatlockError):
-    """A named row (instruction, tool, user, conversation) does not exist."""
+    """A named row (instruction, tool, user, conversation) does not exist; ``kind`` names which."""
 
 
 class StoreError(TatlockError):
@@ -38,35 +49,3 @@ class StoreError(TatlockError):
 
 class BackendError(TatlockError):
     """The model server failed: unreachable, missing model, timeout, bad reply."""
-
-
-def run_command(func: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
-    try:
-        return int(func(args) or 0)
-    except TatlockError as exc:
-        _say(f"tatlock: {exc}")
-        return exc.exit_code
-    except KeyboardInterrupt:
-        _say("tatlock: interrupted")
-        return 130
-    except BrokenPipeError:  # `tatlock ... | head`
-        try:
-            sys.stdout = open("/dev/null", "w")  # noqa: SIM115 - silence the flush at exit
-        except OSError:
-            pass
-        return 0
-    except sqlite3.OperationalError as exc:  # e.g. database is locked, disk full
-        _say(f"tatlock: database error: {exc}")
-        return 1
-    except OSError as exc:
-        where = f" ({exc.filename})" if getattr(exc, "filename", None) else ""
-        _say(f"tatlock: {exc.strerror or exc}{where}")
-        return 1
-
-
-def _say(line: str) -> None:
-    try:
-        sys.stderr.write(line.rstrip() + "\n")
-        sys.stderr.flush()
-    except Exception:
-        pass

@@ -1,5 +1,9 @@
-"""The typed events of one turn. Every view (ask's stream, -v, --json, the debug log,
-a future TUI pane) is a reader of this one stream; none re-derives what an event says."""
+"""The typed events of one turn and of the background work after it.
+
+Every view (ask's stream, -v, --json, the debug log, the TUI's panes, MCP) is a reader of this
+one stream; none re-derives what an event says. Every event carries the id of the turn it
+belongs to (``turn_id``; background events carry the id of the turn that scheduled them).
+"""
 
 from __future__ import annotations
 
@@ -9,6 +13,9 @@ from typing import Any
 
 @dataclass
 class Event:
+    # keyword-only with a default, so subclasses can still declare positional fields
+    turn_id: str = field(default="", kw_only=True)
+
     @property
     def type(self) -> str:
         return type(self).__name__
@@ -148,10 +155,34 @@ class Notice(Event):
 
 @dataclass
 class ErrorEvent(Event):
-    """The turn failed and ends here (the user's message is stored)."""
+    """The turn failed and ends here (the user's message is stored; what was shown of the
+    answer too, marked as failed). ``hint`` says what to do, where the core knows."""
 
     message: str
     kind: str = "backend"
+    hint: str | None = None
+
+
+@dataclass
+class TurnCancelled(Event):
+    """The turn was cancelled (``Turn.cancel()``, Ctrl-C, Esc): it ends here. ``partial`` is the
+    part of the answer shown before, stored with ``"cancelled": true``."""
+
+    conversation_id: int
+    partial: str
+    user_message_id: int | None
+    reply_message_id: int | None
+    ms: float
+
+
+@dataclass
+class PullProgress(Event):
+    """Progress of a model download (``butler.models.pull``)."""
+
+    model: str
+    status: str
+    total: int | None = None
+    completed: int | None = None
 
 
 @dataclass

@@ -72,13 +72,15 @@ def test_persona_export_import_round_trip(cli, home, tmp_path):
     data = json.loads(out.read_text())
     assert len(data["instructions"]) == 6
     cli("persona", "remove", "1")
-    r = cli("persona", "import", str(out))
+    r = cli("persona", "import", str(out), "--yes")
     assert r.code == 0 and "imported 6" in r.out
     assert len(rows(home / "system.db", "SELECT * FROM rise_and_shine")) == 6
     # plain text import: paragraphs
     txt = tmp_path / "p.txt"
     txt.write_text("# comment\nBe brief.\n\nBe kind.\n")
-    assert cli("persona", "import", str(txt)).code == 0
+    r = cli("persona", "import", str(txt))
+    assert r.code == 2 and "add --yes to confirm" in r.err  # replacing the persona is never silent
+    assert cli("persona", "import", str(txt), "--yes").code == 0
     assert rows(home / "system.db", "SELECT instruction FROM rise_and_shine ORDER BY position") == [
         ("Be brief.",), ("Be kind.",)]
 
@@ -129,6 +131,10 @@ def test_tools_show_enable_disable(cli, home):
 
 def test_var_set_creates_user_db_and_get_returns_it(cli, home):
     r = cli("var", "set", "--user", "alice", "location", "Rotterdam")
+    assert r.code == 1 and "no user called 'alice'" in r.err and "tatlock user add" in r.err  # a typo is not a user
+    assert not (home / "users" / "alice_longterm.db").exists()
+    assert cli("user", "add", "alice").code == 0
+    r = cli("var", "set", "--user", "alice", "location", "Rotterdam")
     assert r.code == 0, r.err
     db = home / "users" / "alice_longterm.db"
     assert db.exists()
@@ -138,7 +144,7 @@ def test_var_set_creates_user_db_and_get_returns_it(cli, home):
     assert cli("var", "get", "--user", "alice", "location").out == "Rotterdam\n"
     assert "location = Rotterdam" in cli("var", "list", "--user", "alice").out
     r = cli("var", "get", "--user", "alice", "nothing")
-    assert r.code == 1 and "no variable 'nothing'" in r.err
+    assert r.code == 1 and "no personal variable 'nothing'" in r.err
     assert cli("var", "unset", "--user", "alice", "location").code == 0
     assert cli("var", "get", "--user", "alice", "location").code == 1
     # the default user is the configured one

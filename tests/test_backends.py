@@ -43,7 +43,7 @@ def test_openai_backend_streams_structured_output_and_tool_calls(fake):
     fake.queue({"json": {"answer": "Paris"}})
     pieces = []
     r = b.chat([{"role": "user", "content": "capital?"}], schema={"type": "object"}, on_token=pieces.append,
-               options={"num_predict": 50, "temperature": 0})
+               options={"max_tokens": 50, "temperature": 0})
     assert r.content == '{"answer": "Paris"}' and "".join(pieces) == r.content
     body = fake.chat_requests[0]
     assert body["response_format"]["type"] == "json_schema" and body["max_tokens"] == 50

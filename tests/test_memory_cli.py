@@ -114,7 +114,7 @@ def test_conversations_lists_newest_first_with_counts(cli, home):
     r = cli("memory", "conversations")
     assert r.code == 0, r.err
     lines = r.out.splitlines()
-    assert lines[0].split() == ["ID", "LAST", "ACTIVITY", "IFACE", "MSGS", "COMPACTED", "TITLE"]
+    assert lines[0].split() == ["ID", "LAST", "ACTIVITY", "ROOM", "MSGS", "COMPACTED", "TITLE"]
     body = lines[1:]
     assert len(body) == 3
     # newest first: kettle (now), airship (yesterday), garden (March)
@@ -314,7 +314,7 @@ def test_recall_bad_date_is_usage_error(cli, home, args):
 
 def test_recall_until_before_since(cli, home):
     one_line_error(cli("memory", "recall", "--since", "2026-03-05", "--until", "2026-03-01"), 2,
-                   "--until is before --since")
+                   "the end of the period is before its start")
 
 
 def test_recall_without_criteria_is_usage_error(cli, home):
@@ -603,6 +603,7 @@ def test_forget_unknown(cli, home):
 
 
 def test_user_option_selects_another_memory(cli, home):
+    assert cli("user", "add", "alice").code == 0 and cli("user", "add", "bob").code == 0
     ids = seed(home, user="alice")
     assert cli("memory", "search", "Harrods").out.strip() == "Nothing found for 'Harrods'."
     r = cli("memory", "search", "Harrods", "--user", "alice")

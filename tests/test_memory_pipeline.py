@@ -106,12 +106,12 @@ def test_multi_party_attribution_and_prompt_format(served, home):
     assert "Latest message, from Anchor (Tester):\nThank you all" in prompt
     conv = butler.store.conversations()[0]
     assert (conv.room_id, conv.interface) == ("kitchen", "tui")
-    rows = {r["author_id"]: r for r in butler.store.participants(conv.id)}
-    assert rows["maria"]["message_count"] == 2 and rows["robo-7"]["is_bot"] == 1
-    assert rows["tester"]["message_count"] == 2 and rows["tatlock"]["message_count"] == 5
+    rows = {r.author_id: r for r in butler.store.participants(conv.id)}
+    assert rows["maria"].message_count == 2 and rows["robo-7"].is_bot
+    assert rows["tester"].message_count == 2 and rows["tatlock"].message_count == 5
     var = butler.store.vars()[0]
-    assert (var["key"], var["value"], var["author_id"]) == ("favourite_tea", "Darjeeling", "maria")
-    src = butler.store.message(var["source_message_id"])
+    assert (var.key, var.value, var.author_id) == ("favourite_tea", "Darjeeling", "maria")
+    src = butler.store.message(var.source_message_id)
     assert src.author_id == "maria" and "Darjeeling" in src.content
     butler.close()
 

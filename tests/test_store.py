@@ -120,11 +120,11 @@ def test_participants_track_authors(store):
     store.add_message(conv.id, "user", "hello", Author("maria", "Maria"), timestamp="2026-01-01T10:01:00+00:00")
     store.add_message(conv.id, "user", "beep", Author("bot1", "Robo", is_bot=True), timestamp="2026-01-01T10:02:00+00:00")
     store.add_message(conv.id, "user", "again", ALICE, timestamp="2026-01-01T10:03:00+00:00")
-    rows = {r["author_id"]: r for r in store.participants(conv.id)}
-    assert rows["alice"]["message_count"] == 2
-    assert rows["alice"]["first_seen"] == "2026-01-01T10:00:00+00:00"
-    assert rows["alice"]["last_seen"] == "2026-01-01T10:03:00+00:00"
-    assert rows["bot1"]["is_bot"] == 1 and rows["maria"]["name"] == "Maria"
+    rows = {r.author_id: r for r in store.participants(conv.id)}
+    assert rows["alice"].message_count == 2
+    assert rows["alice"].first_seen == "2026-01-01T10:00:00+00:00"
+    assert rows["alice"].last_seen == "2026-01-01T10:03:00+00:00"
+    assert rows["bot1"].is_bot and rows["maria"].name == "Maria"
     msgs = store.messages(conv.id)
     assert msgs[0].is_anchor and not msgs[1].is_anchor and msgs[2].author_is_bot
 
@@ -171,7 +171,7 @@ def test_personal_variables_with_attribution(store):
     assert store.get_var("location") == "Rotterdam"
     store.set_var("location", "Utrecht", author_id="maria")
     row = store.vars()[0]
-    assert (row["key"], row["value"], row["author_id"]) == ("location", "Utrecht", "maria")
+    assert (row.key, row.value, row.author_id) == ("location", "Utrecht", "maria")
     assert store.unset_var("location") and store.get_var("location") is None
 
 
@@ -183,13 +183,17 @@ def test_invalid_usernames_touch_no_file(cfg):
 
 
 def test_system_seed_persona_tools_user(cfg):
-    s = SystemStore.open(cfg.paths.system_db, default_user="tester")
+    from tatlock import prompts
+    from tatlock.tools.registry import BUILTIN_TOOLS, resolve
+
+    s = SystemStore.open(cfg.paths.system_db, default_user="tester", persona=prompts.paragraphs("persona.txt"),
+                         tools=BUILTIN_TOOLS)
     persona = s.persona_text()
     assert "Tatlock" in persona and "sir" in persona and "memory" in persona
     keys = {t.key for t in s.tools()}
     assert {"recall_memories", "recall_memories_with_time", "get_weather_forecast", "web_search"} <= keys
     for spec in s.tools():
-        assert callable(spec.resolve()), spec.key
+        assert callable(resolve(spec)), spec.key
     assert [u.username for u in s.users()] == ["tester"]
     assert s.user("tester").roles == ("admin", "user")
     s.close()

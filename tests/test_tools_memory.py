@@ -86,5 +86,5 @@ def test_personal_variables_are_attributed(store):
     assert out == {"key": "favourite_tea", "value": "Assam", "saved": True}
     assert tools.get_personal_variable(ctx=ctx(store), key="favourite tea")["value"] == "Assam"
     row = store.vars()[0]
-    assert (row["author_id"], row["source_message_id"]) == ("maria", 3)
+    assert (row.author_id, row.source_message_id) == ("maria", 3)
     assert "error" in tools.set_personal_variable(ctx=ctx(store), key="", value="x")

@@ -1,8 +1,10 @@
-"""`tatlock persona | tools | user | var`: administration of system.db and personal variables."""
+"""`tatlock persona | tools | user | var`: views over the butler's persona, tools, users and
+personal variables services."""
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import getpass
 import json
 import os
@@ -12,38 +14,24 @@ import sys
 import tempfile
 from pathlib import Path
 
-from tatlock.commands.common import clip, load_config, out, system_store, user_store, username, width, wrap
+from tatlock.commands.common import clip, confirm, open_butler, out, read_arg, read_file, width, wrap, write_atomic
 from tatlock.errors import TatlockError, UsageError
 from tatlock.timeutil import local
-
-
-def _read_arg(text: str) -> str:
-    """TEXT, or stdin when TEXT is '-'."""
-    if text != "-":
-        return text
-    if sys.stdin.isatty():
-        print("(type the text, then Ctrl-D)", file=sys.stderr)
-    return sys.stdin.read()
-
 
 # -- persona ----------------------------------------------------------------------------------
 
 
 def persona(args: argparse.Namespace) -> int:
-    cfg = load_config()
-    store = system_store(cfg)
-    try:
-        return _persona(store, args)
-    finally:
-        store.close()
+    with open_butler() as butler:
+        return _persona(butler.persona, args)
 
 
-def _persona(store, args: argparse.Namespace) -> int:
+def _persona(p, args: argparse.Namespace) -> int:
     act = args.action
     if act == "list":
-        items = store.persona()
+        items = p.list()
         if args.json:
-            out(json.dumps([i.__dict__ for i in items], indent=2, ensure_ascii=False))
+            out(json.dumps([dataclasses.asdict(i) for i in items], indent=2, ensure_ascii=False))
             return 0
         if not items:
             out("No persona instructions. Add one with `tatlock persona add TEXT`.")
@@ -54,93 +42,58 @@ def _persona(store, args: argparse.Namespace) -> int:
             out(f"{i.id:>4} {i.position:>3}  {'yes' if i.enabled else 'no':<3} {clip(i.instruction, room)}")
         return 0
     if act == "show":
-        i = store.instruction(args.id)
+        i = p.get(args.id)
         out(f"id {i.id}, position {i.position}, {'enabled' if i.enabled else 'disabled'}, updated {local(i.updated_at)}")
         out(wrap(i.instruction))
         return 0
     if act == "add":
-        i = store.add_instruction(_read_arg(args.text), position=args.position, enabled=not args.disabled)
+        i = p.add(read_arg(args.text), position=args.position, enabled=not args.disabled)
         out(f"added instruction {i.id} at position {i.position}")
         return 0
     if act == "edit":
-        current = store.instruction(args.id)
-        text = _read_arg(args.text) if args.text is not None else _edit_in_editor(current.instruction)
+        current = p.get(args.id)
+        text = read_arg(args.text) if args.text is not None else _edit_in_editor(current.instruction)
         if text.strip() == current.instruction.strip():
             out(f"instruction {args.id} unchanged")
             return 0
-        store.edit_instruction(args.id, text)
+        p.edit(args.id, text)
         out(f"updated instruction {args.id}")
         return 0
     if act in ("enable", "disable"):
-        store.set_instruction_enabled(args.id, act == "enable")
+        (p.enable if act == "enable" else p.disable)(args.id)
         out(f"instruction {args.id} {act}d")
         return 0
     if act == "remove":
-        gone = store.remove_instruction(args.id)
+        gone = p.remove(args.id)
         out(f"removed instruction {gone.id}: {clip(gone.instruction, 60)}")
         return 0
     if act == "move":
-        i = store.move_instruction(args.id, args.position)
+        i = p.move(args.id, args.position)
         out(f"instruction {i.id} is now at position {i.position}")
         return 0
     if act == "export":
-        from tatlock.store.system import dumps_export
-
-        text = dumps_export(store.export_persona())
+        text = p.export_text()
         if args.file == "-":
             sys.stdout.write(text)
         else:
-            _write_atomic(Path(args.file), text)
-            out(f"exported {len(store.persona())} instructions to {args.file}")
+            if Path(args.file).exists() and not confirm(f"{args.file} exists. Replace it?", yes=args.yes):
+                out("Nothing written.")
+                return 0
+            write_atomic(Path(args.file), text)
+            out(f"exported {len(p.list())} instructions to {args.file}")
         return 0
     if act == "import":
-        raw = _read_arg(args.file) if args.file == "-" else _read_file(args.file)
-        n = store.import_persona(_parse_persona_file(raw))
+        raw = read_arg(args.file) if args.file == "-" else read_file(args.file)
+        items = p.parse(raw)  # a malformed file is refused before anything is asked or changed
+        count = len(items.get("instructions") or []) if isinstance(items, dict) else len(items)
+        if not confirm(f"Replace all {len(p.list())} persona instructions with the {count} in {args.file}?",
+                       yes=args.yes):
+            out("Kept the current persona.")
+            return 0
+        n = p.import_(items)
         out(f"imported {n} instructions (the previous ones were replaced)")
         return 0
     raise UsageError(f"unknown persona action {act!r}")
-
-
-def _read_file(name: str) -> str:
-    try:
-        return Path(name).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise TatlockError(f"no such file: {name}") from None
-    except UnicodeDecodeError:
-        raise UsageError(f"{name} is not a UTF-8 text file") from None
-
-
-def _parse_persona_file(raw: str):
-    stripped = raw.lstrip()
-    if stripped.startswith("{") or stripped.startswith("["):
-        try:
-            return json.loads(raw)
-        except json.JSONDecodeError as exc:
-            raise UsageError(f"the file is not valid JSON: {exc.msg} at line {exc.lineno}") from None
-    # plain text: one instruction per paragraph, '#' lines are comments
-    text = "\n".join(line for line in raw.splitlines() if not line.lstrip().startswith("#"))
-    return [" ".join(p.split()) for p in text.split("\n\n") if p.strip()]
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    """Write a whole file or nothing: a temporary file beside it, renamed into place."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    except OSError as exc:
-        raise TatlockError(f"cannot write {path}: {exc.strerror or exc}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; exports follow the umask
-        os.replace(tmp, path)
-    except BaseException as exc:
-        Path(tmp).unlink(missing_ok=True)
-        if isinstance(exc, OSError):
-            raise TatlockError(f"cannot write {path}: {exc.strerror or exc}") from None
-        raise
 
 
 def _edit_in_editor(text: str) -> str:
@@ -169,38 +122,28 @@ def _edit_in_editor(text: str) -> str:
 # -- tools ------------------------------------------------------------------------------------
 
 
-def _import_status(spec) -> str:
-    try:
-        fn = spec.resolve()
-    except Exception as exc:  # the point is to report any failure
-        return f"BROKEN ({type(exc).__name__}: {exc})"
-    return "ok" if callable(fn) else "BROKEN (not callable)"
-
-
 def tools(args: argparse.Namespace) -> int:
-    cfg = load_config()
-    store = system_store(cfg)
-    try:
+    with open_butler() as butler:
+        t = butler.tools
         if args.action == "list":
-            specs = store.tools()
+            infos = t.list()
             if args.json:
-                out(json.dumps([{"key": s.key, "category": s.category, "enabled": s.enabled,
-                                 "module": s.module, "function": s.function_name,
-                                 "imports": _import_status(s) == "ok"} for s in specs], indent=2))
+                out(json.dumps([{"key": i.key, "category": i.spec.category, "enabled": i.spec.enabled,
+                                 "module": i.spec.module, "function": i.spec.function_name,
+                                 "imports": i.importable} for i in infos], indent=2))
                 return 0
             out(f"{'KEY':<26} {'CATEGORY':<9} {'ON':<3} {'IMPORT':<7} MODULE:FUNCTION")
-            broken = 0
-            for s in specs:
-                status = _import_status(s)
-                broken += status != "ok"
-                out(f"{s.key:<26} {s.category:<9} {'yes' if s.enabled else 'no':<3} {status:<7} "
-                    f"{s.module}:{s.function_name}")
-            return 1 if broken else 0
+            for i in infos:
+                status = "ok" if i.importable else f"BROKEN ({i.problem})"
+                out(f"{i.key:<26} {i.spec.category:<9} {'yes' if i.spec.enabled else 'no':<3} {status:<7} "
+                    f"{i.spec.module}:{i.spec.function_name}")
+            return 0 if all(i.importable for i in infos) else 1
         if args.action == "show":
-            s = store.tool(args.key)
+            i = t.get(args.key)
+            s = i.spec
             out(f"{s.key} ({s.category}, {'enabled' if s.enabled else 'disabled'})")
             out(wrap(s.description))
-            out(f"  code: {s.module}:{s.function_name} [{_import_status(s)}]")
+            out(f"  code: {s.module}:{s.function_name} [{'ok' if i.importable else 'BROKEN: ' + str(i.problem)}]")
             if s.params:
                 out("  parameters:")
                 for p in s.params:
@@ -209,11 +152,9 @@ def tools(args: argparse.Namespace) -> int:
                 out("  parameters: none")
             return 0
         if args.action in ("enable", "disable"):
-            store.set_tool_enabled(args.key, args.action == "enable")
+            (t.enable if args.action == "enable" else t.disable)(args.key)
             out(f"tool {args.key} {args.action}d")
             return 0
-    finally:
-        store.close()
     raise UsageError(f"unknown tools action {args.action!r}")
 
 
@@ -245,43 +186,42 @@ def user(args: argparse.Namespace) -> int:
 
     if args.action != "list":
         validate_username(args.name)  # before any file is touched
-    cfg = load_config()
-    store = system_store(cfg)
-    try:
+    with open_butler() as butler:
+        users = butler.users
         if args.action == "add":
-            if any(u.username == args.name for u in store.users()):
+            if users.exists(args.name):
                 raise UsageError(f"user {args.name!r} already exists")
-            password = _ask_password(args, required=False)
-            u = store.add_user(args.name, password)
+            u = users.add(args.name, _ask_password(args, required=False))
             out(f"added user {u.username}{' with a password' if u.has_password else ''}")
             return 0
         if args.action == "list":
             out(f"{'USER':<20} {'ROLES':<12} {'PASSWORD':<8} {'CREATED':<16} MEMORY")
-            for u in store.users():
-                db = cfg.paths.user_db(u.username)
-                mem = f"{db.stat().st_size // 1024} KiB" if db.exists() else "-"
+            for info in users.list():
+                u = info.user
+                mem = f"{info.memory_bytes // 1024} KiB" if info.memory_bytes is not None else "-"
                 out(f"{u.username:<20} {','.join(u.roles):<12} {'yes' if u.has_password else 'no':<8} "
                     f"{local(u.created_at):<16} {mem}")
             return 0
         if args.action == "remove":
-            store.remove_user(args.name)
-            db = cfg.paths.user_db(args.name)
+            users.get(args.name)
+            if args.delete_data and not confirm(
+                    f"Remove user {args.name} and delete their memory and debug logs for good?", yes=args.yes):
+                out("Kept.")
+                return 0
+            files = users.remove(args.name, delete_data=args.delete_data)
             if args.delete_data:
-                for suffix in ("", "-wal", "-shm"):
-                    Path(str(db) + suffix).unlink(missing_ok=True)
-                out(f"removed user {args.name} and their memory")
-            elif db.exists():
-                out(f"removed user {args.name}; their memory is kept in {db} (--delete-data removes it)")
+                out(f"removed user {args.name} and their memory and logs ({len(files)} file(s))")
+            elif files:
+                out(f"removed user {args.name}; their memory is kept in {butler.paths.user_db(args.name)} "
+                    "(--delete-data removes it)")
             else:
                 out(f"removed user {args.name}")
             return 0
         if args.action == "passwd":
-            store.user(args.name)
-            store.set_password(args.name, _ask_password(args, required=True))
+            users.get(args.name)
+            users.passwd(args.name, _ask_password(args, required=True))
             out(f"password for {args.name} updated")
             return 0
-    finally:
-        store.close()
     raise UsageError(f"unknown user action {args.action!r}")
 
 
@@ -289,32 +229,27 @@ def user(args: argparse.Namespace) -> int:
 
 
 def var(args: argparse.Namespace) -> int:
-    cfg = load_config()
-    name = username(cfg, args.user)
-    store = user_store(cfg, name)
-    try:
+    with open_butler(args.user) as butler:
+        v = butler.variables
+        name = butler.username
         if args.action == "list":
-            rows = store.vars()
-            if not rows:
+            items = v.list()
+            if not items:
                 out(f"No personal variables for {name}.")
-            for r in rows:
-                out(f"{r['key']} = {r['value']}")
+            for item in items:
+                source = f"  (from {item.author_id}" + (
+                    f", message {item.source_message_id})" if item.source_message_id else ")") if item.author_id else ""
+                out(f"{item.key} = {item.value}{source}")
             return 0
         if args.action == "get":
-            value = store.get_var(args.key)
-            if value is None:
-                raise TatlockError(f"no variable {args.key!r} for user {name} (see `tatlock var list`)")
-            out(value)
+            out(v.get(args.key).value)
             return 0
         if args.action == "set":
-            store.set_var(args.key, args.value, author_id=cfg.anchor if name == cfg.user else name)
-            out(f"{args.key.strip().lower().replace(' ', '_')} = {args.value} (user {name})")
+            item = v.set(args.key, args.value)
+            out(f"{item.key} = {item.value} (user {name})")
             return 0
         if args.action == "unset":
-            if not store.unset_var(args.key):
-                raise TatlockError(f"no variable {args.key!r} for user {name}")
+            v.unset(args.key)
             out(f"removed {args.key} for user {name}")
             return 0
-    finally:
-        store.close()
     raise UsageError(f"unknown var action {args.action!r}")

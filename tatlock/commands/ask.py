@@ -1,4 +1,10 @@
-"""`tatlock ask`: one question, the answer streamed to stdout (or one JSON object)."""
+"""`tatlock ask`: one question, the answer streamed to stdout (or one JSON object).
+
+On a terminal the answer streams as it is generated and an answer the pipeline replaces is
+rewritten in place; into a pipe or a file only the final answer is written, so a file never
+holds text that was taken back. Ctrl-C cancels the turn (the partial answer is kept, marked
+cancelled); a second Ctrl-C leaves at once.
+"""
 
 from __future__ import annotations
 
@@ -6,13 +12,17 @@ import argparse
 import json
 import sys
 import time
+from typing import TYPE_CHECKING, Any
 
-from tatlock.commands.common import load_config, username
+from tatlock.commands.common import open_butler
 from tatlock.errors import UsageError
 from tatlock.events import (
     AnswerReplaced, AnswerToken, CompactionFailed, CompactionFinished, CompactionStarted, Decision, ErrorEvent,
-    Event, GuardFired, Notice, PhaseFinished, QualityVerdict, ToolCalled, ToolResult, TurnFinished,
+    Event, GuardFired, Notice, PhaseFinished, QualityVerdict, ToolCalled, ToolResult, TurnCancelled, TurnFinished,
 )
+
+if TYPE_CHECKING:  # pragma: no cover
+    from tatlock.butler import Butler
 
 MAX_STDIN = 2_000_000  # characters of piped material
 
@@ -62,73 +72,138 @@ def trace(ev: Event) -> str | None:
         return f"[compaction] failed: {ev.reason}"
     if isinstance(ev, Notice):
         return f"[note] {ev.message}"
+    if isinstance(ev, TurnCancelled):
+        return "[turn] cancelled"
     return None
+
+
+class _Screen:
+    """The answer on stdout: streamed and rewritten in place on a terminal, written once
+    (the final text) anywhere else."""
+
+    def __init__(self, stream: Any):
+        self.out = stream
+        self.live = bool(getattr(stream, "isatty", lambda: False)())
+        self.printed = ""
+
+    def token(self, text: str) -> None:
+        if self.live:
+            self.out.write(text)
+            self.out.flush()
+            self.printed += text
+
+    def replace(self, text: str) -> None:
+        if self.live:
+            self._erase()
+            self.token(text)
+
+    def _erase(self) -> None:
+        import shutil
+
+        if not self.printed:
+            return
+        cols = max(20, shutil.get_terminal_size((80, 24)).columns)
+        rows = sum(max(1, -(-len(line) // cols)) for line in self.printed.split("\n"))
+        # back to the first line of the answer, then clear to the end of the screen
+        self.out.write("\r" + (f"\x1b[{rows - 1}A" if rows > 1 else "") + "\x1b[J")
+        self.printed = ""
+
+    def final(self, text: str) -> None:
+        if self.live:
+            if self.printed.strip() != text.strip():
+                self.replace(text)
+            self.out.write("\n")
+        else:
+            self.out.write(text.strip() + "\n")
+        self.out.flush()
 
 
 def run(args: argparse.Namespace) -> int:
     question, material = read_input(args)
-    cfg = load_config()
-    name = username(cfg, args.user)
     if args.new and args.conversation is not None:
         raise UsageError("--new and --conversation cannot be used together")
-    from tatlock.butler import Butler
-
-    butler = Butler(cfg, name, model=args.model, interface="cli")
-    out, err = sys.stdout, sys.stderr
-    printed = False
-    final: TurnFinished | None = None
-    error: ErrorEvent | None = None
-    conversation_id = None
+    butler = open_butler(args.user, model=args.model)
+    err = sys.stderr
+    unsubscribe = butler.subscribe(_tracer(err)) if args.verbose else (lambda: None)
     try:
-        for ev in butler.handle(question, room_id="cli", conversation_id=args.conversation, new=args.new,
-                                material=material):
-            if args.verbose:
-                line = trace(ev)
-                if line:
-                    err.write(line + "\n")
-                    err.flush()
-            if hasattr(ev, "conversation_id") and conversation_id is None:
-                conversation_id = ev.conversation_id
-            if isinstance(ev, AnswerToken) and not args.json:
-                out.write(ev.text)
-                out.flush()
-                printed = True
-            elif isinstance(ev, AnswerReplaced) and not args.json:
-                if printed:
-                    err.write("\n(tatlock: the answer above was withdrawn: "
-                              f"{ev.reason or 'it failed the quality check'})\n")
-                    out.write("\n\n")
-                out.write(ev.text)
-                out.flush()
-                printed = True
-            elif isinstance(ev, TurnFinished):
-                final = ev
-            elif isinstance(ev, ErrorEvent):
-                error = ev
-        if final is not None and not args.json:
-            out.write("\n")
-            out.flush()
+        return _ask(butler, args, question, material)
     finally:
-        _wait_compaction(butler, verbose=args.verbose)
+        _wait_compaction(butler)
+        unsubscribe()
         butler.close()
-    if error is not None or final is None:
-        message = error.message if error else "the turn ended without an answer"
-        if printed and not args.json:
-            out.write("\n")
+
+
+def _tracer(err: Any):
+    def on_event(ev: Event) -> None:
+        line = trace(ev)
+        if line:
+            err.write(line + "\n")
+            err.flush()
+
+    return on_event
+
+
+def _ask(butler: "Butler", args: argparse.Namespace, question: str, material: str | None) -> int:
+    out, err = sys.stdout, sys.stderr
+    screen = _Screen(out)
+    turn = butler.turn(question, room_id="cli", conversation_id=args.conversation, new=args.new,
+                       material=material)
+    final: Event | None = None
+    interrupted = False
+    seen = 0
+    events = turn.follow(seen)
+    while True:
+        try:
+            ev = next(events, None)
+        except KeyboardInterrupt:
+            if interrupted:  # a second Ctrl-C: leave now
+                raise
+            interrupted = True
+            turn.cancel()
+            events = turn.follow(seen)  # the interrupted reader is spent: go on where it stopped
+            continue
+        if ev is None:
+            break
+        seen += 1
         if args.json:
-            out.write(json.dumps({"error": message, "conversation_id": conversation_id}) + "\n")
-        err.write(f"tatlock: {message} (your question is saved in conversation {conversation_id})\n")
-        return 1
+            pass
+        elif isinstance(ev, AnswerToken):
+            screen.token(ev.text)
+        elif isinstance(ev, AnswerReplaced):
+            screen.replace(ev.text)
+        if isinstance(ev, (TurnFinished, TurnCancelled, ErrorEvent)):
+            final = ev
+    conversation_id = turn.conversation_id
+    if isinstance(final, TurnFinished):
+        if args.json:
+            out.write(json.dumps({
+                "answer": final.answer, "conversation_id": final.conversation_id, "route": final.route,
+                "guard": final.guard, "tools": final.tools, "quality": final.quality,
+                "phases": final.phases, "topics": final.topics, "ms": final.ms,
+            }, ensure_ascii=False) + "\n")
+        else:
+            screen.final(final.answer)
+        return 0
+    if isinstance(final, TurnCancelled):
+        if args.json:
+            out.write(json.dumps({"cancelled": True, "partial": final.partial,
+                                  "conversation_id": conversation_id}, ensure_ascii=False) + "\n")
+        elif final.partial:
+            screen.final(final.partial)
+        err.write(f"tatlock: cancelled (what was said is saved, marked cancelled, in conversation {conversation_id})\n")
+        return 130
+    message = final.message if isinstance(final, ErrorEvent) else "the turn ended without an answer"
+    hint = final.hint if isinstance(final, ErrorEvent) else None
+    if screen.printed and not args.json:
+        out.write("\n")
     if args.json:
-        out.write(json.dumps({
-            "answer": final.answer, "conversation_id": final.conversation_id, "route": final.route,
-            "guard": final.guard, "tools": final.tools, "quality": final.quality,
-            "phases": final.phases, "topics": final.topics, "ms": final.ms,
-        }, ensure_ascii=False) + "\n")
-    return 0
+        out.write(json.dumps({"error": message, "conversation_id": conversation_id}) + "\n")
+    err.write(f"tatlock: {message}{f' ({hint})' if hint else ''} "
+              f"(your question is saved in conversation {conversation_id})\n")
+    return 1
 
 
-def _wait_compaction(butler, *, verbose: bool) -> None:
+def _wait_compaction(butler: "Butler") -> None:
     """A started compaction finishes before we exit, so none is lost."""
     t0 = time.monotonic()
     announced = False
@@ -136,17 +211,6 @@ def _wait_compaction(butler, *, verbose: bool) -> None:
         if not announced and sys.stderr.isatty():
             sys.stderr.write("tatlock: saving a summary of this conversation…\n")
             announced = True
-        _drain(butler, verbose)
         if time.monotonic() - t0 > max(60.0, butler.cfg.timeout * 2):
             sys.stderr.write("tatlock: the conversation summary is taking too long; it will be retried next time\n")
             break
-    _drain(butler, verbose)
-
-
-def _drain(butler, verbose: bool) -> None:
-    while not butler.background.empty():
-        ev = butler.background.get()
-        if verbose:
-            line = trace(ev)
-            if line:
-                sys.stderr.write(line + "\n")

@@ -1,33 +1,33 @@
-"""`tatlock chat` (and bare `tatlock`): a line-by-line chat in the terminal (prompt-toolkit).
+"""`tatlock chat`: a line-by-line chat in the terminal (prompt-toolkit), for plain terminals and
+pipes. A thin view over the butler's turns, like `ask`.
 
-A thin view over the butler's events, like `ask`; the Textual TUI will be another.
+Ctrl-C while an answer streams cancels that turn (the partial answer is kept, marked
+cancelled) and the chat goes on; Ctrl-C at the prompt, or a second one while cancelling, leaves.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from typing import Callable
 
-from tatlock.commands.common import load_config, username
-from tatlock.events import AnswerReplaced, AnswerToken, ErrorEvent, TurnFinished
+from tatlock.commands.common import open_butler
+from tatlock.events import AnswerReplaced, AnswerToken, ErrorEvent, TurnCancelled, TurnFinished
+from tatlock.turn import Turn
 
-HELP = "Type a message and press Enter. /new starts a new conversation, /quit (or Ctrl-D) leaves."
+HELP = "Type a message and press Enter. /new starts a new conversation; /quit, Ctrl-D or Ctrl-C leaves."
 
 
 def run(args: argparse.Namespace) -> int:
-    cfg = load_config()
-    name = username(cfg, args.user)
-    from tatlock.butler import Butler
-
-    butler = Butler(cfg, name, model=args.model, interface="cli")
+    butler = open_butler(args.user, model=args.model)
     new = args.new
     read = _reader()
-    print(f"Tatlock at your service ({butler.backend.model}). {HELP}", file=sys.stderr)
+    print(f"Tatlock at your service ({butler.model}). {HELP}", file=sys.stderr)
     try:
         while True:
             try:
                 line = read()
-            except EOFError:
+            except (EOFError, KeyboardInterrupt):
                 break
             text = line.strip()
             if not text:
@@ -41,32 +41,54 @@ def run(args: argparse.Namespace) -> int:
             if text == "/help":
                 print(HELP, file=sys.stderr)
                 continue
-            for ev in butler.handle(text, room_id="cli", new=new):
-                if isinstance(ev, AnswerToken):
-                    sys.stdout.write(ev.text)
-                    sys.stdout.flush()
-                elif isinstance(ev, AnswerReplaced):
-                    sys.stdout.write(f"\n[revised] {ev.text}")
-                elif isinstance(ev, ErrorEvent):
-                    print(f"\ntatlock: {ev.message} (your message is saved)", file=sys.stderr)
-                elif isinstance(ev, TurnFinished):
-                    sys.stdout.write("\n")
+            if not _show(butler.turn(text, room_id="cli", new=new)):
+                break
             new = False
             sys.stdout.write("\n")
-    except KeyboardInterrupt:
-        pass
     finally:
         butler.close()
     return 0
 
 
-def _reader():
+def _show(turn: Turn) -> bool:
+    """Print one turn's answer as it streams; False when the user pressed Ctrl-C twice."""
+    seen = 0
+    cancelling = False
+    events = turn.follow(0)
+    while True:
+        try:
+            ev = next(events, None)
+        except KeyboardInterrupt:
+            if cancelling:
+                return False
+            cancelling = True
+            turn.cancel()
+            events = turn.follow(seen)
+            continue
+        if ev is None:
+            return True
+        seen += 1
+        if isinstance(ev, AnswerToken):
+            sys.stdout.write(ev.text)
+            sys.stdout.flush()
+        elif isinstance(ev, AnswerReplaced):
+            sys.stdout.write(f"\n[revised] {ev.text}")
+        elif isinstance(ev, ErrorEvent):
+            hint = f" ({ev.hint})" if ev.hint else ""
+            print(f"\ntatlock: {ev.message}{hint} (your message is saved)", file=sys.stderr)
+        elif isinstance(ev, TurnCancelled):
+            print("\n(cancelled: what was said is kept, marked cancelled)", file=sys.stderr)
+        elif isinstance(ev, TurnFinished):
+            sys.stdout.write("\n")
+
+
+def _reader() -> Callable[[], str]:
     if sys.stdin.isatty() and sys.stdout.isatty():
         from prompt_toolkit import PromptSession
 
-        session = PromptSession()
+        session: PromptSession[str] = PromptSession()
         return lambda: session.prompt("you> ")
-    return lambda: _readline()
+    return _readline
 
 
 def _readline() -> str:

@@ -1,25 +1,91 @@
-"""The one small protocol every model backend speaks.
+"""The one small protocol every model backend speaks, and what they share.
 
 A call always streams from the server (so the first token can reach the user early);
 ``on_token`` sees each content piece as it arrives and the returned ``ChatResult`` holds
 the whole reply, tool calls and token counts. Every failure is a ``BackendError`` with
 one clear sentence.
+
+Options are backend-neutral (``temperature``, ``max_tokens``, ``context``); each backend
+translates them into its own fields (Ollama: ``num_predict``/``num_ctx``).
+
+A call ends early in two ways, both by closing the HTTP stream so the server stops
+generating: ``Cancel.cancel()`` from any thread (the user cancelled the turn: the call raises
+``Cancelled`` holding what was generated so far), and the call's deadline (``timeout`` seconds
+for the whole call, not per read: a ``BackendError``).
 """
 
 from __future__ import annotations
 
+import socket
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol
 
 from tatlock.errors import BackendError
+from tatlock.events import PullProgress
 
-__all__ = ["Backend", "BackendError", "ChatResult", "ToolCall", "PullProgress", "StopGeneration", "make_backend"]
+__all__ = ["Backend", "BackendError", "Cancel", "Cancelled", "ChatResult", "ToolCall", "PullProgress",
+           "StopGeneration", "Options", "CallGuard"]
+
+Options = dict[str, Any]  # temperature, max_tokens, context, top_p, seed
+Message = dict[str, Any]
 
 
 class StopGeneration(Exception):
     """Raised by an ``on_token`` callback to end the call early (e.g. the model is looping):
     the backend closes the stream and returns what it has, with done_reason "stopped"."""
+
+
+class Cancelled(Exception):
+    """The call was cancelled; ``partial`` is the content generated before."""
+
+    def __init__(self, partial: str = "") -> None:
+        super().__init__("cancelled")
+        self.partial = partial
+
+
+class Cancel:
+    """A cancellation signal shared by a turn and the calls it makes; ``cancel()`` may come
+    from any thread and runs the registered callbacks (which close sockets) at once."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._set = threading.Event()
+        self._callbacks: list[Callable[[], None]] = []
+
+    @property
+    def cancelled(self) -> bool:
+        return self._set.is_set()
+
+    def cancel(self) -> None:
+        with self._lock:
+            if self._set.is_set():
+                return
+            self._set.set()
+            callbacks = list(self._callbacks)
+        for fn in callbacks:
+            try:
+                fn()
+            except Exception:  # noqa: BLE001 - a failing closer must not stop the others
+                pass
+
+    def on_cancel(self, fn: Callable[[], None]) -> Callable[[], None]:
+        """Run ``fn`` when cancelled (at once if already); returns a function that unregisters it."""
+        with self._lock:
+            if not self._set.is_set():
+                self._callbacks.append(fn)
+                return lambda: self._remove(fn)
+        fn()
+        return lambda: None
+
+    def _remove(self, fn: Callable[[], None]) -> None:
+        with self._lock:
+            if fn in self._callbacks:
+                self._callbacks.remove(fn)
+
+    def wait(self, timeout: float | None = None) -> bool:
+        return self._set.wait(timeout)
 
 
 @dataclass(frozen=True)
@@ -35,20 +101,13 @@ class ChatResult:
     tool_calls: list[ToolCall] = field(default_factory=list)
     prompt_tokens: int | None = None  # None: the server did not say (e.g. prompt cache hit)
     eval_tokens: int | None = None
+    # tokens the server actually evaluated for this prompt (llama-server's timings.prompt_n;
+    # Ollama's prompt_eval_count): fewer than prompt_tokens when its prompt cache was reused
+    evaluated_tokens: int | None = None
     ms: float = 0.0
     first_token_ms: float | None = None
     done_reason: str | None = None
     model: str = ""
-
-
-@dataclass(frozen=True)
-class PullProgress:
-    status: str
-    total: int | None = None
-    completed: int | None = None
-
-
-Message = dict[str, Any]
 
 
 class Backend(Protocol):
@@ -57,7 +116,7 @@ class Backend(Protocol):
 
     def chat(self, messages: list[Message], *, schema: dict | None = None, tools: list[dict] | None = None,
              on_token: Callable[[str], None] | None = None, model: str | None = None,
-             options: dict[str, Any] | None = None) -> ChatResult: ...
+             options: Options | None = None, cancel: Cancel | None = None) -> ChatResult: ...
 
     def context_length(self, model: str | None = None) -> int | None: ...
 
@@ -65,7 +124,10 @@ class Backend(Protocol):
 
     def version(self) -> str: ...
 
-    def pull(self, model: str, on_progress: Callable[[PullProgress], None]) -> None: ...
+    def pull(self, model: str, on_progress: Callable[[PullProgress], None],
+             cancel: Cancel | None = None) -> None: ...
+
+    def close(self) -> None: ...
 
 
 class Timer:
@@ -82,13 +144,72 @@ class Timer:
         return (time.perf_counter() - self.t0) * 1000
 
 
-def make_backend(cfg, model: str | None = None) -> Backend:
-    """The configured backend for ``model`` (default: config, then the hardware tier's)."""
-    name = model or cfg.model_name
-    if cfg.backend == "openai":
-        from tatlock.llm.openai_compat import OpenAICompatBackend
+class CallGuard:
+    """Ends one streaming call from outside: the user's cancel or the call's deadline.
 
-        return OpenAICompatBackend(cfg.base_url, name, timeout=cfg.timeout, api_key=cfg.api_key_value())
-    from tatlock.llm.ollama import OllamaBackend
+    Both shut down the sockets of the connections the call is using (``shutdown`` wakes a
+    thread blocked in ``recv``, where ``close`` would not), so the reading thread sees the
+    stream end at once and the server sees the client gone and stops generating.
 
-    return OllamaBackend(cfg.ollama_host, name, timeout=cfg.timeout, keep_alive=cfg.keep_alive)
+        with CallGuard(http_client, timeout, cancel) as guard:
+            ... stream ...
+        guard.reason  # None | "cancelled" | "timeout"
+    """
+
+    def __init__(self, http: Any, timeout: float | None, cancel: Cancel | None):
+        self.http = http
+        self.timeout = timeout
+        self.cancel = cancel
+        self.reason: str | None = None
+        self._lock = threading.Lock()
+        self._timer: threading.Timer | None = None
+        self._unregister: Callable[[], None] = lambda: None
+
+    def __enter__(self) -> "CallGuard":
+        if self.cancel is not None:
+            if self.cancel.cancelled:
+                raise Cancelled("")
+            self._unregister = self.cancel.on_cancel(lambda: self.abort("cancelled"))
+        if self.timeout:
+            self._timer = threading.Timer(self.timeout, self.abort, args=("timeout",))
+            self._timer.daemon = True
+            self._timer.start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        self._unregister()
+
+    def abort(self, reason: str) -> None:
+        with self._lock:
+            if self.reason is not None:
+                return
+            self.reason = reason
+        shutdown_active(self.http)
+
+
+def shutdown_active(http: Any) -> None:
+    """Shut down the socket of every busy connection of an httpx.Client's pool.
+
+    Each backend's client serves one call at a time (the compactor has its own backend), so
+    the busy connections are this call's. httpcore does not expose the socket publicly beyond
+    ``get_extra_info("socket")``; if its layout ever changes, the client is closed instead."""
+    try:
+        pool = http._transport._pool
+        for conn in pool.connections:
+            if conn.is_idle():
+                continue
+            inner = getattr(conn, "_connection", None)
+            stream = getattr(inner, "_network_stream", None)
+            sock = stream.get_extra_info("socket") if stream is not None else None
+            if sock is not None:
+                try:
+                    sock.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+    except Exception:  # noqa: BLE001 - fall back to closing everything
+        try:
+            http.close()
+        except Exception:  # noqa: BLE001
+            pass

@@ -6,7 +6,26 @@ from typing import Any, Callable
 
 import httpx
 
-from tatlock.llm.base import BackendError, ChatResult, PullProgress, StopGeneration, Timer, ToolCall
+from tatlock.llm.base import (
+    BackendError, CallGuard, Cancel, Cancelled, ChatResult, Options, PullProgress, StopGeneration, Timer, ToolCall,
+)
+
+
+def ollama_options(options: Options | None) -> dict[str, Any] | None:
+    """Backend-neutral options in Ollama's names."""
+    if not options:
+        return None
+    out: dict[str, Any] = {}
+    for key, value in options.items():
+        if value is None:
+            continue
+        if key == "max_tokens":
+            out["num_predict"] = value
+        elif key == "context":
+            out["num_ctx"] = value
+        else:
+            out[key] = value
+    return out or None
 
 
 class OllamaBackend:
@@ -19,8 +38,17 @@ class OllamaBackend:
         self.timeout = timeout
         self.keep_alive = keep_alive
         self._ollama = ollama
-        self.client = ollama.Client(host=host, timeout=httpx.Timeout(timeout, connect=min(5.0, timeout)))
+        self.client = self._client()
         self._ctx_cache: dict[str, int | None] = {}
+
+    def _client(self) -> Any:
+        return self._ollama.Client(host=self.host, timeout=httpx.Timeout(self.timeout, connect=min(5.0, self.timeout)))
+
+    def close(self) -> None:
+        try:
+            self.client._client.close()
+        except Exception:  # noqa: BLE001
+            pass
 
     # -- errors ----------------------------------------------------------------------------
 
@@ -28,63 +56,82 @@ class OllamaBackend:
         if isinstance(exc, self._ollama.ResponseError):
             text = str(exc.error or "").strip()
             if exc.status_code == 404 or "not found" in text.lower():
-                return BackendError(f"model '{model}' is not available: run `tatlock setup` or `ollama pull {model}`")
+                return BackendError(f"model '{model}' is not available at {self.host}",
+                                    hint=f"pull it with `tatlock setup` or `ollama pull {model}`", kind="model")
             if exc.status_code == -1:
                 return BackendError(f"the model server failed while answering: {text}")
             return BackendError(f"Ollama at {self.host} reported an error ({exc.status_code}): {text}")
         if isinstance(exc, httpx.TimeoutException):
-            return BackendError(f"the model did not answer within {self.timeout:g} s (Ollama at {self.host}); "
-                                "raise `timeout` in config.toml or TATLOCK_TIMEOUT")
+            return self._timeout()
         if isinstance(exc, (ConnectionError, httpx.ConnectError)):
-            return BackendError(f"Ollama is not reachable at {self.host}: start it with `ollama serve`")
+            return BackendError(f"Ollama is not reachable at {self.host}", hint="start it with `ollama serve`",
+                                kind="unreachable")
         if isinstance(exc, httpx.HTTPError):
             return BackendError(f"the connection to Ollama at {self.host} failed: {exc}")
         return BackendError(f"unexpected reply from Ollama at {self.host}: {exc}")
 
-    def _errors(self):
+    def _timeout(self) -> BackendError:
+        return BackendError(f"the model did not answer within {self.timeout:g} s (Ollama at {self.host})",
+                            hint="raise `timeout` in config.toml or TATLOCK_TIMEOUT", kind="timeout")
+
+    def _errors(self) -> tuple[type[BaseException], ...]:
         return (self._ollama.ResponseError, ConnectionError, httpx.HTTPError, ValueError)
 
     # -- protocol --------------------------------------------------------------------------
 
     def chat(self, messages, *, schema=None, tools=None, on_token: Callable[[str], None] | None = None,
-             model=None, options: dict[str, Any] | None = None) -> ChatResult:
+             model=None, options: Options | None = None, cancel: Cancel | None = None) -> ChatResult:
         name = model or self.model
         timer = Timer()
         parts: list[str] = []
         calls: list[ToolCall] = []
         result = ChatResult(content="", model=name)
+        guard = CallGuard(self.client._client, self.timeout, cancel)
         try:
-            stream = self.client.chat(
-                model=name, messages=messages, stream=True, format=schema, tools=tools or None,
-                options=options or None, keep_alive=self.keep_alive,
-            )
-            for chunk in stream:
-                msg = chunk.message
-                if msg is not None:
-                    if msg.content:
-                        timer.mark_first()
-                        parts.append(msg.content)
-                        if on_token:
-                            try:
-                                on_token(msg.content)
-                            except StopGeneration:
-                                result.done_reason = "stopped"
-                                stream.close()  # closes the HTTP response: the server stops generating
-                                break
-                    for tc in msg.tool_calls or ():
-                        args = tc.function.arguments
-                        calls.append(ToolCall(tc.function.name, dict(args) if isinstance(args, dict) else {}))
-                if chunk.done:
-                    result.prompt_tokens = chunk.prompt_eval_count
-                    result.eval_tokens = chunk.eval_count
-                    result.done_reason = chunk.done_reason
+            with guard:
+                stream = self.client.chat(
+                    model=name, messages=messages, stream=True, format=schema, tools=tools or None,
+                    options=ollama_options(options), keep_alive=self.keep_alive,
+                )
+                for chunk in stream:
+                    msg = chunk.message
+                    if msg is not None:
+                        if msg.content:
+                            timer.mark_first()
+                            parts.append(msg.content)
+                            if on_token:
+                                try:
+                                    on_token(msg.content)
+                                except StopGeneration:
+                                    result.done_reason = "stopped"
+                                    stream.close()  # closes the HTTP response: the server stops generating
+                                    break
+                        for tc in msg.tool_calls or ():
+                            args = tc.function.arguments
+                            calls.append(ToolCall(tc.function.name, dict(args) if isinstance(args, dict) else {}))
+                    if chunk.done:
+                        result.prompt_tokens = chunk.prompt_eval_count
+                        result.evaluated_tokens = chunk.prompt_eval_count
+                        result.eval_tokens = chunk.eval_count
+                        result.done_reason = chunk.done_reason
         except self._errors() as exc:
-            raise self._fail(exc, name) from None
+            if guard.reason is None:
+                raise self._fail(exc, name) from None
+        if guard.reason is not None:
+            self._reset()
+            if guard.reason == "cancelled":
+                raise Cancelled("".join(parts))
+            raise self._timeout()
         result.content = "".join(parts)
         result.tool_calls = calls
         result.ms = timer.ms
         result.first_token_ms = timer.first
         return result
+
+    def _reset(self) -> None:
+        """After an aborted call: a fresh connection pool (the old one had its socket shut down)."""
+        self.close()
+        self.client = self._client()
 
     def context_length(self, model=None) -> int | None:
         name = model or self.model
@@ -105,17 +152,24 @@ class OllamaBackend:
 
     def version(self) -> str:
         try:
-            r = httpx.get(f"{self.host}/api/version", timeout=5)
+            r = httpx.get(f"{self.host}/api/version", timeout=min(5.0, self.timeout))
             r.raise_for_status()
             return str(r.json().get("version", "?"))
         except (httpx.HTTPError, ValueError) as exc:
             raise self._fail(exc, self.model) from None
 
-    def pull(self, model: str, on_progress: Callable[[PullProgress], None]) -> None:
+    def pull(self, model: str, on_progress: Callable[[PullProgress], None], cancel: Cancel | None = None) -> None:
+        # a pull takes minutes: no overall deadline, only the per-read timeout and the cancel
+        guard = CallGuard(self.client._client, None, cancel)
         try:
-            for p in self.client.pull(model, stream=True):
-                on_progress(PullProgress(p.status or "", p.total, p.completed))
+            with guard:
+                for p in self.client.pull(model, stream=True):
+                    on_progress(PullProgress(model, p.status or "", p.total, p.completed))
         except self._errors() as exc:
-            if isinstance(exc, self._ollama.ResponseError):
-                raise BackendError(f"could not pull '{model}': {exc.error}") from None
-            raise self._fail(exc, model) from None
+            if guard.reason is None:
+                if isinstance(exc, self._ollama.ResponseError):
+                    raise BackendError(f"could not pull '{model}': {exc.error}") from None
+                raise self._fail(exc, model) from None
+        if guard.reason is not None:
+            self._reset()
+            raise Cancelled("")

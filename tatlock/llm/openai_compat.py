@@ -10,7 +10,9 @@ from typing import Any, Callable
 
 import httpx
 
-from tatlock.llm.base import BackendError, ChatResult, PullProgress, StopGeneration, Timer, ToolCall
+from tatlock.llm.base import (
+    BackendError, CallGuard, Cancel, Cancelled, ChatResult, Options, PullProgress, StopGeneration, Timer, ToolCall,
+)
 
 
 def to_openai_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -50,16 +52,22 @@ class OpenAICompatBackend:
         headers = {"Content-Type": "application/json"}
         if api_key:
             headers["Authorization"] = f"Bearer {api_key}"
-        self.http = httpx.Client(timeout=httpx.Timeout(timeout, connect=min(5.0, timeout)), headers=headers)
+        self.headers = headers
+        self.http = self._client()
         self._ctx: int | None | bool = False  # False: not asked yet
+
+    def _client(self) -> httpx.Client:
+        return httpx.Client(timeout=httpx.Timeout(self.timeout, connect=min(5.0, self.timeout)), headers=self.headers)
+
+    def close(self) -> None:
+        self.http.close()
 
     def _fail(self, exc: BaseException, model: str) -> BackendError:
         if isinstance(exc, httpx.TimeoutException):
-            return BackendError(f"the model did not answer within {self.timeout:g} s ({self.base_url}); "
-                                "raise `timeout` in config.toml or TATLOCK_TIMEOUT")
+            return self._timeout()
         if isinstance(exc, httpx.ConnectError):
-            return BackendError(f"the model server is not reachable at {self.base_url}: start it "
-                                "(e.g. `llama-server`) or fix `base_url`")
+            return BackendError(f"the model server is not reachable at {self.base_url}",
+                                hint="start it (e.g. `llama-server`) or fix `base_url`", kind="unreachable")
         if isinstance(exc, httpx.HTTPStatusError):
             status = exc.response.status_code
             try:
@@ -68,17 +76,21 @@ class OpenAICompatBackend:
             except (ValueError, AttributeError):
                 detail = exc.response.text[:200]
             if status == 404:
-                return BackendError(f"model '{model}' is not available at {self.base_url}: {detail}")
+                return BackendError(f"model '{model}' is not available at {self.base_url}: {detail}", kind="model")
             if status in (401, 403):
-                return BackendError(f"the server at {self.base_url} refused the API key ({status}): "
-                                    "set TATLOCK_API_KEY or `api_key` in config.toml")
+                return BackendError(f"the server at {self.base_url} refused the API key ({status})",
+                                    hint="set TATLOCK_API_KEY or `tatlock secret set api_key`", kind="auth")
             return BackendError(f"the model server at {self.base_url} reported an error ({status}): {detail}")
         if isinstance(exc, httpx.HTTPError):
             return BackendError(f"the connection to {self.base_url} failed: {exc}")
         return BackendError(f"unexpected reply from {self.base_url}: {exc}")
 
+    def _timeout(self) -> BackendError:
+        return BackendError(f"the model did not answer within {self.timeout:g} s ({self.base_url})",
+                            hint="raise `timeout` in config.toml or TATLOCK_TIMEOUT", kind="timeout")
+
     def chat(self, messages, *, schema=None, tools=None, on_token: Callable[[str], None] | None = None,
-             model=None, options: dict[str, Any] | None = None) -> ChatResult:
+             model=None, options: Options | None = None, cancel: Cancel | None = None) -> ChatResult:
         name = model or self.model
         body: dict[str, Any] = {"model": name, "messages": to_openai_messages(messages), "stream": True,
                                 "stream_options": {"include_usage": True}}
@@ -87,17 +99,17 @@ class OpenAICompatBackend:
                                        "json_schema": {"name": "reply", "schema": schema, "strict": True}}
         if tools:
             body["tools"] = tools
-        for key in ("temperature", "top_p", "seed"):
-            if options and key in options:
+        for key in ("temperature", "top_p", "seed", "max_tokens"):
+            if options and options.get(key) is not None:
                 body[key] = options[key]
-        if options and "num_predict" in options:
-            body["max_tokens"] = options["num_predict"]
+        # "context" is the server's own setting (llama-server -c): nothing to send per call
         timer = Timer()
         parts: list[str] = []
         calls: dict[int, dict[str, Any]] = {}
         result = ChatResult(content="", model=name)
+        guard = CallGuard(self.http, self.timeout, cancel)
         try:
-            with self.http.stream("POST", f"{self.base_url}/chat/completions", json=body) as resp:
+            with guard, self.http.stream("POST", f"{self.base_url}/chat/completions", json=body) as resp:
                 if resp.status_code >= 400:
                     resp.read()
                     resp.raise_for_status()
@@ -121,6 +133,9 @@ class OpenAICompatBackend:
                     if usage:
                         result.prompt_tokens = usage.get("prompt_tokens")
                         result.eval_tokens = usage.get("completion_tokens")
+                    timings = chunk.get("timings")
+                    if isinstance(timings, dict) and isinstance(timings.get("prompt_n"), int):
+                        result.evaluated_tokens = timings["prompt_n"]  # llama-server: what it had to evaluate
                     for choice in chunk.get("choices") or ():
                         delta = choice.get("delta") or {}
                         piece = delta.get("content")
@@ -142,7 +157,14 @@ class OpenAICompatBackend:
                         if choice.get("finish_reason"):
                             result.done_reason = choice["finish_reason"]
         except httpx.HTTPError as exc:
-            raise self._fail(exc, name) from None
+            if guard.reason is None:
+                raise self._fail(exc, name) from None
+        if guard.reason is not None:
+            self.close()
+            self.http = self._client()  # the old pool had its socket shut down
+            if guard.reason == "cancelled":
+                raise Cancelled("".join(parts))
+            raise self._timeout()
         result.content = "".join(parts)
         for _, slot in sorted(calls.items()):
             try:
@@ -191,6 +213,6 @@ class OpenAICompatBackend:
         self.models()
         return "openai-compatible"
 
-    def pull(self, model: str, on_progress: Callable[[PullProgress], None]) -> None:
-        raise BackendError("this server is OpenAI-compatible: load models with the server's own tools "
-                           "(`tatlock setup` pulls only with backend = \"ollama\")")
+    def pull(self, model: str, on_progress: Callable[[PullProgress], None], cancel: Cancel | None = None) -> None:
+        raise BackendError("this server is OpenAI-compatible: models are loaded with the server's own tools",
+                           hint="pulling works only with backend = \"ollama\"", kind="pull")

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tatlock.tools.base import ToolContext
-from tatlock.tools.registry import ToolSpec
+from tatlock.tools.registry import ToolSpec, resolve
 
 MAX_RESULT_CHARS = 6000  # per tool result handed to the answer (within the token budget)
 _POOL = concurrent.futures.ThreadPoolExecutor(max_workers=4, thread_name_prefix="tatlock-tool")
@@ -79,7 +79,7 @@ def run(spec: ToolSpec, args: dict[str, Any], ctx: ToolContext, timeout: float) 
         return ToolRun(spec.key, args, {"error": f"missing argument: {', '.join(missing)}"}, False,
                        (time.perf_counter() - t0) * 1000)
     try:
-        fn = spec.resolve()
+        fn = resolve(spec)
         future = _POOL.submit(fn, ctx=ctx, **args)
         result = future.result(timeout=timeout)
         ok = not (isinstance(result, dict) and "error" in result)

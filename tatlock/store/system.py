@@ -1,74 +1,68 @@
 """system.db: the persona (rise_and_shine), the tool registry and the users.
 
 Shared by every user of one installation. Opened, migrated and (on first run) seeded by
-``SystemStore.open``.
+``SystemStore.open``; what to seed (the default persona, the built-in tools) is handed in by
+the layer above, so the store knows nothing of prompts or tool code.
 """
 
 from __future__ import annotations
 
 import json
 import sqlite3
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
-from tatlock import prompts
-from tatlock.config import UsageError, validate_username
+from tatlock.config import validate_username
+from tatlock.errors import NotFound, UsageError
 from tatlock.store import db
+from tatlock.store.connections import ThreadConnections
 from tatlock.store.passwords import hash_password, verify_password
+from tatlock.store.records import Instruction, Param, ToolSpec, User
 from tatlock.timeutil import iso
-from tatlock.tools.registry import BUILTIN_TOOLS, Param, ToolSpec
 
+__all__ = ["SystemStore", "Instruction", "User", "ToolSpec", "Param", "NotFound", "MAX_INSTRUCTION_CHARS",
+           "MAX_INSTRUCTIONS"]
 
-from tatlock.errors import NotFound  # noqa: E402  (re-exported)
-
-
-@dataclass(frozen=True)
-class Instruction:
-    id: int
-    instruction: str
-    enabled: bool
-    position: int
-    created_at: str
-    updated_at: str
-
-
-@dataclass(frozen=True)
-class User:
-    id: int
-    username: str
-    display_name: str | None
-    has_password: bool
-    created_at: str
-    roles: tuple[str, ...]
+# every enabled instruction goes into every prompt: a pasted book would crowd out the memory
+MAX_INSTRUCTION_CHARS = 2000
+MAX_INSTRUCTIONS = 50
 
 
 class SystemStore:
-    def __init__(self, conn: sqlite3.Connection, path: Path):
-        self.conn = conn
+    def __init__(self, conns: ThreadConnections, path: Path):
+        self._conns = conns
         self.path = path
 
+    @property
+    def conn(self) -> sqlite3.Connection:
+        """This thread's connection (one per thread, never shared)."""
+        return self._conns.get()
+
     @classmethod
-    def open(cls, path: Path, *, default_user: str | None = None) -> "SystemStore":
+    def open(cls, path: Path, *, default_user: str | None = None, persona: Iterable[str] = (),
+             tools: Iterable[ToolSpec] = ()) -> "SystemStore":
+        """Open (creating and migrating) system.db; a first run seeds ``persona`` and the default
+        user; every run registers ``tools`` (the built-in ones, refreshed on upgrade)."""
         path.parent.mkdir(parents=True, exist_ok=True)
         conn = db.connect(path)
         db.migrate(conn, "system")
-        store = cls(conn, path)
-        store.seed(default_user)
+        store = cls(ThreadConnections(path, db.connect, conn), path)
+        store.seed(default_user, list(persona), list(tools))
         return store
 
     def close(self) -> None:
-        self.conn.close()
+        self._conns.close()
 
     # -- seeding ---------------------------------------------------------------------------
 
-    def seed(self, default_user: str | None = None) -> None:
-        """First run: persona, roles, default user. Every run: register new built-in tools."""
+    def seed(self, default_user: str | None = None, persona: list[str] | None = None,
+             tools: list[ToolSpec] | None = None) -> None:
+        """First run: persona, roles, default user. Every run: register the built-in tools."""
         with db.transaction(self.conn):
             seeded = self.conn.execute("SELECT value FROM meta WHERE key = 'seeded_at'").fetchone()
             if not seeded:
                 now = iso()
-                for pos, text in enumerate(prompts.paragraphs("persona.txt"), start=1):
+                for pos, text in enumerate(persona or (), start=1):
                     self.conn.execute(
                         "INSERT INTO rise_and_shine (instruction, enabled, position, created_at, updated_at)"
                         " VALUES (?, 1, ?, ?, ?)",
@@ -80,7 +74,7 @@ class SystemStore:
                 if default_user:
                     self._insert_user(validate_username(default_user), None, roles=("admin", "user"))
                 self.conn.execute("INSERT INTO meta (key, value) VALUES ('seeded_at', ?)", (now,))
-            for spec in BUILTIN_TOOLS:
+            for spec in tools or ():
                 self._register_tool(spec)
 
     def _register_tool(self, spec: ToolSpec) -> None:
@@ -117,7 +111,7 @@ class SystemStore:
     def instruction(self, iid: int) -> Instruction:
         row = self.conn.execute("SELECT * FROM rise_and_shine WHERE id = ?", (iid,)).fetchone()
         if row is None:
-            raise NotFound(f"no persona instruction with id {iid} (see `tatlock persona list`)")
+            raise NotFound(f"no persona instruction with id {iid}", kind="instruction")
         return self._instruction(row)
 
     @staticmethod
@@ -130,12 +124,19 @@ class SystemStore:
         text = text.strip()
         if not text:
             raise UsageError("the instruction is empty")
+        if "\x00" in text:
+            raise UsageError("the instruction contains a NUL character")
+        if len(text) > MAX_INSTRUCTION_CHARS:
+            raise UsageError(f"the instruction is {len(text):,} characters long; at most {MAX_INSTRUCTION_CHARS:,} "
+                             "fit (every enabled instruction goes into every prompt)")
         return text
 
     def add_instruction(self, text: str, *, position: int | None = None, enabled: bool = True) -> Instruction:
         text = self._clean(text)
         with db.transaction(self.conn):
             count = self.conn.execute("SELECT count(*) FROM rise_and_shine").fetchone()[0]
+            if count >= MAX_INSTRUCTIONS:
+                raise UsageError(f"the persona already has {count} instructions, the most it can hold")
             now = iso()
             cur = self.conn.execute(
                 "INSERT INTO rise_and_shine (instruction, enabled, position, created_at, updated_at)"
@@ -149,17 +150,15 @@ class SystemStore:
 
     def edit_instruction(self, iid: int, text: str) -> Instruction:
         text = self._clean(text)
-        self.instruction(iid)
-        self.conn.execute(
-            "UPDATE rise_and_shine SET instruction = ?, updated_at = ? WHERE id = ?", (text, iso(), iid)
-        )
+        if self.conn.execute("UPDATE rise_and_shine SET instruction = ?, updated_at = ? WHERE id = ?",
+                             (text, iso(), iid)).rowcount == 0:
+            self.instruction(iid)  # raises NotFound
         return self.instruction(iid)
 
     def set_instruction_enabled(self, iid: int, enabled: bool) -> Instruction:
-        self.instruction(iid)
-        self.conn.execute(
-            "UPDATE rise_and_shine SET enabled = ?, updated_at = ? WHERE id = ?", (int(enabled), iso(), iid)
-        )
+        if self.conn.execute("UPDATE rise_and_shine SET enabled = ?, updated_at = ? WHERE id = ?",
+                             (int(enabled), iso(), iid)).rowcount == 0:
+            self.instruction(iid)
         return self.instruction(iid)
 
     def remove_instruction(self, iid: int) -> Instruction:
@@ -203,13 +202,18 @@ class SystemStore:
         items = data.get("instructions") if isinstance(data, dict) else data
         if not isinstance(items, list) or not items:
             raise UsageError("the file holds no instructions (expected a tatlock persona export)")
+        if len(items) > MAX_INSTRUCTIONS:
+            raise UsageError(f"the file holds {len(items)} instructions; at most {MAX_INSTRUCTIONS} fit")
         rows = []
         for n, item in enumerate(items, start=1):
             if isinstance(item, str):
                 item = {"instruction": item}
             if not isinstance(item, dict) or not isinstance(item.get("instruction"), str):
                 raise UsageError(f"instruction {n} in the file is malformed")
-            rows.append((self._clean(item["instruction"]), bool(item.get("enabled", True))))
+            try:
+                rows.append((self._clean(item["instruction"]), bool(item.get("enabled", True))))
+            except UsageError as exc:
+                raise UsageError(f"instruction {n} in the file: {exc}") from None
         with db.transaction(self.conn):
             self.conn.execute("DELETE FROM rise_and_shine")
             now = iso()
@@ -240,11 +244,11 @@ class SystemStore:
         for spec in self.tools():
             if spec.key == key:
                 return spec
-        raise NotFound(f"no tool called {key!r} (see `tatlock tools list`)")
+        raise NotFound(f"no tool called {key!r}", kind="tool")
 
     def set_tool_enabled(self, key: str, enabled: bool) -> ToolSpec:
-        self.tool(key)
-        self.conn.execute("UPDATE tools SET enabled = ? WHERE key = ?", (int(enabled), key))
+        if self.conn.execute("UPDATE tools SET enabled = ? WHERE key = ?", (int(enabled), key)).rowcount == 0:
+            self.tool(key)
         return self.tool(key)
 
     # -- users -----------------------------------------------------------------------------
@@ -284,7 +288,7 @@ class SystemStore:
         validate_username(username)
         row = self.conn.execute("SELECT * FROM users WHERE username = ?", (username,)).fetchone()
         if row is None:
-            raise NotFound(f"no user called {username!r} (see `tatlock user list`)")
+            raise NotFound(f"no user called {username!r}", kind="user")
         roles = tuple(r[0] for r in self.conn.execute(
             "SELECT r.name FROM roles r JOIN user_roles ur ON ur.role_id = r.id WHERE ur.user_id = ? ORDER BY r.name",
             (row["id"],)))
@@ -295,9 +299,12 @@ class SystemStore:
         names = [r[0] for r in self.conn.execute("SELECT username FROM users ORDER BY username")]
         return [self.user(n) for n in names]
 
+    def has_user(self, username: str) -> bool:
+        return self.conn.execute("SELECT 1 FROM users WHERE username = ?", (username,)).fetchone() is not None
+
     def remove_user(self, username: str) -> None:
-        self.user(username)
-        self.conn.execute("DELETE FROM users WHERE username = ?", (username,))
+        if self.conn.execute("DELETE FROM users WHERE username = ?", (username,)).rowcount == 0:
+            self.user(username)
 
     def set_password(self, username: str, password: str | None) -> None:
         self.user(username)

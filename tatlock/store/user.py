@@ -11,93 +11,36 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
 from tatlock.config import Paths, validate_username
+from tatlock.errors import NotFound, UsageError
 from tatlock.store import db
-from tatlock.store.system import NotFound
+from tatlock.store.connections import ThreadConnections
+from tatlock.store.user_records import (
+    Author, Compact, Conversation, Forgotten, Message, Participant, Variable, _compact, _conversation, _message,
+)
 from tatlock.timeutil import iso
 
+__all__ = ["UserStore", "Author", "Compact", "Conversation", "Forgotten", "Message", "Participant", "Variable",
+           "MAX_VAR_KEY", "MAX_VAR_VALUE"]
 
-@dataclass(frozen=True)
-class Author:
-    """Who wrote a message. The Anchor is the butler's owner."""
-
-    id: str
-    name: str
-    is_bot: bool = False
-    is_anchor: bool = False
-
-    @classmethod
-    def assistant(cls) -> "Author":
-        return cls("tatlock", "Tatlock", is_bot=True)
-
-
-@dataclass(frozen=True)
-class Conversation:
-    id: int
-    title: str | None
-    room_id: str
-    interface: str
-    started_at: str
-    last_activity: str
-    message_count: int
-    compacted_up_to: int
-    metadata: dict[str, Any]
-
-
-@dataclass(frozen=True)
-class Message:
-    message_id: int
-    conversation_id: int
-    message_number: int
-    role: str
-    author_id: str
-    author_name: str
-    author_is_bot: bool
-    is_anchor: bool
-    reply_to: int | None
-    content: str
-    timestamp: str
-    metadata: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Compact:
-    id: int
-    conversation_id: int
-    from_message: int
-    up_to_message: int
-    summary: str
-    topics: list[str]
-    model: str
-    created_at: str
-
-
-def _conversation(row: sqlite3.Row) -> Conversation:
-    return Conversation(row["id"], row["title"], row["room_id"], row["interface"], row["started_at"],
-                        row["last_activity"], row["message_count"], row["compacted_up_to"],
-                        json.loads(row["metadata"]))
-
-
-def _message(row: sqlite3.Row) -> Message:
-    return Message(row["message_id"], row["conversation_id"], row["message_number"], row["role"],
-                   row["author_id"], row["author_name"], bool(row["author_is_bot"]), bool(row["is_anchor"]),
-                   row["reply_to"], row["content"], row["timestamp"], json.loads(row["metadata"]))
-
-
-def _compact(row: sqlite3.Row) -> Compact:
-    return Compact(row["id"], row["conversation_id"], row["from_message"], row["up_to_message"],
-                   row["summary"], json.loads(row["topics"]), row["model"], row["created_at"])
+# personal variables go into prompts and tool results: a fact, not a document
+MAX_VAR_KEY = 64
+MAX_VAR_VALUE = 1000
 
 
 class UserStore:
-    def __init__(self, conn: sqlite3.Connection, path: Path, username: str):
-        self.conn = conn
+    def __init__(self, conns: ThreadConnections, path: Path, username: str):
+        self._conns = conns
         self.path = path
         self.username = username
+
+    @property
+    def conn(self) -> sqlite3.Connection:
+        """This thread's connection (one per thread, never shared)."""
+        return self._conns.get()
 
     @classmethod
     def open(cls, paths: Paths, username: str) -> "UserStore":
@@ -110,10 +53,10 @@ class UserStore:
     def open_path(cls, path: Path, username: str) -> "UserStore":
         conn = db.connect(path)
         db.migrate(conn, "user")
-        return cls(conn, path, username)
+        return cls(ThreadConnections(path, db.connect, conn), path, username)
 
     def close(self) -> None:
-        self.conn.close()
+        self._conns.close()
 
     # -- conversations ---------------------------------------------------------------------
 
@@ -130,8 +73,7 @@ class UserStore:
     def conversation(self, conversation_id: int) -> Conversation:
         row = self.conn.execute("SELECT * FROM conversations WHERE id = ?", (conversation_id,)).fetchone()
         if row is None:
-            raise NotFound(f"no conversation {conversation_id} for user {self.username!r}"
-                           " (see `tatlock memory conversations`)")
+            raise NotFound(f"no conversation {conversation_id} for user {self.username!r}", kind="conversation")
         return _conversation(row)
 
     def latest_conversation(self, interface: str, room_id: str) -> Conversation | None:
@@ -152,16 +94,54 @@ class UserStore:
             sql += f" LIMIT {int(limit)}"
         return [_conversation(r) for r in self.conn.execute(sql, excluded)]
 
+    def conversations_in_room(self, room_id: str, interface: str | None = None) -> list[Conversation]:
+        """A room's conversations (most recent first), of one interface or all."""
+        sql, args = "SELECT * FROM conversations WHERE room_id = ?", [room_id]
+        if interface is not None:
+            sql += " AND interface = ?"
+            args.append(interface)
+        return [_conversation(r) for r in self.conn.execute(sql + " ORDER BY last_activity DESC, id DESC", args)]
+
+    def stats(self) -> dict[str, Any]:
+        """Counts and dates over the whole memory."""
+        q = self.conn.execute
+        convs, first, last = q("SELECT count(*), min(started_at), max(last_activity) FROM conversations").fetchone()
+        compacts, covered = q("SELECT count(*), coalesce(sum(up_to_message - from_message + 1), 0)"
+                              " FROM conversation_compacts").fetchone()
+        return {"conversations": convs, "messages": q("SELECT count(*) FROM conversation_messages").fetchone()[0],
+                "compacts": compacts, "compacted_messages": covered, "first": first, "last": last}
+
+    def rename_conversation(self, conversation_id: int, title: str) -> Conversation:
+        if self.conn.execute("UPDATE conversations SET title = ? WHERE id = ?",
+                             (title, conversation_id)).rowcount == 0:
+            self.conversation(conversation_id)  # raises NotFound
+        return self.conversation(conversation_id)
+
     def delete_conversation(self, conversation_id: int) -> Conversation:
-        conv = self.conversation(conversation_id)
+        return self.forget_conversation(conversation_id).conversation
+
+    def forget_conversation(self, conversation_id: int) -> Forgotten:
+        """Delete a conversation and everything derived from it, in one transaction: its
+        messages, compacts, participants and topic links (cascades), the personal variables
+        learnt in it, topics nobody refers to any more, and the summaries of recent
+        conversations that quoted it."""
         with db.transaction(self.conn):
+            conv = self.conversation(conversation_id)
+            facts = [r[0] for r in self.conn.execute(
+                "DELETE FROM personal_variables WHERE source_message_id IN"
+                " (SELECT message_id FROM conversation_messages WHERE conversation_id = ?) RETURNING key",
+                (conversation_id,))]
+            # briefings that quoted it, and the one built for it (it only served this conversation)
+            gone = self.conn.execute(
+                "DELETE FROM cross_conversation_summaries WHERE conversation_id = ? OR EXISTS"
+                " (SELECT 1 FROM json_each(source_conversations) WHERE value = ?)",
+                (conversation_id, conversation_id)).rowcount
             self.conn.execute("DELETE FROM conversations WHERE id = ?", (conversation_id,))
-            # topics nobody refers to any more go too
             self.conn.execute(
                 "DELETE FROM topics WHERE id NOT IN (SELECT topic_id FROM conversation_topics)"
                 " AND id NOT IN (SELECT topic_id FROM topic_messages)"
             )
-        return conv
+        return Forgotten(conv, facts, gone)
 
     def set_conversation_metadata(self, conversation_id: int, **values: Any) -> None:
         with db.transaction(self.conn):
@@ -183,7 +163,7 @@ class UserStore:
                 "SELECT message_count, title FROM conversations WHERE id = ?", (conversation_id,)
             ).fetchone()
             if row is None:
-                raise NotFound(f"no conversation {conversation_id} for user {self.username!r}")
+                raise NotFound(f"no conversation {conversation_id} for user {self.username!r}", kind="conversation")
             number = self.conn.execute(
                 "SELECT coalesce(max(message_number), 0) + 1 FROM conversation_messages WHERE conversation_id = ?",
                 (conversation_id,),
@@ -216,8 +196,19 @@ class UserStore:
     def message(self, message_id: int) -> Message:
         row = self.conn.execute("SELECT * FROM conversation_messages WHERE message_id = ?", (message_id,)).fetchone()
         if row is None:
-            raise NotFound(f"no message {message_id}")
+            raise NotFound(f"no message {message_id}", kind="message")
         return _message(row)
+
+    def latest_messages(self, conversation_id: int, limit: int, *, before: int | None = None) -> list[Message]:
+        """The last ``limit`` messages (before message number ``before``), oldest first: a long
+        conversation opens at its end and loads older pages on demand."""
+        sql = "SELECT * FROM conversation_messages WHERE conversation_id = ?"
+        args: list[Any] = [conversation_id]
+        if before is not None:
+            sql += " AND message_number < ?"
+            args.append(before)
+        rows = self.conn.execute(sql + " ORDER BY message_number DESC LIMIT ?", [*args, max(0, limit)]).fetchall()
+        return [_message(r) for r in reversed(rows)]
 
     def messages(self, conversation_id: int, first: int = 1, last: int | None = None) -> list[Message]:
         sql = "SELECT * FROM conversation_messages WHERE conversation_id = ? AND message_number >= ?"
@@ -232,17 +223,17 @@ class UserStore:
             row = self.conn.execute("SELECT metadata FROM conversation_messages WHERE message_id = ?",
                                     (message_id,)).fetchone()
             if row is None:
-                raise NotFound(f"no message {message_id}")
+                raise NotFound(f"no message {message_id}", kind="message")
             meta = json.loads(row[0])
             meta.update(values)
             self.conn.execute("UPDATE conversation_messages SET metadata = ? WHERE message_id = ?",
                               (json.dumps(meta), message_id))
 
-    def participants(self, conversation_id: int) -> list[sqlite3.Row]:
-        return self.conn.execute(
+    def participants(self, conversation_id: int) -> list[Participant]:
+        return [Participant(r["conversation_id"], r["author_id"], r["name"], bool(r["is_bot"]), r["first_seen"],
+                            r["last_seen"], r["message_count"]) for r in self.conn.execute(
             "SELECT * FROM participants WHERE conversation_id = ? ORDER BY first_seen, author_id",
-            (conversation_id,),
-        ).fetchall()
+            (conversation_id,))]
 
     # -- compacts --------------------------------------------------------------------------
 
@@ -265,6 +256,11 @@ class UserStore:
 
     def set_var(self, key: str, value: str, *, author_id: str | None = None,
                 source_message_id: int | None = None) -> None:
+        value = str(value).strip()
+        if not value:
+            raise UsageError("the value is empty")
+        if len(value) > MAX_VAR_VALUE or "\x00" in value:
+            raise UsageError(f"a personal variable holds at most {MAX_VAR_VALUE} characters of text")
         self.conn.execute(
             "INSERT INTO personal_variables (key, value, updated_at, author_id, source_message_id)"
             " VALUES (?, ?, ?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value,"
@@ -276,8 +272,12 @@ class UserStore:
     def unset_var(self, key: str) -> bool:
         return self.conn.execute("DELETE FROM personal_variables WHERE key = ?", (_var_key(key),)).rowcount > 0
 
-    def vars(self) -> list[sqlite3.Row]:
-        return self.conn.execute("SELECT * FROM personal_variables ORDER BY key").fetchall()
+    def var(self, key: str) -> Variable | None:
+        row = self.conn.execute("SELECT * FROM personal_variables WHERE key = ?", (_var_key(key),)).fetchone()
+        return _variable(row) if row else None
+
+    def vars(self) -> list[Variable]:
+        return [_variable(r) for r in self.conn.execute("SELECT * FROM personal_variables ORDER BY key")]
 
     # -- topics ----------------------------------------------------------------------------
 
@@ -316,12 +316,16 @@ class UserStore:
         ).fetchall()
 
 
-def _var_key(key: str) -> str:
-    key = key.strip().lower().replace(" ", "_")
-    if not key:
-        from tatlock.config import UsageError
+def _variable(row: sqlite3.Row) -> Variable:
+    return Variable(row["key"], row["value"], row["updated_at"], row["author_id"], row["source_message_id"])
 
+
+def _var_key(key: str) -> str:
+    key = str(key).strip().lower().replace(" ", "_")
+    if not key:
         raise UsageError("the variable name is empty")
+    if len(key) > MAX_VAR_KEY or not re.fullmatch(r"[\w.-]+", key):
+        raise UsageError(f"a variable name is at most {MAX_VAR_KEY} letters, digits, '_', '-' or '.'")
     return key
 
 

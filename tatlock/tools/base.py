@@ -6,11 +6,15 @@ JSON-serialisable dict. A failure the user should hear about is returned as
 exception into such a result, so a broken tool never breaks a turn.
 
 The username is injected by the pipeline from the session, never taken from the model.
+A tool reaches the user's memory only through ``ctx.user_store``, which stops working once
+its turn has ended: a tool that timed out and runs on in the background cannot write later.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
+import inspect
+import threading
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -23,10 +27,42 @@ def _now() -> _dt.datetime:
     return _dt.datetime.now().astimezone()
 
 
+class ToolError(Exception):
+    """Raised by a tool for a failure whose message is fit to show the user."""
+
+
+class TurnScope:
+    """The user's store as long as the turn lasts; any use after ``end()`` raises ToolError."""
+
+    def __init__(self, store: "UserStore"):
+        self._store = store
+        self._ended = threading.Event()
+
+    def end(self) -> None:
+        self._ended.set()
+
+    @property
+    def ended(self) -> bool:
+        return self._ended.is_set()
+
+    def __getattr__(self, name: str) -> Any:
+        if self._ended.is_set():
+            raise ToolError("the turn this tool ran in has ended; nothing was read or written")
+        value = getattr(self._store, name)
+        if inspect.ismethod(value):  # (a sqlite3 connection is callable too: it stays itself)
+            def guarded(*args: Any, **kwargs: Any) -> Any:
+                if self._ended.is_set():
+                    raise ToolError("the turn this tool ran in has ended; nothing was written")
+                return value(*args, **kwargs)
+
+            return guarded
+        return value
+
+
 @dataclass
 class ToolContext:
     username: str
-    user_store: "UserStore | None" = None
+    user_store: "UserStore | TurnScope | None" = None
     config: "Config | None" = None
     # the conversation the tool runs in (None outside a conversation)
     conversation_id: int | None = None
@@ -37,7 +73,3 @@ class ToolContext:
     # seconds for any network call a tool makes
     http_timeout: float = 10.0
     extra: dict[str, Any] = field(default_factory=dict)
-
-
-class ToolError(Exception):
-    """Raised by a tool for a failure whose message is fit to show the user."""

@@ -8,48 +8,36 @@ seeds and what an upgrade adds. A tool is resolved by importing ``module`` and t
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from tatlock.store.records import Param, ToolSpec
 
-@dataclass(frozen=True)
-class Param:
-    name: str
-    type: str  # JSON schema type: string | integer | number | boolean
-    description: str
-    required: bool = False
+__all__ = ["BUILTIN_TOOLS", "BY_KEY", "Param", "ToolSpec", "json_schema", "resolve"]
 
 
-@dataclass(frozen=True)
-class ToolSpec:
-    key: str
-    description: str
-    module: str
-    function_name: str
-    category: str
-    params: tuple[Param, ...] = field(default_factory=tuple)
-    enabled: bool = True
-
-    def json_schema(self) -> dict[str, Any]:
-        """The tool as Ollama/OpenAI native tool-calling expects it."""
-        return {
-            "type": "function",
-            "function": {
-                "name": self.key,
-                "description": self.description,
-                "parameters": {
-                    "type": "object",
-                    "properties": {
-                        p.name: {"type": p.type, "description": p.description} for p in self.params
-                    },
-                    "required": [p.name for p in self.params if p.required],
-                },
+def json_schema(spec: ToolSpec) -> dict[str, Any]:
+    """The tool as Ollama/OpenAI native tool-calling expects it."""
+    return {
+        "type": "function",
+        "function": {
+            "name": spec.key,
+            "description": spec.description,
+            "parameters": {
+                "type": "object",
+                "properties": {p.name: {"type": p.type, "description": p.description} for p in spec.params},
+                "required": [p.name for p in spec.params if p.required],
             },
-        }
+        },
+    }
 
-    def resolve(self) -> Callable[..., dict]:
-        module = importlib.import_module(self.module)
-        return getattr(module, self.function_name)
+
+def resolve(spec: ToolSpec) -> Callable[..., dict]:
+    """The function a registry row names (imported on first use). Only tatlock's own tool
+    modules: a row edited in system.db must not make tatlock import arbitrary code."""
+    if not spec.module.startswith("tatlock.tools."):
+        raise ImportError(f"tool modules live under tatlock.tools, not {spec.module!r}")
+    module = importlib.import_module(spec.module)
+    return getattr(module, spec.function_name)
 
 
 def _p(name: str, typ: str, desc: str, required: bool = False) -> Param:

@@ -1,0 +1,104 @@
+"""What every step of a turn shares: its environment, phase accounting and the model call.
+
+``TurnEnv`` is everything a turn needs from the core (settings, stores, the backend, the
+clock); the pipeline never imports the core. ``Phase`` times one named phase and counts its
+model calls and tokens; ``chat`` makes one model call inside a phase, with the turn's
+cancel signal, and reports it as a ``ModelCall`` event (the debug log and the TUI's Debug
+pane show its prompt and raw output).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from tatlock.config import Config
+from tatlock.events import Event, ModelCall, PhaseFinished, PhaseStarted
+from tatlock.llm.base import Backend, Cancel, ChatResult
+from tatlock.memory.tokens import Estimator
+from tatlock.store.system import SystemStore
+from tatlock.store.user import UserStore
+
+# most tokens one call may generate, by phase
+MAX_TOKENS = {"assess": 600, "select_tools": 300, "respond": 500, "quality": 120, "summary": 1400}
+
+Emit = Callable[[Event], None]
+
+
+@dataclass
+class TurnEnv:
+    cfg: Config
+    username: str
+    interface: str
+    system: SystemStore
+    store: UserStore
+    backend: Backend
+    estimator: Estimator
+    clock: Callable[[], dt.datetime]
+    secrets: tuple[str, ...]
+    budget: Callable[[], int]  # context budget in tokens (asks the server once)
+
+    def options(self, temperature: float = 0.3, max_tokens: int | None = None) -> dict[str, Any]:
+        """Backend-neutral options; every call is bounded (a small model can ramble forever)."""
+        opts: dict[str, Any] = {"temperature": temperature}
+        if max_tokens:
+            opts["max_tokens"] = max_tokens
+        if self.cfg.backend == "ollama":
+            opts["context"] = self.budget()  # Ollama loads the model with this window
+        return opts
+
+
+class Phase:
+    def __init__(self, name: str, emit: Emit):
+        self.name, self.emit = name, emit
+        self.t0 = time.perf_counter()
+        self.calls = self.prompt_tokens = self.eval_tokens = 0
+        emit(PhaseStarted(name))
+
+    def add(self, r: ChatResult) -> None:
+        self.calls += 1
+        self.prompt_tokens += r.prompt_tokens or 0
+        self.eval_tokens += r.eval_tokens or 0
+
+    def finish(self, **detail: Any) -> dict[str, Any]:
+        ms = round((time.perf_counter() - self.t0) * 1000, 1)
+        self.emit(PhaseFinished(self.name, ms, self.calls, self.prompt_tokens, self.eval_tokens, detail))
+        return {"name": self.name, "ms": ms, "model_calls": self.calls,
+                "prompt_tokens": self.prompt_tokens, "eval_tokens": self.eval_tokens}
+
+
+def chat(env: TurnEnv, phase: Phase, messages: list[dict], *, cancel: Cancel | None, schema: dict | None = None,
+         tools: list[dict] | None = None, on_token: Callable[[str], None] | None = None,
+         temperature: float = 0.3, max_tokens: int = MAX_TOKENS["respond"]) -> ChatResult:
+    r = env.backend.chat(messages, schema=schema, tools=tools, on_token=on_token,
+                         options=env.options(temperature, max_tokens), cancel=cancel)
+    phase.add(r)
+    env.estimator.calibrate(messages, r.prompt_tokens)
+    phase.emit(ModelCall(phase.name, r.model, messages, r.content, round(r.ms, 1), r.prompt_tokens,
+                         r.eval_tokens, [{"name": c.name, "arguments": c.arguments} for c in r.tool_calls],
+                         schema is not None, [x["function"]["name"] for x in tools or ()]))
+    return r
+
+
+class CountingBackend:
+    """Passes calls through, counting them into a phase (for helpers that take a backend,
+    such as the cross-conversation summary), with the turn's cancel signal."""
+
+    def __init__(self, inner: Backend, phase: Phase, estimator: Estimator, cancel: Cancel | None):
+        self.inner, self.phase, self.estimator, self.cancel = inner, phase, estimator, cancel
+        self.model = inner.model
+        self.where = inner.where
+
+    def chat(self, messages: list[dict], **kw: Any) -> ChatResult:
+        kw.setdefault("cancel", self.cancel)
+        r = self.inner.chat(messages, **kw)
+        self.phase.add(r)
+        self.estimator.calibrate(messages, r.prompt_tokens)
+        self.phase.emit(ModelCall(self.phase.name, r.model, messages, r.content, round(r.ms, 1),
+                                  r.prompt_tokens, r.eval_tokens, [], kw.get("schema") is not None, []))
+        return r
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)

@@ -1,0 +1,109 @@
+"""`doctor`: what is set up and what is not, as a list of checks any interface can show."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from tatlock.services.base import Core
+from tatlock.store.health import quick_check
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    ok: bool | None  # None: information only
+    detail: str
+    hint: str | None = None
+
+
+class Doctor:
+    def __init__(self, core: Core):
+        self._core = core
+
+    def run(self, *, server: bool = True) -> list[Check]:
+        core = self._core
+        from tatlock.hardware import current_tier, describe
+
+        checks: list[Check] = []
+        try:
+            tier, hw = current_tier(core.cfg.tier)
+            checks.append(Check("tier", None, f"{tier.name} ({tier.reason})"))
+            checks.append(Check("hardware", None, "; ".join(describe(hw).splitlines())))
+        except ValueError as exc:
+            checks.append(Check("tier", False, str(exc), "set `tier` to low, medium, high or auto"))
+        try:
+            model = core.model
+            src = core.cfg.source.get("model")
+            checks.append(Check("model", None, f"{model}" + (f" (from {src})" if src else " (tier default)")))
+            checks.append(Check("context", None, f"{core.cfg.effective('context_size')} tokens, compaction every "
+                                                 f"{core.cfg.effective('compact_interval')} messages"))
+        except ValueError:  # no tier, so no model: reported above
+            server = False
+        if server:
+            checks += self._server(model)
+        checks += self._folders()
+        checks += self._databases()
+        users_dir = core.paths.users_dir
+        memories = sorted(x.name.removesuffix("_longterm.db") for x in users_dir.glob("*_longterm.db")) \
+            if users_dir.is_dir() else []
+        checks.append(Check("user", None, f"{core.cfg.user}; memories: {', '.join(memories) or 'none yet'}"))
+        return checks
+
+    def _server(self, model: str) -> list[Check]:
+        from tatlock.services.models import Models
+
+        st = Models(self._core).status(model)
+        where = f"{st.backend} at {st.where}"
+        if not st.reachable:
+            return [Check("server", False, st.problem or where, st.hint)]
+        out = [Check("server", True, f"{where} ({st.version})")]
+        if st.available:
+            out.append(Check("model pulled", True, model + (f", context {st.context} tokens" if st.context else "")))
+        else:
+            out.append(Check("model pulled", False, st.problem or model, st.hint))
+        return out
+
+    def _folders(self) -> list[Check]:
+        p = self._core.paths
+        out = []
+        for name, folder in (("data", p.data_dir), ("logs", p.log_dir)):
+            problem = folder_problem(folder)
+            out.append(Check(name, problem is None, f"{folder}" + (f": {problem}" if problem else ""),
+                             None if problem is None else "make it a writable folder, or set TATLOCK_HOME"))
+        out.append(Check("config", None, f"{p.config_file}" + ("" if p.config_file.exists()
+                                                              else " (not present: defaults in use)")))
+        return out
+
+    def _databases(self) -> list[Check]:
+        p = self._core.paths
+        dbs = [p.system_db] + (sorted(p.users_dir.glob("*_longterm.db")) if p.users_dir.is_dir() else [])
+        out = []
+        for db in dbs:
+            if not db.exists():
+                continue
+            problem = quick_check(db)
+            out.append(Check(f"database {db.name}", problem is None, f"{db}" + (f": {problem}" if problem else ""),
+                             None if problem is None else
+                             "restore it from a `memory export`, or move it aside and a new one is started"))
+        return out
+
+
+def folder_problem(folder: Path) -> str | None:
+    """Why tatlock cannot keep files in ``folder`` (None: it can)."""
+    if folder.exists() and not folder.is_dir():
+        return "it is a file, not a folder"
+    probe = folder
+    while not probe.exists():  # a folder not made yet: its nearest existing parent must be writable
+        probe = probe.parent
+    if not os.access(probe, os.W_OK | os.X_OK):
+        return "it is not writable"
+    if probe == folder:
+        try:
+            with tempfile.TemporaryFile(dir=folder):
+                pass
+        except OSError as exc:
+            return f"cannot write in it ({exc.strerror or exc})"
+    return None
