@@ -29,6 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # run from a checkout without the package installed
     sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))  # the fake servers are test support, not shipped code
 
 from tatlock.butler import Butler  # noqa: E402
 from tatlock.config import Config, Paths  # noqa: E402
@@ -40,7 +41,7 @@ from tatlock.memory.compaction import compact_due  # noqa: E402
 from tatlock.memory.context import history_line  # noqa: E402
 from tatlock.memory.tokens import Estimator  # noqa: E402
 from tatlock.store.user import Author  # noqa: E402
-from tatlock.testing.fake_ollama import FakeOllama  # noqa: E402
+from support.fake_ollama import FakeOllama  # noqa: E402
 from tatlock.timeutil import iso  # noqa: E402
 
 ALICE = Author("alice", "Alice", is_anchor=True)

@@ -59,6 +59,7 @@ from typing import Any, Iterator
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # run from a checkout without the package installed
     sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))  # the fake servers are test support, not shipped code
 
 from tatlock import config as tconfig  # noqa: E402
 from tatlock.butler import Butler  # noqa: E402
@@ -69,7 +70,7 @@ from tatlock.hardware import TIERS  # noqa: E402
 from tatlock.memory.context import SUMMARY_SHARE  # noqa: E402
 from tatlock.store import db  # noqa: E402
 from tatlock.store.user import Author, UserStore, _title  # noqa: E402
-from tatlock.testing.fake_ollama import FakeOllama, estimate_prompt_tokens  # noqa: E402
+from support.fake_ollama import FakeOllama, estimate_prompt_tokens  # noqa: E402
 from tatlock.timeutil import iso  # noqa: E402
 
 USER = "alice"
@@ -812,7 +813,7 @@ def compaction_reply(prompt: str) -> str:
 
 @contextlib.contextmanager
 def fake_weather() -> Iterator[str]:
-    from tatlock.testing.fake_web import FakeWeb
+    from support.fake_web import FakeWeb
 
     with FakeWeb() as web:
         yield web.url

@@ -96,7 +96,7 @@ def store(paths):
 
 @pytest.fixture
 def fake():
-    from tatlock.testing.fake_ollama import FakeOllama
+    from support.fake_ollama import FakeOllama
 
     with FakeOllama() as srv:
         yield srv
@@ -116,7 +116,7 @@ def served(fake, monkeypatch):
 
 @pytest.fixture
 def fake_server():
-    from tatlock.testing.fake_web import FakeWeb
+    from support.fake_web import FakeWeb
 
     with FakeWeb() as web:
         yield web

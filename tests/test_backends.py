@@ -7,7 +7,7 @@ import pytest
 from tatlock.errors import BackendError
 from tatlock.llm.ollama import OllamaBackend
 from tatlock.llm.openai_compat import OpenAICompatBackend, to_openai_messages
-from tatlock.testing.fake_ollama import FakeError, MidStreamError
+from support.fake_ollama import FakeError, MidStreamError
 
 TOOL_ROUND = [
     {"role": "user", "content": "weather?"},

@@ -33,7 +33,7 @@ from tatlock.memory.compaction import (
     normalise_summary,
 )
 from tatlock.store.user import Author, UserStore
-from tatlock.testing.fake_ollama import FakeError, MidStreamError
+from support.fake_ollama import FakeError, MidStreamError
 from tatlock.timeutil import iso
 
 ALICE = Author("alice", "Alice", is_anchor=True)

@@ -14,7 +14,7 @@ from tatlock.memory import context
 from tatlock.memory.compaction import compact_due
 from tatlock.memory.cross import FILE_NAME, build_cross_summary, latest_cross_summary
 from tatlock.store.user import Author, UserStore
-from tatlock.testing.fake_ollama import FakeError
+from support.fake_ollama import FakeError
 from tatlock.timeutil import iso
 
 ALICE = Author("alice", "Alice", is_anchor=True)

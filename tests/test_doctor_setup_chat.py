@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from tatlock.testing.fake_ollama import FakeOllama
+from support.fake_ollama import FakeOllama
 
 
 def assess(answer: str, topics=("general",)) -> dict:

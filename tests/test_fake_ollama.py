@@ -1,4 +1,4 @@
-"""Tests for tatlock.testing.fake_ollama, driven by the real ollama client and httpx."""
+"""Tests for support.fake_ollama, driven by the real ollama client and httpx."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import httpx
 import ollama
 import pytest
 
-from tatlock.testing.fake_ollama import (
+from support.fake_ollama import (
     FakeError,
     FakeOllama,
     MidStreamError,

@@ -8,7 +8,7 @@ import sqlite3
 
 import pytest
 
-from tatlock.testing.fake_ollama import FakeError, MidStreamError
+from support.fake_ollama import FakeError, MidStreamError
 
 
 def assess(decision="DIRECT", guard="NONE", answer="", tools=(), query="", topics=("general",)):

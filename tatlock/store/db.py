@@ -112,3 +112,9 @@ def transaction(conn: sqlite3.Connection, mode: str = "IMMEDIATE") -> Iterator[s
         raise
     else:
         conn.execute("COMMIT")
+
+
+def fits(value: object) -> bool:
+    """True when ``value`` is an integer SQLite can hold (an id of 99999999999999999999 from a
+    command line is simply not found, instead of an OverflowError)."""
+    return isinstance(value, int) and -(2**63) <= value < 2**63

@@ -109,7 +109,9 @@ class SystemStore:
         return "\n".join(i.instruction for i in self.persona(enabled_only=True))
 
     def instruction(self, iid: int) -> Instruction:
-        row = self.conn.execute("SELECT * FROM rise_and_shine WHERE id = ?", (iid,)).fetchone()
+        row = None
+        if db.fits(iid):
+            row = self.conn.execute("SELECT * FROM rise_and_shine WHERE id = ?", (iid,)).fetchone()
         if row is None:
             raise NotFound(f"no persona instruction with id {iid}", kind="instruction")
         return self._instruction(row)
@@ -150,13 +152,13 @@ class SystemStore:
 
     def edit_instruction(self, iid: int, text: str) -> Instruction:
         text = self._clean(text)
-        if self.conn.execute("UPDATE rise_and_shine SET instruction = ?, updated_at = ? WHERE id = ?",
+        if not db.fits(iid) or self.conn.execute("UPDATE rise_and_shine SET instruction = ?, updated_at = ? WHERE id = ?",
                              (text, iso(), iid)).rowcount == 0:
             self.instruction(iid)  # raises NotFound
         return self.instruction(iid)
 
     def set_instruction_enabled(self, iid: int, enabled: bool) -> Instruction:
-        if self.conn.execute("UPDATE rise_and_shine SET enabled = ?, updated_at = ? WHERE id = ?",
+        if not db.fits(iid) or self.conn.execute("UPDATE rise_and_shine SET enabled = ?, updated_at = ? WHERE id = ?",
                              (int(enabled), iso(), iid)).rowcount == 0:
             self.instruction(iid)
         return self.instruction(iid)

@@ -71,7 +71,9 @@ class UserStore:
         return self.conversation(cur.lastrowid)
 
     def conversation(self, conversation_id: int) -> Conversation:
-        row = self.conn.execute("SELECT * FROM conversations WHERE id = ?", (conversation_id,)).fetchone()
+        row = None
+        if db.fits(conversation_id):
+            row = self.conn.execute("SELECT * FROM conversations WHERE id = ?", (conversation_id,)).fetchone()
         if row is None:
             raise NotFound(f"no conversation {conversation_id} for user {self.username!r}", kind="conversation")
         return _conversation(row)
@@ -112,7 +114,7 @@ class UserStore:
                 "compacts": compacts, "compacted_messages": covered, "first": first, "last": last}
 
     def rename_conversation(self, conversation_id: int, title: str) -> Conversation:
-        if self.conn.execute("UPDATE conversations SET title = ? WHERE id = ?",
+        if not db.fits(conversation_id) or self.conn.execute("UPDATE conversations SET title = ? WHERE id = ?",
                              (title, conversation_id)).rowcount == 0:
             self.conversation(conversation_id)  # raises NotFound
         return self.conversation(conversation_id)
@@ -158,6 +160,8 @@ class UserStore:
                     timestamp: str | None = None) -> Message:
         """Store one message with the next number of its conversation."""
         now = timestamp or iso()
+        if not db.fits(conversation_id):
+            raise NotFound(f"no conversation {conversation_id} for user {self.username!r}", kind="conversation")
         with db.transaction(self.conn):
             row = self.conn.execute(
                 "SELECT message_count, title FROM conversations WHERE id = ?", (conversation_id,)
@@ -194,7 +198,10 @@ class UserStore:
         return self.message(cur.lastrowid)
 
     def message(self, message_id: int) -> Message:
-        row = self.conn.execute("SELECT * FROM conversation_messages WHERE message_id = ?", (message_id,)).fetchone()
+        row = None
+        if db.fits(message_id):
+            row = self.conn.execute("SELECT * FROM conversation_messages WHERE message_id = ?",
+                                    (message_id,)).fetchone()
         if row is None:
             raise NotFound(f"no message {message_id}", kind="message")
         return _message(row)

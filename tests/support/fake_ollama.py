@@ -359,7 +359,10 @@ class _Handler(BaseHTTPRequestHandler):
                 self._error(path, 400, "invalid JSON request body")
             else:
                 route(self, body if isinstance(body, dict) else {})
-        except (_Aborted, BrokenPipeError, ConnectionResetError, ConnectionAbortedError):
+        except (BrokenPipeError, ConnectionResetError, ConnectionAbortedError):
+            self.close_connection = True
+            self.fake._hung_up(path)  # the client closed the stream before it ended
+        except _Aborted:
             self.close_connection = True
         except Exception as exc:  # a bug in the fake: say so instead of hanging the client
             self.close_connection = True
@@ -1016,6 +1019,7 @@ class FakeOllama:
         self.default_num_ctx = default_num_ctx
         self.version = version
         self.handler_errors: list[BaseException] = []
+        self.hangups: list[str] = []  # paths of streams the client closed before their end
 
         self._lock = threading.RLock()
         self._queue: deque[Any] = deque()
@@ -1124,6 +1128,20 @@ class FakeOllama:
             return sum(1 for r in self._requests if r.path == path and (method is None or r.method == method))
 
     # ---- internals used by the handler
+
+    def _hung_up(self, path: str) -> None:
+        with self._lock:
+            self.hangups.append(path)
+
+    def wait_hangup(self, timeout: float = 5.0) -> bool:
+        """True once a client has closed a stream early (e.g. a cancelled turn)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with self._lock:
+                if self.hangups:
+                    return True
+            time.sleep(0.01)
+        return False
 
     def _record(self, rec: Recorded) -> None:
         with self._lock:

@@ -1,0 +1,1 @@
+"""Test support: protocol-faithful fake servers over real loopback HTTP (not shipped)."""
