@@ -31,12 +31,23 @@ message rows, neighbours, filters) are in ``tatlock.store.search``.
 from __future__ import annotations
 
 import datetime as _dt
-import re
 import sqlite3
 from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
+from tatlock.memory.query import (
+    FRAMING,
+    STOPWORDS,
+    answer_hint,
+    content_terms,
+    fts_query,
+    match_expr,
+    query_dates,
+    query_terms,
+    quote,
+    split_words,
+)
 from tatlock.store import search as queries
 from tatlock.store.user import UserStore
 
@@ -85,173 +96,6 @@ class Ranking:
 
 RANKING = Ranking()
 
-# the LoCoMo baseline's stopwords (question words, pronouns, auxiliaries)
-STOPWORDS = frozenset("""
-a about above after again against all am an and any are as at be because been before being
-below between both but by can could did do does doing done down during each few for from
-further had has have having he her here hers herself him himself his how i if in into is it
-its itself just me more most my myself no nor not of off on once only or other our ours
-ourselves out over own same she should so some such than that the their theirs them
-themselves then there these they this those through to too under until up very was we were
-what when where which while who whom why will with would you your yours yourself yourselves
-s t d ll m re ve
-""".split())
-
-# words that frame a question rather than name its subject
-FRAMING = frozenset("""
-mention mentioned mentions describe described describes say says said tell told talk talked
-talking according likely think thinks thought kind type sort something anything ever also
-recently specific specifically name named way ways discuss discussed discussing chat chatted
-conversation conversations remember remind happen happened
-""".split())
-
-_TIME_WORDS = frozenset("""
-yesterday today tonight tomorrow ago last next week weeks weekend month months year years
-day days morning evening night afternoon recently lately soon since
-monday tuesday wednesday thursday friday saturday sunday
-january february march april may june july august september october november december
-""".split())
-_MONTHS = {m: i for i, m in enumerate(
-    "january february march april may june july august september october november december".split(), 1)}
-_MONTHS.update({m[:3]: i for m, i in list(_MONTHS.items())})
-_MONTHS["sept"] = 9
-
-# forms porter stemming cannot join (irregular verbs) and a few everyday synonyms; a query
-# word also matches the other words of its group. Only forms with different porter stems
-# ("feel felt", not "feel feels feeling"): bm25() of an OR-query adds up every form present.
-_GROUPS = """
-go went gone | buy bought | make made | see saw seen | meet met | take took taken | give gave given
-feel felt | get got gotten | find found | think thought | tell told | say said | come came | run ran
-write wrote written | begin began begun | bring brought | build built | catch caught | choose chose chosen
-draw drew drawn | drive drove driven | eat ate eaten | fall fell fallen | fly flew flown
-forget forgot forgotten | grow grew grown | hear heard | hold held | keep kept | know knew known
-leave left | lose lost | pay paid | ride rode ridden | sell sold | send sent | sing sang sung | sit sat
-sleep slept | speak spoke spoken | spend spent | stand stood | swim swam swum | teach taught
-throw threw thrown | wear wore worn | win won | break broke broken | fight fought | lead led | feed fed
-become became | learn learnt
-mom mum mother | dad father | kid child children | photo picture pic | movie film | vacation holiday
-"""
-_VARIANTS: dict[str, tuple[str, ...]] = {}
-for _group in _GROUPS.split("|"):
-    _forms = tuple(_group.split())
-    for _form in _forms:
-        _VARIANTS[_form] = tuple(dict.fromkeys(_VARIANTS.get(_form, ()) + tuple(f for f in _forms if f != _form)))
-
-_WORD_RE = re.compile(r"[^\W_]+")  # the unicode61 tokenizer's idea of a word
-_NUMBER_RE = re.compile(r"\b\d+\b|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twice|once|dozen|"
-                        r"hundred|thousand|couple|several|few)\b", re.I)
-_TIME_RE = re.compile(r"\b(?:" + "|".join(sorted(_TIME_WORDS, key=len, reverse=True)) + r")\b|\b(?:19|20)\d\d\b",
-                      re.I)
-# "went to Woodhaven", "in the Smoky Mountains" (case-sensitive: a capitalised name after a place word)
-_PLACE_RE = re.compile(r"\b(?:in|at|to|from|near|around|visit|visited|visiting|across)\s+(?:the\s+)?[A-Z]\w+")
-_PERSON_RE = re.compile(r"(?<=[a-z,;] )[A-Z][a-z]+\b|(?i:\b(?:friends?|mom|dad|mother|father|sister|brother|wife|"
-                        r"husband|son|daughter|boss|colleague|coworker|neighbou?r|teacher|mentor|partner|cousin|aunt|"
-                        r"uncle|grandma|grandpa|grandmother|grandfather)\b)")
-_MONTH_ALT = "|".join(sorted(_MONTHS, key=len, reverse=True))
-_DATE_DMY = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(" + _MONTH_ALT + r")\.?,?\s+((?:19|20)\d\d)\b", re.I)
-_DATE_MDY = re.compile(r"\b(" + _MONTH_ALT + r")\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+((?:19|20)\d\d)\b", re.I)
-_DATE_MY = re.compile(r"\b(" + _MONTH_ALT + r")\.?,?\s+((?:19|20)\d\d)\b", re.I)
-_ISO_DATE = re.compile(r"\b((?:19|20)\d\d)-(\d{2})-(\d{2})\b")
-
-
-# --------------------------------------------------------------------------------- query
-
-
-def _words(text: str) -> list[str]:
-    return [w.lower() for w in _WORD_RE.findall(text or "")]
-
-
-def _quote(word: str) -> str:
-    return '"' + word.replace('"', '""') + '"'
-
-
-def _match(word: str, expand: bool = True) -> str:
-    """FTS5 expression for one query word (and the other forms of its group)."""
-    forms = (word, *_VARIANTS.get(word, ())) if expand else (word,)
-    return " OR ".join(_quote(f) for f in forms)
-
-
-def query_terms(text: str) -> list[str]:
-    """The query's content words, lowercased, de-duplicated, stopwords dropped.
-
-    If every word is a stopword the words themselves are kept (so "who are you" still
-    searches for something)."""
-    if not isinstance(text, str):
-        return []
-    words = _words(text)
-    keep = [w for w in words if w not in STOPWORDS] or words
-    return list(dict.fromkeys(keep))
-
-
-def fts_query(text: str) -> str:
-    """An FTS5 MATCH expression for ``text``: its content words, each quoted, OR-ed.
-
-    Returns "" when there is nothing to search for. Nothing the user typed is ever read as
-    FTS5 syntax."""
-    return " OR ".join(_quote(w) for w in query_terms(text))
-
-
-def _content_terms(text: str) -> list[str]:
-    if not isinstance(text, str):
-        return []
-    return list(dict.fromkeys(w for w in _words(text) if w not in STOPWORDS))
-
-
-def _query_dates(text: str) -> list[tuple[_dt.datetime, _dt.datetime]]:
-    """Calendar dates named in the query, as UTC day/month spans."""
-    spans = []
-    taken: list[tuple[int, int]] = []
-
-    def free(m: re.Match) -> bool:
-        return all(m.end() <= a or m.start() >= b for a, b in taken)
-
-    def day_span(y: int, mo: int, d: int) -> None:
-        try:
-            start = _dt.datetime(y, mo, d, tzinfo=_dt.timezone.utc)
-        except ValueError:
-            return
-        spans.append((start, start + _dt.timedelta(days=1)))
-
-    for m in _ISO_DATE.finditer(text):
-        taken.append(m.span())
-        day_span(int(m.group(1)), int(m.group(2)), int(m.group(3)))
-    for m in _DATE_DMY.finditer(text):
-        if free(m):
-            taken.append(m.span())
-            day_span(int(m.group(3)), _MONTHS[m.group(2).lower()], int(m.group(1)))
-    for m in _DATE_MDY.finditer(text):
-        if free(m):
-            taken.append(m.span())
-            day_span(int(m.group(3)), _MONTHS[m.group(1).lower()], int(m.group(2)))
-    for m in _DATE_MY.finditer(text):
-        if free(m):
-            taken.append(m.span())
-            y, mo = int(m.group(2)), _MONTHS[m.group(1).lower()]
-            start = _dt.datetime(y, mo, 1, tzinfo=_dt.timezone.utc)
-            end = _dt.datetime(y + mo // 12, mo % 12 + 1, 1, tzinfo=_dt.timezone.utc)
-            spans.append((start, end))
-    return spans
-
-
-def _hint(text: str) -> re.Pattern | None:
-    """What an answer to this question probably contains (None: no idea)."""
-    words = _words(text)
-    if not words:
-        return None
-    first = words[0]
-    joined = " ".join(words[:3])
-    if first == "when" or "what year" in joined or "what month" in joined or "what date" in joined \
-            or "how long ago" in " ".join(words):
-        return _TIME_RE
-    if first == "where":
-        return _PLACE_RE
-    if first in ("who", "whom", "whose"):
-        return _PERSON_RE
-    if first == "how" and len(words) > 1 and words[1] in ("many", "much", "often", "long", "old"):
-        return _NUMBER_RE
-    return None
-
-
 # -------------------------------------------------------------------------------- search
 
 
@@ -293,7 +137,7 @@ def _bound(value: Any) -> str | None:
 def _search(store: UserStore, query: str, limit: int, start: str | None, end: str | None,
             conversation_id: int | None, topic: str | None, include_compacts: bool, rk: Ranking) -> list[Hit]:
     flt = queries.message_filter(start, end, conversation_id, topic)
-    terms = _content_terms(query)
+    terms = content_terms(query)
     if flt and all(t in FRAMING for t in terms):  # "what did we talk about" + a time range
         return _recent(store, flt, limit)
     if not terms:
@@ -312,7 +156,7 @@ def _search(store: UserStore, query: str, limit: int, start: str | None, end: st
         weights[w] = rk.framing if w in FRAMING else 1.0
     cflt = queries.compact_filter(start, end, conversation_id, topic) if include_compacts else queries.Filter()
     if not weights:  # the query only names people: their latest messages and mentions
-        recent = _recent(store, flt, limit, mentioning=" OR ".join(_quote(w) for w in named))
+        recent = _recent(store, flt, limit, mentioning=" OR ".join(quote(w) for w in named))
         if include_compacts:
             recent = _compacts(store, {w: 1.0 for w in named}, {}, cflt, limit, rk) + recent
         return recent[:limit]
@@ -322,7 +166,7 @@ def _search(store: UserStore, query: str, limit: int, start: str | None, end: st
     per_term: dict[str, dict[int, float]] = {}
     for w, weight in weights.items():
         scores = {}
-        for mid, s in queries.word_scores(store, _match(w, rk.expand), flt, content_weight=rk.w_content,
+        for mid, s in queries.word_scores(store, match_expr(w, rk.expand), flt, content_weight=rk.w_content,
                                           extra_weight=rk.w_extra, limit=rk.per_word):
             if s > 0:
                 scores[mid] = s * weight
@@ -349,7 +193,7 @@ def _people(store: UserStore) -> dict[str, set[str]]:
     """Lowercased name words of everyone who wrote a message -> their author names."""
     out: dict[str, set[str]] = {}
     for name in queries.participant_names(store):
-        for part in _words(name):
+        for part in split_words(name):
             if part not in STOPWORDS and len(part) > 1:
                 out.setdefault(part, set()).add(name)
     return out
@@ -396,7 +240,7 @@ def _rank_messages(store: UserStore, query: str, own: dict[int, float],
         mid = pos.get((c, n))
         return own.get(mid, 0.0) if mid is not None else 0.0
 
-    dates = _query_dates(query) if rk.date else []
+    dates = query_dates(query) if rk.date else []
     slack = _dt.timedelta(days=rk.date_slack_days)
     windows = [((a - slack).isoformat(), (b + slack).isoformat()) for a, b in dates]
 
@@ -420,7 +264,7 @@ def _rank_messages(store: UserStore, query: str, own: dict[int, float],
     scored.sort(key=lambda x: (-x[0], x[1]))
 
     # answer-type hints on the best candidates (needs their text)
-    hint = _hint(query) if rk.hint else None
+    hint = answer_hint(query) if rk.hint else None
     pool = scored[:max(rk.hint_pool, limit)] if hint is not None else scored[:limit]
     texts = queries.message_texts(store, [mid for _, mid in pool])
     if hint is not None:
@@ -478,12 +322,12 @@ def _compacts(store: UserStore, weights: dict[str, float], names: dict[str, floa
     (times ``rk.compact``). ``names`` only add to compacts that match some word."""
     scores: dict[int, float] = {}
     for w, weight in weights.items():
-        for cid, s in queries.compact_scores(store, _match(w, rk.expand), flt):
+        for cid, s in queries.compact_scores(store, match_expr(w, rk.expand), flt):
             if s > 0:
                 scores[cid] = scores.get(cid, 0.0) + s * weight * rk.compact
     if scores or not weights:
         for w, weight in names.items():
-            for cid, s in queries.compact_scores(store, _quote(w), flt):
+            for cid, s in queries.compact_scores(store, quote(w), flt):
                 if s > 0 and (cid in scores or not weights):
                     scores[cid] = scores.get(cid, 0.0) + s * weight * rk.compact
     best = sorted(scores, key=lambda i: (-scores[i], i))[:limit]
