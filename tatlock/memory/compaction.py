@@ -21,18 +21,16 @@ messages stay in the context, so nothing is lost, only not yet summarised.
 When the compacts not yet merged into the archive outgrow their share of the context, the
 oldest are merged (with the previous archive) into ``conversations.metadata["archive"]``.
 Compacts are never deleted: they stay searchable.
+
+This module decides what to summarise and how; the claim and commit transactions (and every
+SQL statement) are in ``tatlock.store.compaction``.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import datetime as dt
-import json
 import logging
-import os
 import re
-import secrets
-import socket
 import threading
 import time
 from typing import Any, Callable
@@ -43,9 +41,10 @@ from tatlock.errors import BackendError
 from tatlock.events import CompactionFailed, CompactionFinished, CompactionStarted, Event
 from tatlock.memory.context import SUMMARY_SHARE, history_line
 from tatlock.memory.tokens import Estimator
-from tatlock.store import db
+from tatlock.store import compaction as rows
+from tatlock.store.compaction import HOST, claim_is_live  # noqa: F401 - re-exported (tests, views)
 from tatlock.store.user import Compact, Message, UserStore
-from tatlock.timeutil import iso, local, parse, utcnow
+from tatlock.timeutil import iso, local
 
 __all__ = [
     "SECTIONS",
@@ -88,97 +87,18 @@ def _safe(emit: Emit) -> Emit:
     return call
 
 
-# -- blocks --------------------------------------------------------------------------------
-
-
-def _covered(conn, conversation_id: int) -> int:  # (UserStore.compacted_up_to, on a bare connection)
-    return conn.execute(
-        "SELECT coalesce(max(up_to_message), 0) FROM conversation_compacts WHERE conversation_id = ?",
-        (conversation_id,),
-    ).fetchone()[0]
-
-
-def _next_block(conn, conversation_id: int, interval: int) -> tuple[int, int] | None:
-    if interval < 1:
-        raise ValueError(f"compaction interval must be at least 1, not {interval}")
-    covered = _covered(conn, conversation_id)
-    last = conn.execute(
-        "SELECT coalesce(max(message_number), 0) FROM conversation_messages WHERE conversation_id = ?",
-        (conversation_id,),
-    ).fetchone()[0]
-    if last >= covered + interval:
-        return covered + 1, covered + interval
-    return None
+# -- blocks and claims (the rows and transactions are tatlock.store.compaction's) -----------
 
 
 def next_block(store: UserStore, conversation_id: int, interval: int) -> tuple[int, int] | None:
     """The next block to compact, ``(covered+1, covered+interval)``, once all its messages exist."""
-    return _next_block(store.conn, conversation_id, interval)
-
-
-# -- claims --------------------------------------------------------------------------------
-
-HOST = socket.gethostname()
-
-
-def _owner() -> str:
-    return f"{HOST}:{os.getpid()}:{secrets.token_hex(4)}"
-
-
-def _pid_alive(pid: int) -> bool:
-    if pid <= 0:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # exists, belongs to someone else
-        return True
-    except OSError:
-        return False
-    return True
-
-
-def claim_is_live(row: Any, now: dt.datetime | None = None) -> bool:
-    """A claim blocks others while it has not expired and its process may still be working."""
-    now = now or utcnow()
-    try:
-        expired = parse(row["expires_at"]) <= now
-    except (TypeError, ValueError):
-        expired = True
-    if expired:
-        return False
-    if row["host"] != HOST:
-        return True  # cannot see the process: trust the expiry
-    return _pid_alive(int(row["pid"]))
-
-
-def _claim(conn, conversation_id: int, owner: str, first: int, last: int, ttl: float) -> str | None:
-    """Take the conversation's claim for ``[first, last]``; None, or why not (inside a transaction)."""
-    row = conn.execute("SELECT * FROM compaction_claims WHERE conversation_id = ?", (conversation_id,)).fetchone()
-    if row is not None and row["owner"] != owner and claim_is_live(row):
-        return f"messages {row['from_message']}-{row['up_to_message']} are being summarised by {row['owner']}"
-    now = utcnow()
-    conn.execute(
-        "INSERT OR REPLACE INTO compaction_claims"
-        " (conversation_id, from_message, up_to_message, owner, pid, host, claimed_at, expires_at)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        (conversation_id, first, last, owner, os.getpid(), HOST, iso(now),
-         iso(now + dt.timedelta(seconds=ttl))),
-    )
-    return None
-
-
-def _holds(conn, conversation_id: int, owner: str) -> bool:
-    row = conn.execute("SELECT owner FROM compaction_claims WHERE conversation_id = ?", (conversation_id,)).fetchone()
-    return row is not None and row[0] == owner
+    return rows.next_block(store, conversation_id, interval)
 
 
 def _release(store: UserStore, conversation_id: int, owner: str) -> None:
     """Drop our claim (best effort: a claim left behind is taken over once our pid is gone)."""
     try:
-        store.conn.execute("DELETE FROM compaction_claims WHERE conversation_id = ? AND owner = ?",
-                           (conversation_id, owner))
+        rows.release(store, conversation_id, owner)
     except Exception:  # noqa: BLE001
         log.warning("could not release the compaction claim of conversation %s", conversation_id, exc_info=True)
 
@@ -308,15 +228,12 @@ def compact_once(store: UserStore, backend: Any, conversation_id: int, *, interv
     """Summarise the next due block once. Returns the new compact, or None (nothing due,
     claimed by another process, or failed: then a CompactionFailed event says why). Never raises."""
     emit = _safe(emit)
-    owner = owner or _owner()
-    conn = store.conn
+    owner = owner or rows.new_owner()
     t0 = time.perf_counter()
     try:
-        with db.transaction(conn):
-            block = _next_block(conn, conversation_id, interval)
-            if block is None:
-                return None
-            busy = _claim(conn, conversation_id, owner, block[0], block[1], claim_ttl)
+        block, busy = rows.claim_next_block(store, conversation_id, interval, owner, claim_ttl)
+        if block is None:
+            return None
         if busy:
             log.info("compaction of conversation %s skipped: %s", conversation_id, busy)
             return None
@@ -333,24 +250,13 @@ def compact_once(store: UserStore, backend: Any, conversation_id: int, *, interv
         prompt = prompts.render("compaction.txt", from_message=first, up_to_message=last,
                                 transcript=transcript(messages, max_transcript_tokens, estimator))
         result, (summary, topics) = _summarise(backend, prompt, model, options, "summary")
-        with db.transaction(conn):
-            if not _holds(conn, conversation_id, owner):
-                raise _Failed("another process took over the claim while the model was summarising")
-            if _covered(conn, conversation_id) != first - 1:
-                raise _Failed(f"messages {first}-{last} were compacted meanwhile by another process")
-            cur = conn.execute(
-                "INSERT INTO conversation_compacts"
-                " (conversation_id, from_message, up_to_message, summary, topics, model, created_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (conversation_id, first, last, summary, json.dumps(topics),
-                 _model_name(backend, model, result), iso()),
-            )
-            conn.execute("UPDATE conversations SET compacted_up_to = ? WHERE id = ?", (last, conversation_id))
-            conn.execute("DELETE FROM compaction_claims WHERE conversation_id = ? AND owner = ?",
-                         (conversation_id, owner))
-            row = conn.execute("SELECT * FROM conversation_compacts WHERE id = ?", (cur.lastrowid,)).fetchone()
-        compact = Compact(row["id"], row["conversation_id"], row["from_message"], row["up_to_message"],
-                          row["summary"], json.loads(row["topics"]), row["model"], row["created_at"])
+        try:
+            compact = rows.commit_compact(store, conversation_id, owner, first, last, summary=summary,
+                                          topics=topics, model=_model_name(backend, model, result))
+        except rows.ClaimLost:
+            raise _Failed("another process took over the claim while the model was summarising") from None
+        except rows.Conflict as exc:
+            raise _Failed(str(exc)) from None
     except Exception as exc:  # noqa: BLE001 - never raise into the turn: the raw messages stay in context
         _release(store, conversation_id, owner)
         reason = str(exc) if isinstance(exc, _Failed) else f"{type(exc).__name__}: {exc}"
@@ -376,7 +282,7 @@ def compact_due(store: UserStore, backend: Any, conversation_id: int, *, interva
                 max_transcript_tokens: int = MAX_TRANSCRIPT_TOKENS) -> list[Compact]:
     """Compact every due block (stopping at the first failure or foreign claim), then archive
     old compacts if ``budget_tokens`` is given and they outgrew it. Never raises."""
-    owner = owner or _owner()
+    owner = owner or rows.new_owner()
     done: list[Compact] = []
     while True:
         c = compact_once(store, backend, conversation_id, interval=interval, emit=emit, model=model,
@@ -411,28 +317,28 @@ def maybe_archive(store: UserStore, backend: Any, conversation_id: int, *, budge
     """
     emit = _safe(emit)
     est = estimator or Estimator()
-    owner = owner or _owner()
+    owner = owner or rows.new_owner()
     limit = SUMMARY_SHARE * budget_tokens / 2
-    conn = store.conn
     try:
-        with db.transaction(conn):
-            archive = _archive_of(conn, conversation_id)
-            up_to = int(archive.get("up_to_message", 0)) if archive.get("summary") else 0
-            pending = [c for c in store.compacts(conversation_id) if c.up_to_message > up_to]
-            costs = [_compact_cost(est, c) for c in pending]
-            if len(pending) < 2 or sum(costs) <= limit:
-                return None
-            if pending[0].from_message != up_to + 1:  # never archive across a gap
-                raise _Failed(f"the archive ends at message {up_to} but the next compact starts at "
-                              f"{pending[0].from_message}")
-            merge: list[Compact] = []
-            rest = sum(costs)
-            for c, cost in zip(pending[:-1], costs[:-1]):
-                merge.append(c)
-                rest -= cost
-                if rest <= limit / 2:
-                    break
-            busy = _claim(conn, conversation_id, owner, merge[0].from_message, merge[-1].up_to_message, claim_ttl)
+        archive = rows.archive_of(store, conversation_id)
+        up_to = int(archive.get("up_to_message", 0)) if archive.get("summary") else 0
+        pending = [c for c in store.compacts(conversation_id) if c.up_to_message > up_to]
+        costs = [_compact_cost(est, c) for c in pending]
+        if len(pending) < 2 or sum(costs) <= limit:
+            return None
+        if pending[0].from_message != up_to + 1:  # never archive across a gap
+            raise _Failed(f"the archive ends at message {up_to} but the next compact starts at "
+                          f"{pending[0].from_message}")
+        merge: list[Compact] = []
+        rest = sum(costs)
+        for c, cost in zip(pending[:-1], costs[:-1]):
+            merge.append(c)
+            rest -= cost
+            if rest <= limit / 2:
+                break
+        # the claim is taken only if the archive still ends where this plan starts
+        busy = rows.claim_archive(store, conversation_id, owner, merge[0].from_message, merge[-1].up_to_message,
+                                  claim_ttl, archived_up_to=up_to)
         if busy:
             return None
     except Exception as exc:  # noqa: BLE001
@@ -455,33 +361,18 @@ def maybe_archive(store: UserStore, backend: Any, conversation_id: int, *, budge
             "created_at": iso(),
             "merged_compacts": list(archive.get("merged_compacts") or []) + [c.id for c in merge],
         }
-        with db.transaction(conn):
-            if not _holds(conn, conversation_id, owner):
-                raise _Failed("another process took over the claim while the model was merging")
-            current = _archive_of(conn, conversation_id)
-            if int(current.get("up_to_message", 0) if current.get("summary") else 0) != up_to:
-                raise _Failed("the archive was rebuilt meanwhile by another process")
-            # what store.set_conversation_metadata does, but under the claim check
-            meta = json.loads(conn.execute("SELECT metadata FROM conversations WHERE id = ?",
-                                           (conversation_id,)).fetchone()[0])
-            meta["archive"] = new
-            conn.execute("UPDATE conversations SET metadata = ? WHERE id = ?", (json.dumps(meta), conversation_id))
-            conn.execute("DELETE FROM compaction_claims WHERE conversation_id = ? AND owner = ?",
-                         (conversation_id, owner))
+        try:
+            rows.commit_archive(store, conversation_id, owner, new, archived_up_to=up_to)
+        except rows.ClaimLost:
+            raise _Failed("another process took over the claim while the model was merging") from None
+        except rows.Conflict as exc:
+            raise _Failed(str(exc)) from None
     except Exception as exc:  # noqa: BLE001 - the old archive stays; compacts are untouched
         _release(store, conversation_id, owner)
         reason = str(exc) if isinstance(exc, _Failed) else f"{type(exc).__name__}: {exc}"
         emit(CompactionFailed(conversation_id, f"archive of messages 1-{new_up_to}: {reason}"))
         return None
     return new
-
-
-def _archive_of(conn, conversation_id: int) -> dict[str, Any]:
-    row = conn.execute("SELECT metadata FROM conversations WHERE id = ?", (conversation_id,)).fetchone()
-    if row is None:
-        return {}
-    archive = json.loads(row[0]).get("archive")
-    return archive if isinstance(archive, dict) else {}
 
 
 # -- background ----------------------------------------------------------------------------

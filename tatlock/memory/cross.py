@@ -6,14 +6,14 @@ archive and compacts, and their latest messages, with dates and authors) and wri
 sections "Recent Highlights", "Patterns Across Sessions", "Current Context". The code, not
 the model, appends the footer ``Summary of last N conversations | Updated: <time>``. The
 result is stored in ``cross_conversation_summaries`` (for the new conversation) and written
-to ``users/<name>/cross_conversation_summary.md``.
+to ``users/<name>/cross_conversation_summary.md``. The SQL for those rows (and for picking
+the conversations) is in ``tatlock.store.summaries``.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import json
 import logging
 import os
 import re
@@ -27,7 +27,7 @@ from tatlock.errors import BackendError
 from tatlock.events import Event, ModelCall
 from tatlock.memory.context import history_line
 from tatlock.memory.tokens import Estimator
-from tatlock.store import db
+from tatlock.store import summaries as rows
 from tatlock.store.user import Conversation, UserStore
 from tatlock.timeutil import iso, local, utcnow
 
@@ -59,12 +59,7 @@ def footer(count: int, now: dt.datetime | None = None) -> str:
 
 
 def _sources(store: UserStore, exclude: int, limit: int) -> list[Conversation]:
-    rows = store.conn.execute(
-        "SELECT id FROM conversations WHERE id != ? AND message_count > 0"
-        " ORDER BY last_activity DESC, id DESC LIMIT ?",
-        (exclude, limit),
-    ).fetchall()
-    return [store.conversation(r[0]) for r in rows]
+    return [store.conversation(cid) for cid in rows.recent_conversation_ids(store, exclude=exclude, limit=limit)]
 
 
 def _fit(lines: list[str], tokens: int, est: Estimator) -> tuple[list[str], int]:
@@ -112,15 +107,8 @@ def _conversation_block(store: UserStore, conv: Conversation, share: int, est: E
 
 
 def _anchor_name(store: UserStore, ids: list[int]) -> str:
-    """The owner's name as last written, newest conversation first (walks each conversation
-    backwards along its (conversation_id, message_number) index, so long ones cost nothing)."""
-    for cid in sorted(ids, reverse=True):
-        row = store.conn.execute(
-            "SELECT author_name FROM conversation_messages WHERE conversation_id = ? AND is_anchor = 1"
-            " ORDER BY message_number DESC LIMIT 1", (cid,)).fetchone()
-        if row:
-            return row[0]
-    return store.username
+    """The owner's name as last written in these conversations; else their user name."""
+    return rows.anchor_name(store, ids) or store.username
 
 
 def _clean(text: str) -> str | None:
@@ -184,12 +172,8 @@ def build_cross_summary(store: UserStore, backend: Any, *, paths: Paths, exclude
     moment = now or utcnow()
     summary = f"{body}\n\n{footer(len(sources), moment)}"
     try:
-        with db.transaction(store.conn):
-            store.conn.execute(
-                "INSERT INTO cross_conversation_summaries (conversation_id, summary, source_conversations, model,"
-                " created_at) VALUES (?, ?, ?, ?, ?)",
-                (exclude_conversation_id, summary, json.dumps(ids), name, iso(moment)),
-            )
+        rows.add_cross_summary(store, exclude_conversation_id, summary, sources=ids, model=name,
+                               created_at=iso(moment))
     except sqlite3.Error as exc:  # still usable for this conversation's context
         log.warning("could not store the cross-conversation summary: %s", exc)
     try:
@@ -201,8 +185,4 @@ def build_cross_summary(store: UserStore, backend: Any, *, paths: Paths, exclude
 
 def latest_cross_summary(store: UserStore, conversation_id: int) -> str | None:
     """The newest cross-conversation summary built for ``conversation_id``, if any."""
-    row = store.conn.execute(
-        "SELECT summary FROM cross_conversation_summaries WHERE conversation_id = ? ORDER BY id DESC LIMIT 1",
-        (conversation_id,),
-    ).fetchone()
-    return row[0] if row else None
+    return rows.latest_cross_summary(store, conversation_id)

@@ -23,20 +23,32 @@ Filters (time range, conversation, topic) apply before ranking; compacts (summar
 message ranges) are searched the same way and ranked with the messages.
 
 On the LoCoMo development half (``scripts/bench locomo``) evidence recall@10 is 79.8
-(naive FTS5 BM25 over the same turns: 62.9), at about 2 ms a question. No schema of its
-own: it reads ``messages_fts``/``compacts_fts`` and the message tables of 0001_init.sql.
+(naive FTS5 BM25 over the same turns: 62.9), at about 2 ms a question. No schema and no
+SQL of its own: the queries it needs (per-word BM25 over ``messages_fts``/``compacts_fts``,
+message rows, neighbours, filters) are in ``tatlock.store.search``.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
-import json
-import re
 import sqlite3
 from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
+from tatlock.memory.query import (
+    FRAMING,
+    STOPWORDS,
+    answer_hint,
+    content_terms,
+    fts_query,
+    match_expr,
+    query_dates,
+    query_terms,
+    quote,
+    split_words,
+)
+from tatlock.store import search as queries
 from tatlock.store.user import UserStore
 
 __all__ = ["Hit", "search", "fts_query", "query_terms", "Ranking", "RANKING"]
@@ -84,208 +96,6 @@ class Ranking:
 
 RANKING = Ranking()
 
-# the LoCoMo baseline's stopwords (question words, pronouns, auxiliaries)
-STOPWORDS = frozenset("""
-a about above after again against all am an and any are as at be because been before being
-below between both but by can could did do does doing done down during each few for from
-further had has have having he her here hers herself him himself his how i if in into is it
-its itself just me more most my myself no nor not of off on once only or other our ours
-ourselves out over own same she should so some such than that the their theirs them
-themselves then there these they this those through to too under until up very was we were
-what when where which while who whom why will with would you your yours yourself yourselves
-s t d ll m re ve
-""".split())
-
-# words that frame a question rather than name its subject
-FRAMING = frozenset("""
-mention mentioned mentions describe described describes say says said tell told talk talked
-talking according likely think thinks thought kind type sort something anything ever also
-recently specific specifically name named way ways discuss discussed discussing chat chatted
-conversation conversations remember remind happen happened
-""".split())
-
-_TIME_WORDS = frozenset("""
-yesterday today tonight tomorrow ago last next week weeks weekend month months year years
-day days morning evening night afternoon recently lately soon since
-monday tuesday wednesday thursday friday saturday sunday
-january february march april may june july august september october november december
-""".split())
-_MONTHS = {m: i for i, m in enumerate(
-    "january february march april may june july august september october november december".split(), 1)}
-_MONTHS.update({m[:3]: i for m, i in list(_MONTHS.items())})
-_MONTHS["sept"] = 9
-
-# forms porter stemming cannot join (irregular verbs) and a few everyday synonyms; a query
-# word also matches the other words of its group. Only forms with different porter stems
-# ("feel felt", not "feel feels feeling"): bm25() of an OR-query adds up every form present.
-_GROUPS = """
-go went gone | buy bought | make made | see saw seen | meet met | take took taken | give gave given
-feel felt | get got gotten | find found | think thought | tell told | say said | come came | run ran
-write wrote written | begin began begun | bring brought | build built | catch caught | choose chose chosen
-draw drew drawn | drive drove driven | eat ate eaten | fall fell fallen | fly flew flown
-forget forgot forgotten | grow grew grown | hear heard | hold held | keep kept | know knew known
-leave left | lose lost | pay paid | ride rode ridden | sell sold | send sent | sing sang sung | sit sat
-sleep slept | speak spoke spoken | spend spent | stand stood | swim swam swum | teach taught
-throw threw thrown | wear wore worn | win won | break broke broken | fight fought | lead led | feed fed
-become became | learn learnt
-mom mum mother | dad father | kid child children | photo picture pic | movie film | vacation holiday
-"""
-_VARIANTS: dict[str, tuple[str, ...]] = {}
-for _group in _GROUPS.split("|"):
-    _forms = tuple(_group.split())
-    for _form in _forms:
-        _VARIANTS[_form] = tuple(dict.fromkeys(_VARIANTS.get(_form, ()) + tuple(f for f in _forms if f != _form)))
-
-_WORD_RE = re.compile(r"[^\W_]+")  # the unicode61 tokenizer's idea of a word
-_NUMBER_RE = re.compile(r"\b\d+\b|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twice|once|dozen|"
-                        r"hundred|thousand|couple|several|few)\b", re.I)
-_TIME_RE = re.compile(r"\b(?:" + "|".join(sorted(_TIME_WORDS, key=len, reverse=True)) + r")\b|\b(?:19|20)\d\d\b",
-                      re.I)
-# "went to Woodhaven", "in the Smoky Mountains" (case-sensitive: a capitalised name after a place word)
-_PLACE_RE = re.compile(r"\b(?:in|at|to|from|near|around|visit|visited|visiting|across)\s+(?:the\s+)?[A-Z]\w+")
-_PERSON_RE = re.compile(r"(?<=[a-z,;] )[A-Z][a-z]+\b|(?i:\b(?:friends?|mom|dad|mother|father|sister|brother|wife|"
-                        r"husband|son|daughter|boss|colleague|coworker|neighbou?r|teacher|mentor|partner|cousin|aunt|"
-                        r"uncle|grandma|grandpa|grandmother|grandfather)\b)")
-_MONTH_ALT = "|".join(sorted(_MONTHS, key=len, reverse=True))
-_DATE_DMY = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(" + _MONTH_ALT + r")\.?,?\s+((?:19|20)\d\d)\b", re.I)
-_DATE_MDY = re.compile(r"\b(" + _MONTH_ALT + r")\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+((?:19|20)\d\d)\b", re.I)
-_DATE_MY = re.compile(r"\b(" + _MONTH_ALT + r")\.?,?\s+((?:19|20)\d\d)\b", re.I)
-_ISO_DATE = re.compile(r"\b((?:19|20)\d\d)-(\d{2})-(\d{2})\b")
-
-
-# --------------------------------------------------------------------------------- query
-
-
-def _words(text: str) -> list[str]:
-    return [w.lower() for w in _WORD_RE.findall(text or "")]
-
-
-def _quote(word: str) -> str:
-    return '"' + word.replace('"', '""') + '"'
-
-
-def _match(word: str, expand: bool = True) -> str:
-    """FTS5 expression for one query word (and the other forms of its group)."""
-    forms = (word, *_VARIANTS.get(word, ())) if expand else (word,)
-    return " OR ".join(_quote(f) for f in forms)
-
-
-def query_terms(text: str) -> list[str]:
-    """The query's content words, lowercased, de-duplicated, stopwords dropped.
-
-    If every word is a stopword the words themselves are kept (so "who are you" still
-    searches for something)."""
-    if not isinstance(text, str):
-        return []
-    words = _words(text)
-    keep = [w for w in words if w not in STOPWORDS] or words
-    return list(dict.fromkeys(keep))
-
-
-def fts_query(text: str) -> str:
-    """An FTS5 MATCH expression for ``text``: its content words, each quoted, OR-ed.
-
-    Returns "" when there is nothing to search for. Nothing the user typed is ever read as
-    FTS5 syntax."""
-    return " OR ".join(_quote(w) for w in query_terms(text))
-
-
-def _content_terms(text: str) -> list[str]:
-    if not isinstance(text, str):
-        return []
-    return list(dict.fromkeys(w for w in _words(text) if w not in STOPWORDS))
-
-
-def _query_dates(text: str) -> list[tuple[_dt.datetime, _dt.datetime]]:
-    """Calendar dates named in the query, as UTC day/month spans."""
-    spans = []
-    taken: list[tuple[int, int]] = []
-
-    def free(m: re.Match) -> bool:
-        return all(m.end() <= a or m.start() >= b for a, b in taken)
-
-    def day_span(y: int, mo: int, d: int) -> None:
-        try:
-            start = _dt.datetime(y, mo, d, tzinfo=_dt.timezone.utc)
-        except ValueError:
-            return
-        spans.append((start, start + _dt.timedelta(days=1)))
-
-    for m in _ISO_DATE.finditer(text):
-        taken.append(m.span())
-        day_span(int(m.group(1)), int(m.group(2)), int(m.group(3)))
-    for m in _DATE_DMY.finditer(text):
-        if free(m):
-            taken.append(m.span())
-            day_span(int(m.group(3)), _MONTHS[m.group(2).lower()], int(m.group(1)))
-    for m in _DATE_MDY.finditer(text):
-        if free(m):
-            taken.append(m.span())
-            day_span(int(m.group(3)), _MONTHS[m.group(1).lower()], int(m.group(2)))
-    for m in _DATE_MY.finditer(text):
-        if free(m):
-            taken.append(m.span())
-            y, mo = int(m.group(2)), _MONTHS[m.group(1).lower()]
-            start = _dt.datetime(y, mo, 1, tzinfo=_dt.timezone.utc)
-            end = _dt.datetime(y + mo // 12, mo % 12 + 1, 1, tzinfo=_dt.timezone.utc)
-            spans.append((start, end))
-    return spans
-
-
-def _hint(text: str) -> re.Pattern | None:
-    """What an answer to this question probably contains (None: no idea)."""
-    words = _words(text)
-    if not words:
-        return None
-    first = words[0]
-    joined = " ".join(words[:3])
-    if first == "when" or "what year" in joined or "what month" in joined or "what date" in joined \
-            or "how long ago" in " ".join(words):
-        return _TIME_RE
-    if first == "where":
-        return _PLACE_RE
-    if first in ("who", "whom", "whose"):
-        return _PERSON_RE
-    if first == "how" and len(words) > 1 and words[1] in ("many", "much", "often", "long", "old"):
-        return _NUMBER_RE
-    return None
-
-
-# ------------------------------------------------------------------------------- filters
-
-
-@dataclass
-class _Filter:
-    sql: str
-    args: list[Any]
-
-
-def _message_filter(start: str | None, end: str | None, conversation_id: int | None,
-                    topic: str | None, alias: str = "m") -> _Filter:
-    parts: list[str] = []
-    args: list[Any] = []
-    if start:
-        parts.append(f"{alias}.timestamp >= ?")
-        args.append(start)
-    if end:
-        parts.append(f"{alias}.timestamp < ?")
-        args.append(end)
-    if conversation_id is not None:
-        parts.append(f"{alias}.conversation_id = ?")
-        args.append(int(conversation_id))
-    if topic:
-        parts.append(
-            f"({alias}.message_id IN (SELECT tm.message_id FROM topic_messages tm JOIN topics t ON t.id = tm.topic_id"
-            f" WHERE t.name = ? COLLATE NOCASE) OR {alias}.conversation_id IN (SELECT ct.conversation_id FROM"
-            " conversation_topics ct JOIN topics t ON t.id = ct.topic_id WHERE t.name = ? COLLATE NOCASE))")
-        args += [_topic_name(topic)] * 2
-    return _Filter(" AND ".join(parts), args)
-
-
-def _topic_name(topic: str) -> str:
-    return " ".join(str(topic).strip().strip("#").split()).lower()
-
-
 # -------------------------------------------------------------------------------- search
 
 
@@ -326,19 +136,17 @@ def _bound(value: Any) -> str | None:
 
 def _search(store: UserStore, query: str, limit: int, start: str | None, end: str | None,
             conversation_id: int | None, topic: str | None, include_compacts: bool, rk: Ranking) -> list[Hit]:
-    conn = store.conn
-    flt = _message_filter(start, end, conversation_id, topic)
-    terms = _content_terms(query)
-    has_filter = bool(flt.sql)
-    if has_filter and all(t in FRAMING for t in terms):  # "what did we talk about" + a time range
-        return _recent(conn, flt, limit)
+    flt = queries.message_filter(start, end, conversation_id, topic)
+    terms = content_terms(query)
+    if flt and all(t in FRAMING for t in terms):  # "what did we talk about" + a time range
+        return _recent(store, flt, limit)
     if not terms:
         terms = query_terms(query)  # only stopwords: search for them anyway
         if not terms:
             return []
 
     terms = terms[:rk.max_terms]
-    people = _people(conn)
+    people = _people(store)
     named = {w for w in terms if w in people}
     speakers = {name for w in named for name in people[w]}
     weights: dict[str, float] = {}
@@ -346,26 +154,20 @@ def _search(store: UserStore, query: str, limit: int, start: str | None, end: st
         if w in named:
             continue
         weights[w] = rk.framing if w in FRAMING else 1.0
+    cflt = queries.compact_filter(start, end, conversation_id, topic) if include_compacts else queries.Filter()
     if not weights:  # the query only names people: their latest messages and mentions
-        named_flt = _Filter(" AND ".join(filter(None, [
-            flt.sql, "m.message_id IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?)"])),
-            [*flt.args, " OR ".join(_quote(w) for w in named)])
-        hits = _recent(conn, named_flt, limit)
+        recent = _recent(store, flt, limit, mentioning=" OR ".join(quote(w) for w in named))
         if include_compacts:
-            hits = _compacts(conn, {w: 1.0 for w in named}, {}, start, end, conversation_id, topic, limit, rk) + hits
-        return hits[:limit]
+            recent = _compacts(store, {w: 1.0 for w in named}, {}, cflt, limit, rk) + recent
+        return recent[:limit]
 
     # per-word BM25 contributions: {message_id: score}
     own: dict[int, float] = {}
     per_term: dict[str, dict[int, float]] = {}
-    where = (" AND " + flt.sql) if has_filter else ""
-    sql = ("SELECT f.rowid, -bm25(messages_fts, ?, 0.0, ?) AS s FROM messages_fts f"
-           + (" JOIN conversation_messages m ON m.message_id = f.rowid" if has_filter else "")
-           + " WHERE messages_fts MATCH ?" + where + " ORDER BY s DESC LIMIT ?")
     for w, weight in weights.items():
         scores = {}
-        for mid, s in conn.execute(sql, [rk.w_content, rk.w_extra, _match(w, rk.expand), *flt.args,
-                                         rk.per_word]):
+        for mid, s in queries.word_scores(store, match_expr(w, rk.expand), flt, content_weight=rk.w_content,
+                                          extra_weight=rk.w_extra, limit=rk.per_word):
             if s > 0:
                 scores[mid] = s * weight
         per_term[w] = scores
@@ -373,41 +175,35 @@ def _search(store: UserStore, query: str, limit: int, start: str | None, end: st
             own[mid] = own.get(mid, 0.0) + s
 
     if len(own) > rk.candidates:  # a huge memory and common words: rank the best part only
-        keep = set(sorted(own, key=own.get, reverse=True)[:rk.candidates])
+        keep = set(sorted(own, key=own.__getitem__, reverse=True)[:rk.candidates])
         own = {mid: s for mid, s in own.items() if mid in keep}
         per_term = {w: {mid: s for mid, s in scores.items() if mid in keep} for w, scores in per_term.items()}
 
     hits: list[Hit] = []
     if own:
-        hits = _rank_messages(conn, query, own, per_term, speakers, flt, limit, rk)
+        hits = _rank_messages(store, query, own, per_term, speakers, flt, limit, rk)
     if include_compacts:
         # summaries name people in the third person: names count there, next to other words
-        hits += _compacts(conn, weights, {w: 1.0 for w in named}, start, end, conversation_id, topic, limit, rk)
+        hits += _compacts(store, weights, {w: 1.0 for w in named}, cflt, limit, rk)
         hits.sort(key=lambda h: -h.score)
     return hits[:limit]
 
 
-def _people(conn: sqlite3.Connection) -> dict[str, set[str]]:
+def _people(store: UserStore) -> dict[str, set[str]]:
     """Lowercased name words of everyone who wrote a message -> their author names."""
     out: dict[str, set[str]] = {}
-    for (name,) in conn.execute("SELECT DISTINCT name FROM participants"):
-        for part in _words(name):
+    for name in queries.participant_names(store):
+        for part in split_words(name):
             if part not in STOPWORDS and len(part) > 1:
                 out.setdefault(part, set()).add(name)
     return out
 
 
-_MSG_COLS = "m.message_id, m.conversation_id, m.message_number, m.author_name, m.role, m.timestamp"
-
-
-def _rank_messages(conn: sqlite3.Connection, query: str, own: dict[int, float],
-                   per_term: dict[str, dict[int, float]], speakers: set[str], flt: _Filter, limit: int,
+def _rank_messages(store: UserStore, query: str, own: dict[int, float],
+                   per_term: dict[str, dict[int, float]], speakers: set[str], flt: queries.Filter, limit: int,
                    rk: Ranking) -> list[Hit]:
-    meta: dict[int, tuple] = {}
-    for row in conn.execute(f"SELECT {_MSG_COLS} FROM conversation_messages m"
-                            " WHERE m.message_id IN (SELECT value FROM json_each(?))", (json.dumps(list(own)),)):
-        meta[row[0]] = tuple(row)
-    pos = {(r[1], r[2]): mid for mid, r in meta.items()}
+    meta: dict[int, queries.MessageRef] = {ref.message_id: ref for ref in queries.message_refs(store, list(own))}
+    pos = {(r.conversation_id, r.message_number): mid for mid, r in meta.items()}
 
     # whole-conversation coverage (session_window 0): each word at its best message
     session: dict[int, float] = {}
@@ -415,30 +211,26 @@ def _rank_messages(conn: sqlite3.Connection, query: str, own: dict[int, float],
         for scores in per_term.values():
             best: dict[int, float] = {}
             for mid, s in scores.items():
-                c = meta[mid][1]
+                c = meta[mid].conversation_id
                 if s > best.get(c, 0.0):
                     best[c] = s
             for c, s in best.items():
                 session[c] = session.get(c, 0.0) + s
 
     # neighbours of the strongest matches that did not match themselves
-    top = sorted(own, key=own.get, reverse=True)[:rk.pool]
+    top = sorted(own, key=own.__getitem__, reverse=True)[:rk.pool]
     missing: dict[int, set[int]] = {}
     if rk.neighbour or rk.neighbour_next or rk.neighbour2:
         reach = 2 if rk.neighbour2 else 1
         for mid in top:
-            c, n = meta[mid][1], meta[mid][2]
+            c, n = meta[mid].conversation_id, meta[mid].message_number
             for d in range(-reach, reach + 1):
                 if d and (c, n + d) not in pos and n + d >= 1:
                     missing.setdefault(c, set()).add(n + d)
-    where = (" AND " + flt.sql) if flt.sql else ""
-    for c, numbers in missing.items():
-        for row in conn.execute(
-                f"SELECT {_MSG_COLS} FROM conversation_messages m WHERE m.conversation_id = ?"
-                " AND m.message_number IN (SELECT value FROM json_each(?))" + where,
-                [c, json.dumps(sorted(numbers)), *flt.args]):
-            meta[row[0]] = tuple(row)
-            pos[(row[1], row[2])] = row[0]
+    for ref in queries.neighbour_refs(store, [(c, n) for c, numbers in missing.items() for n in sorted(numbers)],
+                                      flt):
+        meta[ref.message_id] = ref
+        pos[(ref.conversation_id, ref.message_number)] = ref.message_id
 
     cover: dict[int, float] = {}
     if rk.session and rk.session_window:
@@ -448,7 +240,7 @@ def _rank_messages(conn: sqlite3.Connection, query: str, own: dict[int, float],
         mid = pos.get((c, n))
         return own.get(mid, 0.0) if mid is not None else 0.0
 
-    dates = _query_dates(query) if rk.date else []
+    dates = query_dates(query) if rk.date else []
     slack = _dt.timedelta(days=rk.date_slack_days)
     windows = [((a - slack).isoformat(), (b + slack).isoformat()) for a, b in dates]
 
@@ -472,9 +264,9 @@ def _rank_messages(conn: sqlite3.Connection, query: str, own: dict[int, float],
     scored.sort(key=lambda x: (-x[0], x[1]))
 
     # answer-type hints on the best candidates (needs their text)
-    hint = _hint(query) if rk.hint else None
+    hint = answer_hint(query) if rk.hint else None
     pool = scored[:max(rk.hint_pool, limit)] if hint is not None else scored[:limit]
-    texts = _texts(conn, [mid for _, mid in pool])
+    texts = queries.message_texts(store, [mid for _, mid in pool])
     if hint is not None:
         pool = [(s * (1.0 + rk.hint) if hint.search(texts.get(mid, ("", ""))[1]) else s, mid) for s, mid in pool]
         pool.sort(key=lambda x: (-x[0], x[1]))
@@ -485,21 +277,22 @@ def _rank_messages(conn: sqlite3.Connection, query: str, own: dict[int, float],
     return out
 
 
-def _window_cover(meta: dict[int, tuple], per_term: dict[str, dict[int, float]], width: int) -> dict[int, float]:
+def _window_cover(meta: dict[int, queries.MessageRef], per_term: dict[str, dict[int, float]],
+                  width: int) -> dict[int, float]:
     """For every message in ``meta``: the sum over query words of the word's best score
     within ``width`` messages either side (same conversation); a sliding-window maximum."""
     by_conv: dict[int, list[tuple[int, int]]] = {}
     for mid, row in meta.items():
-        by_conv.setdefault(row[1], []).append((row[2], mid))
+        by_conv.setdefault(row.conversation_id, []).append((row.message_number, mid))
     for members in by_conv.values():
         members.sort()
     cover: dict[int, float] = dict.fromkeys(meta, 0.0)
     for scores in per_term.values():
         hits_by_conv: dict[int, list[tuple[int, float]]] = {}
         for mid, v in scores.items():
-            row = meta.get(mid)
-            if row is not None:
-                hits_by_conv.setdefault(row[1], []).append((row[2], v))
+            ref = meta.get(mid)
+            if ref is not None:
+                hits_by_conv.setdefault(ref.conversation_id, []).append((ref.message_number, v))
         for c, hits in hits_by_conv.items():
             hits.sort()
             window: deque[tuple[int, float]] = deque()  # decreasing scores
@@ -517,68 +310,33 @@ def _window_cover(meta: dict[int, tuple], per_term: dict[str, dict[int, float]],
     return cover
 
 
-def _texts(conn: sqlite3.Connection, ids: list[int]) -> dict[int, tuple[str, str]]:
-    """message_id -> (content, content plus attached search text such as image captions)."""
-    if not ids:
-        return {}
-    return {r[0]: (r[1], r[1] + r[2]) for r in conn.execute(
-        "SELECT message_id, content, coalesce(' ' || json_extract(metadata, '$.search_text'), '')"
-        " FROM conversation_messages WHERE message_id IN (SELECT value FROM json_each(?))", (json.dumps(ids),))}
+def _recent(store: UserStore, flt: queries.Filter, limit: int, *, mentioning: str | None = None) -> list[Hit]:
+    return [Hit("message", 0.0, r.conversation_id, r.message_id, r.message_number, None, None, r.author_name,
+                r.role, content, r.timestamp)
+            for r, content in queries.recent_messages(store, flt, limit, mentioning=mentioning)]
 
 
-def _recent(conn: sqlite3.Connection, flt: _Filter, limit: int) -> list[Hit]:
-    rows = conn.execute(
-        f"SELECT {_MSG_COLS}, m.content FROM conversation_messages m WHERE {flt.sql}"
-        " ORDER BY m.timestamp DESC, m.message_id DESC LIMIT ?", [*flt.args, limit]).fetchall()
-    return [Hit("message", 0.0, r[1], r[0], r[2], None, None, r[3], r[4], r[6], r[5]) for r in rows]
-
-
-def _compacts(conn: sqlite3.Connection, weights: dict[str, float], names: dict[str, float], start: str | None,
-              end: str | None, conversation_id: int | None, topic: str | None, limit: int,
+def _compacts(store: UserStore, weights: dict[str, float], names: dict[str, float], flt: queries.Filter, limit: int,
               rk: Ranking) -> list[Hit]:
     """Compacts matching the words, scored on the same per-word BM25 scale as messages
     (times ``rk.compact``). ``names`` only add to compacts that match some word."""
-    parts, args = [], []
-    if conversation_id is not None:
-        parts.append("c.conversation_id = ?")
-        args.append(int(conversation_id))
-    if start or end:
-        # a compact qualifies when its span of messages overlaps [start, end)
-        span = ("(SELECT {agg}(m.timestamp) FROM conversation_messages m WHERE m.conversation_id = c.conversation_id"
-                " AND m.message_number BETWEEN c.from_message AND c.up_to_message)")
-        if end:
-            parts.append(span.format(agg="min") + " < ?")
-            args.append(end)
-        if start:
-            parts.append(span.format(agg="max") + " >= ?")
-            args.append(start)
-    if topic:
-        name = _topic_name(topic)
-        parts.append("(c.conversation_id IN (SELECT ct.conversation_id FROM conversation_topics ct JOIN topics t"
-                     " ON t.id = ct.topic_id WHERE t.name = ? COLLATE NOCASE) OR EXISTS (SELECT 1 FROM"
-                     " json_each(c.topics) j WHERE lower(j.value) = ?))")
-        args += [name, name]
-    where = (" AND " + " AND ".join(parts)) if parts else ""
-    sql = ("SELECT c.id, -bm25(compacts_fts) FROM compacts_fts f JOIN conversation_compacts c ON c.id = f.rowid"
-           " WHERE compacts_fts MATCH ?" + where)
     scores: dict[int, float] = {}
     for w, weight in weights.items():
-        for cid, s in conn.execute(sql, [_match(w, rk.expand), *args]):
+        for cid, s in queries.compact_scores(store, match_expr(w, rk.expand), flt):
             if s > 0:
                 scores[cid] = scores.get(cid, 0.0) + s * weight * rk.compact
     if scores or not weights:
         for w, weight in names.items():
-            for cid, s in conn.execute(sql, [_quote(w), *args]):
+            for cid, s in queries.compact_scores(store, quote(w), flt):
                 if s > 0 and (cid in scores or not weights):
                     scores[cid] = scores.get(cid, 0.0) + s * weight * rk.compact
     best = sorted(scores, key=lambda i: (-scores[i], i))[:limit]
+    rows = queries.compact_rows(store, best)
     hits = []
     for cid in best:
-        r = conn.execute(
-            "SELECT c.conversation_id, c.from_message, c.up_to_message, c.summary, c.created_at,"
-            " (SELECT m.timestamp FROM conversation_messages m WHERE m.conversation_id = c.conversation_id"
-            "  AND m.message_number >= c.from_message ORDER BY m.message_number LIMIT 1)"
-            " FROM conversation_compacts c WHERE c.id = ?", (cid,)).fetchone()
-        hits.append(Hit("compact", round(scores[cid], 6), r[0], None, None, r[1], r[2], None, None, r[3],
-                        r[5] or r[4]))
+        r = rows.get(cid)
+        if r is None:  # deleted since it was scored
+            continue
+        hits.append(Hit("compact", round(scores[cid], 6), r.conversation_id, None, None, r.from_message,
+                        r.up_to_message, None, None, r.summary, r.first_timestamp or r.created_at))
     return hits

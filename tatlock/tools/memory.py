@@ -97,14 +97,15 @@ def conversation_stats(*, ctx: ToolContext) -> dict:
     store = _store(ctx)
     if store is None:
         return NO_MEMORY
-    q = store.conn.execute
-    row = q("SELECT count(*), min(started_at), max(last_activity) FROM conversations").fetchone()
+    from tatlock.store.stats import memory_stats
+
+    stats = memory_stats(store)
     return {
-        "conversations": row[0],
-        "messages": q("SELECT count(*) FROM conversation_messages").fetchone()[0],
-        "summaries": q("SELECT count(*) FROM conversation_compacts").fetchone()[0],
-        "first_conversation": local(row[1]) if row[1] else None,
-        "last_activity": local(row[2]) if row[2] else None,
+        "conversations": stats.conversations,
+        "messages": stats.messages,
+        "summaries": stats.compacts,
+        "first_conversation": local(stats.first_started) if stats.first_started else None,
+        "last_activity": local(stats.last_activity) if stats.last_activity else None,
         "top_topics": [{"topic": r["name"], "mentions": r["mentions"]} for r in store.topics()[:10]],
     }
 
