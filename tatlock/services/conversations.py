@@ -123,11 +123,13 @@ class Conversations:
         return [(r["name"], r["mentions"]) for r in rows]
 
     def stats(self) -> Stats:
+        from tatlock.store.stats import memory_stats
+
         store = self._store
-        s = store.stats()
+        s = memory_stats(store)
         size = sum(p.stat().st_size for p in store.path.parent.glob(store.path.name + "*"))
-        return Stats(s["conversations"], s["messages"], s["compacts"], s["compacted_messages"], s["first"],
-                     s["last"], len(store.vars()), self.topics(), str(store.path), size)
+        return Stats(s.conversations, s.messages, s.compacts, s.compacted_messages, s.first_started,
+                     s.last_activity, len(store.vars()), self.topics(), str(store.path), size)
 
     # -- search ----------------------------------------------------------------------------
 

@@ -23,9 +23,7 @@ class MemoryStats:
 def memory_stats(store: UserStore) -> MemoryStats:
     """Counts and first/last dates of the user's memory.
 
-    Plain reads, no transaction: a tool may call this while the same connection is inside a
-    turn's write (until every thread has its own connection), and figures a message apart
-    do no harm in a report."""
+    Plain reads, no transaction: figures a message apart do no harm in a report."""
     conn = store.conn
     convs, first, last = conn.execute(
         "SELECT count(*), min(started_at), max(last_activity) FROM conversations").fetchone()

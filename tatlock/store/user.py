@@ -104,14 +104,6 @@ class UserStore:
             args.append(interface)
         return [_conversation(r) for r in self.conn.execute(sql + " ORDER BY last_activity DESC, id DESC", args)]
 
-    def stats(self) -> dict[str, Any]:
-        """Counts and dates over the whole memory."""
-        q = self.conn.execute
-        convs, first, last = q("SELECT count(*), min(started_at), max(last_activity) FROM conversations").fetchone()
-        compacts, covered = q("SELECT count(*), coalesce(sum(up_to_message - from_message + 1), 0)"
-                              " FROM conversation_compacts").fetchone()
-        return {"conversations": convs, "messages": q("SELECT count(*) FROM conversation_messages").fetchone()[0],
-                "compacts": compacts, "compacted_messages": covered, "first": first, "last": last}
 
     def rename_conversation(self, conversation_id: int, title: str) -> Conversation:
         if not db.fits(conversation_id) or self.conn.execute("UPDATE conversations SET title = ? WHERE id = ?",
