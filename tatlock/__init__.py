@@ -44,7 +44,7 @@ def open(user: str | None = None, *, home: Any = None, model: str | None = None,
     """Open the butler for ``user`` (default: the configured user), with the same configuration
     and paths as the CLI (TATLOCK_HOME, config.toml, the environment); ``home`` overrides
     TATLOCK_HOME. Use it as a context manager, or call ``close()``."""
-    from tatlock.butler import open as _open
+    from tatlock.butler import open_butler as _open
 
     return _open(user, home=home, model=model, interface=interface, create=create)
 

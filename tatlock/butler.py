@@ -331,7 +331,7 @@ class Butler:
         return done
 
 
-def open(user: str | None = None, *, home: str | Path | None = None, model: str | None = None,  # noqa: A001
+def open_butler(user: str | None = None, *, home: str | Path | None = None, model: str | None = None,
          interface: str = "api", create: bool = True, env: dict[str, str] | None = None) -> Butler:
     """Open the butler for ``user`` (default: the configured user) with the same settings and
     paths as the CLI (TATLOCK_HOME, config.toml, the environment); ``home`` overrides

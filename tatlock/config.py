@@ -71,8 +71,7 @@ class Paths:
 
     @classmethod
     def resolve(cls, env: dict[str, str] | None = None) -> "Paths":
-        env = os.environ if env is None else env
-        home = env.get("TATLOCK_HOME")
+        home = (os.environ if env is None else env).get("TATLOCK_HOME")
         if home:
             root = Path(home).expanduser()
             return cls(root, root, root / "logs")

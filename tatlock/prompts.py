@@ -1,21 +1,23 @@
-"""Prompt texts live in ``prompts/`` as files, loaded by name; code fills the variables."""
+"""Prompt texts, loaded by name; code fills the variables.
+
+The texts live in the repository's top-level ``prompts/`` folder (where people edit them) and
+ship inside the package as ``tatlock.prompt_texts`` (pyproject.toml maps the folder), so an
+installed tatlock finds them from any directory, with no source tree.
+"""
 
 from __future__ import annotations
 
 import functools
 import string
-from pathlib import Path
-
-PROMPTS_DIR = Path(__file__).resolve().parent.parent / "prompts"
+from importlib import resources
 
 
 @functools.lru_cache(maxsize=None)
 def load(name: str) -> str:
-    path = PROMPTS_DIR / name
     try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise RuntimeError(f"prompt file missing: {path} (is tatlock installed from its source tree?)") from None
+        return (resources.files("tatlock.prompt_texts") / name).read_text(encoding="utf-8")
+    except (FileNotFoundError, ModuleNotFoundError):
+        raise RuntimeError(f"prompt file missing: {name} (a broken install: reinstall tatlock)") from None
 
 
 def render(name: str, **values: object) -> str:

@@ -43,7 +43,8 @@ def _persona(p, args: argparse.Namespace) -> int:
         return 0
     if act == "show":
         i = p.get(args.id)
-        out(f"id {i.id}, position {i.position}, {'enabled' if i.enabled else 'disabled'}, updated {local(i.updated_at)}")
+        state = "enabled" if i.enabled else "disabled"
+        out(f"id {i.id}, position {i.position}, {state}, updated {local(i.updated_at)}")
         out(wrap(i.instruction))
         return 0
     if act == "add":

@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # pragma: no cover
 def open_butler(user: str | None = None, *, model: str | None = None, interface: str = "cli") -> "Butler":
     """The butler for ``--user`` (default: the configured user). A name given with ``--user``
     must exist already, so that a typo never starts a new, empty memory."""
-    from tatlock.butler import open as open_
+    from tatlock.butler import open_butler as open_
 
     return open_(user, model=model, interface=interface, create=user is None)
 

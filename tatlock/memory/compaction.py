@@ -331,7 +331,7 @@ def maybe_archive(store: UserStore, backend: Any, conversation_id: int, *, budge
                           f"{pending[0].from_message}")
         merge: list[Compact] = []
         rest = sum(costs)
-        for c, cost in zip(pending[:-1], costs[:-1]):
+        for c, cost in zip(pending[:-1], costs[:-1], strict=True):
             merge.append(c)
             rest -= cost
             if rest <= limit / 2:

@@ -114,8 +114,8 @@ def check(answer: str, *, question: str = "", persona_text: str = "", secrets: t
     if _garbled(answer):
         return Verdict("FALLBACK", "RETRY", ["empty or garbled reply"])
     for pat in _VENDOR_IDENTITY:
-        if pat.search(answer):
-            return Verdict("FALLBACK", "RETRY", [f"model or vendor identity: {pat.search(answer).group(0)!r}"])
+        if m := pat.search(answer):
+            return Verdict("FALLBACK", "RETRY", [f"model or vendor identity: {m.group(0)!r}"])
     if len(_ECHO.findall(answer)) >= 2:
         return Verdict("FALLBACK", "RETRY", ["the reply echoes the prompt"])
     for pat in _LEAK_MARKERS:

@@ -187,6 +187,8 @@ class TurnRunner:
         p1 = Phase("assess", self.emit)
         streamer = assess.AnswerStreamer(allow=rule is None)
         a: assess.Assessment | None
+        route: str
+        guard: str | None
         if rule and rule.reason != "MIXED":
             # a pure guard the rules are sure of: the model's assessment could not change the
             # route (rules win), so the call is saved and the guard path costs one call

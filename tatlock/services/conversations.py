@@ -6,66 +6,22 @@ log with it); errors carry no interface wording (``NotFound.kind == "conversatio
 
 from __future__ import annotations
 
+import builtins
+
 import datetime as dt
 import os
 import re
-from dataclasses import dataclass, field
 from typing import Any
 
 from tatlock.errors import NotFound, TatlockError, UsageError
 from tatlock.events import CompactionFailed, Event
 from tatlock.services.base import Core
 from tatlock.services.export import conversation_json, conversation_markdown
-from tatlock.store.user import Compact, Conversation, Forgotten, Message, Participant
+from tatlock.services.records import Detail, Hit, Stats
+from tatlock.store.user import Compact, Conversation, Forgotten, Message
 
 SNIPPET_CHARS = 160
 MAX_TITLE = 200
-
-
-@dataclass(frozen=True)
-class Detail:
-    """One conversation with what it holds."""
-
-    conversation: Conversation
-    messages: list[Message]  # oldest first (the latest ``limit`` when asked for fewer)
-    compacts: list[Compact]
-    participants: list[Participant]
-    topics: list[tuple[str, int]]  # (topic, mentions)
-    archive: dict[str, Any] | None  # {"up_to_message", "summary", ...} once older compacts were merged
-    briefing: str | None  # the summary of recent conversations it started with
-    more_before: bool = False  # older messages exist beyond ``messages``
-
-
-@dataclass(frozen=True)
-class Hit:
-    """A search result: a message, or a summary (compact) of a range of messages."""
-
-    kind: str  # "message" | "summary"
-    conversation_id: int
-    message_id: int | None
-    message_number: int | None
-    messages: tuple[int, int] | None  # the range a summary covers
-    author: str | None
-    role: str | None
-    timestamp: str
-    text: str
-    snippet: str
-    score: float = 0.0
-    title: str | None = None
-
-
-@dataclass
-class Stats:
-    conversations: int
-    messages: int
-    compacts: int
-    compacted_messages: int
-    first: str | None
-    last: str | None
-    variables: int
-    topics: list[tuple[str, int]] = field(default_factory=list)
-    database: str = ""
-    database_bytes: int = 0
 
 
 class Conversations:
@@ -78,7 +34,7 @@ class Conversations:
 
     # -- browse ----------------------------------------------------------------------------
 
-    def list(self, limit: int | None = 50) -> list[Conversation]:
+    def list(self, limit: int | None = 50) -> builtins.list[Conversation]:
         """Most recent activity first."""
         return self._store.conversations(None if limit is None else max(1, int(limit)))
 
@@ -100,13 +56,13 @@ class Conversations:
                       latest_cross_summary(store, conv.id),
                       bool(msgs) and msgs[0].message_number > 1)
 
-    def messages(self, conversation_id: int, *, limit: int = 50, before: int | None = None) -> list[Message]:
+    def messages(self, conversation_id: int, *, limit: int = 50, before: int | None = None) -> builtins.list[Message]:
         """A page of messages, oldest first: the latest ``limit`` before message number ``before``."""
         store = self._store
         conv = store.conversation(_id(conversation_id))
         return store.latest_messages(conv.id, max(0, int(limit)), before=before)
 
-    def in_room(self, room_id: str, interface: str | None = None) -> list[Conversation]:
+    def in_room(self, room_id: str, interface: str | None = None) -> builtins.list[Conversation]:
         """The conversations of a room (most recent first), for one interface or all."""
         if not str(room_id or "").strip():
             raise UsageError("the room id is empty")
@@ -118,7 +74,7 @@ class Conversations:
         return self._store.create_conversation(room_id.strip(), interface.strip(),
                                                title=_title(title) if title else None)
 
-    def topics(self, conversation_id: int | None = None) -> list[tuple[str, int]]:
+    def topics(self, conversation_id: int | None = None) -> builtins.list[tuple[str, int]]:
         rows = self._store.topics(None if conversation_id is None else _id(conversation_id))
         return [(r["name"], r["mentions"]) for r in rows]
 
@@ -135,7 +91,7 @@ class Conversations:
 
     def search(self, query: str, *, limit: int = 10, since: str | dt.datetime | None = None,
                until: str | dt.datetime | None = None, topic: str | None = None,
-               conversation_id: int | None = None) -> list[Hit]:
+               conversation_id: int | None = None) -> builtins.list[Hit]:
         """Full-text search (BM25 over messages and summaries, the recall ranking), best first,
         each hit with a snippet around the words found. ``since``/``until`` take dates or
         phrases ("last week", "2026-03-01")."""
@@ -207,7 +163,7 @@ class Conversations:
             return conversation_markdown(d)
         raise UsageError(f"unknown export format {format!r} (md or json)")
 
-    def compact(self, conversation_id: int, *, model: str | None = None) -> list[Compact]:
+    def compact(self, conversation_id: int, *, model: str | None = None) -> builtins.list[Compact]:
         """Summarise the conversation's due blocks now (events go to subscribers as they happen).
         Returns the new compacts (none when nothing is due); raises when a block fails."""
         from tatlock.memory.compaction import compact_due
@@ -215,7 +171,7 @@ class Conversations:
         core = self._core
         conv = self._store.conversation(_id(conversation_id))
         interval = int(core.cfg.effective("compact_interval"))
-        failures: list[str] = []
+        failures: builtins.list[str] = []
 
         def emit(ev: Event) -> None:
             if isinstance(ev, CompactionFailed):

@@ -4,16 +4,14 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tatlock.memory.context import speaker
+from tatlock.services.records import Detail
 from tatlock.timeutil import local
 
-if TYPE_CHECKING:  # pragma: no cover
-    from tatlock.services.conversations import Detail
 
-
-def conversation_data(d: "Detail") -> dict[str, Any]:
+def conversation_data(d: Detail) -> dict[str, Any]:
     return {
         "conversation": dataclasses.asdict(d.conversation),
         "participants": [dataclasses.asdict(p) for p in d.participants],
@@ -25,11 +23,11 @@ def conversation_data(d: "Detail") -> dict[str, Any]:
     }
 
 
-def conversation_json(d: "Detail") -> str:
+def conversation_json(d: Detail) -> str:
     return json.dumps(conversation_data(d), indent=2, ensure_ascii=False) + "\n"
 
 
-def conversation_markdown(d: "Detail") -> str:
+def conversation_markdown(d: Detail) -> str:
     conv = d.conversation
     lines = [f"# {conv.title or 'Conversation'} ({conv.id})", "",
              f"- room: {conv.room_id} ({conv.interface})", f"- started: {local(conv.started_at)}",
@@ -41,7 +39,8 @@ def conversation_markdown(d: "Detail") -> str:
         lines.append("- topics: " + ", ".join(n for n, _ in d.topics))
     lines.append("")
     if d.archive:
-        lines += [f"## Archive of messages 1-{d.archive.get('up_to_message')}", "", str(d.archive["summary"]).strip(), ""]
+        summary = str(d.archive["summary"]).strip()
+        lines += [f"## Archive of messages 1-{d.archive.get('up_to_message')}", "", summary, ""]
     for c in d.compacts:
         lines += [f"## Summary of messages {c.from_message}-{c.up_to_message}", "", c.summary.strip(), ""]
     lines += ["## Messages", ""]

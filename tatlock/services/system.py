@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import builtins
+
 import json
 import re
 import shutil
@@ -23,7 +25,7 @@ class Persona:
     def __init__(self, system: SystemStore):
         self._system = system
 
-    def list(self) -> list[Instruction]:
+    def list(self) -> builtins.list[Instruction]:
         return self._system.persona()
 
     def get(self, iid: int) -> Instruction:
@@ -57,7 +59,7 @@ class Persona:
     def export_text(self) -> str:
         return json.dumps(self.export(), indent=2, ensure_ascii=False) + "\n"
 
-    def parse(self, raw: str) -> list[str] | dict[str, Any] | list[Any]:
+    def parse(self, raw: str) -> builtins.list[str] | dict[str, Any] | builtins.list[Any]:
         """A persona file: a JSON export, or plain text with one instruction per paragraph
         (``#`` lines are comments). Raises UsageError naming the problem."""
         stripped = raw.lstrip()
@@ -101,10 +103,10 @@ class Tools:
     def __init__(self, system: SystemStore):
         self._system = system
 
-    def list(self, *, check: bool = True) -> list[ToolInfo]:
+    def list(self, *, check: bool = True) -> builtins.list[ToolInfo]:
         return [self._info(s, check) for s in self._system.tools()]
 
-    def enabled(self) -> list[ToolSpec]:
+    def enabled(self) -> builtins.list[ToolSpec]:
         return self._system.tools(enabled_only=True)
 
     def get(self, key: str) -> ToolInfo:
@@ -144,7 +146,7 @@ class Users:
         self._system = system
         self._paths = paths
 
-    def list(self) -> list[UserInfo]:
+    def list(self) -> builtins.list[UserInfo]:
         out = []
         for u in self._system.users():
             db = self._paths.user_db(u.username)
@@ -166,7 +168,7 @@ class Users:
     def check_password(self, name: str, password: str) -> bool:
         return self._system.check_password(validate_username(name), password)
 
-    def data_files(self, name: str) -> list[Path]:
+    def data_files(self, name: str) -> builtins.list[Path]:
         """Everything on disk that holds this user's data: the memory database (with its WAL
         files), the folder beside it, and the debug logs."""
         validate_username(name)
@@ -175,10 +177,11 @@ class Users:
         files.append(self._paths.user_dir(name))
         logs = self._paths.conversation_logs
         if logs.exists():  # <user>-<conversation>.jsonl; "bob-*" alone would also match bob-smith's
-            files += sorted(p for p in logs.glob(f"{name}-*.jsonl") if re.fullmatch(rf"{re.escape(name)}-\d+\.jsonl", p.name))
+            own = re.compile(rf"{re.escape(name)}-\d+\.jsonl")
+            files += sorted(p for p in logs.glob(f"{name}-*.jsonl") if own.fullmatch(p.name))
         return [f for f in files if f.exists()]
 
-    def remove(self, name: str, *, delete_data: bool = False) -> list[Path]:
+    def remove(self, name: str, *, delete_data: bool = False) -> builtins.list[Path]:
         """Remove the user; with ``delete_data`` also everything of theirs on disk. Returns the
         paths deleted (or, without ``delete_data``, the ones kept)."""
         validate_username(name)

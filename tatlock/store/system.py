@@ -70,7 +70,8 @@ class SystemStore:
                     )
                 for name, desc in (("admin", "manages persona, tools and users"), ("user", "talks to the butler")):
                     self.conn.execute("INSERT INTO roles (name, description) VALUES (?, ?)", (name, desc))
-                self.conn.execute("INSERT INTO groups (name, description) VALUES ('household', 'the people this butler serves')")
+                self.conn.execute("INSERT INTO groups (name, description)"
+                                  " VALUES ('household', 'the people this butler serves')")
                 if default_user:
                     self._insert_user(validate_username(default_user), None, roles=("admin", "user"))
                 self.conn.execute("INSERT INTO meta (key, value) VALUES ('seeded_at', ?)", (now,))
@@ -145,15 +146,16 @@ class SystemStore:
                 " VALUES (?, ?, ?, ?, ?)",
                 (text, int(enabled), count + 1, now, now),
             )
-            iid = cur.lastrowid
+            iid = int(cur.lastrowid or 0)
             if position is not None:
                 self._move(iid, position)
         return self.instruction(iid)
 
     def edit_instruction(self, iid: int, text: str) -> Instruction:
         text = self._clean(text)
-        if not db.fits(iid) or self.conn.execute("UPDATE rise_and_shine SET instruction = ?, updated_at = ? WHERE id = ?",
-                             (text, iso(), iid)).rowcount == 0:
+        if not db.fits(iid) or self.conn.execute(
+                "UPDATE rise_and_shine SET instruction = ?, updated_at = ? WHERE id = ?", (text, iso(), iid)
+        ).rowcount == 0:
             self.instruction(iid)  # raises NotFound
         return self.instruction(iid)
 

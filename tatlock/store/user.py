@@ -68,7 +68,7 @@ class UserStore:
             " VALUES (?, ?, ?, ?, ?, ?)",
             (title, room_id, interface, now, now, json.dumps(metadata or {})),
         )
-        return self.conversation(cur.lastrowid)
+        return self.conversation(int(cur.lastrowid or 0))
 
     def conversation(self, conversation_id: int) -> Conversation:
         row = None
@@ -180,14 +180,15 @@ class UserStore:
                 (number, now, title, conversation_id),
             )
             self.conn.execute(
-                "INSERT INTO participants (conversation_id, author_id, name, is_bot, first_seen, last_seen, message_count)"
+                "INSERT INTO participants"
+                " (conversation_id, author_id, name, is_bot, first_seen, last_seen, message_count)"
                 " VALUES (?, ?, ?, ?, ?, ?, 1)"
                 " ON CONFLICT(conversation_id, author_id) DO UPDATE SET name = excluded.name,"
                 " is_bot = excluded.is_bot, last_seen = max(last_seen, excluded.last_seen),"
                 " message_count = message_count + 1",
                 (conversation_id, author.id, author.name, int(author.is_bot), now, now),
             )
-        return self.message(cur.lastrowid)
+        return self.message(int(cur.lastrowid or 0))
 
     def message(self, message_id: int) -> Message:
         row = None
