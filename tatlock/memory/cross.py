@@ -15,7 +15,6 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import logging
-import os
 import re
 import sqlite3
 from pathlib import Path
@@ -120,17 +119,7 @@ def _clean(text: str) -> str | None:
 
 
 def _write_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
+    db.write_private(path, text)  # the whole file or nothing, 0600 in a 0700 folder
 
 
 def build_cross_summary(store: UserStore, backend: Any, *, paths: Paths, exclude_conversation_id: int,
