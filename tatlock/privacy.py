@@ -22,57 +22,68 @@ from tatlock.store.db import tighten
 
 # entries tatlock makes at the top of its folders; folders among them are walked whole
 _OWN_NAME = re.compile(
-    r"(system\.db|.*\.db(-wal|-shm|-journal)?|config\.toml|token_calibration\.json(\.tmp)?|.*\.jsonl|\..*\.tmp"
+    r"(system\.db|.*\.db(-wal|-shm|-journal)?|config\.toml|secret-names|token_calibration\.json(\.tmp)?|.*\.jsonl|\..*\.tmp"
     r"|users|logs|conversations|exports)"
 )
 _MAX_ENTRIES = 200_000  # a bound on the walk, whatever a folder holds
 
 
-def _walk(folder: Path, out: list[Path], limit: int) -> None:
-    """Every entry under ``folder`` (not following symlinks), at most ``limit`` of them."""
+def _loose_under(folder: str, out: list[Path], budget: list[int]) -> None:
+    """Append the loose entries under ``folder`` (never following symlinks); ``budget`` bounds
+    how many entries are looked at."""
     stack = [folder]
-    while stack and len(out) < limit:
+    while stack and budget[0] > 0:
         d = stack.pop()
         try:
             with os.scandir(d) as it:
                 for entry in it:
-                    out.append(Path(entry.path))
-                    if entry.is_dir(follow_symlinks=False):
-                        stack.append(Path(entry.path))
+                    budget[0] -= 1
+                    try:
+                        st = entry.stat(follow_symlinks=False)
+                    except OSError:
+                        continue
+                    if stat.S_ISLNK(st.st_mode):
+                        continue
+                    if st.st_mode & 0o077:
+                        out.append(Path(entry.path))
+                    if stat.S_ISDIR(st.st_mode):
+                        stack.append(entry.path)
         except OSError:
             continue
 
 
-def own_entries(paths: Paths) -> list[Path]:
-    """tatlock's folders and, inside them, the entries tatlock made (deduplicated)."""
-    roots = list(dict.fromkeys(p for p in (paths.data_dir, paths.config_dir, paths.log_dir) if p.is_dir()))
-    found: list[Path] = list(roots)
+def _roots(paths: Paths) -> list[Path]:
+    return list(dict.fromkeys(p for p in (paths.data_dir, paths.config_dir, paths.log_dir) if p.is_dir()))
+
+
+def loose(paths: Paths) -> list[Path]:
+    """tatlock's entries that other users may read, write or enter: its folders themselves and,
+    inside them, the files and folders tatlock makes (other things in TATLOCK_HOME are not
+    tatlock's to change)."""
+    out: list[Path] = []
+    budget = [_MAX_ENTRIES]
+    roots = _roots(paths)
     for root in roots:
         try:
+            if os.lstat(root).st_mode & 0o077:
+                out.append(root)
             entries = list(os.scandir(root))
         except OSError:
             continue
         for entry in entries:
-            if not _OWN_NAME.fullmatch(entry.name):
+            if not _OWN_NAME.fullmatch(entry.name) or Path(entry.path) in roots:
+                continue  # the log folder inside TATLOCK_HOME is walked as a root of its own
+            try:
+                st = entry.stat(follow_symlinks=False)
+            except OSError:
                 continue
-            path = Path(entry.path)
-            found.append(path)
-            if entry.is_dir(follow_symlinks=False):
-                _walk(path, found, _MAX_ENTRIES)
-    return list(dict.fromkeys(found))  # the log folder may sit inside the data folder (TATLOCK_HOME)
-
-
-def loose(paths: Paths) -> list[Path]:
-    """tatlock's entries that other users may read, write or enter."""
-    out = []
-    for p in own_entries(paths):
-        try:
-            st = os.lstat(p)
-        except OSError:
-            continue
-        if not stat.S_ISLNK(st.st_mode) and stat.S_IMODE(st.st_mode) & 0o077:
-            out.append(p)
-    return out
+            if stat.S_ISLNK(st.st_mode):
+                continue
+            if st.st_mode & 0o077:
+                out.append(Path(entry.path))
+            if stat.S_ISDIR(st.st_mode):
+                _loose_under(entry.path, out, budget)
+    return list(dict.fromkeys(out))
 
 
 def check(paths: Paths) -> str | None:

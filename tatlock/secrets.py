@@ -6,25 +6,27 @@ remembered passwords). An environment variable stands in for the keyring where t
 none (a headless Linux box has no Secret Service): ``TATLOCK_API_KEY`` for ``api_key``,
 ``TATLOCK_SECRET_<NAME>`` for the others; it also wins over the keyring, like every setting.
 
-The names (never the values) of the secrets set through tatlock are kept in one more keyring
-entry, so that tatlock can withhold every one of them from its debug logs and tool results
-(:func:`known_values`).
+The names (never the values) of the secrets set through tatlock are listed in a small private
+file, ``secret-names`` beside config.toml, so that tatlock can withhold every one of those
+secrets from its debug logs and tool results (:func:`known_values`) without loading the keyring
+on every start when there are none (importing and probing keyring costs ~0.1 s).
 """
 
 from __future__ import annotations
 
 import os
 import re
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tatlock.errors import NotFound, TatlockError, UsageError
 from tatlock.redact import register_secret
 
 if TYPE_CHECKING:  # pragma: no cover
-    from tatlock.config import Config
+    from tatlock.config import Config, Paths
 
 SERVICE = "tatlock"
-INDEX = "__names__"  # the entry that lists the names; not a valid NAME, so never a secret
+INDEX_FILE = "secret-names"
 NAME_RE = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
 MAX_VALUE = 8192
 
@@ -100,7 +102,7 @@ def _call(name: str, what: str, fn, *args):
 
 
 # set/get/delete are the verbs of `tatlock secret`; the builtin ``set`` is not used in this module
-def set(name: str, value: str) -> None:  # noqa: A001
+def set(name: str, value: str, paths: "Paths | None" = None) -> None:  # noqa: A001
     """Store ``value`` as secret ``name`` in the OS keyring (KeyringUnavailable without one)."""
     validate_name(name)
     if not isinstance(value, str) or not value.strip():
@@ -111,9 +113,9 @@ def set(name: str, value: str) -> None:  # noqa: A001
     kr = require_keyring(name)
     _call(name, "store the secret", kr.set_password, SERVICE, name, value)
     register_secret(value)
-    names = _index(kr)
+    names = _index(paths)
     if name not in names:
-        _call(name, "store the secret", kr.set_password, SERVICE, INDEX, ",".join(sorted({*names, name})))
+        _write_index(paths, [*names, name])
 
 
 def get(name: str) -> str | None:
@@ -140,7 +142,7 @@ def where(name: str) -> str | None:
     return None
 
 
-def delete(name: str) -> None:
+def delete(name: str, paths: "Paths | None" = None) -> None:
     """Remove secret ``name`` from the keyring; NotFound when it has none."""
     validate_name(name)
     kr = require_keyring(name, deleting=True)
@@ -149,19 +151,11 @@ def delete(name: str) -> None:
     try:
         kr.delete_password(SERVICE, name)
     except PasswordDeleteError:
+        _write_index(paths, [n for n in _index(paths) if n != name])
         raise NotFound(_not_found(name)) from None
     except Exception as exc:
         raise _failure(name, "delete the secret", exc) from None
-    names = _index(kr)
-    if name in names:
-        rest = sorted(n for n in names if n != name)
-        if rest:
-            _call(name, "update the list of secrets", kr.set_password, SERVICE, INDEX, ",".join(rest))
-        else:
-            try:
-                kr.delete_password(SERVICE, INDEX)
-            except Exception:
-                pass
+    _write_index(paths, [n for n in _index(paths) if n != name])
 
 
 def _not_found(name: str) -> str:
@@ -169,39 +163,58 @@ def _not_found(name: str) -> str:
     return f"no secret {name!r} in the OS keyring{hint}"
 
 
-def _index(kr: Any) -> list[str]:
+def _index_path(paths: "Paths | None") -> Path:
+    if paths is None:
+        from tatlock.config import Paths
+
+        paths = Paths.resolve()
+    return paths.config_dir / INDEX_FILE
+
+
+def _index(paths: "Paths | None" = None) -> list[str]:
+    """Names of the secrets set through tatlock (the values are only in the keyring)."""
     try:
-        raw = kr.get_password(SERVICE, INDEX) or ""
-    except Exception:
+        text = _index_path(paths).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
         return []
-    return [n for n in raw.split(",") if NAME_RE.fullmatch(n)]
+    return [n for n in dict.fromkeys(text.split()) if NAME_RE.fullmatch(n)]
 
 
-def names() -> list[str]:
-    """Names of the secrets tatlock knows: set through tatlock in the keyring, or in the environment."""
-    found: dict[str, None] = {}
-    if backend_problem() is None:
-        import keyring
+def _write_index(paths: "Paths | None", names: list[str]) -> None:
+    from tatlock.store.db import write_private
 
-        found.update(dict.fromkeys(_index(keyring)))
+    path = _index_path(paths)
+    try:
+        if names:
+            write_private(path, "".join(f"{n}\n" for n in sorted(dict.fromkeys(names))))
+        else:
+            path.unlink(missing_ok=True)
+    except Exception:  # the list only helps redaction; the keyring holds the secret either way
+        pass
+
+
+def names(paths: "Paths | None" = None) -> list[str]:
+    """Names of the secrets tatlock knows: set through tatlock, or in the environment."""
+    found = dict.fromkeys(_index(paths))
     if os.environ.get("TATLOCK_API_KEY"):
         found["api_key"] = None
-    for var in os.environ:
-        if var.startswith("TATLOCK_SECRET_"):
+    for var, value in os.environ.items():
+        if var.startswith("TATLOCK_SECRET_") and value:
             n = var[len("TATLOCK_SECRET_"):].lower()
-            if NAME_RE.fullmatch(n) and os.environ[var]:
+            if NAME_RE.fullmatch(n):
                 found[n] = None
     return sorted(found)
 
 
 def known_values(cfg: "Config | None" = None) -> tuple[str, ...]:
     """Every secret value tatlock knows (config api_key, environment, keyring), registered
-    process-wide so debug logs and tool results withhold them. Call once at open; a keyring
-    that fails is skipped (the secrets in the environment and config are still returned)."""
+    process-wide so debug logs and tool results withhold them. Call once at open. The keyring
+    is loaded only when secrets were set through tatlock; one that fails is skipped (the
+    environment's and config's secrets are still returned)."""
     values: list[str] = []
     if cfg is not None and cfg.api_key:
         values.append(cfg.api_key)
-    for n in names():
+    for n in names(cfg.paths if cfg is not None else None):
         try:
             v = get(n)
         except TatlockError:
