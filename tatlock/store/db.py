@@ -32,7 +32,10 @@ from typing import Iterator
 BUSY_TIMEOUT_MS = 10_000
 DIR_MODE = 0o700
 FILE_MODE = 0o600
-CORRUPT_FIX = ("restore it from a `tatlock memory export`, or move it aside and tatlock starts a new one")
+CORRUPT_FIX = "restore it from a backup or a `tatlock memory export`, or move it aside and tatlock starts a new one"
+# system.db holds the persona, users and tool settings; conversations are in users/ and are kept
+SYSTEM_DB_FIX = ("restore it from a backup, or move it aside and tatlock starts a new one "
+                 "(persona, users and tool settings start over; conversations in users/ are kept)")
 
 
 from tatlock.errors import StoreError  # noqa: E402  (re-exported)
@@ -140,13 +143,19 @@ def _check_writable_folder(path: Path) -> None:
     if folder.exists() and not folder.is_dir():
         raise StoreError(f"{folder} is a file, not a folder: move it aside (tatlock keeps its data in a folder there)")
     if folder.is_dir() and not os.access(folder, os.W_OK | os.X_OK):
-        raise StoreError(f"the data folder {folder} is read-only: make it writable "
-                         "(chmod u+w), or set TATLOCK_HOME to another folder")
+        try:
+            mounted_ro = bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+        except (OSError, AttributeError):
+            mounted_ro = False
+        how = "is on a read-only file system" if mounted_ro else "is read-only (chmod u+w makes it writable)"
+        raise StoreError(f"the data folder {folder} {how}: tatlock cannot save anything there; "
+                         "make it writable or set TATLOCK_HOME to another folder")
 
 
 def corrupt_error(path: Path | str, exc: object) -> StoreError:
     """The one-line error for a file that is not a database or is damaged."""
-    return StoreError(f"the database {path} is damaged ({exc}): {CORRUPT_FIX}")
+    fix = SYSTEM_DB_FIX if Path(path).name == "system.db" else CORRUPT_FIX
+    return StoreError(f"the database {path} is damaged ({exc}): {fix}")
 
 
 def _ro_uri(path: Path | str) -> str:
@@ -217,7 +226,8 @@ def quick_check(path: Path | str) -> str | None:
         conn.close()
     if rows == ["ok"]:
         return None
-    return str(corrupt_error(path, "; ".join(str(r) for r in rows[:3])))
+    found = " ".join(str(r) for r in rows[:3]).replace("*** in database main ***", "")
+    return str(corrupt_error(path, " ".join(found.split())))
 
 
 def migrate(conn: sqlite3.Connection, kind: str, *, target: int | None = None) -> int:
