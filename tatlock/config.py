@@ -85,21 +85,22 @@ class Paths:
         )
 
 
-LOGIN_NAME_NOTE = ""  # why the default user is not the login name (set by _default_user)
-
-
-def _default_user() -> str:
-    global LOGIN_NAME_NOTE
+def _login_user() -> tuple[str, str]:
+    """The default user (the login name when it is a valid username, else "owner") and how it
+    was chosen, so that `owner` can be explained."""
     try:
         login = getpass.getuser()
     except Exception:  # no login name (containers)
         login = ""
-    name = login.lower()
-    if USERNAME_RE.fullmatch(name):
-        return name
-    LOGIN_NAME_NOTE = (f"your login name {login!r} is not a valid tatlock username, so the user is 'owner'"
-                       if login else "there is no login name, so the user is 'owner'")
-    return "owner"
+    if USERNAME_RE.fullmatch(login.lower()):
+        return login.lower(), "login name"
+    if not login:
+        return "owner", "default: there is no login name, so the user is 'owner'"
+    return "owner", f"default: your login name {login!r} is not a valid tatlock username, so the user is 'owner'"
+
+
+def _default_user() -> str:
+    return _login_user()[0]
 
 
 # (field, env var, type) — documented in README under "Configuration"
@@ -353,7 +354,7 @@ def load(env: dict[str, str] | None = None, paths: Paths | None = None) -> Confi
             f"{paths.config_file}: unknown setting {unknown[0]!r} (known: {', '.join(sorted(known))})"
         )
     cfg = Config(paths=paths)
-    cfg.source["user"] = f"default: {LOGIN_NAME_NOTE}" if LOGIN_NAME_NOTE else "login name"
+    cfg.user, cfg.source["user"] = _login_user()
     for name, var in Config.ENV.items():
         for raw, where in ((file_values.get(name), str(paths.config_file)), (env.get(var) or None, f"${var}")):
             if raw is None:

@@ -48,6 +48,8 @@ def test_ordinary_use_leaves_nothing_readable_by_others(cli, served, home, tmp_p
     assert cli("ask", "Good morning").code == 0
     served.queue(CROSS, assess(answer="Noted, sir."))
     assert cli("ask", "--new", "I like tea").code == 0  # a second conversation: the cross summary file
+    served.queue(assess(answer="Certainly, sir."))
+    assert cli("chat", stdin="And coffee?\n").code == 0
     assert cli("persona", "add", "Be brief.").code == 0
     assert cli("var", "set", "location", "Leeds").code == 0
     assert cli("memory", "export", "1", "--format", "json", "-o", str(tmp_path / "out.json")).code == 0
@@ -118,3 +120,15 @@ def test_debug_log_and_summary_are_private_even_under_a_lax_umask(home):
         os.umask(old)
     assert find_loose(home) == []
     assert json.loads((home / "logs" / "conversations" / "alice-3.jsonl").read_text())["type"] == "Notice"
+
+
+def test_a_users_debug_logs_can_be_found_and_removed(home):
+    from tatlock.debuglog import DebugLog, remove_user_logs, user_logs
+    from tatlock.events import Notice
+
+    folder = home / "logs" / "conversations"
+    for user, conv in (("bob", 1), ("bob", 12), ("bob-2", 5), ("bobby", 1)):
+        DebugLog(folder, user, conv).write(Notice("x", "test"))
+    assert [p.name for p in user_logs(folder, "bob")] == ["bob-1.jsonl", "bob-12.jsonl"]
+    assert remove_user_logs(folder, "bob") == 2
+    assert sorted(p.name for p in folder.iterdir()) == ["bob-2-5.jsonl", "bobby-1.jsonl"]
