@@ -187,11 +187,13 @@ def build_parser() -> Parser:
     x = ses.add_parser("set", help="store a secret (asked without echo, or --stdin)")
     x.add_argument("name")
     x.add_argument("--stdin", action="store_true", help="read the value from stdin's first line")
+    x.add_argument("--yes", action="store_true", help="replace an existing secret without asking")
     x = ses.add_parser("get", help="say whether a secret is set (--show prints it)")
     x.add_argument("name")
     x.add_argument("--show", action="store_true", help="print the value itself")
     x = ses.add_parser("delete", help="remove a secret from the keyring")
     x.add_argument("name")
+    x.add_argument("--yes", action="store_true", help="do not ask for confirmation")
     ses.add_parser("list", help="names of the secrets tatlock knows (never their values)")
     se.set_defaults(func=_cmd("secret", "run"))
 

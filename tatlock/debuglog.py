@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import threading
 from pathlib import Path
 from typing import Any, Iterable
@@ -25,7 +24,7 @@ from tatlock.redact import redact, register_secret, scrub
 from tatlock.store.db import FILE_MODE, private_dir
 from tatlock.timeutil import iso
 
-__all__ = ["DebugLog", "add_secrets", "redact", "remove_user_logs", "user_logs"]
+__all__ = ["DebugLog", "add_secrets", "redact"]
 
 
 def add_secrets(values: Iterable[str | None]) -> None:
@@ -35,27 +34,6 @@ def add_secrets(values: Iterable[str | None]) -> None:
 
 def _scrub(value: Any, secrets: tuple[str, ...]) -> Any:
     return scrub(value, secrets)
-
-
-def user_logs(folder: Path, username: str) -> list[Path]:
-    """The debug logs of one user (``<user>-<id>.jsonl``; "bob" never matches "bob-2"'s logs)."""
-    pattern = re.compile(re.escape(username) + r"-\d+\.jsonl")
-    try:
-        return sorted(p for p in folder.iterdir() if pattern.fullmatch(p.name))
-    except OSError:
-        return []
-
-
-def remove_user_logs(folder: Path, username: str) -> int:
-    """Delete one user's debug logs (for ``user remove --delete-data``); returns how many."""
-    n = 0
-    for p in user_logs(folder, username):
-        try:
-            p.unlink()
-            n += 1
-        except FileNotFoundError:
-            pass
-    return n
 
 
 class DebugLog:

@@ -130,16 +130,20 @@ def get(name: str) -> str | None:
     return value
 
 
+def in_keyring(name: str) -> bool:
+    """Whether the keyring holds secret ``name`` (False without a keyring)."""
+    if backend_problem() is not None:
+        return False
+    import keyring
+
+    return _call(name, "read the secret", keyring.get_password, SERVICE, validate_name(name)) is not None
+
+
 def where(name: str) -> str | None:
     """"environment" or "keyring" for where secret ``name`` is found, or None."""
     if os.environ.get(env_var(name)):
         return "environment"
-    if backend_problem() is None:
-        import keyring
-
-        if _call(name, "read the secret", keyring.get_password, SERVICE, name) is not None:
-            return "keyring"
-    return None
+    return "keyring" if in_keyring(name) else None
 
 
 def delete(name: str, paths: "Paths | None" = None) -> None:

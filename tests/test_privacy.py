@@ -121,14 +121,3 @@ def test_debug_log_and_summary_are_private_even_under_a_lax_umask(home):
     assert find_loose(home) == []
     assert json.loads((home / "logs" / "conversations" / "alice-3.jsonl").read_text())["type"] == "Notice"
 
-
-def test_a_users_debug_logs_can_be_found_and_removed(home):
-    from tatlock.debuglog import DebugLog, remove_user_logs, user_logs
-    from tatlock.events import Notice
-
-    folder = home / "logs" / "conversations"
-    for user, conv in (("bob", 1), ("bob", 12), ("bob-2", 5), ("bobby", 1)):
-        DebugLog(folder, user, conv).write(Notice("x", "test"))
-    assert [p.name for p in user_logs(folder, "bob")] == ["bob-1.jsonl", "bob-12.jsonl"]
-    assert remove_user_logs(folder, "bob") == 2
-    assert sorted(p.name for p in folder.iterdir()) == ["bob-2-5.jsonl", "bobby-1.jsonl"]

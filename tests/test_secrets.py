@@ -56,12 +56,25 @@ def test_set_get_delete_through_the_cli(cli, ring, home):
     r = cli("secret", "get", "weather", "--show")
     assert r.code == 0 and r.out == SECRET + "\n"
     assert cli("secret", "list").out.split() == ["weather", "(keyring)"]
-    assert cli("secret", "delete", "weather").code == 0
+    r = cli("secret", "delete", "weather")  # no terminal to ask on: refuse rather than guess
+    assert r.code == 2 and "--yes" in r.err and ("tatlock", "weather") in ring.entries
+    assert cli("secret", "delete", "weather", "--yes").code == 0
     assert ("tatlock", "weather") not in ring.entries
-    r = cli("secret", "delete", "weather")
+    r = cli("secret", "delete", "weather", "--yes")
     assert r.code == 1 and r.err.count("\n") == 1 and "no secret 'weather'" in r.err
     r = cli("secret", "get", "weather")
     assert r.code == 1 and "tatlock secret set weather" in r.err
+
+
+def test_replacing_or_deleting_asks_first(cli, ring, monkeypatch):
+    assert cli("secret", "set", "weather", "--stdin", stdin="first-value\n").code == 0
+    r = cli("secret", "set", "weather", "--stdin", stdin="second-value\n")
+    assert r.code == 2 and "--yes" in r.err and ring.entries[("tatlock", "weather")] == "first-value"
+    monkeypatch.setattr("builtins.input", lambda prompt="": "n")
+    r = cli("secret", "delete", "weather", tty=True)
+    assert r.code == 0 and "Kept" in r.out and ring.entries[("tatlock", "weather")] == "first-value"
+    assert cli("secret", "set", "weather", "--stdin", "--yes", stdin="second-value\n").code == 0
+    assert ring.entries[("tatlock", "weather")] == "second-value"
 
 
 def test_a_secret_never_reaches_a_file(cli, ring, home, served):
@@ -89,7 +102,7 @@ def test_set_asks_without_echo_on_a_terminal(cli, ring, monkeypatch):
     monkeypatch.setattr("getpass.getpass", lambda prompt="": prompts.append(prompt) or SECRET)
     r = cli("secret", "set", "search", tty=True)
     assert r.code == 0 and ring.entries[("tatlock", "search")] == SECRET and "search" in prompts[0]
-    r = cli("secret", "set", "search")  # piped, but no --stdin: refuse rather than read a stray line
+    r = cli("secret", "set", "weather")  # piped, but no --stdin: refuse rather than read a stray line
     assert r.code == 2 and "--stdin" in r.err
 
 

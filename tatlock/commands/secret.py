@@ -11,6 +11,7 @@ import getpass
 import sys
 
 from tatlock import secrets
+from tatlock.commands.common import confirm
 from tatlock.errors import NotFound, UsageError
 
 
@@ -44,6 +45,10 @@ def run(args: argparse.Namespace) -> int:
     name = secrets.validate_name(args.name)
     if args.action == "set":
         secrets.require_keyring(name)  # say there is none before asking for the value
+        if secrets.in_keyring(name) and not confirm(
+                f"Replace the secret {name} in the OS keyring?", yes=args.yes):
+            _out(f"Kept the secret {name}.")
+            return 0
         secrets.set(name, _read_value(args))
         _out(f"stored {name} in the OS keyring")
         return 0
@@ -60,6 +65,10 @@ def run(args: argparse.Namespace) -> int:
             _out(f"{name} is set (in {place}); add --show to print it")
         return 0
     if args.action == "delete":
+        secrets.require_keyring(name, deleting=True)
+        if not confirm(f"Delete the secret {name} from the OS keyring?", yes=args.yes):
+            _out(f"Kept the secret {name}.")
+            return 0
         secrets.delete(name)
         _out(f"deleted {name} from the OS keyring")
         return 0

@@ -27,6 +27,7 @@ from tatlock.events import Event, ModelCall
 from tatlock.memory.context import history_line
 from tatlock.memory.tokens import Estimator
 from tatlock.store import summaries as rows
+from tatlock.store.db import write_private
 from tatlock.store.user import Conversation, UserStore
 from tatlock.timeutil import iso, local, utcnow
 
@@ -119,7 +120,7 @@ def _clean(text: str) -> str | None:
 
 
 def _write_atomic(path: Path, text: str) -> None:
-    db.write_private(path, text)  # the whole file or nothing, 0600 in a 0700 folder
+    write_private(path, text)  # the whole file or nothing, 0600 in a 0700 folder
 
 
 def build_cross_summary(store: UserStore, backend: Any, *, paths: Paths, exclude_conversation_id: int,

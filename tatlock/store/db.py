@@ -33,6 +33,8 @@ BUSY_TIMEOUT_MS = 10_000
 DIR_MODE = 0o700
 FILE_MODE = 0o600
 CORRUPT_FIX = "restore it from a backup or a `tatlock memory export`, or move it aside and tatlock starts a new one"
+IN_THE_WAY = "move it aside; tatlock keeps its data in a folder there"
+WRITABLE = "make it and its folder writable, or set TATLOCK_HOME to another folder"
 # system.db holds the persona, users and tool settings; conversations are in users/ and are kept
 SYSTEM_DB_FIX = ("restore it from a backup, or move it aside and tatlock starts a new one "
                  "(persona, users and tool settings start over; conversations in users/ are kept)")
@@ -87,15 +89,15 @@ def private_dir(path: Path | str) -> Path:
         missing.append(p)
         p = p.parent
     if p.exists() and not p.is_dir():
-        raise StoreError(f"{p} is a file, not a folder: move it aside (tatlock keeps its data in a folder there)")
+        raise StoreError(f"{p} is a file, not a folder", hint=IN_THE_WAY)
     for d in reversed(missing):
         try:
             os.mkdir(d, DIR_MODE)
         except FileExistsError:
             if not d.is_dir():
-                raise StoreError(f"{d} is a file, not a folder: move it aside") from None
+                raise StoreError(f"{d} is a file, not a folder", hint=IN_THE_WAY) from None
         except OSError as exc:
-            raise StoreError(f"cannot create the folder {d}: {_reason(exc)}") from None
+            raise StoreError(f"cannot create the folder {d} ({_reason(exc)})", hint=_fix(exc)) from None
     if not missing:
         tighten(path)
     return path
@@ -132,30 +134,35 @@ def write_private(path: Path | str, text: str) -> Path:
 
 def _reason(exc: OSError) -> str:
     if exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
-        return "the folder is read-only (or not yours): make it writable, or set TATLOCK_HOME to another folder"
+        return "the folder is read-only, or not yours"
     if exc.errno == errno.ENOSPC:
         return "the disk is full"
     return exc.strerror or str(exc)
 
 
+def _fix(exc: OSError) -> str:
+    if exc.errno == errno.ENOSPC:
+        return "free some space; nothing already stored is lost"
+    return WRITABLE
+
+
 def _check_writable_folder(path: Path) -> None:
     folder = path.parent
     if folder.exists() and not folder.is_dir():
-        raise StoreError(f"{folder} is a file, not a folder: move it aside (tatlock keeps its data in a folder there)")
+        raise StoreError(f"{folder} is a file, not a folder", hint=IN_THE_WAY)
     if folder.is_dir() and not os.access(folder, os.W_OK | os.X_OK):
         try:
             mounted_ro = bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
         except (OSError, AttributeError):
             mounted_ro = False
         how = "is on a read-only file system" if mounted_ro else "is read-only (chmod u+w makes it writable)"
-        raise StoreError(f"the data folder {folder} {how}: tatlock cannot save anything there; "
-                         "make it writable or set TATLOCK_HOME to another folder")
+        raise StoreError(f"the data folder {folder} {how}: tatlock cannot save anything there", hint=WRITABLE)
 
 
 def corrupt_error(path: Path | str, exc: object) -> StoreError:
     """The one-line error for a file that is not a database or is damaged."""
     fix = SYSTEM_DB_FIX if Path(path).name == "system.db" else CORRUPT_FIX
-    return StoreError(f"the database {path} is damaged ({exc}): {fix}")
+    return StoreError(f"the database {path} is damaged ({exc})", hint=fix, kind="database")
 
 
 def _ro_uri(path: Path | str) -> str:
@@ -173,11 +180,11 @@ def connect(path: Path | str, *, readonly: bool = False) -> sqlite3.Connection:
         _check_writable_folder(path)
         private_dir(path.parent)
         if path.exists() and not os.access(path, os.R_OK | os.W_OK):
-            raise StoreError(f"the database {path} is read-only: make it writable (chmod u+rw)")
+            raise StoreError(f"the database {path} is read-only", hint="make it writable: chmod u+rw")
         try:
             private_file(path)
         except OSError as exc:
-            raise StoreError(f"cannot create the database {path}: {_reason(exc)}") from None
+            raise StoreError(f"cannot create the database {path} ({_reason(exc)})", hint=_fix(exc)) from None
     try:
         if readonly:
             conn = sqlite3.connect(_ro_uri(path), uri=True, isolation_level=None, check_same_thread=False)
@@ -196,8 +203,7 @@ def connect(path: Path | str, *, readonly: bool = False) -> sqlite3.Connection:
     except sqlite3.OperationalError as exc:
         conn.close()
         if "readonly" in str(exc) or "unable to open" in str(exc):
-            raise StoreError(f"the database {path} cannot be written ({exc}): make it and its folder "
-                             "writable, or set TATLOCK_HOME to another folder") from None
+            raise StoreError(f"the database {path} cannot be written ({exc})", hint=WRITABLE) from None
         raise StoreError(f"cannot open the database {path}: {exc}") from None
     except sqlite3.DatabaseError as exc:  # "file is not a database", "database disk image is malformed"
         conn.close()
@@ -206,28 +212,27 @@ def connect(path: Path | str, *, readonly: bool = False) -> sqlite3.Connection:
 
 
 def quick_check(path: Path | str) -> str | None:
-    """None when the database at ``path`` passes ``PRAGMA quick_check``; else one line saying
-    what is wrong and how to fix it (for ``tatlock doctor``). Opens it read-only."""
+    """None when the database at ``path`` passes ``PRAGMA quick_check``, else what is wrong as
+    one line (the caller names the path and the fix: see :func:`corrupt_error`). Read-only: a
+    check never changes or creates anything."""
     path = Path(path)
     if not path.is_file():
-        return f"{path} is missing" if not path.exists() else f"{path} is not a file"
+        return "missing" if not path.exists() else "not a file"
     try:
         conn = sqlite3.connect(_ro_uri(path), uri=True, isolation_level=None)
     except sqlite3.Error as exc:
-        return f"cannot open {path}: {exc}"
+        return f"cannot open it: {exc}"
     try:
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        rows = [r[0] for r in conn.execute("PRAGMA quick_check(5)").fetchall()]
-    except sqlite3.OperationalError as exc:
-        return f"cannot check {path}: {exc}"
-    except sqlite3.DatabaseError as exc:
-        return str(corrupt_error(path, exc))
+        rows = [str(r[0]) for r in conn.execute("PRAGMA quick_check(5)").fetchall()]
+    except sqlite3.DatabaseError as exc:  # includes "file is not a database", "malformed"
+        rows = [str(exc)]
     finally:
         conn.close()
     if rows == ["ok"]:
         return None
-    found = " ".join(str(r) for r in rows[:3]).replace("*** in database main ***", "")
-    return str(corrupt_error(path, " ".join(found.split())))
+    # multi-line findings ("*** in database main ***\nPage 5: ...") on one line
+    return " ".join(" ".join(rows[:3]).replace("*** in database main ***", "").split())
 
 
 def migrate(conn: sqlite3.Connection, kind: str, *, target: int | None = None) -> int:
