@@ -178,6 +178,25 @@ def build_parser() -> Parser:
     _user_opt(x)
     m.set_defaults(func=_cmd("memory", "run"))
 
+    # -- secret (API keys and passwords in the OS keyring) ---------------------------------
+    se = sub.add_parser("secret", help="API keys and passwords in the OS keyring",
+                        description="Keep API keys (api_key: the OpenAI-compatible server's key; weather, search...) "
+                                    "and remembered passwords in the OS keyring, never in a file. Without a "
+                                    "keyring, set TATLOCK_API_KEY or TATLOCK_SECRET_<NAME> instead.")
+    ses = se.add_subparsers(dest="action", metavar="ACTION", required=True, parser_class=Parser)
+    x = ses.add_parser("set", help="store a secret (asked without echo, or --stdin)")
+    x.add_argument("name")
+    x.add_argument("--stdin", action="store_true", help="read the value from stdin's first line")
+    x.add_argument("--yes", action="store_true", help="replace an existing secret without asking")
+    x = ses.add_parser("get", help="say whether a secret is set (--show prints it)")
+    x.add_argument("name")
+    x.add_argument("--show", action="store_true", help="print the value itself")
+    x = ses.add_parser("delete", help="remove a secret from the keyring")
+    x.add_argument("name")
+    x.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+    ses.add_parser("list", help="names of the secrets tatlock knows (never their values)")
+    se.set_defaults(func=_cmd("secret", "run"))
+
     # -- doctor / setup --------------------------------------------------------------------
     d = sub.add_parser("doctor", help="check tier, model server, model and paths")
     d.set_defaults(func=_cmd("doctor", "doctor"))

@@ -14,7 +14,7 @@ import getpass
 import os
 import re
 import tomllib
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -84,12 +84,22 @@ class Paths:
         )
 
 
-def _default_user() -> str:
+def _login_user() -> tuple[str, str]:
+    """The default user (the login name when it is a valid username, else "owner") and how it
+    was chosen, so that `owner` can be explained."""
     try:
-        name = getpass.getuser().lower()
+        login = getpass.getuser()
     except Exception:  # no login name (containers)
-        name = ""
-    return name if USERNAME_RE.fullmatch(name) else "owner"
+        login = ""
+    if USERNAME_RE.fullmatch(login.lower()):
+        return login.lower(), "login name"
+    if not login:
+        return "owner", "default: there is no login name, so the user is 'owner'"
+    return "owner", f"default: your login name {login!r} is not a valid tatlock username, so the user is 'owner'"
+
+
+def _default_user() -> str:
+    return _login_user()[0]
 
 
 # (field, env var, type) — documented in README under "Configuration"
@@ -114,6 +124,8 @@ class Config:
     tool_timeout: float = 20.0
     tool_rounds: int = 3
     timezone: str | None = None  # IANA name; None: the system's
+    # folders analyze_file may read; None: the current folder, ~/Documents, ~/Downloads
+    allowed_paths: tuple[str, ...] | None = None
     source: dict[str, str] = field(default_factory=dict)  # field -> where it came from
 
     ENV = {
@@ -134,6 +146,7 @@ class Config:
         "tool_timeout": "TATLOCK_TOOL_TIMEOUT",
         "tool_rounds": "TATLOCK_TOOL_ROUNDS",
         "timezone": "TATLOCK_TIMEZONE",
+        "allowed_paths": "TATLOCK_ALLOWED_PATHS",
     }
 
     @property
@@ -158,28 +171,149 @@ class Config:
         return self.effective("model")
 
     def api_key_value(self) -> str | None:
-        """The API key for OpenAI-compatible servers: env/config, else the OS keyring."""
+        """The API key for OpenAI-compatible servers: env/config, else the keyring secret
+        ``api_key`` (``tatlock secret set api_key``), else the older keyring entry named after
+        base_url."""
         if self.api_key:
             return self.api_key
-        try:
-            import keyring
+        from tatlock import secrets
 
-            return keyring.get_password(APP, self.base_url)
-        except Exception:  # no keyring backend on a headless box: no key
+        try:
+            key = secrets.get("api_key")
+            if key is None and secrets.backend_problem() is None:
+                import keyring
+
+                key = keyring.get_password(APP, self.base_url)
+                secrets.register_secret(key)
+            return key
+        except Exception:  # a locked or broken keyring: no key (the server will say so)
             return None
 
 
-def _coerce(name: str, raw: Any, typ: str) -> Any:
-    if raw is None:
-        return None
+
+# -- validation: every setting is checked at load, before anything is stored --------------
+
+TIERS = ("low", "medium", "high", "auto")
+BACKENDS = ("ollama", "openai")
+# Ollama's keep_alive: seconds ("300", "-1" forever, "0" unload at once) or a Go duration
+_KEEP_ALIVE_RE = re.compile(r"-?\d+(\.\d+)?|-?(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+")
+_CONTROL_RE = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+INT_RANGES = {"compact_interval": (2, 10_000), "context_size": (512, 2_097_152), "tool_rounds": (1, 10)}
+FLOAT_RANGES = {"timeout": (0.0, 3600.0), "tool_timeout": (0.0, 600.0)}  # above the first, at most the second
+ALLOWED_TEXT = {
+    "backend": "ollama or openai",
+    "tier": "low, medium, high or auto",
+    "keep_alive": "seconds (300; -1 keeps the model loaded, 0 unloads it) or a duration such as 30m or 1h",
+    "ollama_host": "an http(s) URL such as http://127.0.0.1:11434",
+    "base_url": "an http(s) URL such as http://127.0.0.1:8080/v1",
+    "timezone": "an IANA time zone such as Europe/London or America/New_York",
+}
+
+
+class _Bad(Exception):
+    """A value is not allowed; the message says what is."""
+
+
+def _shown(raw: Any) -> str:
+    text = repr(raw)
+    return text if len(text) <= 80 else text[:76] + "...'"
+
+
+def _number(name: str, raw: Any) -> int | float:
+    from_env = isinstance(raw, str)
+    if name in INT_RANGES:
+        lo, hi = INT_RANGES[name]
+        allowed = f"a whole number from {lo} to {hi}"
+        if isinstance(raw, bool) or not isinstance(raw, (int, float, str)):
+            raise _Bad(allowed)
+        try:
+            value = int(raw.strip()) if from_env else int(raw)
+        except (ValueError, OverflowError):
+            raise _Bad(allowed) from None
+        if (not from_env and raw != value) or not lo <= value <= hi:
+            raise _Bad(allowed)
+        return value
+    lo, hi = FLOAT_RANGES[name]
+    allowed = f"a number of seconds above {lo:g} and at most {hi:g}"
+    if isinstance(raw, bool) or not isinstance(raw, (int, float, str)):
+        raise _Bad(allowed)
     try:
-        if "int" in typ and "float" not in typ:
-            return int(raw)
-        if "float" in typ:
-            return float(raw)
-    except (TypeError, ValueError):
-        raise ConfigError(f"setting {name!r} must be a number, not {raw!r}") from None
-    return str(raw)
+        value = float(raw)
+    except ValueError:
+        raise _Bad(allowed) from None
+    if not lo < value <= hi:  # also refuses nan and inf
+        raise _Bad(allowed)
+    return value
+
+
+def _coerce(name: str, raw: Any) -> Any:
+    """``raw`` (a TOML value or an environment string) as the setting's type."""
+    if name in INT_RANGES or name in FLOAT_RANGES:
+        return _number(name, raw)
+    if name == "allowed_paths":
+        if isinstance(raw, str):
+            entries = raw.split(os.pathsep)
+        elif isinstance(raw, list) and all(isinstance(e, str) for e in raw):
+            entries = raw
+        else:
+            raise _Bad('a list of folders, e.g. ["~/Documents", "."]')
+        return tuple(e.strip() for e in entries)
+    if name == "keep_alive" and isinstance(raw, (int, float)) and not isinstance(raw, bool):
+        raw = str(raw)
+    if not isinstance(raw, str):
+        raise _Bad(ALLOWED_TEXT.get(name, "text"))
+    value = raw.strip()
+    if _CONTROL_RE.search(value) or len(value) > 4096:
+        raise _Bad("one line of text without control characters")
+    return value
+
+
+def _check(cfg: Config, name: str) -> None:
+    """Raise _Bad when the (coerced) value of setting ``name`` is not allowed."""
+    value = getattr(cfg, name)
+    if name == "backend" and value not in BACKENDS:
+        raise _Bad(ALLOWED_TEXT[name])
+    if name == "tier":
+        if value.lower() not in TIERS:
+            raise _Bad(ALLOWED_TEXT[name])
+        cfg.tier = value.lower()
+    elif name == "keep_alive" and not _KEEP_ALIVE_RE.fullmatch(value):
+        raise _Bad(ALLOWED_TEXT[name])
+    elif name in ("ollama_host", "base_url"):
+        _check_url(name, value)
+    elif name == "timezone":
+        from zoneinfo import ZoneInfo
+
+        try:
+            ZoneInfo(value)
+        except Exception:  # not found, a folder ("America"), a path, a NUL: all just "not a zone"
+            raise _Bad(ALLOWED_TEXT[name]) from None
+    elif name == "user" and not USERNAME_RE.fullmatch(value):
+        raise _Bad("1-32 lowercase letters, digits, '-' or '_', starting with a letter or digit")
+    elif name in ("model", "vision_model") and (not value or any(c.isspace() for c in value) or len(value) > 300):
+        raise _Bad("a model name such as llama3.2:3b (no spaces)")
+    elif name in ("anchor_id", "anchor_name") and not 1 <= len(value) <= 100:
+        raise _Bad("1 to 100 characters")
+    elif name == "allowed_paths":
+        from tatlock.bounds import check_entry
+
+        private = [cfg.paths.data_dir, cfg.paths.config_dir, cfg.paths.log_dir]
+        for entry in value:
+            why = check_entry(entry, private)
+            if why:
+                raise _Bad(f"folders tatlock may read, and {_shown(entry)} is {why}")
+
+
+def _check_url(name: str, value: str) -> None:
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(value)
+        parts.port  # noqa: B018 - raises ValueError for a port that is not a number in range
+    except ValueError as exc:
+        raise _Bad(f"{ALLOWED_TEXT[name]} ({exc})") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname or any(c.isspace() for c in value):
+        raise _Bad(ALLOWED_TEXT[name])
 
 
 def _normalise_host(host: str) -> str:
@@ -191,36 +325,47 @@ def _normalise_host(host: str) -> str:
     return host
 
 
+def _read_file(path: Path) -> dict[str, Any]:
+    if not path.exists() and not path.is_symlink():
+        return {}
+    try:
+        with open(path, "rb") as fh:
+            return tomllib.load(fh)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path} is not valid TOML: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path} is not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start}): "
+                          "save it as UTF-8") from None
+    except OSError as exc:
+        raise ConfigError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
 def load(env: dict[str, str] | None = None, paths: Paths | None = None) -> Config:
-    """Read config.toml (if any) and the environment."""
+    """Read config.toml (if any) and the environment. Every setting is validated here: the
+    first bad one raises one ConfigError line naming it, its value and what is allowed."""
     env = dict(os.environ if env is None else env)
     paths = paths or Paths.resolve(env)
-    file_values: dict[str, Any] = {}
-    if paths.config_file.exists():
-        try:
-            with open(paths.config_file, "rb") as fh:
-                file_values = tomllib.load(fh)
-        except tomllib.TOMLDecodeError as exc:
-            raise ConfigError(f"{paths.config_file} is not valid TOML: {exc}") from None
-        except OSError as exc:
-            raise ConfigError(f"cannot read {paths.config_file}: {exc.strerror}") from None
-    cfg = Config(paths=paths)
-    types = {f.name: str(f.type) for f in fields(Config)}
+    file_values = _read_file(paths.config_file)
     known = set(Config.ENV)
     unknown = sorted(set(file_values) - known)
     if unknown:
         raise ConfigError(
             f"{paths.config_file}: unknown setting {unknown[0]!r} (known: {', '.join(sorted(known))})"
         )
+    cfg = Config(paths=paths)
+    cfg.user, cfg.source["user"] = _login_user()
     for name, var in Config.ENV.items():
-        if name in file_values:
-            setattr(cfg, name, _coerce(name, file_values[name], types[name]))
-            cfg.source[name] = str(paths.config_file)
-        if env.get(var):
-            setattr(cfg, name, _coerce(name, env[var], types[name]))
-            cfg.source[name] = f"${var}"
-    cfg.ollama_host = _normalise_host(cfg.ollama_host)
-    if cfg.backend not in ("ollama", "openai"):
-        raise ConfigError(f"backend must be 'ollama' or 'openai', not {cfg.backend!r}")
-    validate_username(cfg.user)
+        for raw, where in ((file_values.get(name), str(paths.config_file)), (env.get(var) or None, f"${var}")):
+            if raw is None:
+                continue
+            try:
+                value = _coerce(name, raw)
+                setattr(cfg, name, _normalise_host(value) if name == "ollama_host" else value)
+                _check(cfg, name)
+            except _Bad as exc:
+                shown = f"{var}={_shown(raw)}" if where.startswith("$") else f"{name} = {_shown(raw)} in {where}"
+                raise ConfigError(f"{shown}: {name} must be {exc}") from None
+            cfg.source[name] = where
+    if "ollama_host" not in cfg.source:
+        cfg.ollama_host = _normalise_host(cfg.ollama_host)
     return cfg

@@ -2,46 +2,38 @@
 
 ``logs/conversations/<user>-<conversation_id>.jsonl``. Prompts, raw model output, parsed
 decisions, tool calls and results, timings and token counts all arrive as events.
+
+Secrets are withheld by :mod:`tatlock.redact`: secret-shaped text by pattern, and the exact
+values of every secret tatlock knows. Those values reach the log in two ways: the
+``secrets`` given to :class:`DebugLog`, and every value registered process-wide with
+:func:`add_secrets` (``tatlock.secrets.known_values(cfg)`` registers the configured API key
+and the keyring/environment secrets once at open). The files are private (0600 in a 0700
+folder): they hold whole conversations.
 """
 
 from __future__ import annotations
 
 import json
-import re
+import os
 import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 from tatlock.events import AnswerToken, Event
+from tatlock.redact import redact, register_secret, scrub
+from tatlock.store.db import FILE_MODE, private_dir
 from tatlock.timeutil import iso
 
-_PATTERNS = [
-    (re.compile(r"\bsk-[A-Za-z0-9_-]{16,}"), "sk-[REDACTED]"),
-    (re.compile(r"\bAKIA[0-9A-Z]{16}\b"), "AKIA[REDACTED]"),
-    (re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----.*?-----END [A-Z ]*PRIVATE KEY-----", re.S), "[REDACTED KEY]"),
-    (re.compile(r"(?i)\b(password|passwd|api[_ -]?key|secret|token|authorization)(\"?\s*[:=]\s*\"?|\s+is\s+)"
-                r"(?:bearer\s+)?([^\s\",}]{4,})"), r"\1\2[REDACTED]"),
-]
+__all__ = ["DebugLog", "add_secrets", "redact"]
 
 
-def redact(text: str, secrets: tuple[str, ...] = ()) -> str:
-    for s in secrets:
-        if s and len(s) >= 6:
-            text = text.replace(s, "[REDACTED]")
-    for pat, repl in _PATTERNS:
-        text = pat.sub(repl, text)
-    return text
+def add_secrets(values: Iterable[str | None]) -> None:
+    """Make every debug log (and every tool result) of this process withhold these values."""
+    register_secret(*values)
 
 
 def _scrub(value: Any, secrets: tuple[str, ...]) -> Any:
-    if isinstance(value, str):
-        return redact(value, secrets)
-    if isinstance(value, dict):
-        return {k: ("[REDACTED]" if re.search(r"(?i)password|api_?key|secret|token", str(k)) and isinstance(v, str)
-                    else _scrub(v, secrets)) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_scrub(v, secrets) for v in value]
-    return value
+    return scrub(value, secrets)
 
 
 class DebugLog:
@@ -49,7 +41,8 @@ class DebugLog:
 
     def __init__(self, folder: Path, username: str, conversation_id: int, secrets: tuple[str, ...] = ()):
         self.path = folder / f"{username}-{conversation_id}.jsonl"
-        self.secrets = secrets
+        self.secrets = tuple(secrets)
+        register_secret(*self.secrets)
 
     def write(self, event: Event) -> None:
         if isinstance(event, AnswerToken):
@@ -58,8 +51,9 @@ class DebugLog:
         line = json.dumps(record, ensure_ascii=False, default=str)
         try:
             with self._lock:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-                with open(self.path, "a", encoding="utf-8") as fh:
+                private_dir(self.path.parent)
+                fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, FILE_MODE)
+                with open(fd, "a", encoding="utf-8") as fh:
                     fh.write(line + "\n")
-        except OSError:
+        except Exception:
             pass  # the log is for debugging; never fail a turn over it

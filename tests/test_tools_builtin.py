@@ -250,10 +250,17 @@ def test_web_search_ddgs_offline(ctx: ToolContext, monkeypatch) -> None:
 
 # --------------------------------------------------------------------------- analyze_file
 
+@pytest.fixture
+def here(tmp_path, monkeypatch):
+    """analyze_file reads only inside allowed folders; the current folder is one of them."""
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00\x00\x00\rIHDR" + b"\x00" * 40
 
 
-def test_analyze_text_file(ctx: ToolContext, tmp_path) -> None:
+def test_analyze_text_file(ctx: ToolContext, tmp_path, here) -> None:
     f = tmp_path / "notes.txt"
     f.write_text("hello world\nsecond line here\n", encoding="utf-8")
     out = analyze_file(ctx=ctx, path=str(f))
@@ -263,20 +270,20 @@ def test_analyze_text_file(ctx: ToolContext, tmp_path) -> None:
     assert out["stats"] == {"words": 5, "lines": 2, "longest_line": 16}
 
 
-def test_analyze_long_text_is_truncated(ctx: ToolContext, tmp_path) -> None:
+def test_analyze_long_text_is_truncated(ctx: ToolContext, tmp_path, here) -> None:
     f = tmp_path / "long.md"
     f.write_text("é" * 20_000, encoding="utf-8")  # multibyte chars straddle the sniffing block
     out = analyze_file(ctx=ctx, path=str(f))
     assert out["truncated"] is True and len(out["content"]) == 12_000 and out["encoding"] == "utf-8"
 
 
-def test_analyze_home_expansion(ctx: ToolContext, tmp_path, monkeypatch) -> None:
+def test_analyze_home_expansion(ctx: ToolContext, tmp_path, here, monkeypatch) -> None:
     monkeypatch.setenv("HOME", str(tmp_path))
     (tmp_path / "a.txt").write_text("x")
     assert analyze_file(ctx=ctx, path="~/a.txt")["content"] == "x"
 
 
-def test_analyze_refusals(ctx: ToolContext, tmp_path) -> None:
+def test_analyze_refusals(ctx: ToolContext, tmp_path, here) -> None:
     assert "folder" in analyze_file(ctx=ctx, path=str(tmp_path))["error"]
     assert "no file" in analyze_file(ctx=ctx, path=str(tmp_path / "missing.txt"))["error"]
     binary = tmp_path / "blob.bin"
@@ -290,7 +297,7 @@ def test_analyze_refusals(ctx: ToolContext, tmp_path) -> None:
     assert "2 MB" in analyze_file(ctx=ctx, path=str(big))["error"]
 
 
-def test_analyze_image_with_vision(ctx: ToolContext, tmp_path) -> None:
+def test_analyze_image_with_vision(ctx: ToolContext, tmp_path, here) -> None:
     img = tmp_path / "cat.PNG"
     img.write_bytes(PNG)
     seen: list = []
@@ -300,7 +307,7 @@ def test_analyze_image_with_vision(ctx: ToolContext, tmp_path) -> None:
     assert seen == [(str(img.resolve()), "What animal is this?")]
 
 
-def test_analyze_image_without_vision(ctx: ToolContext, tmp_path) -> None:
+def test_analyze_image_without_vision(ctx: ToolContext, tmp_path, here) -> None:
     img = tmp_path / "photo.jpg"
     img.write_bytes(b"\xff\xd8\xff\xe0" + b"\x00" * 64)
     assert analyze_file(ctx=ctx, path=str(img)) == {"error": NO_VISION}

@@ -15,7 +15,6 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import logging
-import os
 import re
 import sqlite3
 from pathlib import Path
@@ -28,6 +27,7 @@ from tatlock.events import Event, ModelCall
 from tatlock.memory.context import history_line
 from tatlock.memory.tokens import Estimator
 from tatlock.store import summaries as rows
+from tatlock.store.db import write_private
 from tatlock.store.user import Conversation, UserStore
 from tatlock.timeutil import iso, local, utcnow
 
@@ -120,17 +120,7 @@ def _clean(text: str) -> str | None:
 
 
 def _write_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
+    write_private(path, text)  # the whole file or nothing, 0600 in a 0700 folder
 
 
 def build_cross_summary(store: UserStore, backend: Any, *, paths: Paths, exclude_conversation_id: int,

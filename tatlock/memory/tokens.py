@@ -63,8 +63,8 @@ class Estimator:
                 data = {}
             data[self.model] = {"chars_per_token": round(self.chars_per_token, 4), "samples": self.samples}
             try:
-                tmp = self.path.with_suffix(".tmp")
-                tmp.write_text(json.dumps(data, indent=1))
-                tmp.replace(self.path)
-            except OSError:
+                from tatlock.store.db import write_private
+
+                write_private(self.path, json.dumps(data, indent=1))  # 0600, like all of tatlock's files
+            except Exception:
                 pass  # calibration is an optimisation; never fail a turn over it

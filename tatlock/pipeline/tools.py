@@ -1,6 +1,8 @@
 """Phases 2 and 3: the model picks the minimal set of tools (native tool calling with the
 selected tools' schemas); the pipeline runs them with the session's username, a per-tool
-timeout, and every exception turned into a tool result."""
+timeout, and every exception turned into a tool result. Every result is redacted
+(:mod:`tatlock.redact`) before anything else sees it: the model, the screen and the debug log
+all receive the result that ``run`` returns."""
 
 from __future__ import annotations
 
@@ -10,9 +12,11 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from tatlock.redact import scrub
 from tatlock.tools.base import ToolContext
 from tatlock.tools.registry import ToolSpec, resolve
 
+REDACTED_NOTE = "parts that looked like passwords, keys or tokens were withheld"
 MAX_RESULT_CHARS = 6000  # per tool result handed to the answer (within the token budget)
 _POOL = concurrent.futures.ThreadPoolExecutor(max_workers=4, thread_name_prefix="tatlock-tool")
 
@@ -87,7 +91,18 @@ def run(spec: ToolSpec, args: dict[str, Any], ctx: ToolContext, timeout: float) 
         result, ok = {"error": f"the tool {spec.key} took longer than {timeout:g} s"}, False
     except Exception as exc:  # a broken tool must never break the turn
         result, ok = {"error": f"the tool {spec.key} failed: {type(exc).__name__}: {exc}"}, False
-    return ToolRun(spec.key, args, result, ok, (time.perf_counter() - t0) * 1000)
+    return ToolRun(spec.key, args, redacted(result), ok, (time.perf_counter() - t0) * 1000)
+
+
+def redacted(result: Any) -> Any:
+    """``result`` with secret-shaped text withheld, and a note saying so when anything was."""
+    try:
+        clean = scrub(result)
+    except RecursionError:  # a pathologically nested result: keep only its shape
+        return {"error": "the tool returned a result too deeply nested to read"}
+    if clean != result and isinstance(clean, dict):
+        clean["redacted"] = REDACTED_NOTE
+    return clean
 
 
 def result_text(run_: ToolRun) -> str:

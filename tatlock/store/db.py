@@ -8,18 +8,36 @@ instead of failing.
 Schema versions live in ``PRAGMA user_version``; migrations are the numbered ``.sql``
 files in ``migrations/<kind>/`` (``0001_init.sql``, ``0002_...``), applied in order,
 each in its own transaction together with the version bump.
+
+Everything tatlock writes is private to the user who runs it: folders 0700, files 0600
+(the databases hold password hashes and whole conversations). A database file is created
+0600 before SQLite opens it, and SQLite gives its ``-wal`` and ``-shm`` files the database's
+mode. :func:`private_dir`, :func:`private_file` and :func:`write_private` do the same for
+every other file; :mod:`tatlock.privacy` tightens what an older version left looser.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
+import os
 import re
 import sqlite3
+import stat
+import tempfile
 from importlib import resources
 from pathlib import Path
 from typing import Iterator
 
 BUSY_TIMEOUT_MS = 10_000
+DIR_MODE = 0o700
+FILE_MODE = 0o600
+CORRUPT_FIX = "restore it from a backup or a `tatlock memory export`, or move it aside and tatlock starts a new one"
+IN_THE_WAY = "move it aside; tatlock keeps its data in a folder there"
+WRITABLE = "make it and its folder writable, or set TATLOCK_HOME to another folder"
+# system.db holds the persona, users and tool settings; conversations are in users/ and are kept
+SYSTEM_DB_FIX = ("restore it from a backup, or move it aside and tatlock starts a new one "
+                 "(persona, users and tool settings start over; conversations in users/ are kept)")
 
 
 from tatlock.errors import StoreError  # noqa: E402  (re-exported)
@@ -44,23 +62,177 @@ def latest_version(kind: str) -> int:
     return len(migrations(kind))
 
 
+def tighten(path: Path | str) -> bool:
+    """Remove group and other permissions from ``path`` when it is ours (the owner's own bits
+    stay; a symlink is never followed). Returns True when it changed something."""
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return False
+    if stat.S_ISLNK(st.st_mode) or st.st_uid != os.getuid() or not stat.S_IMODE(st.st_mode) & 0o077:
+        return False
+    try:
+        os.chmod(path, stat.S_IMODE(st.st_mode) & ~0o077)
+    except OSError:
+        return False
+    return True
+
+
+def private_dir(path: Path | str) -> Path:
+    """Create ``path`` and any missing parents as 0700 folders (an existing folder that is
+    looser is tightened). Raises StoreError for a file in the way or a folder that cannot be
+    created."""
+    path = Path(path)
+    missing: list[Path] = []
+    p = path
+    while not p.exists() and not p.is_symlink() and p != p.parent:
+        missing.append(p)
+        p = p.parent
+    if p.exists() and not p.is_dir():
+        raise StoreError(f"{p} is a file, not a folder", hint=IN_THE_WAY)
+    for d in reversed(missing):
+        try:
+            os.mkdir(d, DIR_MODE)
+        except FileExistsError:
+            if not d.is_dir():
+                raise StoreError(f"{d} is a file, not a folder", hint=IN_THE_WAY) from None
+        except OSError as exc:
+            raise StoreError(f"cannot create the folder {d} ({_reason(exc)})", hint=_fix(exc)) from None
+    if not missing:
+        tighten(path)
+    return path
+
+
+def private_file(path: Path | str) -> Path:
+    """Make sure ``path`` exists as a 0600 file (created empty if missing, tightened if looser)."""
+    path = Path(path)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), FILE_MODE)
+    except FileExistsError:
+        tighten(path)
+    else:
+        os.close(fd)
+    return path
+
+
+def write_private(path: Path | str, text: str) -> Path:
+    """Write a whole 0600 text file or nothing (a temporary file beside it, fsynced, renamed)."""
+    path = Path(path)
+    private_dir(path.parent)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")  # mkstemp: 0600
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def _reason(exc: OSError) -> str:
+    if exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+        return "the folder is read-only, or not yours"
+    if exc.errno == errno.ENOSPC:
+        return "the disk is full"
+    return exc.strerror or str(exc)
+
+
+def _fix(exc: OSError) -> str:
+    if exc.errno == errno.ENOSPC:
+        return "free some space; nothing already stored is lost"
+    return WRITABLE
+
+
+def _check_writable_folder(path: Path) -> None:
+    folder = path.parent
+    if folder.exists() and not folder.is_dir():
+        raise StoreError(f"{folder} is a file, not a folder", hint=IN_THE_WAY)
+    if folder.is_dir() and not os.access(folder, os.W_OK | os.X_OK):
+        try:
+            mounted_ro = bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+        except (OSError, AttributeError):
+            mounted_ro = False
+        how = "is on a read-only file system" if mounted_ro else "is read-only (chmod u+w makes it writable)"
+        raise StoreError(f"the data folder {folder} {how}: tatlock cannot save anything there", hint=WRITABLE)
+
+
+def corrupt_error(path: Path | str, exc: object) -> StoreError:
+    """The one-line error for a file that is not a database or is damaged."""
+    fix = SYSTEM_DB_FIX if Path(path).name == "system.db" else CORRUPT_FIX
+    return StoreError(f"the database {path} is damaged ({exc})", hint=fix, kind="database")
+
+
+def _ro_uri(path: Path | str) -> str:
+    return Path(path).resolve().as_uri() + "?mode=ro"
+
+
 def connect(path: Path | str, *, readonly: bool = False) -> sqlite3.Connection:
+    """Open a database (created 0600, in a 0700 folder, when missing).
+
+    A file that is not a database or is damaged, a data folder that is a file or read-only:
+    each raises one StoreError naming the path and the fix.
+    """
+    path = Path(path)
+    if not readonly:
+        _check_writable_folder(path)
+        private_dir(path.parent)
+        if path.exists() and not os.access(path, os.R_OK | os.W_OK):
+            raise StoreError(f"the database {path} is read-only", hint="make it writable: chmod u+rw")
+        try:
+            private_file(path)
+        except OSError as exc:
+            raise StoreError(f"cannot create the database {path} ({_reason(exc)})", hint=_fix(exc)) from None
     try:
         if readonly:
-            conn = sqlite3.connect(
-                f"file:{path}?mode=ro", uri=True, isolation_level=None, check_same_thread=False
-            )
+            conn = sqlite3.connect(_ro_uri(path), uri=True, isolation_level=None, check_same_thread=False)
         else:
             conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    except sqlite3.Error as exc:
+        raise StoreError(f"cannot open the database {path}: {exc}") from None
+    try:
         conn.row_factory = sqlite3.Row
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         conn.execute("PRAGMA foreign_keys = ON")
         if not readonly:
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA synchronous = NORMAL")
-    except sqlite3.Error as exc:
-        raise StoreError(f"cannot open database {path}: {exc}") from None
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()  # reads the schema: a damaged one fails here
+    except sqlite3.OperationalError as exc:
+        conn.close()
+        if "readonly" in str(exc) or "unable to open" in str(exc):
+            raise StoreError(f"the database {path} cannot be written ({exc})", hint=WRITABLE) from None
+        raise StoreError(f"cannot open the database {path}: {exc}") from None
+    except sqlite3.DatabaseError as exc:  # "file is not a database", "database disk image is malformed"
+        conn.close()
+        raise corrupt_error(path, exc) from None
     return conn
+
+
+def quick_check(path: Path | str) -> str | None:
+    """None when the database at ``path`` passes ``PRAGMA quick_check``, else what is wrong as
+    one line (the caller names the path and the fix: see :func:`corrupt_error`). Read-only: a
+    check never changes or creates anything."""
+    path = Path(path)
+    if not path.is_file():
+        return "missing" if not path.exists() else "not a file"
+    try:
+        conn = sqlite3.connect(_ro_uri(path), uri=True, isolation_level=None)
+    except sqlite3.Error as exc:
+        return f"cannot open it: {exc}"
+    try:
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        rows = [str(r[0]) for r in conn.execute("PRAGMA quick_check(5)").fetchall()]
+    except sqlite3.DatabaseError as exc:  # includes "file is not a database", "malformed"
+        rows = [str(exc)]
+    finally:
+        conn.close()
+    if rows == ["ok"]:
+        return None
+    # multi-line findings ("*** in database main ***\nPage 5: ...") on one line
+    return " ".join(" ".join(rows[:3]).replace("*** in database main ***", "").split())
 
 
 def migrate(conn: sqlite3.Connection, kind: str, *, target: int | None = None) -> int:

@@ -1,5 +1,9 @@
 """Read a local file so the model can answer questions about it.
 
+Only files inside the allowed folders are read, never a dotfile, a credentials store or
+tatlock's own data (see :mod:`tatlock.bounds`); the decision is made on the real path, with
+``..`` and symlinks resolved, and a refusal is a tool result like any other failure.
+
 Text files are returned (bounded) for the model to read itself; it is better at
 summarising than any heuristic here. Images go to a vision model through
 ``ctx.extra["describe_image"]`` - a ``(path, question) -> str`` callable the pipeline
@@ -14,6 +18,7 @@ import stat
 from pathlib import Path
 from typing import Any
 
+from tatlock import bounds
 from tatlock.tools.base import ToolContext
 
 MAX_TEXT_BYTES = 2 * 1024 * 1024
@@ -64,29 +69,65 @@ def _decode(data: bytes, partial: bool = False) -> tuple[str, str] | None:
     return None
 
 
+def _allowed(ctx: ToolContext, raw: str) -> tuple[Path, str | None]:
+    """The real path of ``raw`` and why it may not be read (None when it may)."""
+    cfg = ctx.config
+    p = bounds.real(raw.strip())
+    private = [cfg.paths.data_dir, cfg.paths.config_dir, cfg.paths.log_dir] if cfg is not None else []
+    roots = bounds.roots_from(getattr(cfg, "allowed_paths", None))
+    return p, bounds.refusal(p, roots, [bounds.real(d) for d in private])
+
+
+def _open_checked(p: Path) -> int:
+    """Open the checked path without following a symlink swapped in since the check, and make
+    sure the file opened is the one that was checked."""
+    fd = os.open(p, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    try:
+        link = f"/proc/self/fd/{fd}"
+        if os.path.exists(link) and os.readlink(link) != str(p):
+            raise PermissionError(1, "the file changed while it was being opened")
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
 def analyze_file(*, ctx: ToolContext, path: str, question: str = "") -> dict[str, Any]:
     """Return a text file's content and stats, or a vision model's description of an image."""
     if not (path or "").strip():
         return {"error": "No file path was given."}
-    p = Path(os.path.expanduser(path.strip())).resolve()
+    if "\x00" in path:
+        return {"error": "The file path contains a NUL character."}
+    try:
+        p, refused = _allowed(ctx, path)
+    except (OSError, ValueError, RuntimeError) as exc:  # RuntimeError: a symlink loop
+        return {"error": f"The path {path.strip()[:200]!r} cannot be resolved ({exc})."}
+    if refused:
+        return {"error": refused}
     shown = str(p)
     try:
-        st = p.stat()
+        fd = _open_checked(p)
     except FileNotFoundError:
         return {"error": f"There is no file at {shown}."}
     except OSError as exc:
         return {"error": f"The file {shown} cannot be read ({exc.strerror or exc})."}
-    if stat.S_ISDIR(st.st_mode):
-        return {"error": f"{shown} is a folder, not a file."}
-    if not stat.S_ISREG(st.st_mode):  # a FIFO or device would block or never end
-        return {"error": f"{shown} is not a regular file."}
-
-    try:
-        with p.open("rb") as fh:
+    st = os.fstat(fd)
+    if not stat.S_ISREG(st.st_mode):
+        os.close(fd)
+        if stat.S_ISDIR(st.st_mode):
+            return {"error": f"{shown} is a folder, not a file."}
+        return {"error": f"{shown} is not a regular file."}  # a FIFO or device would block or never end
+    with os.fdopen(fd, "rb") as fh:
+        try:
             head = fh.read(8192)
-    except OSError as exc:
-        return {"error": f"The file {shown} cannot be read ({exc.strerror or exc})."}
+            data = head + fh.read(MAX_TEXT_BYTES + 1 - len(head)) if st.st_size <= MAX_TEXT_BYTES else head
+        except OSError as exc:
+            return {"error": f"The file {shown} cannot be read ({exc.strerror or exc})."}
+    return _describe(ctx, p, shown, st, head, data, question)
 
+
+def _describe(ctx: ToolContext, p: Path, shown: str, st: os.stat_result, head: bytes, data: bytes,
+              question: str) -> dict[str, Any]:
     if p.suffix.lower() in IMAGE_SUFFIXES and _is_image(head):
         describe = ctx.extra.get("describe_image")
         if not callable(describe):
@@ -101,12 +142,10 @@ def analyze_file(*, ctx: ToolContext, path: str, question: str = "") -> dict[str
 
     if _decode(head, partial=True) is None:
         return {"error": f"{shown} is a binary file; only text files and images (PNG, JPEG, GIF, WebP) can be read."}
-    if st.st_size > MAX_TEXT_BYTES:
-        return {"error": f"{shown} is {st.st_size / 2**20:.1f} MB; only text files up to 2 MB can be read."}
-    try:
-        decoded = _decode(p.read_bytes())
-    except OSError as exc:
-        return {"error": f"The file {shown} cannot be read ({exc.strerror or exc})."}
+    if st.st_size > MAX_TEXT_BYTES or len(data) > MAX_TEXT_BYTES:
+        return {"error": f"{shown} is {max(st.st_size, len(data)) / 2**20:.1f} MB; "
+                         "only text files up to 2 MB can be read."}
+    decoded = _decode(data)
     if decoded is None:
         return {"error": f"{shown} is a binary file; only text files and images (PNG, JPEG, GIF, WebP) can be read."}
     text, encoding = decoded

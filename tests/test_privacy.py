@@ -1,0 +1,123 @@
+"""Privacy on disk: every folder tatlock makes is 0700 and every file 0600 (databases and
+their -wal/-shm, debug logs, calibration, summaries), and what an older version left looser is
+tightened at start with one notice. Checked on real files with find(1), as a user would."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tatlock import privacy
+from tatlock.config import load
+from tatlock.store import db
+from tatlock.store.user import UserStore
+
+
+def assess(decision="DIRECT", answer="", tools=()):
+    return {"json": {"decision": decision, "guard_reason": "NONE", "tools": list(tools), "tool_query": "",
+                     "answer": answer, "topics": ["general"]}}
+
+
+CROSS = "Recent Highlights\n- tea\nPatterns Across Sessions\n- none\nCurrent Context\n- tea"
+
+
+def find_loose(root: Path) -> list[str]:
+    """`find ROOT -perm /077`: anything group or others may read, write or enter."""
+    out = subprocess.run(["find", str(root), "-perm", "/077"], capture_output=True, text=True, check=True)
+    return out.stdout.split()
+
+
+def mode(p: Path) -> int:
+    return stat.S_IMODE(os.lstat(p).st_mode)
+
+
+@pytest.fixture
+def usual_umask():
+    old = os.umask(0o022)  # the common default: files 0644, folders 0755 unless tatlock says otherwise
+    yield
+    os.umask(old)
+
+
+def test_ordinary_use_leaves_nothing_readable_by_others(cli, served, home, tmp_path, usual_umask):
+    served.queue(assess(answer="Good morning, sir."))
+    assert cli("ask", "Good morning").code == 0
+    served.queue(CROSS, assess(answer="Noted, sir."))
+    assert cli("ask", "--new", "I like tea").code == 0  # a second conversation: the cross summary file
+    served.queue(assess(answer="Certainly, sir."))
+    assert cli("chat", stdin="And coffee?\n").code == 0
+    assert cli("persona", "add", "Be brief.").code == 0
+    assert cli("var", "set", "location", "Leeds").code == 0
+    assert cli("memory", "export", "1", "--format", "json", "-o", str(tmp_path / "out.json")).code == 0
+    assert cli("user", "add", "bob", stdin="").code == 0
+    made = {p.relative_to(home).as_posix() for p in home.rglob("*")}
+    assert {"system.db", "users/tester_longterm.db", "logs/conversations/tester-1.jsonl",
+            "token_calibration.json"} <= made, made
+    assert any(m.startswith("users/tester/") for m in made)  # the cross-conversation summary
+    assert find_loose(home) == []
+    assert mode(home) == 0o700 and mode(home / "users") == 0o700
+
+
+def test_sqlite_side_files_follow_the_database(home, usual_umask):
+    conn = db.connect(home / "users" / "x_longterm.db")
+    conn.execute("CREATE TABLE t (x)")
+    conn.execute("INSERT INTO t VALUES (1)")
+    wal, shm = home / "users" / "x_longterm.db-wal", home / "users" / "x_longterm.db-shm"
+    assert wal.exists() and shm.exists()
+    assert {mode(p) for p in (home / "users" / "x_longterm.db", wal, shm)} == {0o600}
+    conn.close()
+
+
+def test_start_tightens_looser_files_once_with_one_notice(home, usual_umask):
+    paths = load().paths
+    UserStore.open(paths, "alice").close()
+    db.connect(paths.system_db).close()
+    (home / "logs" / "conversations").mkdir(parents=True)
+    log = home / "logs" / "conversations" / "alice-1.jsonl"
+    log.write_text("{}\n")
+    for p, m in ((paths.system_db, 0o644), (paths.users_dir, 0o755), (home, 0o755), (log, 0o664)):
+        os.chmod(p, m) if p.exists() else None
+    mine = home / "holiday-photos.txt"  # not tatlock's: TATLOCK_HOME may hold other things
+    mine.write_text("x")
+    os.chmod(mine, 0o644)
+    assert len(find_loose(home)) >= 5
+    notice = privacy.check(paths)
+    assert notice is not None and "\n" not in notice and "private to you" in notice
+    assert "made 2 files and 4 folders in" in notice  # system.db, the log; home, users, logs, conversations
+    assert find_loose(home) == [str(mine)]
+    assert mode(paths.system_db) == 0o600 and mode(log) == 0o600 and mode(paths.users_dir) == 0o700
+    assert privacy.check(paths) is None  # nothing left to say on the next start
+
+
+def test_tightening_keeps_the_owner_bits_and_skips_symlinks(home, tmp_path):
+    target = tmp_path / "elsewhere.db"
+    target.write_text("")
+    os.chmod(target, 0o644)
+    (home / "users").mkdir()
+    (home / "users" / "link_longterm.db").symlink_to(target)
+    script = home / "users" / "tool.jsonl"
+    script.write_text("")
+    os.chmod(script, 0o755)
+    privacy.check(load().paths)
+    assert mode(target) == 0o644  # a symlink out of the folder is not followed
+    assert mode(script) == 0o700
+
+
+def test_debug_log_and_summary_are_private_even_under_a_lax_umask(home):
+    os.chmod(home, 0o700)  # as the start-up check leaves it
+    old = os.umask(0)
+    try:
+        from tatlock.debuglog import DebugLog
+        from tatlock.events import Notice
+
+        DebugLog(home / "logs" / "conversations", "alice", 3).write(Notice("hello", "test"))
+        db.write_private(home / "users" / "alice" / "summary.md", "text")
+    finally:
+        os.umask(old)
+    assert find_loose(home) == []
+    assert json.loads((home / "logs" / "conversations" / "alice-3.jsonl").read_text())["type"] == "Notice"
+
