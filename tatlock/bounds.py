@@ -116,7 +116,7 @@ def roots_from(entries: Iterable[str] | None) -> list[Path]:
     """The allowed folders: ``allowed_paths`` entries (``.`` is the current folder), or the defaults."""
     if entries is None:
         return default_roots()
-    out = []
+    out: list[Path] = []
     for e in entries:
         if e.strip() == ".":
             out.extend(r for r in default_roots()[:1])

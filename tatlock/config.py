@@ -18,70 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-APP = "tatlock"
-USERNAME_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
-
-
-from tatlock.errors import ConfigError, UsageError  # noqa: E402  (re-exported)
-
-
-def validate_username(name: str) -> str:
-    """Return ``name`` if it is a safe username, else raise UsageError.
-
-    Usernames become file names (``users/<name>_longterm.db``), so nothing outside
-    ``[a-z0-9_-]`` gets near the file system.
-    """
-    if not isinstance(name, str) or not USERNAME_RE.fullmatch(name):
-        shown = name if name else "(empty)"
-        raise UsageError(
-            f"invalid username {shown!r}: use 1-32 lowercase letters, digits, '-' or '_', "
-            "starting with a letter or digit"
-        )
-    return name
-
-
-@dataclass(frozen=True)
-class Paths:
-    data_dir: Path
-    config_dir: Path
-    log_dir: Path
-
-    @property
-    def system_db(self) -> Path:
-        return self.data_dir / "system.db"
-
-    @property
-    def users_dir(self) -> Path:
-        return self.data_dir / "users"
-
-    @property
-    def config_file(self) -> Path:
-        return self.config_dir / "config.toml"
-
-    @property
-    def conversation_logs(self) -> Path:
-        return self.log_dir / "conversations"
-
-    def user_db(self, username: str) -> Path:
-        return self.users_dir / f"{validate_username(username)}_longterm.db"
-
-    def user_dir(self, username: str) -> Path:
-        """Per-user folder for files beside the database (summaries as markdown)."""
-        return self.users_dir / validate_username(username)
-
-    @classmethod
-    def resolve(cls, env: dict[str, str] | None = None) -> "Paths":
-        home = (os.environ if env is None else env).get("TATLOCK_HOME")
-        if home:
-            root = Path(home).expanduser()
-            return cls(root, root, root / "logs")
-        import platformdirs
-
-        return cls(
-            Path(platformdirs.user_data_dir(APP, appauthor=False)),
-            Path(platformdirs.user_config_dir(APP, appauthor=False)),
-            Path(platformdirs.user_log_dir(APP, appauthor=False)),
-        )
+from tatlock.errors import ConfigError, UsageError  # noqa: E402,F401  (re-exported)
+from tatlock.paths import APP, USERNAME_RE, Paths, validate_username  # noqa: E402,F401  (re-exported)
 
 
 def _login_user() -> tuple[str, str]:
@@ -227,23 +165,23 @@ def _number(name: str, raw: Any) -> int | float:
         if isinstance(raw, bool) or not isinstance(raw, (int, float, str)):
             raise _Bad(allowed)
         try:
-            value = int(raw.strip()) if from_env else int(raw)
+            number = int(raw.strip()) if isinstance(raw, str) else int(raw)
         except (ValueError, OverflowError):
             raise _Bad(allowed) from None
-        if (not from_env and raw != value) or not lo <= value <= hi:
+        if (not from_env and raw != number) or not lo <= number <= hi:
             raise _Bad(allowed)
-        return value
-    lo, hi = FLOAT_RANGES[name]
-    allowed = f"a number of seconds above {lo:g} and at most {hi:g}"
+        return number
+    flo, fhi = FLOAT_RANGES[name]
+    allowed = f"a number of seconds above {flo:g} and at most {fhi:g}"
     if isinstance(raw, bool) or not isinstance(raw, (int, float, str)):
         raise _Bad(allowed)
     try:
-        value = float(raw)
+        seconds = float(raw)
     except ValueError:
         raise _Bad(allowed) from None
-    if not lo < value <= hi:  # also refuses nan and inf
+    if not flo < seconds <= fhi:  # also refuses nan and inf
         raise _Bad(allowed)
-    return value
+    return seconds
 
 
 def _coerce(name: str, raw: Any) -> Any:

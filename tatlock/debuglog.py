@@ -21,7 +21,7 @@ from typing import Any, Iterable
 
 from tatlock.events import AnswerToken, Event
 from tatlock.redact import redact, register_secret, scrub
-from tatlock.store.db import FILE_MODE, private_dir
+from tatlock.files import FILE_MODE, private_dir
 from tatlock.timeutil import iso
 
 __all__ = ["DebugLog", "add_secrets", "redact"]

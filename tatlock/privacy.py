@@ -18,7 +18,7 @@ import stat
 from pathlib import Path
 
 from tatlock.config import Paths
-from tatlock.store.db import tighten
+from tatlock.files import tighten
 
 # entries tatlock makes at the top of its folders; folders among them are walked whole
 _OWN_NAME = re.compile(

@@ -23,7 +23,8 @@ from tatlock.errors import NotFound, TatlockError, UsageError
 from tatlock.redact import register_secret
 
 if TYPE_CHECKING:  # pragma: no cover
-    from tatlock.config import Config, Paths
+    from tatlock.config import Config
+    from tatlock.paths import Paths
 
 SERVICE = "tatlock"
 INDEX_FILE = "secret-names"
@@ -169,7 +170,7 @@ def _not_found(name: str) -> str:
 
 def _index_path(paths: "Paths | None") -> Path:
     if paths is None:
-        from tatlock.config import Paths
+        from tatlock.paths import Paths
 
         paths = Paths.resolve()
     return paths.config_dir / INDEX_FILE
@@ -185,7 +186,7 @@ def _index(paths: "Paths | None" = None) -> list[str]:
 
 
 def _write_index(paths: "Paths | None", names: list[str]) -> None:
-    from tatlock.store.db import write_private
+    from tatlock.files import write_private
 
     path = _index_path(paths)
     try:

@@ -27,7 +27,7 @@ from tatlock.events import Event, ModelCall
 from tatlock.memory.context import history_line
 from tatlock.memory.tokens import Estimator
 from tatlock.store import summaries as rows
-from tatlock.store.db import write_private
+from tatlock.files import write_private
 from tatlock.store.user import Conversation, UserStore
 from tatlock.timeutil import iso, local, utcnow
 

@@ -63,7 +63,7 @@ class Estimator:
                 data = {}
             data[self.model] = {"chars_per_token": round(self.chars_per_token, 4), "samples": self.samples}
             try:
-                from tatlock.store.db import write_private
+                from tatlock.files import write_private
 
                 write_private(self.path, json.dumps(data, indent=1))  # 0600, like all of tatlock's files
             except Exception:

@@ -19,28 +19,24 @@ every other file; :mod:`tatlock.privacy` tightens what an older version left loo
 from __future__ import annotations
 
 import contextlib
-import errno
 import os
 import re
 import sqlite3
-import stat
-import tempfile
 from importlib import resources
 from pathlib import Path
 from typing import Iterator
 
 BUSY_TIMEOUT_MS = 10_000
-DIR_MODE = 0o700
-FILE_MODE = 0o600
 CORRUPT_FIX = "restore it from a backup or a `tatlock memory export`, or move it aside and tatlock starts a new one"
-IN_THE_WAY = "move it aside; tatlock keeps its data in a folder there"
-WRITABLE = "make it and its folder writable, or set TATLOCK_HOME to another folder"
 # system.db holds the persona, users and tool settings; conversations are in users/ and are kept
 SYSTEM_DB_FIX = ("restore it from a backup, or move it aside and tatlock starts a new one "
                  "(persona, users and tool settings start over; conversations in users/ are kept)")
 
 
 from tatlock.errors import StoreError  # noqa: E402  (re-exported)
+from tatlock.files import (  # noqa: E402,F401  (re-exported: the store's callers use them too)
+    DIR_MODE, FILE_MODE, IN_THE_WAY, WRITABLE, _fix, _reason, private_dir, private_file, tighten, write_private,
+)
 
 
 def migrations(kind: str) -> list[tuple[int, str, str]]:
@@ -60,90 +56,6 @@ def migrations(kind: str) -> list[tuple[int, str, str]]:
 
 def latest_version(kind: str) -> int:
     return len(migrations(kind))
-
-
-def tighten(path: Path | str) -> bool:
-    """Remove group and other permissions from ``path`` when it is ours (the owner's own bits
-    stay; a symlink is never followed). Returns True when it changed something."""
-    try:
-        st = os.lstat(path)
-    except OSError:
-        return False
-    if stat.S_ISLNK(st.st_mode) or st.st_uid != os.getuid() or not stat.S_IMODE(st.st_mode) & 0o077:
-        return False
-    try:
-        os.chmod(path, stat.S_IMODE(st.st_mode) & ~0o077)
-    except OSError:
-        return False
-    return True
-
-
-def private_dir(path: Path | str) -> Path:
-    """Create ``path`` and any missing parents as 0700 folders (an existing folder that is
-    looser is tightened). Raises StoreError for a file in the way or a folder that cannot be
-    created."""
-    path = Path(path)
-    missing: list[Path] = []
-    p = path
-    while not p.exists() and not p.is_symlink() and p != p.parent:
-        missing.append(p)
-        p = p.parent
-    if p.exists() and not p.is_dir():
-        raise StoreError(f"{p} is a file, not a folder", hint=IN_THE_WAY)
-    for d in reversed(missing):
-        try:
-            os.mkdir(d, DIR_MODE)
-        except FileExistsError:
-            if not d.is_dir():
-                raise StoreError(f"{d} is a file, not a folder", hint=IN_THE_WAY) from None
-        except OSError as exc:
-            raise StoreError(f"cannot create the folder {d} ({_reason(exc)})", hint=_fix(exc)) from None
-    if not missing:
-        tighten(path)
-    return path
-
-
-def private_file(path: Path | str) -> Path:
-    """Make sure ``path`` exists as a 0600 file (created empty if missing, tightened if looser)."""
-    path = Path(path)
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), FILE_MODE)
-    except FileExistsError:
-        tighten(path)
-    else:
-        os.close(fd)
-    return path
-
-
-def write_private(path: Path | str, text: str) -> Path:
-    """Write a whole 0600 text file or nothing (a temporary file beside it, fsynced, renamed)."""
-    path = Path(path)
-    private_dir(path.parent)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")  # mkstemp: 0600
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return path
-
-
-def _reason(exc: OSError) -> str:
-    if exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
-        return "the folder is read-only, or not yours"
-    if exc.errno == errno.ENOSPC:
-        return "the disk is full"
-    return exc.strerror or str(exc)
-
-
-def _fix(exc: OSError) -> str:
-    if exc.errno == errno.ENOSPC:
-        return "free some space; nothing already stored is lost"
-    return WRITABLE
 
 
 def _check_writable_folder(path: Path) -> None:
