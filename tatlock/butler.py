@@ -68,7 +68,13 @@ class Butler:
         self._compactors: list[Any] = []
         self._turns: list[Turn] = []
         self._closed = False
-        self.secrets = tuple(s for s in (cfg.api_key_value() if cfg.backend == "openai" else None,) if s)
+        from tatlock import privacy, secrets
+
+        # things an interface should tell the user once (e.g. files that others could read were made private)
+        self.notices: list[str] = [n for n in (privacy.check(self.paths),) if n]
+        api_key = cfg.api_key_value() if cfg.backend == "openai" else None
+        # every secret tatlock knows is withheld from debug logs, tool results and the model's findings
+        self.secrets = tuple(dict.fromkeys(s for s in (api_key, *secrets.known_values(cfg)) if s))
         self.system = SystemStore.open(self.paths.system_db, default_user=cfg.user,
                                        persona=prompts.paragraphs("persona.txt"), tools=BUILTIN_TOOLS)
         try:

@@ -228,12 +228,14 @@ def error_line(exc: BaseException) -> str:
     """One line for an error from the core: its message, then what to do about it."""
     from tatlock.errors import TatlockError
 
+    from tatlock.text import inert_line
+
     if not isinstance(exc, TatlockError):
-        return str(exc)
+        return inert_line(str(exc))
     hint = exc.hint or HINTS.get(exc.kind or "")
     if exc.kind == "user" and not exc.hint:
         hint = "add it with `tatlock user add NAME`, or see `tatlock user list`"
-    return f"{exc.message} ({hint})" if hint else exc.message
+    return inert_line(f"{exc.message} ({hint})" if hint else exc.message)
 
 
 def run_command(func: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
@@ -265,7 +267,17 @@ def run_command(func: Callable[[argparse.Namespace], int], args: argparse.Namesp
             pass
         return 0
     except sqlite3.DatabaseError as exc:  # locked, full disk, malformed
-        say(f"tatlock: database error: {exc}")
+        from tatlock.files import _fix
+        from tatlock.store.db import CORRUPT_FIX
+
+        text = str(exc)
+        if "malformed" in text or "not a database" in text:
+            hint = f"{CORRUPT_FIX}; `tatlock doctor` says which database"
+        elif "disk" in text or "full" in text:
+            hint = _fix(OSError(28, text))
+        else:
+            hint = None
+        say(f"tatlock: database error: {text}" + (f" ({hint})" if hint else ""))
         return 1
     except OSError as exc:
         where = f" ({exc.filename})" if getattr(exc, "filename", None) else ""

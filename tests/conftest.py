@@ -25,7 +25,7 @@ def home(tmp_path, monkeypatch) -> Path:
         if key.startswith(_SCRUB):
             monkeypatch.delenv(key)
     h = tmp_path / "home"
-    h.mkdir()
+    h.mkdir(mode=0o700)  # as tatlock makes its own folders (a looser one is tightened with a notice)
     monkeypatch.setenv("TATLOCK_HOME", str(h))
     monkeypatch.setenv("TATLOCK_USER", "tester")
     monkeypatch.setenv("TATLOCK_TIER", "low")  # deterministic defaults whatever the machine

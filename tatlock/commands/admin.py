@@ -14,7 +14,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from tatlock.commands.common import clip, confirm, open_butler, out, read_arg, read_file, width, wrap, write_atomic
+from tatlock.commands.common import (
+    clip, confirm, open_butler, out, read_arg, read_file, width, wrap, write_atomic, write_text,
+)
 from tatlock.errors import TatlockError, UsageError
 from tatlock.timeutil import local
 
@@ -75,7 +77,7 @@ def _persona(p, args: argparse.Namespace) -> int:
     if act == "export":
         text = p.export_text()
         if args.file == "-":
-            sys.stdout.write(text)
+            write_text(text)
         else:
             if Path(args.file).exists() and not confirm(f"{args.file} exists. Replace it?", yes=args.yes):
                 out("Nothing written.")

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from tatlock.commands.common import open_butler
 from tatlock.errors import UsageError
+from tatlock.text import inert
 from tatlock.events import (
     AnswerReplaced, AnswerToken, CompactionFailed, CompactionFinished, CompactionStarted, Decision, ErrorEvent,
     Event, GuardFired, Notice, PhaseFinished, QualityVerdict, ToolCalled, ToolResult, TurnCancelled, TurnFinished,
@@ -88,7 +89,7 @@ class _Screen:
 
     def token(self, text: str) -> None:
         if self.live:
-            self.out.write(text)
+            self.out.write(inert(text))
             self.out.flush()
             self.printed += text
 
@@ -114,7 +115,7 @@ class _Screen:
                 self.replace(text)
             self.out.write("\n")
         else:
-            self.out.write(text.strip() + "\n")
+            self.out.write(inert(text.strip()) + "\n")
         self.out.flush()
 
 

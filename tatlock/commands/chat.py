@@ -12,6 +12,7 @@ import sys
 from typing import Callable
 
 from tatlock.commands.common import open_butler
+from tatlock.text import inert
 from tatlock.events import AnswerReplaced, AnswerToken, ErrorEvent, TurnCancelled, TurnFinished
 from tatlock.turn import Turn
 
@@ -69,10 +70,10 @@ def _show(turn: Turn) -> bool:
             return True
         seen += 1
         if isinstance(ev, AnswerToken):
-            sys.stdout.write(ev.text)
+            sys.stdout.write(inert(ev.text))
             sys.stdout.flush()
         elif isinstance(ev, AnswerReplaced):
-            sys.stdout.write(f"\n[revised] {ev.text}")
+            sys.stdout.write(f"\n[revised] {inert(ev.text)}")
         elif isinstance(ev, ErrorEvent):
             hint = f" ({ev.hint})" if ev.hint else ""
             print(f"\ntatlock: {ev.message}{hint} (your message is saved)", file=sys.stderr)

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 import sys
-import tempfile
 import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -18,14 +16,29 @@ if TYPE_CHECKING:  # pragma: no cover
 
 def open_butler(user: str | None = None, *, model: str | None = None, interface: str = "cli") -> "Butler":
     """The butler for ``--user`` (default: the configured user). A name given with ``--user``
-    must exist already, so that a typo never starts a new, empty memory."""
+    must exist already, so that a typo never starts a new, empty memory. Notices from opening
+    (files made private) go to stderr once."""
     from tatlock.butler import open_butler as open_
 
-    return open_(user, model=model, interface=interface, create=user is None)
+    butler = open_(user, model=model, interface=interface, create=user is None)
+    for notice in butler.notices:
+        print(f"tatlock: {notice}", file=sys.stderr)
+    return butler
 
 
 def out(line: str = "") -> None:
-    sys.stdout.write(line + "\n")
+    """A line to stdout, made inert: escape sequences and control characters from stored text
+    or a model are shown, never executed by the terminal."""
+    from tatlock.text import inert
+
+    sys.stdout.write(inert(line) + "\n")
+
+
+def write_text(text: str) -> None:
+    """Text to stdout (exports, whole documents), made inert like ``out``."""
+    from tatlock.text import inert
+
+    sys.stdout.write(inert(text))
 
 
 def width() -> int:
@@ -79,21 +92,11 @@ def confirm(question: str, *, yes: bool) -> bool:
 
 
 def write_atomic(path: Path, text: str) -> None:
-    """Write a whole file or nothing: a temporary file beside it, renamed into place."""
+    """Write a whole file or nothing, readable only by its owner: an export holds private
+    conversations (a temporary file beside it, renamed into place)."""
+    from tatlock.files import write_private
+
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+        write_private(path, text)
     except OSError as exc:
         raise TatlockError(f"cannot write {path}: {exc.strerror or exc}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; a file the user asked for follows the umask
-        os.replace(tmp, path)
-    except BaseException as exc:
-        Path(tmp).unlink(missing_ok=True)
-        if isinstance(exc, OSError):
-            raise TatlockError(f"cannot write {path}: {exc.strerror or exc}") from None
-        raise

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from tatlock.commands.common import clip, confirm, open_butler, out, width, write_atomic
+from tatlock.commands.common import clip, confirm, open_butler, out, width, write_atomic, write_text
 from tatlock.errors import UsageError
 from tatlock.timeutil import local
 
@@ -128,7 +128,7 @@ def _export(butler, args) -> int:
         write_atomic(Path(args.output), text)
         out(f"exported conversation {args.id} to {args.output}")
     else:
-        sys.stdout.write(text)
+        write_text(text)
     return 0
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tatlock.services.base import Core
-from tatlock.store.health import quick_check
+from tatlock.store.db import quick_check
 
 
 @dataclass(frozen=True)

@@ -43,8 +43,7 @@ class SystemStore:
              tools: Iterable[ToolSpec] = ()) -> "SystemStore":
         """Open (creating and migrating) system.db; a first run seeds ``persona`` and the default
         user; every run registers ``tools`` (the built-in ones, refreshed on upgrade)."""
-        path.parent.mkdir(parents=True, exist_ok=True)
-        conn = db.connect(path)
+        conn = db.connect(path)  # creates the folder, private
         db.migrate(conn, "system")
         store = cls(ThreadConnections(path, db.connect, conn), path)
         store.seed(default_user, list(persona), list(tools))

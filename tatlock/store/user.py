@@ -45,9 +45,7 @@ class UserStore:
     @classmethod
     def open(cls, paths: Paths, username: str) -> "UserStore":
         validate_username(username)  # before any file is touched
-        path = paths.user_db(username)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        return cls.open_path(path, username)
+        return cls.open_path(paths.user_db(username), username)  # connect makes the folder, private
 
     @classmethod
     def open_path(cls, path: Path, username: str) -> "UserStore":
