@@ -273,3 +273,16 @@ def test_empty_or_unknown_input_raises_clear_errors(served):
         assert info.value.kind == "conversation"
         with pytest.raises(tatlock.NotFound):
             butler.conversations.get(424242)
+
+
+def test_a_huge_message_is_cut_for_the_model_but_stored_whole(served, home):
+    served.queue(direct("A long read, sir."))
+    big = "word " * 200_000  # 1 MB
+    with tatlock.open() as butler:
+        turn = butler.turn(big)
+        final = turn.result()
+        notices = [e for e in turn.events if type(e).__name__ == "Notice" and e.kind == "truncated"]
+    assert isinstance(final, TurnFinished) and notices
+    prompt = "\n".join(m["content"] for m in served.chat_requests[0]["messages"])
+    assert len(prompt) < 20_000 and "message cut here for length" in prompt
+    assert stored(home)[0]["content"] == big

@@ -172,6 +172,8 @@ def _ask(butler: "Butler", args: argparse.Namespace, question: str, material: st
             screen.token(ev.text)
         elif isinstance(ev, AnswerReplaced):
             screen.replace(ev.text)
+        if isinstance(ev, Notice) and ev.kind == "truncated" and not args.verbose:
+            err.write(f"tatlock: {ev.message}\n")
         if isinstance(ev, (TurnFinished, TurnCancelled, ErrorEvent)):
             final = ev
     conversation_id = turn.conversation_id

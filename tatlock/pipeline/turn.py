@@ -40,6 +40,7 @@ from tatlock.store.user import Author, Conversation, Message
 from tatlock.tools.base import TurnScope
 
 MATERIAL_SHARE = 0.4  # of the context budget, for piped-in material
+QUESTION_SHARE = 0.3  # of the context budget, for the message itself (the whole of it is stored)
 
 
 @dataclass
@@ -171,10 +172,18 @@ class TurnRunner:
         return messages, turn_vars
 
     def with_material(self, text: str) -> str:
+        """The message as the model sees it: a long one cut to its share of the context (the
+        user is told; the whole message is stored and searchable), then any piped material."""
+        chars = self.env.estimator.chars_per_token
+        room = int(self.env.budget() * QUESTION_SHARE * chars)
+        if len(text) > room:
+            self.emit(Notice(f"your message is long: the model reads its first {room:,} of {len(text):,} characters "
+                             "(all of it is kept in memory)", "truncated"))
+            text = text[:room] + f"\n…[message cut here for length: {len(text) - room:,} more characters]"
         material = self.req.material
         if not material:
             return text
-        room = int(self.env.budget() * MATERIAL_SHARE * self.env.estimator.chars_per_token)
+        room = int(self.env.budget() * MATERIAL_SHARE * chars)
         body = material if len(material) <= room else (
             material[:room] + f"\n…[material truncated: {len(material) - room} more characters]")
         return f"{text}\n\nMaterial provided with the message:\n```\n{body}\n```"
