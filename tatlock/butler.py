@@ -39,7 +39,7 @@ from tatlock.services.variables import Variables
 from tatlock.store.system import SystemStore
 from tatlock.store.user import Author, Conversation, UserStore
 from tatlock.tools.registry import BUILTIN_TOOLS
-from tatlock.turn import EventHub, Turn
+from tatlock.turn import EventHub, Turn, Workers
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +67,7 @@ class Butler:
         self._budget: int | None = None
         self._compactors: list[Any] = []
         self._turns: list[Turn] = []
+        self._workers = Workers("tatlock-turn")
         self._closed = False
         from tatlock import privacy, secrets
 
@@ -204,6 +205,7 @@ class Butler:
         with self._lock:
             self._closed = True
             store, self._store = self._store, None
+        self._workers.stop()
         if store is not None:
             store.close()
         self.system.close()
@@ -254,7 +256,7 @@ class Butler:
         with self._lock:
             self._turns.append(turn)
         emit(ConversationReady(conv.id, is_new))
-        threading.Thread(target=work, name=f"tatlock-turn-{turn.id}", daemon=True).start()
+        self._workers.submit(work)
         return turn
 
     def handle(self, text: str, **kw: Any) -> Iterator[Event]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import queue
 import threading
 from typing import AsyncIterator, Callable, Iterator
 
@@ -164,3 +165,44 @@ class EventHub:
                 fn(event)
             except Exception:  # noqa: BLE001 - a broken view must not break the turn
                 log.exception("event subscriber failed on %s", event.type)
+
+
+class Workers:
+    """Daemon threads that run turns, kept between turns so each keeps its own database
+    connection (opening one costs about a millisecond per turn otherwise). Daemon, so a turn
+    stuck in a tool never keeps the process from exiting."""
+
+    def __init__(self, name: str, most: int = 4):
+        self.name, self.most = name, most
+        self._jobs: "queue.SimpleQueue[Callable[[], None] | None]" = queue.SimpleQueue()
+        self._lock = threading.Lock()
+        self._threads: list[threading.Thread] = []
+        self._idle = 0
+
+    def submit(self, job: Callable[[], None]) -> None:
+        with self._lock:
+            if self._idle == 0 and len(self._threads) < self.most:
+                t = threading.Thread(target=self._loop, name=f"{self.name}-{len(self._threads) + 1}", daemon=True)
+                self._threads.append(t)
+                self._idle += 1
+                t.start()
+            self._idle -= 1
+        self._jobs.put(job)
+
+    def _loop(self) -> None:
+        while True:
+            job = self._jobs.get()
+            if job is None:
+                return
+            try:
+                job()
+            except Exception:  # noqa: BLE001 - jobs report their own failures
+                log.exception("a %s job failed", self.name)
+            with self._lock:
+                self._idle += 1
+
+    def stop(self) -> None:
+        with self._lock:
+            threads = list(self._threads)
+        for _ in threads:
+            self._jobs.put(None)
