@@ -286,3 +286,18 @@ def test_a_huge_message_is_cut_for_the_model_but_stored_whole(served, home):
     prompt = "\n".join(m["content"] for m in served.chat_requests[0]["messages"])
     assert len(prompt) < 20_000 and "message cut here for length" in prompt
     assert stored(home)[0]["content"] == big
+
+
+def test_the_readme_python_example_runs_verbatim(served, home, capsys):
+    """The example in README.md, extracted and run as written."""
+    import re
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    section = readme[readme.index("## Python API"):]
+    code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    served.queue(direct("Paris, sir."), direct("You are most welcome, sir."))
+    exec(compile(code, "README.md", "exec"), {})
+    out = capsys.readouterr().out
+    assert "Paris, sir." in out and "You are most welcome, sir. DIRECT APPROVED" in out
+    assert "What is the capital of France?" in out  # the search found the question, with a snippet
