@@ -28,9 +28,7 @@ SQL statement) are in ``tatlock.store.compaction``.
 
 from __future__ import annotations
 
-import dataclasses
 import logging
-import re
 import threading
 import time
 from typing import Any, Callable
@@ -39,12 +37,15 @@ from tatlock import prompts
 from tatlock.config import Paths
 from tatlock.errors import BackendError
 from tatlock.events import CompactionFailed, CompactionFinished, CompactionStarted, Event
-from tatlock.memory.context import SUMMARY_SHARE, history_line
+from tatlock.memory.context import SUMMARY_SHARE
+from tatlock.memory.summary_format import (  # noqa: F401 - re-exported (tests, the cross summary)
+    MAX_TRANSCRIPT_TOKENS, REQUIRED_SECTION, SECTIONS, normalise_summary, parse_sections, transcript, transcript_line,
+)
 from tatlock.memory.tokens import Estimator
 from tatlock.store import compaction as rows
 from tatlock.store.compaction import HOST, claim_is_live  # noqa: F401 - re-exported (tests, views)
-from tatlock.store.user import Compact, Message, UserStore
-from tatlock.timeutil import iso, local
+from tatlock.store.user import Compact, UserStore
+from tatlock.timeutil import iso
 
 __all__ = [
     "SECTIONS",
@@ -58,13 +59,6 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-SECTIONS = ("TOPICS DISCUSSED", "FACTUAL TIMELINE", "KEY FACTS ESTABLISHED", "UNRESOLVED ITEMS", "TECHNICAL DETAILS")
-REQUIRED_SECTION = "KEY FACTS ESTABLISHED"
-# The transcript of one block must fit the smallest tier's window (4096) beside the prompt (~550
-# tokens) and the answer (~400): Ollama silently cuts a prompt's *start* (our instructions) otherwise.
-MAX_TRANSCRIPT_TOKENS = 2400
-MIN_MESSAGE_CHARS = 240  # a message is never cut shorter than this, whatever the budget
-MAX_TOPICS = 8
 DEFAULT_CLAIM_TTL = 600.0  # seconds; longer than any sane model call (a dead pid is noticed at once)
 OPTIONS = {"temperature": 0}  # a record, not prose: the most likely wording
 
@@ -101,100 +95,6 @@ def _release(store: UserStore, conversation_id: int, owner: str) -> None:
         rows.release(store, conversation_id, owner)
     except Exception:  # noqa: BLE001
         log.warning("could not release the compaction claim of conversation %s", conversation_id, exc_info=True)
-
-
-# -- summaries -----------------------------------------------------------------------------
-
-_HEADER_RE = re.compile(
-    r"^\s*(?:#+\s*|\d+[.)]\s*)?[*_]*\s*(?P<name>" + "|".join(SECTIONS) + r")\s*[*_]*\s*:?\s*[*_]*\s*(?P<rest>.*)$",
-    re.I,
-)
-
-
-def parse_sections(text: str) -> dict[str, list[str]]:
-    """``{SECTION: [lines]}`` for the known section headers found in ``text`` (order kept)."""
-    sections: dict[str, list[str]] = {}
-    current: str | None = None
-    for raw in text.splitlines():
-        m = _HEADER_RE.match(raw)
-        if m:
-            current = m.group("name").upper()
-            sections.setdefault(current, [])
-            rest = m.group("rest").strip().strip("*_").strip()
-            if rest:
-                sections[current].append(rest)
-            continue
-        line = raw.strip()
-        if current is not None and line and not line.startswith("```"):
-            sections[current].append(line)
-    return sections
-
-
-def _bullet(line: str) -> str:
-    return re.sub(r"^(?:[-*\u2022]|\d+[.)])\s+", "", line).strip()
-
-
-def _is_none(line: str) -> bool:
-    return _bullet(line).strip(" .").lower() in ("none", "n/a", "nothing", "")
-
-
-def normalise_summary(text: str) -> tuple[str, list[str]] | None:
-    """The summary in canonical form and its topics; None if it lacks the required section.
-
-    Sections are written in the canonical order, one blank line apart (context.py finds KEY
-    FACTS by that layout); lines before the first header (a model's preamble) are dropped.
-    """
-    sections = parse_sections(text or "")
-    if REQUIRED_SECTION not in sections:
-        return None
-    if not any(line.strip() for lines in sections.values() for line in lines):
-        return None
-    parts = []
-    for name in SECTIONS:
-        if name not in sections:
-            continue
-        lines = [ln if ln.startswith(("-", "*", "\u2022")) or re.match(r"\d+[.)]\s", ln) else f"- {ln}"
-                 for ln in sections[name]] or ["- none"]
-        parts.append(name + "\n" + "\n".join(lines))
-    topics: list[str] = []
-    for line in sections.get("TOPICS DISCUSSED", []):
-        if _is_none(line):
-            continue
-        name = " ".join(_bullet(line).strip("#*_ .").split())[:60]
-        if name and name.lower() not in (t.lower() for t in topics):
-            topics.append(name)
-    return "\n\n".join(parts), topics[:MAX_TOPICS]
-
-
-def transcript_line(m: Message, max_chars: int | None = None) -> str:
-    """``[#12 2026-11-21 14:03] Anchor (Alice): ...`` (local time), cut at ``max_chars``."""
-    content = m.content
-    if max_chars is not None and len(content) > max_chars:
-        content = (content[:max_chars].rstrip()
-                   + f" [... {len(content) - max_chars} more characters, kept in memory]")
-    return f"[#{m.message_number} {local(m.timestamp)}] {history_line(dataclasses.replace(m, content=content))}"
-
-
-def transcript(messages: list[Message], max_tokens: int = MAX_TRANSCRIPT_TOKENS,
-               estimator: Estimator | None = None) -> str:
-    """The block as transcript lines within ``max_tokens``: when it is too long, the longest
-    messages are cut first (to one common length), short ones stay whole. The full text stays
-    in the database and in recall; only the summary sees the cut."""
-    est = estimator or Estimator()
-    budget = int(max_tokens * est.chars_per_token)
-    lengths = [len(m.content) for m in messages]
-    fixed = sum(len(transcript_line(dataclasses.replace(m, content=""))) + 1 for m in messages)
-    cap: int | None = None
-    if fixed + sum(lengths) > budget:
-        lo, hi = MIN_MESSAGE_CHARS, max(lengths)
-        while lo < hi:  # the largest common cap that fits
-            mid = (lo + hi + 1) // 2
-            if fixed + sum(min(n, mid) + 48 * (n > mid) for n in lengths) <= budget:
-                lo = mid
-            else:
-                hi = mid - 1
-        cap = lo
-    return "\n".join(transcript_line(m, cap) for m in messages)
 
 
 def _model_name(backend: Any, model: str | None, result: Any = None) -> str:
