@@ -214,35 +214,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     return run_command(args.func, args)
 
 
-# what to do about an error, in this CLI's words, by the kind the core gives it
-HINTS = {
-    "conversation": "see `tatlock memory conversations`",
-    "instruction": "see `tatlock persona list`",
-    "tool": "see `tatlock tools list`",
-    "variable": "see `tatlock var list`",
-    "message": "see `tatlock memory show ID`",
-}
-
-
-def error_line(exc: BaseException) -> str:
-    """One line for an error from the core: its message, then what to do about it."""
-    from tatlock.errors import TatlockError
-
-    from tatlock.text import inert_line
-
-    if not isinstance(exc, TatlockError):
-        return inert_line(str(exc))
-    hint = exc.hint or HINTS.get(exc.kind or "")
-    if exc.kind == "user" and not exc.hint:
-        hint = "add it with `tatlock user add NAME`, or see `tatlock user list`"
-    return inert_line(f"{exc.message} ({hint})" if hint else exc.message)
-
-
 def run_command(func: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
     """Run a command; anything a user or a damaged file can cause becomes one line on stderr."""
     import sqlite3
     import sys
 
+    from tatlock.commands.common import error_line
     from tatlock.errors import TatlockError
 
     def say(line: str) -> None:
@@ -272,7 +249,8 @@ def run_command(func: Callable[[argparse.Namespace], int], args: argparse.Namesp
 
         text = str(exc)
         if "malformed" in text or "not a database" in text:
-            hint = f"{CORRUPT_FIX}; `tatlock doctor` says which database"
+            hint = CORRUPT_FIX.replace("an export of your memory", "a `tatlock memory export`")
+            hint += "; `tatlock doctor` says which database"
         elif "disk" in text or "full" in text:
             hint = _fix(OSError(28, text))
         else:

@@ -14,7 +14,8 @@ import pytest
 from tatlock.errors import StoreError
 from tatlock.store import db
 
-FIX = "or a `tatlock memory export`, or move it aside and tatlock starts a new one"
+FIX = "or an export of your memory, or move it aside and tatlock starts a new one"  # the core's words
+CLI_FIX = "or a `tatlock memory export`, or move it aside and tatlock starts a new one"  # the CLI names its command
 
 
 def make_db(path: Path, rows: int = 500) -> None:
@@ -102,7 +103,7 @@ def test_cli_on_a_corrupt_user_db_is_one_line(cli, home):
     damage(user_db, 100 + 8, 300)
     r = cli("var", "list")
     line = one_line(r.err)
-    assert r.code == 1 and str(user_db) in line and "move it aside" in line
+    assert r.code == 1 and str(user_db) in line and CLI_FIX in line
 
 
 def _run_read_only(home: Path, *args: str) -> subprocess.CompletedProcess:

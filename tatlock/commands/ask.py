@@ -195,8 +195,10 @@ def _ask(butler: "Butler", args: argparse.Namespace, question: str, material: st
             screen.final(final.partial)
         err.write(f"tatlock: cancelled (what was said is saved, marked cancelled, in conversation {conversation_id})\n")
         return 130
+    from tatlock.commands.common import cli_hint
+
     message = final.message if isinstance(final, ErrorEvent) else "the turn ended without an answer"
-    hint = final.hint if isinstance(final, ErrorEvent) else None
+    hint = cli_hint(final.kind, final.hint) if isinstance(final, ErrorEvent) else None
     if screen.printed and not args.json:
         out.write("\n")
     if args.json:

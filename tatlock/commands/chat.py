@@ -75,7 +75,10 @@ def _show(turn: Turn) -> bool:
         elif isinstance(ev, AnswerReplaced):
             sys.stdout.write(f"\n[revised] {inert(ev.text)}")
         elif isinstance(ev, ErrorEvent):
-            hint = f" ({ev.hint})" if ev.hint else ""
+            from tatlock.commands.common import cli_hint
+
+            found = cli_hint(ev.kind, ev.hint)
+            hint = f" ({found})" if found else ""
             print(f"\ntatlock: {ev.message}{hint} (your message is saved)", file=sys.stderr)
         elif isinstance(ev, TurnCancelled):
             print("\n(cancelled: what was said is kept, marked cancelled)", file=sys.stderr)

@@ -100,3 +100,37 @@ def write_atomic(path: Path, text: str) -> None:
         write_private(path, text)
     except OSError as exc:
         raise TatlockError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+# what to do about an error, in this CLI's words, by the kind the core gives it
+HINTS = {
+    "conversation": "see `tatlock memory conversations`",
+    "instruction": "see `tatlock persona list`",
+    "tool": "see `tatlock tools list`",
+    "variable": "see `tatlock var list`",
+    "message": "see `tatlock memory show ID`",
+}
+
+
+def cli_hint(kind: str | None, hint: str | None) -> str | None:
+    """What to do about an error, in this CLI's words where it has some."""
+    if kind == "model":
+        return "run `tatlock setup`" + (f", or {hint}" if hint else "")
+    if kind == "auth":
+        return "`tatlock secret set api_key`, or set TATLOCK_API_KEY"
+    if kind == "database" and hint:  # a damaged memory database: name the command that exports one
+        return hint.replace("an export of your memory", "a `tatlock memory export`")
+    if kind == "user" and not hint:
+        return "add it with `tatlock user add NAME`, or see `tatlock user list`"
+    return hint or HINTS.get(kind or "")
+
+
+def error_line(exc: BaseException) -> str:
+    """One line for an error from the core: its message, then what to do about it."""
+    from tatlock.errors import TatlockError
+    from tatlock.text import inert_line
+
+    if not isinstance(exc, TatlockError):
+        return inert_line(str(exc))
+    hint = cli_hint(exc.kind, exc.hint)
+    return inert_line(f"{exc.message} ({hint})" if hint else exc.message)

@@ -57,7 +57,7 @@ class OllamaBackend:
             text = str(exc.error or "").strip()
             if exc.status_code == 404 or "not found" in text.lower():
                 return BackendError(f"model '{model}' is not available at {self.host}",
-                                    hint=f"pull it with `tatlock setup` or `ollama pull {model}`", kind="model")
+                                    hint=f"pull it with `ollama pull {model}`", kind="model")
             if exc.status_code == -1:
                 return BackendError(f"the model server failed while answering: {text}")
             return BackendError(f"Ollama at {self.host} reported an error ({exc.status_code}): {text}")

@@ -79,7 +79,8 @@ class OpenAICompatBackend:
                 return BackendError(f"model '{model}' is not available at {self.base_url}: {detail}", kind="model")
             if status in (401, 403):
                 return BackendError(f"the server at {self.base_url} refused the API key ({status})",
-                                    hint="set TATLOCK_API_KEY or `tatlock secret set api_key`", kind="auth")
+                                    hint="give tatlock the server's key (TATLOCK_API_KEY or the keyring)",
+                                    kind="auth")
             return BackendError(f"the model server at {self.base_url} reported an error ({status}): {detail}")
         if isinstance(exc, httpx.HTTPError):
             return BackendError(f"the connection to {self.base_url} failed: {exc}")

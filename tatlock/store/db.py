@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Iterator
 
 BUSY_TIMEOUT_MS = 10_000
-CORRUPT_FIX = "restore it from a backup or a `tatlock memory export`, or move it aside and tatlock starts a new one"
+CORRUPT_FIX = "restore it from a backup or an export of your memory, or move it aside and tatlock starts a new one"
 # system.db holds the persona, users and tool settings; conversations are in users/ and are kept
 SYSTEM_DB_FIX = ("restore it from a backup, or move it aside and tatlock starts a new one "
                  "(persona, users and tool settings start over; conversations in users/ are kept)")
