@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from tatlock import prompts
-from tatlock.errors import BackendError
+from tatlock.errors import BackendError, TatlockError
 from tatlock.events import (
     AnswerReplaced, AnswerToken, Decision, ErrorEvent, Event, GuardFired, MessageStored, Notice, QualityVerdict,
     TurnCancelled, TurnFinished,
@@ -105,6 +105,8 @@ class TurnRunner:
             self._end_cancelled()
         except BackendError as exc:
             self._end_failed(exc)
+        except TatlockError as exc:  # e.g. the conversation was forgotten meanwhile, the disk is full
+            self.emit(ErrorEvent(exc.message, exc.kind or "store", exc.hint))
 
     def _run(self) -> None:
         msg = self.store_question()
