@@ -222,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
                 transcript = est.text(ctx.transcript()) if ctx.messages else 0
                 # the whole Phase 1 request the butler would send for the latest user message
                 last_user = next(x for x in reversed(store.messages(conv)) if x.role == "user")
-                phase1 = est.messages(butler.assess_request(last_user)[0])
+                phase1 = est.messages(butler.assess_request(last_user))
                 rows.append((i, len(store.compacts(conv)), ctx.archive_up_to, len(ctx.compacts), len(ctx.messages),
                              summary, transcript, phase1, raw_tokens))
         requests = [b["messages"][-1]["content"] for b in fake.chat_requests]

@@ -7,7 +7,7 @@ import pytest
 from tatlock.errors import BackendError
 from tatlock.llm.ollama import OllamaBackend
 from tatlock.llm.openai_compat import OpenAICompatBackend, to_openai_messages
-from support.fake_ollama import FakeError, MidStreamError
+from support.fake_ollama import FakeError, FakeOllama, MidStreamError
 
 TOOL_ROUND = [
     {"role": "user", "content": "weather?"},
@@ -67,6 +67,18 @@ def test_openai_backend_failures_are_one_sentence(fake):
     fake.stop()
     with pytest.raises(BackendError, match="not reachable at"):
         b.chat([{"role": "user", "content": "x"}])
+
+
+def test_openai_backend_refused_key_is_one_sentence():
+    with FakeOllama(api_key="k-right") as srv:
+        wrong = OpenAICompatBackend(srv.url + "/v1", "llama3.2:3b", timeout=10, api_key="k-wrong")
+        with pytest.raises(BackendError, match="refused the API key \\(401\\)") as ei:
+            wrong.chat([{"role": "user", "content": "x"}])
+        assert ei.value.kind == "auth" and "TATLOCK_API_KEY" in (ei.value.hint or "")
+        right = OpenAICompatBackend(srv.url + "/v1", "llama3.2:3b", timeout=10, api_key="k-right")
+        assert right.chat([{"role": "user", "content": "x"}]).content == "OK"
+        assert right.context_length() == 8192
+        assert [r.path for r in srv.requests][-1] == "/props"  # llama-server's allocated context, with the key
 
 
 def test_ollama_backend_context_length_models_and_timeout(fake):
