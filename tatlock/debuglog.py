@@ -38,6 +38,7 @@ def _scrub(value: Any, secrets: tuple[str, ...]) -> Any:
 
 class DebugLog:
     _lock = threading.Lock()
+    _ready: set[Path] = set()  # folders made (private) already in this process
 
     def __init__(self, folder: Path, username: str, conversation_id: int, secrets: tuple[str, ...] = ()):
         self.path = folder / f"{username}-{conversation_id}.jsonl"
@@ -51,8 +52,14 @@ class DebugLog:
         line = json.dumps(record, ensure_ascii=False, default=str)
         try:
             with self._lock:
-                private_dir(self.path.parent)
-                fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, FILE_MODE)
+                if self.path.parent not in self._ready:
+                    private_dir(self.path.parent)
+                    self._ready.add(self.path.parent)
+                try:
+                    fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, FILE_MODE)
+                except FileNotFoundError:  # the folder went away since: make it again
+                    private_dir(self.path.parent)
+                    fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, FILE_MODE)
                 with open(fd, "a", encoding="utf-8") as fh:
                     fh.write(line + "\n")
         except Exception:

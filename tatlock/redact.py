@@ -15,6 +15,7 @@ tool result, a false negative can put someone's key into a model prompt or a log
 
 from __future__ import annotations
 
+import functools
 import re
 import threading
 from dataclasses import dataclass
@@ -139,7 +140,20 @@ def redact(text: str, secrets: tuple[str, ...] | list[str] = ()) -> str:
     """``text`` with known secret values and secret-shaped substrings replaced by a marker."""
     if not text:
         return text
-    for s in (*_known_sorted, *secrets):
+    if len(text) < 256:
+        return _redact(text, tuple(secrets), _known_sorted)
+    # long texts (prompts in the debug log) repeat from call to call: the persona, the
+    # instructions, the memory; the known secrets are part of the key, so a new one is never missed
+    return _redact_long(text, tuple(secrets), _known_sorted)
+
+
+@functools.lru_cache(maxsize=256)
+def _redact_long(text: str, secrets: tuple[str, ...], known: tuple[str, ...]) -> str:
+    return _redact(text, secrets, known)
+
+
+def _redact(text: str, secrets: tuple[str, ...], known: tuple[str, ...]) -> str:
+    for s in (*known, *secrets):
         if s and len(s) >= MIN_SECRET_LEN and s in text:
             text = text.replace(s, MARK)
     lowered = text.lower()
