@@ -31,9 +31,11 @@ from tatlock.llm.factory import make_backend
 from tatlock.memory.tokens import Estimator
 from tatlock.pipeline.phases import MAX_TOKENS, TurnEnv
 from tatlock.pipeline.turn import TurnRequest, TurnRunner
+from tatlock.services.archive import Archive
 from tatlock.services.conversations import Conversations
 from tatlock.services.doctor import Doctor
 from tatlock.services.models import Models
+from tatlock.services.rooms import Rooms
 from tatlock.services.system import Persona, Tools, Users
 from tatlock.services.variables import Variables
 from tatlock.store.system import SystemStore
@@ -88,6 +90,8 @@ class Butler:
             self.users = Users(self.system, self.paths)
             self.variables = Variables(lambda: self.store, lambda: self.anchor().id)
             self.conversations = Conversations(self)
+            self.rooms = Rooms(self)
+            self.archive = Archive(self)
             self.models = Models(self)
             self.doctor = Doctor(self)
         except BaseException:

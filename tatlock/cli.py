@@ -165,10 +165,14 @@ def build_parser() -> Parser:
     x.add_argument("id", type=int)
     x.add_argument("--model", metavar="NAME")
     _user_opt(x)
-    x = ms.add_parser("export", help="export a conversation")
-    x.add_argument("id", type=int)
-    x.add_argument("--format", choices=("md", "json"), default="md")
+    x = ms.add_parser("export", help="export a conversation, or everything with --all")
+    x.add_argument("id", type=int, nargs="?")
+    x.add_argument("--all", action="store_true", help="the whole memory (every conversation, variables, summaries)")
+    x.add_argument("--format", choices=("md", "json"), default=None, help="md (default for one) or json (for --all)")
     x.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of stdout")
+    _user_opt(x)
+    x = ms.add_parser("import", help="restore a JSON export (importing it twice adds nothing)")
+    x.add_argument("file", help="a file written by `tatlock memory export --all --format json` (- for stdin)")
     _user_opt(x)
     x = ms.add_parser("stats", help="counts and sizes")
     _user_opt(x)
@@ -196,6 +200,18 @@ def build_parser() -> Parser:
     x.add_argument("--yes", action="store_true", help="do not ask for confirmation")
     ses.add_parser("list", help="names of the secrets tatlock knows (never their values)")
     se.set_defaults(func=_cmd("secret", "run"))
+
+    # -- mcp -------------------------------------------------------------------------------
+    x = sub.add_parser("mcp", help="serve one user's conversations over MCP (stdio, or --http PORT)",
+                       description="A Model Context Protocol server for one user's memory: resources "
+                                   "conversations://... and tools (create_conversation, add_turn, ask, ...). "
+                                   "Needs the mcp extra: pip install 'tatlock[mcp]'.")
+    _user_opt(x)
+    x.add_argument("--http", type=int, metavar="PORT",
+                   help="serve streamable HTTP at http://127.0.0.1:PORT/mcp instead of stdio (loopback only)")
+    x.add_argument("--model", metavar="NAME", help="model for ask (default: config or hardware tier)")
+    x.add_argument("-v", "--verbose", action="store_true", help="log requests on stderr")
+    x.set_defaults(func=_cmd("mcp", "run"))
 
     # -- doctor / setup --------------------------------------------------------------------
     d = sub.add_parser("doctor", help="check tier, model server, model and paths")

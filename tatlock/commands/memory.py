@@ -1,5 +1,5 @@
-"""`tatlock memory ...`: browse, search, recall, compact, export, stats, forget (views over
-``butler.conversations``)."""
+"""`tatlock memory ...`: browse, search, recall, compact, export, import, stats, forget (views over
+``butler.conversations`` and ``butler.archive``)."""
 
 from __future__ import annotations
 
@@ -123,12 +123,41 @@ def _compact(butler, args) -> int:
 
 
 def _export(butler, args) -> int:
-    text = butler.conversations.export(args.id, args.format)
+    if args.all == (args.id is not None):
+        raise UsageError("give a conversation ID, or --all for the whole memory")
+    if args.all:
+        text = butler.archive.export(args.format or "json")
+    else:
+        text = butler.conversations.export(args.id, args.format or "md")
     if args.output:
         write_atomic(Path(args.output), text)
-        out(f"exported conversation {args.id} to {args.output}")
+        out(f"exported {'the whole memory of ' + butler.username if args.all else f'conversation {args.id}'}"
+            f" to {args.output}")
     else:
         write_text(text)
+    return 0
+
+
+def _import(butler, args) -> int:
+    from tatlock.commands.common import read_arg, read_file
+
+    text = read_arg("-") if args.file == "-" else read_file(args.file)
+    got = butler.archive.import_(text, name="stdin" if args.file == "-" else args.file)
+    if not got.changed:
+        out(f"Nothing to import: all {got.present} conversation(s) in {args.file} are here already.")
+        return 0
+    parts = [f"{got.conversations} new conversation(s)"]
+    if got.extended:
+        parts.append(f"{got.extended} continued")
+    parts.append(f"{got.messages} message(s)")
+    if got.compacts:
+        parts.append(f"{got.compacts} summary(ies)")
+    if got.variables:
+        parts.append(f"{got.variables} personal variable(s)")
+    if got.summaries:
+        parts.append(f"{got.summaries} summary(ies) of recent conversations")
+    out(f"Imported into {butler.username}'s memory: " + ", ".join(parts)
+        + (f"; {got.present} conversation(s) were here already." if got.present else "."))
     return 0
 
 
@@ -162,4 +191,4 @@ def _forget(butler, args) -> int:
 
 
 ACTIONS = {"conversations": _conversations, "show": _show, "search": _search, "recall": _recall,
-           "compact": _compact, "export": _export, "stats": _stats, "forget": _forget}
+           "compact": _compact, "export": _export, "import": _import, "stats": _stats, "forget": _forget}
