@@ -151,7 +151,7 @@ def _import(butler, args) -> int:
         parts.append(f"{got.extended} continued")
     parts.append(f"{got.messages} message(s)")
     if got.compacts:
-        parts.append(f"{got.compacts} summary(ies)")
+        parts.append(f"{got.compacts} compact(s)")
     if got.variables:
         parts.append(f"{got.variables} personal variable(s)")
     if got.summaries:
