@@ -251,7 +251,8 @@ async def test_the_server_serves_one_user_only(served, users):
         await call(s, "add_turn", conversationId=mine, query="Alice's own words")
     assert [r[0] for r in rows(users, "bob", "SELECT content FROM conversation_messages")] == [
         "My safe code is tangerine."]
-    p = subprocess.run([EXE, "mcp", "--user", "nobody"], capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL)
+    p = subprocess.run([EXE, "mcp", "--user", "nobody"], capture_output=True, text=True, timeout=30,
+                       stdin=subprocess.DEVNULL)
     assert p.returncode == 1 and p.stdout == ""
     assert p.stderr.strip().count("\n") == 0 and "nobody" in p.stderr and "tatlock user add" in p.stderr
 
@@ -327,3 +328,34 @@ def test_other_commands_do_not_import_the_mcp_sdk(argv, users):
     p = subprocess.run([sys.executable, "-c", code, *argv, *(["--user", "alice"] if argv[0] == "memory" else [])],
                        capture_output=True, text=True, timeout=30)
     assert p.stderr.endswith("clean"), p.stderr[-500:]
+
+
+async def test_a_room_logged_through_add_turn_is_compacted_in_the_background(served, users, monkeypatch):
+    monkeypatch.setenv("TATLOCK_COMPACT_INTERVAL", "4")
+    served.queue(SUMMARY)
+    async with session() as s:
+        cid = (await call(s, "create_conversation", interfaceType="matrix", roomId=ROOM))["conversationId"]
+        await call(s, "add_turn", conversationId=cid, query="Leek soup on Friday?", response="Very good.",
+                   userId="@maria:example.org", userName="Maria")
+        assert served.chat_requests == []  # not due yet: no model call
+        await call(s, "add_turn", conversationId=cid, query="With bread.", response="Certainly.",
+                   userId="@maria:example.org", userName="Maria")
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            got = await read(s, f"conversations://get/{cid}")
+            if got["compacts"]:
+                break
+            await anyio.sleep(0.1)
+        assert [(c["fromMessage"], c["upToMessage"]) for c in got["compacts"]] == [(1, 4)]
+    assert "Leek soup on Friday?" in json.dumps(served.chat_requests[0]["messages"])
+
+
+async def test_ask_with_the_model_server_down_is_one_sentence(served, users, monkeypatch, closed_port_url):
+    monkeypatch.setenv("OLLAMA_HOST", closed_port_url)
+    async with session() as s:
+        cid = (await call(s, "create_conversation", interfaceType="matrix", roomId=ROOM))["conversationId"]
+        problem = await error(s, "ask", question="Anyone there?", conversationId=cid)
+        assert "\n" not in problem and "Traceback" not in problem and "reach" in problem.lower(), problem
+        # the question is kept, and the server goes on serving
+        assert (await text(s, "get_conversation_history", conversationId=cid)).startswith(
+            "Anchor (Alice): Anyone there?")

@@ -50,19 +50,19 @@ for bots). ask runs a full butler turn and returns the answer. search_conversati
 Resources: conversations://list, conversations://recent, conversations://get/{id}, conversations://room/{roomId},
 conversations://search/{query} (JSON)."""
 
-ConversationId = Annotated[int, Field(description="A conversation id (from create_conversation or "
-                                                  "conversations://list)", ge=1)]
-UserId = Annotated[str | None, Field(description="The speaker's id, e.g. @maria:example.org. The configured "
-                                                 "anchor id means the Anchor (the butler's owner); any other id "
-                                                 "is a guest. Omit both userId and userName for the Anchor.",
-                                     max_length=MAX_ROOM_CHARS)]
-UserName = Annotated[str | None, Field(description="The speaker's display name, e.g. Maria",
+ConversationId = Annotated[int, Field(
+    title="Conversation id", description="A conversation id (from create_conversation or conversations://list)", ge=1)]
+UserId = Annotated[str | None, Field(
+    title="Speaker id", max_length=MAX_ROOM_CHARS,
+    description="The speaker's id, e.g. @maria:example.org. The configured anchor id means the Anchor (the butler's "
+                "owner); any other id is a guest. Omit both userId and userName for the Anchor.")]
+UserName = Annotated[str | None, Field(title="Speaker name", description="The speaker's display name, e.g. Maria",
                                        max_length=MAX_NAME_CHARS)]
-IsBot = Annotated[bool, Field(description="True when the speaker is a bot")]
-Query = Annotated[str, Field(description="Words to look for", min_length=1, max_length=2000)]
-Limit = Annotated[int, Field(description=f"At most this many hits (1-{MAX_HITS})", ge=1, le=MAX_HITS)]
-When = Annotated[str | None, Field(description="A date or a phrase: 2026-03-01, yesterday, last week, in March",
-                                   max_length=100)]
+IsBot = Annotated[bool, Field(title="Bot", description="True when the speaker is a bot")]
+Query = Annotated[str, Field(title="Query", description="Words to look for", min_length=1, max_length=2000)]
+Limit = Annotated[int, Field(title="Limit", description=f"At most this many hits (1-{MAX_HITS})", ge=1, le=MAX_HITS)]
+When = Annotated[str | None, Field(
+    title="Date", description="A date or a phrase: 2026-03-01, yesterday, last week, in March", max_length=100)]
 
 
 class Refused(Exception):
@@ -72,6 +72,7 @@ class Refused(Exception):
 class Server(MCPServer):
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
         # the SDK's own messages are pydantic's multi-line reports or carry a prefix: one sentence instead
+        log.info("tool %s(%s)", name, ", ".join(sorted(arguments or {})))  # names only: the texts are private
         try:
             return await super().call_tool(name, arguments, context)
         except ToolError as exc:
@@ -81,6 +82,10 @@ class Server(MCPServer):
             if isinstance(cause, Refused):
                 raise ToolError(str(cause)) from None
             raise
+
+    async def read_resource(self, uri: Any, context: Any = None) -> Any:
+        log.info("read %s", uri)
+        return await super().read_resource(uri, context)
 
 
 def _invalid(tool: str, exc: ValidationError) -> str:
@@ -114,6 +119,7 @@ def _tool(fn: Callable[..., Any]) -> Callable[..., Any]:
             except sqlite3.DatabaseError as exc:
                 raise Refused(f"database error: {exc}") from None
 
+        run_async.__doc__ = _one_line(fn.__doc__)
         return run_async
 
     @functools.wraps(fn)
@@ -125,7 +131,12 @@ def _tool(fn: Callable[..., Any]) -> Callable[..., Any]:
         except sqlite3.DatabaseError as exc:
             raise Refused(f"database error: {exc}") from None
 
+    run.__doc__ = _one_line(fn.__doc__)
     return run
+
+
+def _one_line(doc: str | None) -> str:
+    return " ".join((doc or "").split())
 
 
 def _resource(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -207,10 +218,10 @@ def build(butler: "Butler") -> Server:
                  annotations=ToolAnnotations(idempotent_hint=True, destructive_hint=False, open_world_hint=False))
     @_tool
     def create_conversation(
-        interfaceType: Annotated[str, Field(description="The interface the room belongs to, e.g. matrix",
-                                            min_length=1, max_length=MAX_INTERFACE_CHARS)],
-        roomId: Annotated[str, Field(description="The room, e.g. !kitchen:example.org",
-                                     min_length=1, max_length=MAX_ROOM_CHARS)],
+        interfaceType: Annotated[str, Field(title="Interface", min_length=1, max_length=MAX_INTERFACE_CHARS,
+                                            description="The interface the room belongs to, e.g. matrix")],
+        roomId: Annotated[str, Field(title="Room id", min_length=1, max_length=MAX_ROOM_CHARS,
+                                     description="The room, e.g. !kitchen:example.org")],
     ) -> dict[str, Any]:
         """The conversation of a room on an interface, created on first use. The same room and interface
         always give the same conversation id."""
@@ -222,9 +233,10 @@ def build(butler: "Butler") -> Server:
     @_tool
     def add_turn(
         conversationId: ConversationId,
-        query: Annotated[str, Field(description="What the speaker said", min_length=1, max_length=MAX_TEXT_CHARS)],
-        response: Annotated[str | None, Field(description="The butler's reply to it, if there was one",
-                                              max_length=MAX_TEXT_CHARS)] = None,
+        query: Annotated[str, Field(title="Query", min_length=1, max_length=MAX_TEXT_CHARS,
+                                    description="What the speaker said")],
+        response: Annotated[str | None, Field(title="Response", max_length=MAX_TEXT_CHARS,
+                                              description="The butler's reply to it, if there was one")] = None,
         userId: UserId = None,
         userName: UserName = None,
         isBot: IsBot = False,
@@ -253,9 +265,13 @@ def build(butler: "Butler") -> Server:
     @_tool
     def get_conversation_history(
         conversationId: ConversationId,
-        format: Annotated[str, Field(description="text (lines such as 'Anchor (Name): ...', 'Maria: ...', "  # noqa: A002
-                                                 "'[Name (bot)]: ...'), markdown, or json")] = "text",
-        limit: Annotated[int | None, Field(description="Only the latest this many messages", ge=1)] = None,
+        format: Annotated[str, Field(  # noqa: A002 - the tool's argument
+            title="Format",
+            description="text (lines such as 'Anchor (Name): ...', 'Maria: ...', '[Name (bot)]: ...'), markdown, "
+                        "or json",
+        )] = "text",
+        limit: Annotated[int | None, Field(title="Limit", ge=1,
+                                           description="Only the latest this many messages")] = None,
     ) -> str:
         """A conversation's messages, each with who said it."""
         return rooms.history(conversationId, format=format, limit=limit)
@@ -270,8 +286,8 @@ def build(butler: "Butler") -> Server:
     @server.tool(title="Recall memories by words and time", annotations=read_only)
     @_tool
     def recall(
-        query: Annotated[str, Field(description="Words to look for (may be empty when since/until are given)",
-                                    max_length=2000)] = "",
+        query: Annotated[str, Field(title="Query", max_length=2000,
+                                    description="Words to look for (may be empty when since/until are given)")] = "",
         since: When = None,
         until: When = None,
         limit: Limit = 10,
@@ -285,12 +301,12 @@ def build(butler: "Butler") -> Server:
                  annotations=ToolAnnotations(destructive_hint=False, idempotent_hint=False, open_world_hint=True))
     @_tool
     async def ask(
-        question: Annotated[str, Field(description="The question or message", min_length=1,
+        question: Annotated[str, Field(title="Question", description="The question or message", min_length=1,
                                        max_length=MAX_TEXT_CHARS)],
         ctx: Context,
-        conversationId: Annotated[int | None, Field(description="Continue this conversation (default: the "
-                                                                "latest of this server's own room)",
-                                                    ge=1)] = None,
+        conversationId: Annotated[int | None, Field(
+            title="Conversation id", ge=1,
+            description="Continue this conversation (default: the latest of this server's own room)")] = None,
         userId: UserId = None,
         userName: UserName = None,
         isBot: IsBot = False,
