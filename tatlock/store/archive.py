@@ -140,7 +140,7 @@ def _conversation(conn: sqlite3.Connection, c: dict[str, Any], row: Any, conv_id
             " VALUES (?, ?, ?, ?, ?, ?, ?)",
             (_free(conn, "conversations", "id", c["id"]), c["title"], c["room_id"], c["interface"], c["started_at"],
              c["last_activity"], json.dumps(meta)))
-        cid, existing = int(cur.lastrowid), {}
+        cid, existing = int(cur.lastrowid or 0), {}
         got.conversations += 1
     else:
         cid = row["id"]
@@ -169,7 +169,7 @@ def _conversation(conn: sqlite3.Connection, c: dict[str, Any], row: Any, conv_id
             (_free(conn, "conversation_messages", "message_id", m["message_id"]), cid, m["message_number"],
              m["role"], m["author_id"], m["author_name"], int(m["author_is_bot"]), int(m["is_anchor"]),
              m["content"], m["timestamp"], json.dumps(m["metadata"])))
-        msg_ids[m["message_id"]] = int(cur.lastrowid)
+        msg_ids[m["message_id"]] = int(cur.lastrowid or 0)
     for m in new:  # links last: a reply may point at any message of the file
         if m["reply_to"] is not None and m["reply_to"] in msg_ids:
             conn.execute("UPDATE conversation_messages SET reply_to = ? WHERE message_id = ?",
