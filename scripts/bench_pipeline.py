@@ -234,7 +234,7 @@ class Probes:
         self.wrap(cross_mod, "build_cross_summary", "cross")
         self.wrap(quality_mod, "check", "quality")
         self.wrap(DebugLog, "write", "debuglog")
-        self.wrap(butler_mod.Butler, "_schedule_compaction", "compaction_check")
+        self.wrap(butler_mod.Butler, "schedule_compaction", "compaction_check")
         return self
 
     def undo(self) -> None:
@@ -1070,7 +1070,7 @@ def print_default(sizes: list[dict[str, Any]], routes: dict[str, Any], args: arg
     print("  (p50 ms per message of each component, timed by wrapping it from the bench: store msgs =")
     print("   UserStore.add_message for the question and the reply; context = memory.context.build; cross =")
     print("   cross.build_cross_summary without its model call; quality = the rules of quality.check; debug log =")
-    print("   DebugLog.write for every event, the per-token ones included; compact chk = Butler._schedule_compaction;")
+    print("   DebugLog.write for every event, the per-token ones included; compact chk = Butler.schedule_compaction;")
     print("   rest = the overhead left: prompt rendering, persona and tool registry reads, the turn thread and")
     print("   event queue, HTTP client work outside the wrapped chat() call. p50s of parts do not add up exactly)")
     print()

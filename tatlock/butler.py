@@ -248,7 +248,7 @@ class Butler:
                 emit(ErrorEvent(f"internal error: {type(exc).__name__}: {exc}", "internal"))
             try:
                 if not cancel.cancelled:
-                    self._schedule_compaction(conv.id, turn.id)
+                    self.schedule_compaction(conv.id, turn.id)
             except Exception:  # noqa: BLE001 - compaction is retried after the next reply
                 log.exception("could not schedule compaction")
             finally:
@@ -310,7 +310,9 @@ class Butler:
             opts["context"] = self.budget()
         return opts
 
-    def _schedule_compaction(self, conversation_id: int, turn_id: str = "") -> None:
+    def schedule_compaction(self, conversation_id: int, turn_id: str = "") -> None:
+        """Summarise the conversation's next block in the background once one is due (after a
+        turn, or after messages stored without one, e.g. over MCP)."""
         from tatlock.memory.compaction import Compactor, next_block
 
         interval = int(self.cfg.effective("compact_interval"))

@@ -285,13 +285,13 @@ def _topic(t: Any, where: str) -> dict[str, Any]:
 
 
 def _variable(v: Any, where: str) -> dict[str, Any]:
-    from tatlock.store.user import MAX_VAR_VALUE, _var_key
+    from tatlock.store.user import MAX_VAR_VALUE, var_key
 
     out = {"key": _field(v, "key", str, where), "value": _field(v, "value", str, where),
            "updated_at": _time(v, "updated_at", where), "author_id": _field(v, "author_id", str, where, optional=True),
            "source_message_id": _field(v, "source_message_id", int, where, optional=True)}
     try:
-        if _var_key(out["key"]) != out["key"]:
+        if var_key(out["key"]) != out["key"]:
             raise _Bad(f"{where}.key {out['key']!r} is not a variable name")
     except UsageError as exc:
         raise _Bad(f"{where}.key: {exc.message}") from None

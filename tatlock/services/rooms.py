@@ -87,14 +87,12 @@ class Rooms:
 
     def _after_messages(self, conversation_id: int) -> None:
         """Summarise in the background once a block is due, as after a turn."""
-        schedule = getattr(self._core, "_schedule_compaction", None)  # the butler's, used after each turn
-        if schedule is not None:
-            try:
-                schedule(conversation_id)
-            except Exception:  # noqa: BLE001 - compaction is retried after the next message
-                import logging
+        try:
+            self._core.schedule_compaction(conversation_id)
+        except Exception:  # noqa: BLE001 - compaction is retried after the next message
+            import logging
 
-                logging.getLogger(__name__).warning("could not schedule compaction", exc_info=True)
+            logging.getLogger(__name__).warning("could not schedule compaction", exc_info=True)
 
     def history(self, conversation_id: int, *, format: str = "text", limit: int | None = None) -> str:  # noqa: A002
         """The conversation with attribution: ``text`` gives ``Anchor (Name): ...``, ``Maria: ...``,
@@ -120,7 +118,7 @@ class Rooms:
         return "\n".join(lines)
 
     def _core_conversations(self) -> Any:
-        return self._core.conversations  # type: ignore[attr-defined]
+        return self._core.conversations
 
     def summarize(self, conversation_id: int) -> list[Compact]:
         """Compact the conversation now: its due blocks, then whatever is left as one last block

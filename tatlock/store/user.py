@@ -249,7 +249,7 @@ class UserStore:
     # -- personal variables ----------------------------------------------------------------
 
     def get_var(self, key: str) -> str | None:
-        row = self.conn.execute("SELECT value FROM personal_variables WHERE key = ?", (_var_key(key),)).fetchone()
+        row = self.conn.execute("SELECT value FROM personal_variables WHERE key = ?", (var_key(key),)).fetchone()
         return row[0] if row else None
 
     def set_var(self, key: str, value: str, *, author_id: str | None = None,
@@ -264,14 +264,14 @@ class UserStore:
             " VALUES (?, ?, ?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value,"
             " updated_at = excluded.updated_at, author_id = excluded.author_id,"
             " source_message_id = excluded.source_message_id",
-            (_var_key(key), value, iso(), author_id, source_message_id),
+            (var_key(key), value, iso(), author_id, source_message_id),
         )
 
     def unset_var(self, key: str) -> bool:
-        return self.conn.execute("DELETE FROM personal_variables WHERE key = ?", (_var_key(key),)).rowcount > 0
+        return self.conn.execute("DELETE FROM personal_variables WHERE key = ?", (var_key(key),)).rowcount > 0
 
     def var(self, key: str) -> Variable | None:
-        row = self.conn.execute("SELECT * FROM personal_variables WHERE key = ?", (_var_key(key),)).fetchone()
+        row = self.conn.execute("SELECT * FROM personal_variables WHERE key = ?", (var_key(key),)).fetchone()
         return _variable(row) if row else None
 
     def vars(self) -> list[Variable]:
@@ -318,7 +318,8 @@ def _variable(row: sqlite3.Row) -> Variable:
     return Variable(row["key"], row["value"], row["updated_at"], row["author_id"], row["source_message_id"])
 
 
-def _var_key(key: str) -> str:
+def var_key(key: str) -> str:
+    """A personal variable's name as the store keeps it; UsageError when it cannot be one."""
     key = str(key).strip().lower().replace(" ", "_")
     if not key:
         raise UsageError("the variable name is empty")
