@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
+import statistics
 import sys
 import time
 import urllib.request
@@ -85,12 +86,16 @@ def stream(case: dict, inputs: dict) -> dict:
 
     gate = quality.StreamGate(**inputs)
     first = None
+    held = 0
+    t0 = time.perf_counter()
     for piece in split_pieces(case["answer"]):
         shown = gate.feed(piece)
         if shown and first is None:
             first = len(gate.text)
+        held = max(held, len(gate.text) - len(gate.released))
         if gate.failed:
             break
+    ms = (time.perf_counter() - t0) * 1000
     stopped = gate.failed is not None
     released = gate.released
     leaked = False
@@ -99,7 +104,7 @@ def stream(case: dict, inputs: dict) -> dict:
             inputs["question"], inputs["persona_text"], inputs["instructions"], inputs["prompt_text"],
             tuple(inputs["findings"]), tuple(inputs["secrets"])))
         leaked = again is not None
-    return {"stopped": stopped, "leaked": leaked, "first_release_at": first}
+    return {"stopped": stopped, "leaked": leaked, "first_release_at": first, "held": held, "ms": ms}
 
 
 class Judge:
@@ -182,6 +187,7 @@ def run(cases: list[dict], judge: Judge) -> tuple[dict, list[str]]:
     for part in ("tune", "heldout"):
         n = dict.fromkeys(["good", "bad", "fa_rules", "unsure_good", "fa_final", "caught_rules", "flagged_rules",
                            "caught_final", "type_right", "stopped", "leaked", "first_release"], 0)
+        firsts, helds, stream_ms = [], [], []
         for case in (c for c in cases if c["split"] == part):
             inputs = gate_inputs(case)
             v = quality.check(case["answer"], **inputs, guard_parts=tuple(case["parts"]), other_part=case["other"])
@@ -196,7 +202,9 @@ def run(cases: list[dict], judge: Judge) -> tuple[dict, list[str]]:
                 n["fa_rules"] += v.verdict == "FALLBACK"
                 n["unsure_good"] += v.verdict == "UNSURE"
                 n["fa_final"] += final == "FALLBACK"
-                n["first_release"] += s["first_release_at"] or 0
+                firsts.append(s["first_release_at"] or len(case["answer"]))
+                helds.append(s["held"])
+                stream_ms.append(s["ms"])
                 if v.verdict != "APPROVED":
                     notes.append(("FALSE ALARM " if v.verdict == "FALLBACK" else "model check on good ") + tag)
             else:
@@ -209,6 +217,10 @@ def run(cases: list[dict], judge: Judge) -> tuple[dict, list[str]]:
                 n["leaked"] += s["leaked"]
                 if v.verdict != "FALLBACK":
                     notes.append(("missed " if v.verdict == "APPROVED" else "to the model ") + tag)
+        n["first_release"] = statistics.median(firsts) if firsts else 0
+        n["held_max"] = max(helds) if helds else 0
+        n["held_median"] = statistics.median(helds) if helds else 0
+        n["stream_ms"] = statistics.median(stream_ms) if stream_ms else 0
         out[part] = n
     return out, notes
 
@@ -246,6 +258,10 @@ def main(argv: list[str] | None = None) -> int:
           "cost a model check.\nrules catch: bad answers the rules reject alone; rules flag: rejected or sent to the "
           "model check; +model: caught in the end.\nstream stop: bad answers stopped mid-stream by the StreamGate; "
           "leaked: of those, how many had released failing text.")
+    for part, n in results.items():
+        print(f"stream, good answers ({part}): first text shown after {n['first_release']:.0f} characters "
+              f"(median); most held back at once {n['held_median']:.0f} (median), {n['held_max']} (max); "
+              f"gate time {n['stream_ms']:.2f} ms per answer (median)")
     print("\nbad answers by kind (both parts): rules catch / rules flag")
     for kind, (n, caught, flagged) in by_kind(cases).items():
         print(f"  {kind:<30} {n:>3}  {pct(caught, n)}  {pct(flagged, n)}")

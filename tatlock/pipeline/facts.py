@@ -69,7 +69,7 @@ def for_guard(parts: tuple[str, ...] | list[str], reason: str | None, *, now: dt
               categories: list[str] | set[str] = (), zone: str = "") -> list[Fact]:
     """The facts for a guard: its parts' facts, and for a MIXED message the rule to answer
     every part. A guard with no known part gets the facts about the butler itself."""
-    kinds = set(parts) | ({reason} if reason and reason != "MIXED" else set())
+    kinds = {k for k in (*parts, reason) if k in KINDS}
     if not kinds:
         kinds = {"IDENTITY", "CAPABILITIES"}
     if reason == "MIXED":

@@ -288,10 +288,91 @@ def repair_for(v: Verdict, *, question: str = "") -> Repair | None:
 
 # -- the stream --------------------------------------------------------------------------------
 
-# where a failing match may begin: hold the text from there until it can no longer fail
-_TRIGGERS = re.compile(r"\b(?:i|i'm|im|as|my|call|this|created|developed|trained|made|built|the|findings|in|these|"
-                       r"password|passwd|passcode|pin|api|secret|token|key)\b|sk-|AKIA|-----BEGIN|\"decision\"|<\||\[/?INST|"
-                       r"^\s*(?:-\s*)?(?:latest|findings|user's|local|##|facts|what\s+you)", _I | re.M)
+# Where a failing match may begin, as word sequences: the stream holds a run of words while it
+# could still grow into one of these ("I" -> "I am" -> "I am an" -> "I am an AI"), and releases
+# it as soon as a word leads elsewhere ("I am" -> "I am delighted"). A set is one word's choices;
+# a set in a tuple is optional.
+_VENDOR_NAMES = {"chatgpt", "gpt", "gpt4", "gpt3", "llama", "llama3", "gemma", "mistral", "mixtral", "qwen", "claude",
+                 "phi", "phi3", "smollm", "smollm2", "deepseek", "gemini", "bard", "copilot", "falcon", "vicuna",
+                 "openchat", "tinyllama"}
+_AI_WORDS = {"ai", "a", "artificial", "language", "large", "llm", "chatbot", "chat", "virtual", "computer", "neural",
+             "robot", "bot"} | _VENDOR_NAMES
+_MAKER_WORDS = {"openai", "open", "meta", "google", "anthropic", "alibaba", "mistral", "microsoft", "hugging",
+                "huggingface", "deepseek", "the"}
+_MADE = {"created", "developed", "trained", "made", "built", "designed", "programmed", "released"}
+_SOFT = ({"just", "only", "merely", "simply"},)
+_ARTICLE = ({"a", "an"},)
+_PHRASES: list[list] = [
+    [{"i"}, {"am"}, *[_SOFT, _ARTICLE, ({"large"},)], _AI_WORDS],
+    [{"im", "as"}, *[_SOFT, _ARTICLE, ({"large"},)], _AI_WORDS],
+    [{"my"}, {"name"}, {"is"}, _VENDOR_NAMES],
+    [{"i", "im"}, ({"am"},), {"called"}, _VENDOR_NAMES],
+    [{"call", "this"}, {"me", "is"}, _VENDOR_NAMES],
+    [{"i"}, {"was", "am", "have"}, ({"been"},), (None,), _MADE, {"by"}, _MAKER_WORDS],
+    [{"im", "ive"}, ({"been"},), (None,), _MADE, {"by"}, _MAKER_WORDS],
+    [_MADE, {"by"}, _MAKER_WORDS],
+    [{"my"}, {"training", "knowledge", "system", "hidden", "instructions"}],
+    [{"as"}, {"of"}, {"my"}],
+    [{"i"}, {"dont", "do"}, ({"not"},), {"have"}],
+    [{"the"}, {"user", "users", "latest", "last", "findings", "butlers", "butler"}],
+    [{"findings"}, {"below"}],
+    [{"in"}, {"the"}, {"butlers", "butler"}],
+    [{"these"}, {"instructions"}],
+    [{"password", "passwords", "passwd", "passcode", "pin", "secret", "token", "api", "key"}],
+]
+_CHAR_TRIGGERS = re.compile(r"sk-|AKIA|-----BEGIN|\"decision\"|<\||\[/?INST", re.I)
+
+
+_LABEL_TEXTS = ("latest message", "findings:", "user's location:", "local date and time:", "the local date and time:",
+                "## conversation so far", "## summary of messages", "facts about yourself:",
+                "what you can do with your tools:")
+
+
+def _could_be_key(rest: str) -> bool:
+    """The text from a key's prefix on could still become a key (or a template token)."""
+    if rest[:3].lower() == "sk-":
+        return re.fullmatch(r"sk-[A-Za-z0-9_-]*", rest, re.I) is not None
+    if rest.startswith("AKIA"):
+        return re.fullmatch(r"AKIA[0-9A-Z]{0,15}", rest) is not None
+    return True  # "-----BEGIN", a template token, a JSON key: held to the end, they fail when complete
+
+
+def _could_become(seq: list[str], phrase: list, partial: bool) -> bool:
+    """Whether a run of words (its last one perhaps half written) could still grow into the
+    phrase, or already is it."""
+    def walk(i: int, j: int) -> bool:
+        if i == len(seq):
+            return True
+        if j == len(phrase):
+            return False
+        el = phrase[j]
+        if isinstance(el, tuple):  # optional: skip it, or take it
+            choices = el[0]
+            if walk(i, j + 1):
+                return True
+        else:
+            choices = el
+        word, last = seq[i], partial and i == len(seq) - 1
+        ok = choices is None or (any(c.startswith(word) for c in choices) if last else word in choices)
+        return ok and walk(i + 1, j + 1)
+
+    return walk(0, 0)
+
+
+def _danger_start(text: str) -> int | None:
+    """Where, among the last words of the text, a run begins that could still become a failing
+    phrase (see _PHRASES); None when none could."""
+    spans = [(m.start(), m.group(0).lower().replace("'", "")) for m in re.finditer(r"[A-Za-z0-9']+", text)][-12:]
+    partial = bool(spans) and bool(re.search(r"[A-Za-z0-9']$", text))
+    for k, (start, _) in enumerate(spans):
+        seq = [w for _, w in spans[k:]]
+        if any(_could_become(seq, ph, partial) for ph in _PHRASES):
+            # words inside a sentence only: a full stop between them ends the suspicion
+            if not re.search(r"[.!?\n]", text[start:spans[-1][0]]):
+                return start
+    return None
+
+
 _SPAN = 80  # the longest failing match a trigger can start, in characters
 
 
@@ -322,8 +403,10 @@ class StreamGate:
         self.shown = 0
         self.failed: Verdict | None = None
         self._values = tuple(x for x in (*self.c.configured, *self.c.asked_secrets, *self.c.found_secrets) if x)
-        self._sources = [(checks.words(src), n) for src, n in ((instructions, 6), (persona_text, 12),
-                                                                (prompt_text, 6)) if src]
+        # (source words, run that fails, shortest run held): an instruction's first two words are
+        # held already, they are distinctive; the persona and prompt share common pairs with prose
+        self._sources = [(checks.words(src), n, least) for src, n, least in
+                         ((instructions, 6, 2), (persona_text, 12, 3), (prompt_text, 6, 3)) if src]
 
     def feed(self, piece: str) -> str:
         if self.failed:
@@ -362,12 +445,21 @@ class StreamGate:
             end = m.start()
         if checks.echo_prefix(text, self.c.question):
             return 0
+        label = checks._LABELS.search(text, self.shown)  # a prompt label line: held until the end
+        if label:
+            end = min(end, label.start())
         floor = max(self.shown, len(text) - self.hold)
-        for m in _TRIGGERS.finditer(text, max(0, floor - 1)):
-            tail = text[m.start():]
-            if m.start() >= floor and not re.search(r"[.!?\n]\s", tail[len(m.group(0)):]):
+        danger = _danger_start(text)
+        if danger is not None and danger >= floor:
+            end = min(end, danger)
+        for m in _CHAR_TRIGGERS.finditer(text, floor):
+            if _could_be_key(text[m.start():]):
                 end = min(end, m.start())
                 break
+        line = text.rfind("\n", 0, len(text)) + 1  # a line that could still become a prompt label
+        head = re.sub(r"^\s*-?\s*", "", text[line:]).lower()
+        if head and any(lab.startswith(head) or head.startswith(lab) for lab in _LABEL_TEXTS):
+            end = min(end, line)
         for v in self._values:  # the text so far ends with the start of a secret
             for k in range(min(len(v), len(text)), 0, -1):
                 if text.endswith(v[:k]):
@@ -377,11 +469,14 @@ class StreamGate:
         return max(end, self.shown)
 
     def _run_start(self, text: str) -> int:
-        """Where the longest run of source words ending the text begins (3+ words)."""
+        """Where the longest run of source words ending the text begins (whole words; a word
+        still being written is held anyway)."""
         spans = [(m.start(), m.group(0).lower().replace("'", "")) for m in re.finditer(r"[A-Za-z0-9']+", text)]
+        if spans and re.search(r"[A-Za-z0-9']$", text):
+            spans.pop()
         best = len(text)
-        for src, n in self._sources:
-            for k in range(min(n - 1, len(spans)), 2, -1):
+        for src, n, least in self._sources:
+            for k in range(min(n - 1, len(spans)), least - 1, -1):
                 run = [w for _, w in spans[-k:]]
                 if any(src[i:i + k] == run for i in range(len(src) - k + 1)):
                     best = min(best, spans[-k][0])
