@@ -5,6 +5,7 @@ classifier (tatlock.pipeline.guards.decide), as if the model never flagged a gua
 Question sets (``INTENTS | FAMILY | QUESTION`` lines):
   train    tatlock/pipeline/data/routes_train.txt   what the classifier learns from (shipped)
   heldout  tests/data/routes_heldout.txt            whole phrasing families absent from training
+  dev      tests/data/routes_dev.txt                the first unseen set, since used to improve the rules
   unseen   tests/data/routes_unseen.txt             written last, after the code was frozen
 
 For each set: guard recall (every guard the question needs is found), exact guard reason
@@ -35,6 +36,7 @@ from tatlock.pipeline import guards, intents  # noqa: E402
 SETS = {
     "train": intents.DATA,
     "heldout": ROOT / "tests" / "data" / "routes_heldout.txt",
+    "dev": ROOT / "tests" / "data" / "routes_dev.txt",
     "unseen": ROOT / "tests" / "data" / "routes_unseen.txt",
 }
 GOALS = {"guard_recall": 0.9, "tool_recall": 0.9, "false_alarms": 0.01}

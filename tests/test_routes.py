@@ -96,7 +96,7 @@ def test_the_classifier_hints_where_no_rule_fires_but_never_routes():
 
 
 def test_the_gates_never_change_a_decision(monkeypatch):
-    questions = [e.text for name in ("routes_heldout.txt", "routes_unseen.txt") if (DATA / name).exists()
+    questions = [e.text for name in ("routes_heldout.txt", "routes_dev.txt", "routes_unseen.txt") if (DATA / name).exists()
                  for e in intents.read_examples(DATA / name)] + [e.text for e in intents.read_examples()]
     gated = [guards.decide(q) for q in questions]
     monkeypatch.setattr(guards, "GATES_ON", False)

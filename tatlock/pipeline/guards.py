@@ -54,7 +54,13 @@ RULES: dict[str, list[re.Pattern[str]]] = {
         _Lazy(r"\bwhat\s+(?:are\s+you|r\s+u)\s+called\b", _I),
         _Lazy(rf"\bwho\s+(?:exactly\s+|really\s+)?(?:are|r)\s+{_YOU}\b(?!\s+(?:voting|talking\s+about|going\s+to\s+vote|"
                    r"meeting|seeing)\b)", _I),
-        _Lazy(r"\bwhat\s+(?:kind|sort|type)\s+of\s+(?:a\s+)?\w+\s+are\s+you\b", _I),
+        _Lazy(r"\bwhat\s+(?:kind|sort|type)\s+of\s+(?:a\s+)?\w+\s+are\s+you\b(?!\s+(?:able|capable|good|into|after)\b)", _I),
+        _Lazy(r"\b(?:is\s+(?:this|there|it)\s+(?:a|an)|am\s+i\s+(?:talking|chatting|speaking|writing)\s+(?:to|with)\s+"
+              r"(?:a|an))\s+"
+              r"(?:real\s+|live\s+|actual\s+)?(?:bot|robot|chatbot|human|person|machine|ai|computer|program)\b"
+              r"(?![^.?!]{0,25}\b(?:that|which|who)\s+(?:can|could|will|would)\b)|"
+              r"\bwho(?:'s|\s+is)\s+(?:on\s+the\s+other\s+end|behind\s+(?:this|these|the\s+(?:replies|answers|chat)))|"
+              r"\b(?:do|what(?:\s+name)?\s+do)\s+you\s+go\s+by\b|^\W*and\s+you\s+are\W*$", _I),
         _Lazy(r"\b(?:where|how)\s+are\s+you\s+(?:running|hosted|located)\b|\bare\s+you\s+(?:running|hosted)\s+"
                    r"(?:in|on|locally|here)\b|\bis\s+this\s+(?:chat|assistant|bot|butler|conversation)\s+(?:running|hosted)\b",
                    _I),
@@ -93,6 +99,9 @@ RULES: dict[str, list[re.Pattern[str]]] = {
         _Lazy(r"\bwhat\s+can\s+you\s+help\s+(?:me\s+)?with\b", _I),
         _Lazy(r"\bwhat\s+(?:kinds?|sorts?|types?)\s+of\s+(?:things|questions|stuff|tasks)\s+(?:can|could|do|may)\s+(?:i|you)\b", _I),
         _Lazy(r"\bwhat\s+(?:can|could|may|should)\s+i\s+ask\s+(?:you|u)\b", _I),
+        _Lazy(r"\bwhat\s+you\s+(?:can|could|are\s+able\s+to)\s+do\b|\bare\s+you\s+able\s+to\s+(?:help|assist)\b|"
+              r"\b(?:which|what)\s+(?:tasks|jobs|things|services|chores)\s+(?:can|could|do)\s+you\s+(?:handle|do|help\s+with|"
+              r"offer|perform|manage|take\s+on)\b|\b(?:services|help|features)\s+do\s+you\s+offer\b", _I),
         _Lazy(r"\bwhat\s+are\s+you\s+good\s+(?:at|for)\b", _I),
         _Lazy(r"\bwhat\s+do\s+you\s+(?:know\s+how\s+to\s+do|offer)\b", _I),
     ],
@@ -152,9 +161,10 @@ _MONTHS = "january february march april may june july august september october n
 # change a decision.
 _GATES: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     "IDENTITY": "you u ur ya your yourself who model llm ai company vendor engine chat assistant bot butler "
-                "conversation",
+                "conversation robot human person machine computer program replies",
     "CAPABILITIES": "you u ur ya your",
-    "TEMPORAL": f"time date day days year month week weeks months hours minutes sleeps today weekend morning "
+    "TEMPORAL": f"time date day days year month week weeks months hours minutes sleeps today weekend morning long "
+                f"until till til midnight o clock "
                 f"afternoon evening night noon midday lunch lunchtime tea teatime bed bedtime late early christmas "
                 f"past {_DAYS} {_MONTHS}",
     "SECURITY": "password passwords passcode passcodes passwd pin pins api key keys apikey credential credentials "
@@ -195,7 +205,7 @@ def _open(group: str, words: frozenset[str], text: str) -> bool:
 _FILLER = set("""a an and also the please now right today tell me you your i my is are it what what's whats
 who how can could would will do does kindly tatlock sir then too as well just quickly here
 so hey hi hello okay ok oh of to in on for sorry thanks thank excuse well um er alright btw anyway
-principle theory general really exactly actually maybe perhaps briefly though""".split())
+principle theory general really exactly actually maybe perhaps briefly though butler some kind sort""".split())
 
 
 @dataclass(frozen=True)
@@ -253,7 +263,8 @@ _WX = (r"(?:rain|raining|rainy|showers?|drizzle|snow|snowing|sleet|hail|sunny|su
        r"humid|dry|wet)")
 # A general question about a topic is not a request to look it up: "Why is the sky blue?",
 # "How do weather forecasts work?", "What is a CPU?"
-_GENERAL = _Lazy(r"^\s*(?:why\b|explain\b|define\b|what\s+(?:is|are)\s+(?:a|an)\b|what\s+causes\b|how\s+(?:does|do|did)\s+"
+_GENERAL = _Lazy(r"^\s*(?:why\b|explain\b|define\b|what\s+(?:is|are)\s+(?:a|an)\b|what\s+(?:is|are)\s+[\w-]+\s*\?\s*$|"
+                 r"what\s+causes\b|how\s+(?:does|do|did)\s+"
                       r"(?!i\b|you\b|we\b|my\b)|how\s+(?:do|can|should|would)\s+i\s+(?!need\b|look\b)|"
                       r"what\s+does\s+.{1,30}\s+mean\b|write\s+(?:a|me\s+a)\b|"
                       r"(?:can|could)\s+you\s+explain\b|tell\s+me\s+about\s+(?:the\s+)?history\b)", _I)
@@ -282,7 +293,7 @@ TOOL_RULES: dict[str, list[re.Pattern[str]]] = {
         _Lazy(r"\bwhat\s+(?:did|have|had)\s+(?:we|i)\s+(?:talk|talked|discuss|discussed|say|said|tell|told|mention|"
                    r"mentioned|speak|spoke|chat|chatted|ask|asked|decide|decided|agree|agreed|plan|planned)\b", _I),
         _Lazy(r"\bwhat\s+(?:did|have)\s+you\s+(?:tell|told|say|said|suggest|suggested|recommend|recommended|advise|"
-                   r"advised)\s+(?:me|us)\b|\bwhat\s+(?:advice|suggestions?)\s+did\s+you\b", _I),
+                   r"advised)\b|\bwhat\s+(?:advice|suggestions?)\s+did\s+you\b", _I),
         _Lazy(r"\b(?:did|have|had)\s+i\s+(?:ever\s+)?(?:tell|told|mention|mentioned|say|said|ask|asked|share|shared)\b", _I),
         _Lazy(r"\b(?:have|did)\s+we\s+(?:ever\s+)?(?:talk|talked|discuss|discussed|speak|spoken|chat|chatted)\b", _I),
         _Lazy(r"\b(?:do|can|could)\s+you\s+(?:still\s+)?(?:remember|recall)\b(?!\s+(?:things|anything\s+at\s+all|"
@@ -318,7 +329,8 @@ TOOL_RULES: dict[str, list[re.Pattern[str]]] = {
                    r"(?![^.?!]*\b(?:my|this)\s+(?:computer|disk|file|machine|laptop)\b)", _I),
         _Lazy(r"\bdid\s+(?:the\s+)?\w+(?:\s+\w+)?\s+(?:go\s+ahead|happen|win|lose|get\s+\w+)\b[^.?!]{0,20}\b"
                    r"(?:today|this\s+morning|yesterday|last\s+night|this\s+week)\b", _I),
-        _Lazy(r"\b(?:latest|today'?s|breaking|recent)\s+(?:news|headlines|updates?|results?|scores?)\b|"
+        _Lazy(r"\bthe\s+latest\s+(?:on|about|with|from|in)\b|"
+                   r"\b(?:latest|today'?s|breaking|recent)\s+(?:news|headlines|updates?|results?|scores?)\b|"
                    r"\b(?:news|headlines)\s+(?:about|on|from|today)\b|\bany\s+(?:news|updates?)\b", _I),
         _Lazy(rf"\b(?:price|cost|value|exchange\s+rate|score|odds)\b[^.?!]{{0,40}}\b{_NOW}\b", _I),
         _Lazy(r"\bwho\s+won\b[^.?!]{0,40}\b(?:last\s+night|yesterday|today|this\s+(?:week|weekend|year)|at\s+the\s+"
@@ -336,7 +348,10 @@ TOOL_RULES: dict[str, list[re.Pattern[str]]] = {
         _Lazy(r"\b(?:is|how)\s+(?:my|the|this)\s+(?:disk|drive|hard\s+drive|cpu|processor|memory|ram|computer|"
                    r"machine|laptop)\s+(?:full|busy|doing|holding\s+up|ok|okay|running\s+(?:hot|slow|out))\b|"
                    r"\bhow\s+(?:busy|full|loaded|hot)\s+is\s+(?:my|the|this)\s+(?:hard\s+)?(?:disk|drive|cpu|processor|"
-                   r"memory|ram|computer|machine|laptop)\b", _I),
+                   r"memory|ram|computer|machine|laptop)\b|\b(?:is|are)\s+(?:my|the|this)\s+(?:hard\s+)?(?:disk|drive|"
+                   r"cpu|processor|memory|ram|computer|machine|laptop)\s+(?:nearly|almost|getting|too|very|really|still)\s+"
+                   r"(?:full|busy|hot|slow|overloaded)\b|\b(?:my|this|the)\s+(?:cpu|processor|computer|machine|laptop|disk|"
+                   r"drive|ram|memory)\s+(?:doing|up\s+to)\b", _I),
         _Lazy(r"\b(?:check|report\s+on|show\s+me)\s+(?:the\s+)?(?:health|status|specs?)\s+of\s+(?:my|this|the)\s+"
                    r"(?:computer|machine|laptop|system|pc)\b|\bsystem\s+(?:report|info|information|status)\b", _I),
         _Lazy(r"\b(?:which|what)\s+(?:operating\s+system|os|version\s+of\s+\w+)\b[^.?!]{0,30}\b(?:this|my|here|"
@@ -362,8 +377,13 @@ _RECALL_LIST = _Lazy(r"\b(?:list|show)\b[^.?!]{0,20}\b(?:conversations|chats)\b"
 _RECALL_STATS = _Lazy(r"\bhow\s+many\s+(?:conversations|chats|messages)\b|\bwhen\s+did\s+we\s+first\b", _I)
 _STORE = _Lazy(r"\b(?:remember|note|save|store|record|keep\s+in\s+mind|update|change|set)\b|\bi(?:'ve|\s+have)\s+moved\b", _I)
 
+_USUALLY = _Lazy(r"\b(?:usually|typically|normally|generally|in\s+general|on\s+average|as\s+a\s+rule|each\s+year|"
+                 r"every\s+year|climate)\b", _I)
+
+
 def _tool_rule(need: str, text: str) -> bool:
-    if _GENERAL.search(text) and not re.search(rf"\b{_NOW}\b", text, _I):
+    general = _GENERAL.search(text) or (need == "weather" and _USUALLY.search(text))  # a climate, not a forecast
+    if general and not re.search(rf"\b{_NOW}\b", text, _I):
         return False
     if need == "personal" and any(p.search(text) for p in RULES["SECURITY"]):
         return False  # a credential is never kept as a personal fact
@@ -464,6 +484,8 @@ def tool_hints(text: str) -> list[str]:
     if _GENERAL.search(text) and not re.search(rf"\b{_NOW}\b", text, _I):
         return []
     scores = intents.scores(text)
+    if _USUALLY.search(text) and not re.search(rf"\b{_NOW}\b", text, _I):
+        scores["weather"] = 0.0  # a climate, not a forecast
     classes = intents.classes(text)
     hinted = [n for n in intents.TOOLS if scores[n] >= HINT_THRESHOLD and EVIDENCE[n] in classes]
     return [k for need in hinted for k in tool_keys(need, text)]
