@@ -39,7 +39,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from tatlock import prompts  # noqa: E402
-from tatlock.pipeline import checks, facts, quality  # noqa: E402
+from tatlock.pipeline import facts, quality, streamgate  # noqa: E402
 
 DATA = ROOT / "tests" / "data"
 CLOCK = dt.datetime(2026, 11, 23, 8, 41, tzinfo=ZoneInfo("Europe/London"))
@@ -84,7 +84,7 @@ def stream(case: dict, inputs: dict) -> dict:
     """Feed the answer word by word through the StreamGate, as a model streams it."""
     from tatlock.testing.fake_ollama import split_pieces
 
-    gate = quality.StreamGate(**inputs)
+    gate = streamgate.StreamGate(**inputs)
     first = None
     held = 0
     t0 = time.perf_counter()

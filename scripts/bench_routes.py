@@ -14,7 +14,7 @@ files named) and, of those, the sure needs that overrule a direct answer (weathe
 and false alarms: ordinary questions given a guard or a tool need. Then the classifier's cost:
 training (once per process), one decision, and importing the module.
 
-    scripts/bench routes [--verbose] [--json]
+    scripts/bench routes [--verbose] [--json] [--prompt-tokens [URL]]
 """
 
 from __future__ import annotations
@@ -112,9 +112,13 @@ def score(examples: list[intents.Example]) -> tuple[dict, list[str]]:
 
 def timing() -> dict:
     t0 = time.perf_counter()
-    intents.Model().train(intents.read_examples())
-    train_ms = (time.perf_counter() - t0) * 1000
-    intents.model()
+    m = intents.Model(intents.read_examples())
+    t1 = time.perf_counter()
+    m.scores("", intents.GUARDS)
+    t2 = time.perf_counter()
+    m.scores("", intents.TOOLS)
+    t3 = time.perf_counter()
+    intents.model().scores("")
     texts = [e.text for e in intents.read_examples(SETS["heldout"])]
     per = []
     for text in texts * 3:
@@ -124,8 +128,38 @@ def timing() -> dict:
     code = "import time; t=time.perf_counter(); import tatlock.pipeline.guards; print((time.perf_counter()-t)*1000)"
     imports = [float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT).stdout)
                for _ in range(3)]
-    return {"train_ms": train_ms, "decide_ms_median": statistics.median(per), "decide_ms_max": max(per),
+    return {"guard_train_ms": (t2 - t0) * 1000, "tool_train_ms": (t3 - t2) * 1000 + (t1 - t0) * 0,
+            "decide_ms_median": statistics.median(per), "decide_ms_max": max(per),
             "import_ms": statistics.median(imports)}
+
+
+def prompt_tokens(url: str | None) -> dict:
+    """Phase 1's request for a first message, default persona, every built-in tool enabled:
+    tokens by the server's tokenizer (llama-server /apply-template and /tokenize) or the
+    estimator (4 characters a token)."""
+    from tatlock import prompts
+    from tatlock.pipeline import assess
+    from tatlock.tools.registry import BUILTIN_TOOLS
+
+    persona = "\n".join(prompts.paragraphs("persona.txt"))
+    messages = assess.request(persona, BUILTIN_TOOLS, memory="", now="Monday 23 November 2026, 08:41 (Europe/London)",
+                              location="London", author="Anchor (Alice)", question="What is the capital of France?")
+    if not url:
+        return {"tokens": sum(len(m["content"]) // 4 + 4 for m in messages), "by": "estimate (4 characters a token)",
+                "system_chars": len(messages[0]["content"])}
+    import json as _json
+    import urllib.request
+
+    base = url.rstrip("/").removesuffix("/v1")
+
+    def post(path: str, body: dict) -> dict:
+        req = urllib.request.Request(base + path, _json.dumps(body).encode(), {"Content-Type": "application/json"})
+        with urllib.request.urlopen(req, timeout=30) as r:
+            return _json.loads(r.read())
+
+    prompt = post("/apply-template", {"messages": messages})["prompt"]
+    return {"tokens": len(post("/tokenize", {"content": prompt})["tokens"]), "by": f"tokenizer at {base}",
+            "system_tokens": len(post("/tokenize", {"content": messages[0]["content"]})["tokens"])}
 
 
 def pct(x: float | None) -> str:
@@ -136,12 +170,18 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--verbose", "-v", action="store_true", help="list every question routed wrongly")
     ap.add_argument("--json", action="store_true", help="print one JSON object as the last line")
+    ap.add_argument("--prompt-tokens", nargs="?", const="http://127.0.0.1:18080/v1", default=None, metavar="URL",
+                    help="also count Phase 1's first-message prompt with a llama-server's tokenizer "
+                         "(../shared/tools/local-llm; default http://127.0.0.1:18080/v1)")
     args = ap.parse_args(argv)
-    results = {}
+    results, rules_only = {}, {}
     for name, path in SETS.items():
         if not path.exists():
             continue
         results[name], fails = score(intents.read_examples(path))
+        guards.USE_CLASSIFIER = False
+        rules_only[name] = score(intents.read_examples(path))[0]
+        guards.USE_CLASSIFIER = True
         if args.verbose and fails:
             print(f"{name}: {len(fails)} questions routed wrongly")
             print("\n".join(fails))
@@ -154,13 +194,20 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name:<8} {r['questions']:>4}  {pct(r['guard_recall']):>9}  {pct(r['guard_reason_exact']):>7}  "
               f"{pct(r['tool_recall']):>8}  {pct(r['false_alarms']):>8}  {pct(r['extra_flags']):>6}  "
               f"{pct(r['hint_recall']):>8}  {pct(r['hint_false']):>7}")
-    print(f"\n(guard questions / tool questions / ordinary questions per set: "
+    print("\n(guard questions / tool questions / ordinary questions per set: "
           + ", ".join(f"{k} {r['guards']}/{r['tool_questions']}/{r['plain_questions']}" for k, r in results.items())
           + ")")
-    print(f"classifier: training {cost['train_ms']:.0f} ms once per process; decide() {cost['decide_ms_median']:.2f} ms "
+    print("rules alone (no classifier): " + ", ".join(
+        f"{k} guard {pct(r['guard_recall']).strip()} false alarms {pct(r['false_alarms']).strip()}"
+        for k, r in rules_only.items()))
+    print(f"classifier: guard labels trained in {cost['guard_train_ms']:.0f} ms and tool labels in "
+          f"{cost['tool_train_ms']:.0f} ms, each once per process on first use; "
+          f"decide() {cost['decide_ms_median']:.2f} ms "
           f"median, {cost['decide_ms_max']:.2f} ms max; importing guards {cost['import_ms']:.1f} ms")
+    tokens = prompt_tokens(args.prompt_tokens) if args.prompt_tokens else prompt_tokens(None)
+    print(f"Phase 1 prompt, first message, default persona, all tools: {tokens['tokens']} tokens ({tokens['by']})")
     ok = True
-    for name in ("heldout", "unseen"):
+    for name in ("heldout", "dev", "unseen"):
         r = results.get(name)
         if not r:
             continue
@@ -171,7 +218,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"GOAL MISSED: {name} {key} {pct(r[key])} (goal {'<=' if key == 'false_alarms' else '>='}"
                       f" {pct(goal)})")
     if args.json:
-        print(json.dumps({"sets": results, "cost": cost, "goals_met": ok}))
+        print(json.dumps({"sets": results, "rules_only": rules_only, "cost": cost, "prompt": tokens, "goals_met": ok}))
     return 0 if ok else 1
 
 

@@ -13,7 +13,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from tatlock import prompts
-from tatlock.pipeline import facts, quality
+from tatlock.pipeline import facts, quality, streamgate
 
 DATA = Path(__file__).parent / "data"
 NOW = dt.datetime(2026, 11, 23, 8, 41, tzinfo=ZoneInfo("Europe/London"))
@@ -90,7 +90,7 @@ def test_facts_split_data_from_instructions():
 
 def run_stream(name: str, **kw):
     case = STREAMS[name]
-    gate = quality.StreamGate(**gate_for(case["question"], **kw))
+    gate = streamgate.StreamGate(**gate_for(case["question"], **kw))
     shown = []
     for piece in case["pieces"]:
         shown.append(gate.feed(piece))
@@ -140,7 +140,7 @@ def test_a_good_stream_is_shown_whole_and_early(name, parts):
 
 
 def run_prefix(name: str, n_chars: int) -> bool:
-    gate = quality.StreamGate(**gate_for(STREAMS[name]["question"]))
+    gate = streamgate.StreamGate(**gate_for(STREAMS[name]["question"]))
     fed = ""
     for piece in STREAMS[name]["pieces"]:
         if len(fed) >= n_chars:
@@ -159,7 +159,7 @@ def test_an_echo_of_the_question_is_held_whole_and_never_shown():
 
 
 def test_a_secret_is_held_while_it_could_still_be_one():
-    gate = quality.StreamGate(question="my pin is 49217", secrets=("sk-configured-secret-1",))
+    gate = streamgate.StreamGate(question="my pin is 49217", secrets=("sk-configured-secret-1",))
     assert gate.feed("Your number is ") == "Your number is "
     assert gate.feed("492") == ""  # could become 49217
     assert gate.feed("5 and sk-con") == "4925 and "

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tatlock.pipeline import guards, intents
+from tatlock.pipeline import guards, intents, patterns
 
 DATA = Path(__file__).parent / "data"
 
@@ -74,6 +74,26 @@ def test_mixed_keeps_each_part():
     assert d.guard.reason == "MIXED" and set(d.guard.parts) == {"IDENTITY", "TEMPORAL"} and not d.tools
 
 
+@pytest.mark.parametrize("question, reason", [("What skills have you got?", "CAPABILITIES"),
+                                              ("what hour is it", "TEMPORAL")])
+def test_the_classifier_adds_a_guard_where_the_rules_are_silent(question, reason, monkeypatch):
+    d = guards.decide(question)
+    assert d.guard.reason == reason and "classifier" in d.why
+    monkeypatch.setattr(guards, "USE_CLASSIFIER", False)
+    assert guards.decide(question).guard is None
+
+
+@pytest.mark.parametrize("question", ["Which password manager do you recommend?", "Are you free this evening?",
+                                      "What is your opinion of Mozart?", "Can you write me a limerick?"])
+def test_the_classifier_adds_no_guard_to_look_alikes(question):
+    assert guards.decide(question).guard is None
+
+
+def test_warm_trains_the_guard_labels_in_the_background():
+    intents.warm().join(timeout=30)
+    assert set(intents.GUARDS) <= set(intents.model().trained)
+
+
 def test_a_capability_question_runs_no_tool():
     d = guards.decide("Can you browse the internet?")
     assert d.guard.reason == "CAPABILITIES" and not d.tools
@@ -96,11 +116,13 @@ def test_the_classifier_hints_where_no_rule_fires_but_never_routes():
 
 
 def test_the_gates_never_change_a_decision(monkeypatch):
-    questions = [e.text for name in ("routes_heldout.txt", "routes_dev.txt", "routes_unseen.txt") if (DATA / name).exists()
-                 for e in intents.read_examples(DATA / name)] + [e.text for e in intents.read_examples()]
+    sets = [DATA / name for name in ("routes_heldout.txt", "routes_dev.txt", "routes_unseen.txt")]
+    questions = [e.text for path in sets for e in intents.read_examples(path)] + [
+        e.text for e in intents.read_examples()]
     gated = [guards.decide(q) for q in questions]
-    monkeypatch.setattr(guards, "GATES_ON", False)
+    monkeypatch.setattr(patterns, "GATES_ON", False)
     assert [guards.decide(q) for q in questions] == gated
+    assert len(questions) > 500
 
 
 def test_question_sets_are_well_formed_and_held_out_families_are_unseen():

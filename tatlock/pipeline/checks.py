@@ -14,21 +14,24 @@ _I = re.IGNORECASE
 # -- vendor identity: the model speaking as itself, not as Tatlock ---------------------------
 
 _VENDORS = (r"chat\s*gpt|gpt-?\d(?:\.\d)?|llama(?:\s*\d(?:\.\d)?)?(?!\s+(?:farm|wool|herd|trek|ranch|s\b))|gemma|"
-            r"mistral(?!\s+wind)|mixtral|qwen|claude(?!\s+monet|\s+debussy)|phi(?:-?\d(?:\.\d)?)?|smollm2?|deepseek|gemini|"
+            r"mistral(?!\s+wind)|mixtral|qwen|claude(?!\s+monet|\s+debussy)|phi(?:-?\d(?:\.\d)?)?|smollm2?|"
+            r"deepseek|gemini|"
             r"bard|"
             r"copilot|falcon|vicuna|openchat|tinyllama")
 _MAKERS = r"openai|open\s+ai|meta(?:\s+ai)?|google(?:\s+deepmind)?|anthropic|alibaba(?:\s+cloud)?|mistral\s+ai|" \
           r"microsoft|hugging\s*face|deepseek|the\s+qwen\s+team"
 VENDOR = [
     re.compile(r"\b(?:i\s+am|i'm|im|as)\s+(?:just\s+|only\s+|merely\s+|simply\s+)?(?:an?\s+)?(?:ai|a\.i\.|"
-               r"artificial\s+intelligence)(?:\s+(?:language\s+)?model|\s+assistant|\s+chatbot|\s+program|\s+system)?\b",
+               r"artificial\s+intelligence)(?:\s+(?:language\s+)?model|\s+assistant|\s+chatbot|\s+program|"
+               r"\s+system)?\b",
                _I),
     re.compile(r"\b(?:i\s+am|i'm|im|as)\s+(?:just\s+|only\s+|merely\s+|simply\s+)?(?:an?\s+)?(?:large\s+)?"
                r"(?:language\s+model|llm|chatbot|chat\s*bot|virtual\s+assistant|computer\s+program|neural\s+network)\b",
                _I),
     re.compile(rf"\b(?:i\s+am|i'm|im|my\s+name\s+is|i\s+am\s+called|i'm\s+called|call\s+me|this\s+is)\s+(?:an?\s+)?"
                rf"(?:{_VENDORS})\b", _I),
-    re.compile(rf"\b(?:i\s+(?:was|am|have\s+been)|i'm|i've\s+been)\s+(?:[\w-]+,?\s+)?(?:created|developed|trained|made|built|"
+    re.compile(rf"\b(?:i\s+(?:was|am|have\s+been)|i'm|i've\s+been)\s+(?:[\w-]+,?\s+)?(?:created|developed|"
+               rf"trained|made|built|"
                rf"designed|programmed|released)\s+by\s+(?:{_MAKERS})\b", _I),
     re.compile(rf"\b(?:created|developed|trained|made|built)\s+by\s+(?:{_MAKERS})\s*,\s*i\b", _I),
     re.compile(r"\bas\s+an?\s+(?:ai|language\s+model|llm|assistant\s+ai|artificial\s+intelligence)\b", _I),
@@ -36,7 +39,8 @@ VENDOR = [
     # the disclaimers small models are trained to give about themselves
     re.compile(r"\bi\s+(?:don't|do\s+not)\s+have\s+(?:any\s+)?(?:personal\s+(?:feelings|emotions|experiences|opinions|"
                r"beliefs)|feelings\s+or\s+emotions|emotions\s+or\s+feelings|a\s+physical\s+(?:body|form)|consciousness|"
-               r"real-?\s?time\s+(?:data|information|access)|access\s+to\s+real-?\s?time|the\s+ability\s+to\s+browse)\b",
+               r"real-?\s?time\s+(?:data|information|access)|access\s+to\s+real-?\s?time|"
+               r"the\s+ability\s+to\s+browse)\b",
                _I),
     re.compile(r"\bmy\s+(?:training\s+data|knowledge\s+cut-?\s?off|training\s+cut-?\s?off)\b|"
                r"\bas\s+of\s+my\s+(?:last|latest)\s+(?:update|training)\b", _I),
@@ -54,7 +58,8 @@ def vendor_identity(text: str) -> str | None:
 # -- the prompt echoed back --------------------------------------------------------------------
 
 # the prompt's own labels, at the start of a line
-_LABELS = re.compile(r"^\s*(?:-\s*)?(?:latest message(?:, from)?|findings:|user's location:|(?:the\s+)?local date and time:|"
+_LABELS = re.compile(r"^\s*(?:-\s*)?(?:latest message(?:, from)?|findings:|user's location:|"
+                     r"(?:the\s+)?local date and time:|"
                      r"## (?:conversation so far|summary of messages)|facts about yourself:|"
                      r"what you can do with your tools:)", _I | re.M)
 _STRONG_LABELS = re.compile(r"^\s*(?:-\s*)?(?:latest message, from|findings:\s*$|## conversation so far|"
@@ -157,7 +162,8 @@ _VALUES = [
     re.compile(r"\b(AKIA[0-9A-Z]{16})\b"),
     re.compile(r"(?<![a-z])(?:password|passwd|passcode|pin|api[_ -]?key|token|secret)s?\s*(?:is|was|[:=])\s*[\"'`]?"
                r"([^\s\"'`,;\\]{4,})", _I),  # a backslash ends a value: "\n" in a JSON finding
-    re.compile(r"\b(?:password|passwd|passcode|pin)\s+([A-Za-z0-9!@#$%^&*_+=-]*[0-9!@#$%^&*_+=][A-Za-z0-9!@#$%^&*_+=-]*)",
+    re.compile(r"\b(?:password|passwd|passcode|"
+               r"pin)\s+([A-Za-z0-9!@#$%^&*_+=-]*[0-9!@#$%^&*_+=][A-Za-z0-9!@#$%^&*_+=-]*)",
                _I),
 ]
 
@@ -238,13 +244,15 @@ MONTHS = ("january", "february", "march", "april", "may", "june", "july", "augus
 _CLOCK_FACT = re.compile(r"(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\s+(\d{1,2})\s+([a-z]+)\s+"
                          r"(\d{4}),?\s+(\d{1,2}):(\d{2})", _I)
 _HHMM = re.compile(r"\b(\d{1,2})[:.](\d{2})\s*(a\.?m\.?|p\.?m\.?)?(?!\d)", _I)
-_SAYS_TIME = re.compile(r"\b\d{1,2}[:.]\d{2}\b|\b\d{1,2}\s*(?:a\.?m\.?|p\.?m\.?|o'clock)\b|\b(?:noon|midday|midnight)\b|"
+_SAYS_TIME = re.compile(r"\b\d{1,2}[:.]\d{2}\b|\b\d{1,2}\s*(?:a\.?m\.?|p\.?m\.?|o'clock)\b|\b(?:noon|midday|"
+                        r"midnight)\b|"
                         r"\b(?:quarter|half|twenty|ten|five)\s+(?:past|to)\b|\b(?:one|two|three|four|five|six|seven|"
                         r"eight|nine|ten|eleven|twelve)\s+o'clock\b", _I)
 _SAYS_DATE = re.compile(r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|"
                         r"june|july|august|september|october|november|december)\b|\b(?:19|20)\d{2}\b|"
                         r"\b\d{1,2}(?:st|nd|rd|th)\b|\b\d{1,2}[/-]\d{1,2}\b|"
-                        r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?:more\s+)?(?:days?|weeks?|months?|"
+                        r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?:more\s+)?(?:days?|"
+                        r"weeks?|months?|"
                         r"hours?|minutes?|sleeps)\b", _I)
 
 

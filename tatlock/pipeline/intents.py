@@ -4,8 +4,9 @@ shipped with the package (data/routes_train.txt); stdlib only, no download, no s
 Small local models misroute ordinary phrasings ("Who am I talking to?", "Do I need an
 umbrella?"), and regular expressions only catch the phrasings they were written for. This
 classifier generalises from labelled examples: one binary logistic regression per label over
-word, word-pair and character n-gram features of a normalised question. Training takes a
-fraction of a second and happens once per process, on the first call (importing is free).
+words, word pairs, word classes (a little built-in knowledge: "umbrella" is about the weather)
+and the question's frame (about now, me, you, or a general lesson). Each label trains the
+first time it is needed, once per process; importing is free.
 """
 
 from __future__ import annotations
@@ -174,45 +175,54 @@ def features(text: str) -> dict[str, float]:
 
 
 class Model:
-    """One-vs-rest logistic regression over sparse features (a dict of weights per label)."""
+    """One-vs-rest logistic regression over sparse features. Each label is trained the first
+    time it is asked for (the guards on a message's first route, the tools only when hints are
+    wanted), over feature indices and plain lists, so a label costs tens of milliseconds once."""
 
-    def __init__(self, labels: tuple[str, ...] = LABELS):
-        self.labels = labels
-        self.weights: dict[str, dict[str, float]] = {lab: {} for lab in labels}
-        self.bias: dict[str, float] = {lab: 0.0 for lab in labels}
+    def __init__(self, examples: list[Example], labels: tuple[str, ...] = LABELS, epochs: int = 12,
+                 rate: float = 1.0, l2: float = 1e-3):
+        self.labels, self.epochs, self.rate, self.l2 = labels, epochs, rate, l2
+        self.index: dict[str, int] = {}
+        self.rows: list[tuple[list[int], list[float], frozenset[str]]] = []
+        for e in examples:
+            feats = features(e.text)
+            self.rows.append(([self.index.setdefault(f, len(self.index)) for f in feats], list(feats.values()),
+                              e.labels))
+        self.trained: dict[str, tuple[list[float], float]] = {}
+        self._lock = threading.Lock()
 
-    def train(self, examples: list[Example], epochs: int = 12, rate: float = 1.0, l2: float = 1e-3) -> "Model":
-        rows = [(list(features(e.text).items()), e.labels) for e in examples]
-        for lab in self.labels:
-            w, b = self.weights[lab], 0.0
-            pos = sum(1 for _, labels in rows if lab in labels)
-            # positives are rare for each label: weigh them up so recall does not starve
-            up = max(1.0, (len(rows) - pos) / max(1, pos)) ** 0.5
-            for epoch in range(epochs):
-                step = rate / (1 + epoch * 0.3)
-                for feats, labels in rows:
-                    y = 1.0 if lab in labels else 0.0
-                    z = b + sum(w.get(f, 0.0) * v for f, v in feats)
-                    p = 1 / (1 + math.exp(-max(-30.0, min(30.0, z))))
-                    g = (p - y) * (up if y else 1.0) * step
-                    if abs(g) < 1e-3:
-                        continue
-                    b -= g
-                    for f, v in feats:
-                        w[f] = w.get(f, 0.0) - g * v
-                if l2:
-                    decay = 1 - l2 * step
-                    for f in w:
-                        w[f] *= decay
-            self.bias[lab] = b
-        return self
+    def _train(self, lab: str) -> tuple[list[float], float]:
+        w, b = [0.0] * len(self.index), 0.0
+        pos = sum(1 for _, _, labels in self.rows if lab in labels)
+        # positives are rare for each label: weigh them up so recall does not starve
+        up = max(1.0, (len(self.rows) - pos) / max(1, pos)) ** 0.5
+        for epoch in range(self.epochs):
+            step = self.rate / (1 + epoch * 0.3)
+            for idx, vals, labels in self.rows:
+                y = 1.0 if lab in labels else 0.0
+                z = b + sum(w[i] * v for i, v in zip(idx, vals))
+                p = 1 / (1 + math.exp(-max(-30.0, min(30.0, z))))
+                g = (p - y) * (up if y else 1.0) * step
+                if abs(g) < 1e-3:
+                    continue
+                b -= g
+                for i, v in zip(idx, vals):
+                    w[i] -= g * v
+            if self.l2:
+                decay = 1 - self.l2 * step
+                w = [x * decay for x in w]
+        return w, b
 
-    def scores(self, text: str) -> dict[str, float]:
-        feats = features(text).items()
+    def scores(self, text: str, labels: tuple[str, ...] | None = None) -> dict[str, float]:
+        feats = [(self.index[f], v) for f, v in features(text).items() if f in self.index]
         out = {}
-        for lab in self.labels:
-            w = self.weights[lab]
-            z = self.bias[lab] + sum(w.get(f, 0.0) * v for f, v in feats)
+        for lab in labels or self.labels:
+            if lab not in self.trained:
+                with self._lock:
+                    if lab not in self.trained:
+                        self.trained[lab] = self._train(lab)
+            w, b = self.trained[lab]
+            z = b + sum(w[i] * v for i, v in feats)
             out[lab] = 1 / (1 + math.exp(-max(-30.0, min(30.0, z))))
         return out
 
@@ -222,13 +232,21 @@ _lock = threading.Lock()
 
 
 def model() -> Model:
-    """The classifier trained from the shipped examples (once per process)."""
+    """The classifier over the shipped examples (labels trained on first use, once per process)."""
     global _model
     if _model is None:
         with _lock:
             if _model is None:
-                _model = Model().train(read_examples())
+                _model = Model(read_examples())
     return _model
+
+
+def warm() -> threading.Thread:
+    """Train the guard labels in the background (call it at start-up, so the first message's
+    route does not wait for them)."""
+    t = threading.Thread(target=lambda: model().scores("", GUARDS), name="tatlock-intents", daemon=True)
+    t.start()
+    return t
 
 
 def classes(text: str) -> set[str]:
@@ -236,6 +254,6 @@ def classes(text: str) -> set[str]:
     return {c for w in normalise(text) for c in _CLASS_OF.get(w, ())}
 
 
-def scores(text: str) -> dict[str, float]:
-    """Each label's probability for a message."""
-    return model().scores(text)
+def scores(text: str, labels: tuple[str, ...] | None = None) -> dict[str, float]:
+    """Each label's probability for a message (all labels, or the ones asked for)."""
+    return model().scores(text, labels)
