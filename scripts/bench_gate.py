@@ -37,6 +37,7 @@ from zoneinfo import ZoneInfo
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))  # the fake server is test support, not shipped code
 
 from tatlock import prompts  # noqa: E402
 from tatlock.pipeline import facts, quality, streamgate  # noqa: E402
@@ -82,7 +83,7 @@ def gate_inputs(case: dict) -> dict:
 
 def stream(case: dict, inputs: dict) -> dict:
     """Feed the answer word by word through the StreamGate, as a model streams it."""
-    from tatlock.testing.fake_ollama import split_pieces
+    from support.fake_ollama import split_pieces
 
     gate = streamgate.StreamGate(**inputs)
     first = None
@@ -119,7 +120,7 @@ class Judge:
 
     def __enter__(self) -> "Judge":
         if not self.local_url:
-            from tatlock.testing.fake_ollama import FakeOllama
+            from support.fake_ollama import FakeOllama
 
             self.fake = FakeOllama().start()
             self.fake.handler = self._scripted
@@ -147,8 +148,9 @@ class Judge:
             import ollama
 
             client = ollama.Client(host=self.fake.url, timeout=30)
-            raw = client.chat(model="llama3.2:3b", messages=messages, format=quality.QUALITY_SCHEMA,
-                              options={"temperature": 0.0, "num_predict": 120}).message.content or ""
+            raw = "".join(part.message.content or "" for part in client.chat(
+                model="llama3.2:3b", messages=messages, format=quality.QUALITY_SCHEMA, stream=True,
+                options={"temperature": 0.0, "num_predict": 120}))
         else:
             body = {"messages": messages, "temperature": 0.0, "max_tokens": 120,
                     "response_format": {"type": "json_schema", "json_schema": {"schema": quality.QUALITY_SCHEMA}}}

@@ -35,7 +35,7 @@ _CAPABILITY_WORDS = {"memory": "recall our earlier conversations", "personal": "
                      "weather": "fetch weather forecasts", "web": "search the web", "files": "read local files"}
 
 
-def capabilities(categories: list[str] | set[str]) -> str:
+def capabilities(categories: list[str] | set[str] | tuple[str, ...]) -> str:
     """What the butler can do, in its own words, from the enabled tools' categories."""
     listed = [_CAPABILITY_WORDS.get(c, c) for c in sorted(set(categories))]
     if not listed:
@@ -49,7 +49,7 @@ def clock(now: dt.datetime, zone: str = "") -> str:
 
 
 def for_kinds(kinds: list[str] | tuple[str, ...] | set[str], *, now: dt.datetime | None = None,
-              categories: list[str] | set[str] = (), zone: str = "") -> list[Fact]:
+              categories: list[str] | set[str] | tuple[str, ...] = (), zone: str = "") -> list[Fact]:
     """The facts for guard reasons or repair needs (KINDS), in a fixed order."""
     out: list[Fact] = []
     if "IDENTITY" in kinds:
@@ -66,7 +66,7 @@ def for_kinds(kinds: list[str] | tuple[str, ...] | set[str], *, now: dt.datetime
 
 
 def for_guard(parts: tuple[str, ...] | list[str], reason: str | None, *, now: dt.datetime | None = None,
-              categories: list[str] | set[str] = (), zone: str = "") -> list[Fact]:
+              categories: list[str] | set[str] | tuple[str, ...] = (), zone: str = "") -> list[Fact]:
     """The facts for a guard: its parts' facts, and for a MIXED message the rule to answer
     every part. A guard with no known part gets the facts about the butler itself."""
     kinds = {k for k in (*parts, reason) if k in KINDS}

@@ -29,7 +29,7 @@ from tatlock.pipeline.patterns import gates, is_open, words
 _YOU = r"(?:you|u|ya)"
 _WH_BE = r"(?:what(?:'s|s|\s+is)?|which(?:'s|\s+is)?)"
 
-RULES: dict[str, list[re.Pattern[str]]] = {
+RULES: dict[str, list[_Lazy]] = {
     "IDENTITY": [
         _Lazy(r"\b(?:what(?:'s| is|s)|tell me|say|give me|know|ask|is)\s+(?:me\s+)?(?:your|ur)\s+(?:real\s+|full\s+|"
                    r"first\s+)?name\b|^\W*(?:and\s+)?(?:your|ur)\s+name\W*$", _I),

@@ -150,7 +150,7 @@ def features(text: str) -> dict[str, float]:
     plain = {f"w:{w}" for w in words} if USE["words"] else set()
     padded = ["<s>", *words, "</s>"]
     if USE["bigrams"]:
-        plain |= {f"b:{a}_{b}" for a, b in zip(padded, padded[1:])}
+        plain |= {f"b:{a}_{b}" for a, b in zip(padded, padded[1:], strict=False)}
     if USE["chars"]:
         for w in words:
             if len(w) > 3 and w != "<path>":
@@ -200,13 +200,13 @@ class Model:
             step = self.rate / (1 + epoch * 0.3)
             for idx, vals, labels in self.rows:
                 y = 1.0 if lab in labels else 0.0
-                z = b + sum(w[i] * v for i, v in zip(idx, vals))
+                z = b + sum(w[i] * v for i, v in zip(idx, vals, strict=True))
                 p = 1 / (1 + math.exp(-max(-30.0, min(30.0, z))))
                 g = (p - y) * (up if y else 1.0) * step
                 if abs(g) < 1e-3:
                     continue
                 b -= g
-                for i, v in zip(idx, vals):
+                for i, v in zip(idx, vals, strict=True):
                     w[i] -= g * v
             if self.l2:
                 decay = 1 - self.l2 * step
@@ -214,6 +214,8 @@ class Model:
         return w, b
 
     def scores(self, text: str, labels: tuple[str, ...] | None = None) -> dict[str, float]:
+        if not self.rows:
+            return dict.fromkeys(labels or self.labels, 0.0)
         feats = [(self.index[f], v) for f, v in features(text).items() if f in self.index]
         out = {}
         for lab in labels or self.labels:
@@ -237,7 +239,11 @@ def model() -> Model:
     if _model is None:
         with _lock:
             if _model is None:
-                _model = Model(read_examples())
+                try:
+                    examples = read_examples()
+                except OSError:  # a broken install: no classifier, the rules still route
+                    examples = []
+                _model = Model(examples)
     return _model
 
 

@@ -29,7 +29,7 @@ GENERAL = _Lazy(r"^\s*(?:why\b|explain\b|define\b|what\s+(?:is|are)\s+(?:a|an)\b
                       r"what\s+does\s+.{1,30}\s+mean\b|write\s+(?:a|me\s+a)\b|"
                       r"(?:can|could)\s+you\s+explain\b|tell\s+me\s+about\s+(?:the\s+)?history\b)", _I)
 
-TOOL_RULES: dict[str, list[re.Pattern[str]]] = {
+TOOL_RULES: dict[str, list[_Lazy]] = {
     "weather": [
         _Lazy(r"\b(?<!under\s)(?<!under\sthe\s)(?:weather|forecast)\b(?!\s+(?:forecasting|models?|station|"
                    r"balloon|vane))", _I),

@@ -16,12 +16,14 @@ class Lazy:
     __slots__ = ("pattern", "flags", "_re")
 
     def __init__(self, pattern: str, flags: int = 0):
-        self.pattern, self.flags, self._re = pattern, flags, None
+        self.pattern, self.flags = pattern, flags
+        self._re: re.Pattern[str] | None = None
 
     def _get(self) -> re.Pattern[str]:
-        if self._re is None:
-            self._re = re.compile(self.pattern, self.flags)
-        return self._re
+        compiled = self._re
+        if compiled is None:
+            compiled = self._re = re.compile(self.pattern, self.flags)
+        return compiled
 
     def search(self, text: str) -> re.Match[str] | None:
         return self._get().search(text)
