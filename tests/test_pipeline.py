@@ -76,10 +76,14 @@ def test_identity_guard_caught_by_rules_costs_one_call(cli, served):
     assert "your name is Tatlock" in respond and "What's your name?" in respond
 
 
+# no rule matches this phrasing ("Tell me a bit about yourself" used to be one; the rules
+# now catch it): the model's assessment routes it to the guard
+UNRULED_IDENTITY = "What's the story behind you, then?"
+
+
 def test_identity_guard_found_by_the_model_costs_two_calls(cli, served):
-    # no rule matches this phrasing; the model's assessment routes it to the guard
     served.queue(assess("CAPABILITY_GUARD", "IDENTITY"), "Tatlock, sir, butler and punster.")
-    out = ask_json(cli, "Tell me a bit about yourself")
+    out = ask_json(cli, UNRULED_IDENTITY)
     assert (out["route"], out["guard"], out["answer"]) == (
         "CAPABILITY_GUARD", "IDENTITY", "Tatlock, sir, butler and punster.")
     assert len(served.chat_requests) == 2
@@ -88,7 +92,7 @@ def test_identity_guard_found_by_the_model_costs_two_calls(cli, served):
 
 def test_guard_path_runs_no_tools_unless_mixed(cli, served):
     served.queue(assess("CAPABILITY_GUARD", "IDENTITY", tools=["get_system_info"]), "Tatlock, sir.")
-    out = ask_json(cli, "Tell me a bit about yourself")
+    out = ask_json(cli, UNRULED_IDENTITY)
     assert out["tools"] == [] and len(served.chat_requests) == 2
 
 
@@ -239,7 +243,7 @@ def test_vendor_identity_is_repaired_then_gated(cli, served):
 
 def test_seed_text_forms_are_understood(cli, served):
     served.queue("CAPABILITY_GUARD: [IDENTITY]", "Tatlock, sir.")
-    out = ask_json(cli, "Tell me a bit about yourself")
+    out = ask_json(cli, UNRULED_IDENTITY)
     assert (out["route"], out["guard"]) == ("CAPABILITY_GUARD", "IDENTITY")
     served.queue("DIRECT\nParis, sir.")
     out = ask_json(cli, "What is the capital of France?")

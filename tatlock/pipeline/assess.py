@@ -1,5 +1,10 @@
 """Phase 1, assessment: one structured-output call that routes the message and, for a
-direct question, already holds the answer in persona (streamed while it is generated)."""
+direct question, already holds the answer in persona (streamed while it is generated).
+
+The request is laid out for the server's prompt cache: the system message holds only what is
+the same on every turn (persona, instructions, tool catalogue), byte for byte; the user
+message holds the memory (which grows at its end), then the clock, then the question.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +13,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from tatlock import prompts
+
 ROUTES = ("DIRECT", "TOOLS_NEEDED", "CAPABILITY_GUARD")
 GUARDS = ("IDENTITY", "CAPABILITIES", "TEMPORAL", "SECURITY", "MIXED")
 
@@ -15,7 +22,7 @@ GUARDS = ("IDENTITY", "CAPABILITIES", "TEMPORAL", "SECURITY", "MIXED")
 def schema(tool_names: list[str]) -> dict[str, Any]:
     # property order matters: the decision comes first so the answer can be streamed the
     # moment it starts, knowing it is a direct answer; the answer comes next, so the first
-    # token reaches the user before the model writes the other fields
+    # token reaches the user before the model writes the other fields (guard_reason too)
     # bounds keep a small model from looping inside the grammar (whitespace, repeated items)
     tools_items: dict[str, Any] = {"type": "string", "maxLength": 40}
     if tool_names:
@@ -24,14 +31,53 @@ def schema(tool_names: list[str]) -> dict[str, Any]:
         "type": "object",
         "properties": {
             "decision": {"type": "string", "enum": list(ROUTES)},
-            "guard_reason": {"type": "string", "enum": ["NONE", *GUARDS]},
             "answer": {"type": "string", "maxLength": 2000},
+            "guard_reason": {"type": "string", "enum": ["NONE", *GUARDS]},
             "tools": {"type": "array", "items": tools_items, "maxItems": 4},
             "tool_query": {"type": "string", "maxLength": 200},
             "topics": {"type": "array", "items": {"type": "string", "maxLength": 40}, "maxItems": 3},
         },
-        "required": ["decision", "guard_reason", "answer", "tools", "tool_query", "topics"],
+        "required": ["decision", "answer", "guard_reason", "tools", "tool_query", "topics"],
     }
+
+
+# What each built-in tool is for, in a few words: the catalogue is in every Phase 1 prompt,
+# and a small model reads the names and these hints, not paragraphs.
+SHORT = {
+    "get_weather_forecast": "weather and forecasts",
+    "web_search": "news, prices, anything current",
+    "recall_memories": "search earlier conversations",
+    "recall_memories_with_time": "earlier conversations in a period",
+    "recall_topic": "what was said on a topic",
+    "list_conversations": "",
+    "conversation_stats": "",
+    "get_conversation_summary": "",
+    "get_personal_variable": "a saved fact about the user",
+    "set_personal_variable": "save a fact about the user",
+    "get_current_datetime": "",
+    "get_system_info": "this computer's CPU, memory, disk",
+    "analyze_file": "read a local file or image",
+}
+
+
+def catalogue(specs) -> str:
+    """The enabled tools, one a line, in registry order (stable from turn to turn)."""
+    lines = []
+    for s in specs:
+        hint = SHORT[s.key] if s.key in SHORT else re.split(r"(?<=[.;:(])\s", s.description.strip())[0].rstrip(".;:(")
+        lines.append(f"- {s.key}: {' '.join(hint.split()[:12])}" if hint else f"- {s.key}")
+    return "\n".join(lines) if lines else "(none enabled)"
+
+
+def request(persona: str, specs, *, memory: str, now: str, location: str, author: str,
+            question: str) -> list[dict[str, str]]:
+    """Phase 1's messages: the stable system message (persona, instructions, catalogue), then
+    the turn (memory, clock, location, the question)."""
+    return [
+        {"role": "system", "content": prompts.render("assess.txt", persona=persona, tools=catalogue(specs))},
+        {"role": "user", "content": prompts.render("assess_turn.txt", memory=memory, now=now, location=location,
+                                                   author=author, question=question)},
+    ]
 
 
 @dataclass

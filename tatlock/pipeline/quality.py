@@ -1,49 +1,33 @@
-"""Phase 5, the quality gate: deterministic checks first, a model check only when unsure.
+"""Phase 5, the quality gate: rules first, a model check only when unsure.
 
-Hard failures (a vendor/model identity claim, a leaked system prompt or credential, an
-empty or garbled reply) are decided by rule. Softer doubts (the persona slipped, part of
-a mixed question seems unanswered) go to the model. Look-alikes must pass: "the name of
-the capital", "Tesla Model 3", "a llama farm", "a router password policy", and an honest
-"I don't know".
+Hard failures are decided by rule: an empty or garbled reply, the model speaking as itself (a
+vendor or model identity), a leaked instruction, persona text or secret, the prompt or the
+question echoed back, a wrong clock, a guarded part or a tool's findings left unanswered.
+Softer doubts (a general part of a mixed question that seems unanswered, findings the answer
+may have paraphrased) go to the model. Look-alikes pass: "the name of the capital", "Tesla
+Model 3", "a llama farm", "a router password policy", an honest "I don't know", and an answer
+that repeats the clock it was given.
+
+``check`` judges a finished answer; ``streamgate.StreamGate`` runs the checks that can fail on
+a partial answer while it streams, holding back only what could still turn out to fail;
+``repair_for`` says what a second attempt needs (only the facts the failed check calls for).
 """
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 
 from tatlock import prompts
+from tatlock.pipeline import checks
+from tatlock.pipeline.checks import looping, without_repeats  # noqa: F401  (the pipeline's loop guard)
 
 TYPES = ("I_DONT_KNOW", "NOT_ALLOWED", "CANT_DO", "MISSING_INFO", "RETRY")
-
 _I = re.IGNORECASE
-_VENDOR_IDENTITY = [
-    re.compile(r"\b(?:i\s+am|i'm|im|as)\s+(?:just\s+|only\s+|merely\s+)?(?:an?\s+)?(?:ai|artificial intelligence)"
-               r"(?:\s+(?:language\s+)?model|\s+assistant|\s+chatbot)?\b", _I),
-    re.compile(r"\b(?:i\s+am|i'm|im|as)\s+(?:just\s+|only\s+)?(?:an?\s+)?(?:large\s+)?language\s+model\b", _I),
-    re.compile(r"\b(?:i\s+am|i'm|im|as|my\s+name\s+is|i\s+am\s+called|called)\s+(?:an?\s+)?"
-               r"(?:chat\s*gpt|gpt-?\d|llama\s*\d|llama\b(?!\s+farm)|gemma|mistral|qwen|claude|phi-?\d|smollm|deepseek)\b", _I),
-    re.compile(r"\b(?:i\s+(?:was|am|have\s+been)|i'm)\s+(?:created|developed|trained|made|built)\s+by\s+"
-               r"(?:openai|meta|google|anthropic|alibaba|mistral|microsoft|hugging\s*face|deepseek)\b", _I),
-    re.compile(r"\bas\s+an?\s+(?:ai|language\s+model|llm)\b", _I),
-]
-_SECRET = [
-    re.compile(r"\bsk-[A-Za-z0-9_-]{16,}"),
-    re.compile(r"\bAKIA[0-9A-Z]{16}\b"),
-    re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----"),
-    # "the password is hunter2!" but not "your password is something you should change"
-    re.compile(r"\b(?:password|passwd|api[_ -]?key|secret|token)\s*(?:is|[:=])\s*[\"'`]?"
-               r"(?=\S*[0-9!@#$%^&*_+=])[A-Za-z0-9!@#$%^&*_+\-=]{6,}", _I),
-]
-_LEAK_MARKERS = [
-    re.compile(r"\byou are the first phase of the butler's pipeline\b", _I),
-    re.compile(r"\"decision\"\s*:\s*\"", _I),
-    re.compile(r"\bmy (?:system prompt|hidden instructions) (?:is|are|says?)\b", _I),
-]
-# the prompt's own labels echoed back: the model parroted its instructions
-_ECHO = re.compile(r"^\s*(?:latest message, from|findings:|user's location:|local date and time:|"
-                   r"## (?:conversation so far|summary of messages))", _I | re.M)
 _SIR = re.compile(r"\bsir\b", _I)
+_LEAK_MARKERS = re.compile(r"\byou are the first phase of the butler's pipeline\b|\"decision\"\s*:\s*\"|"
+                           r"\bmy (?:system prompt|hidden instructions) (?:is|are|says?)\b", _I)
 
 
 @dataclass
@@ -51,10 +35,16 @@ class Verdict:
     verdict: str  # APPROVED | FALLBACK | UNSURE (internal: ask the model)
     fallback_type: str | None = None
     checks: list[str] = field(default_factory=list)  # what failed or raised doubt
+    failed: str | None = None  # the check that decided a FALLBACK (see repair_for)
+    repair: tuple[str, ...] = ()  # what a repair adds: facts.KINDS and/or "FINDINGS"
 
     @property
     def label(self) -> str:
         return "APPROVED" if self.verdict == "APPROVED" else f"FALLBACK:{self.fallback_type}"
+
+
+def _fail(kind: str, failed: str, why: str, repair: tuple[str, ...] = ()) -> Verdict:
+    return Verdict("FALLBACK", kind, [why], failed, repair)
 
 
 def fallback_reply(kind: str) -> str:
@@ -64,104 +54,242 @@ def fallback_reply(kind: str) -> str:
     return "My apologies, sir, something went wrong. Would you ask me again?"
 
 
-def _garbled(answer: str) -> bool:
-    text = answer.strip()
-    if not text:
+# -- the checks a partial answer can already fail ----------------------------------------------
+
+
+_LEGACY_DATA = re.compile(r"^(?:The user asks about you: |The user asks what you can do: )?((?:The current local date "
+                          r"and time: |your name is Tatlock|I can )[^\n]*?[.](?=\s|$))", re.M)
+
+
+@dataclass
+class _Context:
+    question: str = ""
+    persona_text: str = ""
+    instructions: str = ""
+    prompt_text: str = ""
+    findings: tuple[str, ...] = ()
+    secrets: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        # until the pipeline passes facts.instructions() and facts.data() apart, the old guard
+        # facts arrive as instructions: their data (the clock, the name) may be repeated
+        legacy = [m.group(1) for m in _LEGACY_DATA.finditer(self.instructions)]
+        self.allowed = "\n".join((self.question, *self.findings, *legacy))
+        self.asked_secrets = tuple(checks.secret_values(self.question))
+        self.found_secrets = tuple(v for v in checks.secret_values(*self.findings) if v not in self.asked_secrets)
+        self.configured = tuple(s for s in self.secrets if s and len(s) >= 6)
+
+
+def _contains_secret(text: str, secret: str) -> bool:
+    """The secret, or its letters and digits up to its first symbol ("hunter2" of "hunter2!x")."""
+    if secret in text:
         return True
-    letters = sum(ch.isalpha() for ch in text)
-    if letters < max(2, len(text) * 0.4):
-        return True
-    if re.fullmatch(r"[\[{].*[\]}]", text, re.S):  # a JSON blob instead of prose
-        return True
-    return looping(text)
+    core = re.match(r"[A-Za-z0-9]+", secret)
+    if not core or len(core.group(0)) < 5:
+        return False
+    return re.search(rf"(?<![A-Za-z0-9]){re.escape(core.group(0))}(?![A-Za-z0-9])", text) is not None
 
 
-def _sentences(text: str) -> list[str]:
-    return [x.strip() for x in re.split(r"(?<=[.!?])\s+|\n+", text) if x.strip()]
+def _stream_checks(text: str, c: _Context) -> Verdict | None:
+    """The checks that can fail before an answer is complete; a failing answer fails here as
+    soon as the failing text is there, so a stream stops before it is shown."""
+    if checks._SPECIAL.search(text):
+        return _fail("RETRY", "garbled", "chat-template tokens in the reply")
+    vendor = checks.vendor_identity(text)
+    if vendor:
+        return _fail("RETRY", "vendor", f"model or vendor identity: {vendor!r}", ("IDENTITY",))
+    for s in c.configured:
+        if s in text:
+            return _fail("NOT_ALLOWED", "secret", "a configured secret")
+    for s in c.asked_secrets:
+        if _contains_secret(text, s):
+            return _fail("NOT_ALLOWED", "question_secret", "a secret from the question repeated")
+    for s in c.found_secrets:
+        if _contains_secret(text, s):
+            return _fail("NOT_ALLOWED", "found_secret", "a secret from the findings repeated", ("SECURITY",))
+    cred = checks.credential(text)
+    if cred and not any(s in cred or cred in s for s in c.asked_secrets):
+        return _fail("NOT_ALLOWED", "credential", "credential-like text")
+    if _LEAK_MARKERS.search(text):
+        return _fail("NOT_ALLOWED", "leak", "system prompt leak")
+    for source, n, what in ((c.instructions, 6, "instructions"), (c.persona_text, 12, "persona instructions"),
+                            (c.prompt_text, 6, "the prompt")):
+        run = checks.repeated_run(text, source, n, c.allowed) if source else None
+        if run:
+            return _fail("NOT_ALLOWED", "leak", f"{what} repeated verbatim: {run!r}")
+    echo = checks.prompt_echo(text)
+    if echo:
+        return _fail("RETRY", "prompt_echo", echo)
+    return None
 
 
-def looping(text: str) -> bool:
-    """The model is repeating itself: one fragment back to back, or a sentence again and again."""
-    if re.search(r"(.{3,}?)\1{6,}", text):
-        return True
-    sentences = [x.lower() for x in _sentences(text) if len(x) > 15]
-    if len(sentences) >= 4:
-        top = max(sentences.count(x) for x in set(sentences))
-        if top >= 3 and top / len(sentences) >= 0.3:
-            return True
-    return False
+# -- the whole answer --------------------------------------------------------------------------
+
+_CAN = re.compile(r"\b(?:can|able|help|assist|tools?|recall|remember|weather|forecasts?|search|files?|"
+                  r"services?|capable)\b", _I)
+_CANNOT = re.compile(r"\b(?:can(?:no|')t|cannot|unable\s+to|not\s+able\s+to|don't\s+have\s+(?:access|the\s+ability)|"
+                     r"no\s+access|not\s+(?:capable|possible))\b", _I)
+_WEATHER_WORDS = re.compile(r"\b(?:rain\w*|showers?|drizzle|snow\w*|sun\w*|cloud\w*|overcast|fog\w*|mist\w*|wind\w*|"
+                            r"storm\w*|thunder\w*|frost\w*|ic[ey]|cold|chilly|cool|warm|hot|mild|dry|wet|degrees|"
+                            r"°|temperature|forecast|clear|grey|gray|bright|umbrella)\b", _I)
+_RESULT = re.compile(r"^Result of (\w+)\(")
+_NAME_ASK = re.compile(r"\bname\b|\bcall\s+you\b|\bwho\s+(?:are|r)\s+(?:you|u)\b|\bintroduce\b|\bwho\s+am\s+i\b", _I)
+_STOP = set(checks._FILL) | set("with from this that have been about your their there were will would could should "
+                               "location date time results result count keyword text author current daily".split())
 
 
-def without_repeats(text: str) -> str:
-    """The text with every sentence after its first appearance removed (a loop cut short)."""
-    seen: set[str] = set()
-    kept = []
-    for sentence in _sentences(text):
-        key = sentence.lower()
-        if key not in seen:
-            seen.add(key)
-            kept.append(sentence)
-    # the stream was cut mid-sentence: a start of a sentence already said is not new
-    if len(kept) > 1 and any(k.lower().startswith(kept[-1].lower()) for k in kept[:-1]):
-        kept.pop()
-    return " ".join(kept)
+def _tool_findings(findings: tuple[str, ...]) -> list[tuple[str, str]]:
+    """(tool, result text) of each successful tool finding, without what was asked for (the
+    query or keyword, which an answer could repeat without using the result)."""
+    out = []
+    for f in findings:
+        m = _RESULT.match(f)
+        if not m or '"error"' in f or "'error'" in f:
+            continue
+        result = f.split("): ", 1)[1] if "): " in f else f[m.end():]
+        try:
+            obj = json.loads(result)
+        except ValueError:
+            obj = None
+        if isinstance(obj, dict):
+            empty = obj.get("count") == 0 or obj.get("results") == []
+            result = "" if empty else " ".join(_values(
+                {k: v for k, v in obj.items() if k not in ("query", "keyword", "key")}))
+        out.append((m.group(1), result))
+    return out
+
+
+def _values(obj) -> list[str]:
+    """The values in a tool's JSON result, without its keys (which no answer need repeat)."""
+    if isinstance(obj, dict):
+        return [x for v in obj.values() for x in _values(v)]
+    if isinstance(obj, list):
+        return [x for v in obj for x in _values(v)]
+    return [] if obj is None or isinstance(obj, bool) else [str(obj)]
+
+
+def _uses(answer: str, result: str) -> int:
+    """How much the answer takes from a tool's result: 2 for a number, two content words or
+    all there was to take, 1 for one content word (perhaps by chance), 0 for nothing."""
+    a = set(checks.words(answer))
+    nums = set(re.findall(r"\d+", result)) - {"0", "1", "2"}
+    if nums & a or any(n.split(".")[0] in a for n in re.findall(r"\d+\.\d+", result)):
+        return 2
+    content = {w for w in checks.words(result) if len(w) >= 4 and w not in _STOP and not w.isdigit()}
+    shared = len(content & a)
+    return 2 if shared and shared >= min(2, len(content)) else shared
+
+
+# actions the butler has no tool for, claimed as done
+_OVERCLAIM = re.compile(r"\bi(?:'ve|\s+have|'ll|\s+will|\s+shall)\s+(?:now\s+|just\s+|gone\s+ahead\s+and\s+)?"
+                        r"(?:set|sent|booked|ordered|scheduled|emailed|called|texted|messaged|added|created|"
+                        r"cancelled)\s+"
+                        r"(?:you\s+)?(?:an?\s+|the\s+|your\s+)?(?:reminder|alarm|timer|appointment|booking|"
+                        r"email|message|"
+                        r"text|order|call|meeting|calendar\s+entry|event)s?\b", _I)
 
 
 def check(answer: str, *, question: str = "", persona_text: str = "", secrets: tuple[str, ...] = (),
-          instructions: str = "",
+          instructions: str = "", prompt_text: str = "", findings: list[str] | tuple[str, ...] = (),
           guard_parts: tuple[str, ...] = (), other_part: str = "") -> Verdict:
-    checks: list[str] = []
-    if _garbled(answer):
-        return Verdict("FALLBACK", "RETRY", ["empty or garbled reply"])
-    for pat in _VENDOR_IDENTITY:
-        if m := pat.search(answer):
-            return Verdict("FALLBACK", "RETRY", [f"model or vendor identity: {m.group(0)!r}"])
-    if len(_ECHO.findall(answer)) >= 2:
-        return Verdict("FALLBACK", "RETRY", ["the reply echoes the prompt"])
-    for pat in _LEAK_MARKERS:
-        if pat.search(answer):
-            return Verdict("FALLBACK", "NOT_ALLOWED", ["system prompt leak"])
-    if persona_text and _long_overlap(answer, persona_text):
-        return Verdict("FALLBACK", "NOT_ALLOWED", ["persona instructions repeated verbatim"])
-    if instructions and _long_overlap(answer, instructions):
-        return Verdict("FALLBACK", "NOT_ALLOWED", ["instructions repeated verbatim"])
-    for pat in _SECRET:
-        if pat.search(answer):
-            return Verdict("FALLBACK", "NOT_ALLOWED", ["credential-like text"])
-    for s in secrets:
-        if s and len(s) >= 6 and s in answer:
-            return Verdict("FALLBACK", "NOT_ALLOWED", ["a configured secret"])
+    """Judge a finished answer.
+
+    instructions: the instruction facts the respond phase saw (``facts.instructions``), never
+    to be repeated; findings: the data facts and tool results (may be repeated); prompt_text:
+    the respond phase's system prompt without the persona; guard_parts: the guards a question
+    needs (for a pure guard, its one reason); other_part: a MIXED question's general part.
+    """
+    c = _Context(question, persona_text, instructions, prompt_text, tuple(findings), tuple(secrets))
+    bad = checks.garbled(answer)
+    if bad:
+        return _fail("RETRY", "garbled", f"empty or garbled reply: {bad}")
+    v = _stream_checks(answer, c)
+    if v:
+        return v
+    if checks.question_echo(answer, question):
+        return _fail("RETRY", "question_echo", "the reply only repeats the question")
+    mixed = len(guard_parts) > 1 or bool(other_part) or (bool(guard_parts) and bool(_tool_findings(c.findings)))
+    parts_fact = ("PARTS",) if mixed else ()
+    doubts: list[str] = []
+    if "TEMPORAL" in guard_parts:
+        clock = checks.clock_in(list(c.findings))
+        wrong = checks.wrong_clock(answer, clock) if clock else None
+        if wrong:
+            return _fail("RETRY", "wrong_clock", wrong, ("TEMPORAL",))
+        if not checks.says_time_or_date(answer):
+            return _fail("RETRY", "missing_part", "the time or date part is not answered", ("TEMPORAL", *parts_fact))
+    if "IDENTITY" in guard_parts and "tatlock" not in answer.lower():
+        if mixed or _NAME_ASK.search(question):
+            return _fail("RETRY", "missing_part", "the identity part is not answered", ("IDENTITY", *parts_fact))
+        if "butler" not in answer.lower():
+            doubts.append("identity: the reply does not say who the butler is")
+    if "CAPABILITIES" in guard_parts and not _CAN.search(answer):
+        if mixed:
+            return _fail("RETRY", "missing_part", "the capabilities part is not answered",
+                         ("CAPABILITIES", *parts_fact))
+        doubts.append("capabilities: the reply does not say what the butler can do")
+    for tool, result in _tool_findings(c.findings):
+        if not result.strip():
+            continue  # nothing found: "I have no record of that" is the answer
+        if _CANNOT.search(answer):
+            return _fail("RETRY", "ignored_findings", f"the reply says it cannot, but {tool} answered",
+                         ("FINDINGS", *parts_fact))
+        if tool == "get_weather_forecast":
+            if not (_WEATHER_WORDS.search(answer) or _uses(answer, result)):
+                return _fail("RETRY", "missing_part", "the weather part is not answered", ("FINDINGS", *parts_fact))
+            continue
+        used = _uses(answer, result)
+        if used == 0:
+            return _fail("RETRY", "ignored_findings", f"the reply uses nothing from {tool}", ("FINDINGS", *parts_fact))
+        if used == 1:
+            doubts.append(f"the reply uses little from {tool}")
+    claim = _OVERCLAIM.search(answer)
+    if claim:
+        return _fail("CANT_DO", "overclaim", f"claims an action the butler cannot take: {claim.group(0)!r}")
+    if other_part:
+        wanted = [w for w in re.findall(r"[a-z]{4,}", other_part.lower())]
+        if wanted and not any(w[:5] in answer.lower() for w in wanted):
+            doubts.append(f"mixed: nothing about '{other_part}'")
     notes = [] if _SIR.search(answer) else ["persona: the user is not addressed as sir"]
-    if len(guard_parts) > 1 or other_part:
-        checks.extend(_unanswered(answer, guard_parts, other_part))
     # a persona slip is recorded but does not by itself cost a model check or the answer:
     # a right answer without "sir" still serves the user better than a fallback
-    return Verdict("UNSURE" if checks else "APPROVED", None, checks + notes)
+    return Verdict("UNSURE" if doubts else "APPROVED", None, doubts + notes)
 
 
-def _unanswered(answer: str, parts: tuple[str, ...], other: str) -> list[str]:
-    low = answer.lower()
-    missing = []
-    if "IDENTITY" in parts and "tatlock" not in low:
-        missing.append("mixed: the identity part is not answered")
-    if "TEMPORAL" in parts and not re.search(r"\d{1,2}[:.]\d{2}|\b\d{4}\b|monday|tuesday|wednesday|thursday|"
-                                             r"friday|saturday|sunday", low):
-        missing.append("mixed: the time or date part is not answered")
-    words = [w for w in re.findall(r"[a-z]{4,}", other.lower())]
-    if words and not any(w[:5] in low for w in words):
-        missing.append(f"mixed: nothing about '{other}'")
-    return missing
+# -- repair: a second attempt with only the facts the failed check calls for ------------------
 
 
-def _long_overlap(answer: str, source: str, n: int = 12) -> bool:
-    """True when the answer repeats a run of n words from the source (the persona)."""
-    a = re.findall(r"\w+", answer.lower())
-    s = re.findall(r"\w+", source.lower())
-    if len(a) < n or len(s) < n:
-        return False
-    grams = {tuple(s[i: i + n]) for i in range(len(s) - n + 1)}
-    return any(tuple(a[i: i + n]) in grams for i in range(len(a) - n + 1))
+@dataclass(frozen=True)
+class Repair:
+    facts: tuple[str, ...]  # fact kinds to add (facts.for_kinds): IDENTITY, TEMPORAL, CAPABILITIES, ...
+    findings: bool  # hand the tool findings to the respond phase again
+    question: str  # the question to answer, with any secret in it masked
 
+
+def redact(text: str, values: tuple[str, ...] | list[str]) -> str:
+    for v in sorted(values, key=len, reverse=True):
+        if v:
+            text = text.replace(v, "[secret]")
+    return text
+
+
+def repair_for(v: Verdict, *, question: str = "") -> Repair | None:
+    """What a second attempt needs after a FALLBACK by rule, or None when a second attempt
+    would not help (the model check's verdicts, an answer that already reads the findings).
+
+    vendor identity -> the identity facts; an unanswered or wrong clock -> the clock; a
+    secret from the question -> no facts, and the question with the secret masked; a
+    secret from the findings -> the rule to repeat no secret; an unanswered tool part ->
+    the findings again; garbled text, an echo or a leak -> nothing added."""
+    if v.verdict != "FALLBACK" or v.failed is None:
+        return None
+    facts = tuple(k for k in v.repair if k != "FINDINGS")
+    masked = redact(question, checks.secret_values(question)) if v.failed in ("question_secret", "credential") \
+        else question
+    return Repair(facts, "FINDINGS" in v.repair, masked)
+
+
+# -- the model check ---------------------------------------------------------------------------
 
 QUALITY_SCHEMA = {
     "type": "object",

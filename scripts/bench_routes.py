@@ -1,0 +1,226 @@
+#!/usr/bin/env python3
+"""How well the deterministic side routes a message on its own: guard rules plus the small
+classifier (tatlock.pipeline.guards.decide), as if the model never flagged a guard or a tool.
+
+Question sets (``INTENTS | FAMILY | QUESTION`` lines):
+  train    tatlock/pipeline/data/routes_train.txt   what the classifier learns from (shipped)
+  heldout  tests/data/routes_heldout.txt            whole phrasing families absent from training
+  dev      tests/data/routes_dev.txt                the first unseen set, since used to improve the rules
+  unseen   tests/data/routes_unseen.txt             written last, after the code was frozen
+
+For each set: guard recall (every guard the question needs is found), exact guard reason
+(MIXED where the question mixes), tool-need recall (weather, recall, personal, web, system,
+files named) and, of those, the sure needs that overrule a direct answer (weather, recall),
+and false alarms: ordinary questions given a guard or a tool need. Then the classifier's cost:
+training (once per process), one decision, and importing the module.
+
+    scripts/bench routes [--verbose] [--json] [--prompt-tokens [URL]]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from tatlock.pipeline import guards, intents  # noqa: E402
+
+SETS = {
+    "train": intents.DATA,
+    "heldout": ROOT / "tests" / "data" / "routes_heldout.txt",
+    "dev": ROOT / "tests" / "data" / "routes_dev.txt",
+    "unseen": ROOT / "tests" / "data" / "routes_unseen.txt",
+}
+GOALS = {"guard_recall": 0.9, "tool_recall": 0.9, "false_alarms": 0.01}
+
+
+def expected_reason(labels: frozenset[str]) -> str | None:
+    gs = [g for g in intents.GUARDS if g in labels]
+    if not gs:
+        return None
+    return "MIXED" if len(labels) > 1 else gs[0]
+
+
+def score(examples: list[intents.Example]) -> tuple[dict, list[str]]:
+    """Route-level figures for the deterministic side alone (rules), and the classifier's hints."""
+    n = dict.fromkeys(["guard", "guard_hit", "reason_hit", "tool", "tool_hit", "plain", "false_alarm", "labelled",
+                       "extra", "hint_hit", "hint_false"], 0)
+    fails: list[str] = []
+    for e in examples:
+        d = guards.decide(e.text)
+        hints = set(guards.tool_hints(e.text))
+        want_guards = {g for g in intents.GUARDS if g in e.labels}
+        want_needs = {t for t in intents.TOOLS if t in e.labels}
+        want_tools = {k for need in want_needs for k in guards.tool_keys(need, e.text)}
+        got_guards = set(d.guard.parts) if d.guard else set()
+        got_needs = set(d.needs)
+        problems = []
+        if want_guards:
+            n["guard"] += 1
+            if want_guards <= got_guards:
+                n["guard_hit"] += 1
+            else:
+                problems.append(f"guard {sorted(want_guards - got_guards)} missed")
+            if d.guard and d.guard.reason == expected_reason(e.labels):
+                n["reason_hit"] += 1
+            elif want_guards <= got_guards:
+                problems.append(f"reason {d.guard.reason if d.guard else None} != {expected_reason(e.labels)}")
+        if want_needs:
+            n["tool"] += 1
+            # routed: a sure tool need, or the guard path's MIXED with the need
+            if want_needs <= got_needs and (d.sure or (d.guard and d.guard.reason == "MIXED")):
+                n["tool_hit"] += 1
+            else:
+                problems.append(f"tool {sorted(want_needs - got_needs)} missed")
+            if want_tools <= (set(d.tools) | hints):
+                n["hint_hit"] += 1
+        if not e.labels:
+            n["plain"] += 1
+            if d.guard or d.sure:
+                n["false_alarm"] += 1
+                problems.append("FALSE ALARM")
+            if hints - set(d.tools):
+                n["hint_false"] += 1
+                problems.append(f"hint {sorted(hints)}")
+        else:
+            n["labelled"] += 1
+            if (got_guards - want_guards) or (got_needs - want_needs):
+                n["extra"] += 1
+                problems.append(f"extra {sorted((got_guards - want_guards) | (got_needs - want_needs))}")
+        if problems:
+            fails.append(f"  [{e.family}] {e.text!r}: {'; '.join(problems)}  ({d.why})")
+    ratio = lambda a, b: (n[a] / n[b]) if n[b] else None  # noqa: E731
+    return {
+        "questions": len(examples),
+        "guard_recall": ratio("guard_hit", "guard"), "guards": n["guard"],
+        "guard_reason_exact": ratio("reason_hit", "guard"),
+        "tool_recall": ratio("tool_hit", "tool"), "tool_questions": n["tool"],
+        "false_alarms": ratio("false_alarm", "plain"), "plain_questions": n["plain"],
+        "false_alarm_count": n["false_alarm"],
+        "extra_flags": ratio("extra", "labelled"),
+        "hint_recall": ratio("hint_hit", "tool"), "hint_false": ratio("hint_false", "plain"),
+    }, fails
+
+
+def timing() -> dict:
+    t0 = time.perf_counter()
+    m = intents.Model(intents.read_examples())
+    t1 = time.perf_counter()
+    m.scores("", intents.GUARDS)
+    t2 = time.perf_counter()
+    m.scores("", intents.TOOLS)
+    t3 = time.perf_counter()
+    intents.model().scores("")
+    texts = [e.text for e in intents.read_examples(SETS["heldout"])]
+    per = []
+    for text in texts * 3:
+        t = time.perf_counter()
+        guards.decide(text)
+        per.append((time.perf_counter() - t) * 1000)
+    code = "import time; t=time.perf_counter(); import tatlock.pipeline.guards; print((time.perf_counter()-t)*1000)"
+    imports = [float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT).stdout)
+               for _ in range(3)]
+    return {"guard_train_ms": (t2 - t0) * 1000, "tool_train_ms": (t3 - t2) * 1000 + (t1 - t0) * 0,
+            "decide_ms_median": statistics.median(per), "decide_ms_max": max(per),
+            "import_ms": statistics.median(imports)}
+
+
+def prompt_tokens(url: str | None) -> dict:
+    """Phase 1's request for a first message, default persona, every built-in tool enabled:
+    tokens by the server's tokenizer (llama-server /apply-template and /tokenize) or the
+    estimator (4 characters a token)."""
+    from tatlock import prompts
+    from tatlock.pipeline import assess
+    from tatlock.tools.registry import BUILTIN_TOOLS
+
+    persona = "\n".join(prompts.paragraphs("persona.txt"))
+    messages = assess.request(persona, BUILTIN_TOOLS, memory="", now="Monday 23 November 2026, 08:41 (Europe/London)",
+                              location="London", author="Anchor (Alice)", question="What is the capital of France?")
+    if not url:
+        return {"tokens": sum(len(m["content"]) // 4 + 4 for m in messages), "by": "estimate (4 characters a token)",
+                "system_chars": len(messages[0]["content"])}
+    import json as _json
+    import urllib.request
+
+    base = url.rstrip("/").removesuffix("/v1")
+
+    def post(path: str, body: dict) -> dict:
+        req = urllib.request.Request(base + path, _json.dumps(body).encode(), {"Content-Type": "application/json"})
+        with urllib.request.urlopen(req, timeout=30) as r:
+            return _json.loads(r.read())
+
+    prompt = post("/apply-template", {"messages": messages})["prompt"]
+    return {"tokens": len(post("/tokenize", {"content": prompt})["tokens"]), "by": f"tokenizer at {base}",
+            "system_tokens": len(post("/tokenize", {"content": messages[0]["content"]})["tokens"])}
+
+
+def pct(x: float | None) -> str:
+    return "-" if x is None else f"{100 * x:5.1f}%"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--verbose", "-v", action="store_true", help="list every question routed wrongly")
+    ap.add_argument("--json", action="store_true", help="print one JSON object as the last line")
+    ap.add_argument("--prompt-tokens", nargs="?", const="http://127.0.0.1:18080/v1", default=None, metavar="URL",
+                    help="also count Phase 1's first-message prompt with a llama-server's tokenizer "
+                         "(../shared/tools/local-llm; default http://127.0.0.1:18080/v1)")
+    args = ap.parse_args(argv)
+    results, rules_only = {}, {}
+    for name, path in SETS.items():
+        if not path.exists():
+            continue
+        results[name], fails = score(intents.read_examples(path))
+        guards.USE_CLASSIFIER = False
+        rules_only[name] = score(intents.read_examples(path))[0]
+        guards.USE_CLASSIFIER = True
+        if args.verbose and fails:
+            print(f"{name}: {len(fails)} questions routed wrongly")
+            print("\n".join(fails))
+    cost = timing()
+    head = f"{'set':<8} {'qs':>4}  {'guard rec':>9}  {'reason':>7}  {'tool rec':>8}  {'false al':>8}  " \
+           f"{'extra':>6}  {'hint rec':>8}  {'hint fa':>7}"
+    print(head)
+    print("-" * len(head))
+    for name, r in results.items():
+        print(f"{name:<8} {r['questions']:>4}  {pct(r['guard_recall']):>9}  {pct(r['guard_reason_exact']):>7}  "
+              f"{pct(r['tool_recall']):>8}  {pct(r['false_alarms']):>8}  {pct(r['extra_flags']):>6}  "
+              f"{pct(r['hint_recall']):>8}  {pct(r['hint_false']):>7}")
+    print("\n(guard questions / tool questions / ordinary questions per set: "
+          + ", ".join(f"{k} {r['guards']}/{r['tool_questions']}/{r['plain_questions']}" for k, r in results.items())
+          + ")")
+    print("rules alone (no classifier): " + ", ".join(
+        f"{k} guard {pct(r['guard_recall']).strip()} false alarms {pct(r['false_alarms']).strip()}"
+        for k, r in rules_only.items()))
+    print(f"classifier: guard labels trained in {cost['guard_train_ms']:.0f} ms and tool labels in "
+          f"{cost['tool_train_ms']:.0f} ms, each once per process on first use; "
+          f"decide() {cost['decide_ms_median']:.2f} ms "
+          f"median, {cost['decide_ms_max']:.2f} ms max; importing guards {cost['import_ms']:.1f} ms")
+    tokens = prompt_tokens(args.prompt_tokens) if args.prompt_tokens else prompt_tokens(None)
+    print(f"Phase 1 prompt, first message, default persona, all tools: {tokens['tokens']} tokens ({tokens['by']})")
+    ok = True
+    for name in ("heldout", "dev", "unseen"):
+        r = results.get(name)
+        if not r:
+            continue
+        for key, goal in GOALS.items():
+            good = r[key] is not None and (r[key] <= goal if key == "false_alarms" else r[key] >= goal)
+            ok &= good
+            if not good:
+                print(f"GOAL MISSED: {name} {key} {pct(r[key])} (goal {'<=' if key == 'false_alarms' else '>='}"
+                      f" {pct(goal)})")
+    if args.json:
+        print(json.dumps({"sets": results, "rules_only": rules_only, "cost": cost, "prompt": tokens, "goals_met": ok}))
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

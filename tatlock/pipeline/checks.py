@@ -1,0 +1,296 @@
+"""The quality gate's detectors: pure functions over an answer's text, shared by the gate on a
+finished answer (``quality.check``) and on a stream (``quality.StreamGate``).
+
+Each is written to leave look-alikes alone: "The Tesla Model 3", "ChatGPT was made by OpenAI,
+sir", "a llama farm", "a router password policy", "It is Monday 23 November 2026, 08:41".
+"""
+
+from __future__ import annotations
+
+import re
+
+_I = re.IGNORECASE
+
+# -- vendor identity: the model speaking as itself, not as Tatlock ---------------------------
+
+_VENDORS = (r"chat\s*gpt|gpt-?\d(?:\.\d)?|llama(?:\s*\d(?:\.\d)?)?(?!\s+(?:farm|wool|herd|trek|ranch|s\b))|gemma|"
+            r"mistral(?!\s+wind)|mixtral|qwen|claude(?!\s+monet|\s+debussy)|phi(?:-?\d(?:\.\d)?)?|smollm2?|"
+            r"deepseek|gemini|"
+            r"bard|"
+            r"copilot|falcon|vicuna|openchat|tinyllama")
+_MAKERS = r"openai|open\s+ai|meta(?:\s+ai)?|google(?:\s+deepmind)?|anthropic|alibaba(?:\s+cloud)?|mistral\s+ai|" \
+          r"microsoft|hugging\s*face|deepseek|the\s+qwen\s+team"
+VENDOR = [
+    re.compile(r"\b(?:i\s+am|i'm|im|as)\s+(?:just\s+|only\s+|merely\s+|simply\s+)?(?:an?\s+)?(?:ai|a\.i\.|"
+               r"artificial\s+intelligence)(?:\s+(?:language\s+)?model|\s+assistant|\s+chatbot|\s+program|"
+               r"\s+system)?\b",
+               _I),
+    re.compile(r"\b(?:i\s+am|i'm|im|as)\s+(?:just\s+|only\s+|merely\s+|simply\s+)?(?:an?\s+)?(?:large\s+)?"
+               r"(?:language\s+model|llm|chatbot|chat\s*bot|virtual\s+assistant|computer\s+program|neural\s+network)\b",
+               _I),
+    re.compile(rf"\b(?:i\s+am|i'm|im|my\s+name\s+is|i\s+am\s+called|i'm\s+called|call\s+me|this\s+is)\s+(?:an?\s+)?"
+               rf"(?:{_VENDORS})\b", _I),
+    re.compile(rf"\b(?:i\s+(?:was|am|have\s+been)|i'm|i've\s+been)\s+(?:[\w-]+,?\s+)?(?:created|developed|"
+               rf"trained|made|built|"
+               rf"designed|programmed|released)\s+by\s+(?:{_MAKERS})\b", _I),
+    re.compile(rf"\b(?:created|developed|trained|made|built)\s+by\s+(?:{_MAKERS})\s*,\s*i\b", _I),
+    re.compile(r"\bas\s+an?\s+(?:ai|language\s+model|llm|assistant\s+ai|artificial\s+intelligence)\b", _I),
+    re.compile(r"\b(?:i\s+am|i'm|im)\s+(?:just\s+|only\s+|merely\s+)?an?\s+(?:ro)?bot\b", _I),
+    # the disclaimers small models are trained to give about themselves
+    re.compile(r"\bi\s+(?:don't|do\s+not)\s+have\s+(?:any\s+)?(?:personal\s+(?:feelings|emotions|experiences|opinions|"
+               r"beliefs)|feelings\s+or\s+emotions|emotions\s+or\s+feelings|a\s+physical\s+(?:body|form)|consciousness|"
+               r"real-?\s?time\s+(?:data|information|access)|access\s+to\s+real-?\s?time|"
+               r"the\s+ability\s+to\s+browse)\b",
+               _I),
+    re.compile(r"\bmy\s+(?:training\s+data|knowledge\s+cut-?\s?off|training\s+cut-?\s?off)\b|"
+               r"\bas\s+of\s+my\s+(?:last|latest)\s+(?:update|training)\b", _I),
+]
+
+
+def vendor_identity(text: str) -> str | None:
+    for pat in VENDOR:
+        m = pat.search(text)
+        if m:
+            return m.group(0)
+    return None
+
+
+# -- the prompt echoed back --------------------------------------------------------------------
+
+# the prompt's own labels, at the start of a line
+_LABELS = re.compile(r"^\s*(?:-\s*)?(?:latest message(?:, from)?|findings:|user's location:|"
+                     r"(?:the\s+)?local date and time:|"
+                     r"## (?:conversation so far|summary of messages)|facts about yourself:|"
+                     r"what you can do with your tools:)", _I | re.M)
+_STRONG_LABELS = re.compile(r"^\s*(?:-\s*)?(?:latest message, from|findings:\s*$|## conversation so far|"
+                            r"## summary of messages|facts about yourself:|what you can do with your tools:)",
+                            _I | re.M)
+# how the prompt speaks of the user and itself: the butler says "you" and "sir"
+_PROMPT_WORDS = re.compile(
+    r"\bthe\s+user(?:'s|s')?\b(?!\s*(?:manual|guide|interface|account|agreement|name\s+field|experience|base|group|"
+    r"id\b|settings|profile|directory|folder|mode|permissions?|space))|\bthe\s+(?:latest|last)\s+message\b|"
+    r"\bthe\s+findings\b|\bfindings\s+below\b|\bin\s+the\s+butler'?s\s+voice\b|\bthe\s+butler'?s\s+pipeline\b|"
+    r"\bthese\s+instructions\b|\bmy\s+(?:system\s+prompt|hidden\s+instructions)\b|\bmy\s+instructions\s+(?:say|tell)\b|"
+    r"\"decision\"\s*:\s*\"", _I)
+
+
+def prompt_echo(text: str) -> str | None:
+    """The prompt's labels or its way of speaking, in an answer: the model parroted its prompt."""
+    labels = _LABELS.findall(text)
+    if len(labels) >= 2 or _STRONG_LABELS.search(text):
+        return "the reply echoes the prompt's labels"
+    m = _PROMPT_WORDS.search(text)
+    if m:
+        return f"the reply speaks the prompt's words: {m.group(0)!r}"
+    return None
+
+
+# -- the question echoed back ------------------------------------------------------------------
+
+_FILL = set("a an the is are it its it's of to in on at and or sir yes no well so please here there that this "
+            "do does did what who how why when where which i you your my me".split())
+
+
+def words(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9]+", text.lower().replace("'", ""))
+
+
+_ASKS = re.compile(r"\?|^\s*(?:what|who|whom|whose|which|when|where|why|how|is|are|am|was|were|do|does|did|can|could|"
+                   r"will|would|should|shall|may|tell|give|show|explain|list|name)\b", _I)
+
+
+def question_echo(answer: str, question: str) -> bool:
+    """The answer is the question again, adding nothing ("What is the capital of France?")."""
+    a, q = words(answer), words(question)
+    # a greeting or a statement answered in the same words is no echo ("Good morning, sir.")
+    if len(q) < 3 or not a or not _ASKS.search(question):
+        return False
+    new = [w for w in a if w not in q and w not in _FILL]
+    if new:
+        return False
+    covered = sum(1 for w in set(q) if w in a) / len(set(q))
+    return covered >= 0.6
+
+
+def echo_prefix(answer: str, question: str) -> bool:
+    """The answer so far could still turn out to be the question again (for the stream)."""
+    a, q = words(answer), words(question)
+    return bool(a) and len(q) >= 2 and a == q[:len(a)]
+
+
+# -- leaks: instructions or persona repeated, secrets ------------------------------------------
+
+# words that are data wherever they appear (a clock, a date): a run of them repeats a fact
+_DATA = re.compile(r"^(?:\d+|monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|"
+                   r"may|june|july|august|september|october|november|december|utc|gmt|bst|cet|europe|london|america)$")
+
+
+def ngrams(source: str, n: int) -> set[tuple[str, ...]]:
+    w = words(source)
+    return {tuple(w[i:i + n]) for i in range(len(w) - n + 1)}
+
+
+def repeated_run(answer: str, source: str, n: int, allowed: str = "") -> str | None:
+    """A run of n words from the source repeated in the answer, that is not also in the
+    allowed text (findings, the question) and is not mostly data; None if there is none."""
+    a = words(answer)
+    if len(a) < n or not source:
+        return None
+    grams = ngrams(source, n)
+    ok = ngrams(allowed, n) if allowed else set()
+    for i in range(len(a) - n + 1):
+        run = tuple(a[i:i + n])
+        if run in grams and run not in ok and sum(1 for w in run if _DATA.match(w)) * 3 < n:
+            return " ".join(run)
+    return None
+
+
+# credential-like text anywhere: "the password is hunter2!" but not "your password is something
+# you should change"
+CREDENTIAL = [
+    re.compile(r"\bsk-[A-Za-z0-9_-]{16,}"),
+    re.compile(r"\bAKIA[0-9A-Z]{16}\b"),
+    re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----"),
+    # ("a weak password is P@ssw0rd1" is an example, not a secret)
+    re.compile(r"(?<!\ba\s)(?<!\bweak\s)(?<!\bstrong\s)(?<!\bbad\s)(?<!\bgood\s)(?<!\bcommon\s)(?<!\bexample\s)"
+               r"(?<![a-z])(?:password|passwd|passcode|api[_ -]?key|secret|token)\s*(?:is|[:=])\s*[\"'`]?"
+               r"(?=\S*[0-9!@#$%^&*_+=])[A-Za-z0-9!@#$%^&*_+\-=]{6,}", _I),
+]
+# secret values given in a question or a finding, to be never repeated
+_VALUES = [
+    re.compile(r"\b(sk-[A-Za-z0-9_-]{8,})"),
+    re.compile(r"\b(AKIA[0-9A-Z]{16})\b"),
+    re.compile(r"(?<![a-z])(?:password|passwd|passcode|pin|api[_ -]?key|token|secret)s?\s*(?:is|was|[:=])\s*[\"'`]?"
+               r"([^\s\"'`,;\\]{4,})", _I),  # a backslash ends a value: "\n" in a JSON finding
+    re.compile(r"\b(?:password|passwd|passcode|"
+               r"pin)\s+([A-Za-z0-9!@#$%^&*_+=-]*[0-9!@#$%^&*_+=][A-Za-z0-9!@#$%^&*_+=-]*)",
+               _I),
+]
+
+
+def secret_values(*texts: str) -> list[str]:
+    """Secret values written in these texts (the user's own, a file's), longest first."""
+    found = {m.group(1).rstrip(".!?") for t in texts if t for pat in _VALUES for m in pat.finditer(t)}
+    return sorted((v for v in found if len(v) >= 4 and v.lower() not in ("something", "secret")),
+                  key=len, reverse=True)
+
+
+def credential(text: str) -> str | None:
+    for pat in CREDENTIAL:
+        m = pat.search(text)
+        if m:
+            return m.group(0)
+    return None
+
+
+# -- garbled -----------------------------------------------------------------------------------
+
+_SPECIAL = re.compile(r"<\|(?:im_start|im_end|endoftext|eot_id|start_header_id|end_header_id|assistant|user|system)\|>|"
+                      r"\[/?INST\]|<</?SYS>>|</?s>", _I)
+
+
+def _sentences(text: str) -> list[str]:
+    return [x.strip() for x in re.split(r"(?<=[.!?])\s+|\n+", text) if x.strip()]
+
+
+def looping(text: str) -> bool:
+    """The model is repeating itself: one fragment back to back, or a sentence again and again."""
+    if re.search(r"(.{3,}?)\1{6,}", text):
+        return True
+    sentences = [x.lower() for x in _sentences(text) if len(x) > 15]
+    if len(sentences) >= 4:
+        top = max(sentences.count(x) for x in set(sentences))
+        if top >= 3 and top / len(sentences) >= 0.3:
+            return True
+    return False
+
+
+def garbled(answer: str) -> str | None:
+    text = answer.strip()
+    if not text:
+        return "empty reply"
+    content = sum(ch.isalnum() for ch in text)  # "391, sir." is an answer
+    if content < max(2, len("".join(text.split())) * 0.5) or not any(ch.isalpha() for ch in text):
+        return "more symbols than words"
+    if re.fullmatch(r"[\[{].*[\]}]", text, re.S):  # a JSON blob instead of prose
+        return "a JSON object instead of prose"
+    if _SPECIAL.search(text):
+        return "chat-template tokens in the reply"
+    if looping(text):
+        return "the reply repeats itself"
+    return None
+
+
+def without_repeats(text: str) -> str:
+    """The text with every sentence after its first appearance removed (a loop cut short)."""
+    seen: set[str] = set()
+    kept = []
+    for sentence in _sentences(text):
+        key = sentence.lower()
+        if key not in seen:
+            seen.add(key)
+            kept.append(sentence)
+    # the stream was cut mid-sentence: a start of a sentence already said is not new
+    if len(kept) > 1 and any(k.lower().startswith(kept[-1].lower()) for k in kept[:-1]):
+        kept.pop()
+    return " ".join(kept)
+
+
+# -- time and date in an answer ----------------------------------------------------------------
+
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+          "november", "december")
+_CLOCK_FACT = re.compile(r"(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\s+(\d{1,2})\s+([a-z]+)\s+"
+                         r"(\d{4}),?\s+(\d{1,2}):(\d{2})", _I)
+_HHMM = re.compile(r"\b(\d{1,2})[:.](\d{2})\s*(a\.?m\.?|p\.?m\.?)?(?!\d)", _I)
+_SAYS_TIME = re.compile(r"\b\d{1,2}[:.]\d{2}\b|\b\d{1,2}\s*(?:a\.?m\.?|p\.?m\.?|o'clock)\b|\b(?:noon|midday|"
+                        r"midnight)\b|"
+                        r"\b(?:quarter|half|twenty|ten|five)\s+(?:past|to)\b|\b(?:one|two|three|four|five|six|seven|"
+                        r"eight|nine|ten|eleven|twelve)\s+o'clock\b", _I)
+_SAYS_DATE = re.compile(r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|"
+                        r"june|july|august|september|october|november|december)\b|\b(?:19|20)\d{2}\b|"
+                        r"\b\d{1,2}(?:st|nd|rd|th)\b|\b\d{1,2}[/-]\d{1,2}\b|"
+                        r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?:more\s+)?(?:days?|"
+                        r"weeks?|months?|"
+                        r"hours?|minutes?|sleeps)\b", _I)
+
+
+def clock_in(findings: list[str]) -> dict | None:
+    """The clock a finding gives: weekday, day, month, year, hour, minute."""
+    for f in findings:
+        m = _CLOCK_FACT.search(f)
+        if m:
+            return {"weekday": m.group(1).lower(), "day": int(m.group(2)), "month": m.group(3).lower(),
+                    "year": int(m.group(4)), "hour": int(m.group(5)), "minute": int(m.group(6))}
+    return None
+
+
+def says_time_or_date(text: str) -> bool:
+    return bool(_SAYS_TIME.search(text) or _SAYS_DATE.search(text))
+
+
+def wrong_clock(answer: str, clock: dict) -> str | None:
+    """A time, weekday or year in the answer that contradicts the clock it was given."""
+    low = answer.lower()
+    wrong, right = None, False  # another time beside the right one is fine ("your 09:30 meeting")
+    for m in _HHMM.finditer(answer):
+        h, mi, half = int(m.group(1)), int(m.group(2)), (m.group(3) or "").lower()
+        if h > 23 or mi > 59:
+            continue
+        hours = {h % 12 + (12 if half.startswith("p") else 0)} if half else {h, (h + 12) % 24}
+        minutes = clock["hour"] * 60 + clock["minute"]
+        if any(abs(x * 60 + mi - minutes) <= 1 for x in hours):
+            right = True
+        elif wrong is None:
+            wrong = f"the time {m.group(0)!r} is not the clock's {clock['hour']:02d}:{clock['minute']:02d}"
+    if wrong and not right:
+        return wrong
+    days = [d for d in WEEKDAYS if re.search(rf"\b{d}\b", low)]
+    if days and clock["weekday"] not in days and not re.search(r"\b(?:tomorrow|yesterday|next|last|until|ago)\b", low):
+        return f"the weekday {days[0]!r} is not the clock's {clock['weekday']}"
+    # a year said as "now", not "in 1066" or "since 2019"
+    years = {int(y) for y in re.findall(r"(?<!in )(?<!since )(?<!until )(?<!by )\b((?:19|20)\d{2})\b", low)}
+    if years and clock["year"] not in years:
+        return f"the year {min(years)} is not the clock's {clock['year']}"
+    return None

@@ -1,0 +1,197 @@
+"""The tool needs the rules are sure of: the weather, earlier conversations, the user's saved
+facts, the web, this computer, a file. Each rule is about now, here, me or our conversations,
+so a match is sure: the tool runs even when the model answers directly (a small model cannot
+know the weather, what was said last week, or this computer's disk). A general question about
+the same topic ("Why is the sky blue?", "What is a CPU?", "Is it hot in Dubai in summer?")
+is left to the model.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tatlock.pipeline.patterns import I as _I
+from tatlock.pipeline.patterns import Lazy as _Lazy
+from tatlock.pipeline.patterns import gates, is_open, words
+
+NOW = (r"(?:today|tonight|tomorrow|now|right\s+now|currently|at\s+the\s+moment|this\s+(?:morning|afternoon|evening|"
+        r"week|weekend)|later|outside|out\s+there|on\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|"
+        r"(?:next|this)\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|week)|over\s+the\s+weekend|"
+        r"this\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))")
+_WX = (r"(?:rain|raining|rainy|showers?|drizzle|snow|snowing|sleet|hail|sunny|sunshine|cloudy|overcast|foggy|fog|misty|"
+       r"windy|wind|gales?|storms?|stormy|thunder(?:storms?)?|frost|frosty|icy|freezing|cold|chilly|warm|hot|mild|"
+       r"humid|dry|wet)")
+# A general question about a topic is not a request to look it up: "Why is the sky blue?",
+# "How do weather forecasts work?", "What is a CPU?"
+GENERAL = _Lazy(r"^\s*(?:why\b|explain\b|define\b|what\s+(?:is|are)\s+(?:a|an)\b|what\s+(?:is|are)\s+[\w-]+\s*\?\s*$|"
+                 r"what\s+causes\b|how\s+(?:does|do|did)\s+"
+                      r"(?!i\b|you\b|we\b|my\b)|how\s+(?:do|can|should|would)\s+i\s+(?!need\b|look\b)|"
+                      r"what\s+does\s+.{1,30}\s+mean\b|write\s+(?:a|me\s+a)\b|"
+                      r"(?:can|could)\s+you\s+explain\b|tell\s+me\s+about\s+(?:the\s+)?history\b)", _I)
+
+TOOL_RULES: dict[str, list[_Lazy]] = {
+    "weather": [
+        _Lazy(r"\b(?<!under\s)(?<!under\sthe\s)(?:weather|forecast)\b(?!\s+(?:forecasting|models?|station|"
+                   r"balloon|vane))", _I),
+        _Lazy(rf"\b(?:will|is|was|has)\s+(?:it|today|tonight|tomorrow|the\s+weekend|monday|tuesday|wednesday|thursday|"
+                   rf"friday|saturday|sunday)\s+(?:going\s+to\s+|gonna\s+|still\s+|stopped\s+)?(?:be\s+)?{_WX}\b", _I),
+        _Lazy(rf"\b(?:are|is)\s+there\s+(?:any\s+)?(?:storms?|rain|snow|frost|showers|thunder(?:storms?)?|fog|gales?|"
+                   rf"wind)\b[^.?!]{{0,20}}\b(?:expected|forecast|coming|due|on\s+the\s+way|{NOW})", _I),
+        _Lazy(rf"\b(?:chance|risk|any|much)\s+(?:of\s+)?(?:rain|showers|snow|storms?|thunder|frost|sun)\b"
+                   rf"[^.?!]{{0,30}}\b{NOW}", _I),
+        _Lazy(rf"\b(?:temperature|how\s+(?:cold|hot|warm|windy|wet|sunny))\b[^.?!]{{0,30}}\b{NOW}\b", _I),
+        _Lazy(r"\b(?:is|will)\s+(?:there|it)\s+(?:be\s+)?(?:any\s+)?(?:rain|snow|frost|storms?|sun|wind|fog)\b", _I),
+        _Lazy(r"\b(?:need|take|bring|wear|pack)\s+(?:an?\s+|my\s+)?(?:umbrella|brolly|raincoat|coat|jacket|sunscreen|"
+                   r"sun\s*cream|wellies|gloves|scarf)\b(?!\s+(?:for\s+hiking|brand|size))", _I),
+        _Lazy(r"\b(?:has|have)\s+the\s+(?:rain|snow|storm|wind|fog)\s+(?:stopped|cleared|eased)\b", _I),
+    ],
+    "recall": [
+        _Lazy(r"\bwhat\s+(?:were|was)\s+(?:we|i)\s+(?:talking|discussing|saying|chatting|speaking)\b", _I),
+        _Lazy(r"\bwhat\s+(?:did|have|had)\s+(?:we|i)\s+(?:talk|talked|discuss|discussed|say|said|tell|told|mention|"
+                   r"mentioned|speak|spoke|chat|chatted|ask|asked|decide|decided|agree|agreed|plan|planned)\b", _I),
+        _Lazy(r"\bwhat\s+(?:did|have)\s+you\s+(?:tell|told|say|said|suggest|suggested|recommend|recommended|advise|"
+                   r"advised)\b|\bwhat\s+(?:advice|suggestions?)\s+did\s+you\b", _I),
+        _Lazy(r"\b(?:did|have|had)\s+i\s+(?:ever\s+)?(?:tell|told|mention|mentioned|say|said|ask|asked|share|"
+              r"shared)\b", _I),
+        _Lazy(r"\b(?:have|did)\s+we\s+(?:ever\s+)?(?:talk|talked|discuss|discussed|speak|spoken|chat|chatted)\b", _I),
+        _Lazy(r"\b(?:do|can|could)\s+you\s+(?:still\s+)?(?:remember|recall)\b(?!\s+(?:things|anything\s+at\s+all|"
+                   r"between|across|everything)\b)|\bremember\s+when\s+(?:i|we)\b", _I),
+        _Lazy(r"\bremind\s+me\s+(?:of\s+)?what\s+(?:we|i|you)\b", _I),
+        _Lazy(r"\b(?:our|my)\s+(?:last|previous|earlier|past|recent|first|other|old)\s+(?:conversations?|chats?|talks?|"
+                   r"discussions?|sessions?)\b", _I),
+        _Lazy(r"\b(?:search|look\s+through|check|find|go\s+through)\s+(?:in\s+)?(?:my|your|our)\s+(?:memory|memories|"
+                   r"chats|conversations|history)\b|\bfind\s+(?:our|the)\s+(?:conversation|chat)\b", _I),
+        _Lazy(r"\b(?:last|first)\s+time\s+(?:we|i)\s+(?:talked|spoke|chatted|discussed|met)\b", _I),
+        _Lazy(r"\bhow\s+many\s+(?:conversations|chats|messages)\b|\bwhen\s+did\s+we\s+(?:first|last)\b", _I),
+        _Lazy(r"\b(?:that|the)\s+\w+\s+(?:i|we)\s+(?:mentioned|recommended|discussed|talked\s+about|made)\b", _I),
+        _Lazy(r"\b(?:list|show)\s+(?:me\s+)?(?:our|my)\s+(?:recent\s+|past\s+|old\s+)?(?:conversations|chats)\b", _I),
+    ],
+    "personal": [
+        _Lazy(r"\b(?:remember|note|keep\s+in\s+mind|save|store|record)\s+(?:that\s+)?(?:i\b|i'm\b|my\b)", _I),
+        _Lazy(r"^\s*(?:i|i'm|my)\b[^?]*[,.;]\s*(?:please\s+)?(?:remember|note|keep\s+(?:that|it|this)\s+in\s+mind|save|"
+                   r"store)\b(?:\s+(?:that|it|this))?(?:\s+please)?\s*[.!]?\s*$", _I),
+        _Lazy(r"\b(?:update|change|set|save)\s+my\s+(?:location|home\s*town|address|birthday|city|town|name|"
+                   r"time\s*zone|date\s+of\s+birth)\b|\bi(?:'ve|\s+have)\s+moved\s+to\b", _I),
+        _Lazy(r"\bwhere\s+do\s+i\s+live\b|\bwhat\s+(?:city|town|country)\s+(?:am\s+i|do\s+i\s+live)\s+in\b|"
+                   r"\bwhat(?:'s|\s+is)\s+my\s+(?:location|home\s*town|address|birthday|date\s+of\s+birth|city)\b|"
+                   r"\bwhen\s+is\s+my\s+birthday\b|\bwhat\s+(?:do\s+you\s+know|have\s+you\s+(?:stored|saved|"
+                   r"got))\s+about\s+me\b",
+                   _I),
+    ],
+    "web": [
+        _Lazy(r"\b(?:search|google|look\s+up|look\s+online|check\s+online|find\s+online|browse)\b(?!\s+engines?\b)"
+                   r"(?!\s+(?:in\s+|through\s+)?(?:my|your|our)\s+(?:memory|memories|chats|conversations|"
+                   r"history)\b)", _I),
+        _Lazy(r"\b(?:on|from)\s+the\s+(?:web|internet|news)\b", _I),
+        _Lazy(r"\bwhat(?:'s|\s+is)\s+(?:happening|going\s+on)\b[^.?!]{0,30}\b(?:today|now|in\s+the\s+world|"
+                   r"in\s+the\s+news)\b|\bwhat\s+(?:are|is)\s+(?:people|everyone|reviewers|critics)\s+saying\b|"
+                   r"\b(?:find|get)\s+(?:me\s+)?(?:reviews|news|prices|results|the\s+latest)\b|"
+                   r"\bcheck\s+(?:if|whether)\b"
+                   r"(?![^.?!]*\b(?:my|this)\s+(?:computer|disk|file|machine|laptop)\b)", _I),
+        _Lazy(r"\bdid\s+(?:the\s+)?\w+(?:\s+\w+)?\s+(?:go\s+ahead|happen|win|lose|get\s+\w+)\b[^.?!]{0,20}\b"
+                   r"(?:today|this\s+morning|yesterday|last\s+night|this\s+week)\b", _I),
+        _Lazy(r"\bthe\s+latest\s+(?:on|about|with|from|in)\b|"
+                   r"\b(?:latest|today'?s|breaking|recent)\s+(?:news|headlines|updates?|results?|scores?)\b|"
+                   r"\b(?:news|headlines)\s+(?:about|on|from|today)\b|\bany\s+(?:news|updates?)\b", _I),
+        _Lazy(rf"\b(?:price|cost|value|exchange\s+rate|score|odds)\b[^.?!]{{0,40}}\b{NOW}\b", _I),
+        _Lazy(r"\bwho\s+won\b[^.?!]{0,40}\b(?:last\s+night|yesterday|today|this\s+(?:week|weekend|year)|at\s+the\s+"
+                   r"weekend)\b", _I),
+        _Lazy(r"\bwhat(?:'s|\s+is)\s+the\s+score\b|\bfind\s+out\s+(?:when|where|whether|if|what|who|how)\b", _I),
+        _Lazy(r"\bwhat\s+happened\b[^.?!]{0,40}\b(?:yesterday|today|last\s+night|this\s+(?:morning|week))\b", _I),
+        _Lazy(r"\bopening\s+(?:hours|times)\b|\b(?:is|are)\s+(?:the\s+)?\w+\s+open\s+(?:on|today|tomorrow|now)\b", _I),
+    ],
+    "system": [
+        _Lazy(r"\b(?:my|this|the)\s+(?:computer|machine|laptop|pc|desktop|system|box|server)(?:'s)?\s+"
+                   r"(?:specs|health|status|load|usage|memory|ram|cpu|disk|storage|uptime|resources|doing|"
+                   r"running)\b", _I),
+        _Lazy(r"\b(?:cpu|processor|ram|memory|disk|storage|drive|swap)\s+(?:usage|use|load|space|left|free|"
+              r"full|busy)\b|"
+                   r"\bhow\s+(?:much|many)\s+(?:disk|storage|ram|memory|space|cores)\b[^.?!]{0,30}\b(?:left|free|used|"
+                   r"in\s+use|this|my|here)\b", _I),
+        _Lazy(r"\b(?:is|how)\s+(?:my|the|this)\s+(?:disk|drive|hard\s+drive|cpu|processor|memory|ram|computer|"
+                   r"machine|laptop)\s+(?:full|busy|doing|holding\s+up|ok|okay|running\s+(?:hot|slow|out))\b|"
+                   r"\bhow\s+(?:busy|full|loaded|hot)\s+is\s+(?:my|the|this)\s+(?:hard\s+)?(?:disk|drive|cpu|processor|"
+                   r"memory|ram|computer|machine|laptop)\b|\b(?:is|are)\s+(?:my|the|this)\s+(?:hard\s+)?(?:disk|drive|"
+                   r"cpu|processor|memory|ram|computer|machine|laptop)\s+(?:nearly|almost|getting|too|very|"
+                   r"really|still)\s+"
+                   r"(?:full|busy|hot|slow|overloaded)\b|\b(?:my|this|the)\s+(?:cpu|processor|computer|"
+                   r"machine|laptop|disk|"
+                   r"drive|ram|memory)\s+(?:doing|up\s+to)\b", _I),
+        _Lazy(r"\b(?:check|report\s+on|show\s+me)\s+(?:the\s+)?(?:health|status|specs?)\s+of\s+(?:my|this|the)\s+"
+                   r"(?:computer|machine|laptop|system|pc)\b|\bsystem\s+(?:report|info|information|status)\b", _I),
+        _Lazy(r"\b(?:which|what)\s+(?:operating\s+system|os|version\s+of\s+\w+)\b[^.?!]{0,30}\b(?:this|my|here|"
+                   r"installed|running|am\s+i)\b", _I),
+    ],
+    "files": [
+        _Lazy(r"(?:^|\s)(?:~|\.{1,2})?/[\w.-]+(?:/[\w.-]+)*", _I),
+        _Lazy(r"\b[\w-]+\.(?:txt|md|pdf|csv|json|log|ya?ml|toml|ini|conf|cfg|py|docx?|xlsx?|html?|png|jpe?g|gif|"
+                   r"webp)\b", _I),
+    ],
+}
+# a file name in a general question is not a file to read: "What's a .csv file?"
+_FILEGENERAL = _Lazy(r"\b(?:what(?:'s|\s+is)\s+an?\s+\.?\w+\s+file|how\s+do\s+i\s+(?:open|read|write|parse|create)|"
+                           r"extension|format)\b", _I)
+
+
+# Concrete tools for a need; which one of several the question's wording picks.
+_RECALL_TIME = _Lazy(r"\b(?:yesterday|last\s+(?:week|month|year|night|monday|tuesday|wednesday|thursday|friday|"
+                          r"saturday|sunday)|(?:this|that)\s+(?:morning|week)|in\s+(?:january|february|march|"
+                          r"april|may|june|"
+                          r"july|august|september|october|november|december)|on\s+(?:monday|tuesday|wednesday|thursday|"
+                          r"friday|saturday|sunday)|\d+\s+(?:days|weeks|months)\s+ago)\b", _I)
+_RECALL_LIST = _Lazy(r"\b(?:list|show)\b[^.?!]{0,20}\b(?:conversations|chats)\b", _I)
+_RECALL_STATS = _Lazy(r"\bhow\s+many\s+(?:conversations|chats|messages)\b|\bwhen\s+did\s+we\s+first\b", _I)
+_STORE = _Lazy(r"\b(?:remember|note|save|store|record|keep\s+in\s+mind|update|change|set)\b|\bi(?:'ve|"
+               r"\s+have)\s+moved\b", _I)
+
+USUALLY = _Lazy(r"\b(?:usually|typically|normally|generally|in\s+general|on\s+average|as\s+a\s+rule|each\s+year|"
+                 r"every\s+year|climate)\b", _I)
+
+
+# words one of which every rule of a need requires (tests check they never change a decision)
+GATES = gates({
+    "weather": "weather forecast rain raining rainy showers shower drizzle snow snowing sleet hail sunny sunshine "
+               "cloudy overcast foggy fog misty windy wind gale gales storm storms stormy thunder thunderstorm "
+               "thunderstorms frost frosty icy freezing cold chilly warm hot mild humid dry wet temperature "
+               "umbrella brolly raincoat coat jacket sunscreen sun suncream wellies gloves scarf",
+    "recall": "talk talked talking discuss discussed discussing say said saying tell told mention mentioned speak "
+              "spoke spoken speaking chat chats chatted chatting ask asked decide decided agree agreed plan planned "
+              "suggest suggested recommend recommended advise advised advice suggestion suggestions share shared "
+              "remember recall remind conversation conversations talks discussion discussions session sessions "
+              "memory memories history messages made met",
+    "personal": "remember note keep save store record update change set moved live location hometown home town "
+                "address birthday city country know stored saved got birth",
+    "web": "search google look check find browse web internet news online latest todays breaking recent headlines "
+           "updates update results scores score price cost value exchange rate odds won happening going saying "
+           "reviews prices happened opening open ahead happen win lose get",
+    "system": "computer machine laptop pc desktop system box server cpu processor ram memory disk storage drive "
+              "swap space cores operating os version specs health status",
+})
+
+
+def tool_rule(need: str, text: str, *, credential: bool = False) -> bool:
+    """Whether a rule is sure the message needs this tool; never for a credential to keep."""
+    general = GENERAL.search(text) or (need == "weather" and USUALLY.search(text))  # a climate, not a forecast
+    if general and not re.search(rf"\b{NOW}\b", text, _I):
+        return False
+    if need == "personal" and credential:
+        return False  # a credential is never kept as a personal fact
+    if need == "files" and ("/" not in text and "." not in text or _FILEGENERAL.search(text)):
+        return False
+    if not is_open(GATES.get(need), words(text)):
+        return False
+    return any(p.search(text) for p in TOOL_RULES.get(need, ()))
+
+
+def tool_keys(need: str, text: str) -> list[str]:
+    """The registry's tools for a need ("weather", "recall", ...), picked by the wording."""
+    if need == "recall":
+        if _RECALL_STATS.search(text):
+            return ["conversation_stats"]
+        if _RECALL_LIST.search(text):
+            return ["list_conversations"]
+        return ["recall_memories_with_time" if _RECALL_TIME.search(text) else "recall_memories"]
+    if need == "personal":
+        return ["set_personal_variable" if _STORE.search(text) else "get_personal_variable"]
+    return {"weather": ["get_weather_forecast"], "web": ["web_search"], "system": ["get_system_info"],
+            "files": ["analyze_file"]}.get(need, [])

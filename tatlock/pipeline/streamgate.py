@@ -1,0 +1,207 @@
+"""The quality gate on a stream: the checks that can fail on a partial answer (vendor identity,
+a leaked instruction, persona text or secret, the prompt echoed) run while the answer is
+generated, and the text is released only once it can no longer fail them, so a failing answer
+stops before any failing text reaches the user.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tatlock.pipeline import checks
+from tatlock.pipeline.quality import Verdict, _Context, _stream_checks, check
+
+# Where a failing match may begin, as word sequences: the stream holds a run of words while it
+# could still grow into one of these ("I" -> "I am" -> "I am an" -> "I am an AI"), and releases
+# it as soon as a word leads elsewhere ("I am" -> "I am delighted"). A set is one word's choices;
+# a set in a tuple is optional.
+_VENDOR_NAMES = {"chatgpt", "gpt", "gpt4", "gpt3", "llama", "llama3", "gemma", "mistral", "mixtral", "qwen", "claude",
+                 "phi", "phi3", "smollm", "smollm2", "deepseek", "gemini", "bard", "copilot", "falcon", "vicuna",
+                 "openchat", "tinyllama"}
+_AI_WORDS = {"ai", "a", "artificial", "language", "large", "llm", "chatbot", "chat", "virtual", "computer", "neural",
+             "robot", "bot"} | _VENDOR_NAMES
+_MAKER_WORDS = {"openai", "open", "meta", "google", "anthropic", "alibaba", "mistral", "microsoft", "hugging",
+                "huggingface", "deepseek", "the"}
+_MADE = {"created", "developed", "trained", "made", "built", "designed", "programmed", "released"}
+_SOFT = ({"just", "only", "merely", "simply"},)
+_ARTICLE = ({"a", "an"},)
+_PHRASES: list[list] = [
+    [{"i"}, {"am"}, *[_SOFT, _ARTICLE, ({"large"},)], _AI_WORDS],
+    [{"im", "as"}, *[_SOFT, _ARTICLE, ({"large"},)], _AI_WORDS],
+    [{"my"}, {"name"}, {"is"}, _VENDOR_NAMES],
+    [{"i", "im"}, ({"am"},), {"called"}, _VENDOR_NAMES],
+    [{"call", "this"}, {"me", "is"}, _VENDOR_NAMES],
+    [{"i"}, {"was", "am", "have"}, ({"been"},), (None,), _MADE, {"by"}, _MAKER_WORDS],
+    [{"im", "ive"}, ({"been"},), (None,), _MADE, {"by"}, _MAKER_WORDS],
+    [_MADE, {"by"}, _MAKER_WORDS],
+    [{"my"}, {"training", "knowledge", "system", "hidden", "instructions"}],
+    [{"as"}, {"of"}, {"my"}],
+    [{"i"}, {"dont", "do"}, ({"not"},), {"have"}],
+    [{"the"}, {"user", "users", "latest", "last", "findings", "butlers", "butler"}],
+    [{"findings"}, {"below"}],
+    [{"in"}, {"the"}, {"butlers", "butler"}],
+    [{"these"}, {"instructions"}],
+    [{"password", "passwords", "passwd", "passcode", "pin", "secret", "token", "api", "key"}],
+]
+_CHAR_TRIGGERS = re.compile(r"sk-|AKIA|-----BEGIN|\"decision\"|<\||\[/?INST", re.I)
+
+
+_LABEL_TEXTS = ("latest message", "findings:", "user's location:", "local date and time:", "the local date and time:",
+                "## conversation so far", "## summary of messages", "facts about yourself:",
+                "what you can do with your tools:")
+
+
+def _could_be_key(rest: str) -> bool:
+    """The text from a key's prefix on could still become a key (or a template token)."""
+    if rest[:3].lower() == "sk-":
+        return re.fullmatch(r"sk-[A-Za-z0-9_-]*", rest, re.I) is not None
+    if rest.startswith("AKIA"):
+        return re.fullmatch(r"AKIA[0-9A-Z]{0,15}", rest) is not None
+    return True  # "-----BEGIN", a template token, a JSON key: held to the end, they fail when complete
+
+
+def _could_become(seq: list[str], phrase: list, partial: bool) -> bool:
+    """Whether a run of words (its last one perhaps half written) could still grow into the
+    phrase, or already is it."""
+    def walk(i: int, j: int) -> bool:
+        if i == len(seq):
+            return True
+        if j == len(phrase):
+            return False
+        el = phrase[j]
+        if isinstance(el, tuple):  # optional: skip it, or take it
+            choices = el[0]
+            if walk(i, j + 1):
+                return True
+        else:
+            choices = el
+        word, last = seq[i], partial and i == len(seq) - 1
+        ok = choices is None or (any(c.startswith(word) for c in choices) if last else word in choices)
+        return ok and walk(i + 1, j + 1)
+
+    return walk(0, 0)
+
+
+def _danger_start(text: str) -> int | None:
+    """Where, among the last words of the text, a run begins that could still become a failing
+    phrase (see _PHRASES); None when none could."""
+    spans = [(m.start(), m.group(0).lower().replace("'", "")) for m in re.finditer(r"[A-Za-z0-9']+", text)][-12:]
+    partial = bool(spans) and bool(re.search(r"[A-Za-z0-9']$", text))
+    for k, (start, _) in enumerate(spans):
+        seq = [w for _, w in spans[k:]]
+        if any(_could_become(seq, ph, partial) for ph in _PHRASES):
+            # words inside a sentence only: a full stop between them ends the suspicion
+            if not re.search(r"[.!?\n]", text[start:spans[-1][0]]):
+                return start
+    return None
+
+
+_SPAN = 80  # the longest failing match a trigger can start, in characters
+
+
+class StreamGate:
+    """The stream checks on an answer while it is generated.
+
+        gate = StreamGate(question=q, persona_text=p, instructions=i, findings=f, secrets=s)
+        for piece in stream:
+            show(gate.feed(piece))
+            if gate.failed:        # stop generating: nothing failing was shown
+                break
+        rest, verdict = gate.finish(guard_parts=..., other_part=...)
+        show(rest)                 # "" when the verdict is FALLBACK
+
+    ``feed`` returns the text that can no longer fail a stream check: it holds back the words
+    that could still become a vendor claim ("As an", "I was trained by"), a secret, a run of
+    the instructions or persona, a prompt label, or the question echoed back, and releases
+    them once they cannot. At most ``hold`` characters are held for any one suspicion; an
+    answer that starts like the question is held until it says something else.
+    """
+
+    def __init__(self, *, question: str = "", persona_text: str = "", instructions: str = "",
+                 prompt_text: str = "", findings: list[str] | tuple[str, ...] = (),
+                 secrets: tuple[str, ...] = (), hold: int = _SPAN):
+        self.c = _Context(question, persona_text, instructions, prompt_text, tuple(findings), tuple(secrets))
+        self.hold = hold
+        self.text = ""
+        self.shown = 0
+        self.failed: Verdict | None = None
+        self._values = tuple(x for x in (*self.c.configured, *self.c.asked_secrets, *self.c.found_secrets) if x)
+        # (source words, run that fails, shortest run held): an instruction's first two words are
+        # held already, they are distinctive; the persona and prompt share common pairs with prose
+        self._sources = [(checks.words(src), n, least) for src, n, least in
+                         ((instructions, 6, 2), (persona_text, 12, 3), (prompt_text, 6, 3)) if src]
+
+    def feed(self, piece: str) -> str:
+        if self.failed:
+            return ""
+        self.text += piece
+        self.failed = _stream_checks(self.text, self.c)
+        if self.failed:
+            return ""
+        end = self._safe_end()
+        if end <= self.shown:
+            return ""
+        out, self.shown = self.text[self.shown:end], end
+        return out
+
+    def finish(self, *, guard_parts: tuple[str, ...] = (), other_part: str = "") -> tuple[str, Verdict]:
+        """The text still held and the whole answer's verdict (``check``); the held text is
+        "" when the verdict is FALLBACK."""
+        v = self.failed or check(self.text, question=self.c.question, persona_text=self.c.persona_text,
+                                 secrets=self.c.secrets, instructions=self.c.instructions,
+                                 prompt_text=self.c.prompt_text, findings=self.c.findings,
+                                 guard_parts=guard_parts, other_part=other_part)
+        if v.verdict == "FALLBACK":
+            return "", v
+        rest, self.shown = self.text[self.shown:], len(self.text)
+        return rest, v
+
+    @property
+    def released(self) -> str:
+        return self.text[:self.shown]
+
+    def _safe_end(self) -> int:
+        text = self.text
+        end = len(text)
+        m = re.search(r"[\w'-]+$", text)  # a word still being written
+        if m:
+            end = m.start()
+        if checks.echo_prefix(text, self.c.question):
+            return 0
+        label = checks._LABELS.search(text, self.shown)  # a prompt label line: held until the end
+        if label:
+            end = min(end, label.start())
+        floor = max(self.shown, len(text) - self.hold)
+        danger = _danger_start(text)
+        if danger is not None and danger >= floor:
+            end = min(end, danger)
+        for m in _CHAR_TRIGGERS.finditer(text, floor):
+            if _could_be_key(text[m.start():]):
+                end = min(end, m.start())
+                break
+        line = text.rfind("\n", 0, len(text)) + 1  # a line that could still become a prompt label
+        head = re.sub(r"^\s*-?\s*", "", text[line:]).lower()
+        if head and any(lab.startswith(head) or head.startswith(lab) for lab in _LABEL_TEXTS):
+            end = min(end, line)
+        for v in self._values:  # the text so far ends with the start of a secret
+            for k in range(min(len(v), len(text)), 0, -1):
+                if text.endswith(v[:k]):
+                    end = min(end, len(text) - k)
+                    break
+        end = min(end, self._run_start(text))
+        return max(end, self.shown)
+
+    def _run_start(self, text: str) -> int:
+        """Where the longest run of source words ending the text begins (whole words; a word
+        still being written is held anyway)."""
+        spans = [(m.start(), m.group(0).lower().replace("'", "")) for m in re.finditer(r"[A-Za-z0-9']+", text)]
+        if spans and re.search(r"[A-Za-z0-9']$", text):
+            spans.pop()
+        best = len(text)
+        for src, n, least in self._sources:
+            for k in range(min(n - 1, len(spans)), least - 1, -1):
+                run = [w for _, w in spans[-k:]]
+                if any(src[i:i + k] == run for i in range(len(src) - k + 1)):
+                    best = min(best, spans[-k][0])
+                    break
+        return best
