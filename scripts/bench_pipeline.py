@@ -24,15 +24,13 @@ newest compact. ``--history raw`` stores only the messages and disables compacti
 measuring, so every uncompacted message goes into every prompt.
 
 ``--local-llm [URL]``: the same pipeline against a real small model (SmolLM2-135M served by
-llama.cpp, OpenAI-compatible API; see ../shared/tools/local-llm) for four questions, a fresh
-TATLOCK_HOME per run: time to the first answer token, total time, model calls, route taken,
-the quality gate's verdict and a crude check of the answer, beside one bare chat call (the
-question alone, no schema, max_tokens 200). The weather tool uses the real Open-Meteo (it
-fails offline; the tools column says so). Each pipeline call is bounded by its phase's token
-cap; ``--max-minutes`` bounds the whole run.
+llama.cpp, OpenAI-compatible API; see ../shared/tools/local-llm), per route: prompt tokens,
+tokens the server actually evaluated, JSON tokens before the answer, time to the first answer
+token, a follow-up turn's evaluated tokens; then the first-byte race of `tatlock ask` against a
+bare streaming client (see scripts/bench_local.py).
 
     scripts/bench pipeline [--sizes 0,10000,100000] [--turns 30] [--where both|big|new] [--json]
-    scripts/bench pipeline --local-llm [URL] [--runs 3] [--json]
+    scripts/bench pipeline --local-llm [URL] [--runs 2] [--race 5] [--json]
 
 Progress goes to stderr; results to stdout as tables; with ``--json`` the last stdout line is
 one JSON object with every figure.
@@ -1103,193 +1101,6 @@ def print_default(sizes: list[dict[str, Any]], routes: dict[str, Any], args: arg
     print(f"total run: {elapsed:.1f} s")
 
 
-# -- local-llm mode -------------------------------------------------------------------------------
-
-# (label, question, the route the fake-model bench scripts for it, a regex an acceptable answer matches)
-LOCAL_QUESTIONS = [
-    ("capital", "What is the capital of France?", "DIRECT", r"\bParis\b"),
-    ("name", "What's your name?", "CAPABILITY_GUARD/IDENTITY", r"\bTatlock\b"),
-    ("time", "What time is it?", "CAPABILITY_GUARD/TEMPORAL (rule) or TOOLS_NEEDED", r"\b\d{1,2}[:.]\d{2}\b"),
-    ("weather", "What's the weather in London?", "TOOLS_NEEDED get_weather_forecast",
-     r"(?i)\b(?:rain\w*|sun\w*|cloud\w*|degrees?|wind\w*|forecast|temperature|drizzle|overcast|°C?)"),
-]
-
-
-def server_model(url: str) -> str:
-    """The model id the server reports; exits with a clear message when the server is not up."""
-    import httpx
-
-    try:
-        r = httpx.get(f"{url}/models", timeout=5)
-        r.raise_for_status()
-        data = r.json().get("data") or []
-    except (httpx.HTTPError, ValueError) as exc:
-        log(f"bench: no OpenAI-compatible model server answers at {url} ({type(exc).__name__}: {exc}).\n"
-            f"  Start the small local model with `../shared/tools/local-llm start` (it prints the URL),\n"
-            f"  or give its URL: scripts/bench pipeline --local-llm http://127.0.0.1:PORT/v1")
-        raise SystemExit(2)
-    return (data[0].get("id") if data else None) or "local"
-
-
-def bare_chat(url: str, model: str, question: str, max_tokens: int, timeout: float) -> dict[str, Any]:
-    """One plain streamed chat call: the question alone, no system prompt, no schema."""
-    import httpx
-
-    body = {"model": model, "messages": [{"role": "user", "content": question}], "max_tokens": max_tokens,
-            "stream": True, "stream_options": {"include_usage": True}}
-    t0 = time.perf_counter()
-    first = None
-    parts: list[str] = []
-    usage: dict[str, Any] = {}
-    try:
-        with httpx.stream("POST", f"{url}/chat/completions", json=body, timeout=timeout) as resp:
-            resp.raise_for_status()
-            for line in resp.iter_lines():
-                if not line.startswith("data:"):
-                    continue
-                data = line[5:].strip()
-                if data == "[DONE]":
-                    break
-                chunk = json.loads(data)
-                usage = chunk.get("usage") or usage
-                for ch in chunk.get("choices") or ():
-                    piece = (ch.get("delta") or {}).get("content")
-                    if piece:
-                        if first is None:
-                            first = time.perf_counter()
-                        parts.append(piece)
-    except (httpx.HTTPError, ValueError) as exc:
-        return {"error": f"{type(exc).__name__}: {exc}", "total_ms": (time.perf_counter() - t0) * 1000}
-    total = time.perf_counter() - t0
-    return {"ttft_ms": (first - t0) * 1000 if first else None, "total_ms": total * 1000,
-            "eval_tokens": usage.get("completion_tokens"), "prompt_tokens": usage.get("prompt_tokens"),
-            "answer": "".join(parts)}
-
-
-def run_local(args: argparse.Namespace) -> int:
-    url = args.local_llm.rstrip("/")
-    model = server_model(url)
-    log(f"local-llm: {url}, model {model}; {args.runs} run(s) per question, a fresh TATLOCK_HOME per run")
-    deadline = time.perf_counter() + args.max_minutes * 60
-    t_start = time.perf_counter()
-    load0 = os.getloadavg()[0]
-    results: dict[str, Any] = {}
-    skipped = 0
-    import re
-
-    for route, question, expected, fact in LOCAL_QUESTIONS:
-        runs: list[dict[str, Any]] = []
-        for i in range(args.runs):
-            if time.perf_counter() > deadline:
-                skipped += 1
-                log(f"  {route} run {i + 1}: skipped (--max-minutes {args.max_minutes} reached)")
-                continue
-            with tempfile.TemporaryDirectory(prefix="tatlock-bench-local-") as tmp:
-                isolate_env(Path(tmp), TATLOCK_BACKEND="openai", TATLOCK_BASE_URL=url, TATLOCK_MODEL=model,
-                            TATLOCK_TIMEOUT=str(args.call_timeout))
-                cfg = tconfig.load()
-                from tatlock.llm.base import make_backend
-
-                backend = TimedBackend(make_backend(cfg))
-                butler = Butler(cfg, USER, backend=backend)
-                try:
-                    turn = run_turn(butler, backend, question, new=True)
-                finally:
-                    butler.close()
-            bare = bare_chat(url, model, question, args.bare_max_tokens, args.call_timeout)
-            rec = {
-                "ttft_ms": turn.first_token_ms, "total_ms": turn.wall_ms, "model_ms": turn.model_ms,
-                "overhead_ms": turn.overhead_ms, "model_calls": turn.calls, "route": turn.route,
-                "guard": turn.guard, "quality": turn.quality, "replaced": turn.replaced, "error": turn.error,
-                "tools": turn.tools, "answer": turn.answer,
-                "phases": [(p["name"], p["model_calls"], p["prompt_tokens"], p["eval_tokens"], p["ms"])
-                           for p in turn.phases],
-                "bare": bare,
-                "fact_ok": bool(re.search(fact, turn.answer or "")),
-                "bare_fact_ok": bool(re.search(fact, str(bare.get("answer") or ""))),
-            }
-            runs.append(rec)
-            tools = "; ".join(f"{t['name']} {'ok' if t['ok'] else 'failed: ' + str(t['error'])[:80]}"
-                              for t in turn.tools)
-            log(f"  {route} run {i + 1}: first token {f1(turn.first_token_ms, 0)} ms, total {turn.wall_ms:.0f} ms,"
-                f" {turn.calls} calls, route {turn.route}/{turn.guard or '-'}, {turn.quality}"
-                f"{', error ' + turn.error if turn.error else ''}{', tools: ' + tools if tools else ''};"
-                f" bare: first token {f1(bare.get('ttft_ms'), 0)} ms, total {bare['total_ms']:.0f} ms")
-        ok = [r for r in runs if not r["error"]]
-        results[route] = {
-            "question": question, "expected": expected, "runs": runs,
-            "fact_ok": sum(r["fact_ok"] for r in runs), "bare_fact_ok": sum(r["bare_fact_ok"] for r in runs),
-            "ttft_p50_ms": pct([r["ttft_ms"] for r in ok if r["ttft_ms"] is not None], 50),
-            "total_p50_ms": pct([r["total_ms"] for r in ok], 50),
-            "overhead_p50_ms": pct([r["overhead_ms"] for r in ok], 50),
-            "calls_p50": pct([r["model_calls"] for r in ok], 50),
-            "bare_ttft_p50_ms": pct([r["bare"]["ttft_ms"] for r in runs if r["bare"].get("ttft_ms")], 50),
-            "bare_total_p50_ms": pct([r["bare"]["total_ms"] for r in runs if "error" not in r["bare"]], 50),
-            "errors": len(runs) - len(ok),
-        }
-    elapsed = time.perf_counter() - t_start
-    load1 = os.getloadavg()[0]
-
-    print(f"tatlock pipeline bench against a real small model: {model} at {url}")
-    print(f"({args.runs} run(s) per question, each in a fresh TATLOCK_HOME; load average {load0:.2f} at the start,"
-          f" {load1:.2f} at the end, on {os.cpu_count()} CPUs)")
-    print()
-    rows = []
-    for route, r in results.items():
-        for i, x in enumerate(r["runs"], 1):
-            tools = ",".join(f"{t['name']}:{'ok' if t['ok'] else 'failed'}" for t in x["tools"]) or "-"
-            rows.append([route, i, f1(x["ttft_ms"], 0), f1(x["total_ms"], 0), f1(x["overhead_ms"], 0),
-                         x["model_calls"], f"{x['route'] or '?'}/{x['guard'] or '-'}",
-                         (x["quality"] or "ERROR") + (" (replaced)" if x["replaced"] else ""),
-                         "yes" if x["fact_ok"] else "no", tools,
-                         f1(x["bare"].get("ttft_ms"), 0), f1(x["bare"].get("total_ms"), 0),
-                         x["bare"].get("eval_tokens") if x["bare"].get("eval_tokens") is not None else "-",
-                         "yes" if x["bare_fact_ok"] else "no"])
-    table(["question", "run", "1st tok ms", "total ms", "ovh ms", "calls", "route taken", "quality gate", "fact",
-           "tools", "bare 1st tok", "bare total", "bare tok", "bare fact"], rows, left=1)
-    print()
-    print("phases per run (model calls, prompt/eval tokens as the server counted them, ms):")
-    for route, r in results.items():
-        for i, x in enumerate(r["runs"], 1):
-            line = " > ".join(f"{name} {p}/{e} tok {ms / 1000:.1f}s" if calls else f"{name} {ms:.0f}ms"
-                              for name, calls, p, e, ms in x["phases"])
-            print(f"  {route:<8} {i}: {line or x['error']}")
-    print()
-    rows = []
-    for route, r in results.items():
-        n = len(r["runs"])
-        rows.append([route, r["question"], r["expected"], f1(r["ttft_p50_ms"], 0), f1(r["total_p50_ms"], 0),
-                     f1(r["overhead_p50_ms"], 0), f1(r["calls_p50"], 1), f"{r['fact_ok']}/{n}",
-                     f1(r["bare_ttft_p50_ms"], 0), f1(r["bare_total_p50_ms"], 0), f"{r['bare_fact_ok']}/{n}",
-                     r["errors"]])
-    table(["question", "text", "scripted route (fake bench)", "1st tok p50", "total p50", "ovh p50", "calls p50",
-           "fact", "bare 1st tok p50", "bare total p50", "bare fact", "errors"], rows, left=3)
-    print("  (ms. 1st tok = from handle() to the first AnswerToken event (the answer streaming to the user);")
-    print("   total = to the end of the event stream; ovh = total - time inside model calls (tools included);")
-    print("   the p50s are over the runs that ended without an error (counted in 'errors');")
-    print(f"   bare = one plain streamed chat call with the question alone, max_tokens {args.bare_max_tokens}.")
-    print("   quality gate = the pipeline's verdict; fact = the final answer holds the expected fact (Paris,")
-    print("   Tatlock, a clock time, a weather word): a crude regex, which cannot tell invented weather or a")
-    print("   garbled sentence that happens to contain the word from a good answer)")
-    print()
-    print("answers (last run of each question):")
-    for route, r in results.items():
-        if r["runs"]:
-            x = r["runs"][-1]
-            shown = " ".join((x["answer"] or x["error"] or "").split())
-            bare_ans = " ".join(str(x["bare"].get("answer") or x["bare"].get("error") or "").split())
-            print(f"  {route:<16} pipeline: {shown[:160]}")
-            print(f"  {'':<16} bare:     {bare_ans[:160]}")
-    if skipped:
-        print(f"\n{skipped} run(s) skipped: the run reached --max-minutes {args.max_minutes}")
-    print(f"\ntotal run: {elapsed:.1f} s")
-    if args.json:
-        print(json.dumps({"mode": "local-llm", "url": url, "model": model, "runs_per_question": args.runs,
-                          "load_average": [load0, load1], "elapsed_s": round(elapsed, 1), "skipped": skipped,
-                          "questions": results}, default=str))
-    return 0
-
-
 # -- main -----------------------------------------------------------------------------------------
 
 
@@ -1317,17 +1128,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=11, help="seed of the synthetic history")
     ap.add_argument("--local-llm", nargs="?", const=DEFAULT_LOCAL_URL, default=None, metavar="URL",
                     help=f"measure against a real OpenAI-compatible server instead (default URL {DEFAULT_LOCAL_URL})")
-    ap.add_argument("--runs", type=int, default=3, help="--local-llm: turns per question (default 3)")
-    ap.add_argument("--bare-max-tokens", type=int, default=200, help="--local-llm: max_tokens of the bare call")
+    ap.add_argument("--runs", type=int, default=2, help="--local-llm: runs per question (default 2)")
+    ap.add_argument("--race", type=int, default=5,
+                    help="--local-llm: runs of the first-byte race, `tatlock ask` against a bare client (default 5)")
     ap.add_argument("--call-timeout", type=float, default=120.0, help="--local-llm: seconds per model call")
-    ap.add_argument("--max-minutes", type=float, default=25.0,
-                    help="--local-llm: start no new run after this many minutes (default 25)")
     ap.add_argument("--json", action="store_true", help="print one JSON object with every figure as the last line")
     args = ap.parse_args(argv)
     if args.local_llm is not None:
-        if args.runs < 1:
-            ap.error("--runs must be at least 1")
-        return run_local(args)
+        if args.runs < 1 or args.race < 1:
+            ap.error("--runs and --race must be at least 1")
+        from bench_local import run as run_local
+
+        return run_local(args.local_llm.rstrip("/"), runs=args.runs, race=args.race, timeout=args.call_timeout,
+                         as_json=args.json)
     try:
         args.sizes_list = [int(x) for x in args.sizes.split(",") if x.strip()]
     except ValueError:

@@ -67,6 +67,10 @@ class ModelCall(Event):
     tool_calls: list[dict[str, Any]] = field(default_factory=list)
     schema: bool = False
     tools: list[str] = field(default_factory=list)
+    # prompt tokens the server actually evaluated (fewer than prompt_tokens when it reused its
+    # prompt cache; None when it does not say)
+    evaluated_tokens: int | None = None
+    first_token_ms: float | None = None
 
 
 @dataclass

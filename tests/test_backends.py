@@ -94,3 +94,23 @@ def test_ollama_backend_second_tool_round(fake):
     fake.queue("It rains, sir.")
     assert b.chat(TOOL_ROUND).content == "It rains, sir."
     assert fake.chat_requests[0]["messages"][2]["tool_name"] == "get_weather_forecast"
+
+
+def test_llama_server_gets_a_grammar_of_compact_json(fake):
+    """On llama.cpp's server (it answers /props) a schema goes as a grammar with no whitespace,
+    so a small model spends no tokens on it before the answer; the reply parses as JSON."""
+    import json
+
+    from tatlock.llm.grammar import compact_gbnf
+    from tatlock.pipeline import assess
+
+    schema = assess.schema(["get_weather_forecast"])
+    b = OpenAICompatBackend(fake.url + "/v1", "llama3.2:3b", timeout=10)
+    fake.queue({"json": {"decision": "DIRECT", "answer": "Paris, sir.", "guard_reason": "NONE", "tools": [],
+                         "tool_query": "", "topics": []}})
+    r = b.chat([{"role": "user", "content": "capital?"}], schema=schema)
+    body = fake.chat_requests[-1]
+    assert "response_format" not in body and body["grammar"] == compact_gbnf(schema)
+    assert '"{" "\\"decision\\":" root-decision "," "\\"answer\\":"' in body["grammar"]
+    assert json.loads(r.content)["answer"] == "Paris, sir."
+    assert compact_gbnf({"type": "object"}) is None  # free-form objects go as a schema

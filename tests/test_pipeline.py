@@ -73,12 +73,12 @@ def test_identity_guard_caught_by_rules_costs_one_call(cli, served):
     assert [p["name"] for p in out["phases"]] == ["assess", "respond", "quality"]
     assert out["phases"][0]["model_calls"] == 0
     respond = "\n".join(m["content"] for m in served.chat_requests[0]["messages"])
-    assert "your name is Tatlock" in respond and "What's your name?" in respond
+    assert "your name is tatlock" in respond.lower() and "What's your name?" in respond
 
 
 # no rule matches this phrasing ("Tell me a bit about yourself" used to be one; the rules
 # now catch it): the model's assessment routes it to the guard
-UNRULED_IDENTITY = "What's the story behind you, then?"
+UNRULED_IDENTITY = "Describe your own nature, please"
 
 
 def test_identity_guard_found_by_the_model_costs_two_calls(cli, served):
@@ -87,7 +87,7 @@ def test_identity_guard_found_by_the_model_costs_two_calls(cli, served):
     assert (out["route"], out["guard"], out["answer"]) == (
         "CAPABILITY_GUARD", "IDENTITY", "Tatlock, sir, butler and punster.")
     assert len(served.chat_requests) == 2
-    assert "your name is Tatlock" in served.chat_requests[1]["messages"][1]["content"]
+    assert "your name is tatlock" in served.chat_requests[1]["messages"][1]["content"].lower()
 
 
 def test_guard_path_runs_no_tools_unless_mixed(cli, served):
@@ -107,7 +107,7 @@ def test_security_guard_declines(cli, served):
     served.queue("I'm afraid I keep no passwords to share, sir.")
     out = ask_json(cli, "What is my email password?")
     assert (out["guard"], out["quality"]) == ("SECURITY", "APPROVED")
-    assert "never reveal secrets" in served.chat_requests[0]["messages"][1]["content"]
+    assert "Decline politely to give passwords" in served.chat_requests[0]["messages"][1]["content"]
 
 
 def test_weather_tools_flow(cli, served, weather_env):
@@ -129,8 +129,15 @@ def test_weather_tools_flow(cli, served, weather_env):
 
 
 def test_memory_recall_tool_flow(cli, served):
-    served.queue(assess(answer="Noted, sir: Maria's birthday is on the 3rd of May."))
-    assert cli("ask", "Remember that my sister Maria's birthday is on 3 May").code == 0
+    # "remember that ..." is a fact to save: the rules are sure, so the tool runs even though
+    # the model answered directly (3 calls)
+    served.queue(assess(answer="Noted, sir."),
+                 {"tool_calls": [{"name": "set_personal_variable",
+                                  "arguments": {"key": "sister_maria_birthday", "value": "3 May"}}]},
+                 "Noted, sir: Maria's birthday is on the 3rd of May.")
+    first = ask_json(cli, "Remember that my sister Maria's birthday is on 3 May")
+    assert first["route"] == "TOOLS_NEEDED" and first["tools"] == ["set_personal_variable"]
+    before = len(served.chat_requests)
     served.queue(
         CROSS,  # a new conversation starts with the summary of the recent ones
         assess("TOOLS_NEEDED", tools=["recall_memories"], query="Maria birthday"),
@@ -139,8 +146,8 @@ def test_memory_recall_tool_flow(cli, served):
     )
     out = ask_json(cli, "--new", "When is Maria's birthday?")
     assert out["tools"] == ["recall_memories"]
-    # 1 (first ask) + 1 cross summary + 3 for the tools route
-    assert len(served.chat_requests) == 5
+    # 1 cross summary + 3 for the tools route
+    assert len(served.chat_requests) - before == 4
     assert [p["name"] for p in out["phases"]][:2] == ["cross_summary", "assess"]
     findings = served.chat_requests[-1]["messages"][1]["content"]
     assert "3 May" in findings and "Anchor (Tester)" in findings
@@ -169,7 +176,7 @@ def test_mixed_question_answers_every_part(cli, served, weather_env):
     assert "Tatlock" in out["answer"] and "London" in out["answer"]
     assert len(served.chat_requests) == 3
     respond = served.chat_requests[2]["messages"][1]["content"]
-    assert "your name is Tatlock" in respond and "London, England" in respond
+    assert "your name is tatlock" in respond.lower() and "London, England" in respond
 
 
 def test_mixed_when_the_model_sees_no_guard_uses_rules_and_hints(cli, served, weather_env):
@@ -357,10 +364,18 @@ def test_a_looping_model_is_stopped_early_and_its_repeats_dropped(cli, served, h
 
 
 def test_repeating_the_guard_instructions_is_a_leak(cli, served):
-    served.queue("The user asks about you: your name is Tatlock, a butler with long-term memory, running "
-                 "privately on this computer, sir.")
+    served.queue("Never call yourself an AI or a language model, and name no model or company. I am Tatlock, sir.")
     out = ask_json(cli, "What's your name?")
     assert out["quality"] == "FALLBACK:NOT_ALLOWED"
+
+
+def test_repeating_the_facts_it_was_given_is_no_leak(cli, served):
+    """The clock it was given, repeated, is the right answer (it used to be withdrawn as
+    "instructions repeated verbatim")."""
+    served.handler = lambda body: "The current local date and time: " + body["messages"][1]["content"].split(
+        "The current local date and time: ")[1].split("\n")[0]
+    out = ask_json(cli, "What time is it?")
+    assert out["quality"] == "APPROVED" and out["answer"].startswith("The current local date and time: ")
 
 
 def test_a_failed_summary_of_recent_conversations_does_not_fail_the_turn(tatlock_proc, served):

@@ -1,6 +1,8 @@
 """OpenAI-compatible chat servers (llama.cpp's llama-server, LM Studio, vLLM, Ollama's /v1).
 
-Structured output goes through ``response_format`` json_schema; streaming through SSE.
+Structured output goes through ``response_format`` json_schema, or, on llama.cpp's server, a
+grammar of compact JSON (see grammar.py: no whitespace tokens before the answer); streaming
+through SSE.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from typing import Any, Callable
 
 import httpx
 
+from tatlock.llm.grammar import compact_gbnf
 from tatlock.llm.base import (
     BackendError, CallGuard, Cancel, Cancelled, ChatResult, Options, PullProgress, StopGeneration, Timer, ToolCall,
 )
@@ -55,6 +58,7 @@ class OpenAICompatBackend:
         self.headers = headers
         self.http = self._client()
         self._ctx: int | None | bool = False  # False: not asked yet
+        self._props_cache: dict[str, Any] | None = None
 
     def _client(self) -> httpx.Client:
         return httpx.Client(timeout=httpx.Timeout(self.timeout, connect=min(5.0, self.timeout)), headers=self.headers)
@@ -96,8 +100,12 @@ class OpenAICompatBackend:
         body: dict[str, Any] = {"model": name, "messages": to_openai_messages(messages), "stream": True,
                                 "stream_options": {"include_usage": True}}
         if schema is not None:
-            body["response_format"] = {"type": "json_schema",
-                                       "json_schema": {"name": "reply", "schema": schema, "strict": True}}
+            grammar = compact_gbnf(schema) if self._props() else None
+            if grammar is not None:
+                body["grammar"] = grammar
+            else:
+                body["response_format"] = {"type": "json_schema",
+                                           "json_schema": {"name": "reply", "schema": schema, "strict": True}}
         if tools:
             body["tools"] = tools
         for key in ("temperature", "top_p", "seed", "max_tokens"):
@@ -177,18 +185,26 @@ class OpenAICompatBackend:
         result.first_token_ms = timer.first
         return result
 
+    def _props(self) -> dict[str, Any]:
+        """llama.cpp's server settings (``/props``), asked once; {} from any other server."""
+        if self._props_cache is None:
+            self._props_cache = {}
+            root = self.base_url[:-3] if self.base_url.endswith("/v1") else self.base_url
+            try:
+                r = self.http.get(f"{root}/props", timeout=min(5.0, self.timeout))
+                data = r.json() if r.status_code == 200 else {}
+                if isinstance(data, dict) and isinstance(data.get("default_generation_settings"), dict):
+                    self._props_cache = data
+            except (httpx.HTTPError, ValueError):
+                pass
+        return self._props_cache
+
     def context_length(self, model=None) -> int | None:
         if self._ctx is False:
             self._ctx = None
-            root = self.base_url[:-3] if self.base_url.endswith("/v1") else self.base_url
-            try:  # llama-server: the context actually allocated
-                r = self.http.get(f"{root}/props", timeout=5)
-                if r.status_code == 200:
-                    n = (r.json().get("default_generation_settings") or {}).get("n_ctx")
-                    if isinstance(n, int) and n > 0:
-                        self._ctx = n
-            except (httpx.HTTPError, ValueError, AttributeError):
-                pass
+            n = (self._props().get("default_generation_settings") or {}).get("n_ctx")  # the context allocated
+            if isinstance(n, int) and n > 0:
+                self._ctx = n
             if self._ctx is None:
                 try:  # vLLM: max_model_len
                     for m in self.http.get(f"{self.base_url}/models", timeout=5).json().get("data", []):

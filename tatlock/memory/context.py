@@ -71,6 +71,18 @@ class MemoryContext:
             parts.append(f"## Summary of messages {c.from_message}-{c.up_to_message}\n{c.summary.strip()}")
         return "\n\n".join(parts)
 
+    def prompt_block(self) -> str:
+        """The memory as a prompt sees it: summaries first, then the conversation so far (the
+        latest message, the one being answered, is given apart)."""
+        parts = []
+        block = self.summary_block()
+        if block:
+            parts.append(block)
+        transcript = self.transcript(skip_last=1)
+        if transcript:
+            parts.append("## Conversation so far\n" + transcript)
+        return ("\n\n".join(parts) + "\n\n") if parts else ""
+
     def transcript(self, skip_last: int = 0) -> str:
         msgs = self.messages[: len(self.messages) - skip_last] if skip_last else self.messages
         return "\n".join(history_line(m) for m in msgs)

@@ -297,6 +297,7 @@ def decide(text: str) -> Deterministic:
         needs = []  # "Can you browse the internet?" asks about the ability, not for a search
     why += [f"{need}: rule" for need in needs]
     tools = [k for need in needs for k in tool_keys(need, text)]
+    by_rules = bool(reasons)
     if not reasons and not needs and USE_CLASSIFIER and not _GENERAL.search(text):
         from tatlock.pipeline import intents
 
@@ -308,7 +309,8 @@ def decide(text: str) -> Deterministic:
                 why.append(f"{g}: classifier {scores[g]:.2f}")
     guard = None
     if reasons:
-        other = _other(clauses)
+        # the classifier reads the whole message as one guard: no clause of it is "the rest"
+        other = _other(clauses) if by_rules else ""
         if len(reasons) > 1 or needs or other:
             guard = GuardMatch("MIXED", tuple(reasons), "; ".join(why), other)
         else:

@@ -78,7 +78,8 @@ def chat(env: TurnEnv, phase: Phase, messages: list[dict], *, cancel: Cancel | N
     env.estimator.calibrate(messages, r.prompt_tokens)
     phase.emit(ModelCall(phase.name, r.model, messages, r.content, round(r.ms, 1), r.prompt_tokens,
                          r.eval_tokens, [{"name": c.name, "arguments": c.arguments} for c in r.tool_calls],
-                         schema is not None, [x["function"]["name"] for x in tools or ()]))
+                         schema is not None, [x["function"]["name"] for x in tools or ()],
+                         r.evaluated_tokens, None if r.first_token_ms is None else round(r.first_token_ms, 1)))
     return r
 
 

@@ -25,16 +25,19 @@ from typing import Any, Callable
 from tatlock import prompts
 from tatlock.errors import BackendError, TatlockError
 from tatlock.events import (
-    AnswerReplaced, AnswerToken, Decision, ErrorEvent, Event, GuardFired, MessageStored, Notice, QualityVerdict,
-    TurnCancelled, TurnFinished,
+    AnswerReplaced, AnswerToken, Decision, ErrorEvent, Event, GuardFired, MessageStored, Notice, TurnCancelled,
+    TurnFinished,
 )
-from tatlock.llm.base import Cancel, Cancelled
+from tatlock.llm.base import Cancel, Cancelled, StopGeneration
 from tatlock.memory import context as memory_context
 from tatlock.pipeline import assess, guards, quality
+from tatlock.pipeline import facts as facts_mod
 from tatlock.pipeline import tools as tool_phase
+from tatlock.pipeline.gate import Brief, judge
 from tatlock.pipeline.phases import MAX_TOKENS, CountingBackend, Phase, TurnEnv, chat
-from tatlock.pipeline.respond import catalogue, guard_facts, respond, tz_label
+from tatlock.pipeline.respond import respond, system_prompt, tz_label
 from tatlock.pipeline.select import findings_of, run_tools
+from tatlock.pipeline.streamgate import StreamGate
 from tatlock.store.records import ToolSpec
 from tatlock.store.user import Author, Conversation, Message
 from tatlock.tools.base import TurnScope
@@ -63,6 +66,19 @@ class Plan:
     assessment: assess.Assessment | None
     wanted: list[str] = field(default_factory=list)
     topics: list[str] = field(default_factory=list)
+    # Phase 1's direct answer as it streamed through the gate (None: it did not stream)
+    stream: StreamGate | None = None
+
+    @property
+    def guard_parts(self) -> tuple[str, ...]:
+        """The guards the answer must satisfy: a MIXED rule's parts, else the one guard."""
+        if self.rule and self.guard == "MIXED":
+            return self.rule.parts
+        return (self.guard,) if self.guard and self.guard != "MIXED" else ()
+
+    @property
+    def other_part(self) -> str:
+        return self.rule.other if self.rule and self.guard == "MIXED" else ""
 
 
 class TurnRunner:
@@ -75,6 +91,7 @@ class TurnRunner:
         self.shown = ""  # what the user has seen of the answer so far
         self.question: Message | None = None
         self.plan: Plan | None = None
+        self._verdicts: dict[int, quality.Verdict] = {}  # a finished stream gate's verdict
         self.scope = TurnScope(env.store)
 
     # -- what the user sees ----------------------------------------------------------------
@@ -118,12 +135,13 @@ class TurnRunner:
         now = self.env.clock()
         messages, turn_vars = self.assess_request(msg, cross_summary=cross, now=now, persona=persona,
                                                   enabled=enabled)
-        plan = self.plan = self.assess(messages, enabled)
+        plan = self.plan = self.assess(messages, enabled, persona)
         self.check()
-        answer, runs, facts = self.answer(plan, persona=persona, enabled=enabled, turn_vars=turn_vars, now=now)
+        answer, runs, brief, verdict = self.answer(plan, persona=persona, enabled=enabled, turn_vars=turn_vars,
+                                                   now=now)
         self.check()
-        answer, verdict = self.gate(answer, plan, persona=persona, enabled=enabled, turn_vars=turn_vars,
-                                    instructions="\n".join(facts))
+        answer, verdict = judge(self, answer, verdict, plan, brief, persona=persona, turn_vars=turn_vars, now=now,
+                                categories=[s.category for s in enabled])
         self.store_reply(answer, plan, verdict, [r.name for r in runs])
 
     def store_question(self) -> Message:
@@ -158,20 +176,17 @@ class TurnRunner:
 
     def assess_request(self, msg: Message, *, cross_summary: str | None, now: dt.datetime, persona: str,
                        enabled: list[ToolSpec]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-        """Phase 1's messages: the stable parts (persona, guard instructions, tool catalogue) first,
-        for the server's prompt cache; then memory, the clock and the question. Also the
-        variables the respond phase reuses."""
+        """Phase 1's messages: the stable system message (persona, instructions, tool catalogue:
+        byte-identical from turn to turn, so the server's prompt cache reuses it), then memory
+        (which grows at its end), the clock and the question. Also the variables the respond
+        phase reuses."""
         env = self.env
         mem = memory_context.build(env.store, msg.conversation_id, budget_tokens=env.budget(),
                                    estimator=env.estimator, cross_summary=cross_summary)
-        turn_vars = dict(memory=memory_text(mem), now=now.strftime("%A %d %B %Y, %H:%M ") + f"({tz_label(now)})",
+        turn_vars = dict(memory=mem.prompt_block(), now=now.strftime("%A %d %B %Y, %H:%M ") + f"({tz_label(now)})",
                          location=env.store.get_var("location") or "unknown",
                          author=memory_context.speaker(msg), question=self.with_material(msg.content))
-        messages = [
-            {"role": "system", "content": prompts.render("assess.txt", persona=persona, tools=catalogue(enabled))},
-            {"role": "user", "content": prompts.render("assess_turn.txt", **turn_vars)},
-        ]
-        return messages, turn_vars
+        return assess.request(persona, enabled, **turn_vars), turn_vars
 
     def with_material(self, text: str) -> str:
         """The message as the model sees it: a long one cut to its share of the context (the
@@ -190,16 +205,23 @@ class TurnRunner:
             material[:room] + f"\n…[material truncated: {len(material) - room} more characters]")
         return f"{text}\n\nMaterial provided with the message:\n```\n{body}\n```"
 
-    def assess(self, messages: list[dict[str, Any]], enabled: list[ToolSpec]) -> Plan:
+    def assess(self, messages: list[dict[str, Any]], enabled: list[ToolSpec], persona: str) -> Plan:
+        """Phase 1 beside the deterministic side (guard rules, the classifier, sure tool needs)."""
         text = self.req.text
-        rule = guards.detect(text)
+        det = guards.decide(text)
+        rule = det.guard
         if rule:
             self.emit(GuardFired(rule.reason, rule.rule))
         p1 = Phase("assess", self.emit)
-        streamer = assess.AnswerStreamer(allow=rule is None)
+        # a direct answer streams only when nothing deterministic will overrule it
+        streamer = assess.AnswerStreamer(allow=rule is None and not det.sure)
+        gate = Brief(text, persona, self.env.secrets,
+                     prompt_text=prompts.render("assess.txt", persona="", tools=assess.catalogue(enabled))
+                     ).stream_gate()
         a: assess.Assessment | None
         route: str
         guard: str | None
+        before_answer = 0  # pieces (tokens, on llama-server) of JSON generated before the answer began
         if rule and rule.reason != "MIXED":
             # a pure guard the rules are sure of: the model's assessment could not change the
             # route (rules win), so the call is saved and the guard path costs one call
@@ -207,47 +229,63 @@ class TurnRunner:
             route, guard, source = "CAPABILITY_GUARD", rule.reason, "rules"
         else:
             def on_token(piece: str) -> None:
-                self.show(streamer.feed(piece))
+                nonlocal before_answer
+                if streamer.start is None:
+                    before_answer += 1
+                decoded = streamer.feed(piece)
+                if decoded:
+                    self.show(gate.feed(decoded))
+                    if gate.failed:
+                        raise StopGeneration  # a failing answer stops here: nothing failing was shown
 
             r1 = chat(self.env, p1, messages, cancel=self.cancel, schema=assess.schema([s.key for s in enabled]),
                       on_token=on_token, max_tokens=MAX_TOKENS["assess"])
             raw = r1.content
             a = assess.parse(raw)
-            if a is None and streamer.decision == "DIRECT" and streamer.emitted.strip():
-                # the JSON was cut off (token cap) after the answer had started: keep what was said
+            if (a is None or gate.failed) and streamer.decision == "DIRECT" and streamer.emitted.strip():
+                # the JSON was cut off (token cap, or the gate stopped it) after the answer had started
                 a = assess.Assessment("DIRECT", answer=streamer.emitted.strip(), form="truncated")
-            route, guard, source = decide_route(a, rule)
+            route, guard, source = assess.route_of(a, rule)
         wanted = list(a.tools) if a else []
+        if det.sure and route in ("DIRECT", "TOOLS_NEEDED"):
+            # the rules are sure a tool is needed (weather, the time, past conversations): it runs
+            if route == "DIRECT":
+                route, guard, source, wanted = "TOOLS_NEEDED", None, f"{source}+rules", []
+            wanted = list(dict.fromkeys([*det.tools, *wanted]))
         if route == "CAPABILITY_GUARD" and guard == "MIXED" and not wanted and rule:
-            wanted = guards.tool_hints(rule.other or text)
+            wanted = det.tools or guards.tool_hints(rule.other or text)
+        if route == "TOOLS_NEEDED" and not wanted:
+            wanted = guards.tool_hints(text)  # none named: the likely ones (else every enabled tool is offered)
         # a guard runs tools only for the part of a MIXED question beyond the guard
         if not (route == "TOOLS_NEEDED" or (route == "CAPABILITY_GUARD" and guard == "MIXED")):
             wanted = []
-        plan = Plan(route, guard, source, rule, a, wanted, a.topics if a else [])
+        plan = Plan(route, guard, source, rule, a, wanted, a.topics if a else [],
+                    stream=gate if streamer.emitted else None)
         self.emit(Decision(route, guard, source, plan.wanted, plan.topics,
-                           a.__dict__ if a else {"unparsed": raw[:500]}))
-        self.phases.append(p1.finish(route=route, guard=guard, parsed=a is not None))
+                           a.__dict__ if a else {"unparsed": raw[:500], "rules": det.why}))
+        self.phases.append(p1.finish(route=route, guard=guard, parsed=a is not None,
+                                     json_before_answer=before_answer if streamer.start is not None else None))
         return plan
 
     def answer(self, plan: Plan, *, persona: str, enabled: list[ToolSpec], turn_vars: dict[str, Any],
-               now: dt.datetime) -> tuple[str, list[tool_phase.ToolRun], list[str]]:
+               now: dt.datetime) -> tuple[str, list[tool_phase.ToolRun], Brief, quality.Verdict | None]:
         """The answer before the gate: Phase 1's direct answer, or tools and/or guard facts and
-        Phase 4. Returns (answer, tool runs, the guard facts given to the model)."""
+        Phase 4, streamed through the gate. Returns (answer, tool runs, what the gate is told,
+        the stream gate's verdict when the answer streamed through one)."""
         a = plan.assessment
-        streamed = self.shown.strip()
-        facts: list[str] = []
+        brief = Brief(self.req.text, persona, self.env.secrets, guard_parts=plan.guard_parts,
+                      other_part=plan.other_part)
         if plan.route == "CAPABILITY_GUARD":
-            rule = plan.rule
-            parts = set(rule.parts if rule else ()) | ({plan.guard} if plan.guard and plan.guard != "MIXED" else set())
-            facts = guard_facts(parts or {"IDENTITY", "CAPABILITIES"}, mixed=plan.guard == "MIXED", now=now,
-                                enabled=enabled)
+            brief.facts = facts_mod.for_guard(plan.rule.parts if plan.rule else (), plan.guard, now=now,
+                                              categories=[s.category for s in enabled], zone=tz_label(now))
         if plan.route == "DIRECT" and a and a.answer:
-            answer = streamed or a.answer
-            if not streamed:
-                self.show(answer)
-            return answer, [], facts
+            brief.prompt_text = prompts.render("assess.txt", persona="", tools=assess.catalogue(enabled))
+            gate = plan.stream
+            if gate is None:  # not streamed (a text-form assessment): gate it now, whole
+                gate = brief.stream_gate()
+                self.show(gate.feed(a.answer))
+            return self._finish_stream(gate, brief), [], brief, self._stream_verdict(gate, brief)
         runs: list[tool_phase.ToolRun] = []
-        findings: list[str] = []
         if plan.route == "TOOLS_NEEDED" or (plan.route == "CAPABILITY_GUARD" and plan.wanted):
             msg = self.question
             assert msg is not None
@@ -256,63 +294,59 @@ class TurnRunner:
                              text=self.req.text, conversation_id=self.req.conversation.id,
                              author_id=self.req.author.id, message_id=msg.message_id, phases=self.phases,
                              cancel=self.cancel, scope=self.scope, describe_image=self.describe_image)
-            findings = findings_of(runs)
+            brief.tool_findings = findings_of(runs)
             self.check()
-        findings += facts
-        answer, stopped = respond(self.env, self.emit, persona=persona, enabled=enabled, turn_vars=turn_vars,
-                                  findings=findings, phases=self.phases, cancel=self.cancel,
-                                  show=None if streamed else self.show)
-        if streamed:  # part of an answer was shown before the route changed: replace it
-            self.replace(answer, "the first answer was incomplete")
-        elif stopped:
+        brief.prompt_text = system_prompt("")
+        earlier = self.shown.strip()  # part of a first answer shown before the route changed
+        gate = brief.stream_gate()
+
+        def show(piece: str) -> None:
+            self._show_gated(gate, piece, replacing=bool(earlier))
+
+        answer, looped = respond(self.env, self.emit, persona=persona, turn_vars=turn_vars,
+                                 findings=brief.tool_findings + facts_mod.lines(brief.facts), phases=self.phases,
+                                 cancel=self.cancel, show=show)
+        if gate.failed is not None:
+            return answer, runs, brief, gate.failed
+        rest = self._finish_stream(gate, brief, show=not (earlier or looped))
+        verdict: quality.Verdict | None = self._stream_verdict(gate, brief)
+        if looped:  # the answer that stands is the loop cut short: the gate judges that one
             self.replace(answer, "the model started repeating itself")
-        return answer, runs, facts
+            verdict = None
+        elif earlier and verdict and verdict.verdict != "FALLBACK":
+            self.replace(rest, "the first answer was incomplete")
+        else:
+            answer = rest
+        return answer, runs, brief, verdict
 
-    def gate(self, answer: str, plan: Plan, *, persona: str, enabled: list[ToolSpec], turn_vars: dict[str, Any],
-             instructions: str) -> tuple[str, quality.Verdict]:
-        rule, guard, route = plan.rule, plan.guard, plan.route
-        p = Phase("quality", self.emit)
-        kw: dict[str, Any] = dict(
-            question=self.req.text, persona_text=persona, secrets=self.env.secrets, instructions=instructions,
-            guard_parts=rule.parts if rule and guard == "MIXED" else (),
-            other_part=rule.other if rule and guard == "MIXED" else "")
-        v = quality.check(answer, **kw)
-        by_model = False
-        if v.verdict == "FALLBACK" and route == "DIRECT" and self._calls() == 1:
-            # one repair: the respond phase, with the facts about itself spelled out
-            self.phases.append(p.finish(verdict="REPAIR", checks=v.checks))
-            facts = guard_facts({"IDENTITY"}, mixed=False, now=self.env.clock(), enabled=enabled)
-            repaired, _ = respond(self.env, self.emit, persona=persona, enabled=enabled, turn_vars=turn_vars,
-                                  findings=facts, phases=self.phases, cancel=self.cancel, show=None, name="repair")
-            v2 = quality.check(repaired, **kw)
-            p = Phase("quality", self.emit)
-            if v2.verdict != "FALLBACK":
-                self.replace(repaired, "; ".join(v.checks))
-                answer, v = repaired, v2
-            else:
-                v = v2
-        limit = {"DIRECT": 2, "CAPABILITY_GUARD": 2}.get(route, 3 + max(0, self.env.cfg.tool_rounds - 1))
-        if v.verdict == "UNSURE":
-            if self._calls(skip=("cross_summary", "run_tools")) < limit:
-                by_model = True
-                r = chat(self.env, p, [{"role": "user", "content": prompts.render(
-                    "quality.txt", question=self.req.text, answer=answer, concerns="; ".join(v.checks))}],
-                    cancel=self.cancel, schema=quality.QUALITY_SCHEMA, temperature=0.0,
-                    max_tokens=MAX_TOKENS["quality"])
-                verdict, kind = quality.parse_model_verdict(r.content)
-                v = quality.Verdict(verdict, kind, v.checks)
-            else:  # no call left in this route's budget: soft doubts do not block a reply
-                v = quality.Verdict("APPROVED", None, v.checks)
-        self.emit(QualityVerdict(v.verdict, v.fallback_type, v.checks, by_model))
-        self.phases.append(p.finish(verdict=v.label))
-        if v.verdict == "FALLBACK":
-            reply = quality.fallback_reply(v.fallback_type or "RETRY")
-            self.replace(reply, "; ".join(v.checks) or v.label)
-            return reply, v
-        return answer, v
+    def _show_gated(self, gate: StreamGate, piece: str, *, replacing: bool) -> None:
+        safe = gate.feed(piece)
+        if gate.failed:
+            raise StopGeneration  # nothing failing was shown: stop generating
+        if not replacing:
+            self.show(safe)
 
-    def _calls(self, skip: tuple[str, ...] = ("cross_summary",)) -> int:
+    def _finish_stream(self, gate: StreamGate, brief: Brief, *, show: bool = True) -> str:
+        """The whole answer once its stream ended: the text still held back is shown, unless
+        the answer failed (then the gate replaces it)."""
+        if gate.failed is None and id(gate) not in self._verdicts:
+            rest, v = gate.finish(guard_parts=brief.guard_parts, other_part=brief.other_part)
+            self._verdicts[id(gate)] = v
+            if v.verdict != "FALLBACK" and show:
+                self.show(rest)
+        return gate.text.strip()
+
+    def _stream_verdict(self, gate: StreamGate, brief: Brief) -> quality.Verdict:
+        return gate.failed or self._verdicts.get(id(gate)) or gate.finish(
+            guard_parts=brief.guard_parts, other_part=brief.other_part)[1]
+
+    def model_calls(self, skip: tuple[str, ...] = ("cross_summary",)) -> int:
         return sum(x["model_calls"] for x in self.phases if x["name"] not in skip)
+
+    def call_limit(self, route: str) -> int:
+        """Most model calls a route may spend before the gate (a repair or the model check
+        costs one): a direct answer 2, a guard 2, tools 3 plus extra rounds."""
+        return {"DIRECT": 2, "CAPABILITY_GUARD": 2}.get(route, 3 + max(0, self.env.cfg.tool_rounds - 1))
 
     # -- the end ---------------------------------------------------------------------------
 
@@ -361,28 +395,3 @@ class TurnRunner:
 
     def _ms(self) -> float:
         return round((time.perf_counter() - self.t0) * 1000, 1)
-
-
-def memory_text(mem: memory_context.MemoryContext) -> str:
-    parts = []
-    block = mem.summary_block()
-    if block:
-        parts.append(block)
-    transcript = mem.transcript(skip_last=1)
-    if transcript:
-        parts.append("## Conversation so far\n" + transcript)
-    return ("\n\n".join(parts) + "\n\n") if parts else ""
-
-
-def decide_route(a: assess.Assessment | None, rule: guards.GuardMatch | None) -> tuple[str, str | None, str]:
-    """(route, guard, source): the rules win when they see a guard the model missed."""
-    if a is None:
-        if rule:
-            return "CAPABILITY_GUARD", rule.reason, "rules"
-        return "DIRECT", None, "fallback"  # unreadable assessment: Phase 4 answers
-    if rule:
-        if a.decision != "CAPABILITY_GUARD":
-            return "CAPABILITY_GUARD", rule.reason, "rules"
-        guard = rule.reason if (rule.reason == "MIXED" or a.guard is None) else a.guard
-        return "CAPABILITY_GUARD", guard, "model+rules"
-    return a.decision, a.guard, "model"
