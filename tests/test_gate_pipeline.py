@@ -174,3 +174,15 @@ def test_phase_1_first_message_prompt_is_lean_and_its_system_part_stable(served)
     # the follow-up's user message starts with what the first one's memory left off plus the new turn
     assert "What is the capital of France?" in second[1]["content"]
     assert json.dumps(first[0]) == json.dumps(second[0])
+
+
+def test_a_guard_the_model_imagines_is_overruled(served):
+    """SmolLM2 once routed "What is the capital of France?" to a guard; nothing in it asks about
+    the butler, the time or a secret, so the question is answered instead."""
+    served.queue({"json": {"decision": "CAPABILITY_GUARD", "guard_reason": "SECURITY", "answer": "", "tools": [],
+                           "tool_query": "", "topics": []}}, "Paris, sir.")
+    with tatlock.open() as butler:
+        final = butler.ask("What is the capital of France?")
+    assert (final.route, final.guard, final.answer) == ("DIRECT", None, "Paris, sir.")
+    respond = served.chat_requests[-1]["messages"][-1]["content"]
+    assert "Decline politely" not in respond

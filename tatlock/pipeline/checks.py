@@ -74,11 +74,20 @@ _PROMPT_WORDS = re.compile(
     r"\"decision\"\s*:\s*\"", _I)
 
 
+# the transcript's speaker labels (memory/context.py): "Anchor (Alice): ...", "Assistant: ...",
+# "[Name (bot)]: ..."; a small model continues the transcript instead of answering
+_SPEAKER = re.compile(r"(?:^|(?<=[.!?]\s))\s*(?:Anchor \([^()\n]{1,40}\)|Assistant|\[[^\[\]\n]{1,40} \(bot\)\]|"
+                      r"[A-Z][a-z]{1,20} \([A-Z][a-z]{1,20}\)):\s", re.M)
+
+
 def prompt_echo(text: str) -> str | None:
     """The prompt's labels or its way of speaking, in an answer: the model parroted its prompt."""
     labels = _LABELS.findall(text)
     if len(labels) >= 2 or _STRONG_LABELS.search(text):
         return "the reply echoes the prompt's labels"
+    speakers = _SPEAKER.findall(text)
+    if speakers and (len(speakers) >= 2 or re.match(r"\s*(?:Anchor \(|Assistant:)", text)):
+        return "the reply continues the transcript instead of answering"
     m = _PROMPT_WORDS.search(text)
     if m:
         return f"the reply speaks the prompt's words: {m.group(0)!r}"

@@ -335,3 +335,19 @@ def tool_hints(text: str) -> list[str]:
     classes = intents.classes(text)
     hinted = [n for n in intents.TOOLS if scores[n] >= HINT_THRESHOLD and _backed(n, text, classes)]
     return [k for need in hinted for k in tool_keys(need, text)]
+
+
+_GUARD_WORDS = {"you", "secret", "clock", "now", "ability"}  # intents' word classes a guard question carries
+VETO_BELOW = 0.05
+
+
+def credible_guard(text: str) -> bool:
+    """Whether a guard the model claims (where the rules and the classifier saw none) has any
+    sign in the message: a small model sometimes guards "What is the capital of France?", and the
+    guard path then answers with the butler's facts instead of the question. With no guard word
+    and every guard label below VETO_BELOW, the claim is overruled."""
+    from tatlock.pipeline import intents
+
+    if intents.classes(text) & _GUARD_WORDS:
+        return True
+    return max(intents.scores(text, GUARDS).values(), default=0.0) >= VETO_BELOW
