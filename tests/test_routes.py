@@ -154,3 +154,19 @@ def test_a_bad_line_is_a_clear_error(tmp_path):
     bad.write_text("WEATHER | fam | Will it rain?\n")
     with pytest.raises(ValueError, match="unknown label"):
         intents.read_examples(bad)
+
+
+def test_trained_weights_are_kept_and_a_damaged_cache_is_retrained(tmp_path):
+    from tatlock.pipeline import intents
+
+    examples = intents.read_examples()
+    first = intents.Model(examples, cache=tmp_path)
+    want = first.scores("Who am I talking to?", intents.GUARDS)
+    (cache,) = tmp_path.glob("classifier-*.json")
+    assert cache.stat().st_mode & 0o077 == 0  # private, like every file of tatlock's
+    second = intents.Model(examples, cache=tmp_path)
+    second._train = None  # a second process loads, never trains
+    assert second.scores("Who am I talking to?", intents.GUARDS) == pytest.approx(want, abs=1e-4)
+    cache.write_text("{not json")
+    third = intents.Model(examples, cache=tmp_path)
+    assert third.scores("Who am I talking to?", intents.GUARDS) == pytest.approx(want, abs=1e-9)

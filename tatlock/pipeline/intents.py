@@ -1,5 +1,7 @@
 """A small text classifier for what a message asks for, trained at first use from questions
-shipped with the package (data/routes_train.txt); stdlib only, no download, no stored weights.
+shipped with the package (data/routes_train.txt); stdlib only, no download. The trained
+weights are kept in the data folder when the core says where (``use_cache``), so a new process
+loads them instead of training again; they are retrained whenever the shipped examples change.
 
 Small local models misroute ordinary phrasings ("Who am I talking to?", "Do I need an
 umbrella?"), and regular expressions only catch the phrasings they were written for. This
@@ -11,6 +13,8 @@ first time it is needed, once per process; importing is free.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 import re
 import threading
@@ -180,8 +184,13 @@ class Model:
     wanted), over feature indices and plain lists, so a label costs tens of milliseconds once."""
 
     def __init__(self, examples: list[Example], labels: tuple[str, ...] = LABELS, epochs: int = 12,
-                 rate: float = 1.0, l2: float = 1e-3):
+                 rate: float = 1.0, l2: float = 1e-3, cache: Path | None = None):
         self.labels, self.epochs, self.rate, self.l2 = labels, epochs, rate, l2
+        # the cache file is named after everything the weights depend on
+        self.key = hashlib.sha256(repr((sorted((e.text, sorted(e.labels)) for e in examples), epochs, rate, l2,
+                                        CLASS_WEIGHT, sorted(USE.items()))).encode()).hexdigest()[:16]
+        self.cache = self.cache_file(cache)
+        self._cached: dict[str, tuple[list[float], float]] | None = None
         self.index: dict[str, int] = {}
         self.rows: list[tuple[list[int], list[float], frozenset[str]]] = []
         for e in examples:
@@ -213,6 +222,35 @@ class Model:
                 w = [x * decay for x in w]
         return w, b
 
+    def cache_file(self, folder: Path | None) -> Path | None:
+        return folder / f"classifier-{self.key}.json" if folder is not None else None
+
+    def _load(self, lab: str) -> tuple[list[float], float] | None:
+        if self.cache is None:
+            return None
+        if self._cached is None:
+            self._cached = {}
+            try:
+                data = json.loads(self.cache.read_text(encoding="utf-8"))
+                for name, (w, b) in data.items():
+                    if isinstance(w, list) and len(w) == len(self.index):
+                        self._cached[name] = ([float(x) for x in w], float(b))
+            except (OSError, ValueError, TypeError):  # none yet, or damaged: train again
+                pass
+        return self._cached.get(lab)
+
+    def _save(self) -> None:
+        if self.cache is None or (self._cached is not None and set(self.trained) <= set(self._cached)):
+            return
+        try:
+            from tatlock.files import write_private
+
+            data = {lab: [[round(x, 6) for x in w], b] for lab, (w, b) in self.trained.items()}
+            write_private(self.cache, json.dumps(data, separators=(",", ":")))
+            self._cached = dict(self.trained)
+        except Exception:  # noqa: BLE001 - the cache only saves time; the weights are in memory
+            pass
+
     def scores(self, text: str, labels: tuple[str, ...] | None = None) -> dict[str, float]:
         if not self.rows:
             return dict.fromkeys(labels or self.labels, 0.0)
@@ -222,7 +260,8 @@ class Model:
             if lab not in self.trained:
                 with self._lock:
                     if lab not in self.trained:
-                        self.trained[lab] = self._train(lab)
+                        self.trained[lab] = self._load(lab) or self._train(lab)
+                        self._save()
             w, b = self.trained[lab]
             z = b + sum(w[i] * v for i, v in feats)
             out[lab] = 1 / (1 + math.exp(-max(-30.0, min(30.0, z))))
@@ -231,6 +270,17 @@ class Model:
 
 _model: Model | None = None
 _lock = threading.Lock()
+_cache: Path | None = None
+
+
+def use_cache(folder: Path) -> None:
+    """Keep the trained weights in ``folder`` (the core passes its data folder), from the next
+    label trained on."""
+    global _cache
+    with _lock:
+        _cache = folder
+        if _model is not None:
+            _model.cache = _model.cache_file(folder)
 
 
 def model() -> Model:
@@ -243,7 +293,7 @@ def model() -> Model:
                     examples = read_examples()
                 except OSError:  # a broken install: no classifier, the rules still route
                     examples = []
-                _model = Model(examples)
+                _model = Model(examples, cache=_cache)
     return _model
 
 
