@@ -186,3 +186,19 @@ def test_a_guard_the_model_imagines_is_overruled(served):
     assert (final.route, final.guard, final.answer) == ("DIRECT", None, "Paris, sir.")
     respond = served.chat_requests[-1]["messages"][-1]["content"]
     assert "Decline politely" not in respond
+
+
+def test_the_answer_of_an_imagined_guard_streams_and_stands(served):
+    """SmolLM2 writes {"decision":"CAPABILITY_GUARD","answer":"Paris..."} for the capital of France:
+    the guard is overruled before the stream, so its answer streams at once (one call)."""
+    served.token_delay = 0.001
+    served.queue({"json": {"decision": "CAPABILITY_GUARD", "answer": "Paris, sir, since the tenth century.",
+                           "topics": [], "guard_reason": "CAPABILITIES", "tools": [], "tool_query": ""}})
+    with tatlock.open() as butler:
+        events = list(butler.turn("What is the capital of France?"))
+    final = events[-1]
+    assert (final.route, final.answer) == ("DIRECT", "Paris, sir, since the tenth century.")
+    assert len(served.chat_requests) == 1
+    assert tokens(events) == final.answer
+    first_token = next(i for i, e in enumerate(events) if isinstance(e, AnswerToken))
+    assert first_token < events.index(next(e for e in events if type(e).__name__ == "ModelCall"))

@@ -22,7 +22,8 @@ GUARDS = ("IDENTITY", "CAPABILITIES", "TEMPORAL", "SECURITY", "MIXED")
 def schema(tool_names: list[str]) -> dict[str, Any]:
     # property order matters: the decision comes first so the answer can be streamed the
     # moment it starts, knowing it is a direct answer; the answer comes next, so the first
-    # token reaches the user before the model writes the other fields (guard_reason too)
+    # token reaches the user before the model writes the other fields; the topics follow, so
+    # a direct answer's call can end there (the rest only routes the other decisions).
     # bounds keep a small model from looping inside the grammar (whitespace, repeated items)
     tools_items: dict[str, Any] = {"type": "string", "maxLength": 40}
     if tool_names:
@@ -32,12 +33,12 @@ def schema(tool_names: list[str]) -> dict[str, Any]:
         "properties": {
             "decision": {"type": "string", "enum": list(ROUTES)},
             "answer": {"type": "string", "maxLength": 2000},
+            "topics": {"type": "array", "items": {"type": "string", "maxLength": 40}, "maxItems": 3},
             "guard_reason": {"type": "string", "enum": ["NONE", *GUARDS]},
             "tools": {"type": "array", "items": tools_items, "maxItems": 4},
             "tool_query": {"type": "string", "maxLength": 200},
-            "topics": {"type": "array", "items": {"type": "string", "maxLength": 40}, "maxItems": 3},
         },
-        "required": ["decision", "answer", "guard_reason", "tools", "tool_query", "topics"],
+        "required": ["decision", "answer", "topics", "guard_reason", "tools", "tool_query"],
     }
 
 
@@ -193,9 +194,10 @@ class AnswerStreamer:
     _ANSWER = re.compile(r'"answer"\s*:\s*"')
     _ESC = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 
-    def __init__(self, allow: bool = True):
+    def __init__(self, allow: bool = True, decisions: tuple[str, ...] = ("DIRECT",)):
         self.buf = ""
         self.allow = allow
+        self.decisions = decisions  # the decisions whose answer stands (and so may stream)
         self.decision: str | None = None
         self.start: int | None = None
         self.pos = 0
@@ -208,7 +210,7 @@ class AnswerStreamer:
             m = self._DECISION.search(self.buf)
             if m:
                 self.decision = _route(m.group(1))
-        if not self.allow or self.done or self.decision != "DIRECT":
+        if not self.allow or self.done or self.decision not in self.decisions:
             return ""
         if self.start is None:
             m = self._ANSWER.search(self.buf)

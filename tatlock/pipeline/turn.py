@@ -213,8 +213,11 @@ class TurnRunner:
         if rule:
             self.emit(GuardFired(rule.reason, rule.rule))
         p1 = Phase("assess", self.emit)
-        # a direct answer streams only when nothing deterministic will overrule it
-        streamer = assess.AnswerStreamer(allow=rule is None and not det.sure)
+        # a direct answer streams only when nothing deterministic will overrule it; so does the
+        # answer of a guard the model would imagine (overruled below: its answer stands)
+        credible = rule is not None or guards.credible_guard(text)
+        streamer = assess.AnswerStreamer(allow=rule is None and not det.sure,
+                                         decisions=("DIRECT",) if credible else ("DIRECT", "CAPABILITY_GUARD"))
         gate = Brief(text, persona, self.env.secrets,
                      prompt_text=prompts.render("assess.txt", persona="", tools=assess.catalogue(enabled))
                      ).stream_gate()
@@ -242,11 +245,11 @@ class TurnRunner:
                       on_token=on_token, max_tokens=MAX_TOKENS["assess"])
             raw = r1.content
             a = assess.parse(raw)
-            if (a is None or gate.failed) and streamer.decision == "DIRECT" and streamer.emitted.strip():
+            if (a is None or gate.failed) and streamer.decision in streamer.decisions and streamer.emitted.strip():
                 # the JSON was cut off (token cap, or the gate stopped it) after the answer had started
                 a = assess.Assessment("DIRECT", answer=streamer.emitted.strip(), form="truncated")
             route, guard, source = assess.route_of(a, rule)
-            if route == "CAPABILITY_GUARD" and source == "model" and not guards.credible_guard(text):
+            if route == "CAPABILITY_GUARD" and source == "model" and not credible:
                 # nothing in the message asks about the butler, the time or a secret: not a guard
                 route, guard, source = ("TOOLS_NEEDED" if a and a.tools else "DIRECT"), None, "model, guard overruled"
         wanted = list(a.tools) if a else []
