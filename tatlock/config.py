@@ -110,22 +110,25 @@ class Config:
 
     def api_key_value(self) -> str | None:
         """The API key for OpenAI-compatible servers: env/config, else the keyring secret
-        ``api_key`` (``tatlock secret set api_key``), else the older keyring entry named after
-        base_url."""
+        ``api_key`` (``tatlock secret set api_key``). The keyring is asked only when a secret was
+        set through tatlock: detecting its backend costs about 0.1 s of every start."""
         if self.api_key:
             return self.api_key
+        if "api_key" in self.source:  # asked already (None: there is none)
+            return None
         from tatlock import secrets
 
+        key = None
         try:
-            key = secrets.get("api_key")
-            if key is None and secrets.backend_problem() is None:
-                import keyring
-
-                key = keyring.get_password(APP, self.base_url)
-                secrets.register_secret(key)
-            return key
+            key = secrets.get("api_key", paths=self.paths)
         except Exception:  # a locked or broken keyring: no key (the server will say so)
-            return None
+            key = None
+        if key:
+            self.api_key = key
+            self.source["api_key"] = "the OS keyring (tatlock secret api_key)"
+        else:
+            self.source["api_key"] = "none"
+        return key
 
 
 

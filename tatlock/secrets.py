@@ -119,11 +119,12 @@ def set(name: str, value: str, paths: "Paths | None" = None) -> None:  # noqa: A
         _write_index(paths, [*names, name])
 
 
-def get(name: str) -> str | None:
-    """Secret ``name``: its environment variable, else the keyring; None when neither has it
-    (also when there is no keyring). The value is registered for redaction."""
+def get(name: str, paths: "Paths | None" = None) -> str | None:
+    """Secret ``name``: its environment variable, else the keyring when tatlock set it there
+    (its index of names says so: a start with no secrets never loads keyring); None when
+    neither has it (also when there is no keyring). The value is registered for redaction."""
     value = os.environ.get(env_var(name)) or None
-    if value is None and backend_problem() is None:
+    if value is None and name in _index(paths) and backend_problem() is None:
         import keyring
 
         value = _call(name, "read the secret", keyring.get_password, SERVICE, name)

@@ -152,9 +152,9 @@ def test_a_failing_keyring_is_one_line(cli, home, forget_registered):
         r = cli("secret", "set", "weather", "--stdin", stdin=SECRET + "\n")
         assert r.code == 1 and r.err.count("\n") == 1 and "collection is locked" in r.err
         assert "TATLOCK_SECRET_WEATHER" in r.err
+        (home / "secret-names").write_text("weather\n")
         with pytest.raises(TatlockError):
             secrets.get("weather")
-        (home / "secret-names").write_text("weather\n")
         monkeypatch_env = {"TATLOCK_SECRET_MAIL": "plainword-mail-333"}
         os.environ.update(monkeypatch_env)
         try:  # at open a broken keyring is skipped; the environment's secrets still count
@@ -170,9 +170,22 @@ def test_the_api_key_comes_from_the_keyring(ring, monkeypatch):
     assert load().api_key_value() is None
     secrets.set("api_key", SECRET)
     assert load().api_key_value() == SECRET
-    ring.entries.pop(("tatlock", "api_key"))
-    ring.set_password("tatlock", load().base_url, "legacy-entry-123")  # where older versions looked
-    assert load().api_key_value() == "legacy-entry-123"
+    assert load().api_key_value() == SECRET  # asked once per load, and once again on the next
+
+
+def test_a_start_without_secrets_never_loads_keyring(tmp_path):
+    """Detecting a keyring backend costs about 0.1 s: a start with no secret set skips it."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from tatlock import config, secrets; c = config.load(); "
+            "c.backend = 'openai'; c.api_key_value(); secrets.known_values(c); "
+            "print('keyring' in sys.modules)")
+    env = {**os.environ, "TATLOCK_HOME": str(tmp_path), "TATLOCK_BACKEND": "openai"}
+    env.pop("PYTHON_KEYRING_BACKEND", None)
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip() == "False"
 
 
 def assess(answer):
