@@ -30,7 +30,7 @@ ACTIONS: tuple[Action, ...] = (
     Action("cancel_turn", "Answer: stop", "Stop the answer being written; what was said stays, marked cancelled",
            "escape", "Stop"),
     Action("copy_last", "Answer: copy the last one", "Copy Tatlock's last answer to the clipboard (OSC 52)",
-           "ctrl+y", "Copy"),
+           "ctrl+l", "Copy"),
     Action("speak_as", "Speaker: speak as a guest", "Attribute your next messages to someone else in the room"),
     Action("speak_as_anchor", "Speaker: back to yourself", "Attribute your next messages to you, the Anchor"),
     Action("toggle_panes", "View: side panes", "Show or hide the Debug, Compaction and Memory panes",

@@ -235,6 +235,13 @@ class TatlockApp(ConversationActions):
         self.sidebar.set_current(cid)
         self.refresh_detail()
 
+    async def on_sidebar_open(self, event: Sidebar.Open) -> None:
+        if self.chat.streaming and event.conversation_id != self.chat.conversation_id:
+            self.notify("Tatlock is still answering here: wait, or press Esc to stop him.", severity="warning")
+            return
+        await self.open_conversation(event.conversation_id, event.message_number)
+        self.chat.composer.focus()
+
     # -- the server ------------------------------------------------------------------------
 
     def show_header(self) -> None:

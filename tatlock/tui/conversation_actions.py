@@ -125,7 +125,7 @@ class ConversationActions(App[int]):
             if cid == self.chat.conversation_id:
                 await self.open_conversation(None)
             await self.sidebar.reload()
-            self.notify(f"Forgot “{one_line(title, 40)}” ({gone.messages} messages).")
+            self.notify(f"Forgot “{one_line(title, 40)}” ({gone.conversation.message_count} messages).")
 
         self.push_screen(ConfirmScreen(
             f"Forget “{one_line(title, 60)}”?\n\nIts messages, summaries, topics and what was learnt in it are "
