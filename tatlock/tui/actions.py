@@ -25,7 +25,7 @@ ACTIONS: tuple[Action, ...] = (
     Action("rename_conversation", "Conversation: rename", "Give the conversation a title"),
     Action("delete_conversation", "Conversation: delete", "Forget the conversation and all derived from it"),
     Action("export('md')", "Conversation: export as Markdown", "Write the conversation to a .md file"),
-    Action("export('json')", "Conversation: export as JSON", "Write the conversation, with everything, to a .json file"),
+    Action("export('json')", "Conversation: export as JSON", "Write the conversation, everything, to a .json file"),
     Action("compact", "Conversation: compact now", "Summarise the messages that are due now (in the background)"),
     Action("cancel_turn", "Answer: stop", "Stop the answer being written; what was said stays, marked cancelled",
            "escape", "Stop"),

@@ -4,7 +4,7 @@ at once and used by the next message."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, Callable
 
 from rich.text import Text
 from textual import on
@@ -18,10 +18,10 @@ from textual.widgets.option_list import Option
 from tatlock.errors import TatlockError
 from tatlock.tui.format import one_line
 from tatlock.tui.screens.dialogs import ConfirmScreen
+from tatlock.tui.host import Host, host
 
 if TYPE_CHECKING:  # pragma: no cover
     from tatlock.store.records import Instruction
-    from tatlock.tui.app import TatlockApp
 
 
 class PersonaScreen(Screen[None]):
@@ -29,7 +29,7 @@ class PersonaScreen(Screen[None]):
         Binding("escape", "close", "Back"),
         Binding("ctrl+s", "save", "Save", priority=True),
         Binding("a", "add", "Add"),
-        Binding("space", "toggle", "On/off"),
+        Binding("space", "switch", "On/off"),
         Binding("shift+up", "move(-1)", "Up"),
         Binding("shift+down", "move(1)", "Down"),
         Binding("delete", "remove", "Delete"),
@@ -42,8 +42,8 @@ class PersonaScreen(Screen[None]):
         self.loaded_text = ""
 
     @property
-    def tapp(self) -> "TatlockApp":
-        return cast("TatlockApp", self.app)
+    def tapp(self) -> Host:
+        return host(self.app)
 
     def compose(self) -> ComposeResult:
         yield Static("Persona · the instructions Tatlock follows, in order · the next message uses them",
@@ -133,14 +133,14 @@ class PersonaScreen(Screen[None]):
 
     @on(Button.Pressed)
     async def pressed(self, event: Button.Pressed) -> None:
-        action = {"save": "save", "add": "add", "toggle": "toggle", "up": "move(-1)", "down": "move(1)",
+        action = {"save": "save", "add": "add", "toggle": "switch", "up": "move(-1)", "down": "move(1)",
                   "remove": "remove"}.get(event.button.id or "")
         if action:
             await self.run_action(action)
 
     # -- actions ---------------------------------------------------------------------------
 
-    async def _do(self, fn, *args, select: int | None = None, note: str = "") -> bool:  # type: ignore[no-untyped-def]
+    async def _do(self, fn: Callable[..., Any], *args: Any, select: int | None = None, note: str = "") -> bool:
         try:
             result = await self.tapp.jobs.run(fn, *args)
         except TatlockError as exc:
@@ -166,7 +166,7 @@ class PersonaScreen(Screen[None]):
         self._new()
         self.editor.focus()
 
-    async def action_toggle(self) -> None:
+    async def action_switch(self) -> None:
         ins = self.current()
         if ins is not None:
             persona = self.tapp.butler.persona

@@ -7,7 +7,7 @@ waits for the UI)."""
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -20,10 +20,10 @@ from textual.widgets import Button, ProgressBar, Static
 from tatlock.errors import TatlockError
 from tatlock.llm.base import Cancel
 from tatlock.tui.format import PullMeter, one_line
+from tatlock.tui.host import host
 
 if TYPE_CHECKING:  # pragma: no cover
     from tatlock.events import PullProgress
-    from tatlock.tui.app import TatlockApp
 
 
 class PullScreen(ModalScreen[bool]):
@@ -57,7 +57,7 @@ class PullScreen(ModalScreen[bool]):
 
     @work(exclusive=True, group="pull")
     async def download(self) -> None:
-        tapp = cast("TatlockApp", self.app)
+        tapp = host(self.app)
         status = self.query_one("#pull-status", Static)
         try:
             await tapp.jobs.run(tapp.butler.models.pull, self.model, on_progress=self._progress, cancel=self.cancel,

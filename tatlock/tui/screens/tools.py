@@ -3,7 +3,7 @@ Space or Enter switches the highlighted tool on or off (saved at once, used by t
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on
@@ -15,10 +15,10 @@ from textual.widgets import DataTable, Footer, Static
 
 from tatlock.errors import TatlockError
 from tatlock.tui.format import one_line
+from tatlock.tui.host import Host, host
 
 if TYPE_CHECKING:  # pragma: no cover
     from tatlock.services.system import ToolInfo
-    from tatlock.tui.app import TatlockApp
 
 
 def describe(info: ToolInfo) -> str:
@@ -37,7 +37,7 @@ def describe(info: ToolInfo) -> str:
 class ToolsScreen(Screen[None]):
     BINDINGS = [
         Binding("escape", "close", "Back"),
-        Binding("space", "toggle", "On/off"),
+        Binding("space", "switch", "On/off"),
     ]
 
     def __init__(self) -> None:
@@ -45,8 +45,8 @@ class ToolsScreen(Screen[None]):
         self.tools: list[ToolInfo] = []
 
     @property
-    def tapp(self) -> "TatlockApp":
-        return cast("TatlockApp", self.app)
+    def tapp(self) -> Host:
+        return host(self.app)
 
     def compose(self) -> ComposeResult:
         yield Static("Tools · what Tatlock may use · Space or Enter switches one on or off", classes="screen-title",
@@ -95,9 +95,9 @@ class ToolsScreen(Screen[None]):
 
     @on(DataTable.RowSelected)
     async def selected(self) -> None:
-        await self.action_toggle()
+        await self.action_switch()
 
-    async def action_toggle(self) -> None:
+    async def action_switch(self) -> None:
         info = self.current()
         if info is None:
             return

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import TYPE_CHECKING, Any, Callable, cast
+from typing import TYPE_CHECKING, Any, Callable
 
 from textual import on
 from textual.app import ComposeResult
@@ -31,10 +31,10 @@ from tatlock.tui.format import clock_time, one_line, reply_footer, stored_footer
 from tatlock.tui.widgets.composer import Composer
 from tatlock.tui.widgets.message import MessageView, StoredView, kind_of
 from tatlock.tui.widgets.transcript import PAGE, Transcript
+from tatlock.tui.host import Host, host
 
 if TYPE_CHECKING:  # pragma: no cover
     from tatlock.store.user import Author, Message
-    from tatlock.tui.app import TatlockApp
     from tatlock.turn import Turn
 
 EMPTY = "A new conversation. Write below; Enter sends, Shift+Enter (or Ctrl+J) starts a new line, /help lists commands."
@@ -53,8 +53,8 @@ class ChatPanel(Vertical):
         self.rendered_at = 0.0  # and when its final render was done
 
     @property
-    def tapp(self) -> "TatlockApp":
-        return cast("TatlockApp", self.app)
+    def tapp(self) -> Host:
+        return host(self.app)
 
     def compose(self) -> ComposeResult:
         yield Transcript(id="transcript")

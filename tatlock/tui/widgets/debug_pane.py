@@ -4,7 +4,7 @@ shows its prompt and raw output; s saves the pane to a file."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
 from rich.text import Text
 from textual import on
@@ -16,9 +16,7 @@ from textual.widgets.option_list import Option
 
 from tatlock.events import AnswerToken, ErrorEvent, Event, ModelCall, TurnCancelled, TurnFinished
 from tatlock.tui.format import event_line, model_call_text
-
-if TYPE_CHECKING:  # pragma: no cover
-    from tatlock.tui.app import TatlockApp
+from tatlock.tui.host import Host, host
 
 MAX_LINES = 3000  # older lines are dropped (the conversation's debug log on disk keeps everything)
 STYLES = {"ErrorEvent": "bold red", "TurnCancelled": "yellow", "GuardFired": "magenta", "AnswerReplaced": "yellow",
@@ -35,8 +33,8 @@ class DebugPane(Vertical):
         self._tokens = 0
 
     @property
-    def tapp(self) -> "TatlockApp":
-        return cast("TatlockApp", self.app)
+    def tapp(self) -> Host:
+        return host(self.app)
 
     def compose(self) -> ComposeResult:
         yield Static("Each turn's events, live. Enter on a » model call: its prompt and output. s: save.",

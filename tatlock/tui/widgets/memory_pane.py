@@ -36,7 +36,9 @@ class MemoryPane(VerticalScroll):
             inert(briefing) if briefing else "none (a conversation begins with one when earlier ones exist)")
         lines = []
         for v in variables:
-            source = (f"learnt from {one_line(v.author_id or 'someone', 30)} in message {v.source_message_id}"
-                      if v.source_message_id else f"set by hand{' by ' + one_line(v.author_id, 30) if v.author_id else ''}")
+            if v.source_message_id:
+                source = f"learnt from {one_line(v.author_id or 'someone', 30)} in message {v.source_message_id}"
+            else:
+                source = "set by hand" + (f" by {one_line(v.author_id, 30)}" if v.author_id else "")
             lines.append(f"{one_line(v.key, 30)} = {one_line(v.value, 60)}\n  {source} · {ago(v.updated_at, now)}")
         self.query_one("#memory-variables", Static).update("\n".join(lines) or "none yet")

@@ -4,7 +4,7 @@ r renames, Delete forgets (after asking), e exports."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import on, work
@@ -18,11 +18,11 @@ from textual.widgets.option_list import Option
 
 from tatlock.errors import TatlockError
 from tatlock.tui.format import ago, one_line
+from tatlock.tui.host import Host, host
 
 if TYPE_CHECKING:  # pragma: no cover
     from tatlock.services.records import Hit
     from tatlock.store.user import Conversation
-    from tatlock.tui.app import TatlockApp
 
 LIST_LIMIT = 200
 SEARCH_LIMIT = 30
@@ -51,8 +51,8 @@ class Sidebar(Vertical):
         self._timer: Timer | None = None
 
     @property
-    def tapp(self) -> "TatlockApp":
-        return cast("TatlockApp", self.app)
+    def tapp(self) -> Host:
+        return host(self.app)
 
     def compose(self) -> ComposeResult:
         yield Static("Conversations", classes="pane-title")
