@@ -47,7 +47,17 @@ async def until(pilot: Any, condition: Callable[[], Any], timeout: float = 10.0,
         except Exception:  # noqa: BLE001 - a widget not mounted yet: keep waiting
             pass
         if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what or condition}")
+            app = pilot.app
+            state = f"screen={type(app.screen).__name__} focused={app.focused!r}"
+            try:
+                turn = app.chat.turn
+                last = app.chat.transcript.messages[-1]
+                state += (f" turn={turn!r} final={turn.final if turn else None!r} said={said(app)[-3:]}"
+                          f" last: streaming={last.streaming} marks={last.marks} foot={last.footer_text!r}"
+                          f" workers={[(w.name, w.state.name, w.error) for w in app.workers]}")
+            except Exception as exc:  # noqa: BLE001
+                state += f" ({exc})"
+            raise AssertionError(f"timed out waiting for {what or condition}: {state}")
         await pilot.pause(0.05)
 
 

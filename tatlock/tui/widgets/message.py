@@ -174,7 +174,14 @@ class MessageView(Said, Vertical):
             self._flusher = None
         if self._stream is not None:
             stream, self._stream = self._stream, None
-            await stream.stop()
+            try:
+                await stream.stop()
+            except asyncio.CancelledError:
+                # Textual's stream task is cancelled before it ever ran when nothing was written
+                # (a turn that failed at once): that is not our own cancellation
+                task = asyncio.current_task()
+                if task is not None and task.cancelling():
+                    raise
         self.streaming = False
 
     async def finish(self, *, text: str | None, footer: str = "", marks: tuple[str, ...] = ()) -> None:
