@@ -54,9 +54,9 @@ class PersonaScreen(Screen[None]):
                 yield Static("", id="persona-label", markup=False)
                 yield TextArea("", soft_wrap=True, id="persona-editor")
                 with Horizontal(classes="buttons"):
-                    yield Button("Save  ^s", id="save", variant="primary")
-                    yield Button("Add  a", id="add")
-                    yield Button("On/off  space", id="toggle")
+                    yield Button("Save", id="save", variant="primary")
+                    yield Button("Add", id="add")
+                    yield Button("On/off", id="toggle")
                     yield Button("Up", id="up")
                     yield Button("Down", id="down")
                     yield Button("Delete", id="remove", variant="error")
