@@ -297,7 +297,8 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="tatlock-bench-tui-") as tmp:
         home = Path(tmp) / "home"
         home.mkdir()
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("TATLOCK_", "OLLAMA_"))}
+        env = {k: v for k, v in os.environ.items()
+               if not k.startswith(("TATLOCK_", "OLLAMA_")) and k not in ("COLUMNS", "LINES")}
         env.update(TATLOCK_HOME=str(home), TATLOCK_USER="bench", TATLOCK_TIER="low", OLLAMA_HOST=url,
                    TATLOCK_MODEL="llama3.2:3b", TERM="xterm-256color", COLORTERM="truecolor")
         os.environ.update({k: v for k, v in env.items() if k.startswith(("TATLOCK_", "OLLAMA_"))})
