@@ -63,7 +63,8 @@ async def test_conversations_list_search_open_rename_and_delete_after_asking(ser
         await pilot.pause(0.2)
         assert len(sidebar.conversations) == 2
         await pilot.press("delete")
-        await until(pilot, lambda: type(app.screen).__name__ == "ConfirmScreen")
+        await until(pilot, lambda: app.screen.query_one("#yes"))
+        await pilot.pause(0.2)
         await pilot.click("#yes")
         await until(pilot, lambda: [c.id for c in sidebar.conversations] == [second])
         assert app.chat.conversation_id is None  # the open one was deleted: a new one starts
@@ -105,12 +106,14 @@ async def test_a_missing_model_can_be_pulled_with_a_progress_bar(monkeypatch):
         async with running(check_server=True) as (app, pilot):
             await until(pilot, lambda: app.query_one("#banner").display and app.query_one("#banner-pull").display)
             assert "llama3.2:3b" in str(app.query_one("#banner-text").render())
+            await pilot.pause(0.2)  # laid out, so the click lands on the button
             await pilot.click("#banner-pull")
             await until(pilot, lambda: type(app.screen).__name__ == "PullScreen")
             screen = app.screen
             await until(pilot, lambda: str(screen.query_one("#pull-status").render()).endswith("is ready."))
             assert screen.query_one("#pull-bar").percentage == 1.0
             assert screen.meter.speed >= 0
+            await pilot.pause(0.2)
             await pilot.click("#pull-cancel")  # now "Close"
             await until(pilot, lambda: app.status is not None and app.status.ok)
             assert not app.query_one("#banner").display

@@ -66,6 +66,8 @@ class Said:
 
     def foot_text(self) -> str:
         words = [MARK_WORDS.get(m, m) for m in self.marks]
+        if "cancelled" in self.marks and not self.text.strip():
+            words[self.marks.index("cancelled")] = "cancelled before an answer came"
         return " · ".join([*words, *([self.footer_text] if self.footer_text else [])])
 
     def set_marks(self, marks: tuple[str, ...] | list[str], footer: str | None = None) -> None:
