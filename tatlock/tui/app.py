@@ -118,6 +118,9 @@ class TatlockApp(ConversationActions):
 
     async def start(self) -> None:
         await self.mount_side()
+        # a few frames' grace before the butler's modules load on a pool thread: they hold the
+        # interpreter lock for a while, and the footer's keys and the panes paint first this way
+        await asyncio.sleep(0.05)
         if self._butler is None:
             try:
                 self._butler = await self.jobs.run(self.opener)  # type: ignore[arg-type]
