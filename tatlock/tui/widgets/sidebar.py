@@ -80,7 +80,12 @@ class Sidebar(Vertical):
         if not self.query_text:
             self._show_list()
 
+    def on_mount(self) -> None:
+        self._show_list()
+
     def _show_list(self) -> None:
+        if not self.query("#conversations"):
+            return  # not composed yet: on_mount shows the list
         options = self.options
         keep = options.highlighted_option.id if options.highlighted_option else None
         options.set_options([Option(self._prompt(c), id=f"c{c.id}") for c in self.conversations] or
