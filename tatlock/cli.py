@@ -65,6 +65,15 @@ def build_parser() -> Parser:
     c.add_argument("--model", metavar="NAME", help="model to use")
     c.set_defaults(func=_cmd("chat", "run"))
 
+    # -- tui (what bare `tatlock` opens in a terminal) -------------------------------------
+    ui = sub.add_parser("tui", help="the full-screen app (what `tatlock` alone opens in a terminal)",
+                        description="The Textual app: chat with live Debug, Compaction and Memory panes, "
+                                    "conversations, persona and tools. Ctrl-Q leaves; Ctrl-P lists every action.")
+    ui.add_argument("--new", action="store_true", help="start with a new conversation")
+    _user_opt(ui)
+    ui.add_argument("--model", metavar="NAME", help="model to use")
+    ui.set_defaults(func=_cmd("tui", "run"))
+
     # -- persona ---------------------------------------------------------------------------
     pe = sub.add_parser("persona", help="the butler's persona instructions (rise_and_shine)",
                         description="Edit the instructions that make up the butler's persona, in order.")
@@ -225,8 +234,11 @@ def build_parser() -> Parser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.command is None:  # bare `tatlock` chats
-        args = parser.parse_args(["chat"])
+    if args.command is None:  # bare `tatlock`: the app in a terminal, the line chat for pipes
+        import sys
+
+        interactive = sys.stdin.isatty() and sys.stdout.isatty()
+        args = parser.parse_args(["tui" if interactive else "chat"])
     return run_command(args.func, args)
 
 

@@ -64,6 +64,7 @@ class Config:
     timezone: str | None = None  # IANA name; None: the system's
     # folders analyze_file may read; None: the current folder, ~/Documents, ~/Downloads
     allowed_paths: tuple[str, ...] | None = None
+    theme: str | None = None  # the TUI's colour theme (Textual's name); the TUI saves the one you pick
     source: dict[str, str] = field(default_factory=dict)  # field -> where it came from
 
     ENV = {
@@ -85,6 +86,7 @@ class Config:
         "tool_rounds": "TATLOCK_TOOL_ROUNDS",
         "timezone": "TATLOCK_TIMEZONE",
         "allowed_paths": "TATLOCK_ALLOWED_PATHS",
+        "theme": "TATLOCK_THEME",
     }
 
     @property
@@ -310,3 +312,45 @@ def load(env: dict[str, str] | None = None, paths: Paths | None = None) -> Confi
     if "ollama_host" not in cfg.source:
         cfg.ollama_host = _normalise_host(cfg.ollama_host)
     return cfg
+
+
+def save_setting(paths: Paths, name: str, value: str) -> None:
+    """Write one text setting into config.toml, keeping every other line (comments included):
+    its top-level line is replaced, or a line is added before the first table. The file is
+    written beside the old one and renamed into place, so it is never half written."""
+    import json
+    import tempfile
+
+    if name not in Config.ENV:
+        raise UsageError(f"unknown setting {name!r}")
+    path = paths.config_file
+    try:
+        text = path.read_text(encoding="utf-8") if path.exists() else ""
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"cannot read {path}: {exc}") from None
+    line = f"{name} = {json.dumps(str(value), ensure_ascii=False)}"  # a JSON string is a TOML basic string
+    lines = text.splitlines()
+    at = next((i for i, ln in enumerate(lines) if ln.lstrip().startswith("[")), len(lines))
+    same = [i for i, ln in enumerate(lines[:at]) if re.match(rf"\s*{re.escape(name)}\s*=", ln)]
+    if same:
+        lines[same[0]] = line
+    else:
+        lines.insert(at, line)
+    new = "\n".join(lines) + "\n"
+    try:
+        tomllib.loads(new)
+    except tomllib.TOMLDecodeError as exc:  # a file we cannot safely edit is left as it was
+        raise ConfigError(f"{path} is not valid TOML: {exc}") from None
+    tmp = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(new)
+        if path.exists():
+            os.chmod(tmp, path.stat().st_mode & 0o777)
+        os.replace(tmp, path)
+    except OSError as exc:
+        if tmp is not None:
+            Path(tmp).unlink(missing_ok=True)
+        raise ConfigError(f"cannot write {path}: {exc.strerror or exc}") from None

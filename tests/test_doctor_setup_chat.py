@@ -354,7 +354,8 @@ def test_console_script_memory_help(tatlock_proc):
 
 
 def test_no_command_is_chat(cli, served, home, monkeypatch):
-    """Bare `tatlock` chats (here: reads the piped line and answers it)."""
+    """Bare `tatlock` without a terminal (stdin piped) is the line chat: it reads the piped line
+    and answers it (in a terminal it opens the TUI: tests/test_tui_cli.py)."""
     monkeypatch.setattr(sys, "argv", ["tatlock"])
     served.queue(assess("You rang, sir?"))
     r = cli(stdin="hello\n")

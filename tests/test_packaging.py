@@ -38,6 +38,7 @@ def test_wheel_holds_the_prompts_and_migrations_and_no_test_support(wheel):
     assert prompts == {p.name for p in (ROOT / "prompts").glob("*.txt")}
     assert "tatlock/store/migrations/user/0001_init.sql" in names
     assert "tatlock/pipeline/data/routes_train.txt" in names  # the route classifier's training data
+    assert "tatlock/tui/tatlock.tcss" in names  # the TUI's stylesheet, found beside app.py
     assert not [n for n in names if "fake_ollama" in n or "fake_web" in n or n.startswith("tests/")]
 
 

@@ -1,0 +1,358 @@
+"""The Textual app: chat in the middle, conversations on the left, Debug, Compaction and Memory
+panes on the right (from 120 columns; Ctrl+T toggles them), the server's state on top.
+
+It stands on the core API only (``tatlock.open(interface="tui")``, turns, ``butler.subscribe``
+and the services). Blocking calls run in :mod:`tatlock.tui.jobs`' pools, turns on the butler's
+own threads, so typing, scrolling and switching panes never wait for the model or the disk.
+
+Start-up paints first and opens the rest after: the header, the chat and the footer are on
+screen before the butler (its databases and the pipeline's modules) is opened on a pool thread
+and before the side widgets are mounted. ``ready`` is set once the butler is there; whatever
+needs it waits for it, and the composer takes typing from the first frame.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shlex
+from typing import TYPE_CHECKING, Any, Callable, Iterable
+
+from textual import on, work
+from textual.app import ComposeResult, SystemCommand
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Button, Footer
+
+from tatlock.errors import TatlockError
+from tatlock.events import (
+    CompactionFailed,
+    CompactionFinished,
+    CompactionStarted,
+    ConversationReady,
+    ErrorEvent,
+    Event,
+    TurnCancelled,
+    TurnFinished,
+)
+from tatlock.tui.actions import ACTIONS
+from tatlock.tui.conversation_actions import ConversationActions
+from tatlock.tui.format import one_line
+from tatlock.tui.jobs import Jobs
+from tatlock.tui.widgets.chat import ChatPanel
+from tatlock.tui.widgets.status import ServerBanner, StatusHeader
+
+if TYPE_CHECKING:  # pragma: no cover
+    from tatlock.butler import Butler
+    from tatlock.config import Config
+    from tatlock.services.models import ModelStatus
+    from tatlock.tui.widgets.sidebar import Sidebar
+
+PANES_FROM = 120  # columns from which the side panes show without asking
+SIDEBAR_FROM = 140
+STATUS_RETRY = 20.0  # seconds between checks while the server is down
+ROOM = "tui"
+
+
+class TatlockApp(ConversationActions):
+    CSS_PATH = "tatlock.tcss"
+    TITLE = "Tatlock"
+    BINDINGS = [Binding(a.key, a.action, a.footer or a.title, show=a.footer is not None, priority=a.priority)
+                for a in ACTIONS if a.key]
+
+    class Background(Message):
+        """An event of the background work (compaction), handed over from its thread."""
+
+        def __init__(self, event: Event) -> None:
+            super().__init__()
+            self.event = event
+
+    def __init__(self, butler: Butler | None = None, *, opener: Callable[[], Butler] | None = None,
+                 cfg: Config | None = None, new: bool = False, check_server: bool = True) -> None:
+        super().__init__()
+        if butler is None and opener is None:
+            raise ValueError("give a butler or a function that opens one")
+        self._butler = butler
+        self.opener = opener
+        self.cfg = cfg if cfg is not None else butler.cfg  # type: ignore[union-attr]
+        self.jobs = Jobs()
+        self.start_new = new
+        self.should_check_server = check_server
+        self.status: ModelStatus | None = None
+        self.panes_forced: bool | None = None
+        self.sidebar_forced: bool | None = None
+        self.saved_theme = self.cfg.theme
+        self.failure: BaseException | None = None  # why the butler could not be opened
+        self.ready = asyncio.Event()
+        self._theme_ready = False
+        self._unsubscribe: Any = None
+
+    @property
+    def butler(self) -> Butler:
+        if self._butler is None:
+            raise TatlockError("Tatlock is still starting")
+        return self._butler
+
+    @property
+    def opened(self) -> Butler | None:
+        """The butler this app opened itself (the caller closes it), if any."""
+        return self._butler if self.opener is not None else None
+
+    # -- building: the chat first, the rest after the first frame --------------------------
+
+    def compose(self) -> ComposeResult:
+        yield StatusHeader(id="header", markup=False)
+        yield ServerBanner(id="banner")
+        with Horizontal(id="body"):
+            yield ChatPanel(self.turn_event, id="chat")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        if self.saved_theme and self.saved_theme in self.available_themes:
+            self.theme = self.saved_theme
+        self._theme_ready = True
+        self.show_header()
+        self.chat.composer.focus()
+        self.call_after_refresh(lambda: self.run_worker(self.start(), group="startup"))
+
+    async def start(self) -> None:
+        await self.mount_side()
+        # a few frames' grace before the butler's modules load on a pool thread: they hold the
+        # interpreter lock for a while, and the footer's keys and the panes paint first this way
+        await asyncio.sleep(0.05)
+        if self._butler is None:
+            try:
+                self._butler = await self.jobs.run(self.opener)  # type: ignore[arg-type]
+            except Exception as exc:  # noqa: BLE001 - the launcher prints it as one line
+                self.failure = exc
+                self.exit(1)
+                return
+        self._unsubscribe = self.butler.subscribe(self._from_background)
+        self.ready.set()
+        self.show_header()
+        self.chat.show_speaker()
+        if self.should_check_server:
+            self.check_server()
+        cid = None
+        if not self.start_new:
+            latest = await self.jobs.run(self.butler.conversations.in_room, ROOM, ROOM)
+            cid = latest[0].id if latest else None
+        await self.open_conversation(cid)
+        await self.sidebar.reload()
+
+    async def mount_side(self) -> None:
+        from tatlock.tui.widgets.panes import SidePanes
+        from tatlock.tui.widgets.sidebar import Sidebar
+
+        body = self.query_one("#body")
+        self.arrange(self.size.width)
+        sidebar, panes = Sidebar(id="sidebar"), SidePanes(id="panes")
+        sidebar.display = panes.display = False  # shown by arrange() once mounted, no flicker
+        await body.mount(sidebar, before=self.chat)
+        await body.mount(panes)
+        self.arrange(self.size.width)
+
+    def on_unmount(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+        for chat in self.query(ChatPanel):  # gone already when the app failed to start
+            chat.cancel()
+        self.jobs.close()
+
+    @property
+    def chat(self) -> ChatPanel:
+        return self.query_one(ChatPanel)
+
+    @property
+    def sidebar(self) -> Sidebar:
+        from tatlock.tui.widgets.sidebar import Sidebar
+
+        return self.query_one(Sidebar)
+
+    def pane(self, name: str) -> Any:
+        return self.query_one(f"#{name}-pane")
+
+    # -- layout ----------------------------------------------------------------------------
+
+    def on_resize(self) -> None:
+        self.arrange(self.size.width)
+
+    def arrange(self, width: int) -> None:
+        for panes in self.query("#panes"):
+            panes.display = self.panes_forced if self.panes_forced is not None else width >= PANES_FROM
+        for sidebar in self.query("#sidebar"):
+            sidebar.display = self.sidebar_forced if self.sidebar_forced is not None else width >= SIDEBAR_FROM
+
+    def action_toggle_panes(self) -> None:
+        self.panes_forced = not self.query_one("#panes").display
+        self.arrange(self.size.width)
+
+    def action_toggle_sidebar(self) -> None:
+        self.sidebar_forced = not self.sidebar.display
+        self.arrange(self.size.width)
+
+    def action_show_pane(self, name: str) -> None:
+        from textual.widgets import TabbedContent
+
+        self.panes_forced = True
+        self.arrange(self.size.width)
+        self.query_one("#pane-tabs", TabbedContent).active = name
+
+    # -- events from the turns and the background ------------------------------------------
+
+    def turn_event(self, ev: Event) -> None:
+        self.pane("debug").add(ev)
+        if isinstance(ev, ConversationReady):
+            self.sidebar.set_current(ev.conversation_id)
+            self.run_worker(self.sidebar.reload(), group="sidebar")
+        elif isinstance(ev, (TurnFinished, TurnCancelled, ErrorEvent)):
+            self.run_worker(self.sidebar.reload(), group="sidebar")
+            self.refresh_detail()
+            if isinstance(ev, ErrorEvent) and ev.kind in ("unreachable", "model", "timeout"):
+                self.check_server()
+
+    def _from_background(self, ev: Event) -> None:  # on the thread that produced it
+        if isinstance(ev, (CompactionStarted, CompactionFinished, CompactionFailed)):
+            self.post_message(self.Background(ev))
+
+    @on(Background)
+    def background(self, message: Background) -> None:
+        ev = message.event
+        self.pane("compaction").add(ev)
+        if isinstance(ev, CompactionFinished) and ev.conversation_id == self.chat.conversation_id:
+            self.refresh_detail()
+
+    @work(exclusive=True, group="detail")
+    async def refresh_detail(self) -> None:
+        """The panes' view of this conversation: its summaries, topics, briefing, variables."""
+        await self.ready.wait()
+        cid = self.chat.conversation_id
+        detail = await self.jobs.run(self.butler.conversations.get, cid, limit=0) if cid is not None else None
+        variables = await self.jobs.run(self.butler.variables.list)
+        self.pane("compaction").show(detail)
+        self.pane("memory").show(detail, variables, self.butler.clock())
+
+    async def open_conversation(self, cid: int | None, at_message: int | None = None) -> None:
+        await self.chat.open(cid, at_message=at_message)
+        self.sidebar.set_current(cid)
+        self.refresh_detail()
+
+    async def on_sidebar_open(self, event: Sidebar.Open) -> None:
+        if self.chat.streaming and event.conversation_id != self.chat.conversation_id:
+            self.notify("Tatlock is still answering here: wait, or press Esc to stop him.", severity="warning")
+            return
+        await self.open_conversation(event.conversation_id, event.message_number)
+        self.chat.composer.focus()
+
+    # -- the server ------------------------------------------------------------------------
+
+    def show_header(self) -> None:
+        tier = self.status.tier if self.status is not None else "…"
+        if self._butler is not None:
+            user, model = self._butler.username, self._butler.model
+        else:
+            user, model = self.cfg.user, self.cfg.model or "…"
+        self.query_one(StatusHeader).show(user=user, model=model, tier=tier, status=self.status)
+        self.query_one(ServerBanner).show(self.status)
+
+    @work(exclusive=True, group="status")
+    async def check_server(self) -> None:
+        await self.ready.wait()
+        try:
+            self.status = await self.jobs.run(self.butler.models.status, slow=True)
+        except TatlockError as exc:  # a bad tier setting, say: say so, keep going
+            self.notify(exc.message, severity="error")
+            return
+        self.show_header()
+        if not self.status.reachable:
+            self.set_timer(STATUS_RETRY, self.check_server)
+
+    def action_check_server(self) -> None:
+        self.status = None
+        self.show_header()
+        self.check_server()
+
+    @on(Button.Pressed, "#banner-check")
+    def banner_check(self) -> None:
+        self.action_check_server()
+
+    @on(Button.Pressed, "#banner-pull")
+    def banner_pull(self) -> None:
+        self.action_pull_model()
+
+    def action_pull_model(self) -> None:
+        from tatlock.tui.screens.pull import PullScreen
+
+        if not self.ready.is_set():
+            return
+        model = self.status.model if self.status is not None else self.butler.model
+        self.push_screen(PullScreen(model), lambda ok: self.action_check_server())
+
+    # -- screens, commands -----------------------------------------------------------------
+
+    def action_persona(self) -> None:
+        from tatlock.tui.screens.persona import PersonaScreen
+
+        self.push_screen(PersonaScreen())
+
+    def action_tools(self) -> None:
+        from tatlock.tui.screens.tools import ToolsScreen
+
+        self.push_screen(ToolsScreen())
+
+    def action_help(self) -> None:
+        from tatlock.tui.screens.help import HelpScreen
+
+        self.push_screen(HelpScreen())
+
+    async def action_quit(self) -> None:
+        self.chat.cancel()
+        self.exit(0)
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        for a in ACTIONS:
+            yield SystemCommand(a.title, a.help, lambda a=a: self.run_action(a.action))
+        for cmd in super().get_system_commands(screen):
+            if cmd.title != "Quit":
+                yield cmd
+
+    async def slash(self, text: str) -> None:
+        """/new, /compact, /export [md|json] [FILE], /as [NAME], /help, /quit."""
+        try:
+            words = shlex.split(text[1:])
+        except ValueError:
+            words = text[1:].split()
+        name, args = (words[0].lower(), words[1:]) if words else ("", [])
+        if name == "new":
+            await self.action_new_conversation()
+        elif name == "compact":
+            self.action_compact()
+        elif name == "export":
+            fmt = args[0].lower() if args and args[0].lower() in ("md", "json") else "md"
+            rest = args[1:] if args and args[0].lower() in ("md", "json") else args
+            self.action_export(fmt, " ".join(rest) or None)
+        elif name == "as":
+            self.chat.set_speaker(" ".join(args) or None)
+        elif name in ("help", "?"):
+            self.action_help()
+        elif name in ("quit", "exit"):
+            await self.action_quit()
+        else:
+            self.notify(f"Unknown command /{one_line(name, 30)}: see /help (start with // to send a slash).",
+                        severity="warning")
+
+    # -- the theme, remembered -------------------------------------------------------------
+
+    def watch_theme(self, theme: str) -> None:
+        if self._theme_ready and theme != self.saved_theme:
+            self.saved_theme = theme
+            self.run_worker(self._save_theme(theme), group="theme", exclusive=True)
+
+    async def _save_theme(self, theme: str) -> None:
+        from tatlock import config
+
+        try:
+            await self.jobs.run(config.save_setting, self.cfg.paths, "theme", theme)
+        except TatlockError as exc:
+            self.notify(f"The theme is not remembered: {exc.message}", severity="warning")

@@ -1,0 +1,240 @@
+"""The chat column: the transcript, who is speaking, and the composer; it runs the turns.
+
+A turn starts on the butler's own thread; this widget reads its events with ``async for``
+(which never blocks the event loop), streams the answer into the transcript and hands every
+event to ``report`` (the app's panes). Esc calls ``turn.cancel()``: the partial answer stays
+on screen, marked cancelled, as the core stores it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import TYPE_CHECKING, Any, Callable
+
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Vertical
+
+from tatlock.errors import TatlockError
+from tatlock.events import (
+    AnswerReplaced,
+    AnswerToken,
+    ConversationReady,
+    ErrorEvent,
+    Event,
+    MessageStored,
+    TurnCancelled,
+    TurnFinished,
+)
+from tatlock.tui.format import clock_time, one_line, reply_footer, stored_footer, stored_marks
+from tatlock.tui.widgets.composer import Composer
+from tatlock.tui.widgets.message import MessageView, StoredView, kind_of
+from tatlock.tui.widgets.transcript import PAGE, Transcript
+from tatlock.tui.host import Host, host
+
+if TYPE_CHECKING:  # pragma: no cover
+    from tatlock.store.user import Author, Message
+    from tatlock.turn import Turn
+
+EMPTY = "A new conversation. Write below; Enter sends, Shift+Enter (or Ctrl+J) starts a new line, /help lists commands."
+MAX_FOUND = 500  # messages loaded to reach a search hit far back
+
+
+class ChatPanel(Vertical):
+    def __init__(self, report: Callable[[Event], None], **kw: Any) -> None:
+        super().__init__(**kw)
+        self.report = report
+        self.conversation_id: int | None = None
+        self.author: Author | None = None  # a guest speaker (/as NAME); None: the Anchor
+        self.turn: Turn | None = None
+        self.last_answer = ""
+        self.last_event_at = 0.0  # monotonic time the last answer token arrived (the bench reads it)
+        self.rendered_at = 0.0  # and when its final render was done
+
+    @property
+    def tapp(self) -> Host:
+        return host(self.app)
+
+    def compose(self) -> ComposeResult:
+        yield Transcript(id="transcript")
+        yield Composer(id="composer", placeholder="Message Tatlock…  (Enter sends · Shift+Enter new line · /help)")
+
+    def on_mount(self) -> None:
+        if self.tapp.ready.is_set():
+            self.show_speaker()
+
+    @property
+    def transcript(self) -> Transcript:
+        return self.query_one(Transcript)
+
+    @property
+    def composer(self) -> Composer:
+        return self.query_one(Composer)
+
+    @property
+    def streaming(self) -> bool:
+        return self.turn is not None and not self.turn.done
+
+    # -- conversations ---------------------------------------------------------------------
+
+    def views(self, messages: list[Message]) -> list[StoredView]:
+        butler = self.tapp.butler
+        anchor_id = butler.anchor().id
+        now = butler.clock()
+        out = []
+        for m in messages:
+            meta = m.metadata or {}
+            assistant = m.role == "assistant"
+            out.append(StoredView(
+                role="assistant" if assistant else "user", kind=kind_of(m, anchor_id),
+                author="Tatlock" if assistant else m.author_name + (" (bot)" if m.author_is_bot else ""),
+                when=clock_time(m.timestamp, now), text=m.content, number=m.message_number,
+                footer=stored_footer(meta) if assistant else "", marks=stored_marks(meta) if assistant else ()))
+        return out
+
+    async def open(self, conversation_id: int | None, *, at_message: int | None = None) -> None:
+        """Show a conversation (None: a new one starts with the next message)."""
+        self.conversation_id = conversation_id
+        if conversation_id is None:
+            await self.transcript.show([], more_before=False, empty=EMPTY)
+            return
+        await self.tapp.ready.wait()
+        conversations = self.tapp.butler.conversations
+        detail = await self.tapp.jobs.run(conversations.get, conversation_id, limit=PAGE)
+        if self.conversation_id != conversation_id:
+            return  # another was opened meanwhile
+        messages = detail.messages
+        if at_message is not None and messages and at_message < messages[0].message_number:
+            want = min(MAX_FOUND, detail.conversation.message_count - at_message + 5)
+            messages = await self.tapp.jobs.run(conversations.messages, conversation_id, limit=want)
+        await self.transcript.show(self.views(messages), more_before=bool(messages) and messages[0].message_number > 1,
+                                   empty=EMPTY)
+        if at_message is not None:
+            self.highlight(at_message)
+
+    def highlight(self, number: int) -> None:
+        for view in self.transcript.messages:
+            if view.number == number:
+                self.transcript.release_anchor()
+                self.transcript.scroll_to_widget(view, animate=False, top=True)
+                view.add_class("found")
+                self.set_timer(3.0, lambda v=view: v.remove_class("found"))
+                return
+
+    @on(Transcript.LoadOlder)
+    async def load_older(self, event: Transcript.LoadOlder) -> None:
+        cid = self.conversation_id
+        if cid is None:
+            return
+        older = await self.tapp.jobs.run(self.tapp.butler.conversations.messages, cid, limit=PAGE, before=event.before)
+        if cid == self.conversation_id:
+            await self.transcript.prepend(self.views(older), more_before=bool(older) and older[0].message_number > 1)
+
+    # -- who speaks ------------------------------------------------------------------------
+
+    def set_speaker(self, name: str | None) -> None:
+        """``/as NAME``: the next messages are a guest's; ``/as`` alone: the Anchor's again."""
+        if not self.tapp.ready.is_set():
+            self.notify("Tatlock is still starting: try again in a moment.", severity="warning")
+            return
+        if name and name.strip():
+            self.author = self.tapp.butler.guest(name)
+            self.notify(f"Your next messages are {self.author.name}'s (/as alone returns to you).")
+        else:
+            self.author = None
+            self.notify("Your next messages are yours again.")
+        self.show_speaker()
+
+    def show_speaker(self) -> None:
+        butler = self.tapp.butler
+        who = self.author or butler.anchor()
+        label = f"speaking as {one_line(who.name, 40)}" + ("" if self.author is None else " (a guest · /as returns)")
+        self.composer.border_title = label
+        self.composer.set_class(self.author is not None, "guest")
+
+    # -- turns -----------------------------------------------------------------------------
+
+    @on(Composer.Submitted)
+    async def submitted(self, event: Composer.Submitted) -> None:
+        text = event.text
+        if text.startswith("/") and not text.startswith("//"):
+            await self.tapp.slash(text)
+            return
+        await self.send(text[1:] if text.startswith("//") else text)
+
+    @on(Composer.CancelRequested)
+    def cancel_requested(self) -> None:
+        self.cancel()
+
+    def cancel(self) -> bool:
+        if self.turn is not None and not self.turn.done:
+            self.turn.cancel()
+            return True
+        return False
+
+    async def send(self, text: str) -> None:
+        await self.tapp.ready.wait()  # typing starts with the first frame, sending once the butler is open
+        if self.streaming:
+            self.notify("Tatlock is still answering: wait, or press Esc to stop him.", severity="warning")
+            self.composer.load_text(text)
+            return
+        butler = self.tapp.butler
+        author = self.author or butler.anchor()
+        now = butler.clock()
+        user_view = await self.transcript.add(StoredView(
+            role="user", kind="guest" if self.author else "anchor", author=author.name,
+            when=clock_time(now.isoformat(), now), text=text))
+        self.transcript.anchor()
+        cid = self.conversation_id
+        try:
+            turn = await self.tapp.jobs.run(butler.turn, text, conversation_id=cid, new=cid is None, room_id="tui",
+                                            author=self.author)
+        except TatlockError as exc:
+            user_view.fail(one_line(exc.message, 200))
+            self.notify(exc.message, severity="error")
+            return
+        self.turn = turn
+        self.run_worker(self._follow(turn, user_view), group="turn", name=f"turn {turn.id}")
+
+    async def _follow(self, turn: Turn, user_view: StoredView) -> None:
+        # the reply is on screen (writing…) before its first token, its stream ready: the first
+        # tokens then cost an append, not a mount
+        reply = await self.transcript.add(MessageView(when=clock_time(self.tapp.butler.clock().isoformat())))
+        reply.start_stream()
+        pieces = 0
+        async for ev in turn:
+            if isinstance(ev, AnswerToken):
+                reply.write(ev.text)
+                self.last_event_at = time.monotonic()
+                pieces += 1
+                if pieces % 64 == 0:  # a burst of tokens still lets the screen refresh now and then
+                    await asyncio.sleep(0)
+                continue
+            if isinstance(ev, ConversationReady):
+                self.conversation_id = ev.conversation_id
+            elif isinstance(ev, MessageStored):
+                if ev.role == "user":
+                    user_view.set_number(ev.message_number)
+                else:
+                    reply.number = ev.message_number
+            elif isinstance(ev, AnswerReplaced):
+                await reply.replace(ev.text)
+            elif isinstance(ev, TurnFinished):
+                footer = reply_footer(route=ev.route, guard=ev.guard, tools=ev.tools, phases=ev.phases, ms=ev.ms,
+                                      quality=ev.quality)
+                await reply.finish(text=ev.answer, footer=footer)
+                self.last_answer = ev.answer
+            elif isinstance(ev, TurnCancelled):
+                await reply.finish(text=ev.partial, footer=f"stopped after {ev.ms / 1000:.1f} s", marks=("cancelled",))
+                if ev.partial:
+                    self.last_answer = ev.partial
+            elif isinstance(ev, ErrorEvent):
+                hint = f" ({ev.hint})" if ev.hint else ""
+                await reply.end_stream()
+                reply.fail(one_line(f"{ev.message}{hint}; your message is saved", 300))
+            self.report(ev)
+        self.call_after_refresh(self._rendered)
+
+    def _rendered(self) -> None:
+        self.rendered_at = time.monotonic()

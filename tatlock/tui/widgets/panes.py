@@ -1,0 +1,22 @@
+"""The side panes, as tabs beside the chat: Debug, Compaction, Memory."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.widgets import TabbedContent, TabPane
+
+from tatlock.tui.widgets.compaction_pane import CompactionPane
+from tatlock.tui.widgets.debug_pane import DebugPane
+from tatlock.tui.widgets.memory_pane import MemoryPane
+
+
+class SidePanes(Vertical):
+    def compose(self) -> ComposeResult:
+        with TabbedContent(initial="debug", id="pane-tabs"):
+            with TabPane("Debug", id="debug"):
+                yield DebugPane(id="debug-pane")
+            with TabPane("Compaction", id="compaction"):
+                yield CompactionPane(id="compaction-pane")
+            with TabPane("Memory", id="memory"):
+                yield MemoryPane(id="memory-pane")

@@ -1,0 +1,79 @@
+"""The TUI in a real terminal: tmux runs `tatlock` (the installed console script, bare, as a
+person starts it) at 160x45 against the fake model server; keys are typed with send-keys and
+the screen is read with capture-pane. Skipped, saying why, where tmux is missing."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+from tui_support import direct
+
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (apt-get install tmux)")
+
+
+def tmux(*args: str) -> str:
+    return subprocess.run(["tmux", *args], capture_output=True, text=True, timeout=20, check=True).stdout
+
+
+def screen(session: str) -> str:
+    return tmux("capture-pane", "-p", "-t", session)
+
+
+def wait_for(session: str, needle: str, timeout: float = 20.0) -> str:
+    deadline = time.monotonic() + timeout
+    shown = ""
+    while time.monotonic() < deadline:
+        shown = screen(session)
+        if needle in shown:
+            return shown
+        time.sleep(0.2)
+    raise AssertionError(f"{needle!r} never appeared on the terminal:\n{shown}")
+
+
+def test_a_chat_turn_in_a_real_terminal_with_the_side_panes(served, home):
+    served.handler = lambda body: direct("Paris, sir. It has been the capital for a good many centuries.")
+    session = f"tatlock-test-{uuid.uuid4().hex[:8]}"
+    exe = Path(sys.executable).parent / "tatlock"
+    env = {k: v for k, v in os.environ.items() if k.startswith(("TATLOCK_", "OLLAMA_"))}
+    # COLUMNS/LINES from the test's own terminal would override the tmux window's size
+    command = "env -u COLUMNS -u LINES " + " ".join(f"{k}={v!s}" for k, v in env.items()) + \
+        f" TERM=xterm-256color {exe}"
+    tmux("new-session", "-d", "-s", session, "-x", "160", "-y", "45", command)
+    try:
+        wait_for(session, "speaking as")
+        shown = wait_for(session, "Compaction")
+        assert "Debug" in shown and "Compaction" in shown and "Memory" in shown  # the panes, from the start
+        assert "Conversations" in shown
+        wait_for(session, "server up")
+        tmux("send-keys", "-t", session, "-l", "What is the capital of France?")
+        tmux("send-keys", "-t", session, "Enter")
+        shown = wait_for(session, "DIRECT · 1 model call")
+        assert "Paris, sir. It has been the capital for a good many centuries." in shown
+        assert "What is the capital of France?" in shown
+        assert "decision DIRECT (model)" in shown and "✓ assess" in shown  # the Debug pane's phases
+        tmux("send-keys", "-t", session, "C-q")
+        deadline = time.monotonic() + 10
+        while _alive(session) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not _alive(session)  # Ctrl+Q left the app (and its window)
+    finally:
+        if _alive(session):
+            tmux("kill-session", "-t", session)
+    conn = sqlite3.connect(home / "users" / "tester_longterm.db")
+    try:
+        stored = [r[0] for r in conn.execute("SELECT content FROM conversation_messages ORDER BY message_id")]
+    finally:
+        conn.close()
+    assert stored == ["What is the capital of France?", "Paris, sir. It has been the capital for a good many centuries."]
+
+
+def _alive(session: str) -> bool:
+    return subprocess.run(["tmux", "has-session", "-t", session], capture_output=True, timeout=10).returncode == 0
