@@ -269,10 +269,33 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {kind:<30} {n:>3}  {pct(caught, n)}  {pct(flagged, n)}")
     if judge.calls:
         print(f"model checks: {judge.calls}, {judge.ms / judge.calls:.0f} ms each")
+    print(long_answer_cost())
     if args.json:
         print(json.dumps({"results": results, "model_calls": judge.calls}))
     ok = all(n["fa_rules"] == 0 and n["caught_rules"] >= 0.95 * n["bad"] for n in results.values())
     return 0 if ok else 1
+
+
+def long_answer_cost() -> str:
+    """The stream gate on long answers: its cost must grow with the answer, not its square
+    (it runs on every token, on the same CPU as a local model)."""
+    import time
+
+    from tatlock.pipeline import facts
+    from tatlock.pipeline.streamgate import StreamGate
+
+    words = ("The quick brown fox jumps over the lazy dog, sir, and then it naps in the sun. " * 300).split(" ")
+    out = []
+    for n in (500, 2000):
+        gate = StreamGate(question="Tell me a long story about a fox", persona_text="You are Tatlock, a butler.",
+                          instructions=facts.instructions(facts.for_guard((), None)), prompt_text="Write your reply")
+        t0 = time.perf_counter()
+        for w in words[:n]:
+            gate.feed(w + " ")
+        gate.finish()
+        ms = (time.perf_counter() - t0) * 1000
+        out.append(f"{n} tokens {ms:.0f} ms ({ms / n:.2f} ms a token)")
+    return "stream gate on a long answer: " + "; ".join(out)
 
 
 if __name__ == "__main__":

@@ -43,6 +43,17 @@ _PHRASES: list[list] = [
     [{"these"}, {"instructions"}],
     [{"password", "passwords", "passwd", "passcode", "pin", "secret", "token", "api", "key"}],
 ]
+# the words a failing phrase can begin with (its first element, and the next when the first is
+# optional): a run that starts with any other word is never walked
+_FIRST: set[str] = set()
+for _ph in _PHRASES:
+    for _el in _ph:
+        if isinstance(_el, tuple):
+            _FIRST |= set(_el[0] or ())
+            continue
+        _FIRST |= _el
+        break
+_FIRST_PREFIXES = {w[:k] for w in _FIRST for k in range(1, len(w) + 1)}
 _CHAR_TRIGGERS = re.compile(r"sk-|AKIA|-----BEGIN|\"decision\"|<\||\[/?INST", re.I)
 
 
@@ -82,12 +93,36 @@ def _could_become(seq: list[str], phrase: list, partial: bool) -> bool:
     return walk(0, 0)
 
 
+# how far back the stream checks look on each piece: longer than any failing match (a vendor
+# claim, a run of 12 instruction words, a key block's header, a secret); the whole answer is
+# checked again at its end. Looking at the whole text on every piece made a long answer's gate
+# quadratic (20 s for 2,000 tokens).
+WINDOW = 300
+_TAIL = 400  # the last dozen words or so, for the held-back suffix
+_PARTIAL = re.compile(r"[\w'-]+$")
+
+
+def tail_start(text: str, size: int) -> int:
+    """Where the last ``size`` characters of the text begin, moved on to a word's start (a cut
+    mid-word could make "task-..." look like "sk-...")."""
+    if len(text) <= size:
+        return 0
+    cut = len(text) - size
+    m = re.compile(r"\s").search(text, cut)
+    return m.end() if m else cut
+
+
 def _danger_start(text: str) -> int | None:
     """Where, among the last words of the text, a run begins that could still become a failing
     phrase (see _PHRASES); None when none could."""
-    spans = [(m.start(), m.group(0).lower().replace("'", "")) for m in re.finditer(r"[A-Za-z0-9']+", text)][-12:]
+    base = tail_start(text, _TAIL)
+    spans = [(m.start(), m.group(0).lower().replace("'", ""))
+             for m in re.finditer(r"[A-Za-z0-9']+", text[base:])][-12:]
+    spans = [(base + s, w) for s, w in spans]
     partial = bool(spans) and bool(re.search(r"[A-Za-z0-9']$", text))
-    for k, (start, _) in enumerate(spans):
+    for k, (start, first) in enumerate(spans):
+        if first not in _FIRST and not (k == len(spans) - 1 and partial and first in _FIRST_PREFIXES):
+            continue  # no failing phrase begins with this word
         seq = [w for _, w in spans[k:]]
         if any(_could_become(seq, ph, partial) for ph in _PHRASES):
             # words inside a sentence only: a full stop between them ends the suspicion
@@ -135,7 +170,7 @@ class StreamGate:
         if self.failed:
             return ""
         self.text += piece
-        self.failed = _stream_checks(self.text, self.c)
+        self.failed = _stream_checks(self.text[tail_start(self.text, WINDOW + len(piece)):], self.c)
         if self.failed:
             return ""
         end = self._safe_end()
@@ -163,14 +198,18 @@ class StreamGate:
     def _safe_end(self) -> int:
         text = self.text
         end = len(text)
-        m = re.search(r"[\w'-]+$", text)  # a word still being written
+        base = tail_start(text, _TAIL)  # every look below is at the end of the text, never all of it
+        m = _PARTIAL.search(text, base)  # a word still being written
         if m:
             end = m.start()
-        if checks.echo_prefix(text, self.c.question):
+        if len(text) <= len(self.c.question) + 8 and checks.echo_prefix(text, self.c.question):
             return 0
         label = checks._LABELS.search(text, self.shown)  # a prompt label line: held until the end
         if label:
             end = min(end, label.start())
+        speaker = checks._SPEAKER.search(text, self.shown)  # "Maria (Guest): ": perhaps a transcript
+        if speaker:
+            end = min(end, speaker.start())
         floor = max(self.shown, len(text) - self.hold)
         danger = _danger_start(text)
         if danger is not None and danger >= floor:
@@ -179,7 +218,7 @@ class StreamGate:
             if _could_be_key(text[m.start():]):
                 end = min(end, m.start())
                 break
-        line = text.rfind("\n", 0, len(text)) + 1  # a line that could still become a prompt label
+        line = max(text.rfind("\n", base), base - 1) + 1  # a line that could still become a prompt label
         head = re.sub(r"^\s*-?\s*", "", text[line:]).lower()
         if head and any(lab.startswith(head) or head.startswith(lab) for lab in _LABEL_TEXTS):
             end = min(end, line)
@@ -194,7 +233,9 @@ class StreamGate:
     def _run_start(self, text: str) -> int:
         """Where the longest run of source words ending the text begins (whole words; a word
         still being written is held anyway)."""
-        spans = [(m.start(), m.group(0).lower().replace("'", "")) for m in re.finditer(r"[A-Za-z0-9']+", text)]
+        base = tail_start(text, _TAIL)
+        spans = [(base + m.start(), m.group(0).lower().replace("'", "")) for m in re.finditer(r"[A-Za-z0-9']+",
+                                                                                              text[base:])]
         if spans and re.search(r"[A-Za-z0-9']$", text):
             spans.pop()
         best = len(text)
