@@ -27,11 +27,12 @@ if TYPE_CHECKING:  # pragma: no cover
     from tatlock.butler import Butler
     from tatlock.turn import Turn
 
-__all__ = ["open", "Butler", "Turn", "events", "TatlockError", "BackendError", "NotFound", "UsageError"]
+__all__ = ["open", "Butler", "Turn", "Cancel", "events", "TatlockError", "BackendError", "NotFound", "UsageError"]
 
 _LAZY = {
     "Butler": ("tatlock.butler", "Butler"),
     "Turn": ("tatlock.turn", "Turn"),
+    "Cancel": ("tatlock.llm.base", "Cancel"),  # for butler.models.pull(cancel=...)
     "TatlockError": ("tatlock.errors", "TatlockError"),
     "BackendError": ("tatlock.errors", "BackendError"),
     "NotFound": ("tatlock.errors", "NotFound"),

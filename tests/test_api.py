@@ -155,6 +155,11 @@ def test_cancel_while_the_server_is_still_thinking(served, home):
         turn.cancel()
         assert turn.wait(1.0) and time.monotonic() - t0 < 0.5
         assert isinstance(turn.final, TurnCancelled) and turn.final.partial == ""
+        served.delay = 0
+        served.queue(direct("Here now, sir."))
+        butler.ask("Are you there?")
+        prompt = served.chat_requests[-1]["messages"][-1]["content"]
+        assert "Assistant: (the reply was cancelled before it began)" in prompt
     rows = stored(home)
     assert rows[0]["content"] == "Slow question"  # the question is kept
     assert json.loads(rows[1]["metadata"])["cancelled"] is True

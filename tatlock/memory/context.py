@@ -37,6 +37,8 @@ def speaker(m: Message) -> str:
 
 
 def history_line(m: Message) -> str:
+    if m.role == "assistant" and not m.content.strip() and m.metadata.get("cancelled"):
+        return f"{speaker(m)}: (the reply was cancelled before it began)"
     return f"{speaker(m)}: {m.content}"
 
 

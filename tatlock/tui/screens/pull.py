@@ -18,7 +18,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, ProgressBar, Static
 
 from tatlock.errors import TatlockError
-from tatlock.llm.base import Cancel
+from tatlock import Cancel
 from tatlock.tui.format import PullMeter, one_line
 from tatlock.tui.host import host
 
