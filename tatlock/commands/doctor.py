@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sqlite3
 import sys
 import time
 
@@ -11,8 +12,23 @@ from tatlock.errors import TatlockError
 
 
 def doctor(args: argparse.Namespace) -> int:
-    with open_butler() as butler:
-        checks = butler.doctor.run()
+    try:
+        butler = open_butler()
+    except (TatlockError, sqlite3.Error) as exc:
+        from tatlock.config import load
+        from tatlock.errors import ConfigError
+        from tatlock.services.doctor import diagnose
+        from tatlock.store.db import as_store_error
+
+        if isinstance(exc, ConfigError):
+            raise
+        # a data folder or system.db tatlock cannot use: say so, and check everything else
+        cfg = load()
+        problem = exc if isinstance(exc, TatlockError) else as_store_error(exc, cfg.paths.system_db)
+        checks = diagnose(cfg, problem or TatlockError(str(exc)))
+    else:
+        with butler:
+            checks = butler.doctor.run()
     problems = 0
     out("tatlock doctor")
     for c in checks:

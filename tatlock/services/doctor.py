@@ -6,9 +6,13 @@ import os
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
+from tatlock.config import Config
+from tatlock.errors import TatlockError
+from tatlock.llm.base import Backend
 from tatlock.services.base import Core
-from tatlock.store.db import quick_check
+from tatlock.store.db import corrupt_error, quick_check
 
 
 @dataclass(frozen=True)
@@ -49,7 +53,9 @@ class Doctor:
         users_dir = core.paths.users_dir
         memories = sorted(x.name.removesuffix("_longterm.db") for x in users_dir.glob("*_longterm.db")) \
             if users_dir.is_dir() else []
-        checks.append(Check("user", None, f"{core.cfg.user}; memories: {', '.join(memories) or 'none yet'}"))
+        why = core.cfg.user_explanation()
+        checks.append(Check("user", None, f"{core.cfg.user}" + (f" ({why})" if why else "")
+                            + f"; memories: {', '.join(memories) or 'none yet'}"))
         return checks
 
     def _server(self, model: str) -> list[Check]:
@@ -86,8 +92,7 @@ class Doctor:
                 continue
             problem = quick_check(db)
             out.append(Check(f"database {db.name}", problem is None, f"{db}" + (f": {problem}" if problem else ""),
-                             None if problem is None else
-                             "restore it from a `memory export`, or move it aside and a new one is started"))
+                             None if problem is None else corrupt_error(db, problem).hint))
         return out
 
 
@@ -98,6 +103,8 @@ def folder_problem(folder: Path) -> str | None:
     probe = folder
     while not probe.exists():  # a folder not made yet: its nearest existing parent must be writable
         probe = probe.parent
+    if not probe.is_dir():
+        return f"{probe} is a file, not a folder"
     if not os.access(probe, os.W_OK | os.X_OK):
         return "it is not writable"
     if probe == folder:
@@ -107,3 +114,31 @@ def folder_problem(folder: Path) -> str | None:
         except OSError as exc:
             return f"cannot write in it ({exc.strerror or exc})"
     return None
+
+
+class _Unopened:
+    """What the checks need when the butler itself could not open (its data folder or system.db
+    is unusable): the settings, and a backend of its own for the server check."""
+
+    def __init__(self, cfg: Config):
+        self.cfg = cfg
+        self.paths = cfg.paths
+
+    @property
+    def model(self) -> str:
+        return self.cfg.model_name
+
+    def new_backend(self, model: str | None = None) -> Backend:
+        from tatlock.llm.factory import make_backend
+
+        return make_backend(self.cfg, model or self.model)
+
+    def publish(self, event: object) -> None:
+        pass
+
+
+def diagnose(cfg: Config, problem: TatlockError) -> list[Check]:
+    """Doctor's checks when tatlock cannot open at all: the reason first, then every check that
+    does not need the open butler (server, folders, each database's quick_check)."""
+    first = Check("open", False, problem.message, problem.hint)
+    return [first, *Doctor(cast(Core, _Unopened(cfg))).run()]

@@ -19,6 +19,7 @@ every other file; :mod:`tatlock.privacy` tightens what an older version left loo
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import re
 import sqlite3
@@ -77,6 +78,53 @@ def corrupt_error(path: Path | str, exc: object) -> StoreError:
     return StoreError(f"the database {path} is damaged ({exc})", hint=fix, kind="database")
 
 
+# what SQLite says of a damaged file (a damaged full-text index's shadow table fails as a vtable)
+_DAMAGE = ("malformed", "not a database", "vtable constructor failed", "corrupt")
+
+
+def damaged(message: str) -> bool:
+    """True when an SQLite error message means the file is damaged (not busy, full or read-only)."""
+    return any(d in message for d in _DAMAGE)
+
+
+def as_store_error(exc: BaseException, path: Path | str) -> StoreError | None:
+    """A database error met while working on ``path`` (full disk, read-only, damaged, busy) as
+    one StoreError line naming the database and the fix; None for anything else. SQLite rolls the
+    failed transaction back: what was stored before is still there."""
+    if isinstance(exc, StoreError):
+        return exc
+    if not isinstance(exc, sqlite3.Error):
+        return None
+    text = str(exc)
+    if damaged(text):
+        return corrupt_error(path, text)
+    if "full" in text or ("I/O" in text and disk_full(path)):
+        return full_error(path)
+    if "readonly" in text or "read-only" in text:
+        return StoreError(f"the database {path} cannot be written ({text})", hint=WRITABLE, kind="read_only")
+    if "locked" in text or "busy" in text:
+        return StoreError(f"the database {path} stayed busy (another tatlock is writing to it): {text}",
+                          hint="try again in a moment", kind="busy")
+    if "I/O" in text:
+        return StoreError(f"the database {path} could not be written ({text})",
+                          hint="check the disk and free some space; nothing already stored is lost", kind="io")
+    return StoreError(f"database error in {path}: {text}", kind="database")
+
+
+def full_error(path: Path | str) -> StoreError:
+    return StoreError(f"the disk holding {path} is full: nothing more can be saved",
+                      hint=_fix(OSError(errno.ENOSPC, "no space left")), kind="disk_full")
+
+
+def disk_full(path: Path | str) -> bool:
+    """True when the file system holding ``path`` has (almost) no room left for its user."""
+    try:
+        st = os.statvfs(Path(path).parent)
+    except OSError:
+        return False
+    return st.f_bavail * st.f_frsize < 64 * 1024
+
+
 def _ro_uri(path: Path | str) -> str:
     return Path(path).resolve().as_uri() + "?mode=ro"
 
@@ -114,6 +162,8 @@ def connect(path: Path | str, *, readonly: bool = False) -> sqlite3.Connection:
         conn.execute("SELECT count(*) FROM sqlite_master").fetchone()  # reads the schema: a damaged one fails here
     except sqlite3.OperationalError as exc:
         conn.close()
+        if disk_full(path):  # SQLite cannot make its -wal/-shm files: it says "disk I/O error"
+            raise full_error(path) from None
         if "readonly" in str(exc) or "unable to open" in str(exc):
             raise StoreError(f"the database {path} cannot be written ({exc})", hint=WRITABLE) from None
         raise StoreError(f"cannot open the database {path}: {exc}") from None
@@ -130,21 +180,29 @@ def quick_check(path: Path | str) -> str | None:
     path = Path(path)
     if not path.is_file():
         return "missing" if not path.exists() else "not a file"
-    try:
-        conn = sqlite3.connect(_ro_uri(path), uri=True, isolation_level=None)
-    except sqlite3.Error as exc:
-        return f"cannot open it: {exc}"
-    try:
-        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        rows = [str(r[0]) for r in conn.execute("PRAGMA quick_check(5)").fetchall()]
-    except sqlite3.DatabaseError as exc:  # includes "file is not a database", "malformed"
-        rows = [str(exc)]
-    finally:
-        conn.close()
+    rows = _quick_check(_ro_uri(path))
+    if rows and ("unable to open" in rows[0] or "readonly" in rows[0]):
+        # a read-only folder or mount: SQLite cannot make the -shm file a WAL reader needs; read
+        # the file as it is instead (immutable: nobody can be writing where nobody can write)
+        rows = _quick_check(_ro_uri(path) + "&immutable=1")
     if rows == ["ok"]:
         return None
     # multi-line findings ("*** in database main ***\nPage 5: ...") on one line
     return " ".join(" ".join(rows[:3]).replace("*** in database main ***", "").split())
+
+
+def _quick_check(uri: str) -> list[str]:
+    try:
+        conn = sqlite3.connect(uri, uri=True, isolation_level=None)
+    except sqlite3.Error as exc:
+        return [f"cannot open it: {exc}"]
+    try:
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        return [str(r[0]) for r in conn.execute("PRAGMA quick_check(5)").fetchall()]
+    except sqlite3.DatabaseError as exc:  # includes "file is not a database", "malformed"
+        return [str(exc)]
+    finally:
+        conn.close()
 
 
 def migrate(conn: sqlite3.Connection, kind: str, *, target: int | None = None) -> int:
@@ -191,11 +249,13 @@ def transaction(conn: sqlite3.Connection, mode: str = "IMMEDIATE") -> Iterator[s
     conn.execute(f"BEGIN {mode}")
     try:
         yield conn
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
-    else:
         conn.execute("COMMIT")
+    except BaseException:
+        # SQLite has already rolled back after a full disk or an I/O error: a second ROLLBACK
+        # would fail and hide the error that matters
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
 
 
 def fits(value: object) -> bool:

@@ -79,6 +79,14 @@ class SystemStore:
 
     def _register_tool(self, spec: ToolSpec) -> None:
         # keep the user's enabled flag; refresh the rest so upgrades fix descriptions/paths
+        row = self.conn.execute("SELECT description, module, function_name, category FROM tools WHERE key = ?",
+                                (spec.key,)).fetchone()
+        params = [tuple(r) for r in self.conn.execute(
+            "SELECT name, type, description, required FROM tool_parameters WHERE tool_key = ? ORDER BY position",
+            (spec.key,))]
+        if (row is not None and tuple(row) == (spec.description, spec.module, spec.function_name, spec.category)
+                and params == [(p.name, p.type, p.description, int(p.required)) for p in spec.params]):
+            return  # registered as it is: a start writes nothing (and still works on a full disk)
         self.conn.execute(
             "INSERT INTO tools (key, description, module, function_name, enabled, category, builtin)"
             " VALUES (?, ?, ?, ?, ?, ?, 1)"
