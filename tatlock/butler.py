@@ -25,7 +25,7 @@ from tatlock import prompts
 from tatlock.config import Config, Paths, validate_username
 from tatlock.debuglog import DebugLog
 from tatlock.errors import BackendError, NotFound, TatlockError, UsageError
-from tatlock.events import ConversationReady, ErrorEvent, Event, TurnCancelled, TurnFinished
+from tatlock.events import ConversationReady, ErrorEvent, Event, Notice, TurnCancelled, TurnFinished
 from tatlock.llm.base import Backend, Cancel
 from tatlock.llm.factory import make_backend
 from tatlock.memory.tokens import Estimator
@@ -38,14 +38,18 @@ from tatlock.services.models import Models
 from tatlock.services.rooms import Rooms
 from tatlock.services.system import Persona, Tools, Users
 from tatlock.services.variables import Variables
+from tatlock.store.db import as_store_error
 from tatlock.store.system import SystemStore
 from tatlock.store.user import Author, Conversation, UserStore
 from tatlock.tools.registry import BUILTIN_TOOLS
+from tatlock.text import valid_text
 from tatlock.turn import EventHub, Turn, Workers
 
 log = logging.getLogger(__name__)
 
-MAX_QUESTION_CHARS = 1_000_000  # beyond this a message is refused; long ones are cut for the model only
+# beyond this a message is refused (as much as `tatlock ask` reads from a pipe); long ones are cut
+# for the model only, and stored whole
+MAX_QUESTION_CHARS = 2_000_000
 
 
 class Butler:
@@ -81,8 +85,11 @@ class Butler:
         from tatlock.pipeline import intents
 
         intents.use_cache(self.paths.data_dir)  # the classifier's weights, trained once, kept beside the data
-        self.system = SystemStore.open(self.paths.system_db, default_user=cfg.user,
-                                       persona=prompts.paragraphs("persona.txt"), tools=BUILTIN_TOOLS)
+        try:
+            self.system = SystemStore.open(self.paths.system_db, default_user=cfg.user,
+                                           persona=prompts.paragraphs("persona.txt"), tools=BUILTIN_TOOLS)
+        except Exception as exc:  # damage met past the schema, a full disk: one line naming system.db
+            raise as_store_error(exc, self.paths.system_db) or exc from None
         try:
             if not self.system.has_user(self.username):
                 if not create:
@@ -125,9 +132,21 @@ class Butler:
         with self._lock:
             if self._closed:
                 raise TatlockError("this butler is closed")
-            if self._store is None:
-                self._store = UserStore.open(self.paths, self.username)
-            return self._store
+            if self._store is not None:
+                return self._store
+            first = not self.paths.user_db(self.username).exists()
+            self._store = store = UserStore.open(self.paths, self.username)
+        if first:
+            self._first_memory()
+        return store
+
+    def _first_memory(self) -> None:
+        """The default user's memory was just made: say once why it is called 'owner' when the
+        login name could not be used (every later run is quiet; `doctor` and `user list` say it too)."""
+        why = self.cfg.user_explanation()
+        if why and self.username == self.cfg.user:
+            self.notices.append(why)
+            self.hub.publish(Notice(why, "default_user"))
 
     @property
     def backend(self) -> Backend:
@@ -163,7 +182,7 @@ class Butler:
 
     def guest(self, name: str, *, author_id: str | None = None, bot: bool = False) -> Author:
         """Someone else in the room (``/as Maria`` in the TUI, another bot over MCP)."""
-        name = " ".join(str(name).split())
+        name = " ".join(valid_text(str(name)).split())
         if not name:
             raise UsageError("a speaker needs a name")
         return Author(author_id or name.lower().replace(" ", "-"), name[:80], is_bot=bot)
@@ -177,7 +196,9 @@ class Butler:
                 tier_ctx = int(self.cfg.effective("context_size"))
                 try:
                     server = self.backend.context_length()
-                except BackendError:
+                except BackendError as exc:
+                    if exc.kind == "timeout":  # a server that does not answer: waiting again for the chat
+                        raise                  # call would double the time the user waits
                     server = None
                 self._budget = min(tier_ctx, server) if server else tier_ctx
         return self._budget
@@ -226,9 +247,13 @@ class Butler:
         """Start one turn and return it at once; its events arrive as they happen."""
         if not isinstance(text, str) or not text.strip():
             raise UsageError("the message is empty")
+        text, material = valid_text(text), valid_text(material) if material else material
         if len(text) > MAX_QUESTION_CHARS or (material and len(material) > 2 * MAX_QUESTION_CHARS):
             raise UsageError(f"the message is larger than {MAX_QUESTION_CHARS:,} characters")
-        conv, is_new = self.conversation(room_id, conversation_id=conversation_id, new=new)
+        try:
+            conv, is_new = self.conversation(room_id, conversation_id=conversation_id, new=new)
+        except Exception as exc:  # a full disk or a read-only folder: one line, nothing stored is lost
+            raise as_store_error(exc, self.paths.user_db(self.username)) or exc from None
         cancel = Cancel()
         turn = Turn(uuid.uuid4().hex[:12], conv.id, cancel)
         log_ = DebugLog(self.paths.conversation_logs, self.username, conv.id, self.secrets)
@@ -247,8 +272,12 @@ class Butler:
             try:
                 runner.run()
             except Exception as exc:  # a bug must not lose the message or hang the interface
-                log.exception("turn %s failed", turn.id)
-                emit(ErrorEvent(f"internal error: {type(exc).__name__}: {exc}", "internal"))
+                stored = as_store_error(exc, self.paths.user_db(self.username))
+                if stored is not None:  # a full disk, a read-only folder: what was stored before is kept
+                    emit(ErrorEvent(stored.message, stored.kind or "store", stored.hint))
+                else:
+                    log.exception("turn %s failed", turn.id)
+                    emit(ErrorEvent(f"internal error: {type(exc).__name__}: {exc}", "internal"))
             try:
                 if not cancel.cancelled:
                     self.schedule_compaction(conv.id, turn.id)

@@ -232,7 +232,13 @@ def build_parser() -> Parser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    import sys
+
+    from tatlock.text import valid_text
+
     parser = build_parser()
+    # bytes of the command line that are not UTF-8 arrive as lone surrogates: U+FFFD instead
+    argv = [valid_text(a) for a in (sys.argv[1:] if argv is None else argv)]
     args = parser.parse_args(argv)
     if args.command is None:  # bare `tatlock`: the app in a terminal, the line chat for pipes
         import sys
@@ -273,10 +279,10 @@ def run_command(func: Callable[[argparse.Namespace], int], args: argparse.Namesp
         return 0
     except sqlite3.DatabaseError as exc:  # locked, full disk, malformed
         from tatlock.files import _fix
-        from tatlock.store.db import CORRUPT_FIX
+        from tatlock.store.db import CORRUPT_FIX, damaged
 
         text = str(exc)
-        if "malformed" in text or "not a database" in text:
+        if damaged(text):
             hint = CORRUPT_FIX.replace("an export of your memory", "a `tatlock memory export`")
             hint += "; `tatlock doctor` says which database"
         elif "disk" in text or "full" in text:
@@ -288,6 +294,9 @@ def run_command(func: Callable[[argparse.Namespace], int], args: argparse.Namesp
     except OSError as exc:
         where = f" ({exc.filename})" if getattr(exc, "filename", None) else ""
         say(f"tatlock: {exc.strerror or exc}{where}")
+        return 1
+    except UnicodeError as exc:  # text that is not valid Unicode from somewhere we did not clean
+        say(f"tatlock: text that cannot be stored or shown as UTF-8 ({getattr(exc, 'reason', exc)})")
         return 1
 
 

@@ -89,6 +89,15 @@ class Config:
         "theme": "TATLOCK_THEME",
     }
 
+    def user_explanation(self) -> str | None:
+        """Why the user is 'owner' when nobody chose it (the login name is not a valid username),
+        with how to choose another; None when the user was chosen or is the login name."""
+        why = self.source.get("user", "")
+        if not why.startswith("default: "):
+            return None
+        return (why.removeprefix("default: ") + "; set TATLOCK_USER or `user` in config.toml to choose a name "
+                "(lowercase letters, digits, '-' or '_')")
+
     @property
     def anchor(self) -> str:
         return self.anchor_id or self.user
@@ -140,7 +149,7 @@ TIERS = ("low", "medium", "high", "auto")
 BACKENDS = ("ollama", "openai")
 # Ollama's keep_alive: seconds ("300", "-1" forever, "0" unload at once) or a Go duration
 _KEEP_ALIVE_RE = re.compile(r"-?\d+(\.\d+)?|-?(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+")
-_CONTROL_RE = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+_CONTROL_RE = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")  # and bytes that were not UTF-8
 INT_RANGES = {"compact_interval": (2, 10_000), "context_size": (512, 2_097_152), "tool_rounds": (1, 10)}
 FLOAT_RANGES = {"timeout": (0.0, 3600.0), "tool_timeout": (0.0, 600.0)}  # above the first, at most the second
 ALLOWED_TEXT = {

@@ -42,3 +42,29 @@ def inert(text: str) -> str:
 def inert_line(text: str) -> str:
     """:func:`inert` for one-line output (titles, names, list rows): newlines and tabs shown too."""
     return inert(text).replace("\n", "\\n").replace("\t", "\\t")
+
+
+def brief(text: object, limit: int = 300) -> str:
+    """What a server or a library said, as one line of at most ``limit`` characters (a pydantic
+    error spans five lines; a server may send a whole HTML page)."""
+    line = " ".join(str(text).split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def valid_text(text: str) -> str:
+    """``text`` with lone surrogates (what Python makes of bytes that are not UTF-8, e.g. in a
+    command line) replaced by U+FFFD: they cannot be stored, sent or printed as UTF-8."""
+    return _SURROGATE.sub("\ufffd", text) if _SURROGATE.search(text) else text
+
+
+def inert_json(text: str) -> str:
+    """JSON text (``json.dumps(..., ensure_ascii=False)``) with every character :func:`inert` would
+    show written as a JSON escape (``\\u009b``): the same JSON value, safe on a terminal, where
+    ``inert`` would make it invalid JSON (``\\x9b`` is not a JSON escape). Lone surrogates,
+    which ``print`` cannot even encode, become escapes too."""
+    if _UNSAFE.search(text) is None:
+        return text
+    return _UNSAFE.sub(lambda m: "".join(f"\\u{ord(c):04x}" for c in m.group()), text)

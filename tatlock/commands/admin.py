@@ -18,6 +18,7 @@ from tatlock.commands.common import (
     clip, confirm, open_butler, out, read_arg, read_file, width, wrap, write_atomic, write_text,
 )
 from tatlock.errors import TatlockError, UsageError
+from tatlock.text import inert_json
 from tatlock.timeutil import local
 
 # -- persona ----------------------------------------------------------------------------------
@@ -33,7 +34,7 @@ def _persona(p, args: argparse.Namespace) -> int:
     if act == "list":
         items = p.list()
         if args.json:
-            out(json.dumps([dataclasses.asdict(i) for i in items], indent=2, ensure_ascii=False))
+            out(inert_json(json.dumps([dataclasses.asdict(i) for i in items], indent=2, ensure_ascii=False)))
             return 0
         if not items:
             out("No persona instructions. Add one with `tatlock persona add TEXT`.")
@@ -204,6 +205,9 @@ def user(args: argparse.Namespace) -> int:
                 mem = f"{info.memory_bytes // 1024} KiB" if info.memory_bytes is not None else "-"
                 out(f"{u.username:<20} {','.join(u.roles):<12} {'yes' if u.has_password else 'no':<8} "
                     f"{local(u.created_at):<16} {mem}")
+            why = butler.cfg.user_explanation()
+            if why:
+                out(f"The default user is {butler.cfg.user}: {why}.")
             return 0
         if args.action == "remove":
             users.get(args.name)

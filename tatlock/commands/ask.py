@@ -16,10 +16,11 @@ from typing import TYPE_CHECKING, Any
 
 from tatlock.commands.common import open_butler
 from tatlock.errors import UsageError
-from tatlock.text import inert
+from tatlock.text import inert, inert_json, inert_line
 from tatlock.events import (
     AnswerReplaced, AnswerToken, CompactionFailed, CompactionFinished, CompactionStarted, Decision, ErrorEvent,
-    Event, GuardFired, Notice, PhaseFinished, QualityVerdict, ToolCalled, ToolResult, TurnCancelled, TurnFinished,
+    Event, GuardFired, MessageStored, Notice, PhaseFinished, QualityVerdict, ToolCalled, ToolResult, TurnCancelled,
+    TurnFinished,
 )
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -137,8 +138,8 @@ def run(args: argparse.Namespace) -> int:
 def _tracer(err: Any):
     def on_event(ev: Event) -> None:
         line = trace(ev)
-        if line:
-            err.write(line + "\n")
+        if line:  # tool arguments and names come from the model: shown inert
+            err.write(inert_line(line) + "\n")
             err.flush()
 
     return on_event
@@ -151,6 +152,7 @@ def _ask(butler: "Butler", args: argparse.Namespace, question: str, material: st
                        material=material)
     final: Event | None = None
     interrupted = False
+    saved = False  # the question reached memory
     seen = 0
     events = turn.follow(seen)
     while True:
@@ -173,24 +175,26 @@ def _ask(butler: "Butler", args: argparse.Namespace, question: str, material: st
         elif isinstance(ev, AnswerReplaced):
             screen.replace(ev.text)
         if isinstance(ev, Notice) and ev.kind == "truncated" and not args.verbose:
-            err.write(f"tatlock: {ev.message}\n")
+            err.write(f"tatlock: {inert(ev.message)}\n")
+        if isinstance(ev, MessageStored) and ev.role == "user":
+            saved = True
         if isinstance(ev, (TurnFinished, TurnCancelled, ErrorEvent)):
             final = ev
     conversation_id = turn.conversation_id
     if isinstance(final, TurnFinished):
         if args.json:
-            out.write(json.dumps({
+            out.write(inert_json(json.dumps({
                 "answer": final.answer, "conversation_id": final.conversation_id, "route": final.route,
                 "guard": final.guard, "tools": final.tools, "quality": final.quality,
                 "phases": final.phases, "topics": final.topics, "ms": final.ms,
-            }, ensure_ascii=False) + "\n")
+            }, ensure_ascii=False)) + "\n")
         else:
             screen.final(final.answer)
         return 0
     if isinstance(final, TurnCancelled):
         if args.json:
-            out.write(json.dumps({"cancelled": True, "partial": final.partial,
-                                  "conversation_id": conversation_id}, ensure_ascii=False) + "\n")
+            out.write(inert_json(json.dumps({"cancelled": True, "partial": final.partial,
+                                             "conversation_id": conversation_id}, ensure_ascii=False)) + "\n")
         elif final.partial:
             screen.final(final.partial)
         err.write(f"tatlock: cancelled (what was said is saved, marked cancelled, in conversation {conversation_id})\n")
@@ -203,8 +207,9 @@ def _ask(butler: "Butler", args: argparse.Namespace, question: str, material: st
         out.write("\n")
     if args.json:
         out.write(json.dumps({"error": message, "conversation_id": conversation_id}) + "\n")
-    err.write(f"tatlock: {message}{f' ({hint})' if hint else ''} "
-              f"(your question is saved in conversation {conversation_id})\n")
+    where = (f"your question is saved in conversation {conversation_id}" if saved else
+             "your question could not be saved")
+    err.write(f"tatlock: {inert(message)}{f' ({inert(hint)})' if hint else ''} ({where})\n")
     return 1
 
 

@@ -13,7 +13,7 @@ from typing import Callable
 
 from tatlock.commands.common import open_butler
 from tatlock.text import inert
-from tatlock.events import AnswerReplaced, AnswerToken, ErrorEvent, TurnCancelled, TurnFinished
+from tatlock.events import AnswerReplaced, AnswerToken, ErrorEvent, MessageStored, Notice, TurnCancelled, TurnFinished
 from tatlock.turn import Turn
 
 HELP = "Type a message and press Enter. /new starts a new conversation; /quit, Ctrl-D or Ctrl-C leaves."
@@ -54,6 +54,7 @@ def run(args: argparse.Namespace) -> int:
 def _show(turn: Turn) -> bool:
     """Print one turn's answer as it streams; False when the user pressed Ctrl-C twice."""
     seen = 0
+    saved = False  # the message reached memory
     cancelling = False
     events = turn.follow(0)
     while True:
@@ -74,12 +75,18 @@ def _show(turn: Turn) -> bool:
             sys.stdout.flush()
         elif isinstance(ev, AnswerReplaced):
             sys.stdout.write(f"\n[revised] {inert(ev.text)}")
+        elif isinstance(ev, MessageStored) and ev.role == "user":
+            saved = True
+        elif isinstance(ev, Notice) and ev.kind == "truncated":
+            print(f"tatlock: {inert(ev.message)}", file=sys.stderr)
         elif isinstance(ev, ErrorEvent):
             from tatlock.commands.common import cli_hint
 
             found = cli_hint(ev.kind, ev.hint)
-            hint = f" ({found})" if found else ""
-            print(f"\ntatlock: {ev.message}{hint} (your message is saved)", file=sys.stderr)
+            hint = f" ({inert(found)})" if found else ""
+            where = "your message is saved" if saved else "your message could not be saved"
+            print(f"
+tatlock: {inert(ev.message)}{hint} ({where})", file=sys.stderr)
         elif isinstance(ev, TurnCancelled):
             print("\n(cancelled: what was said is kept, marked cancelled)", file=sys.stderr)
         elif isinstance(ev, TurnFinished):

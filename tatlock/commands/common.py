@@ -20,9 +20,18 @@ def open_butler(user: str | None = None, *, model: str | None = None, interface:
     (files made private) go to stderr once."""
     from tatlock.butler import open_butler as open_
 
+    from tatlock.events import Notice
+    from tatlock.text import inert_line
+
     butler = open_(user, model=model, interface=interface, create=user is None)
     for notice in butler.notices:
-        print(f"tatlock: {notice}", file=sys.stderr)
+        print(f"tatlock: {inert_line(notice)}", file=sys.stderr)
+
+    def later(ev: object) -> None:  # said once, when the default user's memory is first made
+        if isinstance(ev, Notice) and ev.kind == "default_user":
+            print(f"tatlock: {inert_line(ev.message)}", file=sys.stderr)
+
+    butler.subscribe(later)
     return butler
 
 
@@ -84,8 +93,10 @@ def confirm(question: str, *, yes: bool) -> bool:
         return True
     if not sys.stdin.isatty():
         raise UsageError(f"{question.rstrip('?')}: add --yes to confirm (there is no terminal to ask on)")
-    try:
-        answer = input(f"{question} [y/N] ")
+    from tatlock.text import inert_line
+
+    try:  # the question can quote stored text (a conversation's title): shown inert
+        answer = input(f"{inert_line(question)} [y/N] ")
     except EOFError:
         return False
     return answer.strip().lower() in ("y", "yes")

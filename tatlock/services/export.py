@@ -8,6 +8,7 @@ from typing import Any
 
 from tatlock.memory.context import speaker
 from tatlock.services.records import Detail
+from tatlock.text import inert_json
 from tatlock.timeutil import local
 
 
@@ -24,7 +25,9 @@ def conversation_data(d: Detail) -> dict[str, Any]:
 
 
 def conversation_json(d: Detail) -> str:
-    return json.dumps(conversation_data(d), indent=2, ensure_ascii=False) + "\n"
+    # readable text, but no raw control character, bidi override or lone surrogate: valid JSON
+    # that is safe to print and to encode
+    return inert_json(json.dumps(conversation_data(d), indent=2, ensure_ascii=False)) + "\n"
 
 
 def conversation_markdown(d: Detail) -> str:

@@ -15,6 +15,7 @@ from tatlock.config import Paths, validate_username
 from tatlock.errors import UsageError
 from tatlock.store.records import Instruction, ToolSpec, User
 from tatlock.store.system import SystemStore
+from tatlock.text import valid_text
 from tatlock.tools.registry import json_schema, resolve
 
 
@@ -36,10 +37,10 @@ class Persona:
         return self._system.persona_text()
 
     def add(self, text: str, *, position: int | None = None, enabled: bool = True) -> Instruction:
-        return self._system.add_instruction(text, position=position, enabled=enabled)
+        return self._system.add_instruction(valid_text(text), position=position, enabled=enabled)
 
     def edit(self, iid: int, text: str) -> Instruction:
-        return self._system.edit_instruction(iid, text)
+        return self._system.edit_instruction(iid, valid_text(text))
 
     def enable(self, iid: int) -> Instruction:
         return self._system.set_instruction_enabled(iid, True)

@@ -6,6 +6,7 @@ from typing import Callable
 
 from tatlock.errors import NotFound
 from tatlock.store.user import UserStore, Variable
+from tatlock.text import valid_text
 
 
 class Variables:
@@ -28,7 +29,7 @@ class Variables:
     def set(self, key: str, value: str, *, author_id: str | None = None) -> Variable:
         """Set by hand (``source_message_id`` none), attributed to the Anchor unless told otherwise."""
         store = self._store()
-        store.set_var(key, value, author_id=author_id or self._anchor_id())
+        store.set_var(valid_text(key), valid_text(value), author_id=author_id or self._anchor_id())
         return self.get(key)
 
     def unset(self, key: str) -> Variable:
