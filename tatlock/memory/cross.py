@@ -26,6 +26,7 @@ from tatlock.errors import BackendError
 from tatlock.events import Event, ModelCall
 from tatlock.memory.context import history_line
 from tatlock.memory.tokens import Estimator
+from tatlock.redact import redact
 from tatlock.store import summaries as rows
 from tatlock.files import write_private
 from tatlock.store.user import Conversation, UserStore
@@ -140,8 +141,9 @@ def build_cross_summary(store: UserStore, backend: Any, *, paths: Paths, exclude
     share = max(200, max_input_tokens // len(sources))
     blocks = [_conversation_block(store, c, share, est) for c in reversed(sources)]  # oldest first
     ids = [c.id for c in sources]
+    # secrets pasted into earlier conversations are withheld from the model and from the briefing
     prompt = prompts.render("cross_summary.txt", count=len(sources), user_name=_anchor_name(store, ids),
-                            conversations="\n\n".join(blocks))
+                            conversations=redact("\n\n".join(blocks)))
     messages = [{"role": "user", "content": prompt}]
     try:
         result = backend.chat(messages, model=model, options={**OPTIONS, **(options or {})})

@@ -12,6 +12,7 @@ import re
 
 from tatlock.memory.context import history_line
 from tatlock.memory.tokens import Estimator
+from tatlock.redact import redact
 from tatlock.store.user import Message
 from tatlock.timeutil import local
 
@@ -115,4 +116,5 @@ def transcript(messages: list[Message], max_tokens: int = MAX_TRANSCRIPT_TOKENS,
             else:
                 hi = mid - 1
         cap = lo
-    return "\n".join(transcript_line(m, cap) for m in messages)
+    # a secret someone once pasted is not handed to the model again, nor kept in its summary
+    return redact("\n".join(transcript_line(m, cap) for m in messages))

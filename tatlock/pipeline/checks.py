@@ -8,6 +8,7 @@ sir", "a llama farm", "a router password policy", "It is Monday 23 November 2026
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 _I = re.IGNORECASE
 
@@ -202,13 +203,19 @@ def _sentences(text: str) -> list[str]:
     return [x.strip() for x in re.split(r"(?<=[.!?])\s+|\n+", text) if x.strip()]
 
 
+LOOP_WINDOW = 3000  # a loop shows at the end of what was said; older text is not searched again
+
+
 def looping(text: str) -> bool:
-    """The model is repeating itself: one fragment back to back, or a sentence again and again."""
-    if re.search(r"(.{3,}?)\1{6,}", text):
+    """The model is repeating itself: one fragment back to back, or a sentence again and again.
+    Only the last ``LOOP_WINDOW`` characters are read, and a fragment is at most 200 characters:
+    the search was quadratic in the text (a 35 KB reply took 15 s to check)."""
+    text = text[-LOOP_WINDOW:]
+    if re.search(r"(.{3,200}?)\1{6,}", text):
         return True
     sentences = [x.lower() for x in _sentences(text) if len(x) > 15]
     if len(sentences) >= 4:
-        top = max(sentences.count(x) for x in set(sentences))
+        top = max(Counter(sentences).values())
         if top >= 3 and top / len(sentences) >= 0.3:
             return True
     return False

@@ -45,7 +45,9 @@ def respond(env: TurnEnv, emit: Callable[..., None], *, persona: str, turn_vars:
         # a model caught in a loop is stopped at once instead of running to its token cap
         nonlocal text, checked, looped
         text += piece
-        if len(text) - checked >= 120:
+        # checked every 120 characters, then every eighth more: a server that ignores the token
+        # cap and streams on does not make the check itself the slow part
+        if len(text) - checked >= max(120, len(text) // 8):
             checked = len(text)
             if quality.looping(text):
                 looped = True

@@ -57,7 +57,7 @@ def run_tools(env: TurnEnv, emit: Callable[..., None], *, enabled: list[ToolSpec
                          "tool_calls": [{"function": {"name": n, "arguments": a}} for n, a, _ in calls]})
         for name, args, source in calls:
             emit(ToolCalled(name, args, rnd))
-            run = tool_phase.run(by_key[name], args, ctx, env.cfg.tool_timeout)
+            run = tool_phase.run(by_key[name], args, ctx, env.cfg.tool_timeout, cancel)
             run.source = source
             runs.append(run)
             emit(ToolResult(name, run.ok, round(run.ms, 1), run.result))

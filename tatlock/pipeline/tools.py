@@ -8,17 +8,18 @@ from __future__ import annotations
 
 import concurrent.futures
 import json
+import threading
 import time
 from dataclasses import dataclass
 from typing import Any
 
+from tatlock.llm.base import Cancel, Cancelled
 from tatlock.redact import scrub
 from tatlock.tools.base import ToolContext
 from tatlock.tools.registry import ToolSpec, resolve
 
 REDACTED_NOTE = "parts that looked like passwords, keys or tokens were withheld"
 MAX_RESULT_CHARS = 6000  # per tool result handed to the answer (within the token budget)
-_POOL = concurrent.futures.ThreadPoolExecutor(max_workers=4, thread_name_prefix="tatlock-tool")
 
 
 @dataclass
@@ -75,7 +76,12 @@ def fallback_arguments(spec: ToolSpec, query: str) -> dict[str, Any] | None:
     return None
 
 
-def run(spec: ToolSpec, args: dict[str, Any], ctx: ToolContext, timeout: float) -> ToolRun:
+def run(spec: ToolSpec, args: dict[str, Any], ctx: ToolContext, timeout: float,
+        cancel: Cancel | None = None) -> ToolRun:
+    """Run one tool on a thread of its own, waiting at most ``timeout`` seconds, or until the
+    turn is cancelled (raises Cancelled): a tool that hangs never holds the turn, nor the tools
+    of later turns. A tool still running when its turn ends can no longer touch memory (its
+    ``ctx.user_store`` is the turn's scope, closed with the turn)."""
     t0 = time.perf_counter()
     args = clean_arguments(spec, args)
     missing = missing_required(spec, args)
@@ -84,14 +90,37 @@ def run(spec: ToolSpec, args: dict[str, Any], ctx: ToolContext, timeout: float) 
                        (time.perf_counter() - t0) * 1000)
     try:
         fn = resolve(spec)
-        future = _POOL.submit(fn, ctx=ctx, **args)
-        result = future.result(timeout=timeout)
+        future: concurrent.futures.Future[Any] = concurrent.futures.Future()
+        threading.Thread(target=_call, args=(future, fn, ctx, args), name=f"tatlock-tool-{spec.key}",
+                         daemon=True).start()
+        woken = threading.Event()
+        future.add_done_callback(lambda _: woken.set())
+        unregister = cancel.on_cancel(woken.set) if cancel is not None else (lambda: None)
+        try:
+            woken.wait(timeout)
+        finally:
+            unregister()
+        if cancel is not None and cancel.cancelled and not future.done():
+            raise Cancelled("")
+        result = future.result(timeout=0)
         ok = not (isinstance(result, dict) and "error" in result)
     except concurrent.futures.TimeoutError:
         result, ok = {"error": f"the tool {spec.key} took longer than {timeout:g} s"}, False
+    except Cancelled:
+        raise
     except Exception as exc:  # a broken tool must never break the turn
         result, ok = {"error": f"the tool {spec.key} failed: {type(exc).__name__}: {exc}"}, False
     return ToolRun(spec.key, args, redacted(result), ok, (time.perf_counter() - t0) * 1000)
+
+
+def _call(future: concurrent.futures.Future[Any], fn: Any, ctx: ToolContext, args: dict[str, Any]) -> None:
+    try:
+        result = fn(ctx=ctx, **args)
+    except BaseException as exc:  # noqa: BLE001 - handed to the waiting turn as the tool's failure
+        # (SystemExit from a tool ends nothing but the tool)
+        future.set_exception(exc if isinstance(exc, Exception) else RuntimeError(f"{type(exc).__name__}: {exc}"))
+    else:
+        future.set_result(result)
 
 
 def redacted(result: Any) -> Any:

@@ -38,6 +38,7 @@ from tatlock.pipeline.phases import MAX_TOKENS, CountingBackend, Phase, TurnEnv,
 from tatlock.pipeline.respond import respond, system_prompt, tz_label
 from tatlock.pipeline.select import findings_of, run_tools
 from tatlock.pipeline.streamgate import StreamGate
+from tatlock.redact import redact
 from tatlock.store.records import ToolSpec
 from tatlock.store.user import Author, Conversation, Message
 from tatlock.tools.base import TurnScope
@@ -183,7 +184,8 @@ class TurnRunner:
         env = self.env
         mem = memory_context.build(env.store, msg.conversation_id, budget_tokens=env.budget(),
                                    estimator=env.estimator, cross_summary=cross_summary)
-        turn_vars = dict(memory=mem.prompt_block(), now=now.strftime("%A %d %B %Y, %H:%M ") + f"({tz_label(now)})",
+        # recalled memory is data, redacted like a tool result: a secret pasted once is not handed on
+        turn_vars = dict(memory=redact(mem.prompt_block()), now=now.strftime("%A %d %B %Y, %H:%M ") + f"({tz_label(now)})",
                          location=env.store.get_var("location") or "unknown",
                          author=memory_context.speaker(msg), question=self.with_material(msg.content))
         return assess.request(persona, enabled, **turn_vars), turn_vars
