@@ -9,6 +9,7 @@ import httpx
 from tatlock.llm.base import (
     BackendError, CallGuard, Cancel, Cancelled, ChatResult, Options, PullProgress, StopGeneration, Timer, ToolCall,
 )
+from tatlock.text import brief
 
 
 def ollama_options(options: Options | None) -> dict[str, Any] | None:
@@ -56,7 +57,7 @@ class OllamaBackend:
 
     def _fail(self, exc: BaseException, model: str) -> BackendError:
         if isinstance(exc, self._ollama.ResponseError):
-            text = str(exc.error or "").strip()
+            text = brief(exc.error or "")
             if exc.status_code == 404 or "not found" in text.lower():
                 return BackendError(f"model '{model}' is not available at {self.host}",
                                     hint=f"pull it with `ollama pull {model}`", kind="model")
@@ -69,15 +70,21 @@ class OllamaBackend:
             return BackendError(f"Ollama is not reachable at {self.host}", hint="start it with `ollama serve`",
                                 kind="unreachable")
         if isinstance(exc, httpx.HTTPError):
-            return BackendError(f"the connection to Ollama at {self.host} failed: {exc}")
-        return BackendError(f"unexpected reply from Ollama at {self.host}: {exc}")
+            return BackendError(f"the connection to Ollama at {self.host} failed: {brief(exc)}")
+        if isinstance(exc, (AttributeError, TypeError, KeyError)):  # the client could not read what came
+            return BackendError(f"unexpected reply from Ollama at {self.host}: the client could not read it "
+                                f"({type(exc).__name__}: {brief(exc, 120)})")
+        return BackendError(f"unexpected reply from Ollama at {self.host}: {brief(exc)}")
 
     def _timeout(self) -> BackendError:
         return BackendError(f"the model did not answer within {self.timeout:g} s (Ollama at {self.host})",
                             hint="raise `timeout` in config.toml or TATLOCK_TIMEOUT", kind="timeout")
 
     def _errors(self) -> tuple[type[BaseException], ...]:
-        return (self._ollama.ResponseError, ConnectionError, httpx.HTTPError, ValueError)
+        # (the client's own parsing fails on odd replies: an error record whose text is JSON but not
+        # an object makes ResponseError raise AttributeError)
+        return (self._ollama.ResponseError, ConnectionError, httpx.HTTPError, ValueError, AttributeError, TypeError,
+                KeyError)
 
     # -- protocol --------------------------------------------------------------------------
 
@@ -170,7 +177,7 @@ class OllamaBackend:
         except self._errors() as exc:
             if guard.reason is None:
                 if isinstance(exc, self._ollama.ResponseError):
-                    raise BackendError(f"could not pull '{model}': {exc.error}") from None
+                    raise BackendError(f"could not pull '{model}': {brief(exc.error)}") from None
                 raise self._fail(exc, model) from None
         if guard.reason is not None:
             self._reset()

@@ -16,6 +16,7 @@ from tatlock.llm.grammar import compact_gbnf
 from tatlock.llm.base import (
     BackendError, CallGuard, Cancel, Cancelled, ChatResult, Options, PullProgress, StopGeneration, Timer, ToolCall,
 )
+from tatlock.text import brief
 
 
 def to_openai_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -78,9 +79,9 @@ class OpenAICompatBackend:
             status = exc.response.status_code
             try:
                 detail = exc.response.json().get("error")
-                detail = detail.get("message") if isinstance(detail, dict) else detail
+                detail = brief(detail.get("message") if isinstance(detail, dict) else detail)
             except (ValueError, AttributeError):
-                detail = exc.response.text[:200]
+                detail = brief(exc.response.text, 200)
             if status == 404:
                 return BackendError(f"model '{model}' is not available at {self.base_url}: {detail}", kind="model")
             if status in (401, 403):
@@ -89,8 +90,8 @@ class OpenAICompatBackend:
                                     kind="auth")
             return BackendError(f"the model server at {self.base_url} reported an error ({status}): {detail}")
         if isinstance(exc, httpx.HTTPError):
-            return BackendError(f"the connection to {self.base_url} failed: {exc}")
-        return BackendError(f"unexpected reply from {self.base_url}: {exc}")
+            return BackendError(f"the connection to {self.base_url} failed: {brief(exc)}")
+        return BackendError(f"unexpected reply from {self.base_url}: {brief(exc)}")
 
     def _timeout(self) -> BackendError:
         return BackendError(f"the model did not answer within {self.timeout:g} s ({self.base_url})",
@@ -136,10 +137,12 @@ class OpenAICompatBackend:
                         chunk = json.loads(data)
                     except ValueError:
                         continue
+                    if not isinstance(chunk, dict):
+                        continue
                     if "error" in chunk:
                         err = chunk["error"]
                         msg = err.get("message") if isinstance(err, dict) else err
-                        raise BackendError(f"the model server failed while answering: {msg}")
+                        raise BackendError(f"the model server failed while answering: {brief(msg)}")
                     usage = chunk.get("usage")
                     if usage:
                         result.prompt_tokens = usage.get("prompt_tokens")
@@ -170,6 +173,10 @@ class OpenAICompatBackend:
         except httpx.HTTPError as exc:
             if guard.reason is None:
                 raise self._fail(exc, name) from None
+        except (AttributeError, TypeError, KeyError) as exc:  # a chunk of an unexpected shape
+            if guard.reason is None:
+                raise BackendError(f"unexpected reply from {self.base_url}: a streamed chunk could not be read "
+                                   f"({type(exc).__name__}: {brief(exc, 120)})") from None
         if guard.reason is not None:
             self.close()
             self.http = self._client()  # the old pool had its socket shut down
