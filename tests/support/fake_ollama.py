@@ -188,7 +188,7 @@ class _Server(ThreadingHTTPServer):
         self.fake = fake
         self._conns: set[socket.socket] = set()
         self._conns_lock = threading.Lock()
-        super().__init__(("127.0.0.1", 0), _Handler)
+        super().__init__(("127.0.0.1", fake.requested_port), _Handler)
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         # a client that hangs up (a stopped stream, a test's timeout) is not a server error:
@@ -632,6 +632,7 @@ class FakeOllama:
         handler: ``fn(body) -> reply`` used when the queue is empty.
         api_key: if set, /v1/chat/completions and /props demand ``Authorization: Bearer <api_key>``.
         version: what ``/api/version`` reports.
+        port: the port to listen on (default: a free one; a fixed one lets a restarted server come back).
     """
 
     def __init__(
@@ -644,6 +645,7 @@ class FakeOllama:
         handler: Callable[[dict], Any] | None = None,
         api_key: str | None = None,
         version: str = "0.12.6",
+        port: int = 0,
     ) -> None:
         src = DEFAULT_MODELS if models is None else models
         self.models: dict[str, dict] = {n: _norm_spec(s) for n, s in src.items()}
@@ -653,6 +655,7 @@ class FakeOllama:
         self.handler = handler
         self.api_key = api_key
         self.version = version
+        self.requested_port = port  # 0: any free port (a fixed one lets a "restarted" server come back)
         self.handler_errors: list[BaseException] = []
         self.hangups: list[str] = []  # paths of streams the client closed before their end
 
