@@ -321,7 +321,7 @@ def test_5_doctor_finds_a_read_only_folder_a_file_in_the_way_and_a_corrupt_datab
     r = cli("doctor")
     no_traceback(r)
     assert r.code == 1 and "all good" not in r.out
-    assert f"database tester_longterm.db: PROBLEM: {db}" in r.out and "memory export" in r.out
+    assert f"database tester_longterm.db: PROBLEM: {db}" in r.out and "move it aside" in r.out
 
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("a file where the data folder should be")

@@ -85,8 +85,7 @@ def _show(turn: Turn) -> bool:
             found = cli_hint(ev.kind, ev.hint)
             hint = f" ({inert(found)})" if found else ""
             where = "your message is saved" if saved else "your message could not be saved"
-            print(f"
-tatlock: {inert(ev.message)}{hint} ({where})", file=sys.stderr)
+            print(f"\ntatlock: {inert(ev.message)}{hint} ({where})", file=sys.stderr)
         elif isinstance(ev, TurnCancelled):
             print("\n(cancelled: what was said is kept, marked cancelled)", file=sys.stderr)
         elif isinstance(ev, TurnFinished):

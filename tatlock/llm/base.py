@@ -26,7 +26,7 @@ from tatlock.errors import BackendError
 from tatlock.events import PullProgress
 
 __all__ = ["Backend", "BackendError", "Cancel", "Cancelled", "ChatResult", "ToolCall", "PullProgress",
-           "StopGeneration", "Options", "CallGuard"]
+           "StopGeneration", "Options", "CallGuard", "char_cap"]
 
 Options = dict[str, Any]  # temperature, max_tokens, context, top_p, seed
 Message = dict[str, Any]
@@ -128,6 +128,17 @@ class Backend(Protocol):
              cancel: Cancel | None = None) -> None: ...
 
     def close(self) -> None: ...
+
+
+CHARS_PER_TOKEN_CAP = 10  # a token is about 4 characters; 10 leaves room for any tokenizer
+
+
+def char_cap(options: "Options | None") -> int | None:
+    """Most characters a call with ``max_tokens`` may stream before it is ended as if the server
+    had stopped at its cap: a server that ignores the cap must not stream (and have checked)
+    megabytes."""
+    n = (options or {}).get("max_tokens")
+    return int(n) * CHARS_PER_TOKEN_CAP if isinstance(n, int) and n > 0 else None
 
 
 class Timer:

@@ -8,6 +8,7 @@ import httpx
 
 from tatlock.llm.base import (
     BackendError, CallGuard, Cancel, Cancelled, ChatResult, Options, PullProgress, StopGeneration, Timer, ToolCall,
+    char_cap,
 )
 from tatlock.text import brief
 
@@ -96,6 +97,7 @@ class OllamaBackend:
         calls: list[ToolCall] = []
         result = ChatResult(content="", model=name)
         guard = CallGuard(self.client._client, self.timeout, cancel)
+        cap, streamed = char_cap(options), 0
         try:
             with guard:
                 stream = self.client.chat(
@@ -103,11 +105,18 @@ class OllamaBackend:
                     options=ollama_options(options), keep_alive=self.keep_alive,
                 )
                 for chunk in stream:
+                    if guard.reason is not None:  # the deadline or a cancel came while chunks were still buffered
+                        break
                     msg = chunk.message
                     if msg is not None:
                         if msg.content:
                             timer.mark_first()
                             parts.append(msg.content)
+                            streamed += len(msg.content)
+                            if cap is not None and streamed > cap:  # the server ignores max_tokens
+                                result.done_reason = "length"
+                                stream.close()
+                                break
                             if on_token:
                                 try:
                                     on_token(msg.content)

@@ -15,6 +15,7 @@ import httpx
 from tatlock.llm.grammar import compact_gbnf
 from tatlock.llm.base import (
     BackendError, CallGuard, Cancel, Cancelled, ChatResult, Options, PullProgress, StopGeneration, Timer, ToolCall,
+    char_cap,
 )
 from tatlock.text import brief
 
@@ -120,13 +121,14 @@ class OpenAICompatBackend:
         calls: dict[int, dict[str, Any]] = {}
         result = ChatResult(content="", model=name)
         guard = CallGuard(self.http, self.timeout, cancel)
+        cap, streamed = char_cap(options), 0
         try:
             with guard, self.http.stream("POST", f"{self.base_url}/chat/completions", json=body) as resp:
                 if resp.status_code >= 400:
                     resp.read()
                     resp.raise_for_status()
                 for line in resp.iter_lines():
-                    if result.done_reason == "stopped":
+                    if result.done_reason in ("stopped", "length") or guard.reason is not None:
                         break  # leaving the block closes the response: the server stops generating
                     if not line.startswith("data:"):
                         continue
@@ -156,6 +158,10 @@ class OpenAICompatBackend:
                         if piece:
                             timer.mark_first()
                             parts.append(piece)
+                            streamed += len(piece)
+                            if cap is not None and streamed > cap:  # the server ignores max_tokens
+                                result.done_reason = "length"
+                                break
                             if on_token:
                                 try:
                                     on_token(piece)

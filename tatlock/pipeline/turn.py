@@ -185,7 +185,8 @@ class TurnRunner:
         mem = memory_context.build(env.store, msg.conversation_id, budget_tokens=env.budget(),
                                    estimator=env.estimator, cross_summary=cross_summary)
         # recalled memory is data, redacted like a tool result: a secret pasted once is not handed on
-        turn_vars = dict(memory=redact(mem.prompt_block()), now=now.strftime("%A %d %B %Y, %H:%M ") + f"({tz_label(now)})",
+        turn_vars = dict(memory=redact(mem.prompt_block()),
+                         now=now.strftime("%A %d %B %Y, %H:%M ") + f"({tz_label(now)})",
                          location=env.store.get_var("location") or "unknown",
                          author=memory_context.speaker(msg), question=self.with_material(msg.content))
         return assess.request(persona, enabled, **turn_vars), turn_vars

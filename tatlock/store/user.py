@@ -8,6 +8,7 @@ the full-text index follow in the same transaction (the index through triggers).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import sqlite3
@@ -21,6 +22,7 @@ from tatlock.store.connections import ThreadConnections
 from tatlock.store.user_records import (
     Author, Compact, Conversation, Forgotten, Message, Participant, Variable, _compact, _conversation, _message,
 )
+from tatlock.text import valid_text
 from tatlock.timeutil import iso
 
 __all__ = ["UserStore", "Author", "Compact", "Conversation", "Forgotten", "Message", "Participant", "Variable",
@@ -150,6 +152,10 @@ class UserStore:
                     timestamp: str | None = None) -> Message:
         """Store one message with the next number of its conversation."""
         now = timestamp or iso()
+        # a lone surrogate (from a model, a file, a command line) cannot be stored as UTF-8
+        content, name = valid_text(content), valid_text(author.name)
+        if name is not author.name:
+            author = dataclasses.replace(author, name=name)
         if not db.fits(conversation_id):
             raise NotFound(f"no conversation {conversation_id} for user {self.username!r}", kind="conversation")
         with db.transaction(self.conn):
