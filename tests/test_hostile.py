@@ -340,3 +340,15 @@ def test_broken_model_output_in_any_phase_ends_in_an_answer_or_a_typed_error(ser
     assert contiguous(home)
     if phase == "summary":  # a summary that cannot be read is not stored; the messages stay
         assert rows(home, "SELECT count(*) FROM conversation_compacts") == [(0,)] or kind == "huge"
+
+
+def test_an_answer_with_escaped_emoji_streams_as_emoji_not_as_broken_halves(served, home):
+    # JSON may write 😀 as two escapes (a surrogate pair); streamed, they must become one character
+    served.queue(json.dumps({"decision": "DIRECT", "guard_reason": "NONE", "answer": "Splendid, sir 😀 and 𐀀.",
+                             "tools": [], "tool_query": "", "topics": []}))  # (ensure_ascii: escapes)
+    with tatlock.open() as butler:
+        turn = butler.turn("Cheer me up")
+        shown = "".join(e.text for e in turn if type(e).__name__ == "AnswerToken")
+        final = turn.final
+    assert shown == "Splendid, sir 😀 and 𐀀." and isinstance(final, TurnFinished) and final.answer == shown
+    assert rows(home, "SELECT content FROM conversation_messages WHERE role = 'assistant'") == [(shown,)]

@@ -233,9 +233,20 @@ class AnswerStreamer:
                     if i + 6 > len(buf):
                         break
                     try:
-                        out.append(chr(int(buf[i + 2: i + 6], 16)))
+                        code = int(buf[i + 2: i + 6], 16)
                     except ValueError:
-                        pass
+                        code = -1
+                    if 0xD800 <= code < 0xDC00:  # JSON writes 😀 as a pair of escapes: wait for the second
+                        if i + 12 > len(buf):
+                            break
+                        pair = re.fullmatch(r"\\u([0-9a-fA-F]{4})", buf[i + 6: i + 12])
+                        low = int(pair.group(1), 16) if pair else 0
+                        if 0xDC00 <= low < 0xE000:
+                            out.append(chr(0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)))
+                            i += 12
+                            continue
+                    if code >= 0:
+                        out.append(chr(code))
                     i += 6
                     continue
                 out.append(self._ESC.get(e, e))
