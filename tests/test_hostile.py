@@ -287,19 +287,24 @@ OUTPUTS = {
     "tool calls of nothing": {"tool_calls": [{"name": "no_such_tool", "arguments": {"x": [1, {"y": None}]}},
                                               {"name": "recall_memories", "arguments": {"keyword": {"$ne": 1}}}]},
 }
-# (the gate's own model check is not reachable today: its call budget is spent by the time a doubt
-# arises, see the report; "repair" is the respond call the gate makes after a vendor-identity reply)
-PHASES = ["assess", "select_tools", "respond", "repair", "cross_summary", "summary"]
+# ("repair" is the respond call the gate makes after a vendor-identity reply; "quality" the gate's
+# model check, asked when a reply takes little from a tool's result)
+PHASES = ["assess", "select_tools", "respond", "repair", "quality", "cross_summary", "summary"]
 
 
 def _turn_for(phase: str) -> tuple[str, dict]:
     """A question, and the well-behaved replies of the other phases, that take the turn through ``phase``."""
     good: dict = {"assess": direct("Very good, sir."), "respond": "Very good, sir.", "quality": {"json": {
         "verdict": "APPROVED", "fallback_type": "NONE", "reason": "fine"}}, "summary": SUMMARY, "cross_summary": CROSS}
-    if phase in ("select_tools",):
+    if phase == "select_tools":
         good["assess"] = tools_needed("conversation_stats")
         good["select_tools"] = {"tool_calls": [{"name": "conversation_stats", "arguments": {}}]}
         return "How many conversations have we had?", good
+    if phase == "quality":
+        good["assess"] = tools_needed("recall_memories")
+        good["select_tools"] = {"tool_calls": [{"name": "recall_memories", "arguments": {"keyword": "drink"}}]}
+        good["respond"] = "Lemon, sir."  # one word of what was found: a doubt for the model, not a failure
+        return "What do I drink in the morning?", good
     if phase == "respond":
         good["assess"] = assessment("DIRECT", "")  # no answer in Phase 1: Phase 4 writes it
     if phase == "repair":  # Phase 1's answer fails the gate: the respond phase writes it again
@@ -325,7 +330,8 @@ def test_broken_model_output_in_any_phase_ends_in_an_answer_or_a_typed_error(ser
     finals = []
     with tatlock.open() as butler:
         for i in range(3):  # a new conversation after the first: the cross-conversation summary runs
-            finals.append(butler.turn(question if i else "Good morning", new=i == 1).result(timeout=60))
+            first = "I drink Earl Grey tea with lemon every morning" if phase == "quality" else "Good morning"
+            finals.append(butler.turn(question if i else first, new=i == 1).result(timeout=60))
         butler.wait_background(30)
     assert target in seen, seen  # the broken output really was met
     for final in finals:
@@ -333,10 +339,10 @@ def test_broken_model_output_in_any_phase_ends_in_an_answer_or_a_typed_error(ser
             assert final.answer.strip()
         else:
             assert isinstance(final, ErrorEvent) and final.kind != "internal", final
-            assert phase in ("assess", "select_tools", "respond", "repair")
+            assert phase in ("assess", "select_tools", "respond", "repair", "quality")
             assert kind in ("server error", "dies mid-stream")
     questions = rows(home, "SELECT content FROM conversation_messages WHERE role = 'user' ORDER BY message_id")
-    assert [q for (q,) in questions] == ["Good morning", question, question]
+    assert [q for (q,) in questions][1:] == [question, question]
     assert contiguous(home)
     if phase == "summary":  # a summary that cannot be read is not stored; the messages stay
         assert rows(home, "SELECT count(*) FROM conversation_compacts") == [(0,)] or kind == "huge"
