@@ -168,16 +168,31 @@ def _values(obj) -> list[str]:
     return [] if obj is None or isinstance(obj, bool) else [str(obj)]
 
 
-def _uses(answer: str, result: str) -> int:
+_NUMBER_WORDS = {w: str(i) for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen twenty".split())}
+_NUMBER_WORDS.update({"once": "1", "single": "1", "twice": "2", "both": "2", "pair": "2"})
+
+
+def _uses(answer: str, result: str, question: str = "") -> int:
     """How much the answer takes from a tool's result: 2 for a number, two content words or
-    all there was to take, 1 for one content word (perhaps by chance), 0 for nothing."""
-    a = set(checks.words(answer))
-    nums = set(re.findall(r"\d+", result)) - {"0", "1", "2"}
-    if nums & a or any(n.split(".")[0] in a for n in re.findall(r"\d+\.\d+", result)):
+    all there was to take, 1 for one content word or a small number (perhaps by chance), 0 for
+    nothing. A number counts written as a word when it counts what was asked about ("one
+    conversation" for "How many conversations...?"; not "one never knows")."""
+    said = checks.words(answer)
+    asked = {w[:5] for w in checks.words(question) if len(w) >= 4}
+    a = set(said) | {_NUMBER_WORDS[w] for w, nxt in zip(said, said[1:] + [""], strict=True)
+                     if w in _NUMBER_WORDS and nxt[:5] in asked}
+    numbers = set(re.findall(r"\d+", result))
+    if (numbers - {"0", "1", "2"}) & a or any(n.split(".")[0] in a for n in re.findall(r"\d+\.\d+", result)):
         return 2
     content = {w for w in checks.words(result) if len(w) >= 4 and w not in _STOP and not w.isdigit()}
     shared = len(content & a)
-    return 2 if shared and shared >= min(2, len(content)) else shared
+    if shared and shared >= min(2, len(content)):
+        return 2
+    if numbers & {"0", "1", "2"} & a:  # a small number: the answer when there is nothing else to take
+        return max(1, shared) if content else 2
+    return shared
 
 
 # actions the butler has no tool for, claimed as done
@@ -235,10 +250,10 @@ def check(answer: str, *, question: str = "", persona_text: str = "", secrets: t
             return _fail("RETRY", "ignored_findings", f"the reply says it cannot, but {tool} answered",
                          ("FINDINGS", *parts_fact))
         if tool == "get_weather_forecast":
-            if not (_WEATHER_WORDS.search(answer) or _uses(answer, result)):
+            if not (_WEATHER_WORDS.search(answer) or _uses(answer, result, question)):
                 return _fail("RETRY", "missing_part", "the weather part is not answered", ("FINDINGS", *parts_fact))
             continue
-        used = _uses(answer, result)
+        used = _uses(answer, result, question)
         if used == 0:
             return _fail("RETRY", "ignored_findings", f"the reply uses nothing from {tool}", ("FINDINGS", *parts_fact))
         if used == 1:
