@@ -101,7 +101,7 @@ def test_llama_server_gets_a_grammar_of_compact_json(fake):
     so a small model spends no tokens on it before the answer; the reply parses as JSON."""
     import json
 
-    from tatlock.llm.grammar import compact_gbnf
+    from tatlock.llm.grammar import compact_gbnf, prefilled
     from tatlock.pipeline import assess
 
     schema = assess.schema(["get_weather_forecast"])
@@ -110,7 +110,12 @@ def test_llama_server_gets_a_grammar_of_compact_json(fake):
                          "tool_query": "", "topics": []}})
     r = b.chat([{"role": "user", "content": "capital?"}], schema=schema)
     body = fake.chat_requests[-1]
-    assert "response_format" not in body and body["grammar"] == compact_gbnf(schema)
-    assert '"{" "\\"decision\\":" root-decision "," "\\"answer\\":"' in body["grammar"]
+    # the JSON's head is prefilled as the start of the assistant's reply (prompt, not decode steps),
+    # and the grammar holds the rest, compact
+    prefix, grammar = prefilled(schema)
+    assert prefix == '{"decision":"' and body["messages"][-1] == {"role": "assistant", "content": prefix}
+    assert "response_format" not in body and body["grammar"] == grammar
+    assert grammar.startswith('root ::= head ",\\"answer\\":"') and 'head ::= "DIRECT\\""' in grammar
     assert json.loads(r.content)["answer"] == "Paris, sir."
     assert compact_gbnf({"type": "object"}) is None  # free-form objects go as a schema
+    assert compact_gbnf(schema).startswith("root-decision ::=")

@@ -202,3 +202,14 @@ def test_the_answer_of_an_imagined_guard_streams_and_stands(served):
     assert tokens(events) == final.answer
     first_token = next(i for i, e in enumerate(events) if isinstance(e, AnswerToken))
     assert first_token < events.index(next(e for e in events if type(e).__name__ == "ModelCall"))
+
+
+def test_a_short_direct_answer_is_shown_whole_before_the_json_ends(served):
+    """The gate holds the word being written; when the answer's string closes, the answer is
+    whole, so it is shown then, not after the routing fields the model writes after it."""
+    served.token_delay = 0.02
+    served.queue(direct("Paris."))
+    with tatlock.open() as butler:
+        events = list(butler.turn("What is the capital of France?"))
+    call = events.index(next(e for e in events if type(e).__name__ == "ModelCall"))
+    assert tokens(events[:call]) == "Paris." and tokens(events) == "Paris."

@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 import httpx
 
-from tatlock.llm.grammar import compact_gbnf
+from tatlock.llm.grammar import compact_gbnf, prefilled
 from tatlock.llm.base import (
     BackendError, CallGuard, Cancel, Cancelled, ChatResult, Options, PullProgress, StopGeneration, Timer, ToolCall,
     char_cap,
@@ -103,9 +103,14 @@ class OpenAICompatBackend:
         name = model or self.model
         body: dict[str, Any] = {"model": name, "messages": to_openai_messages(messages), "stream": True,
                                 "stream_options": {"include_usage": True}}
+        prefix = ""  # text the server continues from (its reply starts with it)
         if schema is not None:
             grammar = compact_gbnf(schema) if self._props() else None
-            if grammar is not None:
+            pre = prefilled(schema) if grammar is not None else None
+            if pre is not None:  # llama-server continues a last assistant message: the JSON's head is prompt
+                prefix, body["grammar"] = pre
+                body["messages"] = [*body["messages"], {"role": "assistant", "content": prefix}]
+            elif grammar is not None:
                 body["grammar"] = grammar
             else:
                 body["response_format"] = {"type": "json_schema",
@@ -155,6 +160,8 @@ class OpenAICompatBackend:
                     for choice in chunk.get("choices") or ():
                         delta = choice.get("delta") or {}
                         piece = delta.get("content")
+                        if piece and prefix and not parts and not piece.lstrip().startswith("{"):
+                            piece = prefix + piece  # a server that does not repeat the prefilled head
                         if piece:
                             timer.mark_first()
                             parts.append(piece)

@@ -243,6 +243,13 @@ class TurnRunner:
                     self.show(gate.feed(decoded))
                     if gate.failed:
                         raise StopGeneration  # a failing answer stops here: nothing failing was shown
+                if streamer.done and streamer.emitted and id(gate) not in self._verdicts and not gate.failed:
+                    # the answer's string has closed: it is whole, so the gate judges it now and what
+                    # it held back is shown at once, not after the fields that follow in the JSON
+                    rest, verdict = gate.finish()
+                    self._verdicts[id(gate)] = verdict
+                    if verdict.verdict != "FALLBACK":
+                        self.show(rest)
 
             r1 = chat(self.env, p1, messages, cancel=self.cancel, schema=assess.schema([s.key for s in enabled]),
                       on_token=on_token, max_tokens=MAX_TOKENS["assess"])
