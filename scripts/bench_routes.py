@@ -6,7 +6,11 @@ Question sets (``INTENTS | FAMILY | QUESTION`` lines):
   train    tatlock/pipeline/data/routes_train.txt   what the classifier learns from (shipped)
   heldout  tests/data/routes_heldout.txt            whole phrasing families absent from training
   dev      tests/data/routes_dev.txt                the first unseen set, since used to improve the rules
-  unseen   tests/data/routes_unseen.txt             written last, after the code was frozen
+  unseen   tests/data/routes_unseen.txt             written after the code was frozen (one false alarm in it,
+                                                    a climate question, was then fixed: it is no longer unseen)
+  lead     tests/data/routes_lead.txt               by another hand at the end; its misses were then fixed
+  lead2    tests/data/routes_lead2.txt              by that hand after those fixes; its misses were then fixed
+  lead3    tests/data/routes_lead3.txt              by that hand after the last fixes: scored once, never tuned on
 
 For each set: guard recall (every guard the question needs is found), exact guard reason
 (MIXED where the question mixes), tool-need recall (weather, recall, personal, web, system,
@@ -38,6 +42,9 @@ SETS = {
     "heldout": ROOT / "tests" / "data" / "routes_heldout.txt",
     "dev": ROOT / "tests" / "data" / "routes_dev.txt",
     "unseen": ROOT / "tests" / "data" / "routes_unseen.txt",
+    "lead": ROOT / "tests" / "data" / "routes_lead.txt",
+    "lead2": ROOT / "tests" / "data" / "routes_lead2.txt",
+    "lead3": ROOT / "tests" / "data" / "routes_lead3.txt",
 }
 GOALS = {"guard_recall": 0.9, "tool_recall": 0.9, "false_alarms": 0.01}
 
@@ -207,7 +214,8 @@ def main(argv: list[str] | None = None) -> int:
     tokens = prompt_tokens(args.prompt_tokens) if args.prompt_tokens else prompt_tokens(None)
     print(f"Phase 1 prompt, first message, default persona, all tools: {tokens['tokens']} tokens ({tokens['by']})")
     ok = True
-    for name in ("heldout", "dev", "unseen"):
+    # the goals hold on the sets no one tuned on; the others improved the code and are shown only
+    for name in ("heldout", "lead3"):
         r = results.get(name)
         if not r:
             continue

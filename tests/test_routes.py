@@ -107,9 +107,9 @@ def test_a_credential_is_never_kept_as_a_personal_fact():
 def test_the_classifier_hints_where_no_rule_fires_but_never_routes():
     assert guards.tool_hints("What's the weather in London?") == ["get_weather_forecast"]  # the rule's
     assert guards.tool_hints("Why is the sky blue?") == []
+    assert guards.decide("Is it blowing a gale out there?").tools == ["get_weather_forecast"]  # a rule's now
     # no rule covers these phrasings; the classifier, trained on other ones, still hints
     for question, tool in (("Is there a frost warning for my garden?", "get_weather_forecast"),
-                           ("Is it blowing a gale out there?", "get_weather_forecast"),
                            ("my laptop feels sluggish", "get_system_info")):
         assert guards.decide(question) == guards.Deterministic(None)
         assert guards.tool_hints(question) == [tool]

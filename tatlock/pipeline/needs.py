@@ -19,6 +19,7 @@ NOW = (r"(?:today|tonight|tomorrow|now|right\s+now|currently|at\s+the\s+moment|t
         r"(?:next|this)\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|week)|over\s+the\s+weekend|"
         r"this\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))")
 _WX = (r"(?:rain|raining|rainy|showers?|drizzle|snow|snowing|sleet|hail|sunny|sunshine|cloudy|overcast|foggy|fog|misty|"
+       r"pour(?:ing)?\s+down|bucket(?:ing)?\s+down|tipping\s+down|chucking\s+it\s+down|"
        r"windy|wind|gales?|storms?|stormy|thunder(?:storms?)?|frost|frosty|icy|freezing|cold|chilly|warm|hot|mild|"
        r"humid|dry|wet)")
 # A general question about a topic is not a request to look it up: "Why is the sky blue?",
@@ -27,7 +28,10 @@ GENERAL = _Lazy(r"^\s*(?:why\b|explain\b|define\b|what\s+(?:is|are)\s+(?:a|an)\b
                  r"what\s+causes\b|how\s+(?:does|do|did)\s+"
                       r"(?!i\b|you\b|we\b|my\b)|how\s+(?:do|can|should|would)\s+i\s+(?!need\b|look\b)|"
                       r"what\s+does\s+.{1,30}\s+mean\b|write\s+(?:a|me\s+a)\b|"
-                      r"(?:can|could)\s+you\s+explain\b|tell\s+me\s+about\s+(?:the\s+)?history\b)", _I)
+                      r"(?:can|could)\s+you\s+explain\b|tell\s+me\s+about\s+(?:the\s+)?history\b|"
+                      # something made up about a topic asks for no lookup ("a joke about the weather")
+                      r"(?:tell|write|give)\s+(?:me\s+)?an?\s+(?:joke|poem|story|limerick|haiku|riddle|song|pun)\b)",
+                 _I)
 
 TOOL_RULES: dict[str, list[_Lazy]] = {
     "weather": [
@@ -44,6 +48,9 @@ TOOL_RULES: dict[str, list[_Lazy]] = {
         _Lazy(r"\b(?:need|take|bring|wear|pack)\s+(?:an?\s+|my\s+)?(?:umbrella|brolly|raincoat|coat|jacket|sunscreen|"
                    r"sun\s*cream|wellies|gloves|scarf)\b(?!\s+(?:for\s+hiking|brand|size))", _I),
         _Lazy(r"\b(?:has|have)\s+the\s+(?:rain|snow|storm|wind|fog)\s+(?:stopped|cleared|eased)\b", _I),
+        # the weather words and a time that is now or soon, in one sentence ("Will the roads be icy tonight?")
+        _Lazy(rf"\b(?:will|is|are|was)\b[^.?!]{{0,30}}\b{_WX}\b[^.?!]{{0,25}}\b{NOW}\b", _I),
+        _Lazy(r"\b(?:what'?s|what\s+is|how'?s|how\s+is)\s+it\s+(?:like\s+)?outside\b", _I),
     ],
     "recall": [
         _Lazy(r"\bwhat\s+(?:were|was)\s+(?:we|i)\s+(?:talking|discussing|saying|chatting|speaking)\b", _I),
@@ -67,11 +74,14 @@ TOOL_RULES: dict[str, list[_Lazy]] = {
         _Lazy(r"\b(?:list|show)\s+(?:me\s+)?(?:our|my)\s+(?:recent\s+|past\s+|old\s+)?(?:conversations|chats)\b", _I),
     ],
     "personal": [
-        _Lazy(r"\b(?:remember|note|keep\s+in\s+mind|save|store|record)\s+(?:that\s+)?(?:i\b|i'm\b|my\b)", _I),
+        _Lazy(r"\b(?:remember|note|keep\s+in\s+mind|save|store|record)\s+(?:that\s+|this\s*[:,-]\s*|"
+                   r"this\s+down\s*[:,-]?\s*)?(?:i\b|i'm\b|my\b)", _I),
         _Lazy(r"^\s*(?:i|i'm|my)\b[^?]*[,.;]\s*(?:please\s+)?(?:remember|note|keep\s+(?:that|it|this)\s+in\s+mind|save|"
                    r"store)\b(?:\s+(?:that|it|this))?(?:\s+please)?\s*[.!]?\s*$", _I),
         _Lazy(r"\b(?:update|change|set|save)\s+my\s+(?:location|home\s*town|address|birthday|city|town|name|"
                    r"time\s*zone|date\s+of\s+birth)\b|\bi(?:'ve|\s+have)\s+moved\s+to\b", _I),
+        _Lazy(r"\bi\s+(?:now\s+)?(?:live|am\s+living|'m\s+living)\s+in\b[^.?!]{0,30}\b(?:now|these\s+days|"
+                   r"update|remember|note)\b", _I),
         _Lazy(r"\bwhere\s+do\s+i\s+live\b|\bwhat\s+(?:city|town|country)\s+(?:am\s+i|do\s+i\s+live)\s+in\b|"
                    r"\bwhat(?:'s|\s+is)\s+my\s+(?:location|home\s*town|address|birthday|date\s+of\s+birth|city)\b|"
                    r"\bwhen\s+is\s+my\s+birthday\b|\bwhat\s+(?:do\s+you\s+know|have\s+you\s+(?:stored|saved|"
@@ -83,6 +93,8 @@ TOOL_RULES: dict[str, list[_Lazy]] = {
                    r"(?!\s+(?:in\s+|through\s+)?(?:my|your|our)\s+(?:memory|memories|chats|conversations|"
                    r"history)\b)", _I),
         _Lazy(r"\b(?:on|from)\s+the\s+(?:web|internet|news)\b", _I),
+        _Lazy(rf"\b(?:news|headlines|breaking)\b[^.?!]{{0,30}}\b{NOW}\b|\b(?:today'?s|latest|this\s+morning'?s)\s+"
+              r"(?:top\s+)?(?:news|headlines|stories)\b", _I),
         _Lazy(r"\bwhat(?:'s|\s+is)\s+(?:happening|going\s+on)\b[^.?!]{0,30}\b(?:today|now|in\s+the\s+world|"
                    r"in\s+the\s+news)\b|\bwhat\s+(?:are|is)\s+(?:people|everyone|reviewers|critics)\s+saying\b|"
                    r"\b(?:find|get)\s+(?:me\s+)?(?:reviews|news|prices|results|the\s+latest)\b|"
@@ -145,7 +157,10 @@ _STORE = _Lazy(r"\b(?:remember|note|save|store|record|keep\s+in\s+mind|update|ch
                r"\s+have)\s+moved\b", _I)
 
 USUALLY = _Lazy(r"\b(?:usually|typically|normally|generally|in\s+general|on\s+average|as\s+a\s+rule|each\s+year|"
-                 r"every\s+year|climate)\b", _I)
+                 r"every\s+year|climate)\b|"
+                 # a season or a month on its own asks about a climate ("hot in Dubai in summer")
+                 r"\bin\s+(?:the\s+)?(?:summer|winter|spring|autumn|fall|january|february|march|april|may|june|july|"
+                 r"august|september|october|november|december)\b", _I)
 
 
 # words one of which every rule of a need requires (tests check they never change a decision)
@@ -153,7 +168,7 @@ GATES = gates({
     "weather": "weather forecast rain raining rainy showers shower drizzle snow snowing sleet hail sunny sunshine "
                "cloudy overcast foggy fog misty windy wind gale gales storm storms stormy thunder thunderstorm "
                "thunderstorms frost frosty icy freezing cold chilly warm hot mild humid dry wet temperature "
-               "umbrella brolly raincoat coat jacket sunscreen sun suncream wellies gloves scarf",
+               "umbrella brolly raincoat coat jacket sunscreen sun suncream wellies gloves scarf outside",
     "recall": "talk talked talking discuss discussed discussing say said saying tell told mention mentioned speak "
               "spoke spoken speaking chat chats chatted chatting ask asked decide decided agree agreed plan planned "
               "suggest suggested recommend recommended advise advised advice suggestion suggestions share shared "
