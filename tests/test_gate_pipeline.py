@@ -134,6 +134,22 @@ def test_a_sure_weather_need_runs_the_tool_even_when_the_model_answers_directly(
     assert "probably raining" not in tokens(events)  # the direct guess was never streamed
 
 
+def test_a_sure_weather_need_runs_the_tool_when_the_model_claims_a_guard(served, weather_env):
+    """SmolLM2 answered "What's the weather in London today?" with a guard ("today" is a time
+    word, so the guard looked credible) and the weather tool never ran; the rules saw no guard and
+    are sure of the tool, so the tool runs."""
+    served.queue({"json": {"decision": "CAPABILITY_GUARD", "guard_reason": "TEMPORAL", "answer": "",
+                           "tools": [], "tool_query": "", "topics": []}},
+                 {"tool_calls": [{"name": "get_weather_forecast", "arguments": {"location": "London"}}]},
+                 "Rain in London today, sir, 12 degrees.")
+    with tatlock.open() as butler:
+        events = list(butler.turn("What's the weather in London today?"))
+    assert any(isinstance(e, ToolCalled) and e.name == "get_weather_forecast" for e in events)
+    final = events[-1]
+    assert (final.route, final.guard, final.tools) == ("TOOLS_NEEDED", None, ["get_weather_forecast"])
+    assert "12 degrees" in final.answer
+
+
 def test_a_credential_note_gets_no_identity_facts(served):
     """ "Note this down: sk-... and password=..." used to be answered "My name is Tatlock, sir."
     (the repair always added identity facts). Now the security guard answers, told only to keep

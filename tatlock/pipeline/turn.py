@@ -259,8 +259,9 @@ class TurnRunner:
                 # the JSON was cut off (token cap, or the gate stopped it) after the answer had started
                 a = assess.Assessment("DIRECT", answer=streamer.emitted.strip(), form="truncated")
             route, guard, source = assess.route_of(a, rule)
-            if route == "CAPABILITY_GUARD" and source == "model" and not credible:
-                # nothing in the message asks about the butler, the time or a secret: not a guard
+            if route == "CAPABILITY_GUARD" and source == "model" and (det.sure or not credible):
+                # nothing in the message asks about the butler, the time or a secret: not a guard;
+                # nor is it when the rules saw no guard but are sure of a tool ("weather today")
                 route, guard, source = ("TOOLS_NEEDED" if a and a.tools else "DIRECT"), None, "model, guard overruled"
         wanted = list(a.tools) if a else []
         if det.sure and route in ("DIRECT", "TOOLS_NEEDED"):
