@@ -19,7 +19,7 @@ from tatlock.tools.clock import get_current_datetime
 from tatlock.tools.dates import format_range, parse_range
 from tatlock.tools.files import NO_VISION, analyze_file
 from tatlock.tools.system import get_system_info
-from tatlock.tools.weather import get_weather_forecast
+from tatlock.tools.weather import get_weather_forecast, place_in_question
 from tatlock.tools.web import NOT_INSTALLED, web_search
 
 AMS = ZoneInfo("Europe/Amsterdam")
@@ -194,6 +194,30 @@ def test_weather_without_any_location(ctx: ToolContext, weather_env) -> None:
     c = ToolContext(username="alice", user_store=_Store({}), now=lambda: NOW)
     assert "place" in get_weather_forecast(ctx=c, location="  ")["error"]
     assert weather_env.requests == []
+
+
+def test_weather_place_named_in_the_question_when_the_model_gives_none(weather_env) -> None:
+    """SmolLM2 called the weather tool with no arguments for "Will it rain in London tomorrow?":
+    the place the question names wins over the saved location, and 'in the morning' is no town."""
+    c = ToolContext(username="alice", user_store=_Store({"location": "Paris"}), now=lambda: NOW,
+                    extra={"question": "Will it rain in London tomorrow?"})
+    assert get_weather_forecast(ctx=c, location="")["location"].startswith("London")
+    assert weather_env.requests[0][1]["name"] == ["London"]
+    c.extra["question"] = "Will it be cold in the morning?"
+    # the saved place is asked for (the fake knows only London)
+    assert get_weather_forecast(ctx=c, location="") == {"error": "No place called 'Paris' was found."}
+    assert weather_env.requests[-1][1]["name"] == ["Paris"]
+
+
+@pytest.mark.parametrize("question, place", [
+    ("What's the weather in New York City this week?", "New York City"),
+    ("What is the forecast for Rio de Janeiro?", "Rio de Janeiro"),
+    ("temperature in Celsius in Oslo today", "Oslo"),
+    ("weather for San Francisco, CA on Monday", "San Francisco, CA"),
+    ("is it sunny at my place", ""),
+])
+def test_place_in_question(question: str, place: str) -> None:
+    assert place_in_question(question) == place
 
 
 # --------------------------------------------------------------------------- web search

@@ -27,7 +27,7 @@ def run_tools(env: TurnEnv, emit: Callable[..., None], *, enabled: list[ToolSpec
     by_key = {s.key: s for s in enabled}
     ctx = ToolContext(username=env.username, user_store=scope, config=env.cfg, conversation_id=conversation_id,
                       author_id=author_id, now=env.clock, http_timeout=min(15.0, env.cfg.tool_timeout),
-                      extra={"message_id": message_id})
+                      extra={"message_id": message_id, "question": text})
     if describe_image is not None:
         ctx.extra["describe_image"] = describe_image
     now = env.clock()

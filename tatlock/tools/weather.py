@@ -9,6 +9,7 @@ works too). Network trouble is reported as an error dict, never raised.
 from __future__ import annotations
 
 import os
+import re
 from typing import Any
 
 from tatlock.tools.base import ToolContext
@@ -59,6 +60,29 @@ def _fallback_location(ctx: ToolContext) -> str:
     return str(value).strip() if value else ""
 
 
+# a place the question names ("in Paris", "for New York"): small models often call the tool with
+# no location at all; capitalised words only, so "in the morning" is not taken for a town
+_JOIN = r"(?:\s+(?:de|da|del|di|du|la|le|los|las|upon|sur|am|an)\s+|\s+|,\s*)"  # Rio de Janeiro
+_NAMED_PLACE = re.compile(r"\b(?:in|at|for|near|around)\s+((?:[A-Z][\w'’.-]*)(?:" + _JOIN + r"[A-Z][\w'’.-]*){0,3})")
+_NOT_PLACES = {"today", "tomorrow", "tonight", "monday", "tuesday", "wednesday", "thursday", "friday",
+               "saturday", "sunday", "the", "celsius", "fahrenheit", "i", "my"}
+
+
+def place_in_question(question: str) -> str:
+    """The place a question names, or ''."""
+    for m in _NAMED_PLACE.finditer(question):
+        words = re.split("(" + _JOIN + ")", m.group(1))
+        kept: list[str] = []
+        for w in words:
+            if w.strip(", ").lower() in _NOT_PLACES:
+                break
+            kept.append(w)
+        place = "".join(kept).strip(" ,.")
+        if place:
+            return place
+    return ""
+
+
 def _reason(exc: Exception) -> str:
     """A short, user-readable cause for a failed request."""
     import httpx
@@ -81,9 +105,11 @@ def _at(values: Any, i: int) -> Any:
 def get_weather_forecast(*, ctx: ToolContext, location: str = "", days: int = 3) -> dict[str, Any]:
     """Current weather and a ``days``-day forecast (1-7) for a place name.
 
-    An empty ``location`` falls back to the user's saved ``location`` variable.
+    An empty ``location`` falls back to a place the question names ("in Paris"), then to the
+    user's saved ``location`` variable.
     """
-    place = (location or "").strip() or _fallback_location(ctx)
+    place = ((location or "").strip() or place_in_question(str(ctx.extra.get("question", "")))
+             or _fallback_location(ctx))
     if not place:
         return {"error": "Which place? Give a town or city (or save your location as a personal variable)."}
     try:
