@@ -215,6 +215,7 @@ def test_weather_place_named_in_the_question_when_the_model_gives_none(weather_e
     ("temperature in Celsius in Oslo today", "Oslo"),
     ("weather for San Francisco, CA on Monday", "San Francisco, CA"),
     ("is it sunny at my place", ""),
+    ("How warm is it in March in Lisbon?", "Lisbon"),
 ])
 def test_place_in_question(question: str, place: str) -> None:
     assert place_in_question(question) == place

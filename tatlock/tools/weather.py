@@ -65,7 +65,9 @@ def _fallback_location(ctx: ToolContext) -> str:
 _JOIN = r"(?:\s+(?:de|da|del|di|du|la|le|los|las|upon|sur|am|an)\s+|\s+|,\s*)"  # Rio de Janeiro
 _NAMED_PLACE = re.compile(r"\b(?:in|at|for|near|around)\s+((?:[A-Z][\w'’.-]*)(?:" + _JOIN + r"[A-Z][\w'’.-]*){0,3})")
 _NOT_PLACES = {"today", "tomorrow", "tonight", "monday", "tuesday", "wednesday", "thursday", "friday",
-               "saturday", "sunday", "the", "celsius", "fahrenheit", "i", "my"}
+               "saturday", "sunday", "january", "february", "march", "april", "may", "june", "july",
+               "august", "september", "october", "november", "december", "spring", "summer", "autumn",
+               "winter", "the", "celsius", "fahrenheit", "i", "my"}
 
 
 def place_in_question(question: str) -> str:
