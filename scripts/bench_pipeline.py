@@ -737,7 +737,8 @@ ROUTES: dict[str, Scenario] = {
         "CAPABILITY_GUARD", "What's your name?", assess_json("CAPABILITY_GUARD", "IDENTITY", topics=["identity"]),
         reply="I am Tatlock, sir, your butler: I keep your appointments, your notes and your memories in order."),
     "TOOLS_NEEDED": Scenario(
-        "TOOLS_NEEDED", "How many days are left until Christmas?",
+        # not "How many days are left until Christmas?": the time guard answers that from the clock now
+        "TOOLS_NEEDED", "Which day of the week is 25 December 2027?",
         assess_json("TOOLS_NEEDED", tools=["get_current_datetime"], query="today's date", topics=["dates"]),
         tool_call={"name": "get_current_datetime", "arguments": {}},
         reply="By the calendar, sir, Christmas is a little over a month away; ample time for the shopping."),
@@ -856,24 +857,26 @@ def profile_turns(butler: Butler, backend: TimedBackend, where: str, n: int, **k
     import io
     import pstats
 
-    prof = cProfile.Profile()
-    inner = butler._turn
+    from tatlock.pipeline.turn import TurnRunner
 
-    def profiled(t: Any) -> None:
+    prof = cProfile.Profile()
+    inner = TurnRunner.run
+
+    def profiled(self: TurnRunner) -> Any:
         prof.enable()
         try:
-            inner(t)
+            return inner(self)
         finally:
             prof.disable()
 
-    butler._turn = profiled  # type: ignore[method-assign]
+    TurnRunner.run = profiled  # type: ignore[method-assign]
     try:
         for i in range(n):
             q, a, topic = DIRECT_QA[i % len(DIRECT_QA)]
             run_turn(butler, backend, q, **kw)
             butler.wait_background()
     finally:
-        butler._turn = inner  # type: ignore[method-assign]
+        TurnRunner.run = inner  # type: ignore[method-assign]
     out = io.StringIO()
     pstats.Stats(prof, stream=out).sort_stats("cumulative").print_stats(35)
     log(f"profile of {n} turns ({where} conversation; turn thread, cumulative):")

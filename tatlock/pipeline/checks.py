@@ -7,6 +7,7 @@ sir", "a llama farm", "a router password policy", "It is Monday 23 November 2026
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 
@@ -135,9 +136,12 @@ _DATA = re.compile(r"^(?:\d+|monday|tuesday|wednesday|thursday|friday|saturday|s
                    r"may|june|july|august|september|october|november|december|utc|gmt|bst|cet|europe|london|america)$")
 
 
-def ngrams(source: str, n: int) -> set[tuple[str, ...]]:
+@functools.lru_cache(maxsize=64)
+def ngrams(source: str, n: int) -> frozenset[tuple[str, ...]]:
+    """The runs of n words of a text. Cached: the stream gate asks on every token, and the
+    sources (persona, prompt, instructions) stay the same through a turn and between turns."""
     w = words(source)
-    return {tuple(w[i:i + n]) for i in range(len(w) - n + 1)}
+    return frozenset(tuple(w[i:i + n]) for i in range(len(w) - n + 1))
 
 
 def repeated_run(answer: str, source: str, n: int, allowed: str = "") -> str | None:
@@ -147,7 +151,7 @@ def repeated_run(answer: str, source: str, n: int, allowed: str = "") -> str | N
     if len(a) < n or not source:
         return None
     grams = ngrams(source, n)
-    ok = ngrams(allowed, n) if allowed else set()
+    ok = ngrams(allowed, n) if allowed else frozenset()
     for i in range(len(a) - n + 1):
         run = tuple(a[i:i + n])
         if run in grams and run not in ok and sum(1 for w in run if _DATA.match(w)) * 3 < n:

@@ -6,6 +6,7 @@ stops before any failing text reaches the user.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from tatlock.pipeline import checks
@@ -163,7 +164,7 @@ class StreamGate:
         self._values = tuple(x for x in (*self.c.configured, *self.c.asked_secrets, *self.c.found_secrets) if x)
         # (source words, run that fails, shortest run held): an instruction's first two words are
         # held already, they are distinctive; the persona and prompt share common pairs with prose
-        self._sources = [(checks.words(src), n, least) for src, n, least in
+        self._sources = [(_runs(src, least, n - 1), least) for src, n, least in
                          ((instructions, 6, 2), (persona_text, 12, 3), (prompt_text, 6, 3)) if src]
 
     def feed(self, piece: str) -> str:
@@ -239,10 +240,18 @@ class StreamGate:
         if spans and re.search(r"[A-Za-z0-9']$", text):
             spans.pop()
         best = len(text)
-        for src, n, least in self._sources:
-            for k in range(min(n - 1, len(spans)), least - 1, -1):
-                run = [w for _, w in spans[-k:]]
-                if any(src[i:i + k] == run for i in range(len(src) - k + 1)):
+        for runs, least in self._sources:
+            for k in range(min(least + len(runs) - 1, len(spans)), least - 1, -1):
+                if tuple(w for _, w in spans[-k:]) in runs[k - least]:
                     best = min(best, spans[-k][0])
                     break
         return best
+
+
+@functools.lru_cache(maxsize=32)
+def _runs(source: str, least: int, most: int) -> tuple[frozenset[tuple[str, ...]], ...]:
+    """Every run of ``least`` to ``most`` words of a source, by length: the stream asks on every
+    token whether the text ends with one, and scanning the source's words each time cost about
+    as much as the rest of a short turn's overhead. Sources (persona, prompt) rarely change."""
+    w = checks.words(source)
+    return tuple(frozenset(tuple(w[i:i + k]) for i in range(len(w) - k + 1)) for k in range(least, most + 1))
