@@ -10,7 +10,14 @@ Question sets (``INTENTS | FAMILY | QUESTION`` lines):
                                                     a climate question, was then fixed: it is no longer unseen)
   lead     tests/data/routes_lead.txt               by another hand at the end; its misses were then fixed
   lead2    tests/data/routes_lead2.txt              by that hand after those fixes; its misses were then fixed
-  lead3    tests/data/routes_lead3.txt              by that hand after the last fixes: scored once, never tuned on
+  lead3    tests/data/routes_lead3.txt              by that hand after the last fixes: scored once, then tuned on
+  lead4    tests/data/routes_lead4.txt              by that hand on 23 Nov 2026; its misses were then fixed
+  blind    tests/data/routes_blind.txt              by a helper that read no code and no set; its misses were then fixed
+  blind2   tests/data/routes_blind2.txt             by a second such helper, after those fixes; then fixed
+  blind3   tests/data/routes_blind3.txt             by a third, after those fixes; then fixed
+  blind4   tests/data/routes_blind4.txt             by a fourth, after those fixes; then fixed
+  (each late set's first score, before its fixes, is in its header comment: the figure to expect on
+   phrasings nobody has seen is that first score, not the row printed here)
 
 For each set: guard recall (every guard the question needs is found), exact guard reason
 (MIXED where the question mixes), tool-need recall (weather, recall, personal, web, system,
@@ -45,6 +52,11 @@ SETS = {
     "lead": ROOT / "tests" / "data" / "routes_lead.txt",
     "lead2": ROOT / "tests" / "data" / "routes_lead2.txt",
     "lead3": ROOT / "tests" / "data" / "routes_lead3.txt",
+    "lead4": ROOT / "tests" / "data" / "routes_lead4.txt",
+    "blind": ROOT / "tests" / "data" / "routes_blind.txt",
+    "blind2": ROOT / "tests" / "data" / "routes_blind2.txt",
+    "blind3": ROOT / "tests" / "data" / "routes_blind3.txt",
+    "blind4": ROOT / "tests" / "data" / "routes_blind4.txt",
 }
 GOALS = {"guard_recall": 0.9, "tool_recall": 0.9, "false_alarms": 0.01}
 

@@ -14,8 +14,8 @@ from tatlock.pipeline.patterns import I as _I
 from tatlock.pipeline.patterns import Lazy as _Lazy
 from tatlock.pipeline.patterns import gates, is_open, words
 
-NOW = (r"(?:today|tonight|tomorrow|now|right\s+now|currently|at\s+the\s+moment|this\s+(?:morning|afternoon|evening|"
-        r"week|weekend)|later|outside|out\s+there|on\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|"
+NOW = (r"(?:today|tonight|tomorrow|tmrw|tmr|this\s+arvo|just\s+now|now|right\s+now|currently|at\s+the\s+moment|"
+        r"this\s+(?:morning|afternoon|evening|week|weekend)|later|outside|out\s+there|on\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|"
         r"(?:next|this)\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|week)|over\s+the\s+weekend|"
         r"this\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))")
 _WX = (r"(?:rain|raining|rainy|showers?|drizzle|snow|snowing|sleet|hail|sunny|sunshine|cloudy|overcast|foggy|fog|misty|"
@@ -28,14 +28,20 @@ GENERAL = _Lazy(r"^\s*(?:why\b|explain\b|define\b|what\s+(?:is|are)\s+(?:a|an)\b
                  r"what\s+causes\b|how\s+(?:does|do|did)\s+"
                       r"(?!i\b|you\b|we\b|my\b)|how\s+(?:do|can|should|would)\s+i\s+(?!need\b|look\b)|"
                       r"what\s+does\s+.{1,30}\s+mean\b|write\s+(?:a|me\s+a)\b|"
-                      r"(?:can|could)\s+you\s+explain\b|tell\s+me\s+about\s+(?:the\s+)?history\b|"
+                      r"(?:can|could|would)\s+you\s+(?:please\s+|kindly\s+|briefly\s+|quickly\s+)?explain\b|"
+                      r"who\s+(?:invented|wrote|discovered|painted|founded|designed|composed|directed)\b|"
+                      r"(?:(?:can|could|would)\s+you\s+(?:please\s+)?tell\s+me|do\s+you\s+know|i\s+wonder|"
+                      r"tell\s+me)\s+(?:why|how\s+(?:does|do|did|come))\b|"
+                      # the generic "you" of a lesson: "How do you call a group of crows?"
+                      r"(?:how|what)\s+do\s+you\s+(?:call|say|spell|pronounce|write|make|cook|boil|bake|"
+                      r"convert|calculate|measure|tell\s+(?:if|whether|when)|know\s+(?:if|whether|when))\b|tell\s+me\s+about\s+(?:the\s+)?history\b|"
                       # something made up about a topic asks for no lookup ("a joke about the weather")
                       r"(?:tell|write|give)\s+(?:me\s+)?an?\s+(?:joke|poem|story|limerick|haiku|riddle|song|pun)\b)",
                  _I)
 
 TOOL_RULES: dict[str, list[_Lazy]] = {
     "weather": [
-        _Lazy(r"\b(?<!under\s)(?<!under\sthe\s)(?:weather|forecast)\b(?!\s+(?:forecasting|models?|station|"
+        _Lazy(r"\b(?<!under\s)(?<!under\sthe\s)(?:weather|forecast|fcst)\b(?!\s+(?:forecasting|models?|station|"
                    r"balloon|vane))", _I),
         _Lazy(rf"\b(?:will|is|was|has)\s+(?:it|today|tonight|tomorrow|the\s+weekend|monday|tuesday|wednesday|thursday|"
                    rf"friday|saturday|sunday)\s+(?:going\s+to\s+|gonna\s+|still\s+|stopped\s+)?(?:be\s+)?{_WX}\b", _I),
@@ -49,8 +55,13 @@ TOOL_RULES: dict[str, list[_Lazy]] = {
                    r"sun\s*cream|wellies|gloves|scarf)\b(?!\s+(?:for\s+hiking|brand|size))", _I),
         _Lazy(r"\b(?:has|have)\s+the\s+(?:rain|snow|storm|wind|fog)\s+(?:stopped|cleared|eased)\b", _I),
         # the weather words and a time that is now or soon, in one sentence ("Will the roads be icy tonight?")
-        _Lazy(rf"\b(?:will|is|are|was)\b[^.?!]{{0,30}}\b{_WX}\b[^.?!]{{0,25}}\b{NOW}\b", _I),
+        _Lazy(rf"\b(?:will|is|are|was|gonna|going\s+to)\b[^.?!]{{0,30}}\b{_WX}\b[^.?!]{{0,25}}\b{NOW}\b", _I),
         _Lazy(r"\b(?:what'?s|what\s+is|how'?s|how\s+is)\s+it\s+(?:like\s+)?outside\b", _I),
+        _Lazy(r"\bis\s+it\s+(?:nice|lovely|pleasant|grim|miserable|horrible|foul|bad|good|fine|bright|dull|"
+              r"cold|hot|warm|chilly|freezing|wet|dry)\s+(?:out|outside|out\s+there)\b", _I),
+        _Lazy(r"\b(?:is|are)\s+(?:there\s+)?(?:an?\s+|any\s+)?(?:heat\s*waves?|cold\s+snaps?|blizzards?|hurricanes?|"
+              r"typhoons?|downpours?|hailstorms?|snowstorms?|storms?|cold\s+fronts?|floods?)\s+(?:coming|expected|"
+              r"forecast|due|on\s+the\s+way|heading|moving|likely)\b", _I),
     ],
     "recall": [
         _Lazy(r"\bwhat\s+(?:were|was)\s+(?:we|i)\s+(?:talking|discussing|saying|chatting|speaking)\b", _I),
@@ -61,6 +72,20 @@ TOOL_RULES: dict[str, list[_Lazy]] = {
         _Lazy(r"\b(?:did|have|had)\s+i\s+(?:ever\s+)?(?:tell|told|mention|mentioned|say|said|ask|asked|share|"
               r"shared)\b", _I),
         _Lazy(r"\b(?:have|did)\s+we\s+(?:ever\s+)?(?:talk|talked|discuss|discussed|speak|spoken|chat|chatted)\b", _I),
+        # what we settled on together ("Did we ever settle on a name for the dog?")
+        _Lazy(r"\b(?:have|did|had)\s+(?:we|you\s+and\s+i)\s+(?:ever\s+|already\s+|finally\s+)?(?:settle|settled|"
+              r"decide|decided|agree|agreed|choose|chose|chosen|pick|picked|plan|planned|arrange|arranged|"
+              r"sort\s+out|sorted\s+out|figure\s+out|figured\s+out|come\s+up\s+with)\b", _I),
+        _Lazy(r"\b(?:earlier(?:\s+on)?|before|last\s+time|the\s+other\s+day|yesterday|once)\s*,?\s+(?:you|i|we)\s+"
+              r"(?:mentioned|said|told|suggested|recommended|talked|discussed|brought\s+up|gave|showed|sent|wrote|"
+              r"shared)\b|\b(?:you|i|we)\s+(?:mentioned|"
+              r"suggested|recommended|brought\s+up)\b[^.?!]{0,40}\b(?:earlier|before|last\s+time|the\s+other\s+"
+              r"day|yesterday|last\s+week)\b", _I),
+        # "go back over what we said", "Last month I told you about a film, which one was it?"
+        _Lazy(r"\bwhat\s+(?:we|i)\s+(?:talked|discussed|said|told\s+you|mentioned|spoke|chatted|agreed|decided|"
+              r"planned)\b|\bwhat\s+you\s+(?:told|said\s+to|suggested\s+to|recommended\s+to)\s+me\b|"
+              r"\b(?:i|you)\s+(?:once\s+)?(?:told|mentioned\s+to|recommended\s+to|suggested\s+to|showed)\s+"
+              r"(?:you|me)\b(?=[^.!]*\?)", _I),
         _Lazy(r"\b(?:do|can|could)\s+you\s+(?:still\s+)?(?:remember|recall)\b(?!\s+(?:things|anything\s+at\s+all|"
                    r"between|across|everything)\b)|\bremember\s+when\s+(?:i|we)\b", _I),
         _Lazy(r"\bremind\s+me\s+(?:of\s+)?what\s+(?:we|i|you)\b", _I),
@@ -69,27 +94,46 @@ TOOL_RULES: dict[str, list[_Lazy]] = {
         _Lazy(r"\b(?:search|look\s+through|check|find|go\s+through)\s+(?:in\s+)?(?:my|your|our)\s+(?:memory|memories|"
                    r"chats|conversations|history)\b|\bfind\s+(?:our|the)\s+(?:conversation|chat)\b", _I),
         _Lazy(r"\b(?:last|first)\s+time\s+(?:we|i)\s+(?:talked|spoke|chatted|discussed|met)\b", _I),
-        _Lazy(r"\bhow\s+many\s+(?:conversations|chats|messages)\b|\bwhen\s+did\s+we\s+(?:first|last)\b", _I),
+        _Lazy(r"\bhow\s+many\s+(?:conversations|chats|messages)\b|\bwhen\s+did\s+we\s+(?:first|last)\b|"
+              r"\bwhen\s+did\s+(?:i|we)\s+(?:last\s+|first\s+)?(?:mention|talk|discuss|say|tell|ask|bring\s+up)\b", _I),
         _Lazy(r"\b(?:that|the)\s+\w+\s+(?:i|we)\s+(?:mentioned|recommended|discussed|talked\s+about|made)\b", _I),
         _Lazy(r"\b(?:list|show)\s+(?:me\s+)?(?:our|my)\s+(?:recent\s+|past\s+|old\s+)?(?:conversations|chats)\b", _I),
     ],
     "personal": [
         _Lazy(r"\b(?:remember|note|keep\s+in\s+mind|save|store|record)\s+(?:that\s+|this\s*[:,-]\s*|"
                    r"this\s+down\s*[:,-]?\s*)?(?:i\b|i'm\b|my\b)", _I),
-        _Lazy(r"^\s*(?:i|i'm|my)\b[^?]*[,.;]\s*(?:please\s+)?(?:remember|note|keep\s+(?:that|it|this)\s+in\s+mind|save|"
-                   r"store)\b(?:\s+(?:that|it|this))?(?:\s+please)?\s*[.!]?\s*$", _I),
+        _Lazy(r"^\W*(?:(?:fyi|btw|oh|also|ok|okay|so|hey|heads\s+up|for\s+the\s+record|just\s+so\s+you\s+know)\W+)?"
+              r"(?:i|i'm|my)\b[^?]*[,.;]\s*(?:please\s+)?(?:remember|note|keep\s+(?:that|it|this)\s+in\s+mind|save|"
+                   r"store)\b(?:\s+(?:that|it|this))?(?:\s+(?:for\s+later|for\s+next\s+time|for\s+me|going\s+forward|"
+                   r"from\s+now\s+on))?(?:\s+please)?\s*[.!]?\s*$", _I),
         _Lazy(r"\b(?:update|change|set|save)\s+my\s+(?:location|home\s*town|address|birthday|city|town|name|"
                    r"time\s*zone|date\s+of\s+birth)\b|\bi(?:'ve|\s+have)\s+moved\s+to\b", _I),
         _Lazy(r"\bi\s+(?:now\s+)?(?:live|am\s+living|'m\s+living)\s+in\b[^.?!]{0,30}\b(?:now|these\s+days|"
                    r"update|remember|note)\b", _I),
         _Lazy(r"\bwhere\s+do\s+i\s+live\b|\bwhat\s+(?:city|town|country)\s+(?:am\s+i|do\s+i\s+live)\s+in\b|"
                    r"\bwhat(?:'s|\s+is)\s+my\s+(?:location|home\s*town|address|birthday|date\s+of\s+birth|city)\b|"
-                   r"\bwhen\s+is\s+my\s+birthday\b|\bwhat\s+(?:do\s+you\s+know|have\s+you\s+(?:stored|saved|"
+                   r"\b(?:save|store|note|remember|add|put|keep)\s+(?:that|this|it)\s+(?:to|in|on|under)\s+my\s+"
+                   r"(?:profile|file|details|notes|record|records)\b|\bwhat\s+(?:i\s+have|i've)\s+(?:saved|stored|"
+                   r"noted|given\s+you)\b|"
+                   r"\bwhen(?:'s|\s+is|\s+was)\s+my\s+(?:(?:wife|husband|partner|son|daughter|mum|mom|mother|dad|"
+                   r"father|brother|sister|boss|friend|girlfriend|boyfriend)(?:'s|s')\s+)?(?:birthday|anniversary|"
+                   r"name\s*day)\b|\bhave\s+you\s+(?:got\s+)?(?:that|it|this)\s+(?:saved|stored|noted|on\s+file)\b|"
+                   r"\b(?:you\s+(?:have|got)|you've)\s+(?:got\s+)?(?:saved|stored|noted|on\s+file)\s+(?:about|on|for)\s+"
+                   r"me\b|\bhow\s+old\s+am\s+i\b|"
+                   r"\bwhere\s+do\s+i\s+(?:work|come\s+from|study)\b|\b(?:do\s+you\s+know|remind\s+me|tell\s+me)\s+"
+                   r"(?:where|when|what)\s+(?:i|my)\s+(?:live|work|was\s+born|study|come\s+from|grew\s+up|do\s+for\s+"
+                   r"a\s+living)\b|\bwhat\s+do\s+i\s+do\s+for\s+(?:a\s+living|"
+                   r"work)\b|\bwho\s+do\s+i\s+work\s+for\b|\b(?:you|u)\s+(?:should\s+|must\s+)?(?:have|have\s+got)\s+"
+                   r"(?:that|it|this)\s+(?:saved|stored|noted|written\s+down)\b|"
+                   r"\bwhat(?:'s|\s+is|\s+are)\s+my\s+(?:(?:wife|husband|partner|son|daughter|mum|mom|mother|dad|"
+                   r"father|brother|sister|dog|cat|boss|kids|children|girlfriend|boyfriend)(?:'s|s')?\s+names?|"
+                   r"age|job|occupation|allergies|favou?rite\s+\w+)\b|\bwhat\s+(?:do\s+you\s+know|have\s+you\s+(?:stored|saved|"
                    r"got))\s+about\s+me\b",
                    _I),
     ],
     "web": [
         _Lazy(r"\b(?:search|google|look\s+up|look\s+online|check\s+online|find\s+online|browse)\b(?!\s+engines?\b)"
+              r"(?!\s+what\s+(?:i|you|we)\s+(?:have\s+|'ve\s+)?(?:saved|stored|told|said|noted))"
                    r"(?!\s+(?:in\s+|through\s+)?(?:my|your|our)\s+(?:memory|memories|chats|conversations|"
                    r"history)\b)", _I),
         _Lazy(r"\b(?:on|from)\s+the\s+(?:web|internet|news)\b", _I),
@@ -105,7 +149,9 @@ TOOL_RULES: dict[str, list[_Lazy]] = {
         _Lazy(r"\bthe\s+latest\s+(?:on|about|with|from|in)\b|"
                    r"\b(?:latest|today'?s|breaking|recent)\s+(?:news|headlines|updates?|results?|scores?)\b|"
                    r"\b(?:news|headlines)\s+(?:about|on|from|today)\b|\bany\s+(?:news|updates?)\b", _I),
-        _Lazy(rf"\b(?:price|cost|value|exchange\s+rate|score|odds)\b[^.?!]{{0,40}}\b{NOW}\b", _I),
+        _Lazy(rf"\bhow\s+much\s+(?:is|are|does|do)\s+(?:an?\s+|one\s+)?\w+(?:\s+\w+)?\s+(?:worth\s+|cost\s+|"
+              rf"trading\s+at\s+|going\s+for\s+|selling\s+for\s+)?{NOW}\b", _I),
+        _Lazy(rf"\b(?:price|cost|value|worth|trading\s+at|exchange\s+rate|score|odds)\b[^.?!]{{0,40}}\b{NOW}\b", _I),
         _Lazy(r"\bwho\s+won\b[^.?!]{0,40}\b(?:last\s+night|yesterday|today|this\s+(?:week|weekend|year)|at\s+the\s+"
                    r"weekend)\b", _I),
         _Lazy(r"\bwhat(?:'s|\s+is)\s+the\s+score\b|\bfind\s+out\s+(?:when|where|whether|if|what|who|how)\b", _I),
@@ -118,7 +164,8 @@ TOOL_RULES: dict[str, list[_Lazy]] = {
                    r"running)\b", _I),
         _Lazy(r"\b(?:cpu|processor|ram|memory|disk|storage|drive|swap)\s+(?:usage|use|load|space|left|free|"
               r"full|busy)\b|"
-                   r"\bhow\s+(?:much|many)\s+(?:disk|storage|ram|memory|space|cores)\b[^.?!]{0,30}\b(?:left|free|used|"
+                   r"\bhow\s+(?:much|many)\s+(?:free\s+|spare\s+|available\s+|empty\s+|remaining\s+)?"
+                   r"(?:disk|storage|ram|memory|space|cores)\b[^.?!]{0,30}\b(?:left|free|used|using|"
                    r"in\s+use|this|my|here)\b", _I),
         _Lazy(r"\b(?:is|how)\s+(?:my|the|this)\s+(?:disk|drive|hard\s+drive|cpu|processor|memory|ram|computer|"
                    r"machine|laptop)\s+(?:full|busy|doing|holding\s+up|ok|okay|running\s+(?:hot|slow|out))\b|"
@@ -129,6 +176,11 @@ TOOL_RULES: dict[str, list[_Lazy]] = {
                    r"(?:full|busy|hot|slow|overloaded)\b|\b(?:my|this|the)\s+(?:cpu|processor|computer|"
                    r"machine|laptop|disk|"
                    r"drive|ram|memory)\s+(?:doing|up\s+to)\b", _I),
+        _Lazy(r"\bwhat(?:'s|s|\s+is)\s+(?:my|the)\s+battery\b|\bbattery\s+(?:level|percentage|charge|status|left)\b|"
+              r"\bhow\s+much\s+battery\b", _I),
+        _Lazy(r"\b(?:what(?:'s|\s+is)|which\s+\w+\s+(?:is|are))\s+(?:using|eating|hogging|taking\s+up|filling\s+up|"
+              r"slowing\s+down)\s+(?:all\s+)?(?:of\s+)?(?:my|the|this)\s+(?:ram|memory|cpu|disk|space|storage|"
+              r"processor|battery|computer|machine|laptop)\b", _I),
         _Lazy(r"\b(?:check|report\s+on|show\s+me)\s+(?:the\s+)?(?:health|status|specs?)\s+of\s+(?:my|this|the)\s+"
                    r"(?:computer|machine|laptop|system|pc)\b|\bsystem\s+(?:report|info|information|status)\b", _I),
         _Lazy(r"\b(?:which|what)\s+(?:operating\s+system|os|version\s+of\s+\w+)\b[^.?!]{0,30}\b(?:this|my|here|"
@@ -159,38 +211,58 @@ _STORE = _Lazy(r"\b(?:remember|note|save|store|record|keep\s+in\s+mind|update|ch
 USUALLY = _Lazy(r"\b(?:usually|typically|normally|generally|in\s+general|on\s+average|as\s+a\s+rule|each\s+year|"
                  r"every\s+year|climate)\b|"
                  # a season or a month on its own asks about a climate ("hot in Dubai in summer")
+                 # the weather of history ("during the last ice age")
+                 r"\bice\s+age\b|\bprehistoric\b|\bhistorically\b|\bin\s+history\b|\bdinosaurs?\b|"
+                 r"\b(?:in|during)\s+(?:the\s+)?(?:\d{3,4}s?|middle\s+ages|ancient\s+\w+|\w+\s+(?:century|era|"
+                 r"period|war))\b|"
+                 # another world's weather is a lesson ("What's the weather like on Venus?")
+                 r"\bon\s+(?:mercury|venus|mars|jupiter|saturn|uranus|neptune|pluto|titan|europa|io|the\s+moon|"
+                 r"other\s+planets?|an?\s+(?:planet|exoplanet|moon))\b|\bin\s+space\b|"
                  r"\bin\s+(?:the\s+)?(?:summer|winter|spring|autumn|fall|january|february|march|april|may|june|july|"
                  r"august|september|october|november|december)\b", _I)
 
 
+# a question about how things usually are asks for no lookup ("how do you free up disk space, in general")
+_IN_GENERAL = _Lazy(r"\b(?:in\s+general|generally|usually|typically|normally|as\s+a\s+rule|on\s+average)\b", _I)
+
+
 # words one of which every rule of a need requires (tests check they never change a decision)
 GATES = gates({
-    "weather": "weather forecast rain raining rainy showers shower drizzle snow snowing sleet hail sunny sunshine "
+    "weather": "arvo fcst weather forecast rain raining rainy showers shower drizzle snow snowing sleet hail sunny "
+               "sunshine "
                "cloudy overcast foggy fog misty windy wind gale gales storm storms stormy thunder thunderstorm "
                "thunderstorms frost frosty icy freezing cold chilly warm hot mild humid dry wet temperature "
-               "umbrella brolly raincoat coat jacket sunscreen sun suncream wellies gloves scarf outside",
+               "umbrella brolly raincoat coat jacket sunscreen sun suncream wellies gloves scarf outside out "
+               "heatwave heat blizzard blizzards hurricane hurricanes typhoon typhoons downpour downpours hailstorm "
+               "snowstorm snowstorms storm flood floods snap snaps front fronts pour pouring bucket bucketing "
+               "tipping chucking",
     "recall": "talk talked talking discuss discussed discussing say said saying tell told mention mentioned speak "
               "spoke spoken speaking chat chats chatted chatting ask asked decide decided agree agreed plan planned "
               "suggest suggested recommend recommended advise advised advice suggestion suggestions share shared "
               "remember recall remind conversation conversations talks discussion discussions session sessions "
-              "memory memories history messages made met",
+              "memory memories history messages made met settle settled choose chose chosen pick picked arrange "
+              "arranged sort sorted figure figured come showed brought earlier gave sent wrote before "
+              "yesterday once",
     "personal": "remember note keep save store record update change set moved live location hometown home town "
-                "address birthday city country know stored saved got birth",
-    "web": "search google look check find browse web internet news online latest todays breaking recent headlines "
+                "address birthday city country know stored saved got birth old age job occupation allergies "
+                "favourite favorite name names work anniversary saved noted come study living file profile add put "
+                "details notes records given",
+    "web": "much search google look check find browse web internet news online latest todays breaking recent headlines "
            "updates update results scores score price cost value exchange rate odds won happening going saying "
-           "reviews prices happened opening open ahead happen win lose get",
+           "reviews prices happened opening open ahead happen win lose get worth trading",
     "system": "computer machine laptop pc desktop system box server cpu processor ram memory disk storage drive "
-              "swap space cores operating os version specs health status",
+              "battery swap space cores operating os version specs health status",
 })
 
 
 def tool_rule(need: str, text: str, *, credential: bool = False) -> bool:
     """Whether a rule is sure the message needs this tool; never for a credential to keep."""
-    general = GENERAL.search(text) or (need == "weather" and USUALLY.search(text))  # a climate, not a forecast
+    general = (GENERAL.search(text) or _IN_GENERAL.search(text)
+               or (need == "weather" and USUALLY.search(text)))  # a climate, not a forecast
     if general and not re.search(rf"\b{NOW}\b", text, _I):
         return False
-    if need == "personal" and credential:
-        return False  # a credential is never kept as a personal fact
+    if need in ("personal", "recall") and credential:
+        return False  # a credential is never kept as a personal fact, nor looked up in past conversations
     if need == "files" and ("/" not in text and "." not in text or _FILEGENERAL.search(text)):
         return False
     if not is_open(GATES.get(need), words(text)):
