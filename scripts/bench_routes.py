@@ -16,6 +16,8 @@ Question sets (``INTENTS | FAMILY | QUESTION`` lines):
   blind2   tests/data/routes_blind2.txt             by a second such helper, after those fixes; then fixed
   blind3   tests/data/routes_blind3.txt             by a third, after those fixes; then fixed
   blind4   tests/data/routes_blind4.txt             by a fourth, after those fixes; then fixed
+  blind5   tests/data/routes_blind5.txt             by a fifth (developers, sloppy typists), after those; then fixed
+  blind6   tests/data/routes_blind6.txt             by a sixth (context first, roundabout), after those; then fixed
   (each late set's first score, before its fixes, is in its header comment: the figure to expect on
    phrasings nobody has seen is that first score, not the row printed here)
 
@@ -57,6 +59,8 @@ SETS = {
     "blind2": ROOT / "tests" / "data" / "routes_blind2.txt",
     "blind3": ROOT / "tests" / "data" / "routes_blind3.txt",
     "blind4": ROOT / "tests" / "data" / "routes_blind4.txt",
+    "blind5": ROOT / "tests" / "data" / "routes_blind5.txt",
+    "blind6": ROOT / "tests" / "data" / "routes_blind6.txt",
 }
 GOALS = {"guard_recall": 0.9, "tool_recall": 0.9, "false_alarms": 0.01}
 

@@ -62,9 +62,9 @@ RULES: dict[str, list[_Lazy]] = {
                    r"(?:large\s+)?language\s+model|llm|chat\s*gpt|gpt|llama|gemma|mistral|qwen|claude|phi|smollm|"
                    r"artificial|sentient|conscious|alive)\b", _I),
         _Lazy(r"\bare\s+you\s+(?:based|built|running|powered|trained|made)\s+(?:on|by|with)\b", _I),
-        _Lazy(r"\b(?:which|what)\s+(?:llm|(?:ai\s+|language\s+)?model|ai|company|vendor|engine)\b[^.?!]{0,25}?"
+        _Lazy(r"\b(?:which|what)\s+(?:llm|(?:ai\s+|language\s+)?model|ai|company(?:'s)?|vendor|engine)\b[^.?!]{0,25}?"
                    r"\b(?:are\s+you|is\s+(?:this|behind|running|powering)|powers|runs|made|built|trained|created|"
-                   r"do\s+you\s+(?:use|run)|you\s+(?:use|run))\b", _I),
+                   r"do\s+you\s+(?:use|run)|you\s+(?:use|run)|under\s+the\s+hood|behind\s+(?:you|this|it))\b", _I),
         _Lazy(r"\bintroduce\s+yourself\b|\b(?:tell\s+me|say\s+something)\s+(?:a\s+(?:bit|"
               r"little)\s+)?about\s+yourself\b|"
                    r"\bdescribe\s+yourself\b", _I),
@@ -123,14 +123,17 @@ RULES: dict[str, list[_Lazy]] = {
               r"(?:can|could)|is\s+it\s+possible\s+for\s+you\s+to|do\s+you\s+have\s+the\s+"
               r"(?:ability|means|power)\s+to|do\s+you\s+know\s+how\s+to)\s+(?:check|get|look\s+up|see|access|"
               r"read|send|make|set|book|order|call|browse|search|play|control|remember|learn|use|open|text|"
-              r"email|message|phone)\b|"
-              r"\b(?:can|could)\s+(?:you|u)\s+(?:send|text|email|e-mail|message|phone|ring|call|book|order|buy|pay|make|"
-              r"place|take|receive|"
+              r"email|message|phone|look\s+at|view|watch|hear|listen\s+to|run|execute|understand|recogni[sz]e|"
+              r"process|install|download)\b|"
+              r"\b(?:can|could)\s+(?:you|u)\s+(?:actually\s+|even\s+|really\s+|also\s+|still\s+|ever\s+|"
+              r"in\s+theory\s+|in\s+principle\s+)?(?:send|text|email|e-mail|message|phone|ring|call|book|order|buy|"
+              r"pay|make|place|take|receive|run|execute|install|download|upload|post|"
               r"play|control|turn\s+(?:on|off)|switch\s+(?:on|off)|set|schedule|browse|access|hear|see)\s+"
               r"(?:\w+\s+){0,1}(?:texts?|sms|messages?|emails?|e-mails?|whatsapps?|calls?|people|anyone|tickets?|"
               r"tables?|taxis?|cabs?|music|songs?|lights?|alarms?|timers?|reminders?|appointments?|things|"
-              r"stuff|photos?|images?|pictures?|videos?|websites?|payments?)\s*(?:\?|$|,|;|\s+(?:and|or|for\s+me|"
-              r"at\s+all|yet)\b)", _I),
+              r"stuff|photos?|images?|pictures?|videos?|websites?|payments?|code|scripts?|programs?|commands?|"
+              r"shell\s+commands?|software|apps?)\s*(?:\?|$|,|;|\s+(?:and|or|for\s+me|at\s+all|yet|"
+              r"on\s+(?:my|this|the)\s+\w+)\b)", _I),
         _Lazy(r"\bwhat\s+do\s+you\s+(?:know\s+how\s+to\s+do|offer)\b", _I),
     ],
     "TEMPORAL": [
@@ -142,7 +145,8 @@ RULES: dict[str, list[_Lazy]] = {
         _Lazy(r"\b(?:what|which)\s+(?:day|date|year|month|week)(?:\s+of\s+the\s+(?:week|month|year))?\s+"
                    r"(?:is\s+(?:it|today|this)|are\s+we\s+in|is\s+it\s+today)\b", _I),
         _Lazy(r"\bwhat(?:'s| is)\s+today\b", _I),
-        _Lazy(r"\b(?:current|today'?s)\s+(?:time|date)\b", _I),
+        _Lazy(r"\b(?:current|today'?s)\s+(?:time|date|year|month|day)\b(?!\s+(?:zone|format|of|in\s+(?:iso|python|"
+              r"js|javascript|excel|sql|bash)))", _I),
         _Lazy(r"\b(?:tell|give|show)\s+me\s+(?:the\s+)?(?:current\s+)?(?:time|date)\b(?!\s+(?:of|when|zone|in)\b)", _I),
         _Lazy(r"\b(?:do\s+you\s+know|could\s+you\s+tell\s+me|can\s+you\s+tell\s+me)\s+(?:what\s+time\s+it\s+is|"
                    r"the\s+(?:time|date)|what\s+(?:day|date)\s+it\s+is|today'?s\s+date)\b(?!\s+(?:of|in|when)\b)", _I),
@@ -165,7 +169,7 @@ RULES: dict[str, list[_Lazy]] = {
                    r"bank\s+holiday|school\s+day)\b", _I),
     ],
     "SECURITY": [
-        _Lazy(r"\b(?:what(?:'s| is| are)|tell\s+me|give\s+me|show\s+me|reveal|share|print|list|send|"
+        _Lazy(r"\b(?:what(?:'s|s| is| are)|tell\s+me|give\s+me|show\s+me|reveal|share|print|list|send|paste|"
               r"remind\s+me\s+of)\s+"
                    r"(?:me\s+)?(?:my|your|the|all|our|his|her)\s+(?:\w+\s+){0,2}"
                    r"(?:passwords?|passcodes?|pins?|api[\s_-]?keys?|credentials|secrets?(?!\s+(?:of|to|behind|"
@@ -177,7 +181,7 @@ RULES: dict[str, list[_Lazy]] = {
                    r"hashing|best\s+practices?|complexity|format|checkers?|standards?|guidelines|security|"
                    r"field|box|reset\s+(?:process|flow)|recovery\s+process)\b)", _I),
         # the system prompt or message named with any verb ("Dump everything in your system message")
-        _Lazy(r"\b(?:your|the)\s+(?:system\s+(?:prompt|message)|initial\s+prompt|hidden\s+(?:prompt|instructions))\b"
+        _Lazy(r"\b(?:your|ur|the)\s+(?:system\s+(?:prompt|message)|initial\s+prompt|hidden\s+(?:prompt|instructions))\b"
               # and who gave them ("the hidden instructions your developer gave you")
               r"(?:\s+(?:that\s+)?(?:your|the)\s+(?:developers?|creators?|makers?|owners?|admins?|programmers?)\s+"
               r"(?:gave|wrote|set|put)\s+(?:you|in))?", _I),
@@ -198,7 +202,7 @@ RULES: dict[str, list[_Lazy]] = {
                    r"(?:my|the|your|this|our)\s+\w+", _I),
         _Lazy(r"\b(?:root|admin|administrator)\s+(?:password|credentials|login)\b", _I),
         _Lazy(r"\b(?:the|your|this|that)\s+(?:\w+\s+)?(?:api[\s_-]?keys?|passwords?|tokens?|credentials|secrets?)\s+"
-              r"(?:configured|stored|saved|set\s+up|kept|used)\s+(?:on|in|for|here)\b", _I),
+              r"(?:configured|stored|saved|set\s+up|kept|used)\s+(?:on|in|for|here|somewhere|anywhere)\b", _I),
         # someone's key asked for in passing ("got an OpenAI API key I could borrow?")
         _Lazy(r"(?:^\W*|\b(?:have\s+you|do\s+you\s+have|can\s+i\s+(?:have|borrow|use)|lend\s+me|could\s+i\s+borrow|"
               r"spare)\s+)(?:got\s+)?(?:an?\s+|any\s+|your\s+|the\s+)?(?:\w+\s+)?(?:api[\s_-]?keys?|passwords?|"
@@ -208,7 +212,8 @@ RULES: dict[str, list[_Lazy]] = {
         # (a way to store passwords is a topic: "what's the best way to store passwords?")
         _Lazy(r"(?<!way\sto\s)(?<!ways\sto\s)(?<!how\sto\s)(?<!where\sto\s)(?<!safe\sto\s)(?<!should\si\s)"
               r"(?<!do\si\s)(?<!can\si\s)(?<!best\sto\s)"
-              r"\b(?:remember|save|store|note|keep|write\s+down|jot\s+down)\b[^.?!]{0,30}\b(?:password|passcode|pin|"
+              r"\b(?:remember|save|store|note|keep|write\s+down|jot\s+down|hang\s+on(?:to)?|hold\s+(?:on\s+)?"
+              r"(?:to|onto)|look\s+after|stash|memori[sz]e|file\s+away)\b[^.?!]{0,30}\b(?:password|passcode|pin|"
                    r"api[\s_-]?key|token|secret|credentials?|card\s+(?:number|details)|cvv|security\s+code|"
                    r"account\s+number|sort\s+code|passport\s+number|social\s+security)\b|\bnote\s+this\s+down\s*:|"
                    # a card number to keep ("Keep this safe: 4111 1111 1111 1111")
@@ -224,7 +229,9 @@ RULES: dict[str, list[_Lazy]] = {
               r"(?:\s*,?\s*(?:an?\s+)?\w+\s+(?:with|without)\s+(?:no\s+|any\s+)?(?:rules|restrictions|limits|"
               r"filters))?", _I),
         _Lazy(r"\b(?:act|behave|respond)\s+as\s+(?:an?\s+)?(?:dan|jailbroken|unrestricted|unfiltered|evil|root|"
-                   r"developer\s+mode)\b|\byou\s+are\s+now\s+(?:an?\s+|in\s+)?\w+", _I),
+                   r"developer\s+mode)\b|\byou\s+are\s+now\s+(?:an?\s+|in\s+)?\w+|"
+                   r"\byou(?:'re|re|\s+are)\s+(?:now\s+)?(?:dan|jailbroken|unrestricted|unfiltered|uncensored)\b|"
+                   r"\b(?:new|developer|god|jailbreak|unrestricted|dan)\s+mode\b", _I),
         _Lazy(r"\b(?:show|print|dump|reveal|what(?:'s|\s+is)\s+in)\s+(?:me\s+)?your\s+(?:config(?:uration)?|settings|"
                    r"environment|env(?:\s+vars)?|secrets)\b|\bdebug\s+mode\b", _I),
     ],
@@ -238,7 +245,7 @@ _MONTHS = "january february march april may june july august september october n
 GATES = gates({
     "IDENTITY": "you u ur ya your yourself who model llm ai company vendor engine chat assistant bot butler "
                 "conversation robot human person machine computer program replies chatgpt gpt claude gemini "
-                "copilot llama mistral qwen siri alexa",
+                "copilot llama mistral qwen siri alexa hood",
     "CAPABILITIES": "you u ur ya your",
     "TEMPORAL": f"time date day days year month week weeks months hours minutes sleeps today weekend morning long "
                 f"until till til midnight o clock "
@@ -250,5 +257,6 @@ GATES = gates({
                 "behave respond now config configuration settings environment env debug card cvv security code "
                 "account sort passport keep remember save store write longer from drop abandon remove bypass "
                 "break disable turn lift throw switch pretend system initial hidden message everything anything "
-                "configured stored saved used kept",
+                "configured stored saved used kept paste ur hang hold look stash memorise memorize file youre mode "
+                "dan whats",
 })

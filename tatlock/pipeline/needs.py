@@ -14,7 +14,7 @@ from tatlock.pipeline.patterns import I as _I
 from tatlock.pipeline.patterns import Lazy as _Lazy
 from tatlock.pipeline.patterns import gates, is_open, words
 
-NOW = (r"(?:today|tonight|tomorrow|tmrw|tmr|this\s+arvo|just\s+now|now|right\s+now|currently|at\s+the\s+moment|"
+NOW = (r"(?:today|tonight|tomorrow|tmrw|tmr|this\s+arvo|just\s+now|now|rn|right\s+now|currently|at\s+the\s+moment|"
         r"this\s+(?:morning|afternoon|evening|week|weekend)|later|outside|out\s+there|on\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|"
         r"(?:next|this)\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|week)|over\s+the\s+weekend|"
         r"this\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))")
@@ -49,7 +49,7 @@ TOOL_RULES: dict[str, list[_Lazy]] = {
                    rf"wind)\b[^.?!]{{0,20}}\b(?:expected|forecast|coming|due|on\s+the\s+way|{NOW})", _I),
         _Lazy(rf"\b(?:chance|risk|any|much)\s+(?:of\s+)?(?:rain|showers|snow|storms?|thunder|frost|sun)\b"
                    rf"[^.?!]{{0,30}}\b{NOW}", _I),
-        _Lazy(rf"\b(?:temperature|how\s+(?:cold|hot|warm|windy|wet|sunny))\b[^.?!]{{0,30}}\b{NOW}\b", _I),
+        _Lazy(rf"\b(?:temperature|temp|how\s+(?:cold|hot|warm|windy|wet|sunny))\b[^.?!]{{0,30}}\b{NOW}\b", _I),
         _Lazy(r"\b(?:is|will)\s+(?:there|it)\s+(?:be\s+)?(?:any\s+)?(?:rain|snow|frost|storms?|sun|wind|fog)\b", _I),
         _Lazy(r"\b(?:need|take|bring|wear|pack)\s+(?:an?\s+|my\s+)?(?:umbrella|brolly|raincoat|coat|jacket|sunscreen|"
                    r"sun\s*cream|wellies|gloves|scarf)\b(?!\s+(?:for\s+hiking|brand|size))", _I),
@@ -96,14 +96,18 @@ TOOL_RULES: dict[str, list[_Lazy]] = {
         _Lazy(r"\b(?:last|first)\s+time\s+(?:we|i)\s+(?:talked|spoke|chatted|discussed|met)\b", _I),
         _Lazy(r"\bhow\s+many\s+(?:conversations|chats|messages)\b|\bwhen\s+did\s+we\s+(?:first|last)\b|"
               r"\bwhen\s+did\s+(?:i|we)\s+(?:last\s+|first\s+)?(?:mention|talk|discuss|say|tell|ask|bring\s+up)\b", _I),
-        _Lazy(r"\b(?:that|the)\s+\w+\s+(?:i|we)\s+(?:mentioned|recommended|discussed|talked\s+about|made)\b", _I),
+        _Lazy(r"\b(?:that|the)\s+(?:[\w-]+\s+){1,3}?(?:i|we)\s+(?:mentioned|recommended|discussed|talked\s+about|"
+              r"made)\b|\b(?:that|the)\s+(?:[\w-]+\s+){1,3}?you\s+(?:gave|sent|showed|wrote|recommended|suggested|"
+              r"mentioned)\s+(?:me|us)\b", _I),
         _Lazy(r"\b(?:list|show)\s+(?:me\s+)?(?:our|my)\s+(?:recent\s+|past\s+|old\s+)?(?:conversations|chats)\b", _I),
     ],
     "personal": [
-        _Lazy(r"\b(?:remember|note|keep\s+in\s+mind|save|store|record)\s+(?:that\s+|this\s*[:,-]\s*|"
+        _Lazy(r"\b(?:remember|note|keep\s+in\s+mind|save|store|record)\s+(?:for\s+later\s*[:,-]?\s*)?(?:that\s+|"
+              r"this\s*[:,-]\s*|"
                    r"this\s+down\s*[:,-]?\s*)?(?:i\b|i'm\b|my\b)", _I),
         _Lazy(r"^\W*(?:(?:fyi|btw|oh|also|ok|okay|so|hey|heads\s+up|for\s+the\s+record|just\s+so\s+you\s+know)\W+)?"
-              r"(?:i|i'm|my)\b[^?]*[,.;]\s*(?:please\s+)?(?:remember|note|keep\s+(?:that|it|this)\s+in\s+mind|save|"
+              r"(?:i|i'm|im|my)\b[^?]*[,.;]\s*(?:please\s+)?(?:remember|note|keep\s+(?:that|it|this)\s+(?:in\s+mind|"
+              r"on\s+(?:file|record))|save|"
                    r"store)\b(?:\s+(?:that|it|this))?(?:\s+(?:for\s+later|for\s+next\s+time|for\s+me|going\s+forward|"
                    r"from\s+now\s+on))?(?:\s+please)?\s*[.!]?\s*$", _I),
         _Lazy(r"\b(?:update|change|set|save)\s+my\s+(?:location|home\s*town|address|birthday|city|town|name|"
@@ -125,14 +129,16 @@ TOOL_RULES: dict[str, list[_Lazy]] = {
                    r"a\s+living)\b|\bwhat\s+do\s+i\s+do\s+for\s+(?:a\s+living|"
                    r"work)\b|\bwho\s+do\s+i\s+work\s+for\b|\b(?:you|u)\s+(?:should\s+|must\s+)?(?:have|have\s+got)\s+"
                    r"(?:that|it|this)\s+(?:saved|stored|noted|written\s+down)\b|"
-                   r"\bwhat(?:'s|\s+is|\s+are)\s+my\s+(?:(?:wife|husband|partner|son|daughter|mum|mom|mother|dad|"
-                   r"father|brother|sister|dog|cat|boss|kids|children|girlfriend|boyfriend)(?:'s|s')?\s+names?|"
-                   r"age|job|occupation|allergies|favou?rite\s+\w+)\b|\bwhat\s+(?:do\s+you\s+know|have\s+you\s+(?:stored|saved|"
+                   r"\bwhat(?:'s|s|\s+is|\s+are|\s+was)\s+my\s+(?:(?:wife|husband|partner|son|daughter|mum|mom|mother|"
+                   r"dad|father|brother|sister|dog|cat|boss|kids|children|girlfriend|boyfriend)(?:'s|s'|s)?\s+)?"
+                   r"(?:names?|birthday|age|job|occupation|allergies|blood\s+type|shoe\s+size|favou?rite\s+\w+)\b|"
+                   r"\b(?:i|i've)\s+(?:already\s+)?(?:saved|stored|noted)\s+(?:it|that|this|them)\b|"
+                   r"\b(?:did|have)\s+i\s+(?:save|saved|store|stored)\b|\bwhat\s+(?:do\s+you\s+know|have\s+you\s+(?:stored|saved|"
                    r"got))\s+about\s+me\b",
                    _I),
     ],
     "web": [
-        _Lazy(r"\b(?:search|google|look\s+up|look\s+online|check\s+online|find\s+online|browse)\b(?!\s+engines?\b)"
+        _Lazy(r"\b(?:search|google(?![?,.]|\s+(?:or|and|made|built|people|model|ai)\b)|look\s+up|look\s+online|check\s+online|find\s+online|browse)\b(?!\s+engines?\b)"
               r"(?!\s+what\s+(?:i|you|we)\s+(?:have\s+|'ve\s+)?(?:saved|stored|told|said|noted))"
                    r"(?!\s+(?:in\s+|through\s+)?(?:my|your|our)\s+(?:memory|memories|chats|conversations|"
                    r"history)\b)", _I),
@@ -156,6 +162,7 @@ TOOL_RULES: dict[str, list[_Lazy]] = {
                    r"weekend)\b", _I),
         _Lazy(r"\bwhat(?:'s|\s+is)\s+the\s+score\b|\bfind\s+out\s+(?:when|where|whether|if|what|who|how)\b", _I),
         _Lazy(r"\bwhat\s+happened\b[^.?!]{0,40}\b(?:yesterday|today|last\s+night|this\s+(?:morning|week))\b", _I),
+        _Lazy(r"\b(?:latest|newest)\s+(?:stable\s+)?(?:[\w.+#-]+\s+){0,2}(?:version|release)\b", _I),
         _Lazy(r"\bopening\s+(?:hours|times)\b|\b(?:is|are)\s+(?:the\s+)?\w+\s+open\s+(?:on|today|tomorrow|now)\b", _I),
     ],
     "system": [
@@ -178,7 +185,7 @@ TOOL_RULES: dict[str, list[_Lazy]] = {
                    r"drive|ram|memory)\s+(?:doing|up\s+to)\b", _I),
         _Lazy(r"\bwhat(?:'s|s|\s+is)\s+(?:my|the)\s+battery\b|\bbattery\s+(?:level|percentage|charge|status|left)\b|"
               r"\bhow\s+much\s+battery\b", _I),
-        _Lazy(r"\b(?:what(?:'s|\s+is)|which\s+\w+\s+(?:is|are))\s+(?:using|eating|hogging|taking\s+up|filling\s+up|"
+        _Lazy(r"\b(?:what(?:'s|s|\s+is)|which\s+\w+\s+(?:is|are))\s+(?:using|eating|hogging|taking\s+up|filling\s+up|"
               r"slowing\s+down)\s+(?:all\s+)?(?:of\s+)?(?:my|the|this)\s+(?:ram|memory|cpu|disk|space|storage|"
               r"processor|battery|computer|machine|laptop)\b", _I),
         _Lazy(r"\b(?:check|report\s+on|show\s+me)\s+(?:the\s+)?(?:health|status|specs?)\s+of\s+(?:my|this|the)\s+"
@@ -223,12 +230,15 @@ USUALLY = _Lazy(r"\b(?:usually|typically|normally|generally|in\s+general|on\s+av
 
 
 # a question about how things usually are asks for no lookup ("how do you free up disk space, in general")
-_IN_GENERAL = _Lazy(r"\b(?:in\s+general|generally|usually|typically|normally|as\s+a\s+rule|on\s+average)\b", _I)
+_IN_GENERAL = _Lazy(r"\b(?:in\s+general|generally|usually|typically|normally|as\s+a\s+rule|on\s+average)\b|"
+                    # a how-to ("whats the cmd to check disk usage per directory on linux")
+                    r"\b(?:cmd|command|commands|code|syntax|script|shortcut|formula)\s+(?:to|for)\b|\bhow\s+to\b", _I)
 
 
 # words one of which every rule of a need requires (tests check they never change a decision)
 GATES = gates({
-    "weather": "arvo fcst weather forecast rain raining rainy showers shower drizzle snow snowing sleet hail sunny "
+    "weather": "temp arvo fcst weather forecast rain raining rainy showers shower drizzle snow snowing sleet hail "
+               "sunny "
                "sunshine "
                "cloudy overcast foggy fog misty windy wind gale gales storm storms stormy thunder thunderstorm "
                "thunderstorms frost frosty icy freezing cold chilly warm hot mild humid dry wet temperature "
@@ -242,12 +252,13 @@ GATES = gates({
               "remember recall remind conversation conversations talks discussion discussions session sessions "
               "memory memories history messages made met settle settled choose chose chosen pick picked arrange "
               "arranged sort sorted figure figured come showed brought earlier gave sent wrote before "
-              "yesterday once",
+              "yesterday once that the",
     "personal": "remember note keep save store record update change set moved live location hometown home town "
                 "address birthday city country know stored saved got birth old age job occupation allergies "
                 "favourite favorite name names work anniversary saved noted come study living file profile add put "
-                "details notes records given",
-    "web": "much search google look check find browse web internet news online latest todays breaking recent headlines "
+                "details notes records given blood type shoe size stored",
+    "web": "latest newest version release much search google look check find browse web internet news online "
+           "todays breaking recent headlines "
            "updates update results scores score price cost value exchange rate odds won happening going saying "
            "reviews prices happened opening open ahead happen win lose get worth trading",
     "system": "computer machine laptop pc desktop system box server cpu processor ram memory disk storage drive "
