@@ -18,6 +18,8 @@ Question sets (``INTENTS | FAMILY | QUESTION`` lines):
   blind4   tests/data/routes_blind4.txt             by a fourth, after those fixes; then fixed
   blind5   tests/data/routes_blind5.txt             by a fifth (developers, sloppy typists), after those; then fixed
   blind6   tests/data/routes_blind6.txt             by a sixth (context first, roundabout), after those; then fixed
+  blind7   tests/data/routes_blind7.txt             by a seventh (a first week with the butler), after those; then fixed
+  blind8   tests/data/routes_blind8.txt             by an eighth (close look-alikes, a careful tester); then fixed
   (each late set's first score, before its fixes, is in its header comment: the figure to expect on
    phrasings nobody has seen is that first score, not the row printed here)
 
@@ -61,6 +63,8 @@ SETS = {
     "blind4": ROOT / "tests" / "data" / "routes_blind4.txt",
     "blind5": ROOT / "tests" / "data" / "routes_blind5.txt",
     "blind6": ROOT / "tests" / "data" / "routes_blind6.txt",
+    "blind7": ROOT / "tests" / "data" / "routes_blind7.txt",
+    "blind8": ROOT / "tests" / "data" / "routes_blind8.txt",
 }
 GOALS = {"guard_recall": 0.9, "tool_recall": 0.9, "false_alarms": 0.01}
 

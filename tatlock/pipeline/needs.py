@@ -29,6 +29,7 @@ GENERAL = _Lazy(r"^\s*(?:why\b|explain\b|define\b|what\s+(?:is|are)\s+(?:a|an)\b
                       r"(?!i\b|you\b|we\b|my\b)|how\s+(?:do|can|should|would)\s+i\s+(?!need\b|look\b)|"
                       r"what\s+does\s+.{1,30}\s+mean\b|write\s+(?:a|me\s+a)\b|"
                       r"(?:can|could|would)\s+you\s+(?:please\s+|kindly\s+|briefly\s+|quickly\s+)?explain\b|"
+                      r"(?:any|some|good|best|top|quick)\s+(?:tips|tricks|advice|ideas|ways)\b|"
                       r"who\s+(?:invented|wrote|discovered|painted|founded|designed|composed|directed)\b|"
                       r"(?:(?:can|could|would)\s+you\s+(?:please\s+)?tell\s+me|do\s+you\s+know|i\s+wonder|"
                       r"tell\s+me)\s+(?:why|how\s+(?:does|do|did|come))\b|"
@@ -102,7 +103,11 @@ TOOL_RULES: dict[str, list[_Lazy]] = {
         _Lazy(r"\b(?:list|show)\s+(?:me\s+)?(?:our|my)\s+(?:recent\s+|past\s+|old\s+)?(?:conversations|chats)\b", _I),
     ],
     "personal": [
-        _Lazy(r"\b(?:remember|note|keep\s+in\s+mind|save|store|record)\s+(?:for\s+later\s*[:,-]?\s*)?(?:that\s+|"
+        # "just so you know, I'm allergic to shellfish": a fact about me, given to be kept
+        _Lazy(r"^\W*(?:just\s+so\s+you\s+know|fyi|for\s+the\s+record|for\s+your\s+(?:records|info(?:rmation)?)|"
+              r"heads\s+up)\W+(?:that\s+)?(?:i|i'm|im|my)\b", _I),
+        _Lazy(r"\b(?:remember|note|keep\s+in\s+mind|save|store|record)\s+(?:down\s+)?(?:for\s+later\s*[:,-]?\s*)?"
+              r"(?:that\s+|"
               r"this\s*[:,-]\s*|"
                    r"this\s+down\s*[:,-]?\s*)?(?:i\b|i'm\b|my\b)", _I),
         _Lazy(r"^\W*(?:(?:fyi|btw|oh|also|ok|okay|so|hey|heads\s+up|for\s+the\s+record|just\s+so\s+you\s+know)\W+)?"
@@ -133,7 +138,8 @@ TOOL_RULES: dict[str, list[_Lazy]] = {
                    r"dad|father|brother|sister|dog|cat|boss|kids|children|girlfriend|boyfriend)(?:'s|s'|s)?\s+)?"
                    r"(?:names?|birthday|age|job|occupation|allergies|blood\s+type|shoe\s+size|favou?rite\s+\w+)\b|"
                    r"\b(?:i|i've)\s+(?:already\s+)?(?:saved|stored|noted)\s+(?:it|that|this|them)\b|"
-                   r"\b(?:did|have)\s+i\s+(?:save|saved|store|stored)\b|\bwhat\s+(?:do\s+you\s+know|have\s+you\s+(?:stored|saved|"
+                   r"\b(?:did|have)\s+i\s+(?:save|saved|store|stored)\b|\b(?:what|where|when)\s+did\s+i\s+(?:tell\s+"
+                   r"you|say)\s+(?:my|i)\b|\bwhat\s+(?:do\s+you\s+know|have\s+you\s+(?:stored|saved|"
                    r"got))\s+about\s+me\b",
                    _I),
     ],
@@ -162,6 +168,8 @@ TOOL_RULES: dict[str, list[_Lazy]] = {
                    r"weekend)\b", _I),
         _Lazy(r"\bwhat(?:'s|\s+is)\s+the\s+score\b|\bfind\s+out\s+(?:when|where|whether|if|what|who|how)\b", _I),
         _Lazy(r"\bwhat\s+happened\b[^.?!]{0,40}\b(?:yesterday|today|last\s+night|this\s+(?:morning|week))\b", _I),
+        _Lazy(r"\b(?:current|latest|today'?s|live)\s+(?:price|value|exchange\s+rate|score|odds)\b|"
+              rf"\bwhat(?:'s|s|\s+is)\s+(?:\w+\s+){{1,2}}(?:at|trading\s+at|going\s+for)\s+{NOW}\b", _I),
         _Lazy(r"\b(?:latest|newest)\s+(?:stable\s+)?(?:[\w.+#-]+\s+){0,2}(?:version|release)\b", _I),
         _Lazy(r"\bopening\s+(?:hours|times)\b|\b(?:is|are)\s+(?:the\s+)?\w+\s+open\s+(?:on|today|tomorrow|now)\b", _I),
     ],
@@ -256,8 +264,9 @@ GATES = gates({
     "personal": "remember note keep save store record update change set moved live location hometown home town "
                 "address birthday city country know stored saved got birth old age job occupation allergies "
                 "favourite favorite name names work anniversary saved noted come study living file profile add put "
-                "details notes records given blood type shoe size stored",
-    "web": "latest newest version release much search google look check find browse web internet news online "
+                "details notes records given blood type shoe size stored just fyi heads info information",
+    "web": "current live price value at latest newest version release much search google look check find browse "
+           "web internet news online "
            "todays breaking recent headlines "
            "updates update results scores score price cost value exchange rate odds won happening going saying "
            "reviews prices happened opening open ahead happen win lose get worth trading",
