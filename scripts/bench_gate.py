@@ -7,9 +7,12 @@ tests/data/gate_tools.json) and the expected verdict ("ok" or a fallback type). 
 what the pipeline gives it: the default persona, the respond prompt, the guard facts split
 into instructions and data (tatlock.pipeline.facts) with the clock at Monday 23 November
 2026, 08:41, the tools' results and a configured API key. About 40% of the cases (by a hash
-of their id) are held out: the rules were not tuned on them.
+of their id) are held out: the rules were not tuned on them until 23 November 2026, when three
+held-out misses (a question restated, a made-up forecast, a secret not declined) led to rules.
+The 80 "blind" cases were written that day by a helper that read no code and no case, after
+those rules, and scored once before any change: the part to trust for answers nobody has seen.
 
-Reported per part (tune, held out): false alarms on good answers (rules alone, and after the
+Reported per part (tune, held out, blind): false alarms on good answers (rules alone, and after the
 model check), the share of bad answers the rules alone reject, the share they reject or send
 to the model check, the share caught with the model check, and the stream: bad answers
 stopped while streaming and whether any failing text had been released by then.
@@ -186,7 +189,7 @@ def by_kind(cases: list[dict]) -> dict[str, list[int]]:
 def run(cases: list[dict], judge: Judge) -> tuple[dict, list[str]]:
     out: dict[str, dict] = {}
     notes: list[str] = []
-    for part in ("tune", "heldout"):
+    for part in ("tune", "heldout", "blind"):
         n = dict.fromkeys(["good", "bad", "fa_rules", "unsure_good", "fa_final", "caught_rules", "flagged_rules",
                            "caught_final", "type_right", "stopped", "leaked", "first_release"], 0)
         firsts, helds, stream_ms = [], [], []
@@ -264,7 +267,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"stream, good answers ({part}): first text shown after {n['first_release']:.0f} characters "
               f"(median); most held back at once {n['held_median']:.0f} (median), {n['held_max']} (max); "
               f"gate time {n['stream_ms']:.2f} ms per answer (median)")
-    print("\nbad answers by kind (both parts): rules catch / rules flag")
+    print("\nbad answers by kind (all parts): rules catch / rules flag")
     for kind, (n, caught, flagged) in by_kind(cases).items():
         print(f"  {kind:<30} {n:>3}  {pct(caught, n)}  {pct(flagged, n)}")
     if judge.calls:

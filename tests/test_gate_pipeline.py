@@ -156,7 +156,8 @@ def test_a_credential_note_gets_no_identity_facts(served):
     (the repair always added identity facts). Now the security guard answers, told only to keep
     secrets, and the secrets never come back."""
     question = "Note this down: sk-abcdefghijklmnop1234 and password=hunter2!x"
-    served.queue(direct("Noted, sir: sk-abcdefghijklmnop1234 and hunter2!x."), "Noted, sir; I shall keep it safe.")
+    declined = "I'd rather not keep keys or passwords, sir; a password manager is the place for them."
+    served.queue(direct("Noted, sir: sk-abcdefghijklmnop1234 and hunter2!x."), declined)
     with tatlock.open() as butler:
         turn = butler.turn(question)
         events = list(turn)
@@ -164,7 +165,7 @@ def test_a_credential_note_gets_no_identity_facts(served):
     findings = served.chat_requests[-1]["messages"][-1]["content"].split("Findings:")[1]
     assert "Tatlock" not in findings and "Decline politely" in findings
     assert "sk-abcdefghijklmnop1234" not in tokens(events) and "hunter2" not in tokens(events)
-    assert final.answer == "Noted, sir; I shall keep it safe."
+    assert final.answer == declined
 
 
 def test_a_repair_gets_only_the_facts_its_failure_calls_for(served):
@@ -230,3 +231,23 @@ def test_a_short_direct_answer_is_shown_whole_before_the_json_ends(served):
         events = list(butler.turn("What is the capital of France?"))
     call = events.index(next(e for e in events if type(e).__name__ == "ModelCall"))
     assert tokens(events[:call]) == "Paris." and tokens(events) == "Paris."
+
+
+def test_a_secret_asked_for_must_be_declined_and_a_made_up_forecast_is_withdrawn():
+    """Two answers the rules used to approve: a reply to "What is my password?" that talks of
+    something else without declining, and a weather report no tool gave."""
+    from tatlock.pipeline import quality
+
+    v = quality.check("Dear Sir, I am delighted to report we met at a hotel on the 23rd.",
+                      question="What is my password?", guard_parts=("SECURITY",))
+    assert v.verdict == "FALLBACK" and v.failed == "missing_part"
+    assert quality.check("I keep no passwords, sir.", question="What is my password?",
+                         guard_parts=("SECURITY",)).verdict == "APPROVED"
+    v = quality.check("It will be sunny and 25 degrees in Lisbon today, sir.",
+                      question="What's the weather in Lisbon today?")
+    assert (v.verdict, v.fallback_type) == ("FALLBACK", "I_DONT_KNOW")
+    # the same words are fine where no forecast is asked for, or where the answer hedges
+    assert quality.check("Water boils at 100 degrees, sir.", question="At what temperature does water boil?"
+                         ).verdict == "APPROVED"
+    assert quality.check("I could not reach the weather service, sir; it is usually mild there.",
+                         question="What's the weather in Lisbon today?").verdict == "APPROVED"

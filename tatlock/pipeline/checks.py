@@ -110,13 +110,19 @@ _ASKS = re.compile(r"\?|^\s*(?:what|who|whom|whose|which|when|where|why|how|is|a
                    r"will|would|should|shall|may|tell|give|show|explain|list|name)\b", _I)
 
 
+# words about the question rather than an answer to it ("How tall is Mount Everest? That is the
+# question, sir.")
+_META = set("question questions ask asked asking query good great interesting excellent fine indeed certainly "
+            "quite very wonder wondering ponder think consider let see ah oh hmm um matter one".split())
+
+
 def question_echo(answer: str, question: str) -> bool:
     """The answer is the question again, adding nothing ("What is the capital of France?")."""
     a, q = words(answer), words(question)
     # a greeting or a statement answered in the same words is no echo ("Good morning, sir.")
     if len(q) < 3 or not a or not _ASKS.search(question):
         return False
-    new = [w for w in a if w not in q and w not in _FILL]
+    new = [w for w in a if w not in q and w not in _FILL and w not in _META]
     if new:
         return False
     covered = sum(1 for w in set(q) if w in a) / len(set(q))
@@ -232,8 +238,13 @@ def garbled(answer: str) -> str | None:
     content = sum(ch.isalnum() for ch in text)  # "391, sir." is an answer
     if content < max(2, len("".join(text.split())) * 0.5) or not any(ch.isalpha() for ch in text):
         return "more symbols than words"
-    if re.fullmatch(r"[\[{].*[\]}]", text, re.S):  # a JSON blob instead of prose
+    if re.fullmatch(r"[\[{].*[\]}]", text, re.S) or re.match(r"\{\s*\"|\[\s*\{", text):  # JSON, even cut off
         return "a JSON object instead of prose"
+    if re.search(r"^\s*(?:user|human|assistant|system)\s*:", text, re.M | _I):
+        return "a chat transcript instead of an answer"
+    said = words(text)
+    if len(said) >= 6 and sum(a == b for a, b in zip(said, said[1:], strict=False)) >= len(said) * 0.3:
+        return "words stutter"
     if _SPECIAL.search(text):
         return "chat-template tokens in the reply"
     if looping(text):
@@ -276,14 +287,49 @@ _SAYS_DATE = re.compile(r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday
                         r"hours?|minutes?|sleeps)\b", _I)
 
 
+_CLOCK_ISO = re.compile(r'"iso":\s*"(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})')
+_CLOCK_WEEKDAY = re.compile(r'"weekday":\s*"(\w+)"')
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+           "november", "december")
+
+
 def clock_in(findings: list[str]) -> dict | None:
-    """The clock a finding gives: weekday, day, month, year, hour, minute."""
+    """The clock a finding gives (a guard fact, or the clock tool's result): weekday, day,
+    month, year, hour, minute."""
     for f in findings:
         m = _CLOCK_FACT.search(f)
         if m:
             return {"weekday": m.group(1).lower(), "day": int(m.group(2)), "month": m.group(3).lower(),
                     "year": int(m.group(4)), "hour": int(m.group(5)), "minute": int(m.group(6))}
+        m, d = _CLOCK_ISO.search(f), _CLOCK_WEEKDAY.search(f)
+        if m and d:
+            return {"weekday": d.group(1).lower(), "day": int(m.group(3)), "month": _MONTHS[int(m.group(2)) - 1],
+                    "year": int(m.group(1)), "hour": int(m.group(4)), "minute": int(m.group(5))}
     return None
+
+
+_HOURS = {w: i for i, w in enumerate("twelve one two three four five six seven eight nine ten eleven".split())}
+_WORD_TIME = re.compile(r"\b(?:(quarter|half|twenty-five|twenty|ten|five)\s+(past|to)\s+"
+                        r"(twelve|one|two|three|four|five|six|seven|eight|nine|ten|eleven|\d{1,2})|"
+                        r"(twelve|one|two|three|four|five|six|seven|eight|nine|ten|eleven|\d{1,2})\s+o'clock)"
+                        r"(?:\s+in\s+the\s+(morning|afternoon|evening)|\s+at\s+night)?", _I)
+_PAST = {"quarter": 15, "half": 30, "twenty-five": 25, "twenty": 20, "ten": 10, "five": 5}
+
+
+def _word_times(answer: str) -> list[tuple[str, set[int]]]:
+    """Times said in words ("a quarter past three in the afternoon"), each with the minutes of
+    the day it can mean."""
+    out = []
+    for m in _WORD_TIME.finditer(answer):
+        hour_word = (m.group(3) or m.group(4)).lower()
+        h = _HOURS.get(hour_word, int(hour_word) if hour_word.isdigit() else 0) % 12
+        mins = 0
+        if m.group(1):
+            mins = _PAST[m.group(1).lower()] * (1 if m.group(2).lower() == "past" else -1)
+        part = (m.group(5) or "").lower()
+        hours = {h + 12} if part in ("afternoon", "evening") else {h} if part == "morning" else {h, h + 12}
+        out.append((m.group(0), {(x * 60 + mins) % 1440 for x in hours}))
+    return out
 
 
 def says_time_or_date(text: str) -> bool:
@@ -304,6 +350,12 @@ def wrong_clock(answer: str, clock: dict) -> str | None:
             right = True
         elif wrong is None:
             wrong = f"the time {m.group(0)!r} is not the clock's {clock['hour']:02d}:{clock['minute']:02d}"
+    for said, candidates in _word_times(answer):
+        minutes = clock["hour"] * 60 + clock["minute"]
+        if any(min(abs(x - minutes), 1440 - abs(x - minutes)) <= 10 for x in candidates):
+            right = True
+        elif wrong is None:
+            wrong = f"the time {said!r} is not the clock's {clock['hour']:02d}:{clock['minute']:02d}"
     if wrong and not right:
         return wrong
     days = [d for d in WEEKDAYS if re.search(rf"\b{d}\b", low)]

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, field
 
 from tatlock import prompts
-from tatlock.pipeline import checks
+from tatlock.pipeline import checks, claims
 from tatlock.pipeline.checks import looping, without_repeats  # noqa: F401  (the pipeline's loop guard)
 
 TYPES = ("I_DONT_KNOW", "NOT_ALLOWED", "CANT_DO", "MISSING_INFO", "RETRY")
@@ -195,13 +195,26 @@ def _uses(answer: str, result: str, question: str = "") -> int:
     return shared
 
 
+# a secret asked for is declined in some words ("I'm afraid I keep no passwords to share, sir.")
+_REFUSE = re.compile(r"\b(?:no|not|never|nothing|cannot|unable|decline|refuse|afraid|sorry|rather\s+not)\b|n't\b", _I)
+
+
+# two names asked about together ("France and Germany"), not at the start of the question
+_PAIR = re.compile(r"(?<=\w\s)([A-Z][a-z]{2,})\s+and\s+([A-Z][a-z]{2,})\b")
+
+
 # actions the butler has no tool for, claimed as done
 _OVERCLAIM = re.compile(r"\bi(?:'ve|\s+have|'ll|\s+will|\s+shall)\s+(?:now\s+|just\s+|gone\s+ahead\s+and\s+)?"
                         r"(?:set|sent|booked|ordered|scheduled|emailed|called|texted|messaged|added|created|"
-                        r"cancelled)\s+"
-                        r"(?:you\s+)?(?:an?\s+|the\s+|your\s+)?(?:reminder|alarm|timer|appointment|booking|"
+                        r"cancelled|paid|bought|posted)\s+"
+                        r"(?:you\s+)?(?:an?\s+|the\s+|your\s+)?(?:\w+\s+)?(?:reminder|alarm|timer|appointment|booking|"
                         r"email|message|"
-                        r"text|order|call|meeting|calendar\s+entry|event)s?\b", _I)
+                        r"text|order|call|meeting|calendar\s+entry|event|bill|invoice|ticket|table)s?\b|"
+                        # someone rung or written to, or a call under way ("I'm ringing her now")
+                        r"\bi(?:'ve|\s+have)\s+(?:just\s+|now\s+)?(?:rung|phoned|called|texted|emailed|messaged|"
+                        r"contacted|written\s+to)\s+(?:the\s+|your\s+|my\s+)?\w+|\bi(?:'m|\s+am)\s+(?:now\s+|just\s+)?"
+                        r"(?:ringing|calling|phoning|texting|emailing|dialling|dialing|booking|ordering)\s+(?:her|him|"
+                        r"them|you|the|your)\b|\bthe\s+line\s+is\s+(?:connecting|ringing)\b", _I)
 
 
 def check(answer: str, *, question: str = "", persona_text: str = "", secrets: tuple[str, ...] = (),
@@ -223,7 +236,22 @@ def check(answer: str, *, question: str = "", persona_text: str = "", secrets: t
         return v
     if checks.question_echo(answer, question):
         return _fail("RETRY", "question_echo", "the reply only repeats the question")
-    mixed = len(guard_parts) > 1 or bool(other_part) or (bool(guard_parts) and bool(_tool_findings(c.findings)))
+    tools_found = _tool_findings(c.findings)
+    found = claims.findings_of(c.findings)
+    made_up = claims.unsupported(answer, question, found)
+    if made_up:
+        return _fail(made_up[0], "invented", made_up[1])
+    clash = claims.contradicted(answer, found)
+    if clash:
+        return _fail("RETRY", "contradicts_findings", clash, ("FINDINGS",))
+    clock = checks.clock_in(list(c.findings))
+    if clock and "TEMPORAL" not in guard_parts:  # a clock tool's answer, read wrong
+        wrong = checks.wrong_clock(answer, clock)
+        if wrong:
+            return _fail("RETRY", "wrong_clock", wrong, ("TEMPORAL",))
+    if "SECURITY" in guard_parts and not _REFUSE.search(answer):
+        return _fail("RETRY", "missing_part", "the reply does not decline the secret", ("SECURITY",))
+    mixed = len(guard_parts) > 1 or bool(other_part) or (bool(guard_parts) and bool(tools_found))
     parts_fact = ("PARTS",) if mixed else ()
     doubts: list[str] = []
     if "TEMPORAL" in guard_parts:
@@ -238,15 +266,15 @@ def check(answer: str, *, question: str = "", persona_text: str = "", secrets: t
             return _fail("RETRY", "missing_part", "the identity part is not answered", ("IDENTITY", *parts_fact))
         if "butler" not in answer.lower():
             doubts.append("identity: the reply does not say who the butler is")
-    if "CAPABILITIES" in guard_parts and not _CAN.search(answer):
+    if "CAPABILITIES" in guard_parts and not (_CAN.search(answer) or _CANNOT.search(answer)):
         if mixed:
             return _fail("RETRY", "missing_part", "the capabilities part is not answered",
                          ("CAPABILITIES", *parts_fact))
         doubts.append("capabilities: the reply does not say what the butler can do")
-    for tool, result in _tool_findings(c.findings):
+    for tool, result in tools_found:
         if not result.strip():
             continue  # nothing found: "I have no record of that" is the answer
-        if _CANNOT.search(answer):
+        if _CANNOT.search(answer) and not _uses(answer, result, question):
             return _fail("RETRY", "ignored_findings", f"the reply says it cannot, but {tool} answered",
                          ("FINDINGS", *parts_fact))
         if tool == "get_weather_forecast":
@@ -261,6 +289,13 @@ def check(answer: str, *, question: str = "", persona_text: str = "", secrets: t
     claim = _OVERCLAIM.search(answer)
     if claim:
         return _fail("CANT_DO", "overclaim", f"claims an action the butler cannot take: {claim.group(0)!r}")
+    pair = _PAIR.search(question)
+    if pair and not guard_parts:
+        # "the capitals of France and Germany" answered for France alone
+        said = [name for name in pair.groups() if name[:5].lower() in answer.lower()]
+        if len(said) == 1:
+            missing = next(n for n in pair.groups() if n not in said)
+            return _fail("RETRY", "missing_part", f"the reply says nothing of {missing!r}", ("PARTS",))
     if other_part:
         wanted = [w for w in re.findall(r"[a-z]{4,}", other_part.lower())]
         if wanted and not any(w[:5] in answer.lower() for w in wanted):

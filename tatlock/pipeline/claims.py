@@ -1,0 +1,104 @@
+"""Claims an answer makes that nothing it was given supports: a forecast no tool gave, a
+recollection no search found, results from a tool that failed, a temperature the forecast does
+not give. Small models state these with confidence ("It will be sunny and 25 degrees, sir"),
+and a user cannot tell them from facts; the gate withdraws them (I_DONT_KNOW, or RETRY for a
+contradiction) instead.
+
+Each check leaves an honest answer alone: one that says the tool failed or found nothing, or
+that hedges ("usually", "I could not reach the weather service").
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+from tatlock.pipeline import needs
+
+_I = re.IGNORECASE
+
+_RESULT = re.compile(r"^Result of (\w+)\(")
+
+# an answer that admits what it does not know, or that a tool failed
+HEDGE = re.compile(r"\b(?:can(?:no|')t|cannot|unable|not\s+able|don't\s+know|do\s+not\s+know|no\s+(?:forecast|record|"
+                   r"results?|note|mention|trace|access|way\s+of)|nothing|could\s+not|couldn't|not\s+sure|"
+                   r"without\s+(?:a|the)\s+forecast|usually|typically|on\s+average|in\s+general|not\s+available|"
+                   r"isn't\s+available|unavailable|failed|afraid|sorry|didn't\s+(?:find|turn\s+up)|"
+                   r"did\s+not\s+(?:find|turn\s+up)|not\s+(?:reach|find|found|turn)|no\s+luck)\b", _I)
+
+# weather stated as fact: a temperature, or conditions now or soon
+_WEATHER_CLAIM = re.compile(r"-?\b\d+(?:\.\d+)?\s*(?:°\s*[cf]?|º\s*[cf]?|degrees)|\b(?:it(?:'s|\s+is|\s+will\s+be|"
+                            r"'ll\s+be)|expect|there\s+will\s+be|you'll\s+have|lovely\s+and|looking)\s+(?:\w+\s+){0,2}?"
+                            r"(?:sunny|raining|rainy|cloudy|snowing|windy|clear|dry|wet|cold|warm|hot|mild|freezing|"
+                            r"showers|rain|snow|overcast)\b", _I)
+_TEMPERATURE = re.compile(r"(-?\d+(?:\.\d+)?)\s*(?:°|º|degrees)\s*(c|f|celsius|fahrenheit)?\b", _I)
+
+# a recollection stated as fact: "You told me your Audi needs new tyres", "We agreed on Friday"
+_RECALL_CLAIM = re.compile(r"\byou\s+(?:told|said|mentioned|asked|wrote)\b|\bwe\s+(?:discussed|talked|spoke|agreed|"
+                           r"decided|planned|settled)\b|\byour\s+[\w' -]{2,30}?\s+(?:is|was|are)\s+(?:on|at|due|"
+                           r"booked|set\s+for)\b", _I)
+
+
+@dataclass(frozen=True)
+class Finding:
+    tool: str
+    status: str  # "ok" | "empty" | "error"
+    result: str  # the result's text (its JSON as given)
+
+
+def findings_of(findings: tuple[str, ...] | list[str]) -> list[Finding]:
+    """Each tool result the respond phase saw, with whether it answered, found nothing or failed."""
+    out = []
+    for f in findings:
+        m = _RESULT.match(f)
+        if not m:
+            continue
+        result = f.split("): ", 1)[1] if "): " in f else f[m.end():]
+        try:
+            obj = json.loads(result)
+        except ValueError:
+            obj = None
+        status = "ok"
+        if isinstance(obj, dict):
+            if "error" in obj:
+                status = "error"
+            elif obj.get("count") == 0 or obj.get("results") == []:
+                status = "empty"
+        elif '"error"' in result or "'error'" in result:
+            status = "error"
+        out.append(Finding(m.group(1), status, result))
+    return out
+
+
+def unsupported(answer: str, question: str, found: list[Finding]) -> tuple[str, str] | None:
+    """(fallback type, why) for a claim nothing supports, or None."""
+    if HEDGE.search(answer):
+        return None
+    failed = [f.tool for f in found if f.status == "error"]
+    if failed:
+        return "I_DONT_KNOW", f"{failed[0]} failed, but the reply answers as if it had not"
+    weather = [f for f in found if f.tool == "get_weather_forecast" and f.status == "ok"]
+    if not weather and _WEATHER_CLAIM.search(answer) and needs.tool_rule("weather", question):
+        return "I_DONT_KNOW", "weather stated without a forecast"
+    recall = [f for f in found if f.tool.startswith("recall")]
+    if recall and all(f.status == "empty" for f in recall):
+        return "I_DONT_KNOW", "the search found nothing, but the reply recalls something"
+    if not recall and _RECALL_CLAIM.search(answer) and needs.tool_rule("recall", question):
+        return "I_DONT_KNOW", "a recollection no search gave"
+    return None
+
+
+def contradicted(answer: str, found: list[Finding]) -> str | None:
+    """A temperature the forecast does not give (within a degree; Fahrenheit converted)."""
+    weather = [f.result for f in found if f.tool == "get_weather_forecast" and f.status == "ok"]
+    if not weather:
+        return None
+    given = [float(x) for r in weather for x in re.findall(r"-?\d+(?:\.\d+)?", r)]
+    for m in _TEMPERATURE.finditer(answer):
+        t = float(m.group(1))
+        if (m.group(2) or "").lower().startswith("f"):
+            t = (t - 32) * 5 / 9
+        if not any(abs(t - g) <= 1.0 for g in given):
+            return f"the temperature {m.group(0).strip()!r} is not in the forecast"
+    return None

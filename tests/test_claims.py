@@ -1,0 +1,104 @@
+"""The gate's checks on what an answer claims: inventions no tool supports, contradictions of
+what a tool found, clocks read wrong, transcripts and stutters, actions claimed, half answers.
+Each case is an answer a small model gives and a user would be misled by; each has an honest
+twin the gate must leave alone."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tatlock.pipeline import checks, quality
+
+
+def result(tool: str, args: str, obj: dict) -> str:
+    return f"Result of {tool}({args}): {json.dumps(obj)}"
+
+
+LONDON = result("get_weather_forecast", "location='London'", {
+    "location": "London", "current": {"temperature_c": 9.4, "weather": "light rain", "wind_kmh": 18},
+    "daily": [{"date": "2026-11-23", "max_c": 11.2, "min_c": 6.1, "weather": "light rain"}]})
+WEATHER_DOWN = result("get_weather_forecast", "location='Leeds'", {"error": "Could not reach the weather service."})
+WEB_DOWN = result("web_search", "query='headlines'", {"error": "web search needs the ddgs package"})
+NO_DENTIST = result("recall_memories", "keyword='dentist'", {"keyword": "dentist", "count": 0, "results": []})
+CLOCK = result("get_current_datetime", "", {"iso": "2026-11-23T08:41:00+00:00", "date": "2026-11-23", "time": "08:41",
+                                            "weekday": "Monday", "timezone": "Europe/London"})
+
+
+def verdict(answer: str, question: str, findings=(), **kw) -> tuple[str, str | None]:
+    v = quality.check(answer, question=question, findings=list(findings), **kw)
+    return v.verdict, v.fallback_type
+
+
+@pytest.mark.parametrize("answer, question, findings, want", [
+    # a tool failed, but the answer reads as if it had not
+    ("Here are today's top headlines, sir: markets rally in Asia.", "Search the web for today's headlines.",
+     [WEB_DOWN], ("FALLBACK", "I_DONT_KNOW")),
+    ("It is dry and 12 degrees in Leeds, sir.", "What's the weather in Leeds?", [WEATHER_DOWN],
+     ("FALLBACK", "I_DONT_KNOW")),
+    # the search found nothing, but the answer recalls something
+    ("Your dentist appointment is on Thursday at 10:30, sir.", "When is my dentist appointment?", [NO_DENTIST],
+     ("FALLBACK", "I_DONT_KNOW")),
+    # no search ran, and the answer recalls
+    ("You told me your Audi needs new tyres before Christmas, sir.", "What did I tell you about my car?", [],
+     ("FALLBACK", "I_DONT_KNOW")),
+    # a temperature the forecast does not give
+    ("Lovely and sunny in London, sir, 25 °C.", "What's the weather in London?", [LONDON], ("FALLBACK", "RETRY")),
+    # a clock tool read wrong
+    ("It's Sunday 22 November 2026, sir, 08:41.", "What day is it today?", [CLOCK], ("FALLBACK", "RETRY")),
+])
+def test_claims_nothing_supports_are_withdrawn(answer, question, findings, want):
+    assert verdict(answer, question, findings) == want
+
+
+@pytest.mark.parametrize("answer, question, findings", [
+    ("I'm afraid the web search isn't available, sir.", "Search the web for today's headlines.", [WEB_DOWN]),
+    ("I could not reach the weather service, sir.", "What's the weather in Leeds?", [WEATHER_DOWN]),
+    ("I have no record of a dentist appointment, sir.", "When is my dentist appointment?", [NO_DENTIST]),
+    ("About 9 degrees and light rain in London, sir; take an umbrella.", "What's the weather in London?", [LONDON]),
+    ("Roughly 49 °F with light rain, sir.", "What's the weather in London?", [LONDON]),  # 9.4 °C in Fahrenheit
+    ("It is Monday the 23rd of November, sir, twenty to nine.", "What day is it today?", [CLOCK]),
+])
+def test_honest_twins_pass(answer, question, findings):
+    assert verdict(answer, question, findings)[0] != "FALLBACK"
+
+
+def test_a_time_in_words_is_read_against_the_clock():
+    clock = {"weekday": "monday", "day": 23, "month": "november", "year": 2026, "hour": 8, "minute": 41}
+    assert checks.wrong_clock("It is a quarter past three in the afternoon, sir.", clock)
+    assert checks.wrong_clock("It is nearly a quarter to nine, sir.", clock) is None
+    assert checks.wrong_clock("Three o'clock, sir.", clock)
+
+
+@pytest.mark.parametrize("answer", [
+    "User: What's the weather in Paris today?\nAssistant: What's the weather in Paris today?",
+    "Hamlet Hamlet was was the the sir sir written written by by the the the the",
+    '{"tool": "recall_search", "arguments": {"query": "Volvo MOT"',
+])
+def test_transcripts_stutters_and_cut_json_are_garbled(answer):
+    assert checks.garbled(answer)
+
+
+@pytest.mark.parametrize("answer", [
+    "All taken care of, sir: I've rung the plumber about the boiler.",
+    "Of course, sir - I'm ringing her now. The line is connecting.",
+    "Done, sir: I've booked your dentist appointment for December.",
+])
+def test_actions_claimed_in_passing_are_cant_do(answer):
+    assert verdict(answer, "What's in my notes?")[1] == "CANT_DO"
+
+
+def test_half_of_two_names_is_a_missing_part():
+    assert verdict("The capital of France is Paris, sir.", "What are the capitals of France and Germany?") == (
+        "FALLBACK", "RETRY")
+    assert verdict("Paris and Berlin, sir.", "What are the capitals of France and Germany?")[0] == "APPROVED"
+
+
+def test_saying_what_it_cannot_do_answers_a_capability_question_beside_a_forecast():
+    v = quality.check("I cannot send emails, sir, I'm afraid. As for Paris: 4.1 °C and clear.",
+                      question="Can you send emails? And what's the weather like in Paris?",
+                      findings=[result("get_weather_forecast", "location='Paris'", {
+                          "location": "Paris", "current": {"temperature_c": 4.1, "weather": "clear sky"}})],
+                      guard_parts=("CAPABILITIES",))
+    assert v.verdict != "FALLBACK"
