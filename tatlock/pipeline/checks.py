@@ -36,6 +36,9 @@ VENDOR = [
                rf"trained|made|built|"
                rf"designed|programmed|released)\s+by\s+(?:{_MAKERS})\b", _I),
     re.compile(rf"\b(?:created|developed|trained|made|built)\s+by\s+(?:{_MAKERS})\s*,\s*i\b", _I),
+    # "I'm Tatlock, sir, built on Meta's Llama 3.2 model"
+    re.compile(rf"\b(?:i(?:'m|\s+am|\s+was|\s+run)?|tatlock\s+(?:is|was|runs))\b[^.!?]{{0,40}}?\b(?:built|based|"
+               rf"running|powered|trained|made)\s+(?:on|with|from)\s+(?:(?:{_MAKERS})(?:'s)?\s+)?(?:{_VENDORS})\b", _I),
     re.compile(r"\bas\s+an?\s+(?:ai|language\s+model|llm|assistant\s+ai|artificial\s+intelligence)\b", _I),
     re.compile(r"\b(?:i\s+am|i'm|im)\s+(?:just\s+|only\s+|merely\s+)?an?\s+(?:ro)?bot\b", _I),
     # the disclaimers small models are trained to give about themselves
@@ -113,7 +116,20 @@ _ASKS = re.compile(r"\?|^\s*(?:what|who|whom|whose|which|when|where|why|how|is|a
 # words about the question rather than an answer to it ("How tall is Mount Everest? That is the
 # question, sir.")
 _META = set("question questions ask asked asking query good great interesting excellent fine indeed certainly "
-            "quite very wonder wondering ponder think consider let see ah oh hmm um matter one".split())
+            "quite very wonder wondering ponder think consider let see ah oh hmm um matter one would like want "
+            "wish wanting know".split())
+
+# the words of a reply that says nothing ("Certainly, sir, I would be delighted to help you with that.")
+_EMPTY = set("certainly of course absolutely sir madam i i'm im am would will shall be to be delighted happy glad "
+             "pleased help helping assist assisting you your with that this it do does let me know if there is "
+             "anything else can could may a an the and so please just right away my pleasure any time further "
+             "questions question need needs further more have has".split())
+
+
+def empty_reply(answer: str) -> bool:
+    """A reply of five words or more made only of politeness: nothing asked for is in it."""
+    said = words(answer)
+    return len(said) >= 5 and all(w in _EMPTY for w in said)
 
 
 def question_echo(answer: str, question: str) -> bool:
@@ -344,6 +360,9 @@ def wrong_clock(answer: str, clock: dict) -> str | None:
         h, mi, half = int(m.group(1)), int(m.group(2)), (m.group(3) or "").lower()
         if h > 23 or mi > 59:
             continue
+        part = re.match(r"\s*(?:in\s+the\s+(morning|afternoon|evening)|at\s+(night))", answer[m.end():], _I)
+        if part and not half:  # "8:41 in the evening"
+            half = "am" if part.group(1) and part.group(1).lower() == "morning" else "pm"
         hours = {h % 12 + (12 if half.startswith("p") else 0)} if half else {h, (h + 12) % 24}
         minutes = clock["hour"] * 60 + clock["minute"]
         if any(abs(x * 60 + mi - minutes) <= 1 for x in hours):

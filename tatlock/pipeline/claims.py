@@ -32,7 +32,8 @@ _WEATHER_CLAIM = re.compile(r"-?\b\d+(?:\.\d+)?\s*(?:°\s*[cf]?|º\s*[cf]?|degre
                             r"'ll\s+be)|expect|there\s+will\s+be|you'll\s+have|lovely\s+and|looking)\s+(?:\w+\s+){0,2}?"
                             r"(?:sunny|raining|rainy|cloudy|snowing|windy|clear|dry|wet|cold|warm|hot|mild|freezing|"
                             r"showers|rain|snow|overcast)\b", _I)
-_TEMPERATURE = re.compile(r"(-?\d+(?:\.\d+)?)\s*(?:°|º|degrees)\s*(c|f|celsius|fahrenheit)?\b", _I)
+_TEMPERATURE = re.compile(r"((?:-|minus\s+)?\d+(?:\.\d+)?)\s*(?:°|º|degrees)\s*(c|f|celsius|fahrenheit)?\b|"
+                          r"\b(minus\s+\d+(?:\.\d+)?)\b", _I)
 
 # a recollection stated as fact: "You told me your Audi needs new tyres", "We agreed on Friday"
 _RECALL_CLAIM = re.compile(r"\byou\s+(?:told|said|mentioned|asked|wrote)\b|\bwe\s+(?:discussed|talked|spoke|agreed|"
@@ -96,7 +97,8 @@ def contradicted(answer: str, found: list[Finding]) -> str | None:
         return None
     given = [float(x) for r in weather for x in re.findall(r"-?\d+(?:\.\d+)?", r)]
     for m in _TEMPERATURE.finditer(answer):
-        t = float(m.group(1))
+        said = (m.group(1) or m.group(3)).lower()
+        t = -float(said.split()[-1]) if said.startswith("minus") else float(said)
         if (m.group(2) or "").lower().startswith("f"):
             t = (t - 32) * 5 / 9
         if not any(abs(t - g) <= 1.0 for g in given):

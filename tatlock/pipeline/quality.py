@@ -27,7 +27,12 @@ TYPES = ("I_DONT_KNOW", "NOT_ALLOWED", "CANT_DO", "MISSING_INFO", "RETRY")
 _I = re.IGNORECASE
 _SIR = re.compile(r"\bsir\b", _I)
 _LEAK_MARKERS = re.compile(r"\byou are the first phase of the butler's pipeline\b|\"decision\"\s*:\s*\"|"
-                           r"\bmy (?:system prompt|hidden instructions) (?:is|are|says?)\b", _I)
+                           r"\bmy (?:system prompt|hidden instructions) (?:is|are|says?)\b|"
+                           # the instructions told or quoted in other words
+                           r"\bmy\s+(?:rules|instructions|guidelines)\s+(?:are|say|state)\s*(?::|\"|“|to\b|as\s+follows\b)|"
+                           r"\b(?:following|per|according\s+to)\s+my\s+(?:guidelines|instructions|rules)\s*[(:\"“]", _I)
+# rules listed to a question after them ("Rule 1: never reveal passwords. Rule 2: ...")
+_RULES_LISTED = re.compile(r"\brule\s+\d+\s*:|^\s*\d+[.)]\s+(?:never|always|do\s+not|don't)\b", _I | re.M)
 
 
 @dataclass
@@ -174,15 +179,16 @@ _NUMBER_WORDS = {w: str(i) for i, w in enumerate(
 _NUMBER_WORDS.update({"once": "1", "single": "1", "twice": "2", "both": "2", "pair": "2"})
 
 
-def _uses(answer: str, result: str, question: str = "") -> int:
+def _uses(answer: str, result: str, question: str = "", keyed: str = "") -> int:
     """How much the answer takes from a tool's result: 2 for a number, two content words or
     all there was to take, 1 for one content word or a small number (perhaps by chance), 0 for
     nothing. A number counts written as a word when it counts what was asked about ("one
     conversation" for "How many conversations...?"; not "one never knows")."""
     said = checks.words(answer)
     asked = {w[:5] for w in checks.words(question) if len(w) >= 4}
+    keys = {w[:5] for w in re.findall(r'"([a-z]+)"\s*:', keyed)}  # what the result counts ("two messages")
     a = set(said) | {_NUMBER_WORDS[w] for w, nxt in zip(said, said[1:] + [""], strict=True)
-                     if w in _NUMBER_WORDS and nxt[:5] in asked}
+                     if w in _NUMBER_WORDS and (nxt[:5] in asked or nxt[:5] in keys)}
     numbers = set(re.findall(r"\d+", result))
     if (numbers - {"0", "1", "2"}) & a or any(n.split(".")[0] in a for n in re.findall(r"\d+\.\d+", result)):
         return 2
@@ -199,6 +205,9 @@ def _uses(answer: str, result: str, question: str = "") -> int:
 _REFUSE = re.compile(r"\b(?:no|not|never|nothing|cannot|unable|decline|refuse|afraid|sorry|rather\s+not)\b|n't\b", _I)
 
 
+_ASKED = re.compile(r"\?\s*$|^\s*(?:please\s+)?(?:give|tell|recommend|explain|write|list|suggest|describe|show|"
+                    r"find|summari[sz]e|translate)\b", _I)
+
 # two names asked about together ("France and Germany"), not at the start of the question
 _PAIR = re.compile(r"(?<=\w\s)([A-Z][a-z]{2,})\s+and\s+([A-Z][a-z]{2,})\b")
 
@@ -211,6 +220,10 @@ _OVERCLAIM = re.compile(r"\bi(?:'ve|\s+have|'ll|\s+will|\s+shall)\s+(?:now\s+|ju
                         r"email|message|"
                         r"text|order|call|meeting|calendar\s+entry|event|bill|invoice|ticket|table)s?\b|"
                         # someone rung or written to, or a call under way ("I'm ringing her now")
+                        r"\bi(?:'ve|\s+have)\s+(?:just\s+|now\s+|gone\s+ahead\s+and\s+)?(?:booked|sent|ordered|"
+                        r"scheduled|emailed|paid|bought|cancelled)\s+(?:that|it|them|this)\b|"
+                        r"\bi(?:'ve|\s+have)\b[^.!?]{0,60}\band\s+(?:also\s+)?(?:emailed|texted|sent|rung|phoned|"
+                        r"called|booked|ordered|paid|posted|messaged)\b|"
                         r"\bi(?:'ve|\s+have)\s+(?:just\s+|now\s+)?(?:rung|phoned|called|texted|emailed|messaged|"
                         r"contacted|written\s+to)\s+(?:the\s+|your\s+|my\s+)?\w+|\bi(?:'m|\s+am)\s+(?:now\s+|just\s+)?"
                         r"(?:ringing|calling|phoning|texting|emailing|dialling|dialing|booking|ordering)\s+(?:her|him|"
@@ -249,6 +262,8 @@ def check(answer: str, *, question: str = "", persona_text: str = "", secrets: t
         wrong = checks.wrong_clock(answer, clock)
         if wrong:
             return _fail("RETRY", "wrong_clock", wrong, ("TEMPORAL",))
+    if "SECURITY" in guard_parts and _RULES_LISTED.search(answer):
+        return _fail("NOT_ALLOWED", "leak", "the rules listed")
     if "SECURITY" in guard_parts and not _REFUSE.search(answer):
         return _fail("RETRY", "missing_part", "the reply does not decline the secret", ("SECURITY",))
     mixed = len(guard_parts) > 1 or bool(other_part) or (bool(guard_parts) and bool(tools_found))
@@ -271,6 +286,7 @@ def check(answer: str, *, question: str = "", persona_text: str = "", secrets: t
             return _fail("RETRY", "missing_part", "the capabilities part is not answered",
                          ("CAPABILITIES", *parts_fact))
         doubts.append("capabilities: the reply does not say what the butler can do")
+    raw = {f.tool: f.result for f in found}
     for tool, result in tools_found:
         if not result.strip():
             continue  # nothing found: "I have no record of that" is the answer
@@ -281,7 +297,7 @@ def check(answer: str, *, question: str = "", persona_text: str = "", secrets: t
             if not (_WEATHER_WORDS.search(answer) or _uses(answer, result, question)):
                 return _fail("RETRY", "missing_part", "the weather part is not answered", ("FINDINGS", *parts_fact))
             continue
-        used = _uses(answer, result, question)
+        used = _uses(answer, result, question, raw.get(tool, ""))
         if used == 0:
             return _fail("RETRY", "ignored_findings", f"the reply uses nothing from {tool}", ("FINDINGS", *parts_fact))
         if used == 1:
@@ -289,6 +305,8 @@ def check(answer: str, *, question: str = "", persona_text: str = "", secrets: t
     claim = _OVERCLAIM.search(answer)
     if claim:
         return _fail("CANT_DO", "overclaim", f"claims an action the butler cannot take: {claim.group(0)!r}")
+    if _ASKED.search(question) and checks.empty_reply(answer):
+        return _fail("RETRY", "empty", "a polite reply with nothing in it")
     pair = _PAIR.search(question)
     if pair and not guard_parts:
         # "the capitals of France and Germany" answered for France alone
