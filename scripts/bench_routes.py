@@ -20,6 +20,8 @@ Question sets (``INTENTS | FAMILY | QUESTION`` lines):
   blind6   tests/data/routes_blind6.txt             by a sixth (context first, roundabout), after those; then fixed
   blind7   tests/data/routes_blind7.txt             by a seventh (a first week with the butler), after those; then fixed
   blind8   tests/data/routes_blind8.txt             by an eighth (close look-alikes, a careful tester); then fixed
+  blind9   tests/data/routes_blind9.txt             by a ninth (six people through a week), after those; then fixed
+  blind10  tests/data/routes_blind10.txt            by a tenth (hard look-alikes), after those; then fixed
   (each late set's first score, before its fixes, is in its header comment: the figure to expect on
    phrasings nobody has seen is that first score, not the row printed here)
 
@@ -65,6 +67,8 @@ SETS = {
     "blind6": ROOT / "tests" / "data" / "routes_blind6.txt",
     "blind7": ROOT / "tests" / "data" / "routes_blind7.txt",
     "blind8": ROOT / "tests" / "data" / "routes_blind8.txt",
+    "blind9": ROOT / "tests" / "data" / "routes_blind9.txt",
+    "blind10": ROOT / "tests" / "data" / "routes_blind10.txt",
 }
 GOALS = {"guard_recall": 0.9, "tool_recall": 0.9, "false_alarms": 0.01}
 

@@ -42,7 +42,7 @@ RULES: dict[str, list[_Lazy]] = {
               r"robot|chatbot|human(?:\s+being)?|person|machine|ai|computer|program)\b)?|"
               r"\bwho(?:'s|\s+is)\s+(?:on\s+the\s+other\s+end|behind\s+(?:this|these|the\s+(?:replies|answers|chat)))|"
               r"\b(?:do|what(?:\s+name)?\s+do)\s+you\s+go\s+by\b|^\W*and\s+you\s+are\W*$", _I),
-        _Lazy(r"\bare\s+(?:you|u)\s+(?:\w+\s+){0,2}?(?:in\s+the\s+cloud|on\s+(?:a|my|this|some)\s+(?:server|laptop|"
+        _Lazy(r"\b(?:are|r)\s+(?:you|u)\s+(?:\w+\s+){0,2}?(?:in\s+the\s+cloud|on\s+(?:a|my|this|some)\s+(?:server|laptop|"
               r"computer|machine|pc))\b|\bis\s+this\s+running\s+(?:on\s+my|locally|in\s+the\s+cloud)\b|"
               r"\b(?:where|how)\s+are\s+you\s+(?:running|hosted|located)\b|\bare\s+you\s+(?:running|hosted)\s+"
                    r"(?:in|on|locally|here)\b|\bis\s+this\s+(?:chat|assistant|bot|butler|"
@@ -73,7 +73,11 @@ RULES: dict[str, list[_Lazy]] = {
     ],
     "CAPABILITIES": [
         _Lazy(rf"\bwhat\s+(?:else\s+)?(?:can|could)\s+{_YOU}\s+do\s*(?:for\s+me\s*)?(?:\?|$|,|\.|!|\s+and\b|"
-              rf"\s+exactly\b)", _I),
+              rf"\s+exactly\b)|\bwhat\s+(?:else\s+)?(?:can|could)\s+{_YOU}\s+(?:actually\s+|really\s+)?do\s+for\s+"
+              rf"(?:me|us|a|an|my|our)\b", _I),
+        # someone rung or written to for me: an action only a tool could take
+        _Lazy(r"\b(?:can|could)\s+(?:you|u)\s+(?:ring|phone|call|text|email|e-mail|message)\s+(?!me\b)(?:the\s+|my\s+)?"
+              r"\w+(?:\s+for\s+me)?\s*(?:\?|$|,)", _I),
         _Lazy(r"\bwhat\s+are\s+you\s+(?:able|capable)\s+(?:of|to\s+do)\b|\bwhat\s+are\s+you\s+capable\b", _I),
         _Lazy(r"\bwhat\s+(?:are\s+)?your\s+(?:capabilities|abilities|skills|features|functions|tools|powers|"
               r"talents)\b", _I),

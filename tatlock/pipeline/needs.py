@@ -19,7 +19,8 @@ NOW = (r"(?:today|tonight|tomorrow|tmrw|tmr|this\s+arvo|just\s+now|now|rn|right\
         r"(?:next|this)\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|week)|over\s+the\s+weekend|"
         r"this\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))")
 _WX = (r"(?:rain|raining|rainy|showers?|drizzle|snow|snowing|sleet|hail|sunny|sunshine|cloudy|overcast|foggy|fog|misty|"
-       r"pour(?:ing)?\s+down|bucket(?:ing)?\s+down|tipping\s+down|chucking\s+it\s+down|"
+       r"pour(?:ing)?\s+down|bucket(?:ing)?\s+down|tip(?:ping)?\s+(?:it\s+)?down|chuck(?:ing)?\s+it\s+down|"
+       r"pelt(?:ing)?\s+down|lash(?:ing)?\s+down|"
        r"windy|wind|gales?|storms?|stormy|thunder(?:storms?)?|frost|frosty|icy|freezing|cold|chilly|warm|hot|mild|"
        r"humid|dry|wet)")
 # A general question about a topic is not a request to look it up: "Why is the sky blue?",
@@ -58,6 +59,11 @@ TOOL_RULES: dict[str, list[_Lazy]] = {
         # the weather words and a time that is now or soon, in one sentence ("Will the roads be icy tonight?")
         _Lazy(rf"\b(?:will|is|are|was|gonna|going\s+to)\b[^.?!]{{0,30}}\b{_WX}\b[^.?!]{{0,25}}\b{NOW}\b", _I),
         _Lazy(r"\b(?:what'?s|what\s+is|how'?s|how\s+is)\s+it\s+(?:like\s+)?outside\b", _I),
+        # "coat or no coat for the school run tomorrow"
+        _Lazy(r"\b(?:coat|umbrella|brolly|jacket|jumper|sunscreen|shorts|wellies|raincoat|gloves)\s+or\s+(?:no\s+)?"
+              r"(?:coat|umbrella|brolly|jacket|jumper|sunscreen|shorts|t-?shirt|wellies|raincoat|gloves)\b", _I),
+        _Lazy(r"\b(?:what'?s|what\s+is|how'?s|how\s+is)\s+it\s+(?:like\s+)?(?:out\s+)?(?:there|in\s+\w+)\s+(?:right\s+)?"
+              r"(?:now|today|at\s+the\s+moment|this\s+(?:morning|afternoon|evening))\b", _I),
         _Lazy(r"\bis\s+it\s+(?:nice|lovely|pleasant|grim|miserable|horrible|foul|bad|good|fine|bright|dull|"
               r"cold|hot|warm|chilly|freezing|wet|dry)\s+(?:out|outside|out\s+there)\b", _I),
         _Lazy(r"\b(?:is|are)\s+(?:there\s+)?(?:an?\s+|any\s+)?(?:heat\s*waves?|cold\s+snaps?|blizzards?|hurricanes?|"
@@ -77,9 +83,10 @@ TOOL_RULES: dict[str, list[_Lazy]] = {
         _Lazy(r"\b(?:have|did|had)\s+(?:we|you\s+and\s+i)\s+(?:ever\s+|already\s+|finally\s+)?(?:settle|settled|"
               r"decide|decided|agree|agreed|choose|chose|chosen|pick|picked|plan|planned|arrange|arranged|"
               r"sort\s+out|sorted\s+out|figure\s+out|figured\s+out|come\s+up\s+with)\b", _I),
-        _Lazy(r"\b(?:earlier(?:\s+on)?|before|last\s+time|the\s+other\s+day|yesterday|once)\s*,?\s+(?:you|i|we)\s+"
+        _Lazy(r"\b(?:earlier(?:\s+on)?|before|last\s+time|the\s+other\s+day|yesterday|once)(?:\s+(?:this|last)\s+"
+              r"(?:week|month|morning|year))?\s*,?\s+(?:you|i|we)\s+"
               r"(?:mentioned|said|told|suggested|recommended|talked|discussed|brought\s+up|gave|showed|sent|wrote|"
-              r"shared)\b|\b(?:you|i|we)\s+(?:mentioned|"
+              r"shared|asked)\b|\b(?:you|i|we)\s+(?:mentioned|"
               r"suggested|recommended|brought\s+up)\b[^.?!]{0,40}\b(?:earlier|before|last\s+time|the\s+other\s+"
               r"day|yesterday|last\s+week)\b", _I),
         # "go back over what we said", "Last month I told you about a film, which one was it?"
@@ -105,7 +112,8 @@ TOOL_RULES: dict[str, list[_Lazy]] = {
     "personal": [
         # "just so you know, I'm allergic to shellfish": a fact about me, given to be kept
         _Lazy(r"^\W*(?:just\s+so\s+you\s+know|fyi|for\s+the\s+record|for\s+your\s+(?:records|info(?:rmation)?)|"
-              r"heads\s+up)\W+(?:that\s+)?(?:i|i'm|im|my)\b", _I),
+              r"heads\s+up|for\s+(?:future\s+)?reference|note\s+(?:for|to)\s+(?:me|self|you)|just\s+a\s+note)\W+"
+              r"(?:that\s+)?(?:i|i'm|im|my)\b", _I),
         _Lazy(r"\b(?:remember|note|keep\s+in\s+mind|save|store|record)\s+(?:down\s+)?(?:for\s+later\s*[:,-]?\s*)?"
               r"(?:that\s+|"
               r"this\s*[:,-]\s*|"
@@ -169,7 +177,7 @@ TOOL_RULES: dict[str, list[_Lazy]] = {
         _Lazy(r"\bwhat(?:'s|\s+is)\s+the\s+score\b|\bfind\s+out\s+(?:when|where|whether|if|what|who|how)\b", _I),
         _Lazy(r"\bwhat\s+happened\b[^.?!]{0,40}\b(?:yesterday|today|last\s+night|this\s+(?:morning|week))\b", _I),
         _Lazy(r"\b(?:current|latest|today'?s|live)\s+(?:price|value|exchange\s+rate|score|odds)\b|"
-              rf"\bwhat(?:'s|s|\s+is)\s+(?:\w+\s+){{1,2}}(?:at|trading\s+at|going\s+for)\s+{NOW}\b", _I),
+              rf"\bwhat(?:'s|s|\s+is)\s+(?:\w+\s+){{1,4}}?(?:at|trading\s+at|going\s+for|selling\s+for)\s+{NOW}\b", _I),
         _Lazy(r"\b(?:latest|newest)\s+(?:stable\s+)?(?:[\w.+#-]+\s+){0,2}(?:version|release)\b", _I),
         _Lazy(r"\bopening\s+(?:hours|times)\b|\b(?:is|are)\s+(?:the\s+)?\w+\s+open\s+(?:on|today|tomorrow|now)\b", _I),
     ],
@@ -191,9 +199,9 @@ TOOL_RULES: dict[str, list[_Lazy]] = {
                    r"(?:full|busy|hot|slow|overloaded)\b|\b(?:my|this|the)\s+(?:cpu|processor|computer|"
                    r"machine|laptop|disk|"
                    r"drive|ram|memory)\s+(?:doing|up\s+to)\b", _I),
-        _Lazy(r"\bwhat(?:'s|s|\s+is)\s+(?:my|the)\s+battery\b|\bbattery\s+(?:level|percentage|charge|status|left)\b|"
+        _Lazy(r"\bwhat(?:'s|s|\s+is)\s+(?:my|the)\s+battery\b|\bwhat\s+battery\b|\bbattery\s+am\s+i\s+on\b|\bbattery\s+(?:level|percentage|charge|status|left)\b|"
               r"\bhow\s+much\s+battery\b", _I),
-        _Lazy(r"\b(?:what(?:'s|s|\s+is)|which\s+\w+\s+(?:is|are))\s+(?:using|eating|hogging|taking\s+up|filling\s+up|"
+        _Lazy(r"\b(?:what(?:'s|s|\s+is)|which\s+\w+\s+(?:is|are)|is\s+(?:something|anything))\s+(?:using|eating|hogging|taking\s+up|filling\s+up|"
               r"slowing\s+down)\s+(?:all\s+)?(?:of\s+)?(?:my|the|this)\s+(?:ram|memory|cpu|disk|space|storage|"
               r"processor|battery|computer|machine|laptop)\b", _I),
         _Lazy(r"\b(?:check|report\s+on|show\s+me)\s+(?:the\s+)?(?:health|status|specs?)\s+of\s+(?:my|this|the)\s+"
@@ -239,13 +247,17 @@ USUALLY = _Lazy(r"\b(?:usually|typically|normally|generally|in\s+general|on\s+av
 
 # a question about how things usually are asks for no lookup ("how do you free up disk space, in general")
 _IN_GENERAL = _Lazy(r"\b(?:in\s+general|generally|usually|typically|normally|as\s+a\s+rule|on\s+average)\b|"
+                    # the weather of a story ("what does all the stormy weather symbolise")
+                    r"\b(?:symboli[sz]e|symbolism|symboli[sz]es|metaphor|represents?|signif(?:y|ies))\b|"
+                    r"\bin\s+the\s+(?:book|novel|film|movie|poem|play|song|story)\b|"
                     # a how-to ("whats the cmd to check disk usage per directory on linux")
                     r"\b(?:cmd|command|commands|code|syntax|script|shortcut|formula)\s+(?:to|for)\b|\bhow\s+to\b", _I)
 
 
 # words one of which every rule of a need requires (tests check they never change a decision)
 GATES = gates({
-    "weather": "temp arvo fcst weather forecast rain raining rainy showers shower drizzle snow snowing sleet hail "
+    "weather": "like chuck pelt pelting lash lashing tip temp arvo fcst weather forecast rain raining rainy showers "
+               "shower drizzle snow snowing sleet hail "
                "sunny "
                "sunshine "
                "cloudy overcast foggy fog misty windy wind gale gales storm storms stormy thunder thunderstorm "
@@ -264,13 +276,15 @@ GATES = gates({
     "personal": "remember note keep save store record update change set moved live location hometown home town "
                 "address birthday city country know stored saved got birth old age job occupation allergies "
                 "favourite favorite name names work anniversary saved noted come study living file profile add put "
-                "details notes records given blood type shoe size stored just fyi heads info information",
+                "details notes records given blood type shoe size stored just fyi heads info information reference "
+                "self",
     "web": "current live price value at latest newest version release much search google look check find browse "
            "web internet news online "
            "todays breaking recent headlines "
            "updates update results scores score price cost value exchange rate odds won happening going saying "
            "reviews prices happened opening open ahead happen win lose get worth trading",
-    "system": "computer machine laptop pc desktop system box server cpu processor ram memory disk storage drive "
+    "system": "something anything computer machine laptop pc desktop system box server cpu processor ram memory disk "
+              "storage drive "
               "battery swap space cores operating os version specs health status",
 })
 
