@@ -277,7 +277,7 @@ GATES = gates({
                 "address birthday city country know stored saved got birth old age job occupation allergies "
                 "favourite favorite name names work anniversary saved noted come study living file profile add put "
                 "details notes records given blood type shoe size stored just fyi heads info information reference "
-                "self",
+                "self say tell",
     "web": "current live price value at latest newest version release much search google look check find browse "
            "web internet news online "
            "todays breaking recent headlines "
