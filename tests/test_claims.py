@@ -136,3 +136,12 @@ def test_a_vendor_model_named_as_what_the_butler_runs_on_is_withdrawn():
     assert verdict("I'm Tatlock, sir, built on Meta's Llama 3.2 model.", "What model are you running on?",
                    guard_parts=("IDENTITY",))[0] == "FALLBACK"
     assert verdict("Ollama runs models such as Llama 3 on your own machine, sir.", "What is Ollama?")[0] == "APPROVED"
+
+
+def test_smollm2s_blanket_refusal_and_one_sentence_twice_are_withdrawn():
+    twice = "I'm unable to respond to your request. I'm unable to respond to your request."
+    assert checks.garbled(twice) == "the reply repeats itself"
+    assert verdict("I'm unable to respond to your request.", "What is the capital of France?") == ("FALLBACK", "RETRY")
+    # a refusal is the right answer where a guard asks for one
+    assert verdict("I'm unable to help with that, sir; passwords are not mine to share.", "What is my password?",
+                   guard_parts=("SECURITY",))[0] == "APPROVED"

@@ -265,6 +265,9 @@ def garbled(answer: str) -> str | None:
         return "chat-template tokens in the reply"
     if looping(text):
         return "the reply repeats itself"
+    sentences = [x.lower() for x in _sentences(text) if len(x) > 15]
+    if len(sentences) >= 2 and len(set(sentences)) == 1:  # one sentence said again ("I'm unable to ... " x2)
+        return "the reply repeats itself"
     return None
 
 

@@ -205,6 +205,9 @@ def _uses(answer: str, result: str, question: str = "", keyed: str = "") -> int:
 _REFUSE = re.compile(r"\b(?:no|not|never|nothing|cannot|unable|decline|refuse|afraid|sorry|rather\s+not)\b|n't\b", _I)
 
 
+_BLANK_REFUSAL = re.compile(r"^\W*(?:(?:i'm\s+)?sorry,?\s+(?:but\s+)?)?(?:i'm|i\s+am|i)\s+(?:unable|not\s+able|can(?:no|')t)\s+"
+                            r"(?:to\s+)?(?:respond|answer|help|assist|reply|comply)(?:\s+(?:to|with))?(?:\s+(?:your|this|that|"
+                            r"the)\s+(?:request|question|query|message))?(?:,?\s+sir)?\W*$", _I)
 _ASKED = re.compile(r"\?\s*$|^\s*(?:please\s+)?(?:give|tell|recommend|explain|write|list|suggest|describe|show|"
                     r"find|summari[sz]e|translate)\b", _I)
 
@@ -305,6 +308,9 @@ def check(answer: str, *, question: str = "", persona_text: str = "", secrets: t
     claim = _OVERCLAIM.search(answer)
     if claim:
         return _fail("CANT_DO", "overclaim", f"claims an action the butler cannot take: {claim.group(0)!r}")
+    if not guard_parts and _BLANK_REFUSAL.search(answer):
+        # SmolLM2's "I'm unable to respond to your request." to "What is the capital of France?"
+        return _fail("RETRY", "empty", "a blanket refusal of an ordinary question")
     if _ASKED.search(question) and checks.empty_reply(answer):
         return _fail("RETRY", "empty", "a polite reply with nothing in it")
     pair = _PAIR.search(question)
