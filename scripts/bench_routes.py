@@ -22,6 +22,8 @@ Question sets (``INTENTS | FAMILY | QUESTION`` lines):
   blind8   tests/data/routes_blind8.txt             by an eighth (close look-alikes, a careful tester); then fixed
   blind9   tests/data/routes_blind9.txt             by a ninth (six people through a week), after those; then fixed
   blind10  tests/data/routes_blind10.txt            by a tenth (hard look-alikes), after those; then fixed
+  blind11  tests/data/routes_blind11.txt            by an eleventh (everyday asks for the tools); then fixed
+  blind12  tests/data/routes_blind12.txt            by a twelfth (guards; English as a second language); then fixed
   (each late set's first score, before its fixes, is in its header comment: the figure to expect on
    phrasings nobody has seen is that first score, not the row printed here)
 
@@ -69,6 +71,8 @@ SETS = {
     "blind8": ROOT / "tests" / "data" / "routes_blind8.txt",
     "blind9": ROOT / "tests" / "data" / "routes_blind9.txt",
     "blind10": ROOT / "tests" / "data" / "routes_blind10.txt",
+    "blind11": ROOT / "tests" / "data" / "routes_blind11.txt",
+    "blind12": ROOT / "tests" / "data" / "routes_blind12.txt",
 }
 GOALS = {"guard_recall": 0.9, "tool_recall": 0.9, "false_alarms": 0.01}
 

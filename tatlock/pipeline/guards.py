@@ -34,7 +34,7 @@ who how can could would will do does kindly tatlock sir then too as well just qu
 so hey hi hello okay ok oh of to in on for sorry thanks thank excuse well um er alright btw anyway
 principle theory general really exactly actually maybe perhaps briefly though butler some kind sort
 hang hold wait quick q question hmm hm erm um uh lol haha forgive pardon asking dear mind don't wondering wonder
-curious something else was were did does has have had been llama mistral gemma qwen phi gpt chatgpt claude gemini openai google anthropic meta startup
+curious something else someone like confirm was were did does has have had been llama mistral gemma qwen phi gpt chatgpt claude gemini openai google anthropic meta startup
 """.split())
 
 
@@ -131,7 +131,7 @@ _CHATTER = _Lazy(r"^\W*(?:i|i'm|i've|i'd|i'll|im|it|it's|its|that|that's|this|fe
                  r"cheers|sorry|genuinely|honestly|seriously|long\s+story|just\s+(?:curious|wondering|asking|so\s+i\s+"
                  r"know)|no\s+reason|asking\s+for\s+a\s+friend|my\s+(?:brain|head|mind|memory)|no\s+rush|so|"
                  r"if\s+you\s+don't\s+mind|be\s+honest|you\s+(?:must|should)\s+have|(?:ok\s+|okay\s+)?before\s+we\s+"
-                 r"(?:start|begin)|first\s+things\s+first|to\s+start\s+with)\b"
+                 r"(?:start|begin)|first\s+things\s+first|to\s+start\s+with|(?:totally\s+|completely\s+)?lost\s+track)\b"
                  r"(?![^?]*\b(?:why|how|what|when|where|which|who|explain|tell\s+me)\b)", _I)
 
 

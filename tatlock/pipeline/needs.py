@@ -76,7 +76,7 @@ TOOL_RULES: dict[str, list[_Lazy]] = {
                    r"mentioned|speak|spoke|chat|chatted|ask|asked|decide|decided|agree|agreed|plan|planned)\b", _I),
         _Lazy(r"\bwhat\s+(?:did|have)\s+you\s+(?:tell|told|say|said|suggest|suggested|recommend|recommended|advise|"
                    r"advised)\b|\bwhat\s+(?:advice|suggestions?)\s+did\s+you\b", _I),
-        _Lazy(r"\b(?:did|have|had)\s+i\s+(?:ever\s+)?(?:tell|told|mention|mentioned|say|said|ask|asked|share|"
+        _Lazy(r"\b(?:did|have|had)\s+i\s+(?:ever\s+|already\s+)?(?:tell|told|mention|mentioned|say|said|ask|asked|share|"
               r"shared)\b", _I),
         _Lazy(r"\b(?:have|did)\s+we\s+(?:ever\s+)?(?:talk|talked|discuss|discussed|speak|spoken|chat|chatted)\b", _I),
         # what we settled on together ("Did we ever settle on a name for the dog?")
@@ -86,7 +86,7 @@ TOOL_RULES: dict[str, list[_Lazy]] = {
         _Lazy(r"\b(?:earlier(?:\s+on)?|before|last\s+time|the\s+other\s+day|yesterday|once)(?:\s+(?:this|last)\s+"
               r"(?:week|month|morning|year))?\s*,?\s+(?:you|i|we)\s+"
               r"(?:mentioned|said|told|suggested|recommended|talked|discussed|brought\s+up|gave|showed|sent|wrote|"
-              r"shared|asked)\b|\b(?:you|i|we)\s+(?:mentioned|"
+              r"shared|asked)\b|\b(?:you|i|we)\s+(?:said|told\s+me|mentioned|"
               r"suggested|recommended|brought\s+up)\b[^.?!]{0,40}\b(?:earlier|before|last\s+time|the\s+other\s+"
               r"day|yesterday|last\s+week)\b", _I),
         # "go back over what we said", "Last month I told you about a film, which one was it?"
@@ -116,7 +116,7 @@ TOOL_RULES: dict[str, list[_Lazy]] = {
               r"(?:that\s+)?(?:i|i'm|im|my)\b", _I),
         _Lazy(r"\b(?:remember|note|keep\s+in\s+mind|save|store|record)\s+(?:down\s+)?(?:for\s+later\s*[:,-]?\s*)?"
               r"(?:that\s+|"
-              r"this\s*[:,-]\s*|"
+              r"this\s*[:,-]\s*|[:,-]\s*|"
                    r"this\s+down\s*[:,-]?\s*)?(?:i\b|i'm\b|my\b)", _I),
         _Lazy(r"^\W*(?:(?:fyi|btw|oh|also|ok|okay|so|hey|heads\s+up|for\s+the\s+record|just\s+so\s+you\s+know)\W+)?"
               r"(?:i|i'm|im|my)\b[^?]*[,.;]\s*(?:please\s+)?(?:remember|note|keep\s+(?:that|it|this)\s+(?:in\s+mind|"
@@ -179,6 +179,8 @@ TOOL_RULES: dict[str, list[_Lazy]] = {
         _Lazy(r"\b(?:current|latest|today'?s|live)\s+(?:price|value|exchange\s+rate|score|odds)\b|"
               rf"\bwhat(?:'s|s|\s+is)\s+(?:\w+\s+){{1,4}}?(?:at|trading\s+at|going\s+for|selling\s+for)\s+{NOW}\b", _I),
         _Lazy(r"\b(?:latest|newest)\s+(?:stable\s+)?(?:[\w.+#-]+\s+){0,2}(?:version|release)\b", _I),
+        _Lazy(r"\b(?:come\s+out|been\s+released|released|launched|out)\s+yet\b|\b(?:is|are)\s+(?:the\s+)?(?:[\w'.-]+\s+){1,5}?"
+              r"open\s+(?:on|today|tomorrow|now|at|until|late|this)\b", _I),
         _Lazy(r"\bopening\s+(?:hours|times)\b|\b(?:is|are)\s+(?:the\s+)?\w+\s+open\s+(?:on|today|tomorrow|now)\b", _I),
     ],
     "system": [
@@ -199,6 +201,9 @@ TOOL_RULES: dict[str, list[_Lazy]] = {
                    r"(?:full|busy|hot|slow|overloaded)\b|\b(?:my|this|the)\s+(?:cpu|processor|computer|"
                    r"machine|laptop|disk|"
                    r"drive|ram|memory)\s+(?:doing|up\s+to)\b", _I),
+        _Lazy(r"\b(?:my|this|the)\s+(?:computer|machine|laptop|pc|desktop|mac)(?:'s|\s+is|\s+been|\s+feels|\s+seems|"
+              r"\s+running)?\s+(?:so\s+|really\s+|very\s+|super\s+)?(?:slow|sluggish|laggy|crawling|freezing\s+up|hot|noisy|"
+              r"loud|overheating)\b", _I),
         _Lazy(r"\bwhat(?:'s|s|\s+is)\s+(?:my|the)\s+battery\b|\bwhat\s+battery\b|\bbattery\s+am\s+i\s+on\b|\bbattery\s+(?:level|percentage|charge|status|left)\b|"
               r"\bhow\s+much\s+battery\b", _I),
         _Lazy(r"\b(?:what(?:'s|s|\s+is)|which\s+\w+\s+(?:is|are)|is\s+(?:something|anything))\s+(?:using|eating|hogging|taking\s+up|filling\s+up|"
@@ -278,12 +283,14 @@ GATES = gates({
                 "favourite favorite name names work anniversary saved noted come study living file profile add put "
                 "details notes records given blood type shoe size stored just fyi heads info information reference "
                 "self say tell",
-    "web": "current live price value at latest newest version release much search google look check find browse "
+    "web": "yet released launched out open current live price value at latest newest version release much search "
+           "google look check find browse "
            "web internet news online "
            "todays breaking recent headlines "
            "updates update results scores score price cost value exchange rate odds won happening going saying "
            "reviews prices happened opening open ahead happen win lose get worth trading",
-    "system": "something anything computer machine laptop pc desktop system box server cpu processor ram memory disk "
+    "system": "slow sluggish laggy crawling hot noisy loud overheating something anything computer machine laptop pc "
+              "desktop system box server cpu processor ram memory disk "
               "storage drive "
               "battery swap space cores operating os version specs health status",
 })
