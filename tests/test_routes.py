@@ -110,7 +110,7 @@ def test_the_classifier_hints_where_no_rule_fires_but_never_routes():
     assert guards.decide("Is it blowing a gale out there?").tools == ["get_weather_forecast"]  # a rule's now
     # no rule covers these phrasings; the classifier, trained on other ones, still hints
     for question, tool in (("Is there a frost warning for my garden?", "get_weather_forecast"),
-                           ("my laptop feels sluggish", "get_system_info")):
+                           ("my computer is struggling", "get_system_info")):
         assert guards.decide(question) == guards.Deterministic(None)
         assert guards.tool_hints(question) == [tool]
 
