@@ -68,6 +68,8 @@ _LABELS = re.compile(r"^\s*(?:-\s*)?(?:latest message(?:, from)?|findings:|user'
                      r"## (?:conversation so far|summary of messages)|facts about yourself:|"
                      r"what you can do with your tools:)", _I | re.M)
 _STRONG_LABELS = re.compile(r"^\s*(?:-\s*)?(?:latest message, from|findings:\s*$|## conversation so far|"
+                            r"relevant memories:|"
+                            r"#{2,3}\s*(?:instruction|response|input|output)\s*:|"
                             r"## summary of messages|facts about yourself:|what you can do with your tools:)",
                             _I | re.M)
 # how the prompt speaks of the user and itself: the butler says "you" and "sir"
@@ -76,7 +78,10 @@ _PROMPT_WORDS = re.compile(
     r"id\b|settings|profile|directory|folder|mode|permissions?|space))|\bthe\s+(?:latest|last)\s+message\b|"
     r"\bthe\s+findings\b|\bfindings\s+below\b|\bin\s+the\s+butler'?s\s+voice\b|\bthe\s+butler'?s\s+pipeline\b|"
     r"\bthese\s+instructions\b|\bmy\s+(?:system\s+prompt|hidden\s+instructions)\b|\bmy\s+instructions\s+(?:say|tell)\b|"
-    r"\"decision\"\s*:\s*\"", _I)
+    r"\"decision\"\s*:\s*\"|\buse\s+(?:these|the)\s+(?:memories|findings|results|facts)\s+to\s+answer\b|"
+    # the instructions told in other words ("I'm told never to mention being a language model")
+    r"\bi(?:'m|\s+am|'ve\s+been|\s+have\s+been|\s+was)\s+(?:told|instructed|programmed)\s+(?:never|always|not)\s+"
+    r"to\b", _I)
 
 
 # the transcript's speaker labels (memory/context.py): "Anchor (Alice): ...", "Assistant: ...",
@@ -123,7 +128,22 @@ _META = set("question questions ask asked asking query good great interesting ex
 _EMPTY = set("certainly of course absolutely sir madam i i'm im am would will shall be to be delighted happy glad "
              "pleased help helping assist assisting you your with that this it do does let me know if there is "
              "anything else can could may a an the and so please just right away my pleasure any time further "
-             "questions question need needs further more have has".split())
+             "questions question need needs further more have has excellent good great id i'd only too whenever "
+             "youre you're ready gladly indeed fine wonderful very well now soon".split())
+
+
+_ENGLISH = set("the a an is are was be to of and in on for with it its you your i my me we our sir that this at "
+               "as by from have has not no yes can will would there here what which who how".split())
+
+
+def not_english(answer: str, question: str) -> bool:
+    """An answer in another language to a question in English (not a translation asked for)."""
+    a, q = words(answer), words(question)
+    if len(a) < 8 or len(q) < 3 or re.search(r"\btranslat|\bin\s+(?:french|german|spanish|italian|dutch|"
+                                              r"portuguese|japanese|chinese|welsh|latin)\b|\bsay\b", question, _I):
+        return False
+    english_q = sum(w in _ENGLISH for w in q) / len(q) >= 0.2
+    return english_q and sum(w in _ENGLISH for w in a) / len(a) < 0.05
 
 
 def empty_reply(answer: str) -> bool:
@@ -138,7 +158,8 @@ def question_echo(answer: str, question: str) -> bool:
     # a greeting or a statement answered in the same words is no echo ("Good morning, sir.")
     if len(q) < 3 or not a or not _ASKS.search(question):
         return False
-    new = [w for w in a if w not in q and w not in _FILL and w not in _META]
+    stems = {w[:4] for w in q if len(w) >= 4}
+    new = [w for w in a if w not in q and w not in _FILL and w not in _META and not (len(w) >= 4 and w[:4] in stems)]
     if new:
         return False
     covered = sum(1 for w in set(q) if w in a) / len(set(q))
@@ -381,7 +402,9 @@ def wrong_clock(answer: str, clock: dict) -> str | None:
     if wrong and not right:
         return wrong
     days = [d for d in WEEKDAYS if re.search(rf"\b{d}\b", low)]
-    if days and clock["weekday"] not in days and not re.search(r"\b(?:tomorrow|yesterday|next|last|until|ago)\b", low):
+    other_day = (r"\b(?:tomorrow|yesterday|next|last|until|till|ago|falls?|lands?|will\s+be|was|christmas|birthday|"
+                 r"holiday)\b")
+    if days and clock["weekday"] not in days and not re.search(other_day, low):
         return f"the weekday {days[0]!r} is not the clock's {clock['weekday']}"
     # a year said as "now", not "in 1066" or "since 2019"
     years = {int(y) for y in re.findall(r"(?<!in )(?<!since )(?<!until )(?<!by )\b((?:19|20)\d{2})\b", low)}

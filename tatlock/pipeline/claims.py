@@ -90,11 +90,21 @@ def unsupported(answer: str, question: str, found: list[Finding]) -> tuple[str, 
     return None
 
 
+_WET = re.compile(r"\b(?:rain|drizzle|showers?|snow|sleet)\b", _I)
+_SAYS_DRY = re.compile(r"\b(?:dry|not\s+(?:raining|rainy|wet|snowing)|no\s+(?:rain|snow))\b", _I)
+_SAYS_WET = re.compile(r"\b(?:rain\w*|drizzl\w*|showers?|snow\w*|sleet|wet)\b", _I)
+
+
 def contradicted(answer: str, found: list[Finding]) -> str | None:
-    """A temperature the forecast does not give (within a degree; Fahrenheit converted)."""
+    """A temperature the forecast does not give (within a degree; Fahrenheit converted), or
+    dry weather where it rains."""
     weather = [f.result for f in found if f.tool == "get_weather_forecast" and f.status == "ok"]
     if not weather:
         return None
+    now = re.search(r'"current":\s*\{[^}]*"weather":\s*"([^"]+)"', weather[0])
+    if now and _WET.search(now.group(1)) and _SAYS_DRY.search(answer) \
+            and not _SAYS_WET.search(_SAYS_DRY.sub(" ", answer)):
+        return f"the reply says it is dry, but the forecast says {now.group(1)!r}"
     given = [float(x) for r in weather for x in re.findall(r"-?\d+(?:\.\d+)?", r)]
     for m in _TEMPERATURE.finditer(answer):
         said = (m.group(1) or m.group(3)).lower()

@@ -202,9 +202,14 @@ def _uses(answer: str, result: str, question: str = "", keyed: str = "") -> int:
 
 
 # a secret asked for is declined in some words ("I'm afraid I keep no passwords to share, sir.")
-_REFUSE = re.compile(r"\b(?:no|not|never|nothing|cannot|unable|decline|refuse|afraid|sorry|rather\s+not)\b|n't\b", _I)
+_REFUSE = re.compile(r"\b(?:no|not|never|nothing|cannot|unable|decline|refuse|afraid|sorry|rather\s+not|private|"
+                     r"confidential|must\s+keep|keep\s+(?:that|it|this|them)\s+to\s+myself|shan't|won't|will\s+not|"
+                     r"between\s+(?:us|me)|stays?\s+with\s+me)\b|n't\b", _I)
 
 
+_SYSTEM_TOPICS = [(name, re.compile(pat, _I)) for name, pat in (
+    ("memory", r"\b(?:memory|ram)\b"), ("disk", r"\b(?:disk|storage|drive|space)\b"),
+    ("processor", r"\b(?:cpu|processor|cores?)\b"), ("system", r"\b(?:os|operating\s+system|linux|windows|macos)\b"))]
 _BLANK_REFUSAL = re.compile(r"^\W*(?:(?:i'm\s+)?sorry,?\s+(?:but\s+)?)?(?:i'm|i\s+am|i)\s+(?:unable|not\s+able|can(?:no|')t)\s+"
                             r"(?:to\s+)?(?:respond|answer|help|assist|reply|comply)(?:\s+(?:to|with))?(?:\s+(?:your|this|that|"
                             r"the)\s+(?:request|question|query|message))?(?:,?\s+sir)?\W*$", _I)
@@ -230,7 +235,9 @@ _OVERCLAIM = re.compile(r"\bi(?:'ve|\s+have|'ll|\s+will|\s+shall)\s+(?:now\s+|ju
                         r"\bi(?:'ve|\s+have)\s+(?:just\s+|now\s+)?(?:rung|phoned|called|texted|emailed|messaged|"
                         r"contacted|written\s+to)\s+(?:the\s+|your\s+|my\s+)?\w+|\bi(?:'m|\s+am)\s+(?:now\s+|just\s+)?"
                         r"(?:ringing|calling|phoning|texting|emailing|dialling|dialing|booking|ordering)\s+(?:her|him|"
-                        r"them|you|the|your)\b|\bthe\s+line\s+is\s+(?:connecting|ringing)\b", _I)
+                        r"them|you|the|your)\b|\bthe\s+line\s+is\s+(?:connecting|ringing)\b|"
+                        r"\bi(?:'ve|\s+have)\s+(?:just\s+)?sent\s+(?:\w+\s+){0,3}?(?:an?\s+)?(?:email|e-mail|message|text|"
+                        r"letter|invitation|invite|reply)\b", _I)
 
 
 def check(answer: str, *, question: str = "", persona_text: str = "", secrets: tuple[str, ...] = (),
@@ -308,6 +315,14 @@ def check(answer: str, *, question: str = "", persona_text: str = "", secrets: t
     claim = _OVERCLAIM.search(answer)
     if claim:
         return _fail("CANT_DO", "overclaim", f"claims an action the butler cannot take: {claim.group(0)!r}")
+    if checks.not_english(answer, question):
+        return _fail("RETRY", "garbled", "the reply is not in the question's language")
+    topics = [t for t, pat in _SYSTEM_TOPICS if pat.search(question)]
+    if len(topics) >= 2 and any(t == "get_system_info" for t, _ in tools_found):
+        # "How much memory and disk space do I have free?" answered for memory alone
+        missing = [t for t, pat in _SYSTEM_TOPICS if t in topics and not pat.search(answer)]
+        if missing:
+            return _fail("RETRY", "missing_part", f"the reply says nothing of the {missing[0]}", ("FINDINGS", "PARTS"))
     if not guard_parts and _BLANK_REFUSAL.search(answer):
         # SmolLM2's "I'm unable to respond to your request." to "What is the capital of France?"
         return _fail("RETRY", "empty", "a blanket refusal of an ordinary question")
@@ -318,8 +333,8 @@ def check(answer: str, *, question: str = "", persona_text: str = "", secrets: t
         # "the capitals of France and Germany" answered for France alone
         said = [name for name in pair.groups() if name[:5].lower() in answer.lower()]
         if len(said) == 1:
-            missing = next(n for n in pair.groups() if n not in said)
-            return _fail("RETRY", "missing_part", f"the reply says nothing of {missing!r}", ("PARTS",))
+            absent = next(n for n in pair.groups() if n not in said)
+            return _fail("RETRY", "missing_part", f"the reply says nothing of {absent!r}", ("PARTS",))
     if other_part:
         wanted = [w for w in re.findall(r"[a-z]{4,}", other_part.lower())]
         if wanted and not any(w[:5] in answer.lower() for w in wanted):
