@@ -124,34 +124,6 @@ _META = set("question questions ask asked asking query good great interesting ex
             "quite very wonder wondering ponder think consider let see ah oh hmm um matter one would like want "
             "wish wanting know".split())
 
-# the words of a reply that says nothing ("Certainly, sir, I would be delighted to help you with that.")
-_EMPTY = set("certainly of course absolutely sir madam i i'm im am would will shall be to be delighted happy glad "
-             "pleased help helping assist assisting you your with that this it do does let me know if there is "
-             "anything else can could may a an the and so please just right away my pleasure any time further "
-             "questions question need needs further more have has excellent good great id i'd only too whenever "
-             "youre you're ready gladly indeed fine wonderful very well now soon".split())
-
-
-_ENGLISH = set("the a an is are was be to of and in on for with it its you your i my me we our sir that this at "
-               "as by from have has not no yes can will would there here what which who how".split())
-
-
-def not_english(answer: str, question: str) -> bool:
-    """An answer in another language to a question in English (not a translation asked for)."""
-    a, q = words(answer), words(question)
-    if len(a) < 8 or len(q) < 3 or re.search(r"\btranslat|\bin\s+(?:french|german|spanish|italian|dutch|"
-                                              r"portuguese|japanese|chinese|welsh|latin)\b|\bsay\b", question, _I):
-        return False
-    english_q = sum(w in _ENGLISH for w in q) / len(q) >= 0.2
-    return english_q and sum(w in _ENGLISH for w in a) / len(a) < 0.05
-
-
-def empty_reply(answer: str) -> bool:
-    """A reply of five words or more made only of politeness: nothing asked for is in it."""
-    said = words(answer)
-    return len(said) >= 5 and all(w in _EMPTY for w in said)
-
-
 def question_echo(answer: str, question: str) -> bool:
     """The answer is the question again, adding nothing ("What is the capital of France?")."""
     a, q = words(answer), words(question)

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, field
 
 from tatlock import prompts
-from tatlock.pipeline import checks, claims
+from tatlock.pipeline import answers, checks, claims
 from tatlock.pipeline.checks import looping, without_repeats  # noqa: F401  (the pipeline's loop guard)
 
 TYPES = ("I_DONT_KNOW", "NOT_ALLOWED", "CANT_DO", "MISSING_INFO", "RETRY")
@@ -207,39 +207,6 @@ _REFUSE = re.compile(r"\b(?:no|not|never|nothing|cannot|unable|decline|refuse|af
                      r"between\s+(?:us|me)|stays?\s+with\s+me)\b|n't\b", _I)
 
 
-_SYSTEM_TOPICS = [(name, re.compile(pat, _I)) for name, pat in (
-    ("memory", r"\b(?:memory|ram)\b"), ("disk", r"\b(?:disk|storage|drive|space)\b"),
-    ("processor", r"\b(?:cpu|processor|cores?)\b"), ("system", r"\b(?:os|operating\s+system|linux|windows|macos)\b"))]
-_BLANK_REFUSAL = re.compile(r"^\W*(?:(?:i'm\s+)?sorry,?\s+(?:but\s+)?)?(?:i'm|i\s+am|i)\s+(?:unable|not\s+able|can(?:no|')t)\s+"
-                            r"(?:to\s+)?(?:respond|answer|help|assist|reply|comply)(?:\s+(?:to|with))?(?:\s+(?:your|this|that|"
-                            r"the)\s+(?:request|question|query|message))?(?:,?\s+sir)?\W*$", _I)
-_ASKED = re.compile(r"\?\s*$|^\s*(?:please\s+)?(?:give|tell|recommend|explain|write|list|suggest|describe|show|"
-                    r"find|summari[sz]e|translate)\b", _I)
-
-# two names asked about together ("France and Germany"), not at the start of the question
-_PAIR = re.compile(r"(?<=\w\s)([A-Z][a-z]{2,})\s+and\s+([A-Z][a-z]{2,})\b")
-
-
-# actions the butler has no tool for, claimed as done
-_OVERCLAIM = re.compile(r"\bi(?:'ve|\s+have|'ll|\s+will|\s+shall)\s+(?:now\s+|just\s+|gone\s+ahead\s+and\s+)?"
-                        r"(?:set|sent|booked|ordered|scheduled|emailed|called|texted|messaged|added|created|"
-                        r"cancelled|paid|bought|posted)\s+"
-                        r"(?:you\s+)?(?:an?\s+|the\s+|your\s+)?(?:\w+\s+)?(?:reminder|alarm|timer|appointment|booking|"
-                        r"email|message|"
-                        r"text|order|call|meeting|calendar\s+entry|event|bill|invoice|ticket|table)s?\b|"
-                        # someone rung or written to, or a call under way ("I'm ringing her now")
-                        r"\bi(?:'ve|\s+have)\s+(?:just\s+|now\s+|gone\s+ahead\s+and\s+)?(?:booked|sent|ordered|"
-                        r"scheduled|emailed|paid|bought|cancelled)\s+(?:that|it|them|this)\b|"
-                        r"\bi(?:'ve|\s+have)\b[^.!?]{0,60}\band\s+(?:also\s+)?(?:emailed|texted|sent|rung|phoned|"
-                        r"called|booked|ordered|paid|posted|messaged)\b|"
-                        r"\bi(?:'ve|\s+have)\s+(?:just\s+|now\s+)?(?:rung|phoned|called|texted|emailed|messaged|"
-                        r"contacted|written\s+to)\s+(?:the\s+|your\s+|my\s+)?\w+|\bi(?:'m|\s+am)\s+(?:now\s+|just\s+)?"
-                        r"(?:ringing|calling|phoning|texting|emailing|dialling|dialing|booking|ordering)\s+(?:her|him|"
-                        r"them|you|the|your)\b|\bthe\s+line\s+is\s+(?:connecting|ringing)\b|"
-                        r"\bi(?:'ve|\s+have)\s+(?:just\s+)?sent\s+(?:\w+\s+){0,3}?(?:an?\s+)?(?:email|e-mail|message|text|"
-                        r"letter|invitation|invite|reply)\b", _I)
-
-
 def check(answer: str, *, question: str = "", persona_text: str = "", secrets: tuple[str, ...] = (),
           instructions: str = "", prompt_text: str = "", findings: list[str] | tuple[str, ...] = (),
           guard_parts: tuple[str, ...] = (), other_part: str = "") -> Verdict:
@@ -312,29 +279,13 @@ def check(answer: str, *, question: str = "", persona_text: str = "", secrets: t
             return _fail("RETRY", "ignored_findings", f"the reply uses nothing from {tool}", ("FINDINGS", *parts_fact))
         if used == 1:
             doubts.append(f"the reply uses little from {tool}")
-    claim = _OVERCLAIM.search(answer)
+    claim = answers.overclaim(answer)
     if claim:
-        return _fail("CANT_DO", "overclaim", f"claims an action the butler cannot take: {claim.group(0)!r}")
-    if checks.not_english(answer, question):
-        return _fail("RETRY", "garbled", "the reply is not in the question's language")
-    topics = [t for t, pat in _SYSTEM_TOPICS if pat.search(question)]
-    if len(topics) >= 2 and any(t == "get_system_info" for t, _ in tools_found):
-        # "How much memory and disk space do I have free?" answered for memory alone
-        missing = [t for t, pat in _SYSTEM_TOPICS if t in topics and not pat.search(answer)]
-        if missing:
-            return _fail("RETRY", "missing_part", f"the reply says nothing of the {missing[0]}", ("FINDINGS", "PARTS"))
-    if not guard_parts and _BLANK_REFUSAL.search(answer):
-        # SmolLM2's "I'm unable to respond to your request." to "What is the capital of France?"
-        return _fail("RETRY", "empty", "a blanket refusal of an ordinary question")
-    if _ASKED.search(question) and checks.empty_reply(answer):
-        return _fail("RETRY", "empty", "a polite reply with nothing in it")
-    pair = _PAIR.search(question)
-    if pair and not guard_parts:
-        # "the capitals of France and Germany" answered for France alone
-        said = [name for name in pair.groups() if name[:5].lower() in answer.lower()]
-        if len(said) == 1:
-            absent = next(n for n in pair.groups() if n not in said)
-            return _fail("RETRY", "missing_part", f"the reply says nothing of {absent!r}", ("PARTS",))
+        return _fail("CANT_DO", "overclaim", f"claims an action the butler cannot take: {claim!r}")
+    unanswered = answers.unanswered(answer, question, guarded=bool(guard_parts), tools=[t for t, _ in tools_found])
+    if unanswered:
+        failed, why = unanswered
+        return _fail("RETRY", failed, why, ("FINDINGS", "PARTS") if failed == "missing_part" else ())
     if other_part:
         wanted = [w for w in re.findall(r"[a-z]{4,}", other_part.lower())]
         if wanted and not any(w[:5] in answer.lower() for w in wanted):
