@@ -24,6 +24,8 @@ Question sets (``INTENTS | FAMILY | QUESTION`` lines):
   blind10  tests/data/routes_blind10.txt            by a tenth (hard look-alikes), after those; then fixed
   blind11  tests/data/routes_blind11.txt            by an eleventh (everyday asks for the tools); then fixed
   blind12  tests/data/routes_blind12.txt            by a twelfth (guards; English as a second language); then fixed
+  blind13  tests/data/routes_blind13.txt            by a thirteenth (a balanced sample), after those; then fixed
+  blind14  tests/data/routes_blind14.txt            by a fourteenth (an assessor's fresh wording); then fixed
   (each late set's first score, before its fixes, is in its header comment: the figure to expect on
    phrasings nobody has seen is that first score, not the row printed here)
 
@@ -73,6 +75,8 @@ SETS = {
     "blind10": ROOT / "tests" / "data" / "routes_blind10.txt",
     "blind11": ROOT / "tests" / "data" / "routes_blind11.txt",
     "blind12": ROOT / "tests" / "data" / "routes_blind12.txt",
+    "blind13": ROOT / "tests" / "data" / "routes_blind13.txt",
+    "blind14": ROOT / "tests" / "data" / "routes_blind14.txt",
 }
 GOALS = {"guard_recall": 0.9, "tool_recall": 0.9, "false_alarms": 0.01}
 

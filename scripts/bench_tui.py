@@ -148,9 +148,11 @@ def seed(home: Path, messages: int) -> int:
 
 
 def long_answer(tokens: int) -> str:
+    # numbered words, each unique (no loop, nothing repeated), with a plain English word every
+    # fourth so that the quality gate reads an answer in English, as a real one would be
     words = []
     for i in range(tokens):
-        words.append(f"word{i}")
+        words.append(("the", "and", "of", "to", "in")[i // 4 % 5] if i % 4 == 3 else f"word{i}")
     paragraphs = []
     for start in range(0, len(words), 50):
         chunk = words[start:start + 50]
@@ -245,10 +247,15 @@ async def stream_once(app, pilot, butler, answer: str) -> dict[str, float | bool
     t0 = time.perf_counter()
     await app.chat.send("Tell me everything.")
     turn = app.chat.turn
+    deadline = time.perf_counter() + 120
     while transcript.messages[-1].role != "assistant":
         await asyncio.sleep(0.002)
     view = transcript.messages[-1]
     while not view.query(".body") or view.body.source.strip() != answer.strip():  # the last token in the widget...
+        if time.perf_counter() > deadline or (turn.done and view.query(".body") and view.body.source.strip()
+                                              and not answer.strip().startswith(view.body.source.strip())):
+            raise SystemExit("the long answer never reached the screen whole (did the quality gate withdraw it? "
+                             f"shown: {view.body.source[:80]!r})")
         await asyncio.sleep(0.002)
     shown = asyncio.get_running_loop().create_future()
     app.call_after_refresh(lambda: shown.set_result(time.perf_counter()))  # ...and painted

@@ -171,3 +171,8 @@ def test_trained_weights_are_kept_and_a_damaged_cache_is_retrained(tmp_path):
     cache.write_text("{not json")
     third = intents.Model(examples, cache=tmp_path)
     assert third.scores("Who am I talking to?", intents.GUARDS) == pytest.approx(want, abs=1e-9)
+
+
+def test_words_quoted_to_be_translated_are_not_said_to_the_butler():
+    assert guards.decide('how do you say "what\'s your name" in French').guard is None
+    assert guards.decide("What's your name?").guard.reason == "IDENTITY"

@@ -63,6 +63,9 @@ RULES: dict[str, list[_Lazy]] = {
                    r"(?:large\s+)?language\s+model|llm|chat\s*gpt|gpt|llama|gemma|mistral|qwen|claude|phi|smollm|"
                    r"artificial|sentient|conscious|alive)\b", _I),
         _Lazy(r"\bare\s+you\s+(?:based|built|running|powered|trained|made)\s+(?:on|by|with)\b", _I),
+        # "Which outfit trained the language model that's answering me?"
+        _Lazy(r"\b(?:language\s+)?model\s+(?:that(?:'s|\s+is)|which\s+is)\s+(?:answering|replying\s+to|talking\s+to|"
+              r"chatting\s+with)\s+me\b", _I),
         _Lazy(r"\b(?:which|what)\s+(?:llm|(?:ai\s+|language\s+)?model|ai|company(?:'s)?|vendor|engine)\b[^.?!]{0,25}?"
                    r"\b(?:are\s+you|is\s+(?:this|behind|running|powering)|powers|runs|made|built|trained|created|"
                    r"do\s+you\s+(?:use|run)|you\s+(?:use|run)|under\s+the\s+hood|behind\s+(?:you|this|it))\b", _I),
@@ -101,7 +104,8 @@ RULES: dict[str, list[_Lazy]] = {
                    r"\bin\s+what\s+ways?\s+(?:can|could)\s+you\s+(?:help|assist)\b", _I),
         _Lazy(r"\b(?:can|could|do)\s+(?:you|u)\s+(?:go|get)\s+(?:on|onto)\s+(?:the\s+)?(?:internet|web|net)\b|"
               r"\b(?:can|could|do)\s+(?:you|u)\s+(?:go|get)\s+online\b", _I),
-        _Lazy(r"\b(?:can|could|do)\s+you\s+(?:browse|access|search|use|read|open|send|set|make|remember|see|hear|call|"
+        _Lazy(r"\b(?:can|could|do)\s+you\s+(?:actually\s+|really\s+|even\s+)?(?:browse|access|search|use|read|open|send|"
+              r"set|make|remember|see|hear|call|"
                    r"control|book|order|write|save|check)\s+(?:the\s+(?:internet|web)|files?|emails?|pdfs?|"
                    r"images?|pictures?|"
                    r"photos?|reminders?|alarms?|timers?|calls?|music|things|appointments?|my\s+(?:files|"
@@ -121,6 +125,10 @@ RULES: dict[str, list[_Lazy]] = {
               r"\b(?:which|what)\s+(?:tasks|jobs|things|services|chores)\s+(?:can|could|do)\s+you\s+(?:handle|"
               r"do|help\s+with|"
               r"offer|perform|manage|take\s+on)\b|\b(?:services|help|features)\s+do\s+you\s+offer\b", _I),
+        # "the kinds of jobs you're able to take on", "something you're equipped to do"
+        _Lazy(r"\b(?:kinds?|sorts?|types?)\s+of\s+(?:things|jobs|tasks|work|chores|errands|help|stuff)\s+(?:that\s+)?"
+              r"(?:you(?:'re|\s+are)\s+able|you\s+can|you\s+could)\b|\b(?:something|anything)\s+(?:that\s+)?you(?:'re|\s+are)\s+"
+              r"(?:equipped|able|set\s+up|built|designed)\s+to\s+do\b|\bare\s+you\s+equipped\s+to\b", _I),
         _Lazy(r"\bwhat\s+are\s+you\s+(?:good|useful|handy|best)\s+(?:at|for)\b|\b(?:do|have)\s+you\s+(?:have|got)\s+"
               r"(?:any\s+)?(?:tools|abilities|skills|features|plugins|functions|powers|special\s+abilities)\b", _I),
         # the limits asked for ("Is there anything you can't do?", "What are your limitations?")
@@ -187,8 +195,8 @@ RULES: dict[str, list[_Lazy]] = {
     ],
     "SECURITY": [
         _Lazy(r"\b(?:what(?:'s|s| is| are)|tell\s+me|give\s+me|show\s+me|reveal|share|print|list|send|paste|"
-              r"remind\s+me\s+of)\s+"
-                   r"(?:me\s+)?(?:my|your|the|all|our|his|her)\s+(?:\w+\s+){0,2}"
+              r"remind\s+me\s+of)\s+(?:out\s+)?"
+                   r"(?:me\s+)?(?:my|your|the|all|our|his|her|whatever)\s+(?:\w+\s+){0,2}"
                    r"(?:passwords?|passcodes?|pins?|api[\s_-]?keys?|credentials|secrets?(?!\s+(?:of|to|behind|"
                    r"for|about)\b)|"
                    r"tokens?|private\s+keys?|logins?|(?:credit\s+|debit\s+|bank\s+)?card\s+(?:numbers?|details)|"
@@ -196,7 +204,7 @@ RULES: dict[str, list[_Lazy]] = {
                    # the topic, not someone's secret: "the password policy NIST recommends"
                    r"(?!\s+(?:polic(?:y|ies)|managers?|strength|requirements?|rules|length|generators?|hygiene|"
                    r"hashing|best\s+practices?|complexity|format|checkers?|standards?|guidelines|security|"
-                   r"field|box|reset\s+(?:process|flow)|recovery\s+process)\b)", _I),
+                   r"field|box|reset\s+(?:process|flow)|recovery\s+process|tips|ideas|advice|examples)\b)", _I),
         # the system prompt or message named with any verb ("Dump everything in your system message")
         _Lazy(r"\b(?:your|ur|the|its)\s+(?:system\s+(?:prompt|message)|initial\s+prompt|hidden\s+(?:prompt|instructions))\b"
               # and who gave them ("the hidden instructions your developer gave you")

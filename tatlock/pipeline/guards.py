@@ -52,8 +52,17 @@ _CLOCK_IN_CODE = _Lazy(r"\b(?:get|print|format|convert|parse|display|output|gene
                        r"\biso\s*8601\b|\bstrftime\b", _I)
 
 
+# words quoted to be translated or explained are not said to the butler ('how do you say "what's
+# your name" in French')
+_QUOTED_ASK = _Lazy(r"\btranslat\w*|\bhow\s+(?:do\s+you|to|would\s+you|do\s+i)\s+say\b|\bin\s+(?:french|german|spanish|"
+                    r"italian|dutch|portuguese|japanese|chinese|welsh|latin|russian|arabic)\b|\bwhat\s+does\b", _I)
+_QUOTED = re.compile(r"\"[^\"]{1,200}\"|“[^”]{1,200}”|'[^']{3,200}'(?!\w)")
+
+
 def _rules(text: str) -> tuple[list[str], list[str], str]:
     """The guard reasons the rules find, the rules that fired, and the text they left."""
+    if _QUOTED_ASK.search(text):
+        text = _QUOTED.sub(" ", text)
     reasons: list[str] = []
     rules: list[str] = []
     rest = text

@@ -60,6 +60,9 @@ TOOL_RULES: dict[str, list[_Lazy]] = {
         _Lazy(rf"\b(?:will|is|are|was|gonna|going\s+to)\b[^.?!]{{0,30}}\b{_WX}\b[^.?!]{{0,25}}\b{NOW}\b", _I),
         _Lazy(r"\b(?:what'?s|what\s+is|how'?s|how\s+is)\s+it\s+(?:like\s+)?outside\b", _I),
         # "coat or no coat for the school run tomorrow"
+        _Lazy(rf"\b(?:coat|jacket|jumper|umbrella|brolly|shorts|layers?|scarf|gloves|boots)\b[^.?!]{{0,30}}\b(?:enough|"
+              rf"needed|necessary)\b[^.?!]{{0,30}}\b{NOW}\b|\b(?:bundle|wrap|layer)\s+up\b[^.?!]{{0,30}}\b{NOW}\b|"
+              rf"\b{NOW}\b[^.?!]{{0,40}}\b(?:bundle|wrap|layer)\s+up\b", _I),
         _Lazy(r"\b(?:coat|umbrella|brolly|jacket|jumper|sunscreen|shorts|wellies|raincoat|gloves)\s+or\s+(?:no\s+)?"
               r"(?:coat|umbrella|brolly|jacket|jumper|sunscreen|shorts|t-?shirt|wellies|raincoat|gloves)\b", _I),
         _Lazy(r"\b(?:what'?s|what\s+is|how'?s|how\s+is)\s+it\s+(?:like\s+)?(?:out\s+)?(?:there|in\s+\w+)\s+(?:right\s+)?"
@@ -114,7 +117,8 @@ TOOL_RULES: dict[str, list[_Lazy]] = {
         _Lazy(r"^\W*(?:just\s+so\s+you\s+know|fyi|for\s+the\s+record|for\s+your\s+(?:records|info(?:rmation)?)|"
               r"heads\s+up|for\s+(?:future\s+)?reference|note\s+(?:for|to)\s+(?:me|self|you)|just\s+a\s+note)\W+"
               r"(?:that\s+)?(?:i|i'm|im|my)\b", _I),
-        _Lazy(r"\b(?:remember|note|keep\s+in\s+mind|save|store|record)\s+(?:down\s+)?(?:for\s+later\s*[:,-]?\s*)?"
+        _Lazy(r"\b(?:remember|note|keep\s+in\s+mind|save|store|record)\s*(?:down\s+)?(?:for\s+later\s*[:,-]?\s*|"
+              r"for\s+(?:the\s+)?(?:future|next\s+time)\s+)?"
               r"(?:that\s+|"
               r"this\s*[:,-]\s*|[:,-]\s*|"
                    r"this\s+down\s*[:,-]?\s*)?(?:i\b|i'm\b|my\b)", _I),
@@ -172,6 +176,8 @@ TOOL_RULES: dict[str, list[_Lazy]] = {
         _Lazy(rf"\bhow\s+much\s+(?:is|are|does|do)\s+(?:an?\s+|one\s+)?\w+(?:\s+\w+)?\s+(?:worth\s+|cost\s+|"
               rf"trading\s+at\s+|going\s+for\s+|selling\s+for\s+)?{NOW}\b", _I),
         _Lazy(rf"\b(?:price|cost|value|worth|trading\s+at|exchange\s+rate|score|odds)\b[^.?!]{{0,40}}\b{NOW}\b", _I),
+        _Lazy(r"\bwho\s+won\b[^.?!]{0,40}\b(?:this\s+past\s+\w+|last\s+(?:monday|tuesday|wednesday|thursday|friday|"
+              r"saturday|sunday|weekend)|on\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b", _I),
         _Lazy(r"\bwho\s+won\b[^.?!]{0,40}\b(?:last\s+night|yesterday|today|this\s+(?:week|weekend|year)|at\s+the\s+"
                    r"weekend)\b", _I),
         _Lazy(r"\bwhat(?:'s|\s+is)\s+the\s+score\b|\bfind\s+out\s+(?:when|where|whether|if|what|who|how)\b", _I),
@@ -204,6 +210,8 @@ TOOL_RULES: dict[str, list[_Lazy]] = {
         _Lazy(r"\b(?:my|this|the)\s+(?:computer|machine|laptop|pc|desktop|mac)(?:'s|\s+is|\s+been|\s+feels|\s+seems|"
               r"\s+running)?\s+(?:so\s+|really\s+|very\s+|super\s+)?(?:slow|sluggish|laggy|crawling|freezing\s+up|hot|noisy|"
               r"loud|overheating)\b", _I),
+        _Lazy(r"\b(?:my|the|this)\s+(?:laptop'?s\s+|computer'?s\s+)?battery\s+(?:sitting\s+at|at|level|percentage|charge|"
+              r"left|status)\b|\bpercent(?:age)?\b[^.?!]{0,20}\b(?:my|the)\s+battery\b", _I),
         _Lazy(r"\bwhat(?:'s|s|\s+is)\s+(?:my|the)\s+battery\b|\bwhat\s+battery\b|\bbattery\s+am\s+i\s+on\b|\bbattery\s+(?:level|percentage|charge|status|left)\b|"
               r"\bhow\s+much\s+battery\b", _I),
         _Lazy(r"\b(?:what(?:'s|s|\s+is)|which\s+\w+\s+(?:is|are)|is\s+(?:something|anything))\s+(?:using|eating|hogging|taking\s+up|filling\s+up|"
@@ -261,7 +269,8 @@ _IN_GENERAL = _Lazy(r"\b(?:in\s+general|generally|usually|typically|normally|as\
 
 # words one of which every rule of a need requires (tests check they never change a decision)
 GATES = gates({
-    "weather": "like chuck pelt pelting lash lashing tip temp arvo fcst weather forecast rain raining rainy showers "
+    "weather": "bundle wrap layer layers boots like chuck pelt pelting lash lashing tip temp arvo fcst weather "
+               "forecast rain raining rainy showers "
                "shower drizzle snow snowing sleet hail "
                "sunny "
                "sunshine "

@@ -21,8 +21,11 @@ from tatlock.memory.tokens import Estimator
 from tatlock.store.system import SystemStore
 from tatlock.store.user import UserStore
 
-# most tokens one call may generate, by phase
-MAX_TOKENS = {"assess": 600, "select_tools": 300, "respond": 500, "quality": 120, "summary": 1400}
+# most tokens one call may generate, by phase. The phases that write the answer (assess, when it
+# answers directly, and respond) allow a long answer whole: a model caught in a loop is stopped by
+# the loop check, and every call by the turn's deadline, not by this cap (at 600 and 500 a long
+# answer asked for was cut off mid-sentence).
+MAX_TOKENS = {"assess": 2048, "select_tools": 300, "respond": 2048, "quality": 120, "summary": 1400}
 
 Emit = Callable[[Event], None]
 
