@@ -14,9 +14,11 @@ those rules, and scored once before any change, then led to more rules (claims n
 clocks in words, transcripts, actions claimed in passing). The 80 "blind2" cases were written by
 a second such helper after those, scored once, then led to rules of their own (rules listed or
 quoted, empty politeness, evening times, "minus 5"). The 80 "blind3" cases, by a third helper after
-those, were scored once: the part to trust for answers nobody has seen.
+those, were scored once, then led to rules too (instructions told in other words, templates,
+another language, dry weather in the rain). The 80 "blind4" cases, by a fourth helper written as an
+assessor's check, were scored once: the part to trust for answers nobody has seen.
 
-Reported per part (tune, held out, blind, blind2, blind3): false alarms on good answers (rules alone, and after the
+Reported per part (tune, held out, blind, blind2, blind3, blind4): false alarms on good answers (rules alone, and after the
 model check), the share of bad answers the rules alone reject, the share they reject or send
 to the model check, the share caught with the model check, and the stream: bad answers
 stopped while streaming and whether any failing text had been released by then.
@@ -193,7 +195,7 @@ def by_kind(cases: list[dict]) -> dict[str, list[int]]:
 def run(cases: list[dict], judge: Judge) -> tuple[dict, list[str]]:
     out: dict[str, dict] = {}
     notes: list[str] = []
-    for part in ("tune", "heldout", "blind", "blind2", "blind3"):
+    for part in ("tune", "heldout", "blind", "blind2", "blind3", "blind4"):
         n = dict.fromkeys(["good", "bad", "fa_rules", "unsure_good", "fa_final", "caught_rules", "flagged_rules",
                            "caught_final", "type_right", "stopped", "leaked", "first_release"], 0)
         firsts, helds, stream_ms = [], [], []

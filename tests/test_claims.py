@@ -176,3 +176,8 @@ def test_more_failures_small_models_make_are_withdrawn(answer, question, kw):
 ])
 def test_their_honest_twins_are_not(answer, question, kw):
     assert quality.check(answer, question=question, **kw).verdict != "FALLBACK"
+
+
+def test_a_few_words_over_and_over_is_garbled():
+    assert checks.garbled("Sir, Rotterdam. Sir. Rotterdam sir . . . Rotter")
+    assert checks.garbled("Rotterdam, sir; you live in Rotterdam.") is None

@@ -358,7 +358,7 @@ def _tool_turn(served) -> None:
     served.handler = lambda body: {
         "assess": tools_needed("conversation_stats"),
         "select_tools": {"tool_calls": [{"name": "conversation_stats", "arguments": {}}]},
-    }.get(phase_of(body), "A good many, sir.")
+    }.get(phase_of(body), "I could not count them just now, sir: the tally did not come.")
 
 
 def test_cancel_ends_the_turn_at_once_while_a_tool_hangs(served, home, hanging_tool):
@@ -388,7 +388,7 @@ def test_a_hanging_tool_times_out_and_cannot_write_after_its_turn(served, home, 
         t0 = time.monotonic()
         final = butler.turn(QUESTION).result(timeout=10)
         took = time.monotonic() - t0
-        assert isinstance(final, TurnFinished) and final.answer == "A good many, sir."
+        assert isinstance(final, TurnFinished) and final.answer == "I could not count them just now, sir: the tally did not come."
         assert 1.0 <= took < 2.5, took
         respond = [r for r in served.chat_requests if phase_of(r) == "respond"][-1]
         assert "took longer than 1 s" in respond["messages"][-1]["content"]
@@ -416,7 +416,7 @@ def test_a_tool_that_raises_becomes_a_result_and_the_turn_answers(served, home, 
     with tatlock.open() as butler:
         events = list(butler.turn(QUESTION))
     final = events[-1]
-    assert isinstance(final, TurnFinished) and final.answer == "A good many, sir."
+    assert isinstance(final, TurnFinished) and final.answer == "I could not count them just now, sir: the tally did not come."
     result = next(e for e in events if type(e).__name__ == "ToolResult")
     assert not result.ok and "SystemExit" in result.result["error"]
     assert not any(isinstance(e, ErrorEvent) for e in events)

@@ -18,7 +18,7 @@ _EMPTY = set("certainly of course absolutely sir madam i i'm im am would will sh
              "pleased help helping assist assisting you your with that this it do does let me know if there is "
              "anything else can could may a an the and so please just right away my pleasure any time further "
              "questions question need needs further more have has excellent good great id i'd only too whenever "
-             "youre you're ready gladly indeed fine wonderful very well now soon".split())
+             "youre you're ready gladly indeed fine wonderful very well now soon always theres there's".split())
 
 
 _ENGLISH = set("the a an is are was be to of and in on for with it its you your i my me we our sir that this at "

@@ -261,6 +261,9 @@ def garbled(answer: str) -> str | None:
     sentences = [x.lower() for x in _sentences(text) if len(x) > 15]
     if len(sentences) >= 2 and len(set(sentences)) == 1:  # one sentence said again ("I'm unable to ... " x2)
         return "the reply repeats itself"
+    said = words(text)
+    if len(said) >= 6 and len(set(said)) <= len(said) * 0.5:  # "Sir, Rotterdam. Sir. Rotterdam sir . . ."
+        return "a few words over and over"
     return None
 
 

@@ -72,13 +72,20 @@ def findings_of(findings: tuple[str, ...] | list[str]) -> list[Finding]:
     return out
 
 
+def _relays(answer: str, error: str) -> bool:
+    """The reply passes on a failure's own words ("tatlock never reads those")."""
+    said = set(re.findall(r"[a-z]{4,}", answer.lower()))
+    return len(said & set(re.findall(r"[a-z]{4,}", error.lower())) - {"error", "sir"}) >= 2
+
+
 def unsupported(answer: str, question: str, found: list[Finding]) -> tuple[str, str] | None:
     """(fallback type, why) for a claim nothing supports, or None."""
     if HEDGE.search(answer):
         return None
-    failed = [f.tool for f in found if f.status == "error"]
-    if failed:
-        return "I_DONT_KNOW", f"{failed[0]} failed, but the reply answers as if it had not"
+    failed = [f for f in found if f.status == "error"]
+    if failed and len(failed) == len(found) and not any(_relays(answer, f.result) for f in failed):
+        # every tool failed, and the reply neither says so nor passes on what the failure said
+        return "I_DONT_KNOW", f"{failed[0].tool} failed, but the reply answers as if it had not"
     weather = [f for f in found if f.tool == "get_weather_forecast" and f.status == "ok"]
     if not weather and _WEATHER_CLAIM.search(answer) and needs.tool_rule("weather", question):
         return "I_DONT_KNOW", "weather stated without a forecast"
