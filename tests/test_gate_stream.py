@@ -184,3 +184,25 @@ def test_no_good_answer_in_the_gate_cases_is_rejected():
             rejected.append((case["id"], v.checks))
     assert rejected == []
     assert len(bench_gate.load_cases()) >= 150
+
+
+def test_fast_tokens_are_checked_in_batches_and_nothing_unchecked_is_shown():
+    """Tokens closer together than the gate's pace are checked together (a fast server's 2,000
+    tokens then cost a few hundred checks): nothing is shown before it was checked, a failure
+    in a batch still stops the answer with nothing failing shown, and the end releases the rest."""
+    from tatlock.pipeline.streamgate import StreamGate
+
+    gate = StreamGate(question="Tell me a story", pace=60.0)  # every piece after the first comes "too soon"
+    shown = gate.feed("Once upon a time ")
+    assert shown == "Once upon a time "  # the first piece is checked at once: the first byte is not delayed
+    assert gate.feed("there ") == ""  # too soon: held, unchecked
+    for piece in "was a butler who kept a very tidy house indeed and".split(" "):
+        shown += gate.feed(piece + " ")
+    assert "there was a butler" in shown  # checked once 48 characters had come
+    rest, verdict = gate.finish()
+    assert verdict.verdict == "APPROVED" and (shown + rest).startswith("Once upon a time there was a butler")
+
+    gate = StreamGate(question="Who are you?", pace=60.0)
+    out = "".join(gate.feed(p) for p in ["I am ", "ChatGPT, ", "a large ", "language model ", "made by ", "OpenAI, ",
+                                          "and I ", "am happy ", "to help ", "you today."])
+    assert gate.failed is not None and "ChatGPT" not in out

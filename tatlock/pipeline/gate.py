@@ -21,6 +21,10 @@ from tatlock.pipeline.phases import MAX_TOKENS, Phase, chat
 from tatlock.pipeline.respond import respond
 from tatlock.pipeline.streamgate import StreamGate
 
+# tokens closer together than this are gate-checked in batches (see StreamGate): a local model's
+# tokens come tens of milliseconds apart and are each checked at once
+STREAM_PACE = 0.004
+
 if TYPE_CHECKING:  # pragma: no cover
     from tatlock.pipeline.turn import Plan, TurnRunner
 
@@ -48,7 +52,7 @@ class Brief:
 
     def stream_gate(self) -> StreamGate:
         return StreamGate(question=self.question, persona_text=self.persona, instructions=self.instructions,
-                          prompt_text=self.prompt_text, findings=self.findings, secrets=self.secrets)
+                          prompt_text=self.prompt_text, findings=self.findings, secrets=self.secrets, pace=STREAM_PACE)
 
     def check(self, answer: str, **changes: Any) -> quality.Verdict:
         b = Brief(**{**self.__dict__, **changes})

@@ -192,13 +192,22 @@ class MessageView(Said, Vertical):
         if text is not None and text.strip() != self.text.strip():
             self.text = text  # what is stored differs from what streamed (e.g. after a revision)
             await self.body.update(inert(text))
+        self.settle()
         self.set_marks(marks, footer)
+
+    def settle(self) -> None:
+        """The last block of the answer sits right above the footer (no blank line)."""
+        blocks = list(self.body.children)
+        if blocks:
+            top, right, _, left = blocks[-1].styles.margin
+            blocks[-1].styles.margin = (top, right, 0, left)
 
     async def replace(self, text: str) -> None:
         """The quality gate withdrew the answer: show its replacement instead."""
         await self.end_stream()
         self.text = text
         await self.body.update(inert(text))
+        self.settle()
         self.set_marks(("withdrawn",), self.footer_text)
 
 
