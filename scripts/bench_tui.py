@@ -306,7 +306,9 @@ def main() -> int:
         home.mkdir()
         env = {k: v for k, v in os.environ.items()
                if not k.startswith(("TATLOCK_", "OLLAMA_")) and k not in ("COLUMNS", "LINES")}
-        env.update(TATLOCK_HOME=str(home), TATLOCK_USER="bench", TATLOCK_TIER="low", OLLAMA_HOST=url,
+        # a 2,000-token answer needs a window of 8,192 (an answer may fill a quarter of it)
+        env.update(TATLOCK_HOME=str(home), TATLOCK_USER="bench", TATLOCK_TIER="low", TATLOCK_CONTEXT_SIZE="8192",
+                   OLLAMA_HOST=url,
                    TATLOCK_MODEL="llama3.2:3b", TERM="xterm-256color", COLORTERM="truecolor")
         os.environ.update({k: v for k, v in env.items() if k.startswith(("TATLOCK_", "OLLAMA_"))})
 

@@ -21,11 +21,9 @@ from tatlock.memory.tokens import Estimator
 from tatlock.store.system import SystemStore
 from tatlock.store.user import UserStore
 
-# most tokens one call may generate, by phase. The phases that write the answer (assess, when it
-# answers directly, and respond) allow a long answer whole: a model caught in a loop is stopped by
-# the loop check, and every call by the turn's deadline, not by this cap (at 600 and 500 a long
-# answer asked for was cut off mid-sentence).
-MAX_TOKENS = {"assess": 2048, "select_tools": 300, "respond": 2048, "quality": 120, "summary": 1400}
+# most tokens one call may generate, by phase; the phases that write the answer (assess, when it
+# answers directly, and respond) take TurnEnv.answer_tokens() instead
+MAX_TOKENS = {"assess": 600, "select_tools": 300, "respond": 500, "quality": 120, "summary": 1400}
 
 Emit = Callable[[Event], None]
 
@@ -42,6 +40,13 @@ class TurnEnv:
     clock: Callable[[], dt.datetime]
     secrets: tuple[str, ...]
     budget: Callable[[], int]  # context budget in tokens (asks the server once)
+
+    def answer_tokens(self) -> int:
+        """Most tokens an answer may have: a quarter of the context window (1,024 on the low
+        tier's 4,096, 2,048 on 8,192), within 512..4,096. A long answer asked for comes whole
+        where the window allows it (at a fixed 500 it was cut off mid-sentence), while a small
+        model that rambles on a slow CPU is stopped well within the call's deadline."""
+        return max(512, min(4096, self.budget() // 4))
 
     def options(self, temperature: float = 0.3, max_tokens: int | None = None) -> dict[str, Any]:
         """Backend-neutral options; every call is bounded (a small model can ramble forever)."""

@@ -55,7 +55,7 @@ def respond(env: TurnEnv, emit: Callable[..., None], *, persona: str, turn_vars:
         if show is not None:
             show(piece)
 
-    r = chat(env, p, messages, cancel=cancel, on_token=on_token, temperature=0.5)
+    r = chat(env, p, messages, cancel=cancel, on_token=on_token, temperature=0.5, max_tokens=env.answer_tokens())
     answer = r.content.strip()
     if looped:
         answer = quality.without_repeats(answer)

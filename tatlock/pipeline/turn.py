@@ -252,7 +252,7 @@ class TurnRunner:
                         self.show(rest)
 
             r1 = chat(self.env, p1, messages, cancel=self.cancel, schema=assess.schema([s.key for s in enabled]),
-                      on_token=on_token, max_tokens=MAX_TOKENS["assess"])
+                      on_token=on_token, max_tokens=self.env.answer_tokens())
             raw = r1.content
             a = assess.parse(raw)
             if (a is None or gate.failed) and streamer.decision in streamer.decisions and streamer.emitted.strip():

@@ -55,6 +55,9 @@ STATUS_RETRY = 20.0  # seconds between checks while the server is down
 ROOM = "tui"
 
 
+
+AFTER_TURN = 0.25  # seconds after a turn ends before the sidebar and panes reload
+
 class TatlockApp(ConversationActions):
     CSS_PATH = "tatlock.tcss"
     TITLE = "Tatlock"
@@ -207,10 +210,15 @@ class TatlockApp(ConversationActions):
             self.sidebar.set_current(ev.conversation_id)
             self.run_worker(self.sidebar.reload(), group="sidebar")
         elif isinstance(ev, (TurnFinished, TurnCancelled, ErrorEvent)):
-            self.run_worker(self.sidebar.reload(), group="sidebar")
-            self.refresh_detail()
+            # the sidebar and the panes catch up a moment later: their queries and layout would
+            # otherwise land in the frame that shows the answer's last words
+            self.set_timer(AFTER_TURN, self._after_turn)
             if isinstance(ev, ErrorEvent) and ev.kind in ("unreachable", "model", "timeout"):
                 self.check_server()
+
+    def _after_turn(self) -> None:
+        self.run_worker(self.sidebar.reload(), group="sidebar")
+        self.refresh_detail()
 
     def _from_background(self, ev: Event) -> None:  # on the thread that produced it
         if isinstance(ev, (CompactionStarted, CompactionFinished, CompactionFailed)):
