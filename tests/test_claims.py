@@ -181,3 +181,9 @@ def test_their_honest_twins_are_not(answer, question, kw):
 def test_a_few_words_over_and_over_is_garbled():
     assert checks.garbled("Sir, Rotterdam. Sir. Rotterdam sir . . . Rotter")
     assert checks.garbled("Rotterdam, sir; you live in Rotterdam.") is None
+
+
+def test_code_is_not_an_answer_in_another_language():
+    code = "find . -name '*.py' -mtime -1 -print0 | xargs -0 wc -l | sort -n | tail"
+    assert verdict(code, "What's the command to count lines in recent python files?")[0] == "APPROVED"
+    assert verdict(f"`{code}`", "How do I count lines in the files I changed today?")[0] == "APPROVED"

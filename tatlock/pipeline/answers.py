@@ -25,9 +25,15 @@ _ENGLISH = set("the a an is are was be to of and in on for with it its you your 
                "as by from have has not no yes can will would there here what which who how".split())
 
 
+_CODE = re.compile(r"\b(?:code|command|cmd|script|snippet|regex|function|python|bash|shell|sql|javascript|js|"
+                   r"json|yaml|html|css|linux|terminal|syntax)\b", _I)
+
+
 def not_english(answer: str, question: str) -> bool:
     """An answer in another language to a question in English (not a translation asked for)."""
     a, q = words(answer), words(question)
+    if "`" in answer or _CODE.search(question):
+        return False  # code is no language of the question's (a command, a snippet)
     if len(a) < 8 or len(q) < 3 or re.search(r"\btranslat|\bin\s+(?:french|german|spanish|italian|dutch|"
                                               r"portuguese|japanese|chinese|welsh|latin)\b|\bsay\b", question, _I):
         return False

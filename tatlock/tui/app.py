@@ -53,10 +53,8 @@ PANES_FROM = 120  # columns from which the side panes show without asking
 SIDEBAR_FROM = 140
 STATUS_RETRY = 20.0  # seconds between checks while the server is down
 ROOM = "tui"
-
-
-
 AFTER_TURN = 0.25  # seconds after a turn ends before the sidebar and panes reload
+
 
 class TatlockApp(ConversationActions):
     CSS_PATH = "tatlock.tcss"
