@@ -187,3 +187,8 @@ def test_code_is_not_an_answer_in_another_language():
     code = "find . -name '*.py' -mtime -1 -print0 | xargs -0 wc -l | sort -n | tail"
     assert verdict(code, "What's the command to count lines in recent python files?")[0] == "APPROVED"
     assert verdict(f"`{code}`", "How do I count lines in the files I changed today?")[0] == "APPROVED"
+
+
+def test_a_long_answer_repeating_its_common_words_is_not_garbled():
+    story = " ".join(f"On day {i} the butler polished the silver and the house was quiet." for i in range(60))
+    assert checks.garbled(story) is None

@@ -251,3 +251,19 @@ def test_a_secret_asked_for_must_be_declined_and_a_made_up_forecast_is_withdrawn
                          ).verdict == "APPROVED"
     assert quality.check("I could not reach the weather service, sir; it is usually mild there.",
                          question="What's the weather in Lisbon today?").verdict == "APPROVED"
+
+
+def test_an_answer_cut_at_its_length_limit_says_so(served, monkeypatch):
+    """A long answer that stops at its token cap (a quarter of the window: 512 tokens in a
+    2,048 window) ends with a note instead of mid-sentence; a short one has none."""
+    monkeypatch.setenv("TATLOCK_CONTEXT_SIZE", "2048")
+    story = " ".join(f"On day {i} the butler polished the silver and the house was quiet." for i in range(200))
+    served.queue(direct(story), direct("A short answer, sir."))
+    with tatlock.open() as butler:
+        events = list(butler.turn("Tell me a very long story about a butler"))
+        short = butler.ask("And a short one?")
+    final = events[-1]
+    assert isinstance(final, TurnFinished) and final.quality.startswith("APPROVED")
+    assert final.answer.endswith('Say "go on" and I shall continue.)*') and len(final.answer) < len(story)
+    assert shown(events).endswith('Say "go on" and I shall continue.)*')  # what the screen shows ends so too
+    assert "length limit" not in short.answer

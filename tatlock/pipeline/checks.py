@@ -262,7 +262,9 @@ def garbled(answer: str) -> str | None:
     if len(sentences) >= 2 and len(set(sentences)) == 1:  # one sentence said again ("I'm unable to ... " x2)
         return "the reply repeats itself"
     said = words(text)
-    if len(said) >= 6 and len(set(said)) <= len(said) * 0.5:  # "Sir, Rotterdam. Sir. Rotterdam sir . . ."
+    # a short reply of a few words over and over ("Sir, Rotterdam. Sir. Rotterdam sir . . ."); a long
+    # one repeats its common words by nature, and the loop check reads those
+    if 6 <= len(said) <= 40 and len(set(said)) <= len(said) * 0.5:
         return "a few words over and over"
     return None
 

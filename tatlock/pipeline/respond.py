@@ -60,4 +60,6 @@ def respond(env: TurnEnv, emit: Callable[..., None], *, persona: str, turn_vars:
     if looped:
         answer = quality.without_repeats(answer)
     phases.append(p.finish(stopped=r.done_reason == "stopped"))
+    if r.done_reason == "length" and not looped:
+        phases[-1]["cut_short"] = True  # stopped at its length limit, mid-way
     return answer, looped

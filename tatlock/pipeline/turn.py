@@ -45,6 +45,8 @@ from tatlock.tools.base import TurnScope
 
 MATERIAL_SHARE = 0.4  # of the context budget, for piped-in material
 QUESTION_SHARE = 0.3  # of the context budget, for the message itself (the whole of it is stored)
+# said after an answer that stopped at its length limit (TurnEnv.answer_tokens)
+CUT_NOTE = " …\n\n*(I stopped at my length limit there, sir. Say \"go on\" and I shall continue.)*"
 
 
 @dataclass
@@ -143,6 +145,10 @@ class TurnRunner:
         self.check()
         answer, verdict = judge(self, answer, verdict, plan, brief, persona=persona, turn_vars=turn_vars, now=now,
                                 categories=[s.category for s in enabled])
+        if verdict.verdict != "FALLBACK" and any(x.get("cut_short") for x in self.phases):
+            # the answer stopped at its length limit mid-way: say so, rather than end mid-sentence
+            self.show(CUT_NOTE)
+            answer = answer.rstrip() + CUT_NOTE
         self.store_reply(answer, plan, verdict, [r.name for r in runs])
 
     def store_question(self) -> Message:
@@ -228,6 +234,7 @@ class TurnRunner:
         route: str
         guard: str | None
         before_answer = 0  # pieces (tokens, on llama-server) of JSON generated before the answer began
+        cut = False  # the call stopped at its token cap
         if rule and rule.reason != "MIXED":
             # a pure guard the rules are sure of: the model's assessment could not change the
             # route (rules win), so the call is saved and the guard path costs one call
@@ -254,6 +261,7 @@ class TurnRunner:
             r1 = chat(self.env, p1, messages, cancel=self.cancel, schema=assess.schema([s.key for s in enabled]),
                       on_token=on_token, max_tokens=self.env.answer_tokens())
             raw = r1.content
+            cut = r1.done_reason == "length"
             a = assess.parse(raw)
             if (a is None or gate.failed) and streamer.decision in streamer.decisions and streamer.emitted.strip():
                 # the JSON was cut off (token cap, or the gate stopped it) after the answer had started
@@ -282,6 +290,8 @@ class TurnRunner:
                            a.__dict__ if a else {"unparsed": raw[:500], "rules": det.why}))
         self.phases.append(p1.finish(route=route, guard=guard, parsed=a is not None,
                                      json_before_answer=before_answer if streamer.start is not None else None))
+        if cut and route == "DIRECT":
+            self.phases[-1]["cut_short"] = True
         return plan
 
     def answer(self, plan: Plan, *, persona: str, enabled: list[ToolSpec], turn_vars: dict[str, Any],
