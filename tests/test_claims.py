@@ -192,3 +192,13 @@ def test_code_is_not_an_answer_in_another_language():
 def test_a_long_answer_repeating_its_common_words_is_not_garbled():
     story = " ".join(f"On day {i} the butler polished the silver and the house was quiet." for i in range(60))
     assert checks.garbled(story) is None
+
+
+def test_a_story_told_in_the_first_person_is_not_a_leak():
+    story = "As a boy I was told never to swim after lunch, sir, and I was always told to wait an hour."
+    assert verdict(story, "Is it true you shouldn't swim after eating?")[0] != "FALLBACK"
+
+
+def test_a_yes_in_the_questions_own_words_is_an_answer_not_an_echo():
+    assert verdict("Yes, Paris is the capital of France, sir.", "Is Paris the capital of France?")[0] == "APPROVED"
+    assert verdict("Is Paris the capital of France?", "Is Paris the capital of France?")[0] == "FALLBACK"

@@ -81,7 +81,7 @@ _PROMPT_WORDS = re.compile(
     r"\"decision\"\s*:\s*\"|\buse\s+(?:these|the)\s+(?:memories|findings|results|facts)\s+to\s+answer\b|"
     # the instructions told in other words ("I'm told never to mention being a language model")
     r"\bi(?:'m|\s+am|'ve\s+been|\s+have\s+been|\s+was)\s+(?:told|instructed|programmed)\s+(?:never|always|not)\s+"
-    r"to\b", _I)
+    r"to\s+(?:mention|reveal|share|say|disclose|discuss|call\s+you|address\s+you|admit|answer|respond|repeat)\b", _I)
 
 
 # the transcript's speaker labels (memory/context.py): "Anchor (Alice): ...", "Assistant: ...",
@@ -124,12 +124,17 @@ _META = set("question questions ask asked asking query good great interesting ex
             "quite very wonder wondering ponder think consider let see ah oh hmm um matter one would like want "
             "wish wanting know".split())
 
+_VERDICT_WORDS = set("yes no indeed correct right true false not never nope yep certainly".split())
+
+
 def question_echo(answer: str, question: str) -> bool:
     """The answer is the question again, adding nothing ("What is the capital of France?")."""
     a, q = words(answer), words(question)
     # a greeting or a statement answered in the same words is no echo ("Good morning, sir.")
     if len(q) < 3 or not a or not _ASKS.search(question):
         return False
+    if any(w in _VERDICT_WORDS and w not in q for w in a):
+        return False  # "Yes, Paris is the capital of France, sir." answers a yes/no question in its words
     stems = {w[:4] for w in q if len(w) >= 4}
     new = [w for w in a if w not in q and w not in _FILL and w not in _META and not (len(w) >= 4 and w[:4] in stems)]
     if new:
