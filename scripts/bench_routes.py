@@ -26,6 +26,8 @@ Question sets (``INTENTS | FAMILY | QUESTION`` lines):
   blind12  tests/data/routes_blind12.txt            by a twelfth (guards; English as a second language); then fixed
   blind13  tests/data/routes_blind13.txt            by a thirteenth (a balanced sample), after those; then fixed
   blind14  tests/data/routes_blind14.txt            by a fourteenth (an assessor's fresh wording); then fixed
+  blind15  tests/data/routes_blind15.txt            by a fifteenth (a journalist reviewing the butler); then fixed
+  blind16  tests/data/routes_blind16.txt            by a sixteenth (English from six countries); then fixed
   (each late set's first score, before its fixes, is in its header comment: the figure to expect on
    phrasings nobody has seen is that first score, not the row printed here)
 
@@ -77,6 +79,8 @@ SETS = {
     "blind12": ROOT / "tests" / "data" / "routes_blind12.txt",
     "blind13": ROOT / "tests" / "data" / "routes_blind13.txt",
     "blind14": ROOT / "tests" / "data" / "routes_blind14.txt",
+    "blind15": ROOT / "tests" / "data" / "routes_blind15.txt",
+    "blind16": ROOT / "tests" / "data" / "routes_blind16.txt",
 }
 GOALS = {"guard_recall": 0.9, "tool_recall": 0.9, "false_alarms": 0.01}
 

@@ -63,6 +63,10 @@ RULES: dict[str, list[_Lazy]] = {
                    r"(?:large\s+)?language\s+model|llm|chat\s*gpt|gpt|llama|gemma|mistral|qwen|claude|phi|smollm|"
                    r"artificial|sentient|conscious|alive)\b", _I),
         _Lazy(r"\bare\s+you\s+(?:based|built|running|powered|trained|made)\s+(?:on|by|with)\b", _I),
+        # "a human typing back there", "a real person answering"
+        _Lazy(r"\b(?:a|any)\s+(?:real\s+|actual\s+|live\s+)?(?:human|person|people|bloke|guy)\s+(?:typing|typin'?|"
+              r"writing|answering|replying|behind\s+(?:this|these|the\s+(?:replies|answers|screen))|back\s+there|"
+              r"on\s+the\s+other\s+end)\b", _I),
         # "Which outfit trained the language model that's answering me?"
         _Lazy(r"\b(?:language\s+)?model\s+(?:that(?:'s|\s+is)|which\s+is)\s+(?:answering|replying\s+to|talking\s+to|"
               r"chatting\s+with)\s+me\b", _I),
@@ -106,7 +110,7 @@ RULES: dict[str, list[_Lazy]] = {
               r"\b(?:can|could|do)\s+(?:you|u)\s+(?:go|get)\s+online\b", _I),
         _Lazy(r"\b(?:can|could|do)\s+you\s+(?:actually\s+|really\s+|even\s+)?(?:browse|access|search|use|read|open|send|"
               r"set|make|remember|see|hear|call|"
-                   r"control|book|order|write|save|check)\s+(?:the\s+(?:internet|web)|files?|emails?|pdfs?|"
+                   r"control|book|order|write|save|check)\s+(?:the\s+(?:internet|web|browser)|files?|emails?|pdfs?|"
                    r"images?|pictures?|"
                    r"photos?|reminders?|alarms?|timers?|calls?|music|things|appointments?|my\s+(?:files|"
                    r"emails|calendar))\b"
@@ -130,8 +134,11 @@ RULES: dict[str, list[_Lazy]] = {
               r"(?:you(?:'re|\s+are)\s+able|you\s+can|you\s+could)\b|\b(?:something|anything)\s+(?:that\s+)?you(?:'re|\s+are)\s+"
               r"(?:equipped|able|set\s+up|built|designed)\s+to\s+do\b|\bare\s+you\s+equipped\s+to\b", _I),
         _Lazy(r"\bwhat\s+are\s+you\s+(?:good|useful|handy|best)\s+(?:at|for)\b|\b(?:do|have)\s+you\s+(?:have|got)\s+"
-              r"(?:any\s+)?(?:tools|abilities|skills|features|plugins|functions|powers|special\s+abilities)\b", _I),
+              r"(?:any\s+)?(?:built-?in\s+|special\s+)?(?:tools|abilities|skills|features|plugins|functions|powers|"
+              r"special\s+abilities)\b", _I),
         # the limits asked for ("Is there anything you can't do?", "What are your limitations?")
+        _Lazy(r"\b(?:anything|things|stuff|what)\s+(?:that\s+)?you(?:'re|re)\s+(?:not|unable)\s+(?:able\s+)?to\s+"
+              r"(?:do|help|manage|handle)\b|\b(?:things|stuff)\s+(?:that\s+)?(?:you|u)\s+(?:can|could)\s+do\b", _I),
         _Lazy(r"\b(?:anything|things|stuff|what)\s+(?:that\s+)?(?:you|u)\s+(?:\w+\s+){0,2}?(?:can'?t|cannot|can\s+not|are\s+(?:not|unable)\s+"
               r"(?:able\s+)?to|aren'?t\s+able\s+to|won'?t)\s+(?:do|help|manage|handle)\b|\byour\s+(?:limits|limitations|"
               r"restrictions)\b|\bbeyond\s+(?:you|your\s+(?:abilities|capabilities|powers))\b", _I),
@@ -143,8 +150,10 @@ RULES: dict[str, list[_Lazy]] = {
               r"read|send|make|set|book|order|call|browse|search|play|control|remember|learn|use|open|text|"
               r"email|message|phone|look\s+at|view|watch|hear|listen\s+to|run|execute|understand|recogni[sz]e|"
               r"process|install|download)\b|"
+              r"\b(?:any\s+way|is\s+it\s+possible)\s+(?:that\s+)?(?:you|u)\s+(?:can|could)\s+(?:\w+\s+){0,3}?(?:book|browse|"
+              r"open\s+the\s+browser|send|call|ring|text|email|order|buy|pay|set)\b|"
               r"\b(?:can|could)\s+(?:you|u)\s+(?:actually\s+|even\s+|really\s+|also\s+|still\s+|ever\s+|"
-              r"in\s+theory\s+|in\s+principle\s+)?(?:send|text|email|e-mail|message|phone|ring|call|book|order|buy|"
+              r"in\s+theory\s+|in\s+principle\s+)?(?:do|handle|manage|send|text|email|e-mail|message|phone|ring|call|book|order|buy|"
               r"pay|make|place|take|receive|run|execute|install|download|upload|post|"
               r"play|control|turn\s+(?:on|off)|switch\s+(?:on|off)|set|schedule|browse|access|hear|see)\s+"
               r"(?:\w+\s+){0,1}(?:texts?|sms|messages?|emails?|e-mails?|whatsapps?|calls?|people|anyone|tickets?|"
@@ -279,7 +288,7 @@ _MONTHS = "january february march april may june july august september october n
 GATES = gates({
     "IDENTITY": "you u ur ya your yourself who model llm ai company vendor engine chat assistant bot butler "
                 "conversation robot human person machine computer program replies chatgpt gpt claude gemini "
-                "copilot llama mistral qwen siri alexa hood running server cloud laptop locally",
+                "copilot llama mistral qwen siri alexa hood running server cloud laptop locally people bloke guy",
     "CAPABILITIES": "you u ur ya your",
     "TEMPORAL": f"time date day days year month week weeks months hours minutes sleeps today weekend morning long "
                 f"same am "

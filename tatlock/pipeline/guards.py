@@ -161,12 +161,19 @@ def _other(clauses: list[str]) -> str:
 GUARDS = ("IDENTITY", "CAPABILITIES", "TEMPORAL", "SECURITY")
 
 
+# the second person in other Englishes ("what's yer name", "can ye", "y'all got"), read as "you"
+_DIALECT = [(re.compile(r"\b(?:yer|yur)\b", re.I), "your"), (re.compile(r"\b(?:ye|ya|y'all|yall)\b", re.I), "you"),
+            (re.compile(r"\byerself\b", re.I), "yourself")]
+
+
 def decide(text: str) -> Deterministic:
     """What the deterministic side says a message needs, with no model involved: a guard
     (MIXED when the message asks for more) from the rules or, where they are silent, the
     classifier; and the tools a rule is sure of. A tenth of a millisecond once the classifier's
     guard labels are trained (about 40 ms, on the first call in a process: see intents.warm)."""
     text = " ".join(text.split())
+    for pat, plain in _DIALECT:
+        text = pat.sub(plain, text)
     reasons, fired, _ = _rules(text)
     why = list(fired)
     clauses = _clauses(text)

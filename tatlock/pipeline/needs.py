@@ -117,7 +117,8 @@ TOOL_RULES: dict[str, list[_Lazy]] = {
         _Lazy(r"^\W*(?:just\s+so\s+you\s+know|fyi|for\s+the\s+record|for\s+your\s+(?:records|info(?:rmation)?)|"
               r"heads\s+up|for\s+(?:future\s+)?reference|note\s+(?:for|to)\s+(?:me|self|you)|just\s+a\s+note)\W+"
               r"(?:that\s+)?(?:i|i'm|im|my)\b", _I),
-        _Lazy(r"\b(?:remember|note|keep\s+in\s+mind|save|store|record)\s*(?:down\s+)?(?:for\s+later\s*[:,-]?\s*|"
+        _Lazy(r"\b(?:remember|note|keep\s+in\s+mind|save|store|record|jot\s+down|write\s+down)\s*(?:down\s+)?"
+              r"(?:for\s+later\s*[:,-]?\s*|"
               r"for\s+(?:the\s+)?(?:future|next\s+time)\s+)?"
               r"(?:that\s+|"
               r"this\s*[:,-]\s*|[:,-]\s*|"
@@ -148,7 +149,8 @@ TOOL_RULES: dict[str, list[_Lazy]] = {
                    r"(?:that|it|this)\s+(?:saved|stored|noted|written\s+down)\b|"
                    r"\bwhat(?:'s|s|\s+is|\s+are|\s+was)\s+my\s+(?:(?:wife|husband|partner|son|daughter|mum|mom|mother|"
                    r"dad|father|brother|sister|dog|cat|boss|kids|children|girlfriend|boyfriend)(?:'s|s'|s)?\s+)?"
-                   r"(?:names?|birthday|age|job|occupation|allergies|blood\s+type|shoe\s+size|favou?rite\s+\w+)\b|"
+                   r"(?:names?|birthday|age|job|occupation|allergies|blood\s+(?:type|group)|shoe\s+size|favou?rite\s+\w+)\b|"
+                   r"\bwhat\s+i(?:'ve|\s+have)\s+told\s+you\s+about\s+myself\b|"
                    r"\b(?:i|i've)\s+(?:already\s+)?(?:saved|stored|noted)\s+(?:it|that|this|them)\b|"
                    r"\b(?:did|have)\s+i\s+(?:save|saved|store|stored)\b|\b(?:what|where|when)\s+did\s+i\s+(?:tell\s+"
                    r"you|say)\s+(?:my|i)\b|\bwhat\s+(?:do\s+you\s+know|have\s+you\s+(?:stored|saved|"
@@ -183,7 +185,8 @@ TOOL_RULES: dict[str, list[_Lazy]] = {
         _Lazy(r"\bwhat(?:'s|\s+is)\s+the\s+score\b|\bfind\s+out\s+(?:when|where|whether|if|what|who|how)\b", _I),
         _Lazy(r"\bwhat\s+happened\b[^.?!]{0,40}\b(?:yesterday|today|last\s+night|this\s+(?:morning|week))\b", _I),
         _Lazy(r"\b(?:current|latest|today'?s|live)\s+(?:price|value|exchange\s+rate|score|odds)\b|"
-              rf"\bwhat(?:'s|s|\s+is)\s+(?:\w+\s+){{1,4}}?(?:at|trading\s+at|going\s+for|selling\s+for)\s+{NOW}\b", _I),
+              rf"\bwhat(?:'s|s|\s+is)\s+(?:\w+\s+){{1,4}}?(?:at|trading\s+at|going\s+for|selling\s+for)\s+"
+              rf"(?:in\s+\w+\s+)?{NOW}\b", _I),
         _Lazy(r"\b(?:latest|newest)\s+(?:stable\s+)?(?:[\w.+#-]+\s+){0,2}(?:version|release)\b", _I),
         _Lazy(r"\b(?:come\s+out|been\s+released|released|launched|out)\s+yet\b|\b(?:is|are)\s+(?:the\s+)?(?:[\w'.-]+\s+){1,5}?"
               r"open\s+(?:on|today|tomorrow|now|at|until|late|this)\b", _I),
@@ -290,7 +293,8 @@ GATES = gates({
     "personal": "remember note keep save store record update change set moved live location hometown home town "
                 "address birthday city country know stored saved got birth old age job occupation allergies "
                 "favourite favorite name names work anniversary saved noted come study living file profile add put "
-                "details notes records given blood type shoe size stored just fyi heads info information reference "
+                "details notes records given blood type group shoe size stored just fyi heads info information "
+                "reference jot myself "
                 "self say tell",
     "web": "yet released launched out open current live price value at latest newest version release much search "
            "google look check find browse "
