@@ -46,10 +46,12 @@ class Finding:
     tool: str
     status: str  # "ok" | "empty" | "error"
     result: str  # the result's text (its JSON as given)
+    data: object = None  # the result parsed, when it is JSON
 
 
-def findings_of(findings: tuple[str, ...] | list[str]) -> list[Finding]:
-    """Each tool result the respond phase saw, with whether it answered, found nothing or failed."""
+def read_findings(findings: tuple[str, ...] | list[str]) -> list[Finding]:
+    """Each tool result the respond phase saw ("Result of tool(args): {...}"), with whether it
+    answered, found nothing or failed. Read once per answer; every check of findings uses it."""
     out = []
     for f in findings:
         m = _RESULT.match(f)
@@ -68,7 +70,7 @@ def findings_of(findings: tuple[str, ...] | list[str]) -> list[Finding]:
                 status = "empty"
         elif '"error"' in result or "'error'" in result:
             status = "error"
-        out.append(Finding(m.group(1), status, result))
+        out.append(Finding(m.group(1), status, result, obj))
     return out
 
 

@@ -15,7 +15,6 @@ a partial answer while it streams, holding back only what could still turn out t
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 
@@ -137,30 +136,23 @@ _CANNOT = re.compile(r"\b(?:can(?:no|')t|cannot|unable\s+to|not\s+able\s+to|don'
 _WEATHER_WORDS = re.compile(r"\b(?:rain\w*|showers?|drizzle|snow\w*|sun\w*|cloud\w*|overcast|fog\w*|mist\w*|wind\w*|"
                             r"storm\w*|thunder\w*|frost\w*|ic[ey]|cold|chilly|cool|warm|hot|mild|dry|wet|degrees|"
                             r"°|temperature|forecast|clear|grey|gray|bright|umbrella)\b", _I)
-_RESULT = re.compile(r"^Result of (\w+)\(")
 _NAME_ASK = re.compile(r"\bname\b|\bcall\s+you\b|\bwho\s+(?:are|r)\s+(?:you|u)\b|\bintroduce\b|\bwho\s+am\s+i\b", _I)
 _STOP = set(checks._FILL) | set("with from this that have been about your their there were will would could should "
                                "location date time results result count keyword text author current daily".split())
 
 
-def _tool_findings(findings: tuple[str, ...]) -> list[tuple[str, str]]:
+def _tool_findings(found: list[claims.Finding]) -> list[tuple[str, str]]:
     """(tool, result text) of each successful tool finding, without what was asked for (the
     query or keyword, which an answer could repeat without using the result)."""
     out = []
-    for f in findings:
-        m = _RESULT.match(f)
-        if not m or '"error"' in f or "'error'" in f:
+    for f in found:
+        if f.status == "error":
             continue
-        result = f.split("): ", 1)[1] if "): " in f else f[m.end():]
-        try:
-            obj = json.loads(result)
-        except ValueError:
-            obj = None
-        if isinstance(obj, dict):
-            empty = obj.get("count") == 0 or obj.get("results") == []
-            result = "" if empty else " ".join(_values(
-                {k: v for k, v in obj.items() if k not in ("query", "keyword", "key")}))
-        out.append((m.group(1), result))
+        result = f.result
+        if isinstance(f.data, dict):
+            result = "" if f.status == "empty" else " ".join(_values(
+                {k: v for k, v in f.data.items() if k not in ("query", "keyword", "key")}))
+        out.append((f.tool, result))
     return out
 
 
@@ -226,8 +218,8 @@ def check(answer: str, *, question: str = "", persona_text: str = "", secrets: t
         return v
     if checks.question_echo(answer, question):
         return _fail("RETRY", "question_echo", "the reply only repeats the question")
-    tools_found = _tool_findings(c.findings)
-    found = claims.findings_of(c.findings)
+    found = claims.read_findings(c.findings)
+    tools_found = _tool_findings(found)
     made_up = claims.unsupported(answer, question, found)
     if made_up:
         return _fail(made_up[0], "invented", made_up[1])
