@@ -6,8 +6,8 @@ Against the fake Ollama server over real loopback HTTP with the real ollama clie
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
-import sqlite3
 import threading
 import time
 
@@ -18,23 +18,14 @@ from tatlock.events import (
     AnswerToken, CompactionFinished, CompactionStarted, ConversationReady, ErrorEvent, MessageStored, TurnCancelled,
     TurnFinished,
 )
+from support import replies
+from support.store import stored_messages as stored
 
 LONG = ("Paris is the capital of France, sir, and has been for a good many centuries, "
         "through kings, emperors, republics and a great deal of pastry.")
 
 
-def direct(answer: str, topics=("geography",)) -> dict:
-    return {"json": {"decision": "DIRECT", "guard_reason": "NONE", "answer": answer, "tools": [],
-                     "tool_query": "", "topics": list(topics)}}
-
-
-def stored(home, user="tester"):
-    conn = sqlite3.connect(home / "users" / f"{user}_longterm.db")
-    conn.row_factory = sqlite3.Row
-    try:
-        return conn.execute("SELECT * FROM conversation_messages ORDER BY message_id").fetchall()
-    finally:
-        conn.close()
+direct = functools.partial(replies.direct, topics=("geography",))
 
 
 def test_readme_example_runs_as_written(served, home):

@@ -10,14 +10,14 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+import functools
+from support import replies
 
 LONG = ("Paris is the capital of France, sir, and has been for a good many centuries, "
         "through kings, emperors, republics and a great deal of pastry.")
 
 
-def direct(answer: str) -> dict:
-    return {"json": {"decision": "DIRECT", "guard_reason": "NONE", "answer": answer, "tools": [],
-                     "tool_query": "", "topics": []}}
+direct = functools.partial(replies.direct, topics=())
 
 
 def exe() -> str:

@@ -12,6 +12,8 @@ import pytest
 
 import tatlock
 from tatlock.store.summaries import add_cross_summary
+import functools
+from support import replies
 
 SUMMARY = ("TOPICS DISCUSSED\n- dinner\n\nFACTUAL TIMELINE\n- Maria proposed leek soup\n\n"
            "KEY FACTS ESTABLISHED\n- Maria wants leek soup on Friday; the greengrocer closes at six\n\n"
@@ -21,9 +23,7 @@ BRIEFING = ("Recent Highlights\n- Maria proposed leek soup on Friday.\n\nPattern
 QUERIES = ["leek soup", "greengrocer", "tulip bulbs Harrods", "Rotterdam", "zeppelin museum", "Friday dinner"]
 
 
-def direct(answer: str, topics=("gardening",)) -> dict:
-    return {"json": {"decision": "DIRECT", "guard_reason": "NONE", "answer": answer, "tools": [],
-                     "tool_query": "", "topics": list(topics)}}
+direct = functools.partial(replies.direct, topics=("gardening",))
 
 
 def seed(served) -> dict[str, int]:

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import tatlock
 from tatlock.events import AnswerReplaced, AnswerToken, ToolCalled, TurnFinished
+import functools
+from support import replies
 
 
-def direct(answer: str) -> dict:
-    return {"json": {"decision": "DIRECT", "guard_reason": "NONE", "answer": answer, "tools": [],
-                     "tool_query": "", "topics": []}}
+direct = functools.partial(replies.direct, topics=())
 
 
 def shown(events) -> str:

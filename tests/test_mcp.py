@@ -20,15 +20,15 @@ from mcp.client.stdio import stdio_client
 from mcp.shared.exceptions import MCPError
 
 import tatlock
+import functools
+from support import replies
 
 EXE = str(Path(sys.executable).parent / "tatlock")
 ROOM = "!kitchen:example.org"
 ANCHOR = "@alice:example.org"
 
 
-def direct(answer: str, topics=("dinner",)) -> dict:
-    return {"json": {"decision": "DIRECT", "guard_reason": "NONE", "answer": answer, "tools": [],
-                     "tool_query": "", "topics": list(topics)}}
+direct = functools.partial(replies.direct, topics=("dinner",))
 
 
 SUMMARY = ("TOPICS DISCUSSED\n- dinner\n\nFACTUAL TIMELINE\n- Maria proposed soup\n\n"

@@ -10,11 +10,11 @@ import sqlite3
 from tatlock.butler import Butler
 from tatlock.config import load
 from tatlock.store.user import Author
+import functools
+from support import replies
 
 
-def direct(answer: str) -> dict:
-    return {"json": {"decision": "DIRECT", "guard_reason": "NONE", "tools": [], "tool_query": "",
-                     "answer": answer, "topics": ["chat"]}}
+direct = functools.partial(replies.direct, topics=('chat',))
 
 
 def conservative_summary(body: dict) -> dict:

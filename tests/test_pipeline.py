@@ -4,11 +4,11 @@ over loopback HTTP, with the number of model calls each route costs asserted exa
 from __future__ import annotations
 
 import json
-import sqlite3
 
 import pytest
 
 from support.fake_ollama import FakeError, MidStreamError
+from support.store import stored_messages as db_messages
 
 
 def assess(decision="DIRECT", guard="NONE", answer="", tools=(), query="", topics=("general",)):
@@ -18,15 +18,6 @@ def assess(decision="DIRECT", guard="NONE", answer="", tools=(), query="", topic
 
 CROSS = ("Recent Highlights\n- The user mentioned Maria's birthday.\nPatterns Across Sessions\n- none\n"
          "Current Context\n- birthdays")
-
-
-def db_messages(home, user="tester"):
-    conn = sqlite3.connect(home / "users" / f"{user}_longterm.db")
-    conn.row_factory = sqlite3.Row
-    try:
-        return conn.execute("SELECT * FROM conversation_messages ORDER BY message_id").fetchall()
-    finally:
-        conn.close()
 
 
 def ask_json(cli, *args, stdin=None):

@@ -5,21 +5,12 @@ the composer's keys, slash commands, speaking as a guest, copying, inert escape 
 from __future__ import annotations
 
 import json
-import sqlite3
 
 from tui_support import LONG, direct, running, said, send, until
 
 import tatlock
 from tatlock.tui.widgets.message import MessageView, StoredView
-
-
-def rows(home, user="tester"):
-    conn = sqlite3.connect(home / "users" / f"{user}_longterm.db")
-    conn.row_factory = sqlite3.Row
-    try:
-        return conn.execute("SELECT * FROM conversation_messages ORDER BY message_id").fetchall()
-    finally:
-        conn.close()
+from support.store import stored_messages as rows
 
 
 async def test_a_question_streams_into_the_transcript_and_is_stored(served, home):

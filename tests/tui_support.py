@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import time
 from typing import Any, AsyncIterator, Callable
+
+from support import replies
 
 import tatlock
 
@@ -15,9 +18,7 @@ LONG = ("Paris is the capital of France, sir, and has been for a good many centu
         "through kings, emperors, republics and a great deal of pastry.")
 
 
-def direct(answer: str, topics: tuple[str, ...] = ("geography",)) -> dict:
-    return {"json": {"decision": "DIRECT", "guard_reason": "NONE", "answer": answer, "tools": [],
-                     "tool_query": "", "topics": list(topics)}}
+direct = functools.partial(replies.direct, topics=("geography",))
 
 
 @contextlib.asynccontextmanager
