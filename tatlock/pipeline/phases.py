@@ -23,7 +23,7 @@ from tatlock.store.user import UserStore
 
 # most tokens one call may generate, by phase; the phases that write the answer (assess, when it
 # answers directly, and respond) take TurnEnv.answer_tokens() instead
-MAX_TOKENS = {"assess": 600, "select_tools": 300, "respond": 500, "quality": 120, "summary": 1400}
+MAX_TOKENS = {"select_tools": 300, "quality": 120, "summary": 1400}
 
 Emit = Callable[[Event], None]
 
@@ -79,7 +79,7 @@ class Phase:
 
 def chat(env: TurnEnv, phase: Phase, messages: list[dict], *, cancel: Cancel | None, schema: dict | None = None,
          tools: list[dict] | None = None, on_token: Callable[[str], None] | None = None,
-         temperature: float = 0.3, max_tokens: int = MAX_TOKENS["respond"]) -> ChatResult:
+         temperature: float = 0.3, max_tokens: int) -> ChatResult:
     r = env.backend.chat(messages, schema=schema, tools=tools, on_token=on_token,
                          options=env.options(temperature, max_tokens), cancel=cancel)
     phase.add(r)
