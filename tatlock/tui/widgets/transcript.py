@@ -77,9 +77,22 @@ class Transcript(VerticalScroll):
         offset = (first.virtual_region.y - self.scroll_y) if first is not None else 0
         await self.mount_all(views, before=0)
 
-        def keep_place() -> None:
-            if first is not None and first.is_mounted:
-                self.scroll_to(y=first.virtual_region.y - offset, animate=False, immediate=True)
+        last_new = views[-1]
+
+        def keep_place(tries: int = 0) -> None:
+            if first is None or not first.is_mounted:
+                return
+            target = first.virtual_region.y - offset
+            # On a busy machine the refresh can come before the layout has placed the new
+            # page: the old first message still sits at the top and the scroll range has
+            # not grown. Scrolling then would leave the reader at the top of the new page,
+            # so wait for the layout (a few refreshes at most) before keeping the place.
+            laid_out = first.virtual_region.y >= last_new.virtual_region.bottom > 0
+            short = target > self.max_scroll_y  # the range grows in the same pass, or never
+            if (not laid_out and tries < 20) or (short and tries < 3):
+                self.call_after_refresh(keep_place, tries + 1)
+                return
+            self.scroll_to(y=target, animate=False, immediate=True)
 
         self.call_after_refresh(keep_place)
 
