@@ -89,13 +89,12 @@ async def test_speaking_as_a_guest_and_back(served, home):
     served.handler = lambda body: direct("Good day.")
     async with running() as (app, pilot):
         await send(app, pilot, "/as Maria Lopez", wait=False)
-        await pilot.pause(0.1)
-        assert "speaking as Maria Lopez" in str(app.chat.composer.border_title)
+        await until(pilot, lambda: "speaking as Maria Lopez" in str(app.chat.composer.border_title))
         await send(app, pilot, "Hello from Maria")
         assert app.chat.transcript.messages[-2].author == "Maria Lopez"
         assert app.chat.transcript.messages[-2].has_class("guest")
         await send(app, pilot, "/as", wait=False)
-        await pilot.pause(0.1)
+        await until(pilot, lambda: "a guest" not in str(app.chat.composer.border_title))
         await send(app, pilot, "Hello again")
         assert app.chat.transcript.messages[-2].author == app.butler.anchor().name
     authors = [(r["author_name"], r["is_anchor"]) for r in rows(home) if r["role"] == "user"]
@@ -115,16 +114,14 @@ async def test_slash_commands_new_help_export_and_unknown(served, tmp_path):
         await until(pilot, lambda: (tmp_path / "talk.json").exists())
         assert json.loads((tmp_path / "talk.json").read_text())["conversation"]["id"] == first
         await send(app, pilot, "/new", wait=False)
-        await pilot.pause(0.2)
-        assert app.chat.conversation_id is None and app.chat.transcript.messages == []
+        await until(pilot, lambda: app.chat.conversation_id is None and app.chat.transcript.messages == [])
         await send(app, pilot, "Second question")
         assert app.chat.conversation_id not in (None, first)
         await send(app, pilot, "/help", wait=False)
         await until(pilot, lambda: type(app.screen).__name__ == "HelpScreen")
         await pilot.press("escape")
         await send(app, pilot, "/frobnicate", wait=False)
-        await pilot.pause(0.2)
-        assert any("Unknown command /frobnicate" in str(n.message) for n in app._notifications)
+        await until(pilot, lambda: any("Unknown command /frobnicate" in str(n.message) for n in app._notifications))
         assert said(app)[-1] == ("assistant", "Certainly, sir.")  # nothing was sent
 
 
