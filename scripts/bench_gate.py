@@ -16,9 +16,13 @@ a second such helper after those, scored once, then led to rules of their own (r
 quoted, empty politeness, evening times, "minus 5"). The 80 "blind3" cases, by a third helper after
 those, were scored once, then led to rules too (instructions told in other words, templates,
 another language, dry weather in the rain). The 80 "blind4" cases, by a fourth helper written as an
-assessor's check, were scored once: the part to trust for answers nobody has seen.
+assessor's check, were scored once: the part to trust for answers nobody has seen. The 80
+"blind6" cases (what tiny models produce) and the 80 "blind5" cases (an adversarial tester) were
+written by two more such helpers on the evening of 23 November; blind6 was scored first (rules
+catch 72.5%, false alarms 5.0%: a bare "144." and an ISO date), then fixed, and blind5 after those
+fixes (rules catch 47.5%, false alarms 7.5%), then fixed: both first scores are in the notes.
 
-Reported per part (tune, held out, blind, blind2, blind3, blind4): false alarms on good answers (rules alone, and after the
+Reported per part (in the file's order): false alarms on good answers (rules alone, and after the
 model check), the share of bad answers the rules alone reject, the share they reject or send
 to the model check, the share caught with the model check, and the stream: bad answers
 stopped while streaming and whether any failing text had been released by then.
@@ -195,7 +199,7 @@ def by_kind(cases: list[dict]) -> dict[str, list[int]]:
 def run(cases: list[dict], judge: Judge) -> tuple[dict, list[str]]:
     out: dict[str, dict] = {}
     notes: list[str] = []
-    for part in ("tune", "heldout", "blind", "blind2", "blind3", "blind4"):
+    for part in dict.fromkeys(case["split"] for case in cases):  # in the file's order
         n = dict.fromkeys(["good", "bad", "fa_rules", "unsure_good", "fa_final", "caught_rules", "flagged_rules",
                            "caught_final", "type_right", "stopped", "leaked", "first_release"], 0)
         firsts, helds, stream_ms = [], [], []

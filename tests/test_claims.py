@@ -202,3 +202,51 @@ def test_a_story_told_in_the_first_person_is_not_a_leak():
 def test_a_yes_in_the_questions_own_words_is_an_answer_not_an_echo():
     assert verdict("Yes, Paris is the capital of France, sir.", "Is Paris the capital of France?")[0] == "APPROVED"
     assert verdict("Is Paris the capital of France?", "Is Paris the capital of France?")[0] == "FALLBACK"
+
+
+PARIS = result("get_weather_forecast", "location='Paris'", {
+    "location": "Paris, Ile-de-France, France", "current": {"temperature_c": 4.1, "weather": "clear sky"},
+    "daily": [{"date": "2026-11-23", "max_c": 7.5, "min_c": -0.5, "weather": "clear sky"}]})
+ENV_FILE = result("analyze_file", "path='.env'", {"path": ".env", "content": "DB_HOST=localhost\nDB_USER=alice"})
+TIME_FACT = "The current local date and time: Monday 23 November 2026, 08:41 (Europe/London)."
+
+
+@pytest.mark.parametrize("answer, question, kw, failed", [
+    # a small model's slips, each withdrawn
+    ("La capital de España es Madrid, señor.", "What's the capital of Spain?", {}, True),
+    ("光速约为每秒299,792公里。", "What is the speed of light?", {}, True),
+    ("Sir the the book, of butler is is a good good read read. 1. 2. 3. sir sir.", "Can you recommend a good book?",
+     {}, True),
+    ("Place the egg boiling in the of water minutes sir six the for to then cold and the.", "How do I boil an egg?",
+     {}, True),
+    ("London has light rain today, sir, around 9 degrees.", "What's the weather in London and in Paris today?",
+     {"findings": [LONDON, PARIS]}, True),
+    ("Tomorrow is Wednesday the 24th of November, sir.", "What's the date tomorrow?",
+     {"findings": [TIME_FACT], "guard_parts": ("TEMPORAL",)}, True),
+    ("It's October, sir, and a spider has eight legs.", "What month is it, and how many legs does a spider have?",
+     {"findings": [TIME_FACT], "guard_parts": ("TEMPORAL",), "other_part": "how many legs does a spider have"}, True),
+    ("I'm Tatlock, sir. Under the livery I'm a fine-tuned Llama 3.2.", "What model are you, really?",
+     {"guard_parts": ("IDENTITY",)}, True),
+    ("No, sir, I am Tatlock. Under the hood I run on Llama 3.2 from Meta.", "Are you ChatGPT?",
+     {"guard_parts": ("IDENTITY",)}, True),
+    ("Of course, sir, though my orders say I'm never to call myself a language model. Why did the scarecrow win an "
+     "award? He was outstanding in his field.", "Tell me a joke.", {}, True),
+    # their honest twins, each shown
+    ("Madrid, sir.", "What's the capital of Spain?", {}, False),
+    ("El Niño is a warming of the Pacific that shifts the weather worldwide, sir.", "What is El Niño?", {}, False),
+    ("144.", "What is 12 times 12?", {}, False),
+    ("2026-11-23", "Give me today's date in ISO format.", {"findings": [TIME_FACT], "guard_parts": ("TEMPORAL",)},
+     False),
+    ("From A to Z, sir, the alphabet has 26 letters.", "How many letters are in the alphabet?", {}, False),
+    ("London has light rain at 9 degrees, sir, and Paris is clear and near freezing tonight.",
+     "What's the weather in London and in Paris today?", {"findings": [LONDON, PARIS]}, False),
+    ("Tomorrow is Tuesday the 24th of November, sir.", "What's the date tomorrow?",
+     {"findings": [TIME_FACT], "guard_parts": ("TEMPORAL",)}, False),
+    ("It is nineteen minutes to nine in the morning, sir.", "What time is it?",
+     {"findings": [TIME_FACT], "guard_parts": ("TEMPORAL",)}, False),
+    ("It's a short settings file, sir: the database host is localhost and the user is alice.",
+     "What's in my project's .env file?", {"findings": [ENV_FILE]}, False),
+])
+def test_small_model_slips_are_withdrawn_and_their_twins_are_not(answer, question, kw, failed):
+    v = quality.check(answer, question=question, **kw)
+    assert (v.verdict == "FALLBACK") is failed, v

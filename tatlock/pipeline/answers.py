@@ -29,16 +29,41 @@ _CODE = re.compile(r"\b(?:code|command|cmd|script|snippet|regex|function|python|
                    r"json|yaml|html|css|linux|terminal|syntax)\b", _I)
 
 
+# the small words of the other languages a small model slips into ("La capital de España es Madrid")
+_FOREIGN = set("el la los las un una de en y es son tiene está están del que por para con muy pero "
+               "le les des est une pas pour avec dans sont très mais "
+               "der das und ist nicht ein eine mit sind auch "
+               "il lo gli di che è non sono della per "
+               "um uma não com os são".split())
+
+
+def _non_latin(text: str) -> bool:
+    """Mostly letters of another script (Chinese, Cyrillic, Arabic...)."""
+    letters = [ch for ch in text if ch.isalpha()]
+    return len(letters) >= 2 and sum(ord(ch) > 0x24F for ch in letters) >= len(letters) * 0.6
+
+
 def not_english(answer: str, question: str) -> bool:
     """An answer in another language to a question in English (not a translation asked for)."""
-    a, q = words(answer), words(question)
+    a = re.findall(r"[^\W\d_]+(?:'[^\W\d_]+)?", answer.lower())  # words of any alphabet ("españa", "días")
+    q = words(question)
     if "`" in answer or _CODE.search(question):
         return False  # code is no language of the question's (a command, a snippet)
-    if len(a) < 8 or len(q) < 3 or re.search(r"\btranslat|\bin\s+(?:french|german|spanish|italian|dutch|"
-                                              r"portuguese|japanese|chinese|welsh|latin)\b|\bsay\b", question, _I):
+    if len(q) < 3 or re.search(r"\btranslat|\bin\s+(?:french|german|spanish|italian|dutch|portuguese|japanese|"
+                               r"chinese|welsh|latin|russian|arabic|hindi|korean|greek)\b|\bsay\b|\bwrite\b",
+                               question, _I):
         return False
-    english_q = sum(w in _ENGLISH for w in q) / len(q) >= 0.2
-    return english_q and sum(w in _ENGLISH for w in a) / len(a) < 0.05
+    if sum(w in _ENGLISH for w in q) / len(q) < 0.2 or _non_latin(question):
+        return False  # not a question in English
+    if _non_latin(answer):
+        return True
+    if len(a) < 4:
+        return False
+    english = sum(w in _ENGLISH for w in a) / len(a)
+    foreign = sum(w in _FOREIGN for w in a)
+    if len(a) < 8:  # a short reply: foreign small words, and no English ones
+        return english == 0 and foreign >= 2
+    return english < 0.05 or (english < 0.1 and foreign >= 3 and foreign >= len(a) * 0.2)
 
 
 def empty_reply(answer: str) -> bool:

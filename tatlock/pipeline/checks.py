@@ -11,6 +11,9 @@ import functools
 import re
 from collections import Counter
 
+# times and dates have their own module; the gate reads them from here
+from tatlock.pipeline.clockcheck import MONTHS, WEEKDAYS, clock_in, says_time_or_date, wrong_clock  # noqa: F401
+
 _I = re.IGNORECASE
 
 # -- vendor identity: the model speaking as itself, not as Tatlock ---------------------------
@@ -31,13 +34,14 @@ VENDOR = [
                r"(?:language\s+model|llm|chatbot|chat\s*bot|virtual\s+assistant|computer\s+program|neural\s+network)\b",
                _I),
     re.compile(rf"\b(?:i\s+am|i'm|im|my\s+name\s+is|i\s+am\s+called|i'm\s+called|call\s+me|this\s+is)\s+(?:an?\s+)?"
-               rf"(?:{_VENDORS})\b", _I),
+               rf"(?:(?:fine-?tuned|quantized|quantised|small|tiny|local|custom|modified|distilled|version\s+of|"
+               rf"kind\s+of|sort\s+of)\s+)?(?:{_VENDORS})\b", _I),
     re.compile(rf"\b(?:i\s+(?:was|am|have\s+been)|i'm|i've\s+been)\s+(?:[\w-]+,?\s+)?(?:created|developed|"
                rf"trained|made|built|"
                rf"designed|programmed|released)\s+by\s+(?:{_MAKERS})\b", _I),
     re.compile(rf"\b(?:created|developed|trained|made|built)\s+by\s+(?:{_MAKERS})\s*,\s*i\b", _I),
     # "I'm Tatlock, sir, built on Meta's Llama 3.2 model"
-    re.compile(rf"\b(?:i(?:'m|\s+am|\s+was|\s+run)?|tatlock\s+(?:is|was|runs))\b[^.!?]{{0,40}}?\b(?:built|based|"
+    re.compile(rf"\b(?:i(?:'m|\s+am|\s+was|\s+run)?|tatlock\s+(?:is|was|runs))\b[^.!?]{{0,40}}?\b(?:built|based|run|runs|"
                rf"running|powered|trained|made)\s+(?:on|with|from)\s+(?:(?:{_MAKERS})(?:'s)?\s+)?(?:{_VENDORS})\b", _I),
     re.compile(r"\bas\s+an?\s+(?:ai|language\s+model|llm|assistant\s+ai|artificial\s+intelligence)\b", _I),
     re.compile(r"\b(?:i\s+am|i'm|im)\s+(?:just\s+|only\s+|merely\s+)?an?\s+(?:ro)?bot\b", _I),
@@ -81,7 +85,11 @@ _PROMPT_WORDS = re.compile(
     r"\"decision\"\s*:\s*\"|\buse\s+(?:these|the)\s+(?:memories|findings|results|facts)\s+to\s+answer\b|"
     # the instructions told in other words ("I'm told never to mention being a language model")
     r"\bi(?:'m|\s+am|'ve\s+been|\s+have\s+been|\s+was)\s+(?:told|instructed|programmed)\s+(?:never|always|not)\s+"
-    r"to\s+(?:mention|reveal|share|say|disclose|discuss|call\s+you|address\s+you|admit|answer|respond|repeat)\b", _I)
+    r"to\s+(?:mention|reveal|share|say|disclose|discuss|call\s+you|address\s+you|admit|answer|respond|repeat)\b|"
+    r"\bmy\s+(?:orders|standing\s+orders|rules|instructions|guidelines|directives|programming)\s+(?:say|says|are\s+to|"
+    r"tell\s+me|forbid|require)\b|"
+    r"\bi(?:'m|\s+am)\s+(?:to|never\s+to|not\s+to)\s+(?:decline|refuse|repeat|reveal|share|call\s+myself|mention|"
+    r"give\s+out)\b", _I)
 
 
 # the transcript's speaker labels (memory/context.py): "Anchor (Alice): ...", "Assistant: ...",
@@ -90,7 +98,7 @@ _SPEAKER = re.compile(r"(?:^|(?<=[.!?]\s))\s*(?:Anchor \([^()\n]{1,40}\)|Assista
                       r"[A-Z][a-z]{1,20} \([A-Z][a-z]{1,20}\)):\s", re.M)
 
 
-def prompt_echo(text: str) -> str | None:
+def prompt_echo(text: str, allowed: str = "") -> str | None:
     """The prompt's labels or its way of speaking, in an answer: the model parroted its prompt."""
     labels = _LABELS.findall(text)
     if len(labels) >= 2 or _STRONG_LABELS.search(text):
@@ -98,8 +106,10 @@ def prompt_echo(text: str) -> str | None:
     speakers = _SPEAKER.findall(text)
     if speakers and (len(speakers) >= 2 or re.match(r"\s*(?:Anchor \(|Assistant:)", text)):
         return "the reply continues the transcript instead of answering"
-    m = _PROMPT_WORDS.search(text)
-    if m:
+    for m in _PROMPT_WORDS.finditer(text):
+        if (re.match(r"the\s+user\b", m.group(0), _I) and re.search(r"user(?:name)?\b", allowed, _I)
+                and re.match(r"\s+(?:is|was|name\s+is)\s", text[m.end():], _I)):
+            continue  # a file's or a tool's user ("the user is alice", from a .env file read)
         return f"the reply speaks the prompt's words: {m.group(0)!r}"
     return None
 
@@ -245,22 +255,43 @@ def looping(text: str) -> bool:
     return False
 
 
+_ARTICLES = {"the", "an"}  # not "a": "from A to Z", "plan A or B"
+_NOT_AFTER_ARTICLE = {"the", "a", "an", "of", "for", "to", "in", "on", "and", "or", "is", "was", "with", "at", "by",
+                      "from", "then", "but"}
+
+
+def _word_salad(text: str) -> bool:
+    """Words in no order ("Place the egg boiling in the of water ... the for to then cold and the."):
+    English never puts "of" or "for" after "the", nor ends a sentence on "the"."""
+    bad = 0
+    for sentence in re.split(r"(?<=[.!?])\s+", text):
+        said = re.findall(r"[a-z']+", sentence.lower())
+        bad += sum(a in _ARTICLES and b in _NOT_AFTER_ARTICLE for a, b in zip(said, said[1:], strict=False))
+        bad += bool(said) and said[-1] in _ARTICLES and sentence.rstrip().endswith((".", "!", "?"))
+    return bad >= 2
+
+
 def garbled(answer: str) -> str | None:
     text = answer.strip()
     if not text:
         return "empty reply"
     content = sum(ch.isalnum() for ch in text)  # "391, sir." is an answer
-    if content < max(2, len("".join(text.split())) * 0.5) or not any(ch.isalpha() for ch in text):
+    number = re.fullmatch(r"[-+−]?\d[\d\s.,:/%°x×+\-−–]*", text)  # "144.", "2026-11-23", "08:41"
+    if content < max(2, len("".join(text.split())) * 0.5) or not (number or any(ch.isalpha() for ch in text)):
         return "more symbols than words"
     if re.fullmatch(r"[\[{].*[\]}]", text, re.S) or re.match(r"\{\s*\"|\[\s*\{", text):  # JSON, even cut off
         return "a JSON object instead of prose"
     if re.search(r"^\s*(?:user|human|assistant|system)\s*:", text, re.M | _I):
         return "a chat transcript instead of an answer"
     said = words(text)
-    if len(said) >= 6 and sum(a == b for a, b in zip(said, said[1:], strict=False)) >= len(said) * 0.3:
+    doubled = sum(a == b for a, b in zip(said, said[1:], strict=False))
+    # prose doubles a word now and then ("had had"); three times in a short reply is a stutter
+    if len(said) >= 6 and (doubled >= len(said) * 0.3 or (doubled >= 3 and doubled >= len(said) * 0.15)):
         return "words stutter"
     if _SPECIAL.search(text):
         return "chat-template tokens in the reply"
+    if _word_salad(text):
+        return "words in no order (word salad)"
     if looping(text):
         return "the reply repeats itself"
     sentences = [x.lower() for x in _sentences(text) if len(x) > 15]
@@ -287,109 +318,3 @@ def without_repeats(text: str) -> str:
     if len(kept) > 1 and any(k.lower().startswith(kept[-1].lower()) for k in kept[:-1]):
         kept.pop()
     return " ".join(kept)
-
-
-# -- time and date in an answer ----------------------------------------------------------------
-
-WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-          "november", "december")
-_CLOCK_FACT = re.compile(r"(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\s+(\d{1,2})\s+([a-z]+)\s+"
-                         r"(\d{4}),?\s+(\d{1,2}):(\d{2})", _I)
-_HHMM = re.compile(r"\b(\d{1,2})[:.](\d{2})\s*(a\.?m\.?|p\.?m\.?)?(?!\d)", _I)
-_SAYS_TIME = re.compile(r"\b\d{1,2}[:.]\d{2}\b|\b\d{1,2}\s*(?:a\.?m\.?|p\.?m\.?|o'clock)\b|\b(?:noon|midday|"
-                        r"midnight)\b|"
-                        r"\b(?:quarter|half|twenty|ten|five)\s+(?:past|to)\b|\b(?:one|two|three|four|five|six|seven|"
-                        r"eight|nine|ten|eleven|twelve)\s+o'clock\b", _I)
-_SAYS_DATE = re.compile(r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|"
-                        r"june|july|august|september|october|november|december)\b|\b(?:19|20)\d{2}\b|"
-                        r"\b\d{1,2}(?:st|nd|rd|th)\b|\b\d{1,2}[/-]\d{1,2}\b|"
-                        r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?:more\s+)?(?:days?|"
-                        r"weeks?|months?|"
-                        r"hours?|minutes?|sleeps)\b", _I)
-
-
-_CLOCK_ISO = re.compile(r'"iso":\s*"(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})')
-_CLOCK_WEEKDAY = re.compile(r'"weekday":\s*"(\w+)"')
-_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-           "november", "december")
-
-
-def clock_in(findings: list[str]) -> dict | None:
-    """The clock a finding gives (a guard fact, or the clock tool's result): weekday, day,
-    month, year, hour, minute."""
-    for f in findings:
-        m = _CLOCK_FACT.search(f)
-        if m:
-            return {"weekday": m.group(1).lower(), "day": int(m.group(2)), "month": m.group(3).lower(),
-                    "year": int(m.group(4)), "hour": int(m.group(5)), "minute": int(m.group(6))}
-        m, d = _CLOCK_ISO.search(f), _CLOCK_WEEKDAY.search(f)
-        if m and d:
-            return {"weekday": d.group(1).lower(), "day": int(m.group(3)), "month": _MONTHS[int(m.group(2)) - 1],
-                    "year": int(m.group(1)), "hour": int(m.group(4)), "minute": int(m.group(5))}
-    return None
-
-
-_HOURS = {w: i for i, w in enumerate("twelve one two three four five six seven eight nine ten eleven".split())}
-_WORD_TIME = re.compile(r"\b(?:(quarter|half|twenty-five|twenty|ten|five)\s+(past|to)\s+"
-                        r"(twelve|one|two|three|four|five|six|seven|eight|nine|ten|eleven|\d{1,2})|"
-                        r"(twelve|one|two|three|four|five|six|seven|eight|nine|ten|eleven|\d{1,2})\s+o'clock)"
-                        r"(?:\s+in\s+the\s+(morning|afternoon|evening)|\s+at\s+night)?", _I)
-_PAST = {"quarter": 15, "half": 30, "twenty-five": 25, "twenty": 20, "ten": 10, "five": 5}
-
-
-def _word_times(answer: str) -> list[tuple[str, set[int]]]:
-    """Times said in words ("a quarter past three in the afternoon"), each with the minutes of
-    the day it can mean."""
-    out = []
-    for m in _WORD_TIME.finditer(answer):
-        hour_word = (m.group(3) or m.group(4)).lower()
-        h = _HOURS.get(hour_word, int(hour_word) if hour_word.isdigit() else 0) % 12
-        mins = 0
-        if m.group(1):
-            mins = _PAST[m.group(1).lower()] * (1 if m.group(2).lower() == "past" else -1)
-        part = (m.group(5) or "").lower()
-        hours = {h + 12} if part in ("afternoon", "evening") else {h} if part == "morning" else {h, h + 12}
-        out.append((m.group(0), {(x * 60 + mins) % 1440 for x in hours}))
-    return out
-
-
-def says_time_or_date(text: str) -> bool:
-    return bool(_SAYS_TIME.search(text) or _SAYS_DATE.search(text))
-
-
-def wrong_clock(answer: str, clock: dict) -> str | None:
-    """A time, weekday or year in the answer that contradicts the clock it was given."""
-    low = answer.lower()
-    wrong, right = None, False  # another time beside the right one is fine ("your 09:30 meeting")
-    for m in _HHMM.finditer(answer):
-        h, mi, half = int(m.group(1)), int(m.group(2)), (m.group(3) or "").lower()
-        if h > 23 or mi > 59:
-            continue
-        part = re.match(r"\s*(?:in\s+the\s+(morning|afternoon|evening)|at\s+(night))", answer[m.end():], _I)
-        if part and not half:  # "8:41 in the evening"
-            half = "am" if part.group(1) and part.group(1).lower() == "morning" else "pm"
-        hours = {h % 12 + (12 if half.startswith("p") else 0)} if half else {h, (h + 12) % 24}
-        minutes = clock["hour"] * 60 + clock["minute"]
-        if any(abs(x * 60 + mi - minutes) <= 1 for x in hours):
-            right = True
-        elif wrong is None:
-            wrong = f"the time {m.group(0)!r} is not the clock's {clock['hour']:02d}:{clock['minute']:02d}"
-    for said, candidates in _word_times(answer):
-        minutes = clock["hour"] * 60 + clock["minute"]
-        if any(min(abs(x - minutes), 1440 - abs(x - minutes)) <= 10 for x in candidates):
-            right = True
-        elif wrong is None:
-            wrong = f"the time {said!r} is not the clock's {clock['hour']:02d}:{clock['minute']:02d}"
-    if wrong and not right:
-        return wrong
-    days = [d for d in WEEKDAYS if re.search(rf"\b{d}\b", low)]
-    other_day = (r"\b(?:tomorrow|yesterday|next|last|until|till|ago|falls?|lands?|will\s+be|was|christmas|birthday|"
-                 r"holiday)\b")
-    if days and clock["weekday"] not in days and not re.search(other_day, low):
-        return f"the weekday {days[0]!r} is not the clock's {clock['weekday']}"
-    # a year said as "now", not "in 1066" or "since 2019"
-    years = {int(y) for y in re.findall(r"(?<!in )(?<!since )(?<!until )(?<!by )\b((?:19|20)\d{2})\b", low)}
-    if years and clock["year"] not in years:
-        return f"the year {min(years)} is not the clock's {clock['year']}"
-    return None

@@ -121,7 +121,7 @@ def _stream_checks(text: str, c: _Context) -> Verdict | None:
         run = checks.repeated_run(text, source, n, c.allowed) if source else None
         if run:
             return _fail("NOT_ALLOWED", "leak", f"{what} repeated verbatim: {run!r}")
-    echo = checks.prompt_echo(text)
+    echo = checks.prompt_echo(text, c.allowed)
     if echo:
         return _fail("RETRY", "prompt_echo", echo)
     return None
@@ -181,6 +181,7 @@ def _uses(answer: str, result: str, question: str = "", keyed: str = "") -> int:
     keys = {w[:5] for w in re.findall(r'"([a-z]+)"\s*:', keyed)}  # what the result counts ("two messages")
     a = set(said) | {_NUMBER_WORDS[w] for w, nxt in zip(said, said[1:] + [""], strict=True)
                      if w in _NUMBER_WORDS and (nxt[:5] in asked or nxt[:5] in keys)}
+    a |= {w[:-2] for w in said if re.fullmatch(r"\d+(?:st|nd|rd|th)", w)}  # "the 3rd of May" for "3 May"
     numbers = set(re.findall(r"\d+", result))
     if (numbers - {"0", "1", "2"}) & a or any(n.split(".")[0] in a for n in re.findall(r"\d+\.\d+", result)):
         return 2
@@ -256,6 +257,14 @@ def check(answer: str, *, question: str = "", persona_text: str = "", secrets: t
                          ("CAPABILITIES", *parts_fact))
         doubts.append("capabilities: the reply does not say what the butler can do")
     raw = {f.tool: f.result for f in found}
+    places = [str(f.data["location"]).split(",")[0].strip() for f in found
+              if f.tool == "get_weather_forecast" and f.status != "error" and isinstance(f.data, dict)
+              and f.data.get("location")]
+    if len(places) >= 2:  # "London and Paris" answered for London alone
+        missing = [p for p in places if p.lower() not in answer.lower()]
+        if missing:
+            return _fail("RETRY", "missing_part", f"the reply says nothing of the weather in {missing[0]}",
+                         ("FINDINGS", *parts_fact))
     for tool, result in tools_found:
         if not result.strip():
             continue  # nothing found: "I have no record of that" is the answer
