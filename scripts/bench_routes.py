@@ -2,32 +2,42 @@
 """How well the deterministic side routes a message on its own: guard rules plus the small
 classifier (tatlock.pipeline.guards.decide), as if the model never flagged a guard or a tool.
 
-Question sets (``INTENTS | FAMILY | QUESTION`` lines):
-  train    tatlock/pipeline/data/routes_train.txt   what the classifier learns from (shipped)
+Question sets (``INTENTS | FAMILY | QUESTION`` lines). Since 23 November 2026 (evening) the
+classifier learns from every set in tatlock/pipeline/data/ (shipped): routes_train.txt and the
+sets below that were scored once and then learnt from; only tests/data/ holds sets it never saw
+(heldout, blind21, blind22). The learnt sets' rows are training figures; their first scores, in
+each file's header, are what they measured when they were unseen.
+  train    tatlock/pipeline/data/routes_train.txt   written by hand for the classifier (shipped)
   heldout  tests/data/routes_heldout.txt            whole phrasing families absent from training
-  dev      tests/data/routes_dev.txt                the first unseen set, since used to improve the rules
-  unseen   tests/data/routes_unseen.txt             written after the code was frozen (one false alarm in it,
+  dev      tatlock/pipeline/data/routes_dev.txt                the first unseen set, since used to improve the rules
+  unseen   tatlock/pipeline/data/routes_unseen.txt             written after the code was frozen (one false alarm in it,
                                                     a climate question, was then fixed: it is no longer unseen)
-  lead     tests/data/routes_lead.txt               by another hand at the end; its misses were then fixed
-  lead2    tests/data/routes_lead2.txt              by that hand after those fixes; its misses were then fixed
-  lead3    tests/data/routes_lead3.txt              by that hand after the last fixes: scored once, then tuned on
-  lead4    tests/data/routes_lead4.txt              by that hand on 23 Nov 2026; its misses were then fixed
-  blind    tests/data/routes_blind.txt              by a helper that read no code and no set; its misses were then fixed
-  blind2   tests/data/routes_blind2.txt             by a second such helper, after those fixes; then fixed
-  blind3   tests/data/routes_blind3.txt             by a third, after those fixes; then fixed
-  blind4   tests/data/routes_blind4.txt             by a fourth, after those fixes; then fixed
-  blind5   tests/data/routes_blind5.txt             by a fifth (developers, sloppy typists), after those; then fixed
-  blind6   tests/data/routes_blind6.txt             by a sixth (context first, roundabout), after those; then fixed
-  blind7   tests/data/routes_blind7.txt             by a seventh (a first week with the butler), after those; then fixed
-  blind8   tests/data/routes_blind8.txt             by an eighth (close look-alikes, a careful tester); then fixed
-  blind9   tests/data/routes_blind9.txt             by a ninth (six people through a week), after those; then fixed
-  blind10  tests/data/routes_blind10.txt            by a tenth (hard look-alikes), after those; then fixed
-  blind11  tests/data/routes_blind11.txt            by an eleventh (everyday asks for the tools); then fixed
-  blind12  tests/data/routes_blind12.txt            by a twelfth (guards; English as a second language); then fixed
-  blind13  tests/data/routes_blind13.txt            by a thirteenth (a balanced sample), after those; then fixed
-  blind14  tests/data/routes_blind14.txt            by a fourteenth (an assessor's fresh wording); then fixed
-  blind15  tests/data/routes_blind15.txt            by a fifteenth (a journalist reviewing the butler); then fixed
-  blind16  tests/data/routes_blind16.txt            by a sixteenth (English from six countries); then fixed
+  lead     tatlock/pipeline/data/routes_lead.txt               by another hand at the end; its misses were then fixed
+  lead2    tatlock/pipeline/data/routes_lead2.txt              by that hand after those fixes; its misses were then fixed
+  lead3    tatlock/pipeline/data/routes_lead3.txt              by that hand after the last fixes: scored once, then tuned on
+  lead4    tatlock/pipeline/data/routes_lead4.txt              by that hand on 23 Nov 2026; its misses were then fixed
+  blind    tatlock/pipeline/data/routes_blind.txt              by a helper that read no code and no set; its misses were then fixed
+  blind2   tatlock/pipeline/data/routes_blind2.txt             by a second such helper, after those fixes; then fixed
+  blind3   tatlock/pipeline/data/routes_blind3.txt             by a third, after those fixes; then fixed
+  blind4   tatlock/pipeline/data/routes_blind4.txt             by a fourth, after those fixes; then fixed
+  blind5   tatlock/pipeline/data/routes_blind5.txt             by a fifth (developers, sloppy typists), after those; then fixed
+  blind6   tatlock/pipeline/data/routes_blind6.txt             by a sixth (context first, roundabout), after those; then fixed
+  blind7   tatlock/pipeline/data/routes_blind7.txt             by a seventh (a first week with the butler), after those; then fixed
+  blind8   tatlock/pipeline/data/routes_blind8.txt             by an eighth (close look-alikes, a careful tester); then fixed
+  blind9   tatlock/pipeline/data/routes_blind9.txt             by a ninth (six people through a week), after those; then fixed
+  blind10  tatlock/pipeline/data/routes_blind10.txt            by a tenth (hard look-alikes), after those; then fixed
+  blind11  tatlock/pipeline/data/routes_blind11.txt            by an eleventh (everyday asks for the tools); then fixed
+  blind12  tatlock/pipeline/data/routes_blind12.txt            by a twelfth (guards; English as a second language); then fixed
+  blind13  tatlock/pipeline/data/routes_blind13.txt            by a thirteenth (a balanced sample), after those; then fixed
+  blind14  tatlock/pipeline/data/routes_blind14.txt            by a fourteenth (an assessor's fresh wording); then fixed
+  blind15  tatlock/pipeline/data/routes_blind15.txt            by a fifteenth (a journalist reviewing the butler); then fixed
+  blind16  tatlock/pipeline/data/routes_blind16.txt            by a sixteenth (English from six countries); then fixed
+  blind17  .../data/routes_blind17.txt              older people dictating by voice; scored once, then learnt from
+  blind18  .../data/routes_blind18.txt              shell one-liner shorthand; scored once, then learnt from
+  blind19  .../data/routes_blind19.txt              needs implied by a statement or a worry; then learnt from
+  blind20  .../data/routes_blind20.txt              context around the ask, hard look-alikes; then learnt from
+  blind21  tests/data/routes_blind21.txt            a broad mix of users: held out, never tuned on
+  blind22  tests/data/routes_blind22.txt            an assessor's release check: held out, never tuned on
   (each late set's first score, before its fixes, is in its header comment: the figure to expect on
    phrasings nobody has seen is that first score, not the row printed here)
 
@@ -59,28 +69,34 @@ from tatlock.pipeline import guards, intents  # noqa: E402
 SETS = {
     "train": intents.DATA,
     "heldout": ROOT / "tests" / "data" / "routes_heldout.txt",
-    "dev": ROOT / "tests" / "data" / "routes_dev.txt",
-    "unseen": ROOT / "tests" / "data" / "routes_unseen.txt",
-    "lead": ROOT / "tests" / "data" / "routes_lead.txt",
-    "lead2": ROOT / "tests" / "data" / "routes_lead2.txt",
-    "lead3": ROOT / "tests" / "data" / "routes_lead3.txt",
-    "lead4": ROOT / "tests" / "data" / "routes_lead4.txt",
-    "blind": ROOT / "tests" / "data" / "routes_blind.txt",
-    "blind2": ROOT / "tests" / "data" / "routes_blind2.txt",
-    "blind3": ROOT / "tests" / "data" / "routes_blind3.txt",
-    "blind4": ROOT / "tests" / "data" / "routes_blind4.txt",
-    "blind5": ROOT / "tests" / "data" / "routes_blind5.txt",
-    "blind6": ROOT / "tests" / "data" / "routes_blind6.txt",
-    "blind7": ROOT / "tests" / "data" / "routes_blind7.txt",
-    "blind8": ROOT / "tests" / "data" / "routes_blind8.txt",
-    "blind9": ROOT / "tests" / "data" / "routes_blind9.txt",
-    "blind10": ROOT / "tests" / "data" / "routes_blind10.txt",
-    "blind11": ROOT / "tests" / "data" / "routes_blind11.txt",
-    "blind12": ROOT / "tests" / "data" / "routes_blind12.txt",
-    "blind13": ROOT / "tests" / "data" / "routes_blind13.txt",
-    "blind14": ROOT / "tests" / "data" / "routes_blind14.txt",
-    "blind15": ROOT / "tests" / "data" / "routes_blind15.txt",
-    "blind16": ROOT / "tests" / "data" / "routes_blind16.txt",
+    "dev": intents.DATA.parent / "routes_dev.txt",
+    "unseen": intents.DATA.parent / "routes_unseen.txt",
+    "lead": intents.DATA.parent / "routes_lead.txt",
+    "lead2": intents.DATA.parent / "routes_lead2.txt",
+    "lead3": intents.DATA.parent / "routes_lead3.txt",
+    "lead4": intents.DATA.parent / "routes_lead4.txt",
+    "blind": intents.DATA.parent / "routes_blind.txt",
+    "blind2": intents.DATA.parent / "routes_blind2.txt",
+    "blind3": intents.DATA.parent / "routes_blind3.txt",
+    "blind4": intents.DATA.parent / "routes_blind4.txt",
+    "blind5": intents.DATA.parent / "routes_blind5.txt",
+    "blind6": intents.DATA.parent / "routes_blind6.txt",
+    "blind7": intents.DATA.parent / "routes_blind7.txt",
+    "blind8": intents.DATA.parent / "routes_blind8.txt",
+    "blind9": intents.DATA.parent / "routes_blind9.txt",
+    "blind10": intents.DATA.parent / "routes_blind10.txt",
+    "blind11": intents.DATA.parent / "routes_blind11.txt",
+    "blind12": intents.DATA.parent / "routes_blind12.txt",
+    "blind13": intents.DATA.parent / "routes_blind13.txt",
+    "blind14": intents.DATA.parent / "routes_blind14.txt",
+    "blind15": intents.DATA.parent / "routes_blind15.txt",
+    "blind16": intents.DATA.parent / "routes_blind16.txt",
+    "blind17": intents.DATA.parent / "routes_blind17.txt",
+    "blind18": intents.DATA.parent / "routes_blind18.txt",
+    "blind19": intents.DATA.parent / "routes_blind19.txt",
+    "blind20": intents.DATA.parent / "routes_blind20.txt",
+    "blind21": ROOT / "tests" / "data" / "routes_blind21.txt",
+    "blind22": ROOT / "tests" / "data" / "routes_blind22.txt",
 }
 GOALS = {"guard_recall": 0.9, "tool_recall": 0.9, "false_alarms": 0.01}
 
@@ -155,7 +171,7 @@ def score(examples: list[intents.Example]) -> tuple[dict, list[str]]:
 
 def timing() -> dict:
     t0 = time.perf_counter()
-    m = intents.Model(intents.read_examples())
+    m = intents.Model(intents.training_examples())
     t1 = time.perf_counter()
     m.scores("", intents.GUARDS)
     t2 = time.perf_counter()

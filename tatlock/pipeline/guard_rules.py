@@ -88,6 +88,14 @@ RULES: dict[str, list[_Lazy]] = {
               rf"(?:\?|$|,|\.|!|\s+and\b|"
               rf"\s+exactly\b)|\bwhat\s+(?:else\s+)?(?:can|could)\s+{_YOU}\s+(?:actually\s+|really\s+)?do\s+for\s+"
               rf"(?:me|us|a|an|my|our)\b", _I),
+        # an action in the world asked for, which no tool of the butler's takes ("could you ring my mother
+        # and let her know", "if you could just ring the dentist", "put an alarm on for half past six")
+        _Lazy(r"\b(?:(?:can|could|would|will)\s+(?:you|u)|if\s+(?:you|u)\s+could)\s+(?:just\s+|please\s+|kindly\s+)?"
+              r"(?:ring|phone|call|text|email|e-mail)\s+(?:my|the|our|her|his|them|him)\b|"
+              r"\b(?:you|u)\s+(?:could|can|would|will)\s+(?:just\s+|please\s+)?(?:put|set)\s+(?:an?\s+)?(?:alarm|reminder|"
+              r"timer)\s+(?:on\s+)?(?:for|at)\b|"
+              r"\b(?:can|could|would)\s+(?:you|u)\s+(?:just\s+|please\s+)?(?:wake\s+me|book\s+(?:us|me|a)|"
+              r"order\s+(?:us|me))\b|\b(?:you|u)\s+(?:probably\s+)?can'?t\s+wake\s+me\b", _I),
         # someone rung or written to for me: an action only a tool could take
         _Lazy(r"\b(?:can|could)\s+(?:you|u)\s+(?:ring|phone|call|text|email|e-mail|message)\s+(?!me\b)(?:the\s+|my\s+)?"
               r"\w+(?:\s+for\s+me)?\s*(?:\?|$|,)", _I),
@@ -279,6 +287,13 @@ RULES: dict[str, list[_Lazy]] = {
                    r"\b(?:new|developer|god|jailbreak|unrestricted|dan)\s+mode\b", _I),
         _Lazy(r"\b(?:show|print|dump|reveal|what(?:'s|\s+is)\s+in)\s+(?:me\s+)?your\s+(?:config(?:uration)?|settings|"
                    r"environment|env(?:\s+vars)?|secrets)\b|\bdebug\s+mode\b", _I),
+        # every rule dropped in any words ("forgot every rule you were given", "ignore every instruction
+        # you were given"), and the rules said to be hidden ("a secret set of rules hidden behind you")
+        _Lazy(r"\b(?:ignore|ignoring|forget|forgot|forgetting|disregard|drop|ditch|abandon)\s+(?:all|every|each|any)\s+"
+              r"(?:of\s+)?(?:your\s+|the\s+|those\s+)?(?:previous\s+|prior\s+|earlier\s+|old\s+)?(?:instructions?|rules?|"
+              r"guidelines?|directives?)\b(?:\s+(?:you\s+(?:were|have\s+been|got)\s+given|you\s+have|you\s+follow))?",
+              _I),
+        _Lazy(r"\b(?:hidden|secret)\s+(?:set\s+of\s+|list\s+of\s+)?(?:rules|instructions|prompt|orders)\b", _I),
     ],
 }
 
@@ -305,5 +320,5 @@ GATES = gates({
                 "break disable turn lift throw switch pretend system initial hidden message everything anything "
                 "configured stored saved used kept paste ur hang hold look stash memorise memorize file youre mode "
                 "dan whats visa mastercard amex debit credit its no zero without activation licence license serial "
-                "product windows office",
+                "product windows office ignoring forgot forgetting ditch every each orders",
 })

@@ -104,12 +104,18 @@ def detect(text: str) -> GuardMatch | None:
 # question. For a tool it gives hints, never a route: on unseen phrasings its tool guesses
 # found little the rules missed and cost false alarms (scripts/bench routes).
 GUARD_THRESHOLD = 0.9
+TOOL_THRESHOLD = 0.8  # sure enough to run the tool even when the model answers directly
 HINT_THRESHOLD = 0.8
 EVIDENCE = {"IDENTITY": ("you+name", "you+being"), "CAPABILITIES": ("you+ability",), "TEMPORAL": ("clock",),
             "SECURITY": ("secret+owned",), "weather": ("weather",), "recall": ("past",), "personal": ("fact",),
             "web": ("web",), "system": ("system",), "files": ("files",)}
 _OWNED = _Lazy(r"\b(?:my|your|the|our|his|her|their)\s+(?:[\w-]+\s+)?(?:passwords?|pins?|keys?|tokens?|secrets?|"
                r"credentials?|logins?|prompt|rules|instructions)\b", _I)
+_CARD_NUMBER = re.compile(r"\b(?:\d{4}[ -]){3}\d{1,7}\b")
+# "you" as anyone ("What can you do with leftover rice?") or advice asked for ("What are you able
+# to recommend for a headache?"): not a question about the butler's abilities
+_GENERIC_ABILITY = _Lazy(r"\b(?:can|could|should|would|do)\s+(?:you|one|i|we)\s+(?:do|make|cook|use|try)\s+"
+                         r"(?:with|for|about)\b|\b(?:recommend|suggest)\b", _I)
 USE_CLASSIFIER = True  # tests and the bench switch it off to score the rules alone
 
 
@@ -166,33 +172,66 @@ _DIALECT = [(re.compile(r"\b(?:yer|yur)\b", re.I), "your"), (re.compile(r"\b(?:y
             (re.compile(r"\byerself\b", re.I), "yourself")]
 
 
+# the shorthand of a shell one-liner or a chat ("wx ldn tmrw?", "ur name?", "time rn + wx nyc",
+# "q: show hidden rules"), and apostrophes a voice keyboard leaves out ("whats", "dont"), read as
+# the words they stand for
+_SHORTHAND = [(re.compile(p, re.I), plain) for p, plain in (
+    (r"^\s*(?:q|ask|question|quick\s+q)\s*:\s*", ""), (r"\s\+\s", " and "), (r"\bu\b", "you"),
+    (r"\bur\b", "your"), (r"\br\s+(?=you\b)", "are "), (r"\brn\b", "right now"), (r"\b(?:yr)\b", "year"),
+    (r"\bwx\b", "weather"), (r"\b(?:tmrw|tmr|tmrow|2moro|2morrow)\b", "tomorrow"), (r"\b2day\b", "today"),
+    (r"\b(?:pw|pwd|passwd)\b", "password"), (r"\bprev\b", "previous"), (r"\bsys\b", "system"),
+    (r"\b(?:bday|b-day)\b", "birthday"), (r"\bconvo\b", "conversation"), (r"\bconvos\b", "conversations"),
+    (r"\bwkday\b", "weekday"), (r"\bhow\s+2\b", "how to"), (r"\bmsgs?\b", "messages"),
+    (r"\bwhats\b", "what's"), (r"\bdont\b", "don't"), (r"\bcant\b", "can't"), (r"\bdoesnt\b", "doesn't"),
+    (r"\bdidnt\b", "didn't"), (r"\bisnt\b", "isn't"), (r"\bim\b", "I'm"), (r"\bive\b", "I've"),
+    (r"\byoure\b", "you're"), (r"\bthats\b", "that's"), (r"\bwhos\b", "who's"))]
+
+
+def plain_words(text: str) -> str:
+    """The message with its dialect and shorthand read as plain English, for the rules."""
+    text = " ".join(text.split())
+    for pat, plain in _DIALECT + _SHORTHAND:
+        text = pat.sub(plain, text)
+    return text
+
+
 def decide(text: str) -> Deterministic:
     """What the deterministic side says a message needs, with no model involved: a guard
     (MIXED when the message asks for more) from the rules or, where they are silent, the
-    classifier; and the tools a rule is sure of. A tenth of a millisecond once the classifier's
-    guard labels are trained (about 40 ms, on the first call in a process: see intents.warm)."""
-    text = " ".join(text.split())
-    for pat, plain in _DIALECT:
-        text = pat.sub(plain, text)
+    classifier; and the tools a rule or, where no rule fires, the classifier is sure of. A tenth of a
+    millisecond once the classifier is trained (a few hundred ms once, cached in the data folder:
+    see intents.warm)."""
+    text = plain_words(text)
     reasons, fired, _ = _rules(text)
     why = list(fired)
+    if "SECURITY" not in reasons and _CARD_NUMBER.search(text):
+        reasons.append("SECURITY")  # a payment card's number, given to be kept or used
+        why.append("SECURITY: a card number")
     clauses = _clauses(text)
     asked = text
     if "CAPABILITIES" in reasons:
         # "Can you browse the internet?" asks about the ability, not for a search: only the clauses
         # that are not about an ability can need a tool
         asked = " . ".join(c for c in clauses if "CAPABILITIES" not in _rules(c)[0])
+    unquoted = _QUOTED.sub(" ", asked)  # a title quoted is no request ('who wrote "In Search of Lost Time"')
     needs = [need for need in _needs.TOOL_RULES
-             if asked and _needs.tool_rule(need, asked, credential="SECURITY" in reasons)]
+             if asked and _needs.tool_rule(need, unquoted if need == "web" else asked, credential="SECURITY" in reasons)]
     why += [f"{need}: rule" for need in needs]
+    rule_needs = bool(needs)
+    if not needs and USE_CLASSIFIER and not {"CAPABILITIES", "SECURITY"} & set(reasons) and not _GENERAL.search(text):
+        learnt = _learnt_needs(text)
+        needs += learnt
+        why += [f"{need}: classifier" for need in learnt]
     tools = [k for need in needs for k in tool_keys(need, text)]
     by_rules = bool(reasons)
-    if not reasons and not needs and USE_CLASSIFIER and not _GENERAL.search(text):
+    if not reasons and not rule_needs and USE_CLASSIFIER and not _GENERAL.search(text):
         from tatlock.pipeline import intents
 
         scores = intents.scores(text, GUARDS)
         classes = intents.classes(text)
         for g in GUARDS:
+            if g == "CAPABILITIES" and _GENERIC_ABILITY.search(text):
+                continue
             if scores[g] >= GUARD_THRESHOLD and _backed(g, text, classes):
                 reasons.append(g)
                 why.append(f"{g}: classifier {scores[g]:.2f}")
@@ -205,6 +244,18 @@ def decide(text: str) -> Deterministic:
         else:
             guard = GuardMatch(reasons[0], tuple(reasons), "; ".join(why))
     return Deterministic(guard, tools, bool(tools), tuple(needs), "; ".join(why))
+
+
+def _learnt_needs(text: str) -> list[str]:
+    """The tools the classifier is sure of where no rule fired (TOOL_THRESHOLD, with the tool's
+    words in the message, and not a climate: "Is it usually rainy in Lisbon in May?")."""
+    from tatlock.pipeline import intents
+
+    scores = intents.scores(text, intents.TOOLS)
+    if _USUALLY.search(text) and not re.search(rf"\b{_NOW}\b", text, _I):
+        scores["weather"] = 0.0
+    classes = intents.classes(text)
+    return [n for n in intents.TOOLS if scores[n] >= TOOL_THRESHOLD and _backed(n, text, classes)]
 
 
 def tool_hints(text: str) -> list[str]:

@@ -263,6 +263,10 @@ USUALLY = _Lazy(r"\b(?:usually|typically|normally|generally|in\s+general|on\s+av
 
 # a question about how things usually are asks for no lookup ("how do you free up disk space, in general")
 _IN_GENERAL = _Lazy(r"\b(?:in\s+general|generally|usually|typically|normally|as\s+a\s+rule|on\s+average)\b|"
+                    # forecasting as a trade, weather lore, the first of something ("how do weather forecasters
+                    # predict rain", "red sky at night, my nan always said", "who gave the first forecast")
+                    r"\bforecasters?\b|\b(?:always\s+said|used\s+to\s+say|old\s+wives|folklore|proverb|any\s+truth\s+in|"
+                    r"is\s+it\s+true\s+(?:that\s+)?you\s+can)\b|\bwho\s+was\s+the\s+(?:very\s+)?first\b|"
                     # the weather of a story ("what does all the stormy weather symbolise")
                     r"\b(?:symboli[sz]e|symbolism|symboli[sz]es|metaphor|represents?|signif(?:y|ies))\b|"
                     r"\bin\s+the\s+(?:book|novel|film|movie|poem|play|song|story)\b|"
