@@ -741,7 +741,9 @@ ROUTES: dict[str, Scenario] = {
         "TOOLS_NEEDED", "Which day of the week is 25 December 2027?",
         assess_json("TOOLS_NEEDED", tools=["get_current_datetime"], query="today's date", topics=["dates"]),
         tool_call={"name": "get_current_datetime", "arguments": {}},
-        reply="By the calendar, sir, Christmas is a little over a month away; ample time for the shopping."),
+        # an answer that uses the clock tool's date (the gate withdraws one that ignores it)
+        reply="Saturday, sir: 25 December 2027 falls on a Saturday, a little over a year from today, 23 November "
+              "2026."),
     "MIXED": Scenario(
         "MIXED", "What's your name and what's the weather in London?",
         assess_json("CAPABILITY_GUARD", "MIXED", tools=["get_weather_forecast"], query="weather London",
