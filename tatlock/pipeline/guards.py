@@ -101,8 +101,9 @@ def detect(text: str) -> GuardMatch | None:
 # The classifier speaks only where every rule is silent. For a guard it must be sure
 # (GUARD_THRESHOLD) and the message must carry the guard's words (a question to "you" about a
 # name, a being or abilities; a clock word; a secret that is someone's), and not be a general
-# question. For a tool it gives hints, never a route: on unseen phrasings its tool guesses
-# found little the rules missed and cost false alarms (scripts/bench routes).
+# question. For a tool it routes only when sure (TOOL_THRESHOLD, with the tool's words), and
+# hints below that: trained on the 2,128 shipped questions, its sure tool guesses added 8-12
+# points of tool recall on unseen sets and no false alarm (scripts/bench routes).
 GUARD_THRESHOLD = 0.9
 TOOL_THRESHOLD = 0.8  # sure enough to run the tool even when the model answers directly
 HINT_THRESHOLD = 0.8
