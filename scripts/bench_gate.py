@@ -20,7 +20,10 @@ assessor's check, were scored once: the part to trust for answers nobody has see
 "blind6" cases (what tiny models produce) and the 80 "blind5" cases (an adversarial tester) were
 written by two more such helpers on the evening of 23 November; blind6 was scored first (rules
 catch 72.5%, false alarms 5.0%: a bare "144." and an ISO date), then fixed, and blind5 after those
-fixes (rules catch 47.5%, false alarms 7.5%), then fixed: both first scores are in the notes.
+fixes (rules catch 47.5%, false alarms 7.5%), then fixed: both first scores are in the notes. The
+80 "blind7" cases (a reviewer's sample of 1-3B models) were scored once after those (rules catch
+82.5%, no false alarm), then fixed (a prompt's scaffolding ending on "Answer:", the question's own
+words taken for a result used, "at your service" taken for abilities, a month memory contradicts).
 
 Reported per part (in the file's order): false alarms on good answers (rules alone, and after the
 model check), the share of bad answers the rules alone reject, the share they reject or send

@@ -5,7 +5,7 @@ classifier (tatlock.pipeline.guards.decide), as if the model never flagged a gua
 Question sets (``INTENTS | FAMILY | QUESTION`` lines). Since 23 November 2026 (evening) the
 classifier learns from every set in tatlock/pipeline/data/ (shipped): routes_train.txt and the
 sets below that were scored once and then learnt from; only tests/data/ holds sets it never saw
-(heldout, blind21, blind22). The learnt sets' rows are training figures; their first scores, in
+(heldout, and the last sets written). The learnt sets' rows are training figures; their first scores, in
 each file's header, are what they measured when they were unseen.
   train    tatlock/pipeline/data/routes_train.txt   written by hand for the classifier (shipped)
   heldout  tests/data/routes_heldout.txt            whole phrasing families absent from training
@@ -36,8 +36,10 @@ each file's header, are what they measured when they were unseen.
   blind18  .../data/routes_blind18.txt              shell one-liner shorthand; scored once, then learnt from
   blind19  .../data/routes_blind19.txt              needs implied by a statement or a worry; then learnt from
   blind20  .../data/routes_blind20.txt              context around the ask, hard look-alikes; then learnt from
-  blind21  tests/data/routes_blind21.txt            a broad mix of users: held out, never tuned on
-  blind22  tests/data/routes_blind22.txt            an assessor's release check: held out, never tuned on
+  blind21  .../data/routes_blind21.txt              a broad mix of users: held out through the first changes, then learnt from
+  blind22  .../data/routes_blind22.txt              an assessor's release check: the same
+  blind23  .../data/routes_blind23.txt              look-alikes to provoke false alarms: scored once held out, then learnt from
+  blind24  .../data/routes_blind24.txt              a week of ordinary life: the same
   (each late set's first score, before its fixes, is in its header comment: the figure to expect on
    phrasings nobody has seen is that first score, not the row printed here)
 
@@ -95,8 +97,10 @@ SETS = {
     "blind18": intents.DATA.parent / "routes_blind18.txt",
     "blind19": intents.DATA.parent / "routes_blind19.txt",
     "blind20": intents.DATA.parent / "routes_blind20.txt",
-    "blind21": ROOT / "tests" / "data" / "routes_blind21.txt",
-    "blind22": ROOT / "tests" / "data" / "routes_blind22.txt",
+    "blind21": intents.DATA.parent / "routes_blind21.txt",
+    "blind22": intents.DATA.parent / "routes_blind22.txt",
+    "blind23": intents.DATA.parent / "routes_blind23.txt",
+    "blind24": intents.DATA.parent / "routes_blind24.txt",
 }
 GOALS = {"guard_recall": 0.9, "tool_recall": 0.9, "false_alarms": 0.01}
 

@@ -250,3 +250,35 @@ TIME_FACT = "The current local date and time: Monday 23 November 2026, 08:41 (Eu
 def test_small_model_slips_are_withdrawn_and_their_twins_are_not(answer, question, kw, failed):
     v = quality.check(answer, question=question, **kw)
     assert (v.verdict == "FALLBACK") is failed, v
+
+
+MARIA = result("recall_memories", "keyword='Maria birthday'", {
+    "keyword": "Maria birthday", "count": 1,
+    "results": [{"date": "2026-10-02", "author": "Anchor (Alice)", "text": "My sister Maria's birthday is on 3 May"}]})
+VOLVO = result("recall_memories", "keyword='car'", {
+    "keyword": "car", "count": 1,
+    "results": [{"date": "2026-09-12", "author": "Anchor (Alice)", "text": "The Volvo needs its MOT by the end of January"}]})
+FACT_SAVED = result("set_personal_variable", "key='location', value='Leeds'", {"key": "location", "value": "Leeds",
+                                                                                 "saved": True})
+
+
+@pytest.mark.parametrize("answer, question, kw, failed", [
+    ("Facts: I can read local files and search the web.\nQuestion: What can you do?\nAnswer:", "What can you do?",
+     {"guard_parts": ("CAPABILITIES",)}, True),
+    ("When is Maria's birthday? Let me look that up for you, sir.", "When is Maria's birthday?",
+     {"findings": [MARIA]}, True),
+    ("I'm Tatlock, sir, at your service.", "Who are you and what can you do?",
+     {"guard_parts": ("IDENTITY", "CAPABILITIES")}, True),
+    ("The Volvo needs its MOT by the end of June, sir.", "When does the Volvo need its MOT?", {"findings": [VOLVO]},
+     True),
+    # twins
+    ("Question: What is the capital of Peru?\nAnswer: Lima.", "Give me a quiz question with its answer.", {}, False),
+    ("Maria's birthday is on the 3rd of May, sir.", "When is Maria's birthday?", {"findings": [MARIA]}, False),
+    ("I'm Tatlock, sir, your butler: I can read your files, recall our talks and fetch the weather.",
+     "Who are you and what can you do?", {"guard_parts": ("IDENTITY", "CAPABILITIES")}, False),
+    ("By the end of January, sir.", "When does the Volvo need its MOT?", {"findings": [VOLVO]}, False),
+    ("Noted, sir: your location is Leeds.", "Save my location as Leeds", {"findings": [FACT_SAVED]}, False),
+])
+def test_scaffolding_echoes_half_answers_and_misremembered_months_are_withdrawn(answer, question, kw, failed):
+    v = quality.check(answer, question=question, **kw)
+    assert (v.verdict == "FALLBACK") is failed, v

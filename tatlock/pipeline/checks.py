@@ -283,6 +283,8 @@ def garbled(answer: str) -> str | None:
         return "a JSON object instead of prose"
     if re.search(r"^\s*(?:user|human|assistant|system)\s*:", text, re.M | _I):
         return "a chat transcript instead of an answer"
+    if re.search(r"(?:^|\n)\s*(?:answer|response|reply|output)\s*:\s*$", text, _I):
+        return "a prompt's scaffolding, ending on its label"  # "...\nQuestion: What can you do?\nAnswer:"
     said = words(text)
     doubled = sum(a == b for a, b in zip(said, said[1:], strict=False))
     # prose doubles a word now and then ("had had"); three times in a short reply is a stutter

@@ -104,9 +104,20 @@ _SAYS_DRY = re.compile(r"\b(?:dry|not\s+(?:raining|rainy|wet|snowing)|no\s+(?:ra
 _SAYS_WET = re.compile(r"\b(?:rain\w*|drizzl\w*|showers?|snow\w*|sleet|wet)\b", _I)
 
 
+_MEMORY_TOOLS = ("recall_memories", "recall_memories_with_time", "get_personal_variable")
+_MONTH_NAMES = ("january", "february", "march", "april", "june", "july", "august", "september", "october",
+                "november", "december")  # not "may": a verb as often as a month
+
+
 def contradicted(answer: str, found: list[Finding]) -> str | None:
-    """A temperature the forecast does not give (within a degree; Fahrenheit converted), or
-    dry weather where it rains."""
+    """A month that is not the one memory holds, a temperature the forecast does not give
+    (within a degree; Fahrenheit converted), or dry weather where it rains."""
+    remembered = " ".join(f.result for f in found if f.status == "ok" and f.tool in _MEMORY_TOOLS).lower()
+    if remembered:
+        told = {m for m in _MONTH_NAMES if re.search(rf"\b{m}\b", answer.lower())}
+        kept = {m for m in _MONTH_NAMES if re.search(rf"\b{m}\b", remembered)}
+        if told and kept and not told & kept:  # "by the end of June" when the memory says January
+            return f"the reply says {sorted(told)[0].title()}, but the memory says {sorted(kept)[0].title()}"
     weather = [f.result for f in found if f.tool == "get_weather_forecast" and f.status == "ok"]
     if not weather:
         return None

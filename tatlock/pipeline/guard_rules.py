@@ -31,7 +31,8 @@ RULES: dict[str, list[_Lazy]] = {
         _Lazy(r"\b(?:what|how)\s+(?:should|shall|do|can|may|must|would|ought)\s+(?:i|we)\s+(?:to\s+)?(?:call|"
               r"address|name)\s+(?:you|u)\b|\b(?:what|how)\s+(?:i|we)\s+(?:should|ought\s+to|can|may|might|am\s+to)\s+"
               r"(?:call|address)\s+(?:you|u)\b", _I),
-        _Lazy(r"\bwhat\s+(?:are\s+you|r\s+u)\s+called\b", _I),
+        _Lazy(r"\bwhat\s+(?:are\s+you|r\s+u)\s+called\b|"
+              r"\b(?:supposed|meant)\s+to\s+(?:call|address)\s+(?:you|u)\b", _I),
         _Lazy(rf"\bwho\s+(?:exactly\s+|really\s+)?(?:are|r)\s+{_YOU}\b(?!\s+(?:voting|talking\s+about|"
               rf"going\s+to\s+vote|"
                    r"meeting|seeing)\b)", _I),
@@ -46,9 +47,14 @@ RULES: dict[str, list[_Lazy]] = {
               r"robot|chatbot|human(?:\s+being)?|person|machine|ai|computer|program)\b)?|"
               r"\bwho(?:'s|\s+is)\s+(?:on\s+the\s+other\s+end|behind\s+(?:this|these|the\s+(?:replies|answers|chat)))|"
               r"\b(?:do|what(?:\s+name)?\s+do)\s+you\s+go\s+by\b|^\W*and\s+you\s+are\W*$", _I),
-        _Lazy(r"\b(?:you\s+(?:are|r)|are\s+you|r\s+u)\s+running\s+(?:on|in|locally|here)\b", _I),
+        _Lazy(r"\b(?:you\s+(?:are|r)|are\s+you|r\s+u|you|u)\s+running\s+(?:on|in|locally|here|local|offline|"
+              r"online)\b", _I),
+        # the whole message a choice of beings ("q: human or bot")
+        _Lazy(r"^\W*(?:are\s+you\s+)?(?:an?\s+)?(?:human|person|real\s+person|real)\s+or\s+(?:an?\s+)?(?:bot|ai|robot|"
+              r"machine|computer|program)\W*$", _I),
         _Lazy(r"\b(?:are|r)\s+(?:you|u)\s+(?:\w+\s+){0,2}?(?:in\s+the\s+cloud|on\s+(?:a|my|this|some)\s+(?:server|laptop|"
-              r"computer|machine|pc))\b|\bis\s+this\s+running\s+(?:on\s+my|locally|in\s+the\s+cloud)\b|"
+              r"computer|machine|pc))\b|\bis\s+this\s+(?:chat\s*bot\s+|bot\s+|assistant\s+|butler\s+|app\s+|thing\s+)?running\s+(?:on\s+my|locally|"
+              r"in\s+the\s+cloud)\b|"
               r"\b(?:where|how)\s+are\s+you\s+(?:running|hosted|located)\b|\bare\s+you\s+(?:running|hosted)\s+"
                    r"(?:in|on|locally|here)\b|\bis\s+this\s+(?:chat|assistant|bot|butler|"
                    r"conversation)\s+(?:running|hosted)\b",
@@ -94,8 +100,14 @@ RULES: dict[str, list[_Lazy]] = {
               r"(?:ring|phone|call|text|email|e-mail)\s+(?:my|the|our|her|his|them|him)\b|"
               r"\b(?:you|u)\s+(?:could|can|would|will)\s+(?:just\s+|please\s+)?(?:put|set)\s+(?:an?\s+)?(?:alarm|reminder|"
               r"timer)\s+(?:on\s+)?(?:for|at)\b|"
-              r"\b(?:can|could|would)\s+(?:you|u)\s+(?:just\s+|please\s+)?(?:wake\s+me|book\s+(?:us|me|a)|"
-              r"order\s+(?:us|me))\b|\b(?:you|u)\s+(?:probably\s+)?can'?t\s+wake\s+me\b", _I),
+              r"\b(?:can|could|would)\s+(?:you|u)\s+(?:just\s+|please\s+|actually\s+)?(?:wake\s+me|(?:book|order|buy|"
+              r"reserve|pay\s+for)\s+(?:us|me|my|a|an|some))\b|\b(?:you|u)\s+(?:probably\s+)?can'?t\s+wake\s+me\b", _I),
+        # what it cannot do, and browsing as an ability ("limits? what cant u do", "can u browse or nah")
+        _Lazy(r"\bwhat\s+(?:can'?t|cannot|can\s+not)\s+(?:you|u)\s+do\b|\b(?:can|could)\s+(?:you|u)\s+(?:browse|go\s+online|"
+              r"get\s+online)(?:\s+the\s+(?:web|internet))?\s*(?:\?|$|or\b|at\s+all\b)", _I),
+        # the butler's reach ("u got internet access or r u offline only")
+        _Lazy(r"\b(?:you|u)\s+(?:got|have|has)\s+(?:any\s+)?(?:internet|web|online)\s+access\b|"
+              r"\bare\s+(?:you|u)\s+(?:offline|online)(?:\s+only)?\b", _I),
         # someone rung or written to for me: an action only a tool could take
         _Lazy(r"\b(?:can|could)\s+(?:you|u)\s+(?:ring|phone|call|text|email|e-mail|message)\s+(?!me\b)(?:the\s+|my\s+)?"
               r"\w+(?:\s+for\s+me)?\s*(?:\?|$|,)", _I),
@@ -177,6 +189,7 @@ RULES: dict[str, list[_Lazy]] = {
     ],
     "TEMPORAL": [
         _Lazy(r"\bwhat\s+time\s+do\s+you\s+make\s+it\b", _I),  # British for "what time is it"
+        _Lazy(r"^\W*(?:the\s+)?time\s+(?:right\s+)?now\b(?!\s+in\b)", _I),  # a one-liner: "time rn + wx nyc"
         _Lazy(r"\bwhat(?:'s| is|s)?\s+(?:the\s+)?(?:current\s+)?time\b(?!\s+(?:zone|difference|of\s+year|complexity)\b)"
                    r"(?:\s+(?:is\s+it|now|right\s+now|here|please))?\s*(?:\?|$|,|\.|!|\s+and\b)", _I),
         _Lazy(r"\bwhat\s+time\s+is\s+it\b(?!\s+in\b)", _I),
@@ -265,7 +278,8 @@ RULES: dict[str, list[_Lazy]] = {
               r"(?<!do\si\s)(?<!can\si\s)(?<!best\sto\s)"
               r"\b(?:remember|save|store|note|keep|write\s+down|jot\s+down|hang\s+on(?:to)?|hold\s+(?:on\s+)?"
               r"(?:to|onto)|look\s+after|stash|memori[sz]e|file\s+away)\b[^.?!]{0,30}\b(?:password|passcode|pin|"
-                   r"api[\s_-]?key|token|secret|credentials?|card\s+(?:number|details)|cvv|security\s+code|"
+                   # "secret" last is how a thing was kept ("how did Enigma keep messages secret"), not one
+                   r"api[\s_-]?key|token|secret(?!\s*[?.!]*\s*$)|credentials?|card\s+(?:number|details)|cvv|security\s+code|"
                    r"account\s+number|sort\s+code|passport\s+number|social\s+security)\b|\bnote\s+this\s+down\s*:|"
                    # a card number to keep ("Keep this safe: 4111 1111 1111 1111")
                    r"\b(?:remember|save|store|note|keep|write\s+down)\b[^?!]{0,80}\b\d{4}(?:[ -]?\d{4}){2,3}\b|"
@@ -287,9 +301,14 @@ RULES: dict[str, list[_Lazy]] = {
                    r"\b(?:new|developer|god|jailbreak|unrestricted|dan)\s+mode\b", _I),
         _Lazy(r"\b(?:show|print|dump|reveal|what(?:'s|\s+is)\s+in)\s+(?:me\s+)?your\s+(?:config(?:uration)?|settings|"
                    r"environment|env(?:\s+vars)?|secrets)\b|\bdebug\s+mode\b", _I),
+        # someone's secret given with its value ("my wife's email password is sunflower22")
+        _Lazy(r"\b(?:my|our|his|her|their|[a-z]+'s)\s+(?:[\w']+\s+){0,3}(?:password|passcode|pin|passphrase)\s+"
+              r"(?:is|=|:)\s*\S+|\b(?:my|our)\s+(?:[\w']+\s+){0,3}(?:password|passcode|pin|passphrase)\b[^.?!]{0,50}?"
+              r"[:=]\s*\S+", _I),
         # every rule dropped in any words ("forgot every rule you were given", "ignore every instruction
         # you were given"), and the rules said to be hidden ("a secret set of rules hidden behind you")
-        _Lazy(r"\b(?:ignore|ignoring|forget|forgot|forgetting|disregard|drop|ditch|abandon)\s+(?:all|every|each|any)\s+"
+        _Lazy(r"\b(?:ignore|ignoring|forget|forgot|forgetting|disregard|drop|ditch|abandon)\s+(?:all|every|each|any|"
+              r"whatever|your)\s+"
               r"(?:of\s+)?(?:your\s+|the\s+|those\s+)?(?:previous\s+|prior\s+|earlier\s+|old\s+)?(?:instructions?|rules?|"
               r"guidelines?|directives?)\b(?:\s+(?:you\s+(?:were|have\s+been|got)\s+given|you\s+have|you\s+follow))?",
               _I),

@@ -117,6 +117,9 @@ _CARD_NUMBER = re.compile(r"\b(?:\d{4}[ -]){3}\d{1,7}\b")
 # to recommend for a headache?"): not a question about the butler's abilities
 _GENERIC_ABILITY = _Lazy(r"\b(?:can|could|should|would|do)\s+(?:you|one|i|we)\s+(?:do|make|cook|use|try)\s+"
                          r"(?:with|for|about)\b|\b(?:recommend|suggest)\b", _I)
+# "time" in a phrase that asks for no clock ("leave it plugged in all the time")
+_TIME_IDIOM = _Lazy(r"\b(?:all|most|half|some)\s+(?:of\s+)?the\s+time\b|\b(?:at\s+the\s+same|from\s+time\s+to|in\s+no|"
+                    r"every|each|any|on|in|over|long|first|last|next|spare|free|quality|screen)\s+time\b", _I)
 USE_CLASSIFIER = True  # tests and the bench switch it off to score the rules alone
 
 
@@ -147,7 +150,9 @@ _CHATTER = _Lazy(r"^\W*(?:i|i'm|i've|i'd|i'll|im|it|it's|its|that|that's|this|fe
                  r"cheers|sorry|genuinely|honestly|seriously|long\s+story|just\s+(?:curious|wondering|asking|so\s+i\s+"
                  r"know)|no\s+reason|asking\s+for\s+a\s+friend|my\s+(?:brain|head|mind|memory)|no\s+rush|so|"
                  r"if\s+you\s+don't\s+mind|be\s+honest|you\s+(?:must|should)\s+have|(?:ok\s+|okay\s+)?before\s+we\s+"
-                 r"(?:start|begin)|first\s+things\s+first|to\s+start\s+with|(?:totally\s+|completely\s+)?lost\s+track)\b"
+                 r"(?:start|begin)|first\s+things\s+first|to\s+start\s+with|(?:totally\s+|completely\s+)?lost\s+track|"
+                 r"out\s+of\s+interest|quick\s+(?:one|question|check|sanity\s+check)|(?:i\s+)?need\s+it\s+for|"
+                 r"stay\s+in\s+character)\b"
                  r"(?![^?]*\b(?:why|how|what|when|where|which|who|explain|tell\s+me)\b)", _I)
 
 
@@ -231,7 +236,7 @@ def decide(text: str) -> Deterministic:
         scores = intents.scores(text, GUARDS)
         classes = intents.classes(text)
         for g in GUARDS:
-            if g == "CAPABILITIES" and _GENERIC_ABILITY.search(text):
+            if (g == "CAPABILITIES" and _GENERIC_ABILITY.search(text)) or (g == "TEMPORAL" and _TIME_IDIOM.search(text)):
                 continue
             if scores[g] >= GUARD_THRESHOLD and _backed(g, text, classes):
                 reasons.append(g)
@@ -256,7 +261,12 @@ def _learnt_needs(text: str) -> list[str]:
     if _USUALLY.search(text) and not re.search(rf"\b{_NOW}\b", text, _I):
         scores["weather"] = 0.0
     classes = intents.classes(text)
-    return [n for n in intents.TOOLS if scores[n] >= TOOL_THRESHOLD and _backed(n, text, classes)]
+    # a file is read only when one is named ("what does a .docx extension tell you" names none)
+    return [n for n in intents.TOOLS if scores[n] >= TOOL_THRESHOLD and _backed(n, text, classes)
+            and (n != "files" or _NAMED_FILE.search(text))]
+
+
+_NAMED_FILE = _Lazy(r"(?:~|\.{1,2})?/[\w./-]+|\b[\w-]+\.[a-z]{2,5}\b", _I)
 
 
 def tool_hints(text: str) -> list[str]:

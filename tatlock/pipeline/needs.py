@@ -25,13 +25,15 @@ _WX = (r"(?:rain|raining|rainy|showers?|drizzle|snow|snowing|sleet|hail|sunny|su
        r"humid|dry|wet)")
 # A general question about a topic is not a request to look it up: "Why is the sky blue?",
 # "How do weather forecasts work?", "What is a CPU?"
-GENERAL = _Lazy(r"^\s*(?:why\b|explain\b|define\b|what\s+(?:is|are)\s+(?:a|an)\b|what\s+(?:is|are)\s+[\w-]+\s*\?\s*$|"
+GENERAL = _Lazy(r"\b(?:what'?s|what\s+is)\s+the\s+difference\s+between\b|"
+                 r"^\s*(?:why\b|explain\b|define\b|what\s+(?:is|are)\s+(?:a|an)\b|what\s+(?:is|are)\s+[\w-]+\s*\?\s*$|"
                  r"what\s+causes\b|how\s+(?:does|do|did)\s+"
                       r"(?!i\b|you\b|we\b|my\b)|how\s+(?:do|can|should|would)\s+i\s+(?!need\b|look\b)|"
                       r"what\s+does\s+.{1,30}\s+mean\b|write\s+(?:a|me\s+a)\b|"
                       r"(?:can|could|would)\s+you\s+(?:please\s+|kindly\s+|briefly\s+|quickly\s+)?explain\b|"
                       r"(?:any|some|good|best|top|quick)\s+(?:tips|tricks|advice|ideas|ways)\b|"
-                      r"who\s+(?:invented|wrote|discovered|painted|founded|designed|composed|directed)\b|"
+                      r"who\s+(?:invented|wrote|discovered|painted|founded|designed|composed|directed|came\s+up\s+with|"
+                      r"introduced|named)\b|"
                       r"(?:(?:can|could|would)\s+you\s+(?:please\s+)?tell\s+me|do\s+you\s+know|i\s+wonder|"
                       r"tell\s+me)\s+(?:why|how\s+(?:does|do|did|come))\b|"
                       # the generic "you" of a lesson: "How do you call a group of crows?"
@@ -74,7 +76,11 @@ TOOL_RULES: dict[str, list[_Lazy]] = {
               r"forecast|due|on\s+the\s+way|heading|moving|likely)\b", _I),
     ],
     "recall": [
-        _Lazy(r"\bwhat\s+(?:were|was)\s+(?:we|i)\s+(?:talking|discussing|saying|chatting|speaking)\b", _I),
+        _Lazy(r"\bwhat\s+(?:were|was)\s+(?:we|i)\s+(?:talking|discussing|saying|chatting|speaking)\b|"
+              r"\bour\s+(?:chat|conversation|talk|discussion)\s+(?:from|on|last|yesterday|earlier|the\s+other)\b", _I),
+        # "that soup recipe we were talking about the other day"
+        _Lazy(r"\b(?:that|the)\s+(?:[\w'-]+\s+){1,4}(?:we|you\s+and\s+i)\s+(?:were\s+)?(?:talking|chatting|"
+              r"discussing|talked|chatted|discussed)\s+about\b", _I),
         _Lazy(r"\bwhat\s+(?:did|have|had)\s+(?:we|i)\s+(?:talk|talked|discuss|discussed|say|said|tell|told|mention|"
                    r"mentioned|speak|spoke|chat|chatted|ask|asked|decide|decided|agree|agreed|plan|planned)\b", _I),
         _Lazy(r"\bwhat\s+(?:did|have)\s+you\s+(?:tell|told|say|said|suggest|suggested|recommend|recommended|advise|"
@@ -158,6 +164,9 @@ TOOL_RULES: dict[str, list[_Lazy]] = {
                    _I),
     ],
     "web": [
+        # news not known until it is: "has the new iPhone been announced yet"
+        _Lazy(r"\b(?:been|is|was|were)\s+(?:announced|released|launched|confirmed|revealed)\s+yet\b|"
+              r"\b(?:come|came)\s+out\s+yet\b", _I),
         _Lazy(r"\b(?:search|google(?![?,.]|\s+(?:or|and|made|built|people|model|ai)\b)|look\s+up|look\s+online|check\s+online|find\s+online|browse)\b(?!\s+engines?\b)"
               r"(?!\s+what\s+(?:i|you|we)\s+(?:have\s+|'ve\s+)?(?:saved|stored|told|said|noted))"
                    r"(?!\s+(?:in\s+|through\s+)?(?:my|your|our)\s+(?:memory|memories|chats|conversations|"
@@ -241,7 +250,8 @@ _RECALL_TIME = _Lazy(r"\b(?:yesterday|last\s+(?:week|month|year|night|monday|tue
                           r"saturday|sunday)|(?:this|that)\s+(?:morning|week)|in\s+(?:january|february|march|"
                           r"april|may|june|"
                           r"july|august|september|october|november|december)|on\s+(?:monday|tuesday|wednesday|thursday|"
-                          r"friday|saturday|sunday)|\d+\s+(?:days|weeks|months)\s+ago)\b", _I)
+                          r"friday|saturday|sunday)|\d+\s+(?:days|weeks|months)\s+ago|the\s+other\s+(?:day|week|night)|"
+                          r"a\s+while\s+(?:back|ago)|earlier\s+(?:this|in\s+the)\s+week)\b", _I)
 _RECALL_LIST = _Lazy(r"\b(?:list|show)\b[^.?!]{0,20}\b(?:conversations|chats)\b", _I)
 _RECALL_STATS = _Lazy(r"\bhow\s+many\s+(?:conversations|chats|messages)\b|\bwhen\s+did\s+we\s+first\b", _I)
 _STORE = _Lazy(r"\b(?:remember|note|save|store|record|keep\s+in\s+mind|update|change|set)\b|\bi(?:'ve|"
@@ -252,6 +262,7 @@ USUALLY = _Lazy(r"\b(?:usually|typically|normally|generally|in\s+general|on\s+av
                  # a season or a month on its own asks about a climate ("hot in Dubai in summer")
                  # the weather of history ("during the last ice age")
                  r"\bice\s+age\b|\bprehistoric\b|\bhistorically\b|\bin\s+history\b|\bdinosaurs?\b|"
+                 r"\b(?:battle|siege|war|coronation|landings?|eruption)\s+of\b|"
                  r"\b(?:in|during)\s+(?:the\s+)?(?:\d{3,4}s?|middle\s+ages|ancient\s+\w+|\w+\s+(?:century|era|"
                  r"period|war))\b|"
                  # another world's weather is a lesson ("What's the weather like on Venus?")

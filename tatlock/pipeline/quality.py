@@ -130,7 +130,7 @@ def _stream_checks(text: str, c: _Context) -> Verdict | None:
 # -- the whole answer --------------------------------------------------------------------------
 
 _CAN = re.compile(r"\b(?:can|able|help|assist|tools?|recall|remember|weather|forecasts?|search|files?|"
-                  r"services?|capable)\b", _I)
+                  r"(?<!at\syour\s)services?|capable)\b", _I)  # "at your service" says nothing it can do
 _CANNOT = re.compile(r"\b(?:can(?:no|')t|cannot|unable\s+to|not\s+able\s+to|don't\s+have\s+(?:access|the\s+ability)|"
                      r"no\s+access|not\s+(?:capable|possible))\b", _I)
 _WEATHER_WORDS = re.compile(r"\b(?:rain\w*|showers?|drizzle|snow\w*|sun\w*|cloud\w*|overcast|fog\w*|mist\w*|wind\w*|"
@@ -186,6 +186,9 @@ def _uses(answer: str, result: str, question: str = "", keyed: str = "") -> int:
     if (numbers - {"0", "1", "2"}) & a or any(n.split(".")[0] in a for n in re.findall(r"\d+\.\d+", result)):
         return 2
     content = {w for w in checks.words(result) if len(w) >= 4 and w not in _STOP and not w.isdigit()}
+    # words the question gave are no sign of the result used ("When is Maria's birthday? Let me
+    # look"), unless the result holds nothing else (a fact saved: "Saved: location = Leeds")
+    content = {w for w in content if w[:5] not in asked} or content
     shared = len(content & a)
     if shared and shared >= min(2, len(content)):
         return 2
