@@ -24,6 +24,10 @@ fixes (rules catch 47.5%, false alarms 7.5%), then fixed: both first scores are 
 80 "blind7" cases (a reviewer's sample of 1-3B models) were scored once after those (rules catch
 82.5%, no false alarm), then fixed (a prompt's scaffolding ending on "Answer:", the question's own
 words taken for a result used, "at your service" taken for abilities, a month memory contradicts).
+The 80 "blind8" cases (an assessor's final check) were scored once after all of those: rules catch
+82.5%, one false alarm (2.5%: "as the user alice", read from a .env file); then fixed (that, "Your
+name is Tatlock" parroted, a tool's result ignored beside another's, a GP "let know", a birthday in
+the wrong month, "16 GB" of a 7.7 GiB machine, a reply in French).
 
 Reported per part (in the file's order): false alarms on good answers (rules alone, and after the
 model check), the share of bad answers the rules alone reject, the share they reject or send

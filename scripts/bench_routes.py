@@ -40,6 +40,8 @@ each file's header, are what they measured when they were unseen.
   blind22  .../data/routes_blind22.txt              an assessor's release check: the same
   blind23  .../data/routes_blind23.txt              look-alikes to provoke false alarms: scored once held out, then learnt from
   blind24  .../data/routes_blind24.txt              a week of ordinary life: the same
+  blind25  .../data/routes_blind25.txt              an evaluator's hardest look-alikes: scored once held out, then learnt from
+  blind26  .../data/routes_blind26.txt              people at home, each in their own voice: the same
   (each late set's first score, before its fixes, is in its header comment: the figure to expect on
    phrasings nobody has seen is that first score, not the row printed here)
 
@@ -101,6 +103,8 @@ SETS = {
     "blind22": intents.DATA.parent / "routes_blind22.txt",
     "blind23": intents.DATA.parent / "routes_blind23.txt",
     "blind24": intents.DATA.parent / "routes_blind24.txt",
+    "blind25": intents.DATA.parent / "routes_blind25.txt",
+    "blind26": intents.DATA.parent / "routes_blind26.txt",
 }
 GOALS = {"guard_recall": 0.9, "tool_recall": 0.9, "false_alarms": 0.01}
 

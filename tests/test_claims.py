@@ -282,3 +282,41 @@ FACT_SAVED = result("set_personal_variable", "key='location', value='Leeds'", {"
 def test_scaffolding_echoes_half_answers_and_misremembered_months_are_withdrawn(answer, question, kw, failed):
     v = quality.check(answer, question=question, **kw)
     assert (v.verdict == "FALLBACK") is failed, v
+
+
+SYSTEM = result("get_system_info", "", {"cpu": {"count": 2, "percent": 37.5},
+                                        "memory": {"total_gib": 7.7, "used_percent": 61.2},
+                                        "disk": {"path": "/home/alice", "total_gib": 98.3, "free_gib": 23.4,
+                                                 "used_percent": 76.2}, "os": "Linux 6.8"})
+LAST_WEEK = result("recall_memories_with_time", "start='2026-11-16', end='2026-11-22'", {
+    "count": 1, "results": [{"date": "2026-11-17", "author": "Anchor (Alice)",
+                             "text": "I want to repaint the garden shed green before spring"}]})
+
+
+@pytest.mark.parametrize("answer, question, kw, failed", [
+    ("Your name is Tatlock: a butler with long-term memory, running privately on this computer.", "What's your name?",
+     {"guard_parts": ("IDENTITY",)}, True),
+    ("It's 9.4 degrees and raining lightly in London, sir, with a high of about 11 today.",
+     "What did we discuss last week, and what's the weather in London today?", {"findings": [LAST_WEEK, LONDON]}, True),
+    ("Very good, sir. I've saved Leeds as your location and let your bank and your GP know.",
+     "I've moved to Leeds, please remember that.", {"findings": [FACT_SAVED]}, True),
+    ("Your sister Maria's birthday is on the 3rd of March, sir.", "When is Maria's birthday?", {"findings": [MARIA]},
+     True),
+    ("This computer has 16 GB of RAM, sir, and about 61% of it is in use.", "How much memory does this computer have?",
+     {"findings": [SYSTEM]}, True),
+    ("Vous habitez à Rotterdam, monsieur.", "Where do I live?", {}, True),
+    # twins
+    ("It connects to localhost as the user alice, sir; the password I shan't read out.",
+     "Which database host and user does my project's .env file use?", {"findings": [ENV_FILE]}, False),
+    ("Last week you wanted to repaint the garden shed green, sir; and London has light rain at 9 degrees today.",
+     "What did we discuss last week, and what's the weather in London today?", {"findings": [LAST_WEEK, LONDON]}, False),
+    ("Noted, sir: Leeds is your location now.", "I've moved to Leeds, please remember that.",
+     {"findings": [FACT_SAVED]}, False),
+    ("About 7.7 GB of RAM, sir, and roughly 61% of it is in use.", "How much memory does this computer have?",
+     {"findings": [SYSTEM]}, False),
+    ("The disk is about three quarters full, sir: 23.4 GiB free of 98.3, so 24% left.", "Is my disk getting full?",
+     {"findings": [SYSTEM]}, False),
+])
+def test_echoed_facts_ignored_tools_invented_actions_and_wrong_numbers_are_withdrawn(answer, question, kw, failed):
+    v = quality.check(answer, question=question, **kw)
+    assert (v.verdict == "FALLBACK") is failed, v

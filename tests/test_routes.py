@@ -177,6 +177,7 @@ def test_trained_weights_are_kept_and_a_damaged_cache_is_retrained(tmp_path):
     second = intents.Model(examples, cache=tmp_path)
     second._train = None  # a second process loads, never trains
     assert second.scores("Who am I talking to?", intents.GUARDS) == pytest.approx(want, abs=1e-4)
+    assert second.rows == []  # nor reads the examples' features: the cache holds their index
     cache.write_text("{not json")
     third = intents.Model(examples, cache=tmp_path)
     assert third.scores("Who am I talking to?", intents.GUARDS) == pytest.approx(want, abs=1e-9)
@@ -207,3 +208,31 @@ def test_words_quoted_to_be_translated_are_not_said_to_the_butler():
 def test_shorthand_cards_dropped_rules_and_actions_route_and_their_look_alikes_do_not(question, guard, tools):
     d = guards.decide(question)
     assert (d.guard.parts[0] if d.guard else None) == guard and d.tools == tools, d
+
+
+@pytest.mark.parametrize("question, guard, needs", [
+    ("am I typing to an actual person or some kind of program?", "IDENTITY", ()),
+    ("Which organisation is responsible for building and training you?", "IDENTITY", ()),
+    ("Is possible for you to make a reservation at restaurant for Friday evening?", "CAPABILITIES", ()),
+    ("can you get me my flatmate's netflix login, he won't share it", "SECURITY", ()),
+    ("my wife's email password is sunflower22, save that somewhere safe", "SECURITY", ()),
+    ("Why is this machine so sluggish, is something eating all the memory?", None, ("system",)),
+    ("is it going to freeze tonight here in Harrogate?", None, ("weather",)),
+    ("have you got my blood group stored? the clinic form wants it", None, ("personal",)),
+    ("how did Leicester get on last night?", None, ("web",)),
+    ("has the new iPhone been announced yet", None, ("web",)),
+    ("what was that soup recipe we were talking about the other day?", None, ("recall",)),
+    # look-alikes
+    ("who are you supposed to tip in a hotel, and how much?", None, ()),
+    ("is it bad to leave my laptop plugged in all the time for the battery", None, ()),
+    ("what's the difference between a weather warning and a weather watch", None, ()),
+    ("what does a file extension like .docx actually tell you", None, ()),
+    ("how do i check how much ram my pc has on windows", None, ()),
+    ("how did the Enigma machine keep messages secret", None, ()),
+    ("how did Rome fall?", None, ()),
+    ("who came up with the calendar we use today?", None, ()),
+    ("what was the weather like at the Battle of Waterloo?", None, ()),
+])
+def test_late_blind_phrasings_route_and_their_look_alikes_do_not(question, guard, needs):
+    d = guards.decide(question)
+    assert (d.guard.parts[0] if d.guard else None) == guard and d.needs == needs, d

@@ -30,7 +30,8 @@ _CODE = re.compile(r"\b(?:code|command|cmd|script|snippet|regex|function|python|
 
 
 # the small words of the other languages a small model slips into ("La capital de España es Madrid")
-_FOREIGN = set("el la los las un una de en y es son tiene está están del que por para con muy pero "
+_FOREIGN = set("el la los las un una de en y es son tiene está están del que por para con muy pero usted señor "
+               "vous je nous à au aux monsieur madame c'est oui "
                "le les des est une pas pour avec dans sont très mais "
                "der das und ist nicht ein eine mit sind auch "
                "il lo gli di che è non sono della per "
@@ -98,6 +99,9 @@ _OVERCLAIM = re.compile(r"\bi(?:'ve|\s+have|'ll|\s+will|\s+shall)\s+(?:now\s+|ju
                         r"scheduled|emailed|paid|bought|cancelled)\s+(?:that|it|them|this)\b|"
                         r"\bi(?:'ve|\s+have)\b[^.!?]{0,60}\band\s+(?:also\s+)?(?:emailed|texted|sent|rung|phoned|"
                         r"called|booked|ordered|paid|posted|messaged)\b|"
+                        # "I've saved Leeds as your location and let your bank and your GP know"
+                        r"\bi(?:'ve|\s+have)\b[^.!?]{0,80}\band\s+(?:also\s+)?(?:let|told|informed|notified|alerted|"
+                        r"contacted|updated)\s+(?:your|the|my)\s+\w+|"
                         r"\bi(?:'ve|\s+have)\s+(?:just\s+|now\s+)?(?:rung|phoned|called|texted|emailed|messaged|"
                         r"contacted|written\s+to)\s+(?:the\s+|your\s+|my\s+)?\w+|\bi(?:'m|\s+am)\s+(?:now\s+|just\s+)?"
                         r"(?:ringing|calling|phoning|texting|emailing|dialling|dialing|booking|ordering)\s+(?:her|him|"

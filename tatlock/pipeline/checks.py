@@ -81,7 +81,7 @@ _PROMPT_WORDS = re.compile(
     r"\bthe\s+user(?:'s|s')?\b(?!\s*(?:manual|guide|interface|account|agreement|name\s+field|experience|base|group|"
     r"id\b|settings|profile|directory|folder|mode|permissions?|space))|\bthe\s+(?:latest|last)\s+message\b|"
     r"\bthe\s+findings\b|\bfindings\s+below\b|\bin\s+the\s+butler'?s\s+voice\b|\bthe\s+butler'?s\s+pipeline\b|"
-    r"\bthese\s+instructions\b|\bmy\s+(?:system\s+prompt|hidden\s+instructions)\b|\bmy\s+instructions\s+(?:say|tell)\b|"
+    r"\bthese\s+instructions\b|\byour\s+name\s+is\s+tatlock\b|\bmy\s+(?:system\s+prompt|hidden\s+instructions)\b|\bmy\s+instructions\s+(?:say|tell)\b|"
     r"\"decision\"\s*:\s*\"|\buse\s+(?:these|the)\s+(?:memories|findings|results|facts)\s+to\s+answer\b|"
     # the instructions told in other words ("I'm told never to mention being a language model")
     r"\bi(?:'m|\s+am|'ve\s+been|\s+have\s+been|\s+was)\s+(?:told|instructed|programmed)\s+(?:never|always|not)\s+"
@@ -107,9 +107,10 @@ def prompt_echo(text: str, allowed: str = "") -> str | None:
     if speakers and (len(speakers) >= 2 or re.match(r"\s*(?:Anchor \(|Assistant:)", text)):
         return "the reply continues the transcript instead of answering"
     for m in _PROMPT_WORDS.finditer(text):
+        value = re.match(r"\s+(?:is\s+|was\s+|name\s+is\s+|called\s+)?([\w@-]{2,}(?:\.[\w@-]+)*)", text[m.end():])
         if (re.match(r"the\s+user\b", m.group(0), _I) and re.search(r"user(?:name)?\b", allowed, _I)
-                and re.match(r"\s+(?:is|was|name\s+is)\s", text[m.end():], _I)):
-            continue  # a file's or a tool's user ("the user is alice", from a .env file read)
+                and value and re.search(rf"\b{re.escape(value.group(1))}\b", allowed, _I)):
+            continue  # a file's or a tool's user ("as the user alice", from a .env file read)
         return f"the reply speaks the prompt's words: {m.group(0)!r}"
     return None
 

@@ -109,15 +109,47 @@ _MONTH_NAMES = ("january", "february", "march", "april", "june", "july", "august
                 "november", "december")  # not "may": a verb as often as a month
 
 
+_MAY = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?may\b|\bmay\s+\d{1,2}(?:st|nd|rd|th)?\b")
+
+
+def _months(low: str) -> set[str]:
+    """The months a text names; May only beside a day ("3 May", "May 3rd"), not the verb."""
+    return {m for m in _MONTH_NAMES if re.search(rf"\b{m}\b", low)} | ({"may"} if _MAY.search(low) else set())
+
+
+_SIZE = re.compile(r"(\d+(?:\.\d+)?)\s*(?:gi?b|gigabytes?|gigs?)\b", re.I)
+_PERCENT = re.compile(r"(\d+(?:\.\d+)?)\s*(?:%|per\s*cent|percent)", re.I)
+
+
+def _sizes_not_in(answer: str, result: str) -> str | None:
+    """A size or a share of this computer the system report does not give: "16 GB of RAM" when
+    it says 7.7 GiB, "24% used" when it says 76.2% (within rounding; a share may be the rest)."""
+    given = [float(x) for x in re.findall(r"-?\d+(?:\.\d+)?", result)]
+    for m in _SIZE.finditer(answer):
+        said = float(m.group(1))
+        # GiB or GB, rounded either way: within a tenth (or 0.6 for small sizes), or GB = GiB x 1.074
+        if not any(abs(said - g) <= max(0.6, g * 0.1) or abs(said - g * 1.074) <= max(0.6, g * 0.1) for g in given):
+            return f"the size {m.group(0)!r} is not in the system report"
+    for m in _PERCENT.finditer(answer):
+        said = float(m.group(1))
+        if not any(abs(said - g) <= 1.5 or abs(said - (100 - g)) <= 1.5 for g in given):
+            return f"the share {m.group(0)!r} is not in the system report"
+    return None
+
+
 def contradicted(answer: str, found: list[Finding]) -> str | None:
     """A month that is not the one memory holds, a temperature the forecast does not give
     (within a degree; Fahrenheit converted), or dry weather where it rains."""
     remembered = " ".join(f.result for f in found if f.status == "ok" and f.tool in _MEMORY_TOOLS).lower()
     if remembered:
-        told = {m for m in _MONTH_NAMES if re.search(rf"\b{m}\b", answer.lower())}
-        kept = {m for m in _MONTH_NAMES if re.search(rf"\b{m}\b", remembered)}
+        told, kept = _months(answer.lower()), _months(remembered)
         if told and kept and not told & kept:  # "by the end of June" when the memory says January
             return f"the reply says {sorted(told)[0].title()}, but the memory says {sorted(kept)[0].title()}"
+    system = " ".join(f.result for f in found if f.tool == "get_system_info" and f.status == "ok")
+    if system:
+        wrong = _sizes_not_in(answer, system)
+        if wrong:
+            return wrong
     weather = [f.result for f in found if f.tool == "get_weather_forecast" and f.status == "ok"]
     if not weather:
         return None

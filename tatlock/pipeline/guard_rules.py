@@ -35,7 +35,8 @@ RULES: dict[str, list[_Lazy]] = {
               r"\b(?:supposed|meant)\s+to\s+(?:call|address)\s+(?:you|u)\b", _I),
         _Lazy(rf"\bwho\s+(?:exactly\s+|really\s+)?(?:are|r)\s+{_YOU}\b(?!\s+(?:voting|talking\s+about|"
               rf"going\s+to\s+vote|"
-                   r"meeting|seeing)\b)", _I),
+                   r"meeting|seeing|supposed\s+to|meant\s+to|expected\s+to|allowed\s+to|"
+                   r"going\s+to\s+(?:tip|invite|call|ask))\b)", _I),
         _Lazy(r"\bwhat\s+(?:kind|sort|type)\s+of\s+(?:a\s+)?\w+\s+are\s+you\b(?!\s+(?:actually\s+|really\s+)?(?:able|"
               r"capable|good|into|after)\b)", _I),
         _Lazy(r"\b(?:is\s+(?:this|there|it)\s+(?:a|an)|am\s+i\s+(?:talking|chatting|speaking|writing)\s+(?:to|with)\s+"
@@ -49,6 +50,9 @@ RULES: dict[str, list[_Lazy]] = {
               r"\b(?:do|what(?:\s+name)?\s+do)\s+you\s+go\s+by\b|^\W*and\s+you\s+are\W*$", _I),
         _Lazy(r"\b(?:you\s+(?:are|r)|are\s+you|r\s+u|you|u)\s+running\s+(?:on|in|locally|here|local|offline|"
               r"online)\b", _I),
+        _Lazy(r"\bresponsible\s+for\s+(?:building|making|creating|training|developing|designing)\s+(?:and\s+\w+\s+)?(?:you|u)\b|"
+              r"\b(?:am\s+i|are\s+we)\s+(?:typing|talking|chatting|speaking|writing)\s+(?:to|with)\s+(?:an?\s+)?(?:actual\s+|real\s+)?"
+              r"(?:person|human|program|bot|robot|machine|computer|ai)\b", _I),
         # the whole message a choice of beings ("q: human or bot")
         _Lazy(r"^\W*(?:are\s+you\s+)?(?:an?\s+)?(?:human|person|real\s+person|real)\s+or\s+(?:an?\s+)?(?:bot|ai|robot|"
               r"machine|computer|program)\W*$", _I),
@@ -105,6 +109,9 @@ RULES: dict[str, list[_Lazy]] = {
         # what it cannot do, and browsing as an ability ("limits? what cant u do", "can u browse or nah")
         _Lazy(r"\bwhat\s+(?:can'?t|cannot|can\s+not)\s+(?:you|u)\s+do\b|\b(?:can|could)\s+(?:you|u)\s+(?:browse|go\s+online|"
               r"get\s+online)(?:\s+the\s+(?:web|internet))?\s*(?:\?|$|or\b|at\s+all\b)", _I),
+        _Lazy(r"\bpossible\s+for\s+(?:you|u)\s+to\s+(?:make|book|order|buy|send|call|ring|phone|email|set|reserve)\b|"
+              r"\b(?:can|could)\s+(?:you|u)\s+send\s+(?:an?\s+)?(?:text\s+messages?|texts?|emails?|e-mails?|sms|"
+              r"letters?)\b", _I),
         # the butler's reach ("u got internet access or r u offline only")
         _Lazy(r"\b(?:you|u)\s+(?:got|have|has)\s+(?:any\s+)?(?:internet|web|online)\s+access\b|"
               r"\bare\s+(?:you|u)\s+(?:offline|online)(?:\s+only)?\b", _I),
@@ -228,9 +235,9 @@ RULES: dict[str, list[_Lazy]] = {
                    r"bank\s+holiday|school\s+day)\b", _I),
     ],
     "SECURITY": [
-        _Lazy(r"\b(?:what(?:'s|s| is| are)|tell\s+me|give\s+me|show\s+me|reveal|share|print|list|send|paste|"
-              r"remind\s+me\s+of)\s+(?:out\s+)?"
-                   r"(?:me\s+)?(?:my|your|the|all|our|his|her|whatever)\s+(?:\w+\s+){0,2}"
+        _Lazy(r"\b(?:what(?:'s|s| is| are)|tell\s+me|give\s+me|show\s+me|get\s+me|find\s+me|fetch\s+me|reveal|share|"
+              r"print|list|send|paste|remind\s+me\s+of)\s+(?:out\s+)?"
+                   r"(?:me\s+)?(?:my|your|the|all|our|his|her|whatever)\s+(?:[\w']+\s+){0,2}"
                    r"(?:passwords?|passcodes?|pins?|api[\s_-]?keys?|credentials|secrets?(?!\s+(?:of|to|behind|"
                    r"for|about)\b)|"
                    r"tokens?|private\s+keys?|logins?|(?:credit\s+|debit\s+|bank\s+)?card\s+(?:numbers?|details)|"

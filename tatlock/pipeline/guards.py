@@ -117,6 +117,8 @@ _CARD_NUMBER = re.compile(r"\b(?:\d{4}[ -]){3}\d{1,7}\b")
 # to recommend for a headache?"): not a question about the butler's abilities
 _GENERIC_ABILITY = _Lazy(r"\b(?:can|could|should|would|do)\s+(?:you|one|i|we)\s+(?:do|make|cook|use|try)\s+"
                          r"(?:with|for|about)\b|\b(?:recommend|suggest)\b", _I)
+# "you" as anyone: "who are you supposed to tip in a hotel?"
+_ANYONE = _Lazy(r"\b(?:are|should|do)\s+you\s+(?:supposed|meant|expected|allowed)\s+to\b", _I)
 # "time" in a phrase that asks for no clock ("leave it plugged in all the time")
 _TIME_IDIOM = _Lazy(r"\b(?:all|most|half|some)\s+(?:of\s+)?the\s+time\b|\b(?:at\s+the\s+same|from\s+time\s+to|in\s+no|"
                     r"every|each|any|on|in|over|long|first|last|next|spare|free|quality|screen)\s+time\b", _I)
@@ -236,7 +238,8 @@ def decide(text: str) -> Deterministic:
         scores = intents.scores(text, GUARDS)
         classes = intents.classes(text)
         for g in GUARDS:
-            if (g == "CAPABILITIES" and _GENERIC_ABILITY.search(text)) or (g == "TEMPORAL" and _TIME_IDIOM.search(text)):
+            if ((g == "CAPABILITIES" and _GENERIC_ABILITY.search(text)) or (g == "TEMPORAL" and _TIME_IDIOM.search(text))
+                    or (g in ("IDENTITY", "CAPABILITIES") and _ANYONE.search(text))):
                 continue
             if scores[g] >= GUARD_THRESHOLD and _backed(g, text, classes):
                 reasons.append(g)

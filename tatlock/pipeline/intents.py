@@ -188,6 +188,9 @@ def features(text: str) -> dict[str, float]:
 # -- the model --------------------------------------------------------------------------------
 
 
+FEATURES_VERSION = 2  # raise it when features() changes, so cached weights and index are not reused
+
+
 class Model:
     """One-vs-rest logistic regression over sparse features. Each label is trained the first
     time it is asked for (the guards on a message's first route, the tools only when hints are
@@ -198,19 +201,31 @@ class Model:
         self.labels, self.epochs, self.rate, self.l2 = labels, epochs, rate, l2
         # the cache file is named after everything the weights depend on
         self.key = hashlib.sha256(repr((sorted((e.text, sorted(e.labels)) for e in examples), epochs, rate, l2,
-                                        CLASS_WEIGHT, sorted(USE.items()))).encode()).hexdigest()[:16]
+                                        CLASS_WEIGHT, sorted(USE.items()), FEATURES_VERSION)).encode()).hexdigest()[:16]
         self.cache = self.cache_file(cache)
         self._cached: dict[str, tuple[list[float], float]] | None = None
+        self.examples = examples
+        # the features' places in the weights: from the cache when it has them (reading the
+        # examples' features costs about 100 ms for two thousand questions), else from the examples
         self.index: dict[str, int] = {}
         self.rows: list[tuple[list[int], list[float], frozenset[str]]] = []
-        for e in examples:
-            feats = features(e.text)
-            self.rows.append(([self.index.setdefault(f, len(self.index)) for f in feats], list(feats.values()),
-                              e.labels))
         self.trained: dict[str, tuple[list[float], float]] = {}
         self._lock = threading.Lock()
 
+    def _featurise(self) -> None:
+        if self.rows or not self.examples:
+            return
+        index: dict[str, int] = {}
+        for e in self.examples:
+            feats = features(e.text)
+            self.rows.append(([index.setdefault(f, len(index)) for f in feats], list(feats.values()), e.labels))
+        if self.index and self.index != index:  # a cache from other examples: its weights do not fit
+            self.trained.clear()
+            self._cached = {}
+        self.index = index
+
     def _train(self, lab: str) -> tuple[list[float], float]:
+        self._featurise()
         w, b = [0.0] * len(self.index), 0.0
         pos = sum(1 for _, _, labels in self.rows if lab in labels)
         # positives are rare for each label: weigh them up so recall does not starve
@@ -242,11 +257,14 @@ class Model:
             self._cached = {}
             try:
                 data = json.loads(self.cache.read_text(encoding="utf-8"))
+                names = data.pop("_index", None)
+                if not self.index and isinstance(names, list) and all(isinstance(n, str) for n in names):
+                    self.index = {n: i for i, n in enumerate(names)}
                 for name, (w, b) in data.items():
-                    if isinstance(w, list) and len(w) == len(self.index):
+                    if isinstance(w, list) and len(w) == len(self.index) and self.index:
                         self._cached[name] = ([float(x) for x in w], float(b))
-            except (OSError, ValueError, TypeError):  # none yet, or damaged: train again
-                pass
+            except (OSError, ValueError, TypeError, AttributeError):  # none yet, or damaged: train again
+                self._cached = {}
         return self._cached.get(lab)
 
     def _save(self) -> None:
@@ -255,23 +273,29 @@ class Model:
         try:
             from tatlock.files import write_private
 
-            data = {lab: [[round(x, 6) for x in w], b] for lab, (w, b) in self.trained.items()}
+            data: dict[str, object] = {lab: [[round(x, 6) for x in w], b] for lab, (w, b) in self.trained.items()}
+            data["_index"] = sorted(self.index, key=self.index.__getitem__)
             write_private(self.cache, json.dumps(data, separators=(",", ":")))
             self._cached = dict(self.trained)
         except Exception:  # noqa: BLE001 - the cache only saves time; the weights are in memory
             pass
 
     def scores(self, text: str, labels: tuple[str, ...] | None = None) -> dict[str, float]:
-        if not self.rows:
+        if not self.examples:
             return dict.fromkeys(labels or self.labels, 0.0)
+        wanted = labels or self.labels
+        for _ in range(2):  # twice only if a cache from other features was found mid-way and dropped
+            for lab in wanted:
+                if lab not in self.trained:
+                    with self._lock:
+                        if lab not in self.trained:
+                            self.trained[lab] = self._load(lab) or self._train(lab)
+                            self._save()
+            if all(lab in self.trained for lab in wanted):
+                break
         feats = [(self.index[f], v) for f, v in features(text).items() if f in self.index]
         out = {}
         for lab in labels or self.labels:
-            if lab not in self.trained:
-                with self._lock:
-                    if lab not in self.trained:
-                        self.trained[lab] = self._load(lab) or self._train(lab)
-                        self._save()
             w, b = self.trained[lab]
             z = b + sum(w[i] * v for i, v in feats)
             out[lab] = 1 / (1 + math.exp(-max(-30.0, min(30.0, z))))

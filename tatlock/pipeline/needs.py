@@ -21,7 +21,7 @@ NOW = (r"(?:today|tonight|tomorrow|tmrw|tmr|this\s+arvo|just\s+now|now|rn|right\
 _WX = (r"(?:rain|raining|rainy|showers?|drizzle|snow|snowing|sleet|hail|sunny|sunshine|cloudy|overcast|foggy|fog|misty|"
        r"pour(?:ing)?\s+down|bucket(?:ing)?\s+down|tip(?:ping)?\s+(?:it\s+)?down|chuck(?:ing)?\s+it\s+down|"
        r"pelt(?:ing)?\s+down|lash(?:ing)?\s+down|"
-       r"windy|wind|gales?|storms?|stormy|thunder(?:storms?)?|frost|frosty|icy|freezing|cold|chilly|warm|hot|mild|"
+       r"windy|wind|gales?|storms?|stormy|thunder(?:storms?)?|frost|frosty|icy|freeze|freezing|cold|chilly|warm|hot|mild|"
        r"humid|dry|wet)")
 # A general question about a topic is not a request to look it up: "Why is the sky blue?",
 # "How do weather forecasts work?", "What is a CPU?"
@@ -119,6 +119,10 @@ TOOL_RULES: dict[str, list[_Lazy]] = {
         _Lazy(r"\b(?:list|show)\s+(?:me\s+)?(?:our|my)\s+(?:recent\s+|past\s+|old\s+)?(?:conversations|chats)\b", _I),
     ],
     "personal": [
+        # a fact the butler was given to keep, asked for ("have you got my blood group stored?")
+        _Lazy(r"\b(?:have\s+you\s+got|do\s+you\s+have|you've\s+got|you\s+have)\s+(?:my|our)\s+[\w\s'-]{1,30}?\s+"
+              r"(?:stored|saved|on\s+file|noted|written\s+down|kept)\b|"
+              r"\byou've\s+got\s+it\s+(?:saved|stored|on\s+file|noted)\b", _I),
         # "just so you know, I'm allergic to shellfish": a fact about me, given to be kept
         _Lazy(r"^\W*(?:just\s+so\s+you\s+know|fyi|for\s+the\s+record|for\s+your\s+(?:records|info(?:rmation)?)|"
               r"heads\s+up|for\s+(?:future\s+)?reference|note\s+(?:for|to)\s+(?:me|self|you)|just\s+a\s+note)\W+"
@@ -164,6 +168,11 @@ TOOL_RULES: dict[str, list[_Lazy]] = {
                    _I),
     ],
     "web": [
+        # a result or a price that changes ("how did Leicester get on last night?", "the cheapest Dyson at the moment")
+        _Lazy(r"\bhow\s+did\s+(?!I\b)[A-Z][\w.'-]+(?:\s+[A-Z][\w.'-]+)?\s+(?:get\s+on|do|fare|play|get\s+on)\b[^.?!]{0,20}\b(?:last\s+"
+              r"night|yesterday|today|tonight|this\s+(?:weekend|afternoon|morning|evening)|at\s+the\s+weekend)\b"),
+        _Lazy(r"\bcheapest\b[^.?!]{0,40}\b(?:at\s+the\s+moment|right\s+now|today|currently)\b|\b(?:doing\s+a\s+deal|on\s+offer\s+"
+              r"(?:now|today|anywhere))\b", _I),
         # news not known until it is: "has the new iPhone been announced yet"
         _Lazy(r"\b(?:been|is|was|were)\s+(?:announced|released|launched|confirmed|revealed)\s+yet\b|"
               r"\b(?:come|came)\s+out\s+yet\b", _I),
@@ -297,7 +306,7 @@ GATES = gates({
                "umbrella brolly raincoat coat jacket sunscreen sun suncream wellies gloves scarf outside out "
                "heatwave heat blizzard blizzards hurricane hurricanes typhoon typhoons downpour downpours hailstorm "
                "snowstorm snowstorms storm flood floods snap snaps front fronts pour pouring bucket bucketing "
-               "tipping chucking",
+               "tipping chucking freeze",
     "recall": "talk talked talking discuss discussed discussing say said saying tell told mention mentioned speak "
               "spoke spoken speaking chat chats chatted chatting ask asked decide decided agree agreed plan planned "
               "suggest suggested recommend recommended advise advised advice suggestion suggestions share shared "
@@ -316,7 +325,7 @@ GATES = gates({
            "web internet news online "
            "todays breaking recent headlines "
            "updates update results scores score price cost value exchange rate odds won happening going saying "
-           "reviews prices happened opening open ahead happen win lose get worth trading",
+           "reviews prices happened opening open ahead happen win lose get worth trading did fare cheapest deal offer",
     "system": "slow sluggish laggy crawling hot noisy loud overheating something anything computer machine laptop pc "
               "desktop system box server cpu processor ram memory disk "
               "storage drive "
@@ -324,11 +333,18 @@ GATES = gates({
 })
 
 
+_RECENT = _Lazy(r"\b(?:last\s+night|yesterday|this\s+(?:morning|afternoon|evening|weekend)|at\s+the\s+weekend)\b", _I)
+_WHY_THIS_MACHINE = _Lazy(r"^\W*why\s+is\s+(?:this|my)\s+(?:machine|computer|laptop|pc|mac|desktop)\b", _I)
+
+
 def tool_rule(need: str, text: str, *, credential: bool = False) -> bool:
     """Whether a rule is sure the message needs this tool; never for a credential to keep."""
     general = (GENERAL.search(text) or _IN_GENERAL.search(text)
                or (need == "weather" and USUALLY.search(text)))  # a climate, not a forecast
-    if general and not re.search(rf"\b{NOW}\b", text, _I):
+    mine = (need == "system" and _WHY_THIS_MACHINE.search(text)) or (need == "web" and _RECENT.search(text))
+    if general and not re.search(rf"\b{NOW}\b", text, _I) and not mine:
+        # "why is this machine so sluggish" is about this machine; "how did Leicester get on last
+        # night" about last night's match: neither is a lesson
         return False
     if need in ("personal", "recall") and credential:
         return False  # a credential is never kept as a personal fact, nor looked up in past conversations

@@ -182,7 +182,10 @@ def _uses(answer: str, result: str, question: str = "", keyed: str = "") -> int:
     a = set(said) | {_NUMBER_WORDS[w] for w, nxt in zip(said, said[1:] + [""], strict=True)
                      if w in _NUMBER_WORDS and (nxt[:5] in asked or nxt[:5] in keys)}
     a |= {w[:-2] for w in said if re.fullmatch(r"\d+(?:st|nd|rd|th)", w)}  # "the 3rd of May" for "3 May"
-    numbers = set(re.findall(r"\d+", result))
+    # a date's parts are not numbers the answer could use ("2026-11-17" holds no "11"), but its day is
+    dates = re.findall(r"\b\d{4}-\d{2}-(\d{2})(?:T\S*)?", result)
+    numbers = set(re.findall(r"\d+", re.sub(r"\b\d{4}-\d{2}-\d{2}(?:T\S*)?", " ", result)))
+    numbers |= {d.lstrip("0") for d in dates}
     if (numbers - {"0", "1", "2"}) & a or any(n.split(".")[0] in a for n in re.findall(r"\d+\.\d+", result)):
         return 2
     content = {w for w in checks.words(result) if len(w) >= 4 and w not in _STOP and not w.isdigit()}
