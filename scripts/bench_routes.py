@@ -42,6 +42,16 @@ each file's header, are what they measured when they were unseen.
   blind24  .../data/routes_blind24.txt              a week of ordinary life: the same
   blind25  .../data/routes_blind25.txt              an evaluator's hardest look-alikes: scored once held out, then learnt from
   blind26  .../data/routes_blind26.txt              people at home, each in their own voice: the same
+  blind27  .../data/routes_blind27.txt              twenty different people: scored once held out, then learnt from
+  blind28  .../data/routes_blind28.txt              deliberately unusual wordings: the same
+  blind29  .../data/routes_blind29.txt              unusual wordings again: the same
+  blind30  .../data/routes_blind30.txt              a realistic everyday mix: the same
+  blind31  .../data/routes_blind31.txt              unusual wordings, regional English: the same
+  blind32  .../data/routes_blind32.txt              everyday users, half worded unexpectedly: the same
+  blind33  .../data/routes_blind33.txt              an assessor, half plain and half unusual: the same
+  blind34  .../data/routes_blind34.txt              twenty imagined users: the same
+  blind35  tests/data/routes_blind35.txt            an assessor's hardest look-alikes: held out, its misses never read
+  blind36  tests/data/routes_blind36.txt            a household's week: held out, its misses never read
   (each late set's first score, before its fixes, is in its header comment: the figure to expect on
    phrasings nobody has seen is that first score, not the row printed here)
 
@@ -105,6 +115,16 @@ SETS = {
     "blind24": intents.DATA.parent / "routes_blind24.txt",
     "blind25": intents.DATA.parent / "routes_blind25.txt",
     "blind26": intents.DATA.parent / "routes_blind26.txt",
+    "blind27": intents.DATA.parent / "routes_blind27.txt",
+    "blind28": intents.DATA.parent / "routes_blind28.txt",
+    "blind29": intents.DATA.parent / "routes_blind29.txt",
+    "blind30": intents.DATA.parent / "routes_blind30.txt",
+    "blind31": intents.DATA.parent / "routes_blind31.txt",
+    "blind32": intents.DATA.parent / "routes_blind32.txt",
+    "blind33": intents.DATA.parent / "routes_blind33.txt",
+    "blind34": intents.DATA.parent / "routes_blind34.txt",
+    "blind35": ROOT / "tests" / "data" / "routes_blind35.txt",
+    "blind36": ROOT / "tests" / "data" / "routes_blind36.txt",
 }
 GOALS = {"guard_recall": 0.9, "tool_recall": 0.9, "false_alarms": 0.01}
 

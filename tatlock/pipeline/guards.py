@@ -116,11 +116,14 @@ _CARD_NUMBER = re.compile(r"\b(?:\d{4}[ -]){3}\d{1,7}\b")
 # "you" as anyone ("What can you do with leftover rice?") or advice asked for ("What are you able
 # to recommend for a headache?"): not a question about the butler's abilities
 _GENERIC_ABILITY = _Lazy(r"\b(?:can|could|should|would|do)\s+(?:you|one|i|we)\s+(?:do|make|cook|use|try)\s+"
-                         r"(?:with|for|about)\b|\b(?:recommend|suggest)\b", _I)
+                         r"(?:with|for|about)\b|\b(?:recommend|suggest)\b|\b(?:able|possible)\s+to\s+(?:explain|describe|"
+                         r"tell\s+me\s+(?:about|how|why|what))\b|\bhow\s+(?:long|much|many|often|far)\s+(?:can|could|should)\s+"
+                         r"(?:you|one)\b", _I)
 # "you" as anyone: "who are you supposed to tip in a hotel?"
 _ANYONE = _Lazy(r"\b(?:are|should|do)\s+you\s+(?:supposed|meant|expected|allowed)\s+to\b", _I)
-# "time" in a phrase that asks for no clock ("leave it plugged in all the time")
-_TIME_IDIOM = _Lazy(r"\b(?:all|most|half|some)\s+(?:of\s+)?the\s+time\b|\b(?:at\s+the\s+same|from\s+time\s+to|in\s+no|"
+# "time" in a phrase that asks for no clock ("leave it plugged in all the time", "what time is
+# afternoon tea traditionally taken")
+_TIME_IDIOM = _Lazy(r"\b(?:traditionally|usually|typically|normally|customarily)\b|\b(?:all|most|half|some)\s+(?:of\s+)?the\s+time\b|\b(?:at\s+the\s+same|from\s+time\s+to|in\s+no|"
                     r"every|each|any|on|in|over|long|first|last|next|spare|free|quality|screen)\s+time\b", _I)
 USE_CLASSIFIER = True  # tests and the bench switch it off to score the rules alone
 
@@ -190,7 +193,7 @@ _SHORTHAND = [(re.compile(p, re.I), plain) for p, plain in (
     (r"\b(?:pw|pwd|passwd)\b", "password"), (r"\bprev\b", "previous"), (r"\bsys\b", "system"),
     (r"\b(?:bday|b-day)\b", "birthday"), (r"\bconvo\b", "conversation"), (r"\bconvos\b", "conversations"),
     (r"\bwkday\b", "weekday"), (r"\bhow\s+2\b", "how to"), (r"\bmsgs?\b", "messages"),
-    (r"\bwhats\b", "what's"), (r"\bdont\b", "don't"), (r"\bcant\b", "can't"), (r"\bdoesnt\b", "doesn't"),
+    (r"\b(?:whats|wats)\b", "what's"), (r"\bdoin\b", "doing"), (r"\bdont\b", "don't"), (r"\bcant\b", "can't"), (r"\bdoesnt\b", "doesn't"),
     (r"\bdidnt\b", "didn't"), (r"\bisnt\b", "isn't"), (r"\bim\b", "I'm"), (r"\bive\b", "I've"),
     (r"\byoure\b", "you're"), (r"\bthats\b", "that's"), (r"\bwhos\b", "who's"))]
 
@@ -265,8 +268,10 @@ def _learnt_needs(text: str) -> list[str]:
         scores["weather"] = 0.0
     classes = intents.classes(text)
     # a file is read only when one is named ("what does a .docx extension tell you" names none)
+    # and past conversations only when the message speaks of us ("what did Churchill say" does not)
+    ours = re.search(r"\b(?:we|us|our|you|i|me|my)\b", _QUOTED.sub(" ", text), _I)
     return [n for n in intents.TOOLS if scores[n] >= TOOL_THRESHOLD and _backed(n, text, classes)
-            and (n != "files" or _NAMED_FILE.search(text))]
+            and (n != "files" or _NAMED_FILE.search(text)) and (n != "recall" or ours) and not _needs.lesson(n, text)]
 
 
 _NAMED_FILE = _Lazy(r"(?:~|\.{1,2})?/[\w./-]+|\b[\w-]+\.[a-z]{2,5}\b", _I)

@@ -22,7 +22,7 @@ _WX = (r"(?:rain|raining|rainy|showers?|drizzle|snow|snowing|sleet|hail|sunny|su
        r"pour(?:ing)?\s+down|bucket(?:ing)?\s+down|tip(?:ping)?\s+(?:it\s+)?down|chuck(?:ing)?\s+it\s+down|"
        r"pelt(?:ing)?\s+down|lash(?:ing)?\s+down|"
        r"windy|wind|gales?|storms?|stormy|thunder(?:storms?)?|frost|frosty|icy|freeze|freezing|cold|chilly|warm|hot|mild|"
-       r"humid|dry|wet)")
+       r"humid|dry|wet|nippy|parky|sweltering|scorching|pour(?!\s+(?:the|a|some|it|me|you|us|them|out|over|in\s+(?:the|a|some))\b))")
 # A general question about a topic is not a request to look it up: "Why is the sky blue?",
 # "How do weather forecasts work?", "What is a CPU?"
 GENERAL = _Lazy(r"\b(?:what'?s|what\s+is)\s+the\s+difference\s+between\b|"
@@ -37,7 +37,8 @@ GENERAL = _Lazy(r"\b(?:what'?s|what\s+is)\s+the\s+difference\s+between\b|"
                       r"(?:(?:can|could|would)\s+you\s+(?:please\s+)?tell\s+me|do\s+you\s+know|i\s+wonder|"
                       r"tell\s+me)\s+(?:why|how\s+(?:does|do|did|come))\b|"
                       # the generic "you" of a lesson: "How do you call a group of crows?"
-                      r"(?:how|what)\s+do\s+you\s+(?:call|say|spell|pronounce|write|make|cook|boil|bake|"
+                      r"(?:how|what)\s+do\s+you\s+(?:call|say|spell|pronounce|write|make|cook|boil|bake|check|find|see|"
+                      r"free\s+up|clear|fix|"
                       r"convert|calculate|measure|tell\s+(?:if|whether|when)|know\s+(?:if|whether|when))\b|tell\s+me\s+about\s+(?:the\s+)?history\b|"
                       # something made up about a topic asks for no lookup ("a joke about the weather")
                       r"(?:tell|write|give)\s+(?:me\s+)?an?\s+(?:joke|poem|story|limerick|haiku|riddle|song|pun)\b)",
@@ -45,6 +46,8 @@ GENERAL = _Lazy(r"\b(?:what'?s|what\s+is)\s+the\s+difference\s+between\b|"
 
 TOOL_RULES: dict[str, list[_Lazy]] = {
     "weather": [
+        # "what the skies are doing over Dublin this evening"
+        _Lazy(rf"\bsk(?:y|ies)\b[^.?!]{{0,30}}\b(?:doing|look(?:ing)?|like|shaping\s+up)\b[^.?!]{{0,30}}\b{NOW}\b", _I),
         _Lazy(r"\b(?<!under\s)(?<!under\sthe\s)(?:weather|forecast|fcst)\b(?!\s+(?:forecasting|models?|station|"
                    r"balloon|vane))", _I),
         _Lazy(rf"\b(?:will|is|was|has)\s+(?:it|today|tonight|tomorrow|the\s+weekend|monday|tuesday|wednesday|thursday|"
@@ -53,7 +56,13 @@ TOOL_RULES: dict[str, list[_Lazy]] = {
                    rf"wind)\b[^.?!]{{0,20}}\b(?:expected|forecast|coming|due|on\s+the\s+way|{NOW})", _I),
         _Lazy(rf"\b(?:chance|risk|any|much)\s+(?:of\s+)?(?:rain|showers|snow|storms?|thunder|frost|sun)\b"
                    rf"[^.?!]{{0,30}}\b{NOW}", _I),
-        _Lazy(rf"\b(?:temperature|temp|how\s+(?:cold|hot|warm|windy|wet|sunny))\b[^.?!]{{0,30}}\b{NOW}\b", _I),
+        _Lazy(rf"\b(?:temperature|temp|how\s+(?:cold|hot|warm|windy|wet|sunny|nippy|parky|chilly))\b[^.?!]{{0,30}}\b{NOW}\b",
+              _I),
+        # "the outlook for the Lake District this weekend", "hanging the washing out", "the sun going to show up",
+        # "what's it doing outside"
+        _Lazy(rf"\boutlook\s+for\b[^.?!]{{0,40}}\b{NOW}\b|\bhang(?:ing)?\s+(?:the\s+|my\s+)?washing\s+out\b|"
+              rf"\bsun\s+(?:going\s+to|gonna|to)\s+(?:show|come\s+out|shine|make\s+an\s+appearance)\b|"
+              rf"\bwhat'?s\s+it\s+(?:doing|like)\s+(?:out\s+there|outside)\b", _I),
         _Lazy(r"\b(?:is|will)\s+(?:there|it)\s+(?:be\s+)?(?:any\s+)?(?:rain|snow|frost|storms?|sun|wind|fog)\b", _I),
         _Lazy(r"\b(?:need|take|bring|wear|pack)\s+(?:an?\s+|my\s+)?(?:umbrella|brolly|raincoat|coat|jacket|sunscreen|"
                    r"sun\s*cream|wellies|gloves|scarf)\b(?!\s+(?:for\s+hiking|brand|size))", _I),
@@ -78,9 +87,15 @@ TOOL_RULES: dict[str, list[_Lazy]] = {
     "recall": [
         _Lazy(r"\bwhat\s+(?:were|was)\s+(?:we|i)\s+(?:talking|discussing|saying|chatting|speaking)\b|"
               r"\bour\s+(?:chat|conversation|talk|discussion)\s+(?:from|on|last|yesterday|earlier|the\s+other)\b", _I),
+        # "What was it I was grumbling to you about the other day?"
+        _Lazy(r"\b(?:i\s+was|we\s+were)\s+\w+ing\s+(?:to\s+you\s+|you\s+|on\s+)?about\b[^.?!]{0,20}\b(?:the\s+other\s+(?:day|"
+              r"week|night)|yesterday|last\s+(?:time|week|night)|earlier|on\s+(?:monday|tuesday|wednesday|thursday|friday|"
+              r"saturday|sunday))\b|\byou\s+(?:gave|sent|showed|told|recommended|suggested)\s+me\b[^.?!]{0,30}\b(?:a\s+while\s+"
+              r"(?:back|ago)|the\s+other\s+day|yesterday|last\s+\w+|earlier|recently)\b", _I),
+        _Lazy(r"\b(?:we|you\s+and\s+i)\s+had\s+a\s+(?:natter|chat|talk|conversation|discussion|word)\s+about\b", _I),
         # "that soup recipe we were talking about the other day"
-        _Lazy(r"\b(?:that|the)\s+(?:[\w'-]+\s+){1,4}(?:we|you\s+and\s+i)\s+(?:were\s+)?(?:talking|chatting|"
-              r"discussing|talked|chatted|discussed)\s+about\b", _I),
+        _Lazy(r"\b(?:that|the)\s+(?:[\w'-]+\s+){1,4}(?:we|you\s+and\s+i)\s+(?:were\s+)?(?:(?:talking|chatting|talked|"
+              r"chatted)\s+about|discussing|discussed)\b", _I),
         _Lazy(r"\bwhat\s+(?:did|have|had)\s+(?:we|i)\s+(?:talk|talked|discuss|discussed|say|said|tell|told|mention|"
                    r"mentioned|speak|spoke|chat|chatted|ask|asked|decide|decided|agree|agreed|plan|planned)\b", _I),
         _Lazy(r"\bwhat\s+(?:did|have)\s+you\s+(?:tell|told|say|said|suggest|suggested|recommend|recommended|advise|"
@@ -97,7 +112,8 @@ TOOL_RULES: dict[str, list[_Lazy]] = {
               r"(?:mentioned|said|told|suggested|recommended|talked|discussed|brought\s+up|gave|showed|sent|wrote|"
               r"shared|asked)\b|\b(?:you|i|we)\s+(?:said|told\s+me|mentioned|"
               r"suggested|recommended|brought\s+up)\b[^.?!]{0,40}\b(?:earlier|before|last\s+time|the\s+other\s+"
-              r"day|yesterday|last\s+week)\b", _I),
+              r"day|yesterday|last\s+week|a\s+while\s+(?:back|ago)|recently)\b|"
+              r"\bwhere\s+did\s+we\s+leave\s+(?:things|it|off)\b", _I),
         # "go back over what we said", "Last month I told you about a film, which one was it?"
         _Lazy(r"\bwhat\s+(?:we|i)\s+(?:talked|discussed|said|told\s+you|mentioned|spoke|chatted|agreed|decided|"
               r"planned)\b|\bwhat\s+you\s+(?:told|said\s+to|suggested\s+to|recommended\s+to)\s+me\b|"
@@ -119,9 +135,17 @@ TOOL_RULES: dict[str, list[_Lazy]] = {
         _Lazy(r"\b(?:list|show)\s+(?:me\s+)?(?:our|my)\s+(?:recent\s+|past\s+|old\s+)?(?:conversations|chats)\b", _I),
     ],
     "personal": [
+        _Lazy(r"\b(?:you\s+were|you've\s+been|you're|you\s+are)\s+keeping\s+(?:on\s+file|for\s+me|a\s+note)\b|"
+              r"\bon\s+file\s+for\s+me\b", _I),
         # a fact the butler was given to keep, asked for ("have you got my blood group stored?")
-        _Lazy(r"\b(?:have\s+you\s+got|do\s+you\s+have|you've\s+got|you\s+have)\s+(?:my|our)\s+[\w\s'-]{1,30}?\s+"
-              r"(?:stored|saved|on\s+file|noted|written\s+down|kept)\b|"
+        _Lazy(r"\b(?:have\s+you\s+(?:still\s+)?got|do\s+you\s+(?:still\s+)?have|you've\s+(?:still\s+)?got|you\s+have)\s+"
+              r"(?:my|our)\s+[\w\s'-]{1,30}?\s+(?:stored|saved|on\s+(?:file|record)|noted|written\s+down|kept)\b|"
+              r"\bkeep\s+(?:my|our)\s+[\w\s'-]{1,30}?\s+on\s+(?:file|record)\b|"
+              r"\b(?:i\s+said|did\s+i\s+say)\s+i\s+(?:hail|come|am|was)\s+from\b|\bi\s+had\s+you\s+(?:remember|note|keep|save|"
+              r"store|write\s+down)\b|\b(?:squirrel|tuck|file|put|stash)\s+(?:this|that|it)\s+away\b|"
+              r"\b(?:until|till|til|before)\s+(?:my|our)\s+(?:birthday|anniversary|wedding\s+anniversary)\b|"
+              r"\b(?:my|our)\s+[\w\s'-]{1,30}?\s+(?:is|are)\b[^.?!]{0,40}\b(?:keep|remember|note|save|store|hold\s+on(?:to)?|"
+              r"hang\s+on(?:to)?)\s+(?:to\s+)?(?:that|this|it)\b|"
               r"\byou've\s+got\s+it\s+(?:saved|stored|on\s+file|noted)\b", _I),
         # "just so you know, I'm allergic to shellfish": a fact about me, given to be kept
         _Lazy(r"^\W*(?:just\s+so\s+you\s+know|fyi|for\s+the\s+record|for\s+your\s+(?:records|info(?:rmation)?)|"
@@ -173,8 +197,16 @@ TOOL_RULES: dict[str, list[_Lazy]] = {
               r"night|yesterday|today|tonight|this\s+(?:weekend|afternoon|morning|evening)|at\s+the\s+weekend)\b"),
         _Lazy(r"\bcheapest\b[^.?!]{0,40}\b(?:at\s+the\s+moment|right\s+now|today|currently)\b|\b(?:doing\s+a\s+deal|on\s+offer\s+"
               r"(?:now|today|anywhere))\b", _I),
+        _Lazy(r"\bhow\s+(?!I\b)[A-Z][\w.'-]+(?:\s+[A-Z][\w.'-]+)?\s+(?:got\s+on|did|fared|played)\b[^.?!]{0,30}\b(?:last\s+"
+              r"night|yesterday|today|tonight|this\s+(?:weekend|afternoon|morning|evening)|at\s+the\s+weekend)\b"),
+        _Lazy(r"\bhow\s+did\s+the\s+(?:match|game|race|fight|final|derby|test)\b[^.?!]{0,30}\b(?:go|end)\b", _I),
+        _Lazy(r"\bgoing\s+for\b[^.?!]{0,20}\b(?:at\s+the\s+moment|right\s+now|now|today|these\s+days)\b|"
+              r"\b(?:has|have|did)\s+(?!I\b)[A-Z][\w-]+\s+(?:announced|released|launched|unveiled)\b", _I),
         # news not known until it is: "has the new iPhone been announced yet"
         _Lazy(r"\b(?:been|is|was|were)\s+(?:announced|released|launched|confirmed|revealed)\s+yet\b|"
+              r"\b(?:dropped|landed)\s+yet\b|\b(?:landed|arrived|hit)\s+(?:in\s+)?(?:the\s+)?(?:shops|stores|shelves)\b|"
+              r"\bwho\s+(?:came\s+out\s+on\s+top|won)\b[^.?!]{0,40}\b(?:last\s+night|yesterday|today|tonight|this\s+"
+              r"weekend)\b|"
               r"\b(?:come|came)\s+out\s+yet\b", _I),
         _Lazy(r"\b(?:search|google(?![?,.]|\s+(?:or|and|made|built|people|model|ai)\b)|look\s+up|look\s+online|check\s+online|find\s+online|browse)\b(?!\s+engines?\b)"
               r"(?!\s+what\s+(?:i|you|we)\s+(?:have\s+|'ve\s+)?(?:saved|stored|told|said|noted))"
@@ -211,6 +243,13 @@ TOOL_RULES: dict[str, list[_Lazy]] = {
         _Lazy(r"\bopening\s+(?:hours|times)\b|\b(?:is|are)\s+(?:the\s+)?\w+\s+open\s+(?:on|today|tomorrow|now)\b", _I),
     ],
     "system": [
+        _Lazy(r"\b(?:this|my)\s+(?:old\s+)?(?:computer|laptop|machine|pc)\b[^.?!]{0,30}\b(?:run(?:ning)?\s+out\s+of\s+(?:room|"
+              r"space|storage|memory)|full\s+up)\b", _I),
+        _Lazy(r"\bbattery\b[^.?!]{0,20}\b(?:on|of|in)\s+(?:this|my)\s+(?:laptop|computer|machine|pc)\b|\b(?:hogging|eating|"
+              r"using\s+up|maxing\s+out|chewing\s+up)\s+(?:all\s+)?(?:the\s+|my\s+)?(?:processor|cpu|memory|ram|"
+              r"disk)\b", _I),
+        _Lazy(r"\bhow\s+long\s+has\s+(?:this|my|the)\s+(?:computer|machine|laptop|pc|box|server|system)\s+been\s+(?:up|on|"
+              r"running)\b", _I),
         _Lazy(r"\b(?:my|this|the)\s+(?:computer|machine|laptop|pc|desktop|system|box|server)(?:'s)?\s+"
                    r"(?:specs|health|status|load|usage|memory|ram|cpu|disk|storage|uptime|resources|doing|"
                    r"running)\b", _I),
@@ -285,7 +324,7 @@ USUALLY = _Lazy(r"\b(?:usually|typically|normally|generally|in\s+general|on\s+av
 _IN_GENERAL = _Lazy(r"\b(?:in\s+general|generally|usually|typically|normally|as\s+a\s+rule|on\s+average)\b|"
                     # forecasting as a trade, weather lore, the first of something ("how do weather forecasters
                     # predict rain", "red sky at night, my nan always said", "who gave the first forecast")
-                    r"\bforecasters?\b|\b(?:always\s+said|used\s+to\s+say|old\s+wives|folklore|proverb|any\s+truth\s+in|"
+                    r"\bforecasters?\b|\bsupposed\s+to\s+mean\b|\b(?:the|an?|that)\s+(?:old\s+)?(?:rhyme|saying|proverb)\b|\bwhat\s+does\s+(?:that|it|this)\s+(?:actually\s+|really\s+)?mean\b|traditionally|\b(?:always\s+said|used\s+to\s+say|old\s+wives|folklore|proverb|any\s+truth\s+in|"
                     r"is\s+it\s+true\s+(?:that\s+)?you\s+can)\b|\bwho\s+was\s+the\s+(?:very\s+)?first\b|"
                     # the weather of a story ("what does all the stormy weather symbolise")
                     r"\b(?:symboli[sz]e|symbolism|symboli[sz]es|metaphor|represents?|signif(?:y|ies))\b|"
@@ -306,30 +345,31 @@ GATES = gates({
                "umbrella brolly raincoat coat jacket sunscreen sun suncream wellies gloves scarf outside out "
                "heatwave heat blizzard blizzards hurricane hurricanes typhoon typhoons downpour downpours hailstorm "
                "snowstorm snowstorms storm flood floods snap snaps front fronts pour pouring bucket bucketing "
-               "tipping chucking freeze",
+               "tipping chucking freeze sky skies outlook washing doing nippy parky sweltering scorching",
     "recall": "talk talked talking discuss discussed discussing say said saying tell told mention mentioned speak "
               "spoke spoken speaking chat chats chatted chatting ask asked decide decided agree agreed plan planned "
               "suggest suggested recommend recommended advise advised advice suggestion suggestions share shared "
               "remember recall remind conversation conversations talks discussion discussions session sessions "
               "memory memories history messages made met settle settled choose chose chosen pick picked arrange "
               "arranged sort sorted figure figured come showed brought earlier gave sent wrote before "
-              "yesterday once that the",
+              "yesterday once that the about natter had",
     "personal": "remember note keep save store record update change set moved live location hometown home town "
                 "address birthday city country know stored saved got birth old age job occupation allergies "
                 "favourite favorite name names work anniversary saved noted come study living file profile add put "
                 "details notes records given blood type group shoe size stored just fyi heads info information "
-                "reference jot myself "
+                "reference jot myself keeping said hail squirrel tuck stash away hold hang "
                 "self say tell",
     "web": "yet released launched out open current live price value at latest newest version release much search "
            "google look check find browse "
            "web internet news online "
            "todays breaking recent headlines "
            "updates update results scores score price cost value exchange rate odds won happening going saying "
-           "reviews prices happened opening open ahead happen win lose get worth trading did fare cheapest deal offer",
+           "reviews prices happened opening open ahead happen win lose get worth trading did fare cheapest deal offer "
+           "got fared played announced unveiled dropped landed",
     "system": "slow sluggish laggy crawling hot noisy loud overheating something anything computer machine laptop pc "
               "desktop system box server cpu processor ram memory disk "
               "storage drive "
-              "battery swap space cores operating os version specs health status",
+              "battery swap space cores operating os version specs health status uptime long",
 })
 
 
@@ -337,14 +377,20 @@ _RECENT = _Lazy(r"\b(?:last\s+night|yesterday|this\s+(?:morning|afternoon|evenin
 _WHY_THIS_MACHINE = _Lazy(r"^\W*why\s+is\s+(?:this|my)\s+(?:machine|computer|laptop|pc|mac|desktop)\b", _I)
 
 
-def tool_rule(need: str, text: str, *, credential: bool = False) -> bool:
-    """Whether a rule is sure the message needs this tool; never for a credential to keep."""
+def lesson(need: str, text: str) -> bool:
+    """Whether the message asks about the topic in general (a lesson, a climate, a saying), not for
+    a lookup now; the rules and the classifier both defer to it."""
     general = (GENERAL.search(text) or _IN_GENERAL.search(text)
                or (need == "weather" and USUALLY.search(text)))  # a climate, not a forecast
+    # "why is this machine so sluggish" is about this machine; "how did Leicester get on last
+    # night" about last night's match: neither is a lesson
     mine = (need == "system" and _WHY_THIS_MACHINE.search(text)) or (need == "web" and _RECENT.search(text))
-    if general and not re.search(rf"\b{NOW}\b", text, _I) and not mine:
-        # "why is this machine so sluggish" is about this machine; "how did Leicester get on last
-        # night" about last night's match: neither is a lesson
+    return bool(general) and not re.search(rf"\b{NOW}\b", text, _I) and not mine
+
+
+def tool_rule(need: str, text: str, *, credential: bool = False) -> bool:
+    """Whether a rule is sure the message needs this tool; never for a credential to keep."""
+    if lesson(need, text):
         return False
     if need in ("personal", "recall") and credential:
         return False  # a credential is never kept as a personal fact, nor looked up in past conversations
