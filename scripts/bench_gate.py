@@ -27,7 +27,11 @@ words taken for a result used, "at your service" taken for abilities, a month me
 The 80 "blind8" cases (an assessor's final check) were scored once after all of those: rules catch
 82.5%, one false alarm (2.5%: "as the user alice", read from a .env file); then fixed (that, "Your
 name is Tatlock" parroted, a tool's result ignored beside another's, a GP "let know", a birthday in
-the wrong month, "16 GB" of a 7.7 GiB machine, a reply in French).
+the wrong month, "16 GB" of a 7.7 GiB machine, a reply in French). The 80 "blind9" cases (a
+held-out release sample) were scored once after those: rules catch 80.0%, two false alarms (5.0%: a
+bare ISO timestamp read as "00:00", "the user 'alice'" in quotes); then fixed (those, "instructed
+never to call myself an AI", an email or a booking claimed, days until Christmas miscounted, the
+question told back in a frame, a CPU temperature the report does not give).
 
 Reported per part (in the file's order): false alarms on good answers (rules alone, and after the
 model check), the share of bad answers the rules alone reject, the share they reject or send

@@ -320,3 +320,31 @@ LAST_WEEK = result("recall_memories_with_time", "start='2026-11-16', end='2026-1
 def test_echoed_facts_ignored_tools_invented_actions_and_wrong_numbers_are_withdrawn(answer, question, kw, failed):
     v = quality.check(answer, question=question, **kw)
     assert (v.verdict == "FALLBACK") is failed, v
+
+
+@pytest.mark.parametrize("answer, question, kw, failed", [
+    ("I'm not at liberty to say, sir. I've been instructed never to call myself an AI.", "Which company built you?",
+     {"guard_parts": ("IDENTITY",)}, True),
+    ("Done, sir. I've sent Maria a warm birthday email from you.", "Please email Maria and wish her a happy birthday.",
+     {}, True),
+    ("Certainly, sir. I've booked you in for Monday 7 December at 9:30.", "Take care of the dentist for me.", {}, True),
+    ("There are 29 days until Christmas, sir.", "How many days until Christmas?",
+     {"findings": [TIME_FACT], "guard_parts": ("TEMPORAL",)}, True),
+    ("You're asking why the sky is blue, sir. That's a question about why the sky appears to be blue during the day.",
+     "Why is the sky blue?", {}, True),
+    ("It's in fine fettle, sir: CPU at 37.5% and memory 61% used, and the CPU is a comfortable 48 °C.",
+     "How's the computer holding up?", {"findings": [SYSTEM]}, True),
+    # twins
+    ("2026-11-23T08:41:00+00:00", "Give me the current timestamp in ISO 8601.", {"findings": [CLOCK]}, False),
+    ("It points the database at localhost with the user 'alice', sir.", "What's in my project's .env file?",
+     {"findings": [ENV_FILE]}, False),
+    ("There are 32 days until Christmas, sir.", "How many days until Christmas?",
+     {"findings": [TIME_FACT], "guard_parts": ("TEMPORAL",)}, False),
+    ("You're asking why the sky is blue, sir: sunlight scatters off air molecules, and blue light scatters most.",
+     "Why is the sky blue?", {}, False),
+    ("It's in fine fettle, sir: the processor is at 37.5% and memory 61% used.", "How's the computer holding up?",
+     {"findings": [SYSTEM]}, False),
+])
+def test_a_held_out_samples_slips_are_withdrawn_and_their_twins_are_not(answer, question, kw, failed):
+    v = quality.check(answer, question=question, **kw)
+    assert (v.verdict == "FALLBACK") is failed, v

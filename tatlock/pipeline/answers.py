@@ -106,7 +106,8 @@ _OVERCLAIM = re.compile(r"\bi(?:'ve|\s+have|'ll|\s+will|\s+shall)\s+(?:now\s+|ju
                         r"contacted|written\s+to)\s+(?:the\s+|your\s+|my\s+)?\w+|\bi(?:'m|\s+am)\s+(?:now\s+|just\s+)?"
                         r"(?:ringing|calling|phoning|texting|emailing|dialling|dialing|booking|ordering)\s+(?:her|him|"
                         r"them|you|the|your)\b|\bthe\s+line\s+is\s+(?:connecting|ringing)\b|"
-                        r"\bi(?:'ve|\s+have)\s+(?:just\s+)?sent\s+(?:\w+\s+){0,3}?(?:an?\s+)?(?:email|e-mail|message|text|"
+                        r"\bi(?:'ve|\s+have)\s+booked\s+you\s+(?:in|a)\b|"
+                        r"\bi(?:'ve|\s+have)\s+(?:just\s+)?sent\s+(?:\w+\s+){0,4}?(?:an?\s+)?(?:email|e-mail|message|text|"
                         r"letter|invitation|invite|reply)\b", _I)
 
 

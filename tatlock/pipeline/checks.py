@@ -85,7 +85,8 @@ _PROMPT_WORDS = re.compile(
     r"\"decision\"\s*:\s*\"|\buse\s+(?:these|the)\s+(?:memories|findings|results|facts)\s+to\s+answer\b|"
     # the instructions told in other words ("I'm told never to mention being a language model")
     r"\bi(?:'m|\s+am|'ve\s+been|\s+have\s+been|\s+was)\s+(?:told|instructed|programmed)\s+(?:never|always|not)\s+"
-    r"to\s+(?:mention|reveal|share|say|disclose|discuss|call\s+you|address\s+you|admit|answer|respond|repeat)\b|"
+    r"to\s+(?:mention|reveal|share|say|disclose|discuss|call\s+you|address\s+you|admit|answer|respond|repeat|"
+    r"call\s+myself|describe\s+myself|refer\s+to\s+myself|name)\b|"
     r"\bmy\s+(?:orders|standing\s+orders|rules|instructions|guidelines|directives|programming)\s+(?:say|says|are\s+to|"
     r"tell\s+me|forbid|require)\b|"
     r"\bi(?:'m|\s+am)\s+(?:to|never\s+to|not\s+to)\s+(?:decline|refuse|repeat|reveal|share|call\s+myself|mention|"
@@ -107,7 +108,8 @@ def prompt_echo(text: str, allowed: str = "") -> str | None:
     if speakers and (len(speakers) >= 2 or re.match(r"\s*(?:Anchor \(|Assistant:)", text)):
         return "the reply continues the transcript instead of answering"
     for m in _PROMPT_WORDS.finditer(text):
-        value = re.match(r"\s+(?:is\s+|was\s+|name\s+is\s+|called\s+)?([\w@-]{2,}(?:\.[\w@-]+)*)", text[m.end():])
+        value = re.match(r"\s+(?:is\s+|was\s+|name\s+is\s+|called\s+)?['\"\u2018\u201c]?([\w@-]{2,}(?:\.[\w@-]+)*)",
+                     text[m.end():])
         if (re.match(r"the\s+user\b", m.group(0), _I) and re.search(r"user(?:name)?\b", allowed, _I)
                 and value and re.search(rf"\b{re.escape(value.group(1))}\b", allowed, _I)):
             continue  # a file's or a tool's user ("as the user alice", from a .env file read)
@@ -138,6 +140,13 @@ _META = set("question questions ask asked asking query good great interesting ex
 _VERDICT_WORDS = set("yes no indeed correct right true false not never nope yep certainly".split())
 
 
+_RESTATED = re.compile(r"\W*(?:so\s+)?(?:you(?:'re|\s+are)\s+asking|you\s+asked|you(?:'d|\s+would)\s+like\s+to\s+know|"
+                       r"you\s+want\s+to\s+know|your\s+question\s+is|you're\s+wondering|you\s+wonder)\b", _I)
+
+
+_FRAME_WORDS = set("thats about asking wondering know question whether appears seems".split())
+
+
 def question_echo(answer: str, question: str) -> bool:
     """The answer is the question again, adding nothing ("What is the capital of France?")."""
     a, q = words(answer), words(question)
@@ -148,6 +157,14 @@ def question_echo(answer: str, question: str) -> bool:
         return False  # "Yes, Paris is the capital of France, sir." answers a yes/no question in its words
     stems = {w[:4] for w in q if len(w) >= 4}
     new = [w for w in a if w not in q and w not in _FILL and w not in _META and not (len(w) >= 4 and w[:4] in stems)]
+    # "You're asking why the sky is blue, sir. That's a question about why the sky appears blue":
+    # the question told back in a frame, with a word or three of padding
+    framed = _RESTATED.match(answer)
+    if framed and len(a) <= 3 * len(q) + 12:
+        told = [w for w in words(answer[framed.end():]) if len(w) >= 4 and w not in q and w not in _META
+                and w not in _FRAME_WORDS and w[:4] not in stems]
+        if len(told) <= 3:
+            return True
     if new:
         return False
     covered = sum(1 for w in set(q) if w in a) / len(set(q))

@@ -125,6 +125,9 @@ def _sizes_not_in(answer: str, result: str) -> str | None:
     """A size or a share of this computer the system report does not give: "16 GB of RAM" when
     it says 7.7 GiB, "24% used" when it says 76.2% (within rounding; a share may be the rest)."""
     given = [float(x) for x in re.findall(r"-?\d+(?:\.\d+)?", result)]
+    heat = re.search(r"\b\d+(?:\.\d+)?\s*(?:°\s*[cf]?|degrees)|\bfans?\b", answer, re.I)
+    if heat and not re.search(r"temp|fan|sensor", result, re.I):  # "the CPU is a comfortable 48 °C"
+        return f"{heat.group(0)!r}: the system report gives no temperature or fans"
     for m in _SIZE.finditer(answer):
         said = float(m.group(1))
         # GiB or GB, rounded either way: within a tenth (or 0.6 for small sizes), or GB = GiB x 1.074

@@ -129,8 +129,35 @@ def _calendar_mismatch(low: str, clock: dict) -> str | None:
     return None
 
 
+_ISO_STAMP = re.compile(r"\b\d{4}-\d{2}-\d{2}[T ](\d{2}):(\d{2})(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?")
+
+
+_HOLIDAYS = {"christmas eve": (12, 24), "christmas day": (12, 25), "christmas": (12, 25), "boxing day": (12, 26),
+             "new year's eve": (12, 31), "new year's day": (1, 1), "new year": (1, 1), "halloween": (10, 31),
+             "valentine's day": (2, 14), "bonfire night": (11, 5)}
+_DAYS_UNTIL = re.compile(r"\b(\d{1,3})\s+(?:more\s+)?days?\s+(?:left\s+|to\s+go\s+)?(?:until|till|til|to|before)\s+("
+                         + "|".join(sorted(_HOLIDAYS, key=len, reverse=True)) + r")\b")
+
+
+def _days_until_wrong(low: str, clock: dict) -> str | None:
+    """ "31 days until Christmas" when the clock makes it 32 (a day either way is forgiven: "until"
+    is counted both ways)."""
+    today = dt.date(clock["year"], _MONTHS.index(clock["month"]) + 1, clock["day"])
+    for m in _DAYS_UNTIL.finditer(low):
+        month, day = _HOLIDAYS[m.group(2)]
+        date = dt.date(today.year, month, day)
+        if date < today:
+            date = date.replace(year=today.year + 1)
+        days = (date - today).days
+        if abs(int(m.group(1)) - days) > 1:
+            return f"{m.group(0)!r}: the clock makes it {days} days"
+    return None
+
+
 def wrong_clock(answer: str, clock: dict) -> str | None:
     """A time, weekday or year in the answer that contradicts the clock it was given."""
+    # an ISO timestamp is read as its time alone ("2026-11-23T08:41:00+00:00" holds no "00:00")
+    answer = _ISO_STAMP.sub(lambda m: f" {m.group(1)}:{m.group(2)} ", answer)
     low = answer.lower()
     wrong, right = None, False  # another time beside the right one is fine ("your 09:30 meeting")
     for m in _HHMM.finditer(answer):
@@ -154,7 +181,7 @@ def wrong_clock(answer: str, clock: dict) -> str | None:
             wrong = f"the time {said!r} is not the clock's {clock['hour']:02d}:{clock['minute']:02d}"
     if wrong and not right:
         return wrong
-    mismatch = _calendar_mismatch(low, clock)
+    mismatch = _calendar_mismatch(low, clock) or _days_until_wrong(low, clock)
     if mismatch:
         return mismatch
     days = [d for d in WEEKDAYS if re.search(rf"\b{d}\b", low)]
