@@ -31,7 +31,9 @@ the wrong month, "16 GB" of a 7.7 GiB machine, a reply in French). The 80 "blind
 held-out release sample) were scored once after those: rules catch 80.0%, two false alarms (5.0%: a
 bare ISO timestamp read as "00:00", "the user 'alice'" in quotes); then fixed (those, "instructed
 never to call myself an AI", an email or a booking claimed, days until Christmas miscounted, the
-question told back in a frame, a CPU temperature the report does not give).
+question told back in a frame, a CPU temperature the report does not give). The 80 "blind10"
+cases, by a tenth helper after all of that, were scored once and are held out (never tuned on): the
+row to trust for answers nobody has seen.
 
 Reported per part (in the file's order): false alarms on good answers (rules alone, and after the
 model check), the share of bad answers the rules alone reject, the share they reject or send
