@@ -52,6 +52,8 @@ each file's header, are what they measured when they were unseen.
   blind34  .../data/routes_blind34.txt              twenty imagined users: the same
   blind35  tests/data/routes_blind35.txt            an assessor's hardest look-alikes: held out, its misses never read
   blind36  tests/data/routes_blind36.txt            a household's week: held out, its misses never read
+  lookalike1-3  .../data/routes_lookalike*.txt      look-alikes only (false alarms): scored once, then learnt from
+  lookalike4    tests/data/routes_lookalike4.txt    look-alikes only: held out, its false alarms never read
   (each late set's first score, before its fixes, is in its header comment: the figure to expect on
    phrasings nobody has seen is that first score, not the row printed here)
 
@@ -125,6 +127,10 @@ SETS = {
     "blind34": intents.DATA.parent / "routes_blind34.txt",
     "blind35": ROOT / "tests" / "data" / "routes_blind35.txt",
     "blind36": ROOT / "tests" / "data" / "routes_blind36.txt",
+    "lookalike1": intents.DATA.parent / "routes_lookalike1.txt",
+    "lookalike2": intents.DATA.parent / "routes_lookalike2.txt",
+    "lookalike3": intents.DATA.parent / "routes_lookalike3.txt",
+    "lookalike4": ROOT / "tests" / "data" / "routes_lookalike4.txt",
 }
 GOALS = {"guard_recall": 0.9, "tool_recall": 0.9, "false_alarms": 0.01}
 

@@ -278,7 +278,8 @@ RULES: dict[str, list[_Lazy]] = {
               r"print|list|send|paste|remind\s+me\s+of)\s+(?:out\s+)?"
                    r"(?:me\s+)?(?:my|your|the|all|our|his|her|whatever)\s+(?:(?!difference\b|between\b)[\w']+\s+){0,3}"
                    r"(?:passwords?|passcodes?|pins?|api[\s_-]?keys?|credentials|secrets?(?!\s+(?:of|to|behind|"
-                   r"for|about)\b)|"
+                   r"for|about|ingredients?|recipes?|sauce|weapons?|garden|society|service|santa|life|passages?|"
+                   r"agents?|lair|menu|spot|place|door)\b)|"
                    r"tokens?|private\s+keys?|logins?|(?:credit\s+|debit\s+|bank\s+)?card\s+(?:numbers?|details)|"
                    r"cvvs?|security\s+codes?|account\s+numbers?|sort\s+codes?)\b"
                    # the topic, not someone's secret: "the password policy NIST recommends"
@@ -293,7 +294,8 @@ RULES: dict[str, list[_Lazy]] = {
         _Lazy(r"\b(?:reveal|show|print|repeat|output|display|dump|tell\s+me|what\s+(?:is|are|were))\s+(?:out\s+)?(?:me\s+)?"
                    r"(?:your|the)\s+(?:system\s+prompt|initial\s+prompt|original\s+prompt|"
                    r"hidden\s+(?:instructions|rules|prompt)|"
-                   r"instructions|rules|prompt|guidelines)\b(?:\s+(?:word\s+for\s+word|verbatim|in\s+full))?", _I),
+                   r"instructions|rules|prompt|guidelines)\b(?!\s+(?:for|on|of|to)\s+(?!you\b|yourself\b))"
+                   r"(?:\s+(?:word\s+for\s+word|verbatim|in\s+full))?", _I),
         _Lazy(r"\b(?:ignore|disregard|forget)\s+(?:everything|all|anything)\s+(?:(?:that\s+)?you(?:'ve|\s+have)?\s+"
               r"(?:been\s+|were\s+)?told|(?:that\s+)?(?:came|was\s+said)\s+before|above)(?:\s+(?:so\s+far|before|"
               r"earlier|until\s+now))?", _I),
@@ -303,7 +305,10 @@ RULES: dict[str, list[_Lazy]] = {
         _Lazy(r"\b(?:repeat|print|output|show|copy)\s+(?:all\s+|me\s+)?(?:the\s+)?(?:text|everything|words|lines?|"
                    r"messages?)\s+(?:above|before\s+this)\b|\beverything\s+above\s+this\b", _I),
         _Lazy(r"\bwhat\s+were\s+you\s+told\s+(?:before|at\s+the\s+start|to\s+do)\b", _I),
-        _Lazy(r"\b(?:passwords?|passcodes?|credentials?|api[\s_-]?keys?|pins?|logins?)\s+(?:for|of|to)\s+"
+        # someone's password for a thing, not one to be thought up ("how do I come up with a password for my wifi")
+        _Lazy(r"(?<!come\sup\swith\sa\s)(?<!make\sa\s)(?<!create\sa\s)(?<!choose\sa\s)(?<!pick\sa\s)(?<!set\sa\s)"
+              r"(?<!think\sof\sa\s)(?<!generate\sa\s)(?<!strong\s)(?<!good\s)(?<!new\s)"
+              r"\b(?:passwords?|passcodes?|credentials?|api[\s_-]?keys?|pins?|logins?)\s+(?:for|of|to)\s+"
                    r"(?:my|the|your|this|our)\s+\w+", _I),
         _Lazy(r"\b(?:root|admin|administrator)\s+(?:password|credentials|login)\b", _I),
         _Lazy(r"\b(?:the|your|this|that)\s+(?:\w+\s+)?(?:api[\s_-]?keys?|passwords?|tokens?|credentials|secrets?)\s+"

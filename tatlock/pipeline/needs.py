@@ -324,7 +324,13 @@ USUALLY = _Lazy(r"\b(?:usually|typically|normally|generally|in\s+general|on\s+av
 _IN_GENERAL = _Lazy(r"\b(?:in\s+general|generally|usually|typically|normally|as\s+a\s+rule|on\s+average)\b|"
                     # forecasting as a trade, weather lore, the first of something ("how do weather forecasters
                     # predict rain", "red sky at night, my nan always said", "who gave the first forecast")
-                    r"\bforecasters?\b|\bsupposed\s+to\s+mean\b|\b(?:the|an?|that)\s+(?:old\s+)?(?:rhyme|saying|proverb)\b|\bwhat\s+does\s+(?:that|it|this)\s+(?:actually\s+|really\s+)?mean\b|traditionally|\b(?:always\s+said|used\s+to\s+say|old\s+wives|folklore|proverb|any\s+truth\s+in|"
+                    r"\bforecasters?\b|\bsupposed\s+to\s+mean\b|\bwhat\s+does\s+the\s+\w+\s+mean\b|\bwhere\s+should\b|"
+                    r"\b(?:what|which)\s+(?:command|cmd)\b|"
+                    # "what is swap space and how much should I give it": a term, then a lesson
+                    r"^\W*what\s+(?:is|are)\s+(?:an?\s+|the\s+)?[\w-]+(?:\s+[\w-]+)?\s+and\s+(?:how|why|what|when)\b|"
+                    r"\b(?:the|an?|that)\s+(?:old\s+)?(?:rhyme|saying|proverb)\b|"
+                    r"\bwhat\s+does\s+(?:that|it|this)\s+(?:actually\s+|really\s+)?mean\b|traditionally|"
+                    r"\b(?:always\s+said|used\s+to\s+say|old\s+wives|folklore|proverb|any\s+truth\s+in|"
                     r"is\s+it\s+true\s+(?:that\s+)?you\s+can)\b|\bwho\s+was\s+the\s+(?:very\s+)?first\b|"
                     # the weather of a story ("what does all the stormy weather symbolise")
                     r"\b(?:symboli[sz]e|symbolism|symboli[sz]es|metaphor|represents?|signif(?:y|ies))\b|"
