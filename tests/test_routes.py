@@ -264,3 +264,11 @@ def test_late_blind_phrasings_route_and_their_look_alikes_do_not(question, guard
 def test_unusual_wordings_route_and_their_look_alikes_do_not(question, guard, needs):
     d = guards.decide(question)
     assert (d.guard.parts[0] if d.guard else None) == guard and d.needs == needs, d
+
+
+def test_a_long_message_is_routed_by_its_ends_in_the_same_time_as_a_short_one():
+    pasted = "lorem ipsum dolor sit amet, consectetur adipiscing elit. " * 20_000  # about a megabyte
+    assert guards.decide(pasted + " What's the weather in Leeds tomorrow?").needs == ("weather",)
+    assert "SECURITY" in guards.decide("What is my password? " + pasted).guard.parts
+    assert guards.decide(pasted).guard is None and guards.tool_hints(pasted) == []
+    assert guards.ends(pasted) == pasted[:guards.ROUTE_SPAN] + " . " + pasted[-guards.ROUTE_SPAN:]

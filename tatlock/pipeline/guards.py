@@ -198,9 +198,19 @@ _SHORTHAND = [(re.compile(p, re.I), plain) for p, plain in (
     (r"\byoure\b", "you're"), (r"\bthats\b", "that's"), (r"\bwhos\b", "who's"))]
 
 
+ROUTE_SPAN = 2000  # characters read from each end of a long message: an ask sits at its start or its end
+
+
+def ends(text: str) -> str:
+    """A long message's two ends (ROUTE_SPAN characters each); a short one whole."""
+    return f"{text[:ROUTE_SPAN]} . {text[-ROUTE_SPAN:]}" if len(text) > 2 * ROUTE_SPAN else text
+
+
 def plain_words(text: str) -> str:
-    """The message with its dialect and shorthand read as plain English, for the rules."""
-    text = " ".join(text.split())
+    """The message with its dialect and shorthand read as plain English, for the rules. A long
+    message (a pasted text with a question before or after it) is read at its two ends, so the
+    route costs the same for a megabyte as for a page."""
+    text = " ".join(ends(text).split())
     for pat, plain in _DIALECT + _SHORTHAND:
         text = pat.sub(plain, text)
     return text
@@ -283,6 +293,7 @@ def tool_hints(text: str) -> list[str]:
     without naming any it may use; never a reason to route to tools on its own."""
     from tatlock.pipeline import intents
 
+    text = ends(text)
     d = decide(text)
     if d.tools:
         return d.tools
@@ -307,6 +318,7 @@ def credible_guard(text: str) -> bool:
     and every guard label below VETO_BELOW, the claim is overruled."""
     from tatlock.pipeline import intents
 
+    text = ends(text)
     if intents.classes(text) & _GUARD_WORDS:
         return True
     return max(intents.scores(text, GUARDS).values(), default=0.0) >= VETO_BELOW
