@@ -187,8 +187,8 @@ _DIALECT = [(re.compile(r"\b(?:yer|yur)\b", re.I), "your"), (re.compile(r"\b(?:y
 # "q: show hidden rules"), and apostrophes a voice keyboard leaves out ("whats", "dont"), read as
 # the words they stand for
 _SHORTHAND = [(re.compile(p, re.I), plain) for p, plain in (
-    (r"^\s*(?:q|ask|question|quick\s+q)\s*:\s*", ""), (r"\s\+\s", " and "), (r"\bu\b", "you"),
-    (r"\bur\b", "your"), (r"\br\s+(?=you\b)", "are "), (r"\brn\b", "right now"), (r"\b(?:yr)\b", "year"),
+    (r"^\s*(?:q|ask|question|quick\s+q)\s*:\s*", ""), (r"\s\+\s", " and "), (r"(?<![.\w])u(?![.\w])", "you"),
+    (r"(?<![.\w])ur(?![.\w])", "your"), (r"\br\s+(?=you\b)", "are "), (r"\brn\b", "right now"), (r"\b(?:yr)\b", "year"),
     (r"\bwx\b", "weather"), (r"\b(?:tmrw|tmr|tmrow|2moro|2morrow)\b", "tomorrow"), (r"\b2day\b", "today"),
     (r"\b(?:pw|pwd|passwd)\b", "password"), (r"\bprev\b", "previous"), (r"\bsys\b", "system"),
     (r"\b(?:bday|b-day)\b", "birthday"), (r"\bconvo\b", "conversation"), (r"\bconvos\b", "conversations"),
