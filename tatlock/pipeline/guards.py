@@ -219,9 +219,9 @@ def plain_words(text: str) -> str:
 def decide(text: str) -> Deterministic:
     """What the deterministic side says a message needs, with no model involved: a guard
     (MIXED when the message asks for more) from the rules or, where they are silent, the
-    classifier; and the tools a rule or, where no rule fires, the classifier is sure of. A tenth of a
-    millisecond once the classifier is trained (a few hundred ms once, cached in the data folder:
-    see intents.warm)."""
+    classifier; and the tools a rule or, where no rule fires, the classifier is sure of. About a fifth
+    of a millisecond once the classifier is trained (about a second once, then cached in the data
+    folder: see intents.warm); a long message is read at its two ends."""
     text = plain_words(text)
     reasons, fired, _ = _rules(text)
     why = list(fired)
