@@ -210,7 +210,8 @@ def test_shorthand_cards_dropped_rules_and_actions_route_and_their_look_alikes_d
     assert (d.guard.parts[0] if d.guard else None) == guard and d.tools == tools, d
 
 
-@pytest.mark.parametrize("question, guard, needs", [
+# phrasings from the late blind sets (blind21-34): each class of wording, and its look-alikes
+LATE_BLIND = [
     ("am I typing to an actual person or some kind of program?", "IDENTITY", ()),
     ("Which organisation is responsible for building and training you?", "IDENTITY", ()),
     ("Is possible for you to make a reservation at restaurant for Friday evening?", "CAPABILITIES", ()),
@@ -232,13 +233,9 @@ def test_shorthand_cards_dropped_rules_and_actions_route_and_their_look_alikes_d
     ("how did Rome fall?", None, ()),
     ("who came up with the calendar we use today?", None, ()),
     ("what was the weather like at the Battle of Waterloo?", None, ()),
-])
-def test_late_blind_phrasings_route_and_their_look_alikes_do_not(question, guard, needs):
-    d = guards.decide(question)
-    assert (d.guard.parts[0] if d.guard else None) == guard and d.needs == needs, d
+]
 
-
-@pytest.mark.parametrize("question, guard, needs", [
+UNUSUAL_WORDINGS = [
     ("Whose handiwork are you, then? Which outfit put you together?", "IDENTITY", ()),
     ("Flesh and blood on the other end, or clever code, which is it?", "IDENTITY", ()),
     ("Have you the means to look things up on websites yourself?", "CAPABILITIES", ()),
@@ -260,8 +257,11 @@ def test_late_blind_phrasings_route_and_their_look_alikes_do_not(question, guard
     ("when the forecast says 40% chance of rain what does that actually mean", None, ()),
     ('what did Churchill say in the "we shall fight on the beaches" speech', None, ()),
     ("What are people saying about the new Zelda game?", None, ("web",)),  # a saying is not a proverb
-])
-def test_unusual_wordings_route_and_their_look_alikes_do_not(question, guard, needs):
+]
+
+
+@pytest.mark.parametrize("question, guard, needs", LATE_BLIND + UNUSUAL_WORDINGS)
+def test_blind_phrasings_route_and_their_look_alikes_do_not(question, guard, needs):
     d = guards.decide(question)
     assert (d.guard.parts[0] if d.guard else None) == guard and d.needs == needs, d
 

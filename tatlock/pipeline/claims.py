@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 
 from tatlock.pipeline import needs
+from tatlock.pipeline.clockcheck import MONTHS
 
 _I = re.IGNORECASE
 
@@ -105,8 +106,7 @@ _SAYS_WET = re.compile(r"\b(?:rain\w*|drizzl\w*|showers?|snow\w*|sleet|wet)\b", 
 
 
 _MEMORY_TOOLS = ("recall_memories", "recall_memories_with_time", "get_personal_variable")
-_MONTH_NAMES = ("january", "february", "march", "april", "june", "july", "august", "september", "october",
-                "november", "december")  # not "may": a verb as often as a month
+_MONTH_NAMES = tuple(m for m in MONTHS if m != "may")  # "may" is a verb as often as a month
 
 
 _MAY = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?may\b|\bmay\s+\d{1,2}(?:st|nd|rd|th)?\b")

@@ -33,8 +33,6 @@ _SAYS_DATE = re.compile(r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday
 
 _CLOCK_ISO = re.compile(r'"iso":\s*"(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})')
 _CLOCK_WEEKDAY = re.compile(r'"weekday":\s*"(\w+)"')
-_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-           "november", "december")
 
 
 def clock_in(findings: list[str]) -> dict | None:
@@ -47,7 +45,7 @@ def clock_in(findings: list[str]) -> dict | None:
                     "year": int(m.group(4)), "hour": int(m.group(5)), "minute": int(m.group(6))}
         m, d = _CLOCK_ISO.search(f), _CLOCK_WEEKDAY.search(f)
         if m and d:
-            return {"weekday": d.group(1).lower(), "day": int(m.group(3)), "month": _MONTHS[int(m.group(2)) - 1],
+            return {"weekday": d.group(1).lower(), "day": int(m.group(3)), "month": MONTHS[int(m.group(2)) - 1],
                     "year": int(m.group(1)), "hour": int(m.group(4)), "minute": int(m.group(5))}
     return None
 
@@ -100,12 +98,16 @@ def says_time_or_date(text: str) -> bool:
     return bool(_SAYS_TIME.search(text) or _SAYS_DATE.search(text))
 
 
-_MONTH_RE = "|".join(_MONTHS)
+_MONTH_RE = "|".join(MONTHS)
 _DAY_DATE = re.compile(rf"\b({'|'.join(WEEKDAYS)}),?\s+(?:the\s+)?"
                        rf"(?:(\d{{1,2}})(?:st|nd|rd|th)?(?:\s+of)?\s+({_MONTH_RE})|"
                        rf"({_MONTH_RE})\s+(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)?)\b(?:,?\s+((?:19|20)\d{{2}}))?")
 _NOW_MONTH = re.compile(rf"\b(?:it's|it\s+is|we're\s+in|we\s+are\s+in|this\s+month\s+is|the\s+month\s+is)\s+"
                         rf"(?:now\s+|currently\s+|still\s+)?({_MONTH_RE})\b(?!\s+(?:the\s+)?\d)")
+
+
+def _today(clock: dict) -> dt.date:
+    return dt.date(clock["year"], MONTHS.index(clock["month"]) + 1, clock["day"])
 
 
 def _calendar_mismatch(low: str, clock: dict) -> str | None:
@@ -114,9 +116,9 @@ def _calendar_mismatch(low: str, clock: dict) -> str | None:
     for m in _DAY_DATE.finditer(low):
         day, month = (m.group(2), m.group(3)) if m.group(2) else (m.group(5), m.group(4))
         year = int(m.group(6)) if m.group(6) else clock["year"]
-        today = dt.date(clock["year"], _MONTHS.index(clock["month"]) + 1, clock["day"])
+        today = _today(clock)
         try:
-            date = dt.date(year, _MONTHS.index(month) + 1, int(day))
+            date = dt.date(year, MONTHS.index(month) + 1, int(day))
             if not m.group(6) and (today - date).days > 180:
                 date = date.replace(year=year + 1)  # "Tuesday 5 January", said in November, is next year's
         except ValueError:
@@ -142,7 +144,7 @@ _DAYS_UNTIL = re.compile(r"\b(\d{1,3})\s+(?:more\s+)?days?\s+(?:left\s+|to\s+go\
 def _days_until_wrong(low: str, clock: dict) -> str | None:
     """ "31 days until Christmas" when the clock makes it 32 (a day either way is forgiven: "until"
     is counted both ways)."""
-    today = dt.date(clock["year"], _MONTHS.index(clock["month"]) + 1, clock["day"])
+    today = _today(clock)
     for m in _DAYS_UNTIL.finditer(low):
         month, day = _HOLIDAYS[m.group(2)]
         date = dt.date(today.year, month, day)

@@ -19,7 +19,9 @@ _WH_BE = r"(?:what(?:'s|s|\s+is)?|which(?:'s|\s+is)?)"
 _TOPIC_NOUNS = (r"polic(?:y|ies)|managers?|strength|requirements?|rules|length|generators?|hygiene|hashing|"
                 r"best\s+practices?|complexity|format|checkers?|standards?|guidelines|security")
 
-_MONTHS_RE = ("january|february|march|april|may|june|july|august|september|october|november|december")
+_DAYS = "monday tuesday wednesday thursday friday saturday sunday"
+_MONTHS = "january february march april may june july august september october november december"
+_MONTHS_RE = "|".join(_MONTHS.split())
 
 RULES: dict[str, list[_Lazy]] = {
     "IDENTITY": [
@@ -380,8 +382,6 @@ RULES: dict[str, list[_Lazy]] = {
 
 # Words one of which every pattern of a guard needs (checked before the group is compiled or
 # run). tests/test_routes.py checks the gates never change a decision.
-_DAYS = "monday tuesday wednesday thursday friday saturday sunday"
-_MONTHS = "january february march april may june july august september october november december"
 GATES = gates({
     "IDENTITY": "you u ur ya your yourself who whose flesh code model llm ai company vendor engine chat assistant bot "
                 "butler "

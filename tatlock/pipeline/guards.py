@@ -239,13 +239,14 @@ def decide(text: str) -> Deterministic:
              if asked and _needs.tool_rule(need, unquoted if need == "web" else asked, credential="SECURITY" in reasons)]
     why += [f"{need}: rule" for need in needs]
     rule_needs = bool(needs)
-    if not needs and USE_CLASSIFIER and not {"CAPABILITIES", "SECURITY"} & set(reasons) and not _GENERAL.search(text):
+    general = bool(_GENERAL.search(text))  # a lesson: the classifier claims neither a tool nor a guard
+    if not needs and USE_CLASSIFIER and not {"CAPABILITIES", "SECURITY"} & set(reasons) and not general:
         learnt = _learnt_needs(text)
         needs += learnt
         why += [f"{need}: classifier" for need in learnt]
     tools = [k for need in needs for k in tool_keys(need, text)]
     by_rules = bool(reasons)
-    if not reasons and not rule_needs and USE_CLASSIFIER and not _GENERAL.search(text):
+    if not reasons and not rule_needs and USE_CLASSIFIER and not general:
         from tatlock.pipeline import intents
 
         scores = intents.scores(text, GUARDS)
