@@ -171,6 +171,9 @@ _NUMBER_WORDS = {w: str(i) for i, w in enumerate(
 _NUMBER_WORDS.update({"once": "1", "single": "1", "twice": "2", "both": "2", "pair": "2"})
 
 
+_ISO_DATE = re.compile(r"\b\d{4}-\d{2}-(\d{2})(?:T\S*)?")  # its day is the part an answer says
+
+
 def _uses(answer: str, result: str, question: str = "", keyed: str = "") -> int:
     """How much the answer takes from a tool's result: 2 for a number, two content words or
     all there was to take, 1 for one content word or a small number (perhaps by chance), 0 for
@@ -183,9 +186,7 @@ def _uses(answer: str, result: str, question: str = "", keyed: str = "") -> int:
                      if w in _NUMBER_WORDS and (nxt[:5] in asked or nxt[:5] in keys)}
     a |= {w[:-2] for w in said if re.fullmatch(r"\d+(?:st|nd|rd|th)", w)}  # "the 3rd of May" for "3 May"
     # a date's parts are not numbers the answer could use ("2026-11-17" holds no "11"), but its day is
-    dates = re.findall(r"\b\d{4}-\d{2}-(\d{2})(?:T\S*)?", result)
-    numbers = set(re.findall(r"\d+", re.sub(r"\b\d{4}-\d{2}-\d{2}(?:T\S*)?", " ", result)))
-    numbers |= {d.lstrip("0") for d in dates}
+    numbers = set(re.findall(r"\d+", _ISO_DATE.sub(" ", result))) | {d.lstrip("0") for d in _ISO_DATE.findall(result)}
     if (numbers - {"0", "1", "2"}) & a or any(n.split(".")[0] in a for n in re.findall(r"\d+\.\d+", result)):
         return 2
     content = {w for w in checks.words(result) if len(w) >= 4 and w not in _STOP and not w.isdigit()}
