@@ -377,3 +377,16 @@ def test_a_failed_summary_of_recent_conversations_does_not_fail_the_turn(tatlock
     assert r.code == 0 and r.out == "Good morning, sir.\n"
     assert "[note] no summary of your recent conversations could be made" in r.err
     assert "discarded" not in r.err  # no raw library logging on the user's screen
+
+
+def test_a_direct_answer_that_loops_is_stopped_early_and_its_repeats_dropped(cli, served, home):
+    """Phase 1's own answer is watched for a loop as the respond phase's is (SmolLM2 once
+    streamed "Demonstrative_" two hundred times to the screen before the gate withdrew it)."""
+    served.token_delay = 0.002
+    loop = "Paris, sir. " + "Demonstrative_ " * 200  # the fake streams a word a piece
+    served.queue(assess(answer=loop), "Paris, sir.")  # the loop, then the repair's answer
+    out = ask_json(cli, "What is the capital of France?")
+    assert out["answer"] == "Paris, sir." and out["route"] == "DIRECT"
+    log = home / "logs" / "conversations" / f"tester-{out['conversation_id']}.jsonl"
+    raw = [json.loads(x)["raw"] for x in log.read_text().splitlines() if '"ModelCall"' in x]
+    assert len(raw[0]) < len(loop) / 4  # the stream was cut short, not run to the token cap

@@ -289,6 +289,24 @@ def _word_salad(text: str) -> bool:
     return bad >= 2
 
 
+class LoopWatch:
+    """A streamed reply watched for a loop, so a model caught in one is stopped at once instead
+    of running to its token cap. Checked every 120 characters, then every eighth more: a server
+    that ignores the cap and streams on does not make the check itself the slow part."""
+
+    def __init__(self) -> None:
+        self.text = ""
+        self.checked = 0
+
+    def add(self, piece: str) -> bool:
+        """Whether the reply, with this piece, has started to loop."""
+        self.text += piece
+        if len(self.text) - self.checked < max(120, len(self.text) // 8):
+            return False
+        self.checked = len(self.text)
+        return looping(self.text)
+
+
 def garbled(answer: str) -> str | None:
     text = answer.strip()
     if not text:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from tatlock import prompts
 from tatlock.pipeline import answers, checks, claims
-from tatlock.pipeline.checks import looping, without_repeats  # noqa: F401  (the pipeline's loop guard)
+from tatlock.pipeline.checks import LoopWatch, looping, without_repeats  # noqa: F401  (the pipeline's loop guard)
 
 TYPES = ("I_DONT_KNOW", "NOT_ALLOWED", "CANT_DO", "MISSING_INFO", "RETRY")
 _I = re.IGNORECASE

@@ -37,21 +37,14 @@ def respond(env: TurnEnv, emit: Callable[..., None], *, persona: str, turn_vars:
         {"role": "user", "content": prompts.render(
             "respond_turn.txt", **turn_vars, findings="\n".join(f"- {f}" for f in findings) or "- none")},
     ]
-    text = ""
-    checked = 0
+    watch = quality.LoopWatch()
     looped = False
 
     def on_token(piece: str) -> None:
-        # a model caught in a loop is stopped at once instead of running to its token cap
-        nonlocal text, checked, looped
-        text += piece
-        # checked every 120 characters, then every eighth more: a server that ignores the token
-        # cap and streams on does not make the check itself the slow part
-        if len(text) - checked >= max(120, len(text) // 8):
-            checked = len(text)
-            if quality.looping(text):
-                looped = True
-                raise StopGeneration
+        nonlocal looped
+        if watch.add(piece):  # a model caught in a loop is stopped at once
+            looped = True
+            raise StopGeneration
         if show is not None:
             show(piece)
 

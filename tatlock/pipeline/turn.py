@@ -235,6 +235,7 @@ class TurnRunner:
         guard: str | None
         before_answer = 0  # pieces (tokens, on llama-server) of JSON generated before the answer began
         cut = False  # the call stopped at its token cap
+        watch, looped = quality.LoopWatch(), False  # a direct answer looping, as respond's are watched
         if rule and rule.reason != "MIXED":
             # a pure guard the rules are sure of: the model's assessment could not change the
             # route (rules win), so the call is saved and the guard path costs one call
@@ -242,10 +243,13 @@ class TurnRunner:
             route, guard, source = "CAPABILITY_GUARD", rule.reason, "rules"
         else:
             def on_token(piece: str) -> None:
-                nonlocal before_answer
+                nonlocal before_answer, looped
                 if streamer.start is None:
                     before_answer += 1
                 decoded = streamer.feed(piece)
+                if decoded and watch.add(decoded):
+                    looped = True
+                    raise StopGeneration  # shown so far: less than one check's span of the loop
                 if decoded:
                     self.show(gate.feed(decoded))
                     if gate.failed:
@@ -264,8 +268,9 @@ class TurnRunner:
             cut = r1.done_reason == "length"
             a = assess.parse(raw)
             if (a is None or gate.failed) and streamer.decision in streamer.decisions and streamer.emitted.strip():
-                # the JSON was cut off (token cap, or the gate stopped it) after the answer had started
-                a = assess.Assessment("DIRECT", answer=streamer.emitted.strip(), form="truncated")
+                # the JSON was cut off (token cap, a loop, or the gate stopped it) after the answer had started
+                emitted = quality.without_repeats(streamer.emitted) if looped else streamer.emitted
+                a = assess.Assessment("DIRECT", answer=emitted.strip(), form="truncated")
             route, guard, source = assess.route_of(a, rule)
             if route == "CAPABILITY_GUARD" and source == "model" and (det.sure or not credible):
                 # nothing in the message asks about the butler, the time or a secret: not a guard;
