@@ -436,6 +436,9 @@ print(json.dumps({'code': code, 'heavy': heavy}), file=sys.stderr)
     ("memory", "--help"),
     ("memory", "stats"),
     ("memory", "search", "tea"),
+    ("config",),
+    ("config", "--help"),
+    ("doctor", "--help"),
 ])
 def test_commands_do_not_import_textual(argv):
     p = subprocess.run([sys.executable, "-c", _PROBE, *argv], capture_output=True, text=True, timeout=30)
