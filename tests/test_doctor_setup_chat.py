@@ -488,3 +488,32 @@ def test_main_with_empty_argv_ignores_sys_argv(cli, served, monkeypatch):
     r = cli(stdin="hello\n")  # main([]): bare `tatlock`, i.e. chat
     assert r.code == 0, r.err
     assert "You rang, sir?" in r.out
+
+
+def _commands(parser, path=()):
+    """(command path, its parser) for every command and subcommand."""
+    import argparse
+
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, child in action.choices.items():
+                yield (*path, name), child
+                yield from _commands(child, (*path, name))
+
+
+def test_every_command_and_subcommand_has_a_description_in_its_help():
+    from tatlock.cli import build_parser
+
+    found = list(_commands(build_parser()))
+    assert len(found) > 50 and ("config", "set") in dict(found) and ("doctor",) in dict(found)
+    for path, parser in found:
+        help_text = parser.format_help()
+        body = help_text.split("\n\n")[1]  # after the usage line: the description
+        assert parser.description and not body.startswith(("positional arguments", "options")), path
+        assert body.split()[0][0].isupper(), (path, body)
+
+
+def test_doctor_and_setup_help_describe_them(tatlock_proc):
+    for cmd, needle in (("doctor", "against the server's own list"), ("setup", "nothing can be pulled")):
+        r = tatlock_proc(cmd, "--help")
+        assert r.code == 0 and needle in " ".join(r.out.split()), r.out
