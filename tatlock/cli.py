@@ -66,6 +66,9 @@ def build_parser() -> Parser:
     a.add_argument("--conversation", type=int, metavar="ID", help="continue conversation ID")
     _user_opt(a)
     a.add_argument("--model", metavar="NAME", help="model to use (default: config or hardware tier)")
+    a.add_argument("-s", "--system", metavar="TEXT",
+                   help="a one-off instruction for this question only, added after the persona "
+                        "(e.g. -s 'Answer in French'); not stored as persona")
     a.add_argument("-v", "--verbose", action="store_true", help="trace the phases on stderr")
     a.set_defaults(func=_cmd("ask", "run"))
 
