@@ -114,8 +114,12 @@ def build_parser() -> Parser:
     x = ps.add_parser("export", help="write all instructions to FILE as JSON (- for stdout)")
     x.add_argument("file")
     x.add_argument("--yes", action="store_true", help="replace FILE without asking if it exists")
-    x = ps.add_parser("import", help="replace all instructions with FILE (JSON export or plain text; - for stdin)")
-    x.add_argument("file")
+    x = ps.add_parser("import", help="replace all instructions with FILE (JSON export or plain text; - for stdin)",
+                      description="Replace all persona instructions with those in FILE (- reads stdin), after "
+                                  "asking. FILE is either a JSON export (`tatlock persona export`), whose "
+                                  "instructions may span several lines, or plain text: one instruction per line, "
+                                  "blank lines and lines starting with # skipped.")
+    x.add_argument("file", help="a JSON export, or plain text with one instruction per line (- for stdin)")
     x.add_argument("--yes", action="store_true", help="do not ask for confirmation")
     pe.set_defaults(func=_cmd("admin", "persona"))
 

@@ -75,7 +75,7 @@ def test_persona_export_import_round_trip(cli, home, tmp_path):
     r = cli("persona", "import", str(out), "--yes")
     assert r.code == 0 and "imported 6" in r.out
     assert len(rows(home / "system.db", "SELECT * FROM rise_and_shine")) == 6
-    # plain text import: paragraphs
+    # plain text import: one instruction per line
     txt = tmp_path / "p.txt"
     txt.write_text("# comment\nBe brief.\n\nBe kind.\n")
     r = cli("persona", "import", str(txt))
@@ -83,6 +83,39 @@ def test_persona_export_import_round_trip(cli, home, tmp_path):
     assert cli("persona", "import", str(txt), "--yes").code == 0
     assert rows(home / "system.db", "SELECT instruction FROM rise_and_shine ORDER BY position") == [
         ("Be brief.",), ("Be kind.",)]
+
+
+def test_persona_plain_text_import_is_one_instruction_per_line(cli, home, tmp_path):
+    txt = tmp_path / "persona.txt"
+    txt.write_text("Be brief.\nAddress the user as sir.\n")
+    r = cli("persona", "import", str(txt), "--yes")
+    assert r.code == 0 and "imported 2 instructions" in r.out, r.err
+    assert rows(home / "system.db", "SELECT instruction FROM rise_and_shine ORDER BY position") == [
+        ("Be brief.",), ("Address the user as sir.",)]
+    # comments, blank lines, CRLF, a byte-order mark, stray spaces; a line that opens with "[" is text
+    txt.write_bytes("\ufeff# my persona\r\n\r\n  Be  brief. \r\n[Important] Never guess.\r\n   # indented\r\n"
+                    "Speak plainly.".encode())
+    assert cli("persona", "import", str(txt), "--yes").code == 0
+    assert rows(home / "system.db", "SELECT instruction FROM rise_and_shine ORDER BY position") == [
+        ("Be brief.",), ("[Important] Never guess.",), ("Speak plainly.",)]
+    # stdin too
+    assert cli("persona", "import", "-", "--yes", stdin="One.\nTwo.\n").code == 0
+    assert len(rows(home / "system.db", "SELECT * FROM rise_and_shine")) == 2
+
+
+def test_persona_json_import_keeps_instructions_that_span_lines(cli, home, tmp_path):
+    f = tmp_path / "persona.json"
+    f.write_text(json.dumps({"format": "tatlock-persona", "instructions": [
+        {"instruction": "Answer in this order:\n1. the fact\n2. the source", "enabled": True},
+        {"instruction": "Be brief.", "enabled": False}]}))
+    assert cli("persona", "import", str(f), "--yes").code == 0
+    assert rows(home / "system.db", "SELECT instruction, enabled FROM rise_and_shine ORDER BY position") == [
+        ("Answer in this order:\n1. the fact\n2. the source", 1), ("Be brief.", 0)]
+
+
+def test_persona_import_help_says_the_format(cli):
+    text = " ".join(cli("persona", "import", "--help").out.split())
+    assert "one instruction per line" in text and "JSON export" in text and "#" in text
 
 
 @pytest.mark.parametrize("args, code, needle", [
