@@ -185,6 +185,22 @@ def test_var_set_creates_user_db_and_get_returns_it(cli, home):
     assert (home / "users" / "tester_longterm.db").exists()
 
 
+def test_var_set_says_when_it_saves_a_name_other_than_the_one_typed(cli, home):
+    r = cli("var", "set", "bad key", "x")
+    assert r.code == 0 and r.out == "bad_key = x (user tester)\n"
+    assert r.err == ("tatlock: note: saved as bad_key, not 'bad key': variable names are lowercase, with '_' for "
+                     "spaces (`var get` and `var unset` take either spelling)\n")
+    assert cli("var", "get", "bad key").out == "x\n" == cli("var", "get", "bad_key").out  # consistent with get
+    assert cli("var", "set", "bad_key", "y").err == ""  # typed as stored: nothing to say
+    assert cli("var", "set", "Location", "Leeds").err.startswith("tatlock: note: saved as location, not 'Location'")
+    r = cli("var", "unset", "bad key")
+    assert r.code == 0 and r.out == "removed bad_key for user tester\n"
+    # a name that cannot be one is refused with one line naming it, and nothing is saved
+    r = cli("var", "set", "a/b", "x")
+    assert r.code == 2 and r.err.startswith("tatlock: 'a/b' is not a variable name") and len(r.err.splitlines()) == 1
+    assert rows(home / "users" / "tester_longterm.db", "SELECT key FROM personal_variables") == [("location",)]
+
+
 @pytest.mark.parametrize("bad", ["../evil", "a/b", "", "Bob", "../../etc/passwd"])
 def test_bad_usernames_refused_before_any_file(cli, home, bad):
     for args in (("user", "add", bad), ("var", "set", "--user", bad, "k", "v"), ("user", "remove", bad)):
