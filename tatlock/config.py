@@ -348,7 +348,7 @@ def toml_value(name: str, words: list[str]) -> str:
     if name == "allowed_paths":
         entries = [e for w in words for e in w.split(os.pathsep)]
         return "[" + ", ".join(json.dumps(e.strip(), ensure_ascii=False) for e in entries if e.strip()) + "]"
-    text = " ".join(words)
+    text = " ".join(words).strip()
     if name in INT_RANGES:
         try:
             return str(int(text.strip()))

@@ -105,8 +105,11 @@ def without_setting(text: str, name: str) -> tuple[str, bool]:
 def write(path: Path, text: str) -> None:
     """Write the whole file or nothing, readable only by its owner (it may hold ``api_key``):
     a 0600 temporary file beside it, flushed to disk, renamed into place. A missing folder is
-    made 0700; a folder the user made is left as it is."""
+    made 0700; a folder the user made is left as it is. A config.toml that is a symlink (kept
+    with one's dotfiles) stays one: its target is what is replaced."""
     tmp = None
+    if path.is_symlink():
+        path = path.resolve()
     try:
         if not path.parent.is_dir():
             os.makedirs(path.parent, mode=0o700, exist_ok=True)

@@ -236,3 +236,23 @@ def test_config_as_a_process_imports_no_textual(tatlock_proc, home):
     assert "`tatlock config set base_url URL`" in r.err  # what to do next
     r = tatlock_proc("config", "get", "backend")
     assert r.out == "openai\n"
+
+
+def test_a_symlinked_config_file_stays_a_symlink(cli, home, tmp_path):
+    dotfiles = tmp_path / "dotfiles"
+    dotfiles.mkdir()
+    (dotfiles / "tatlock.toml").write_text("# kept in git\n")
+    (home / "config.toml").symlink_to(dotfiles / "tatlock.toml")
+    assert cli("config", "set", "model", "qwen2.5:7b").code == 0
+    assert (home / "config.toml").is_symlink()
+    assert (dotfiles / "tatlock.toml").read_text() == '# kept in git\nmodel = "qwen2.5:7b"\n'
+
+
+def test_a_config_folder_that_cannot_be_made_is_one_line(cli, tmp_path, monkeypatch):
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the config folder should be")
+    monkeypatch.setenv("TATLOCK_HOME", str(blocker / "home"))
+    r = cli("config", "set", "model", "llama3.2:3b")
+    assert r.code == 2 and r.err.startswith("tatlock: cannot read") and len(r.err.splitlines()) == 1
+    assert "Not a directory" in r.err
+    assert blocker.read_text() == "a file where the config folder should be"
