@@ -83,7 +83,10 @@ def _value(cfg: Config, name: str) -> tuple[Any, str]:
             return None, "not set (`tatlock secret set api_key` keeps it in the OS keyring)"
     value = getattr(cfg, name)
     if where is None or (name == "user" and not where.startswith("$") and where != str(cfg.paths.config_file)):
-        return value if value is not None else _default(cfg, name), _default_source(cfg, name)
+        try:
+            return value if value is not None else _default(cfg, name), _default_source(cfg, name)
+        except ValueError as exc:  # the hardware tier cannot be told: `tatlock doctor` says more
+            return None, f"default: by the hardware tier, which is unknown ({exc})"
     if where.startswith("$"):
         return value, f"environment ({env_var})"
     if where == str(cfg.paths.config_file):
@@ -136,7 +139,8 @@ def _list(paths: Paths, *, as_json: bool) -> int:
     for name, env_var in Config.ENV.items():
         value, where = _value(cfg, name)
         if where.startswith("environment") and name in file_values and name != SECRET:
-            where += f"; config.toml says {_text(name, file_values[name]) or repr(file_values[name])}"
+            raw = file_values[name]
+            where += f"; config.toml says {_text(name, tuple(raw) if isinstance(raw, list) else raw) or repr(raw)}"
         rows.append((name, _text(name, value), where, env_var))
     if as_json:
         out(json.dumps([{"name": n, "value": v or None, "from": w, "environment": e} for n, v, w, e in rows],
