@@ -193,8 +193,8 @@ def test_doctor_with_no_ollama_says_how_to_install_or_start_it(cli, home, monkey
     assert r.code == 1
     fix = field(r.out, "fix")[0]
     if installed:
-        assert fix == (f"start Ollama with `ollama serve` (it is installed: {bin_dir / 'ollama'}), "
-                       "then `tatlock setup` pulls the model")
+        assert fix == (f"start Ollama with `ollama serve` (it is installed: {bin_dir / 'ollama'}; https://ollama.com "
+                       "has its guide), then `tatlock setup` pulls the model")
     else:
         assert fix.startswith("Ollama is not installed here: install it from https://ollama.com")
         assert "`ollama serve`" in fix and "`tatlock setup`" in fix

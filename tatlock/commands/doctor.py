@@ -81,7 +81,8 @@ def ways_forward(cfg: Config) -> list[str]:
     if cfg.backend == "ollama":
         exe = shutil.which("ollama")
         if exe:
-            first = f"start Ollama with `ollama serve` (it is installed: {exe}), then `tatlock setup` pulls the model"
+            first = (f"start Ollama with `ollama serve` (it is installed: {exe}; {OLLAMA_SITE} has its guide), "
+                     "then `tatlock setup` pulls the model")
         else:
             how = " (`curl -fsSL https://ollama.com/install.sh | sh`)" if sys.platform.startswith("linux") else ""
             first = (f"Ollama is not installed here: install it from {OLLAMA_SITE}{how}, start it with "
