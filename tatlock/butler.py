@@ -50,6 +50,7 @@ log = logging.getLogger(__name__)
 # beyond this a message is refused (as much as `tatlock ask` reads from a pipe); long ones are cut
 # for the model only, and stored whole
 MAX_QUESTION_CHARS = 2_000_000
+MAX_ONE_OFF_CHARS = 4_000  # a one-off instruction (`ask -s`) sits in the system prompt beside the persona
 
 
 class Butler:
@@ -243,10 +244,18 @@ class Butler:
     # -- turns -----------------------------------------------------------------------------
 
     def turn(self, text: str, *, conversation_id: int | None = None, new: bool = False, room_id: str | None = None,
-             author: Author | None = None, material: str | None = None) -> Turn:
-        """Start one turn and return it at once; its events arrive as they happen."""
+             author: Author | None = None, material: str | None = None, system: str | None = None) -> Turn:
+        """Start one turn and return it at once; its events arrive as they happen. ``system`` is
+        a one-off instruction for this turn only, added after the persona (never stored as one)."""
         if not isinstance(text, str) or not text.strip():
             raise UsageError("the message is empty")
+        if system is not None:
+            system = valid_text(system).strip()
+            if not system:
+                raise UsageError("the one-off instruction is empty")
+            if len(system) > MAX_ONE_OFF_CHARS:
+                raise UsageError(f"the one-off instruction is {len(system):,} characters long; at most "
+                                 f"{MAX_ONE_OFF_CHARS:,} fit beside the persona")
         text, material = valid_text(text), valid_text(material) if material else material
         if len(text) > MAX_QUESTION_CHARS or (material and len(material) > 2 * MAX_QUESTION_CHARS):
             raise UsageError(f"the message is larger than {MAX_QUESTION_CHARS:,} characters")
@@ -265,7 +274,8 @@ class Butler:
             self.hub.publish(ev)
 
         env = self._env()
-        runner = TurnRunner(env, TurnRequest(conv, is_new, text, material, author or self.anchor()), emit, cancel,
+        request = TurnRequest(conv, is_new, text, material, author or self.anchor(), system)
+        runner = TurnRunner(env, request, emit, cancel,
                             describe_image=self._describe_image if self.cfg.vision_model else None)
 
         def work() -> None:

@@ -15,6 +15,16 @@ from typing import Callable, Sequence
 from tatlock import __version__
 
 
+class _Unbroken(argparse.HelpFormatter):
+    """Help text wrapped between words only: a long path stays whole, to be copied."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        import textwrap
+
+        return textwrap.fill(" ".join(text.split()), width, initial_indent=indent, subsequent_indent=indent,
+                             break_long_words=False, break_on_hyphens=False)
+
+
 class Parser(argparse.ArgumentParser):
     """argparse with one-line errors (exit 2) instead of the usage block."""
 
@@ -39,7 +49,9 @@ def build_parser() -> Parser:
     p = Parser(
         prog="tatlock",
         description="Tatlock, a terminal butler with long-term memory, on a local model.",
-        epilog="Run `tatlock COMMAND --help` for each command. Data lives in $TATLOCK_HOME when set.",
+        epilog="Run `tatlock COMMAND --help` for each command. Settings: `tatlock config` (config.toml; "
+               "`tatlock config path` says where). Data lives in $TATLOCK_HOME when set; `tatlock doctor` says "
+               "where.",
     )
     p.add_argument("--version", action="version", version=f"tatlock {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
@@ -54,6 +66,9 @@ def build_parser() -> Parser:
     a.add_argument("--conversation", type=int, metavar="ID", help="continue conversation ID")
     _user_opt(a)
     a.add_argument("--model", metavar="NAME", help="model to use (default: config or hardware tier)")
+    a.add_argument("-s", "--system", metavar="TEXT",
+                   help="a one-off instruction for this question only, added after the persona "
+                        "(e.g. -s 'Answer in French'); not stored as persona")
     a.add_argument("-v", "--verbose", action="store_true", help="trace the phases on stderr")
     a.set_defaults(func=_cmd("ask", "run"))
 
@@ -99,8 +114,12 @@ def build_parser() -> Parser:
     x = ps.add_parser("export", help="write all instructions to FILE as JSON (- for stdout)")
     x.add_argument("file")
     x.add_argument("--yes", action="store_true", help="replace FILE without asking if it exists")
-    x = ps.add_parser("import", help="replace all instructions with FILE (JSON export or plain text; - for stdin)")
-    x.add_argument("file")
+    x = ps.add_parser("import", help="replace all instructions with FILE (JSON export or plain text; - for stdin)",
+                      description="Replace all persona instructions with those in FILE (- reads stdin), after "
+                                  "asking. FILE is either a JSON export (`tatlock persona export`), whose "
+                                  "instructions may span several lines, or plain text: one instruction per line, "
+                                  "blank lines and lines starting with # skipped.")
+    x.add_argument("file", help="a JSON export, or plain text with one instruction per line (- for stdin)")
     x.add_argument("--yes", action="store_true", help="do not ask for confirmation")
     pe.set_defaults(func=_cmd("admin", "persona"))
 
@@ -222,13 +241,65 @@ def build_parser() -> Parser:
     x.add_argument("-v", "--verbose", action="store_true", help="log requests on stderr")
     x.set_defaults(func=_cmd("mcp", "run"))
 
+    # -- config ----------------------------------------------------------------------------
+    cf = sub.add_parser("config", help="show and change settings (config.toml)", formatter_class=_Unbroken,
+                        description="Show and change tatlock's settings. Each comes from the environment "
+                                    "(TATLOCK_...), else config.toml, else a default; `tatlock config` alone lists "
+                                    "them all with where each comes from. A value is checked as loading checks it "
+                                    "before anything is written. " + _config_file_here())
+    cs = cf.add_subparsers(dest="action", metavar="ACTION", parser_class=Parser)
+    x = cs.add_parser("list", help="every setting, its value and where it comes from (what `config` alone shows)")
+    x.add_argument("--json", action="store_true", help="machine-readable output")
+    x = cs.add_parser("get", help="print the value of one setting in effect")
+    x.add_argument("name", metavar="NAME")
+    x = cs.add_parser("set", help="set NAME to VALUE in config.toml (refused, with nothing written, if invalid)")
+    x.add_argument("name", metavar="NAME")
+    x.add_argument("value", metavar="VALUE", nargs="+",
+                   help="the value (allowed_paths takes several folders)")
+    x = cs.add_parser("unset", help="remove NAME from config.toml, back to its default")
+    x.add_argument("name", metavar="NAME")
+    cs.add_parser("path", help="print where config.toml is (whether or not it exists yet)")
+    cs.add_parser("edit", help="open config.toml in $VISUAL/$EDITOR; an invalid edit is not saved")
+    cf.set_defaults(func=_cmd("config", "run"), json=False)
+
     # -- doctor / setup --------------------------------------------------------------------
-    d = sub.add_parser("doctor", help="check tier, model server, model and paths")
+    d = sub.add_parser("doctor", help="check the tier, model server, model, settings file and data folders",
+                       description="Check what tatlock needs: the hardware tier and its model, whether the model "
+                                   "server answers and has the model (against the server's own list, on either "
+                                   "backend), where config.toml and the data live, and each database. Each "
+                                   "problem comes with what to do about it. Exit code 1 when something is wrong.")
     d.set_defaults(func=_cmd("doctor", "doctor"))
-    s = sub.add_parser("setup", help="pull the hardware tier's model (or --model) with progress")
-    s.add_argument("--model", metavar="NAME")
+    s = sub.add_parser("setup", help="get the model: pull it through Ollama, with progress",
+                       description="Pull the hardware tier's model (or --model) through Ollama, with progress. "
+                                   "With backend openai (llama-server, LM Studio, vLLM) nothing can be pulled: "
+                                   "setup says whether the server has the model, and what to do if not.")
+    s.add_argument("--model", metavar="NAME", help="the model to pull (default: config or hardware tier)")
     s.set_defaults(func=_cmd("doctor", "setup"))
+    _describe(p)
     return p
+
+
+def _config_file_here() -> str:
+    """Where config.toml is, for --help (no folder is made; a broken environment does not stop --help)."""
+    try:
+        from tatlock.paths import Paths
+
+        return f"config.toml is {Paths.resolve().config_file}."
+    except Exception:  # noqa: BLE001 - --help must always show
+        return "`tatlock config path` says where config.toml is."
+
+
+def _describe(parser: argparse.ArgumentParser) -> None:
+    """Every command's own --help starts with its one-line description: the summary its parent
+    lists, unless it has a longer description of its own."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            summaries = {a.dest: a.help for a in action._choices_actions}
+            for name, child in action.choices.items():
+                if child.description is None and summaries.get(name):
+                    text = str(summaries[name])
+                    child.description = text[0].upper() + text[1:] + ("" if text.endswith(".") else ".")
+                _describe(child)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -254,9 +254,15 @@ def var(args: argparse.Namespace) -> int:
         if args.action == "set":
             item = v.set(args.key, args.value)
             out(f"{item.key} = {item.value} (user {name})")
+            if item.key != args.key:  # said, not silent: `var get` and `unset` take either spelling
+                from tatlock.text import inert_line
+
+                print(f"tatlock: note: saved as {item.key}, not {inert_line(repr(args.key))}: variable names are "
+                      "lowercase, with '_' for spaces (`var get` and `var unset` take either spelling)",
+                      file=sys.stderr)
             return 0
         if args.action == "unset":
-            v.unset(args.key)
-            out(f"removed {args.key} for user {name}")
+            gone = v.unset(args.key)
+            out(f"removed {gone.key} for user {name}")
             return 0
     raise UsageError(f"unknown var action {args.action!r}")

@@ -149,7 +149,7 @@ def _ask(butler: "Butler", args: argparse.Namespace, question: str, material: st
     out, err = sys.stdout, sys.stderr
     screen = _Screen(out)
     turn = butler.turn(question, room_id="cli", conversation_id=args.conversation, new=args.new,
-                       material=material)
+                       material=material, system=args.system)
     final: Event | None = None
     interrupted = False
     saved = False  # the question reached memory

@@ -120,6 +120,7 @@ HINTS = {
     "tool": "see `tatlock tools list`",
     "variable": "see `tatlock var list`",
     "message": "see `tatlock memory show ID`",
+    "config_file": "`tatlock config edit` opens it; `tatlock config unset NAME` removes one setting",
 }
 
 

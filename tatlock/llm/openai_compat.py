@@ -238,15 +238,32 @@ class OpenAICompatBackend:
                     pass
         return self._ctx or None
 
-    def models(self) -> list[str]:
+    def _listing(self) -> list[dict[str, Any]]:
+        """The entries of ``/models``, as the server gives them."""
         try:
             r = self.http.get(f"{self.base_url}/models", timeout=10)
             r.raise_for_status()
-            return [m.get("id", "") for m in r.json().get("data", [])]
+            data = r.json().get("data", [])
         except httpx.HTTPError as exc:
             raise self._fail(exc, self.model) from None
-        except ValueError:
-            raise BackendError(f"{self.base_url}/models did not return JSON") from None
+        except (ValueError, AttributeError):
+            raise BackendError(f"{self.base_url}/models did not return a list of models") from None
+        return [m for m in data if isinstance(m, dict)] if isinstance(data, list) else []
+
+    def models(self) -> list[str]:
+        return [str(m.get("id", "")) for m in self._listing()]
+
+    def answers_any_name(self) -> str | None:
+        """The one model of a llama.cpp server, which answers whatever model name a request
+        gives; None for any other server (vLLM, LM Studio, Ollama's /v1 and llama-server's
+        router with several models answer only the names they list)."""
+        try:
+            entries = self._listing()
+        except BackendError:
+            return None
+        if len(entries) == 1 and entries[0].get("owned_by") == "llamacpp":
+            return str(entries[0].get("id", "")) or None
+        return None
 
     def version(self) -> str:
         self.models()

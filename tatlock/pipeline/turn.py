@@ -56,6 +56,7 @@ class TurnRequest:
     text: str
     material: str | None
     author: Author
+    system: str | None = None  # a one-off instruction for this turn (`ask -s`), after the persona
 
 
 @dataclass
@@ -134,6 +135,8 @@ class TurnRunner:
         cross = self.briefing()
         self.check()
         persona = self.env.system.persona_text()
+        if self.req.system:  # this turn only: the persona's last word, never stored as persona
+            persona = f"{persona}\n{self.req.system}" if persona else self.req.system
         enabled = self.env.system.tools(enabled_only=True)
         now = self.env.clock()
         messages, turn_vars = self.assess_request(msg, cross_summary=cross, now=now, persona=persona,
@@ -157,6 +160,8 @@ class TurnRunner:
         if req.material:
             meta["material"] = req.material
             meta["search_text"] = req.material[:4000]
+        if req.system:  # what the answer was asked to follow, on the record
+            meta["system"] = req.system
         msg = self.question = self.env.store.add_message(req.conversation.id, "user", req.text, req.author,
                                                          metadata=meta)
         self.emit(MessageStored(msg.message_id, msg.message_number, "user", req.author.name))

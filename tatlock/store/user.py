@@ -326,11 +326,14 @@ def _variable(row: sqlite3.Row) -> Variable:
 
 def var_key(key: str) -> str:
     """A personal variable's name as the store keeps it; UsageError when it cannot be one."""
-    key = str(key).strip().lower().replace(" ", "_")
+    given = str(key)
+    key = given.strip().lower().replace(" ", "_")
     if not key:
         raise UsageError("the variable name is empty")
     if len(key) > MAX_VAR_KEY or not re.fullmatch(r"[\w.-]+", key):
-        raise UsageError(f"a variable name is at most {MAX_VAR_KEY} letters, digits, '_', '-' or '.'")
+        shown = repr(given) if len(given) <= 40 else repr(given[:37]) + "..."
+        raise UsageError(f"{shown} is not a variable name: use at most {MAX_VAR_KEY} letters, digits, '_', '-' "
+                         "or '.' (a space is read as '_')")
     return key
 
 

@@ -506,7 +506,7 @@ class _Handler(BaseHTTPRequestHandler):
                 "id": name,
                 "object": "model",
                 "created": created,
-                "owned_by": "fake",
+                "owned_by": self.fake.owned_by,
                 "max_model_len": spec["context_length"],  # vLLM
                 "meta": {"n_ctx_train": spec["context_length"]},  # llama-server
             }
@@ -532,6 +532,8 @@ class _Handler(BaseHTTPRequestHandler):
             return
         model = body.get("model") or ""
         name = fake._resolve(model) if model else fake._first_model()
+        if name is None and fake.owned_by == "llamacpp" and len(fake.models) == 1:
+            name = fake._first_model()  # llama-server does not look at the name
         if name is None:
             self._error("/v1/", 404, f'model "{model}" not found, try pulling it first', oai_type="not_found_error")
             return
@@ -633,6 +635,8 @@ class FakeOllama:
         api_key: if set, /v1/chat/completions and /props demand ``Authorization: Bearer <api_key>``.
         version: what ``/api/version`` reports.
         port: the port to listen on (default: a free one; a fixed one lets a restarted server come back).
+        owned_by: what ``/v1/models`` says owns each model; "llamacpp" with one model plays llama.cpp's
+            server, whose /v1/chat/completions answers with its one model whatever name is asked.
     """
 
     def __init__(
@@ -646,6 +650,7 @@ class FakeOllama:
         api_key: str | None = None,
         version: str = "0.12.6",
         port: int = 0,
+        owned_by: str = "fake",
     ) -> None:
         src = DEFAULT_MODELS if models is None else models
         self.models: dict[str, dict] = {n: _norm_spec(s) for n, s in src.items()}
@@ -655,6 +660,7 @@ class FakeOllama:
         self.handler = handler
         self.api_key = api_key
         self.version = version
+        self.owned_by = owned_by
         self.requested_port = port  # 0: any free port (a fixed one lets a "restarted" server come back)
         self.handler_errors: list[BaseException] = []
         self.hangups: list[str] = []  # paths of streams the client closed before their end
