@@ -68,6 +68,7 @@ class Rooms:
         """Store ``query`` as ``author``'s message (the Anchor by default) and ``response``, if
         given, as the butler's reply to it. No model is called."""
         from tatlock.services.conversations import _id
+        from tatlock.store.rooms import add_exchange
 
         query = _text(query, "the query")
         if response is not None and not str(response).strip():
@@ -76,12 +77,10 @@ class Rooms:
             response = _text(response, "the response")
         store = self._store
         conv = store.conversation(_id(conversation_id))
-        asked = store.add_message(conv.id, "user", query, author or self._core.anchor(),
-                                  metadata={"interface": conv.interface})
-        answered = None
-        if response is not None:
-            answered = store.add_message(conv.id, "assistant", response, Author.assistant(), reply_to=asked.message_id,
-                                         metadata={"interface": conv.interface, "stored": "as given"})
+        # one transaction: with many clients logging at once, a reply stored apart from its query
+        # would land after other speakers' messages and read as the answer to them
+        asked, answered = add_exchange(store, conv.id, query, author or self._core.anchor(), response,
+                                       metadata={"interface": conv.interface})
         self._after_messages(conv.id)
         return Exchange(store.conversation(conv.id), asked, answered)
 
