@@ -100,7 +100,7 @@ async def test_done_when_a_matrix_room_over_stdio(served, users):
         assert templates == {"conversations://get/{id}", "conversations://search/{query}",
                              "conversations://room/{roomId}"}
         assert set(tools) == {"create_conversation", "add_turn", "summarize_conversation", "get_conversation_history",
-                              "search_conversations", "ask", "recall"}
+                              "read_message", "search_conversations", "ask", "recall"}
         assert all(t.description and t.input_schema["type"] == "object" for t in tools.values())
         assert tools["add_turn"].input_schema["required"] == ["conversationId", "query"]
 
