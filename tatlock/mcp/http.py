@@ -10,9 +10,10 @@ of the memory gets in, and nobody can wear the server down.
   ``SESSION_IDLE`` without a request; at the cap, a new client takes the place of the session
   idle longest (an idle flood of ``initialize`` requests cannot hold the slots or the memory);
   when every session is busy, the SDK answers 503.
-- **Bounded connections**: at most ``MAX_CONNECTIONS`` open at once, and a connection that has
-  not sent a whole request head within ``HEAD_TIMEOUT`` seconds is closed (a slow-loris client
-  cannot keep sockets or file descriptors).
+- **Bounded connections**: at most ``MAX_CONNECTIONS`` open at once (at the cap, the one waiting
+  longest for its request head gives way), and a connection that has not sent a whole request
+  head within ``HEAD_TIMEOUT`` seconds is closed (a slow-loris client cannot keep sockets, file
+  descriptors or the slots).
 - The SDK's Host and Origin checks stay (DNS rebinding: 421/403).
 """
 
@@ -21,6 +22,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import signal
 import socket
 import stat
 import sys
@@ -121,16 +123,28 @@ def evict_idle_at_the_cap(manager: Any) -> bool:
 
 class GuardedH11(H11Protocol):
     """uvicorn's h11 protocol with a cap on open connections and a deadline for each request
-    head (uvicorn has neither: a client sending one byte a minute holds its socket forever)."""
+    head (uvicorn has neither: a client sending one byte a minute holds its socket forever).
+    At the cap, the connection waiting longest for its request head makes room for the new one:
+    a real client sends its head at once, so a flood of slow connections cannot lock it out."""
 
     def connection_made(self, transport: Any) -> None:
         super().connection_made(transport)
         self._head_timer: Any = None
+        self._opened = self.loop.time()
         if len(self.connections) > MAX_CONNECTIONS:
-            log.info("refused a connection: %d are open", len(self.connections) - 1)
-            transport.close()
-            return
+            waiting = [c for c in self.connections
+                       if c is not self and isinstance(c, GuardedH11) and c._waiting_for_head()]
+            if not waiting:  # every other connection is being served: this one waits its turn elsewhere
+                log.info("refused a connection: %d are open and busy", len(self.connections) - 1)
+                transport.close()
+                return
+            oldest = min(waiting, key=lambda c: c._opened)
+            log.info("closed the connection waiting longest for its request to make room for a new one")
+            oldest.transport.close()
         self._arm_head_timer()
+
+    def _waiting_for_head(self) -> bool:
+        return self.conn.their_state is h11.IDLE and not self.transport.is_closing()
 
     def data_received(self, data: bytes) -> None:
         super().data_received(data)
@@ -154,7 +168,7 @@ class GuardedH11(H11Protocol):
         self._head_timer = None
         # IDLE: no whole request head yet in this cycle (a request being served, or a response
         # streaming, has moved the state on)
-        if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
+        if self._waiting_for_head():
             log.info("closed a connection that sent no whole request in %.0f s", HEAD_TIMEOUT)
             self.transport.close()
 
@@ -229,18 +243,30 @@ def serve(server: Any, sock: socket.socket, token: str, user: str) -> None:
                     MAX_SESSIONS)
     config = uvicorn.Config(RequireToken(app, token, user), log_level="warning", lifespan="on", http=GuardedH11,
                             timeout_graceful_shutdown=SHUTDOWN_GRACE)
+    path = Path(sock.getsockname()) if sock.family == socket.AF_UNIX else None
+    uv = _Server(config)
     try:
-        anyio.run(lambda: uvicorn.Server(config).serve(sockets=[sock]))
+        anyio.run(lambda: uv.serve(sockets=[sock]))
     finally:
-        if sock.family == socket.AF_UNIX:
-            _remove_socket(sock)
-
-
-def _remove_socket(sock: socket.socket) -> None:
-    try:
-        name = sock.getsockname()
         sock.close()
-        if name:
-            Path(name).unlink(missing_ok=True)
-    except OSError:
-        print("tatlock mcp: could not remove the socket file", file=sys.stderr)
+        if path is not None:
+            try:
+                path.unlink(missing_ok=True)
+            except OSError as exc:
+                print(f"tatlock mcp: could not remove the socket {path}: {exc.strerror or exc}", file=sys.stderr)
+    for sig in uv.stopped_by:  # end as the signal asked, once the socket is gone
+        signal.raise_signal(sig)
+
+
+class _Server(uvicorn.Server):
+    """uvicorn's server, except that the signal that stopped it is raised again by ``serve``'s
+    caller after cleaning up (uvicorn raises it on its way out, before a socket file is removed)."""
+
+    def __init__(self, config: uvicorn.Config):
+        super().__init__(config)
+        self.stopped_by: list[int] = []
+
+    def handle_exit(self, sig: int, frame: Any) -> None:
+        super().handle_exit(sig, frame)
+        self.stopped_by.append(sig)
+        self._captured_signals.clear()
