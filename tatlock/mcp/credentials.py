@@ -53,9 +53,9 @@ def load(paths: Paths, user: str, *, renew: bool = False) -> Token:
     value = secrets.token_urlsafe(TOKEN_BYTES)
     try:
         private_dir(path.parent)
-        if path.is_symlink() or (path.exists() and not path.is_file()):
-            raise TatlockError(f"{path} is not a plain file", hint="move it aside; tatlock keeps its MCP token there")
-        write_private(path, value + "\n")
+        if path.is_dir() and not path.is_symlink():
+            raise TatlockError(f"{path} is a folder", hint="move it aside; tatlock keeps its MCP token there")
+        write_private(path, value + "\n")  # renamed into place: a symlink there is replaced, never followed
     except OSError as exc:
         raise TatlockError(f"cannot write the MCP token to {path} ({exc.strerror or exc})",
                            hint="make the config folder writable") from None
