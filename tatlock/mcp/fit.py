@@ -88,9 +88,10 @@ def newest(items: Iterable[T], shape: Callable[[T], Any], budget: int = BUDGET, 
     return kept[::-1], len(items) - len(kept)
 
 
-def first(items: Iterable[T], shape: Callable[[T], Any], budget: int = BUDGET) -> tuple[list[Any], int]:
+def first(items: Iterable[T], shape: Callable[[T], Any], budget: int = BUDGET, *,
+          size: Callable[[Any], int] = sent_size) -> tuple[list[Any], int]:
     """Like ``newest`` for items already in the order they are shown (a list of conversations)."""
-    kept, left = newest(items, shape, budget)
+    kept, left = newest(items, shape, budget, size=size)
     return kept[::-1], left
 
 

@@ -21,7 +21,6 @@ HISTORY_FORMATS = ("text", "markdown", "json")
 PAGE_MESSAGES = 1000  # at most this many messages in one page of history (fewer when they are long)
 GET_MESSAGES = 500  # the latest messages in conversations://get/{id}
 LISTED_PEOPLE = 200  # participants and topics shown with a conversation
-SUMMARIES_SHARE = 4  # summaries take at most 1/SUMMARIES_SHARE of a page's budget
 
 
 def history_call(conversation_id: int, before: int) -> str:
@@ -29,18 +28,24 @@ def history_call(conversation_id: int, before: int) -> str:
 
 
 def conversation(butler: "Butler", conversation_id: int) -> dict[str, Any]:
-    """``conversations://get/{id}``: the conversation, its summaries and its latest messages, as
-    many as fit, each long one cut with a note."""
+    """``conversations://get/{id}``: the conversation, its participants, topics and summaries,
+    and its latest messages, each part as much as fits in its share of the budget (long
+    messages cut with a note)."""
     d = butler.conversations.get(conversation_id, limit=GET_MESSAGES)
-    summaries, older = fit.newest(reversed(d.compacts), fit.compact, fit.BUDGET // SUMMARIES_SHARE)
-    messages, left = fit.newest(reversed(d.messages), fit.message, fit.BUDGET - fit.BUDGET // SUMMARIES_SHARE)
-    out = {**shapes.detail(dataclasses.replace(d, messages=[], compacts=[],
-                                               participants=d.participants[:LISTED_PEOPLE],
-                                               topics=d.topics[:LISTED_PEOPLE])),
-           "compacts": summaries, "messages": messages, "moreBefore": d.more_before or left > 0}
+    people, more_people = fit.first(d.participants, shapes.participant, fit.BUDGET // 8)
+    topics, _ = fit.first(d.topics, lambda t: {"name": t[0], "mentions": t[1]}, fit.BUDGET // 16)
+    summaries, older = fit.newest(reversed(d.compacts), fit.compact, fit.BUDGET // 4)
+    messages, left = fit.newest(reversed(d.messages), fit.message, fit.BUDGET // 2)
+    out = {**shapes.conversation(d.conversation), "participants": people[:LISTED_PEOPLE], "topics": topics,
+           "archive": None, "compacts": summaries, "moreBefore": d.more_before or left > 0, "messages": messages}
+    if more_people or len(people) > LISTED_PEOPLE:
+        out["moreParticipants"] = len(d.participants) - len(out["participants"])
     if d.archive:
-        out["archive"] = {"upToMessage": d.archive.get("up_to_message"),
-                          "summary": str(d.archive.get("summary"))[:fit.LISTED_CHARS]}
+        summary = str(d.archive.get("summary") or "")
+        shown = fit.chunk(summary, 0, fit.LISTED_CHARS, fit.BUDGET // 16)
+        out["archive"] = {"upToMessage": d.archive.get("up_to_message"), "summary": shown}
+        if len(shown) < len(summary):
+            out["archive"]["truncated"] = {"length": len(summary), "shown": len(shown)}
     if older:
         out["olderCompacts"] = older  # merged into the archive in time; too many to list here
     if out["moreBefore"] and messages:
@@ -52,7 +57,8 @@ def history(butler: "Butler", conversation_id: int, *, format: str = "text",  # 
             limit: int | None = None, before: int | None = None) -> str:
     """A page of the conversation's history, newest messages last, with attribution: ``text``
     lines (``Anchor (Name): ...``, ``Maria: ...``, ``[Name (bot)]: ...``, ``Assistant: ...``),
-    ``markdown``, or ``json``. A note at the top says how to read the earlier messages."""
+    ``markdown`` (the first page headed by the summaries), or ``json``. A note says how to read
+    the earlier messages."""
     fmt = str(format or "text").strip().lower()
     fmt = "markdown" if fmt == "md" else fmt
     if fmt not in HISTORY_FORMATS:
@@ -61,8 +67,11 @@ def history(butler: "Butler", conversation_id: int, *, format: str = "text",  # 
         raise UsageError("before is a message number, 1 or more")
     conversations = butler.conversations
     page = conversations.messages(conversation_id, limit=min(limit or PAGE_MESSAGES, PAGE_MESSAGES), before=before)
+    head = None
     if fmt == "markdown":
-        kept, _ = fit.newest(reversed(page), _clipped, fit.BUDGET, size=lambda m: fit.sent_size(m.content) + 200)
+        head = _markdown_head(conversations.get(conversation_id, limit=0), first_page=before is None)
+        room = fit.BUDGET - fit.sent_size(conversation_markdown(head))
+        kept, _ = fit.newest(reversed(page), _clipped, room, size=lambda m: fit.sent_size(m.content) + 200)
     else:
         kept, _ = fit.newest(reversed(page), _line if fmt == "text" else _json_message, fit.BUDGET)
     shown = page[len(page) - len(kept):]
@@ -76,15 +85,26 @@ def history(butler: "Butler", conversation_id: int, *, format: str = "text",  # 
                              "more_before": earlier > 0,
                              "next": history_call(conversation_id, earlier + 1) if earlier else None,
                              "messages": kept})
-    d = conversations.get(conversation_id, limit=0)
-    summaries: list[Compact] = []
-    if before is None:  # the summaries head the first page
-        summaries, _ = fit.newest(reversed(d.compacts), _clipped_compact, fit.BUDGET // SUMMARIES_SHARE,
-                                  size=lambda c: fit.sent_size(c.summary) + 200)
-    d = dataclasses.replace(d, messages=kept, compacts=summaries, participants=d.participants[:LISTED_PEOPLE],
-                            topics=d.topics[:LISTED_PEOPLE], archive=_clipped_archive(d) if before is None else None)
-    text = conversation_markdown(d)
+    assert head is not None
+    text = conversation_markdown(dataclasses.replace(head, messages=kept))
     return text + f"\n*{more[0].upper()}{more[1:]}.*\n" if earlier else text
+
+
+def _markdown_head(d: Detail, *, first_page: bool) -> Detail:
+    """What heads a page of Markdown history: participants and topics as far as they fit, and
+    on the first page the archive and the latest summaries."""
+    people, _ = fit.first(d.participants, lambda p: p, fit.BUDGET // 16, size=lambda p: fit.sent_size(p.name) + 16)
+    topics, _ = fit.first(d.topics, lambda t: t, fit.BUDGET // 32, size=lambda t: fit.sent_size(t[0]) + 4)
+    summaries: list[Compact] = []
+    archive = None
+    if first_page:
+        summaries, _ = fit.newest(reversed(d.compacts), _clipped_compact, fit.BUDGET // 8,
+                                  size=lambda c: fit.sent_size(c.summary) + 200)
+        if d.archive:
+            summary = str(d.archive.get("summary") or "")
+            archive = {**d.archive, "summary": fit.chunk(summary, 0, fit.LISTED_CHARS, fit.BUDGET // 16)}
+    return dataclasses.replace(d, messages=[], compacts=summaries, participants=people[:LISTED_PEOPLE],
+                               topics=topics[:LISTED_PEOPLE], archive=archive)
 
 
 def read_message(butler: "Butler", message_id: int, offset: int = 0) -> dict[str, Any]:
@@ -127,9 +147,3 @@ def _json_message(m: Message) -> dict[str, Any]:
 
 def _clipped_compact(c: Compact) -> Compact:
     return dataclasses.replace(c, summary=c.summary[:fit.LISTED_CHARS]) if len(c.summary) > fit.LISTED_CHARS else c
-
-
-def _clipped_archive(d: Detail) -> dict[str, Any] | None:
-    if not d.archive:
-        return None
-    return {**d.archive, "summary": str(d.archive.get("summary"))[:fit.LISTED_CHARS]}
