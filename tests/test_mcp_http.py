@@ -294,3 +294,21 @@ async def test_long_messages_and_long_histories_come_in_pages_that_fit(alice):
             assert r.is_error and "offset" in r.content[0].text
             r = await s.call_tool("read_message", {"messageId": 99999})
             assert r.is_error and "no message" in r.content[0].text
+
+
+def test_a_running_server_follows_its_token_file(alice):
+    """--new-token takes effect at once; a token file that others could read lets nobody in until
+    a restart makes a new one."""
+    with mcp_http.server() as srv:
+        assert post(srv.url, INIT, authorization=f"Bearer {srv.token}").status_code == 200
+        new = subprocess.run([EXE, "mcp", "--user", "alice", "--new-token"], capture_output=True, text=True,
+                             timeout=60).stdout.strip()
+        assert post(srv.url, INIT, authorization=f"Bearer {srv.token}").status_code == 401
+        assert post(srv.url, INIT, authorization=f"Bearer {new}").status_code == 200
+        (alice / "mcp" / "alice.token").chmod(0o644)
+        assert post(srv.url, INIT, authorization=f"Bearer {new}").status_code == 401
+        log = srv.stop()
+    assert "could be read by other users: every request is refused until the server is restarted" in log
+    assert new not in log and srv.token not in log
+    with mcp_http.server() as again:
+        assert again.token != new and post(again.url, INIT, authorization=f"Bearer {again.token}").status_code == 200

@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _token(butler, *, show: bool, renew: bool) -> str:
+def _token(butler, *, show: bool, renew: bool):
     from tatlock.mcp.credentials import load
 
     token = load(butler.paths, butler.username, renew=renew)
@@ -72,7 +72,7 @@ def _token(butler, *, show: bool, renew: bool) -> str:
     if show or renew:
         sys.stdout.write(token.value + "\n")
         sys.stdout.flush()
-    return token.value
+    return token
 
 
 def _serve_http(server, butler, port: int | None, sock_path: str | None, *, show: bool, renew: bool) -> None:

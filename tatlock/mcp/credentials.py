@@ -93,6 +93,35 @@ def _read(path: Path) -> tuple[str | None, str | None]:
     return value, None
 
 
+class Watched:
+    """The token as the file holds it now, for a running server: ``--new-token`` takes effect at
+    once, and a file that stops being trustworthy (made readable by others, replaced by someone
+    else's) lets nobody in until a restart makes a new token. The file is looked at again only
+    when its inode, size or modification time changed (one ``stat`` per request)."""
+
+    def __init__(self, token: Token):
+        self.path = token.path
+        self._value: str | None = token.value
+        self._seen = self._key()
+        self.problem: str | None = None
+
+    def _key(self) -> tuple[int, int, int, int] | None:
+        try:
+            st = os.lstat(self.path)
+        except OSError:
+            return None
+        return (st.st_ino, st.st_size, st.st_mtime_ns, st.st_mode)
+
+    def current(self) -> str | None:
+        key = self._key()
+        if key != self._seen:
+            self._seen = key
+            self._value, self.problem = _read(self.path)
+            if self._value is None and self.problem is None:
+                self.problem = "was removed"
+        return self._value
+
+
 def matches(given: str | bytes | None, token: str) -> bool:
     """True when ``given`` is the token; compared in constant time."""
     if given is None:

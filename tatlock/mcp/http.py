@@ -35,7 +35,7 @@ import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from tatlock.errors import TatlockError, UsageError
-from tatlock.mcp.credentials import matches
+from tatlock.mcp.credentials import Token, Watched, matches
 
 log = logging.getLogger(__name__)
 
@@ -53,13 +53,15 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
 class RequireToken:
-    """ASGI middleware: 401 for any HTTP request without the bearer token."""
+    """ASGI middleware: 401 for any HTTP request without the bearer token (as its file holds it
+    now: see ``credentials.Watched``)."""
 
-    def __init__(self, app: ASGIApp, token: str, user: str):
+    def __init__(self, app: ASGIApp, token: Token, user: str):
         self.app = app
-        self.token = token
+        self.token = Watched(token)
         self.user = user
         self.refused = 0
+        self._said: str | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and not self._authorized(scope):
@@ -70,16 +72,24 @@ class RequireToken:
                 log.info("refused a request without the right token (%d so far)", self.refused)
             await _unauthorized(send, self.user)
             return
-        if scope["type"] not in ("http", "lifespan"):  # websockets: not part of this server
+        if scope["type"] == "websocket":  # not part of this server
+            await send({"type": "websocket.close", "code": 1008})
             return
         await self.app(scope, receive, send)
 
     def _authorized(self, scope: Scope) -> bool:
+        token = self.token.current()
+        if token is None:
+            if self.token.problem != self._said:
+                self._said = self.token.problem
+                log.warning("the token file %s %s: every request is refused until the server is restarted "
+                            "(which makes a new token)", self.token.path, self.token.problem)
+            return False
         values = [v for k, v in scope.get("headers", ()) if k.lower() == b"authorization"]
         if len(values) != 1:
             return False
         scheme, _, given = values[0].strip().partition(b" ")
-        return scheme.lower() == b"bearer" and matches(given.strip(), self.token)
+        return scheme.lower() == b"bearer" and matches(given.strip(), token)
 
 
 async def _unauthorized(send: Send, user: str) -> None:
@@ -225,7 +235,7 @@ def unix_socket(path: Path) -> socket.socket:
     return sock
 
 
-def serve(server: Any, sock: socket.socket, token: str, user: str) -> None:
+def serve(server: Any, sock: socket.socket, token: Token, user: str) -> None:
     """Serve ``server`` (an MCPServer) on ``sock`` until Ctrl-C or SIGTERM."""
     from mcp.server.transport_security import TransportSecuritySettings
 
