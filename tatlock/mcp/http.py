@@ -216,7 +216,11 @@ def unix_socket(path: Path) -> socket.socket:
         try:
             probe.connect(str(path))
         except OSError:
-            path.unlink()  # nobody listens: a socket left by a server that died
+            try:
+                path.unlink()  # nobody listens: a socket left by a server that died
+            except OSError as exc:
+                raise TatlockError(f"cannot replace the old socket {path}: {exc.strerror or exc}",
+                                   hint="remove it, or pick another --socket path") from None
         else:
             raise TatlockError(f"{path} is in use by another server", hint="stop it, or pick another --socket path")
         finally:
