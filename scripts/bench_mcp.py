@@ -97,6 +97,8 @@ async def real_client(url: str, token: str | None) -> str:
                 if r.is_error:
                     return f"tool error: {r.content[0].text}"
     except Exception as exc:  # noqa: BLE001 - reported
+        while isinstance(exc, BaseExceptionGroup) and exc.exceptions:  # the task group's first failure
+            exc = exc.exceptions[0]
         return f"failed: {type(exc).__name__}: {exc}"[:200]
     return f"served in {time.perf_counter() - t0:.2f} s"
 

@@ -186,7 +186,7 @@ async def test_many_idle_sessions_give_way_to_a_new_client_and_a_closed_session_
     from tatlock.mcp.http import MAX_SESSIONS
 
     with mcp_http.server() as srv:
-        sids = await _initialize_many(srv.url, srv.token, MAX_SESSIONS * 3)
+        sids = await _initialize_many(srv.url, srv.token, MAX_SESSIONS + 24)
         statuses = [_alive(srv.url, srv.token, sid) for sid in sids]
         assert statuses.count(200) <= MAX_SESSIONS and set(statuses) <= {200, 404}
         assert statuses[0] == 404  # the first, idle longest, gave way; replaying its id finds nothing
