@@ -312,3 +312,12 @@ def test_a_running_server_follows_its_token_file(alice):
     assert new not in log and srv.token not in log
     with mcp_http.server() as again:
         assert again.token != new and post(again.url, INIT, authorization=f"Bearer {again.token}").status_code == 200
+
+
+def test_removing_a_user_revokes_their_token(alice, cli):
+    old = mcp_http.token()
+    r = cli("user", "remove", "alice", "--yes")
+    assert r.code == 0, r.err
+    assert not (alice / "mcp" / "alice.token").exists()
+    assert cli("user", "add", "alice", "--password-stdin", stdin="a-long-password\n").code == 0
+    assert mcp_http.token() != old  # a new alice does not inherit the old one's clients

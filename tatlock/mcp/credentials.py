@@ -21,7 +21,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from tatlock.config import Paths, validate_username
+from tatlock.config import Paths
 from tatlock.errors import TatlockError
 from tatlock.files import private_dir, write_private
 
@@ -38,7 +38,7 @@ class Token:
 
 
 def token_path(paths: Paths, user: str) -> Path:
-    return paths.config_dir / "mcp" / f"{validate_username(user)}.token"
+    return paths.mcp_token(user)
 
 
 def load(paths: Paths, user: str, *, renew: bool = False) -> Token:
