@@ -230,13 +230,23 @@ def build_parser() -> Parser:
     se.set_defaults(func=_cmd("secret", "run"))
 
     # -- mcp -------------------------------------------------------------------------------
-    x = sub.add_parser("mcp", help="serve one user's conversations over MCP (stdio, or --http PORT)",
+    x = sub.add_parser("mcp", help="serve one user's conversations over MCP (stdio, --http PORT or --socket PATH)",
                        description="A Model Context Protocol server for one user's memory: resources "
                                    "conversations://... and tools (create_conversation, add_turn, ask, ...). "
+                                   "Over stdio the calling program is trusted; over HTTP every request needs the "
+                                   "user's bearer token (made at first use; --show-token prints it). "
                                    "Needs the mcp extra: pip install 'tatlock[mcp]'.")
     _user_opt(x)
-    x.add_argument("--http", type=int, metavar="PORT",
-                   help="serve streamable HTTP at http://127.0.0.1:PORT/mcp instead of stdio (loopback only)")
+    where = x.add_mutually_exclusive_group()
+    where.add_argument("--http", type=int, metavar="PORT",
+                       help="serve streamable HTTP at http://127.0.0.1:PORT/mcp instead of stdio (loopback only; "
+                            "0 picks a free port)")
+    where.add_argument("--socket", metavar="PATH",
+                       help="serve streamable HTTP on a Unix socket at PATH (made 0600) instead of stdio")
+    x.add_argument("--show-token", action="store_true",
+                   help="print the bearer token HTTP clients need (on stdout); alone, print it and exit")
+    x.add_argument("--new-token", action="store_true",
+                   help="replace the token with a new one and print it (clients with the old one are refused)")
     x.add_argument("--model", metavar="NAME", help="model for ask (default: config or hardware tier)")
     x.add_argument("-v", "--verbose", action="store_true", help="log requests on stderr")
     x.set_defaults(func=_cmd("mcp", "run"))
