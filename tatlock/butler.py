@@ -82,6 +82,9 @@ class Butler:
         api_key = cfg.api_key_value() if cfg.backend == "openai" else None
         # every secret tatlock knows is withheld from debug logs, tool results and the model's findings
         self.secrets = tuple(dict.fromkeys(s for s in (api_key, *secrets.known_values(cfg)) if s))
+        from tatlock.pipeline.routing import classifier
+
+        classifier.warm()  # the route classifier is read while the memory opens, not before the first route
         try:
             self.system = SystemStore.open(self.paths.system_db, default_user=cfg.user,
                                            persona=prompts.paragraphs("persona.txt"), tools=BUILTIN_TOOLS)
