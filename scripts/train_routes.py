@@ -173,21 +173,41 @@ def rule_thresholds(examples: list[Example], p: dict[str, list[float]]) -> tuple
     return out, report
 
 
+def trusted(examples: list[Example]) -> dict[str, list[bool]]:
+    """Per label, whether decide() would let the classifier decide it alone for each message
+    (the label's words are there and no exception applies)."""
+    from tatlock.pipeline.routing import guards, wording
+
+    out: dict[str, list[bool]] = {lab: [] for lab in LABELS}
+    for e in examples:
+        plain = wording.plain_words(e.text)
+        reasons = guards.rule_labels(e.text)[0]
+        classes = clf.classes(plain)
+        for lab in LABELS:
+            out[lab].append(not guards._excluded(lab, plain, classes, reasons))
+    return out
+
+
 def train(examples: list[Example], groups: tuple[str, ...], c: float = C) -> dict:
     t0 = time.perf_counter()
     oof = out_of_fold(examples, groups, c)
     ys = targets(examples)
     cal, thresholds, report, probs = [], {}, {}, {}
+    allowed = trusted(examples)
     for lab in MODEL_LABELS:
         rows = rows_for(lab, examples)
         ab = platt([oof[lab][i] for i in rows], [ys[lab][i] for i in rows])
         probs[lab] = calibrated(oof[lab], ab)
         p, y = [probs[lab][i] for i in rows], [ys[lab][i] for i in rows]
-        auth = threshold_for(p, y, AUTHORITY_PRECISION)
+        # the authority threshold is measured on the decision decide() takes alone: the classifier's
+        # guess where the message carries the label's words and is no exception (guards._excluded)
+        sure = [n for n, i in enumerate(rows) if lab not in allowed or allowed[lab][i]]
+        auth = threshold_for([p[n] for n in sure], [y[n] for n in sure], AUTHORITY_PRECISION)
         adv = min(auth, threshold_for(p, y, ADVICE_PRECISION, floor=0.2))
         cal.append(ab)
         thresholds[lab] = {"authority": round(auth, 4), "advice": round(adv, 4)}
-        report[lab] = {"authority": measure(p, y, auth), "advice": measure(p, y, adv)}
+        report[lab] = {"authority": measure([p[n] for n in sure], [y[n] for n in sure], auth),
+                       "advice": measure(p, y, adv)}
     rules, fired = rule_thresholds(examples, probs)
     for lab in MODEL_LABELS:
         thresholds[lab]["rule"] = round(rules.get(lab, 1.01), 4)

@@ -41,7 +41,7 @@ chatgpt claude gemini openai google anthropic meta startup
 
 # a label found by the classifier alone must also have the label's words in the message
 EVIDENCE = {"IDENTITY": ("you+name", "you+being"), "CAPABILITIES": ("you+ability",), "TEMPORAL": ("clock",),
-            "SECURITY": ("secret+owned", "secret+you"), "weather": ("weather",), "recall": ("past",),
+            "SECURITY": ("secret+owned",), "weather": ("weather",), "recall": ("past",),
             "personal": ("fact", "store", "mine"), "web": ("web",), "system": ("system",), "files": ("files",)}
 _GUARD_WORDS = {"you", "secret", "clock", "now", "ability"}  # word classes a guard question carries
 VETO_BELOW = 0.02  # a guard the model claims is overruled only with no guard word and every guard below this
