@@ -83,9 +83,9 @@ class Butler:
         api_key = cfg.api_key_value() if cfg.backend == "openai" else None
         # every secret tatlock knows is withheld from debug logs, tool results and the model's findings
         self.secrets = tuple(dict.fromkeys(s for s in (api_key, *secrets.known_values(cfg)) if s))
-        from tatlock.pipeline import intents
+        from tatlock.pipeline.routing import classifier
 
-        intents.use_cache(self.paths.data_dir)  # the classifier's weights, trained once, kept beside the data
+        classifier.warm()  # the route classifier is read while the memory opens, not before the first route
         try:
             self.system = SystemStore.open(self.paths.system_db, default_user=cfg.user,
                                            persona=prompts.paragraphs("persona.txt"), tools=BUILTIN_TOOLS)

@@ -157,12 +157,15 @@ def test_a_credential_note_gets_no_identity_facts(served):
     secrets, and the secrets never come back."""
     question = "Note this down: sk-abcdefghijklmnop1234 and password=hunter2!x"
     declined = "I'd rather not keep keys or passwords, sir; a password manager is the place for them."
-    served.queue(direct("Noted, sir: sk-abcdefghijklmnop1234 and hunter2!x."), declined)
+    # by phase: the guard decided alone skips the assessment (routing/authority.py, rule 1)
+    served.handler = lambda body: (direct("Noted, sir: sk-abcdefghijklmnop1234 and hunter2!x.")
+                                   if replies.phase_of(body) == "assess" else declined)
     with tatlock.open() as butler:
         turn = butler.turn(question)
         events = list(turn)
     final = events[-1]
-    findings = served.chat_requests[-1]["messages"][-1]["content"].split("Findings:")[1]
+    respond = [b for b in served.chat_requests if replies.phase_of(b) == "respond"][0]
+    findings = respond["messages"][-1]["content"].split("Findings:")[1]
     assert "Tatlock" not in findings and "Decline politely" in findings
     assert "sk-abcdefghijklmnop1234" not in tokens(events) and "hunter2" not in tokens(events)
     assert final.answer == declined

@@ -678,3 +678,44 @@ async def test_17_7b_a_530000_character_text_is_stored_once_and_every_later_read
                 offset = part["nextOffset"]
             assert whole == long_text
     assert [m[3] for m in messages(home, "alice")] == [long_text, "And a short one."]
+
+
+# == issue 16 (routing): judgment that generalises ================================================
+# -- 1. a model that routed right was overruled: the deterministic side took ordinary messages over
+
+
+@pytest.mark.parametrize("question", [
+    "Could you please help me write a short thank-you note to my neighbour for feeding the cat?",
+    "I was wondering if you could tell me who wrote Pride and Prejudice.",
+    "How I can say 'what time is it' in a polite way in English?",
+    "What was the weather like in London during the winter of 1947?",
+])
+def test_16_1_a_model_that_answers_directly_is_not_overruled_on_ordinary_messages(cli, served, home, question):
+    served.queue(direct("Certainly, sir: here it is."))
+    r = cli("ask", "--json", question)
+    assert r.code == 0, r.err
+    out = json.loads(r.out)
+    assert (out["route"], out["guard"], out["tools"]) == ("DIRECT", None, []), out
+    assert len(served.chat_requests) == 1  # the model's own assessment answered: nothing else ran
+
+
+# -- 1. with a model that never routes, a guard decided alone still guards (and costs one call)
+
+
+def test_16_1_a_guard_measured_precise_decides_alone_and_skips_the_assessment(cli, served, home):
+    served.queue("I am Tatlock, sir, your butler: a program running on this computer.")
+    r = cli("ask", "--json", "Who are you?")
+    out = json.loads(r.out)
+    assert (out["route"], out["guard"]) == ("CAPABILITY_GUARD", "IDENTITY"), out
+    assert phase_of(served.chat_requests[0]) != "assess"  # the guard path answered: no assessment
+
+
+# -- 6. start-up: nothing compiles the routing rules before a message needs them
+
+
+def test_16_6_importing_the_routing_engine_compiles_no_rule():
+    code = ("import re, sys; from tatlock.pipeline.routing import guards, needs, guard_rules, wording; "
+            "from tatlock.pipeline.rulebook import BOOKS; "
+            "print(sum(1 for b in BOOKS.values() for r in b if r._compiled is not None), len(re._cache))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out[0] == "0", out

@@ -258,17 +258,3 @@ class AnswerStreamer:
         text = "".join(out)
         self.emitted += text
         return text
-
-
-def route_of(a: Assessment | None, rule: Any) -> tuple[str, str | None, str]:
-    """(route, guard, source): the rules win when they see a guard the model missed."""
-    if a is None:
-        if rule:
-            return "CAPABILITY_GUARD", rule.reason, "rules"
-        return "DIRECT", None, "fallback"  # unreadable assessment: Phase 4 answers
-    if rule:
-        if a.decision != "CAPABILITY_GUARD":
-            return "CAPABILITY_GUARD", rule.reason, "rules"
-        guard = rule.reason if (rule.reason == "MIXED" or a.guard is None) else a.guard
-        return "CAPABILITY_GUARD", guard, "model+rules"
-    return a.decision, a.guard, "model"

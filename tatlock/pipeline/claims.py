@@ -14,7 +14,7 @@ import json
 import re
 from dataclasses import dataclass
 
-from tatlock.pipeline import needs
+from tatlock.pipeline.routing import needs
 from tatlock.pipeline.clockcheck import MONTHS
 
 _I = re.IGNORECASE

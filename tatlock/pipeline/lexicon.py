@@ -22,6 +22,18 @@ WORDS: dict[str, str] = {
     "you": r"you|u|ya|yu",
     "your": r"your|ur|yr|yer",
 }
+# when a message is about now or soon (a forecast, a score, a machine's state), not a climate or a
+# history: spelt with the weekdays above
+WORDS["now"] = (r"today|tonight|tomorrow|tmrw|tmr|this\s+arvo|just\s+now|now|rn|right\s+now|currently|"
+                r"at\s+the\s+moment|this\s+(?:morning|afternoon|evening|week|weekend)|later|outside|out\s+there|"
+                rf"on\s+(?:{WORDS['weekday']})|(?:next|this)\s+(?:{WORDS['weekday']}|week)|over\s+the\s+weekend|"
+                rf"this\s+(?:{WORDS['weekday']})")
+# the words of weather (a forecast's, not a climate's: "pour" not as in pouring a drink)
+WORDS["wx"] = (r"rain|raining|rainy|showers?|drizzle|snow|snowing|sleet|hail|sunny|sunshine|cloudy|overcast|foggy|fog|"
+               r"misty|pour(?:ing)?\s+down|bucket(?:ing)?\s+down|tip(?:ping)?\s+(?:it\s+)?down|chuck(?:ing)?\s+it\s+down|"
+               r"pelt(?:ing)?\s+down|lash(?:ing)?\s+down|windy|wind|gales?|storms?|stormy|thunder(?:storms?)?|frost|frosty|"
+               r"icy|freeze|freezing|cold|chilly|warm|hot|mild|humid|dry|wet|nippy|parky|sweltering|scorching|"
+               r"pour(?!\s+(?:the|a|some|it|me|you|us|them|out|over|in\s+(?:the|a|some))\b)")
 
 
 def expand(pattern: str) -> str:

@@ -19,7 +19,8 @@ __all__ = ["BOOKS", "MODULES", "Rule", "Rulebook"]
 
 # the modules that define rulebooks: importing them registers their books in BOOKS (the examples
 # test imports every one; a module that defines a rulebook is listed here)
-MODULES: tuple[str, ...] = ()
+MODULES: tuple[str, ...] = ("tatlock.pipeline.routing.guard_rules", "tatlock.pipeline.routing.needs",
+                             "tatlock.pipeline.routing.wording")
 
 
 @dataclass(eq=False)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import datetime as dt
 import time
-from dataclasses import dataclass, field
+from dataclasses import astuple, dataclass, field
 from typing import Any, Callable
 
 from tatlock import prompts
@@ -30,12 +30,13 @@ from tatlock.events import (
 )
 from tatlock.llm.base import Cancel, Cancelled, StopGeneration
 from tatlock.memory import context as memory_context
-from tatlock.pipeline import assess, guards, quality
+from tatlock.pipeline import assess, quality
 from tatlock.pipeline import facts as facts_mod
 from tatlock.pipeline import tools as tool_phase
 from tatlock.pipeline.gate import Brief, judge
 from tatlock.pipeline.phases import MAX_TOKENS, CountingBackend, Phase, TurnEnv, chat
 from tatlock.pipeline.respond import respond, system_prompt, tz_label
+from tatlock.pipeline.routing import authority, guards
 from tatlock.pipeline.select import findings_of, run_tools
 from tatlock.pipeline.streamgate import StreamGate
 from tatlock.redact import redact
@@ -241,9 +242,10 @@ class TurnRunner:
         before_answer = 0  # pieces (tokens, on llama-server) of JSON generated before the answer began
         cut = False  # the call stopped at its token cap
         watch, looped = quality.LoopWatch(), False  # a direct answer looping, as respond's are watched
-        if rule and rule.reason != "MIXED":
-            # a pure guard the rules are sure of: the model's assessment could not change the
-            # route (rules win), so the call is saved and the guard path costs one call
+        if authority.skips_assessment(det):
+            # a pure guard the deterministic side decides alone (measured 99% precise): the call
+            # is saved and the guard path costs one call (routing/authority.py, rule 1)
+            assert rule is not None
             a, raw = None, ""
             route, guard, source = "CAPABILITY_GUARD", rule.reason, "rules"
         else:
@@ -276,23 +278,14 @@ class TurnRunner:
                 # the JSON was cut off (token cap, a loop, or the gate stopped it) after the answer had started
                 emitted = quality.without_repeats(streamer.emitted) if looped else streamer.emitted
                 a = assess.Assessment("DIRECT", answer=emitted.strip(), form="truncated")
-            route, guard, source = assess.route_of(a, rule)
-            if route == "CAPABILITY_GUARD" and source == "model" and (det.sure or not credible):
-                # nothing in the message asks about the butler, the time or a secret: not a guard;
-                # nor is it when the rules saw no guard but are sure of a tool ("weather today")
-                route, guard, source = ("TOOLS_NEEDED" if a and a.tools else "DIRECT"), None, "model, guard overruled"
+            route, guard, source = astuple(authority.reconcile(a, det, credible=credible))
         wanted = list(a.tools) if a else []
-        if det.sure and route in ("DIRECT", "TOOLS_NEEDED"):
-            # the rules are sure a tool is needed (weather, the time, past conversations): it runs
-            if route == "DIRECT":
-                route, guard, source, wanted = "TOOLS_NEEDED", None, f"{source}+rules", []
-            wanted = list(dict.fromkeys([*det.tools, *wanted]))
-        if route == "CAPABILITY_GUARD" and guard == "MIXED" and not wanted and rule:
-            wanted = det.tools or guards.tool_hints(rule.other or text)
-        if route == "TOOLS_NEEDED" and not wanted:
-            wanted = guards.tool_hints(text)  # none named: the likely ones (else every enabled tool is offered)
-        # a guard runs tools only for the part of a MIXED question beyond the guard
-        if not (route == "TOOLS_NEEDED" or (route == "CAPABILITY_GUARD" and guard == "MIXED")):
+        if route == "TOOLS_NEEDED":
+            wanted = list(dict.fromkeys([*det.tools, *wanted])) or guards.tool_hints(text)
+        elif route == "CAPABILITY_GUARD" and guard == "MIXED":
+            # a guard runs tools only for the part of a MIXED question beyond the guard
+            wanted = det.tools or wanted or guards.tool_hints(det.other or text)
+        else:
             wanted = []
         plan = Plan(route, guard, source, rule, a, wanted, a.topics if a else [],
                     stream=gate if streamer.emitted else None)
