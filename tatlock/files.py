@@ -4,6 +4,11 @@ Everything tatlock writes is private to the user who runs it (the databases hold
 hashes and whole conversations, the logs every prompt). :func:`private_dir`,
 :func:`private_file` and :func:`write_private` create things that way; :func:`tighten`
 fixes what an older version left looser (see tatlock/privacy.py).
+
+A file the user asks for (an export, a saved pane) goes where they say, often a folder
+that is not tatlock's: :func:`write_export` writes it 0600 as well, but never changes the
+mode of a folder it did not create (a shared 1777 /tmp stays as it is), never writes
+through a symlink and never replaces someone else's file.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ import stat
 import tempfile
 from pathlib import Path
 
-from tatlock.errors import StoreError
+from tatlock.errors import StoreError, TatlockError
 
 DIR_MODE = 0o700
 FILE_MODE = 0o600
@@ -90,6 +95,74 @@ def write_private(path: Path | str, text: str) -> Path:
         Path(tmp).unlink(missing_ok=True)
         raise
     return path
+
+
+def write_export(path: Path | str, text: str) -> Path:
+    """Write a file the user asked for, 0600, whole or not at all: a temporary file in the same
+    folder, fsynced, renamed into place. Missing folders are made 0700; an existing folder is
+    left exactly as it is. Raises TatlockError (one line) for a target that is a symlink, a
+    folder, not a regular file or someone else's, and for a folder or disk that cannot take
+    it; an existing file is then left as it was."""
+    path = Path(path)
+    _check_target(path)
+    folder = path.parent
+    try:
+        if not folder.is_dir():
+            private_dir(folder)  # only the folders it makes are 0700; existing ones are not touched
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")  # 0600, O_EXCL
+    except StoreError as exc:
+        raise TatlockError(f"cannot write {path}: {exc.message}", hint=exc.hint) from None
+    except OSError as exc:
+        raise TatlockError(f"cannot write {path}: {_reason(exc)}; nothing was written") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            os.fchmod(fh.fileno(), FILE_MODE)  # whatever the umask or the folder's default ACL say
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        _check_target(path)  # again, just before the rename: nothing swapped in meanwhile is replaced
+        os.replace(tmp, path)
+    except BaseException as exc:
+        Path(tmp).unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            kept = " (the file there is as it was)" if path.exists() else ""
+            raise TatlockError(f"cannot write {path}: {_reason(exc)}; nothing was written{kept}") from None
+        raise
+    _sync_folder(folder)
+    return path
+
+
+def _check_target(path: Path) -> None:
+    """Refuse a target an export must not replace (one line, as TatlockError)."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise TatlockError(f"cannot write {path}: {_reason(exc)}") from None
+    if stat.S_ISLNK(st.st_mode):
+        raise TatlockError(f"{path} is a symbolic link: tatlock does not write through links "
+                           "(give the file's real path, or another name)")
+    if stat.S_ISDIR(st.st_mode):
+        raise TatlockError(f"{path} is a folder: give a file name")
+    if not stat.S_ISREG(st.st_mode):
+        raise TatlockError(f"{path} is not a regular file (a FIFO, device or socket): give another name")
+    if st.st_uid != os.geteuid():
+        raise TatlockError(f"{path} belongs to another user: tatlock does not replace it (give another name)")
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make the rename durable (best effort: not every file system lets a folder be fsynced)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def _reason(exc: OSError) -> str:

@@ -103,14 +103,12 @@ def confirm(question: str, *, yes: bool) -> bool:
 
 
 def write_atomic(path: Path, text: str) -> None:
-    """Write a whole file or nothing, readable only by its owner: an export holds private
-    conversations (a temporary file beside it, renamed into place)."""
-    from tatlock.files import write_private
+    """Write a whole file or nothing, readable only by its owner (an export holds private
+    conversations), without touching the mode of the folder it goes into (see
+    :func:`tatlock.files.write_export`)."""
+    from tatlock.files import write_export
 
-    try:
-        write_private(path, text)
-    except OSError as exc:
-        raise TatlockError(f"cannot write {path}: {exc.strerror or exc}") from None
+    write_export(path, text)
 
 
 # what to do about an error, in this CLI's words, by the kind the core gives it
