@@ -8,7 +8,7 @@ import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tatlock.errors import TatlockError, UsageError
+from tatlock.errors import UsageError
 
 if TYPE_CHECKING:  # pragma: no cover
     from tatlock.butler import Butler
@@ -75,15 +75,24 @@ def read_arg(text: str) -> str:
         raise UsageError("stdin is not UTF-8 text") from None
 
 
-def read_file(name: str) -> str:
+MAX_PERSONA_BYTES = 1 << 20  # a persona file: 50 instructions of 2,000 characters fit many times over
+
+
+def read_input(name: str, *, limit: int, what: str) -> str:
+    """The whole of the file ``name`` (``-``: stdin) as text, read as an import is: a regular
+    file only, at most ``limit`` bytes (see :func:`tatlock.files.open_input`)."""
+    from tatlock.files import open_input
+
+    if name == "-" and sys.stdin.isatty():
+        print("(type the text, then Ctrl-D)", file=sys.stderr)
+    shown = "stdin" if name == "-" else name
+    with open_input(name, limit=limit, what=what) as raw:
+        data = raw.read()
+        raw.unchanged()
     try:
-        return Path(name).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise TatlockError(f"no such file: {name}") from None
-    except IsADirectoryError:
-        raise UsageError(f"{name} is a folder, not a file") from None
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise UsageError(f"{name} is not a UTF-8 text file") from None
+        raise UsageError(f"{shown} is not UTF-8 text") from None
 
 
 def confirm(question: str, *, yes: bool) -> bool:

@@ -1,0 +1,343 @@
+"""A checked memory export written into the memory (``tatlock memory import``).
+
+Import is idempotent: a conversation is known by its ``uid`` (see
+``tatlock.store.archive.conversation_uid``), a message by its number within its
+conversation. What is already here is skipped, what is newer is appended, and a copy that has
+diverged from ours is refused. Ids are kept where they are free (a fresh home gets the very
+same ids, so search results read the same), and remapped otherwise: reply links, topic
+links, a variable's source message and a summary's sources follow the new ids.
+
+The file has been read and checked in full into a staging database first
+(``tatlock.store.staging``), and :func:`plan` compares it with the memory before anything is
+written, so a refused file writes nothing. :func:`write` then writes in short transactions
+(each holds the write lock for at most ``HOLD`` seconds, then leaves ``PAUSE`` for others), so
+a turn in another process waits a fraction of a second, never the whole import. A new
+conversation is written under the interface ``import`` (no room's "latest conversation" can
+be it) and moved to its own room in the transaction that completes it. Should the import stop
+half way (a full disk, Ctrl-C, a kill), what was written is whole and consistent, and
+importing the same file again finishes it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sqlite3
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator
+
+from tatlock.errors import StoreError
+from tatlock.store import db
+from tatlock.store.archive import Imported, conversation_uid
+from tatlock.store.staging import Staging
+from tatlock.store.user import UserStore
+
+__all__ = ["Plan", "plan", "write", "IMPORTING"]
+
+HOLD = 0.3  # seconds one import transaction may hold the write lock
+PAUSE = 0.12  # then the lock is left free this long: SQLite's busy handler retries every 100 ms at most
+IMPORTING = "import"  # the interface of a conversation still being imported
+BATCH = 250  # messages read from the staging database at a time
+
+
+@dataclass
+class Plan:
+    """What a checked file adds: per conversation (index, head, messages in the file, our row
+    or None, the first number to add)."""
+
+    conversations: list[tuple[int, dict[str, Any], int, Any, int]] = field(default_factory=list)
+    messages: int = 0
+
+
+def plan(store: UserStore, staging: Staging) -> Plan:
+    """Match the file's conversations with ours and check that every copy agrees with ours
+    where both have a message (reading only). Raises StoreError for a diverged copy."""
+    conn = store.conn
+    here = {conversation_uid(r): r for r in conn.execute("SELECT * FROM conversations")}
+    out = Plan()
+    for idx, head, count in staging.conversations():
+        row = here.get(head["uid"])
+        first = 1
+        if row is not None:
+            first = _agree(conn, staging, idx, head, count, row["id"]) + 1
+        out.conversations.append((idx, head, count, row, first))
+        out.messages += max(0, count - first + 1)
+    return out
+
+
+def _agree(conn: sqlite3.Connection, staging: Staging, idx: int, head: dict[str, Any], count: int,
+           cid: int) -> int:
+    """Compare the file's copy of a conversation with ours, in pieces; record which of our
+    messages each of the file's is. Returns the last message number we have."""
+    have = conn.execute("SELECT coalesce(max(message_number), 0) FROM conversation_messages"
+                        " WHERE conversation_id = ?", (cid,)).fetchone()[0]
+    number = 1
+    while number <= min(have, count):
+        theirs = staging.messages(idx, number, 1000)
+        ours = {r["message_number"]: r for r in conn.execute(
+            "SELECT message_id, message_number, author_id, content FROM conversation_messages"
+            " WHERE conversation_id = ? AND message_number BETWEEN ? AND ?", (cid, number, number + 999))}
+        pairs = []
+        for m in theirs:
+            if m["message_number"] > have:
+                break
+            mine = ours.get(m["message_number"])
+            if mine is None or mine["author_id"] != m["author_id"] or mine["content"] != m["content"]:
+                raise StoreError(f"conversation {head['id']} in the file and conversation {cid} here differ at "
+                                 f"message #{m['message_number']}: the two copies have diverged")
+            pairs.append((m["message_id"], mine["message_id"]))
+        staging.set_ours(pairs)
+        number += 1000
+    return int(have)
+
+
+class _Slices:
+    """Short write transactions: each one ends once it has held the lock ``HOLD`` seconds, and
+    the next starts only after ``PAUSE``, so that another process's writer gets its turn."""
+
+    def __init__(self, conn: sqlite3.Connection, progress: Callable[[int], None] | None):
+        self.conn = conn
+        self.progress = progress
+        self._began = 0.0
+        self._ended: float | None = None
+
+    @contextlib.contextmanager
+    def slice(self) -> Iterator[sqlite3.Connection]:
+        if self._ended is not None:
+            wait = PAUSE - (time.monotonic() - self._ended)
+            if wait > 0:
+                time.sleep(wait)
+        with db.transaction(self.conn):
+            self._began = time.monotonic()
+            yield self.conn
+        self._ended = time.monotonic()
+
+    def over(self) -> bool:
+        return time.monotonic() - self._began > HOLD
+
+    def each(self, items: list[Any], write: Callable[[Any], None]) -> None:
+        """``write(item)`` for every item, in as many slices as it takes."""
+        i = 0
+        while i < len(items):
+            with self.slice():
+                while i < len(items):
+                    write(items[i])
+                    i += 1
+                    if self.over():
+                        break
+
+
+def write(store: UserStore, staging: Staging, todo: Plan, got: Imported,
+          progress: Callable[[int], None] | None = None) -> Imported:
+    """Write what ``plan`` found, in short transactions; ``got`` counts as it goes (so a caller
+    can say how far a stopped import came). Raises StoreError (or KeyboardInterrupt) mid-way,
+    leaving what was written whole."""
+    w = _Slices(store.conn, progress)
+    got.total = todo.messages
+    conv_ids: dict[int, int] = {}
+    pending: list[tuple[int, int]] = []  # (our message, the file's message it replies to) not yet written
+    for idx, head, count, row, first in todo.conversations:
+        cid = _conversation(w, staging, idx, head, count, row, first, got, pending)
+        conv_ids[head["id"]] = cid
+    if pending:
+        w.each(pending, lambda p: _reply(w.conn, staging, p[0], p[1]))
+    w.each(staging.variables(), lambda v: _count(got, "variables", _variable(w.conn, v, staging)))
+    w.each(staging.summaries(), lambda s: _count(got, "summaries", _summary(w.conn, s, conv_ids)))
+    return got
+
+
+def _count(got: Imported, name: str, n: int) -> None:
+    setattr(got, name, getattr(got, name) + n)
+
+
+def _conversation(w: _Slices, staging: Staging, idx: int, c: dict[str, Any], count: int, row: Any, first: int,
+                  got: Imported, pending: list[tuple[int, int]]) -> int:
+    hidden = row is None or row["interface"] == IMPORTING and dict(json.loads(row["metadata"])).get("importing")
+    if row is None:
+        with w.slice() as conn:
+            meta = {**c["metadata"], "uid": c["uid"], "importing": True}
+            cur = conn.execute(
+                "INSERT INTO conversations (id, title, room_id, interface, started_at, last_activity, metadata)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (_free(conn, "conversations", "id", c["id"]), c["title"], c["uid"], IMPORTING, c["started_at"],
+                 c["started_at"], json.dumps(meta)))
+            cid = int(cur.lastrowid or 0)
+    else:
+        cid = row["id"]
+    number = first
+    while number <= count:
+        with w.slice() as conn:
+            have = conn.execute("SELECT coalesce(max(message_number), 0) FROM conversation_messages"
+                                " WHERE conversation_id = ?", (cid,)).fetchone()
+            if have[0] != number - 1:
+                raise StoreError(f"conversation {cid} changed while it was imported (it has message "
+                                 f"#{have[0]}, the import was at #{number - 1})")
+            while number <= count:
+                batch = staging.messages(idx, number, BATCH)
+                _messages(conn, staging, cid, batch, pending)
+                number += len(batch)
+                got.messages += len(batch)
+                got.written += len(batch)
+                if w.over():
+                    break
+        if w.progress is not None:
+            w.progress(got.written)
+    compacts = _Compacts(w.conn, cid)
+    w.each(staging.compacts(idx), compacts.add)
+    w.each(staging.topics(idx), lambda t: _topic(w.conn, cid, t, c, staging))
+    with w.slice() as conn:
+        archived = _archive(conn, cid, c["metadata"].get("archive")) if not hidden else False
+        if hidden:
+            _publish(conn, cid, c)
+    if hidden:
+        got.conversations += 1
+    elif count >= first or compacts.added or archived:
+        got.extended += 1
+    else:
+        got.present += 1
+    got.compacts += compacts.added
+    return cid
+
+
+def _free(conn: sqlite3.Connection, table: str, column: str, value: Any) -> Any:
+    """``value`` when no row of ``table`` uses it as ``column``, else None (SQLite picks one)."""
+    if not db.fits(value):
+        return None
+    taken = conn.execute(f"SELECT 1 FROM {table} WHERE {column} = ?", (value,)).fetchone()
+    return None if taken else value
+
+
+def _messages(conn: sqlite3.Connection, staging: Staging, cid: int, batch: list[dict[str, Any]],
+              pending: list[tuple[int, int]]) -> None:
+    """Insert a run of messages with their reply links, participants and counters."""
+    mine: dict[int, int] = {}
+    people: dict[str, list[Any]] = {}
+    latest = ""
+    for m in batch:
+        target = m["reply_to"]
+        reply = (mine.get(target) or staging.ours(target)) if target is not None else None
+        cur = conn.execute(
+            "INSERT INTO conversation_messages (message_id, conversation_id, message_number, role, author_id,"
+            " author_name, author_is_bot, is_anchor, reply_to, content, timestamp, metadata)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (_free(conn, "conversation_messages", "message_id", m["message_id"]), cid, m["message_number"],
+             m["role"], m["author_id"], m["author_name"], int(m["author_is_bot"]), int(m["is_anchor"]), reply,
+             m["content"], m["timestamp"], m["metadata"]))
+        ours = int(cur.lastrowid or 0)
+        mine[m["message_id"]] = ours
+        if target is not None and reply is None:
+            pending.append((ours, target))  # a reply to a message further on in the file
+        p = people.setdefault(m["author_id"], [m["author_name"], m["author_is_bot"], m["timestamp"], m["timestamp"], 0])
+        p[0], p[1] = m["author_name"], m["author_is_bot"]
+        p[2], p[3], p[4] = min(p[2], m["timestamp"]), max(p[3], m["timestamp"]), p[4] + 1
+        latest = max(latest, m["timestamp"])
+    staging.set_ours(list(mine.items()))
+    for author, (name, bot, seen_first, seen_last, n) in people.items():
+        conn.execute(
+            "INSERT INTO participants (conversation_id, author_id, name, is_bot, first_seen, last_seen, message_count)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(conversation_id, author_id) DO UPDATE SET"
+            " name = excluded.name, is_bot = excluded.is_bot, first_seen = min(first_seen, excluded.first_seen),"
+            " last_seen = max(last_seen, excluded.last_seen), message_count = message_count + excluded.message_count",
+            (cid, author, name, int(bot), seen_first, seen_last, n))
+    conn.execute("UPDATE conversations SET message_count = ?, last_activity = max(last_activity, ?) WHERE id = ?",
+                 (batch[-1]["message_number"], latest, cid))
+
+
+def _reply(conn: sqlite3.Connection, staging: Staging, ours: int, target: int) -> None:
+    found = staging.ours(target)
+    if found is not None:
+        conn.execute("UPDATE conversation_messages SET reply_to = ? WHERE message_id = ?", (found, ours))
+
+
+def _publish(conn: sqlite3.Connection, cid: int, c: dict[str, Any]) -> None:
+    """A new conversation, complete, moves from the import's interface to its own room."""
+    meta = json.loads(conn.execute("SELECT metadata FROM conversations WHERE id = ?", (cid,)).fetchone()[0])
+    meta.pop("importing", None)
+    conn.execute("UPDATE conversations SET room_id = ?, interface = ?, title = coalesce(title, ?),"
+                 " last_activity = max(last_activity, ?), metadata = ? WHERE id = ?",
+                 (c["room_id"], c["interface"], c["title"], c["last_activity"], json.dumps(meta), cid))
+
+
+class _Compacts:
+    """Appends the file's compacts that continue ours, in order (a block cut differently is
+    left out)."""
+
+    def __init__(self, conn: sqlite3.Connection, cid: int):
+        self.conn = conn
+        self.cid = cid
+        self.covered: int | None = None
+        self.added = 0
+
+    def add(self, cp: dict[str, Any]) -> None:
+        conn = self.conn
+        if self.covered is None:
+            self.covered = conn.execute("SELECT coalesce(max(up_to_message), 0) FROM conversation_compacts"
+                                        " WHERE conversation_id = ?", (self.cid,)).fetchone()[0]
+        if cp["from_message"] != (self.covered or 0) + 1:
+            return
+        conn.execute(
+            "INSERT INTO conversation_compacts (id, conversation_id, from_message, up_to_message, summary, topics,"
+            " model, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (_free(conn, "conversation_compacts", "id", cp["id"]), self.cid, cp["from_message"], cp["up_to_message"],
+             cp["summary"], json.dumps(cp["topics"]), cp["model"], cp["created_at"]))
+        self.covered = cp["up_to_message"]
+        self.added += 1
+        conn.execute("UPDATE conversations SET compacted_up_to = ? WHERE id = ?", (self.covered, self.cid))
+
+
+def _archive(conn: sqlite3.Connection, cid: int, archive: Any) -> bool:
+    """Take the file's archive when it reaches further than ours."""
+    if not isinstance(archive, dict) or not archive.get("summary"):
+        return False
+    meta = json.loads(conn.execute("SELECT metadata FROM conversations WHERE id = ?", (cid,)).fetchone()[0])
+    mine = meta.get("archive") if isinstance(meta.get("archive"), dict) else {}
+    if int(archive.get("up_to_message") or 0) <= int(mine.get("up_to_message") or 0):
+        return False
+    meta["archive"] = archive
+    conn.execute("UPDATE conversations SET metadata = ? WHERE id = ?", (json.dumps(meta), cid))
+    return True
+
+
+def _topic(conn: sqlite3.Connection, cid: int, t: dict[str, Any], c: dict[str, Any], staging: Staging) -> None:
+    first, last = t["first_seen"] or c["started_at"], t["last_seen"] or c["last_activity"]
+    conn.execute("INSERT INTO topics (name) VALUES (?) ON CONFLICT(name) DO NOTHING", (t["name"],))
+    tid = conn.execute("SELECT id FROM topics WHERE name = ?", (t["name"],)).fetchone()[0]
+    # max/min, not sums: importing the same file again changes nothing
+    conn.execute(
+        "INSERT INTO conversation_topics (conversation_id, topic_id, mention_count, first_seen, last_seen)"
+        " VALUES (?, ?, ?, ?, ?) ON CONFLICT(conversation_id, topic_id) DO UPDATE SET"
+        " mention_count = max(mention_count, excluded.mention_count),"
+        " first_seen = min(first_seen, excluded.first_seen), last_seen = max(last_seen, excluded.last_seen)",
+        (cid, tid, t["mentions"], first, last))
+    for mid in t["messages"]:
+        ours = staging.ours(mid) if db.fits(mid) else None
+        if ours is not None:
+            conn.execute("INSERT OR IGNORE INTO topic_messages (topic_id, message_id) VALUES (?, ?)", (tid, ours))
+
+
+def _variable(conn: sqlite3.Connection, v: dict[str, Any], staging: Staging) -> int:
+    """Add a personal variable we lack, or take the file's when it was stated later than ours."""
+    source = staging.ours(v["source_message_id"]) if v["source_message_id"] is not None else None
+    mine = conn.execute("SELECT value, updated_at FROM personal_variables WHERE key = ?", (v["key"],)).fetchone()
+    if mine is not None and (mine["value"] == v["value"] or mine["updated_at"] >= v["updated_at"]):
+        return 0
+    conn.execute(
+        "INSERT INTO personal_variables (key, value, updated_at, author_id, source_message_id) VALUES (?, ?, ?, ?, ?)"
+        " ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at,"
+        " author_id = excluded.author_id, source_message_id = excluded.source_message_id",
+        (v["key"], v["value"], v["updated_at"], v["author_id"], source))
+    return 1
+
+
+def _summary(conn: sqlite3.Connection, s: dict[str, Any], conv_ids: dict[int, int]) -> int:
+    """Add a summary of recent conversations unless the same one is here already."""
+    cid = conv_ids.get(s["conversation_id"]) if s["conversation_id"] is not None else None
+    if conn.execute("SELECT 1 FROM cross_conversation_summaries WHERE conversation_id IS ? AND created_at = ?"
+                    " AND summary = ?", (cid, s["created_at"], s["summary"])).fetchone():
+        return 0
+    sources = [conv_ids[i] for i in s["source_conversations"] if i in conv_ids]
+    conn.execute("INSERT INTO cross_conversation_summaries (conversation_id, summary, source_conversations, model,"
+                 " created_at) VALUES (?, ?, ?, ?, ?)", (cid, s["summary"], json.dumps(sources), s["model"],
+                                                        s["created_at"]))
+    return 1
