@@ -1,5 +1,5 @@
 """`tatlock memory import` and `tatlock persona import` read a bounded, regular file: no FIFO,
-device, socket or /proc file, at most 512 MB (1 MB for a persona), a file that changes while it
+device, socket or /proc file, at most 512 MB (4 MB for a persona), a file that changes while it
 is read is refused; the document is read as a stream, and absurd numbers, dates in the future,
 deep nesting and ids given twice are one line that writes nothing. The memory is written in
 short transactions, so another writer is never kept waiting long, and an import that stops half
@@ -132,9 +132,9 @@ def test_persona_import_reads_the_same_way(cli, home, tmp_path):
         r = cli("persona", "import", str(path), "--yes")
         assert r.code == 2 and r.err.count("\n") == 1 and needle in r.err, r.err
     big = tmp_path / "big.txt"
-    big.write_text("Be brief.\n\n" * 200_000)  # 2.2 MB
+    big.write_text("Be brief.\n\n" * 500_000)  # 5.2 MB
     r = cli("persona", "import", str(big), "--yes")
-    assert r.code == 2 and "at most 1 MB" in r.err, r.err
+    assert r.code == 2 and "is 5.2 MB; a persona import reads at most 4 MB" in r.err, r.err
     assert cli("persona", "list").out == before
     good = tmp_path / "persona.txt"
     good.write_text("Be brief.\n\nAddress the Anchor as sir.\n")
