@@ -447,3 +447,45 @@ def test_a_concurrent_turn_in_a_conversation_being_extended_stops_the_import_cle
     assert "changed while it was imported" in stop.value.message
     numbers = [r[0] for r in rows(home, "SELECT message_number FROM conversation_messages ORDER BY 1")]
     assert numbers == list(range(1, len(numbers) + 1)) and len(numbers) == 261
+
+
+FULL_DISK = r"""
+set -u
+mount -t tmpfs -o size=6m,mode=0700 tmpfs "$DISK"
+cp -a "$SRC/." "$DISK/"
+export TATLOCK_HOME="$DISK"
+"$EXE" memory import "$FILE" >"$OUT/full.out" 2>"$OUT/full.err"; echo $? >"$OUT/full.rc"
+mkdir -p "$OUT/full" && cp -a "$DISK/." "$OUT/full/"
+umount "$DISK"
+mount -t tmpfs -o size=64m,mode=0700 tmpfs "$DISK"
+cp -a "$OUT/full/." "$DISK/"
+"$EXE" memory import "$FILE" >"$OUT/again.out" 2>"$OUT/again.err"; echo $? >"$OUT/again.rc"
+mkdir -p "$OUT/again" && cp -a "$DISK/." "$OUT/again/"
+"""
+
+
+def test_a_full_disk_mid_import_says_how_far_it_came_and_importing_again_finishes(cli, home, tmp_path):
+    """6 MB of disk take about half of 30,000 messages: the import stops with one line saying how
+    many it wrote; those are whole and hidden; with room again, the same import completes it."""
+    if os.geteuid() != 0 or subprocess.run(["unshare", "-m", "true"], capture_output=True).returncode != 0:
+        pytest.skip("needs root and a mount namespace for a small filesystem")
+    assert cli("var", "list").code == 0
+    path = tmp_path / "long.json"
+    big_export(path, 30_000)
+    disk, out = tmp_path / "disk", tmp_path / "out"
+    disk.mkdir()
+    out.mkdir()
+    env = {**os.environ, "DISK": str(disk), "SRC": str(home), "OUT": str(out), "EXE": EXE, "FILE": str(path)}
+    p = subprocess.run(["unshare", "-m", "sh", "-c", FULL_DISK], env=env, capture_output=True, text=True,
+                       timeout=600)
+    assert p.returncode == 0, p.stderr
+    err = (out / "full.err").read_text()
+    assert (out / "full.rc").read_text().strip() == "1" and err.count("\n") == 1 and "Traceback" not in err, err
+    assert "is full" in err and "importing the same file again finishes it" in err, err
+    kept = rows(out / "full", "SELECT interface, message_count FROM conversations")
+    assert kept[0][0] == "import" and 0 < kept[0][1] < 30_000
+    assert f"stopped after {kept[0][1]:,} of 30,000 new messages" in err  # exactly what was kept
+    assert rows(out / "full", "PRAGMA integrity_check") == [("ok",)]
+    assert (out / "again.rc").read_text().strip() == "0", (out / "again.err").read_text()
+    assert f"{30_000 - kept[0][1]} message(s)" in (out / "again.out").read_text()
+    assert rows(out / "again", "SELECT interface, room_id, message_count FROM conversations") == [("cli", "cli", 30_000)]

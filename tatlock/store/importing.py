@@ -167,6 +167,7 @@ def _conversation(w: _Slices, staging: Staging, idx: int, c: dict[str, Any], cou
         cid = row["id"]
     number = first
     while number <= count:
+        start = number
         with w.slice() as conn:
             have = conn.execute("SELECT coalesce(max(message_number), 0) FROM conversation_messages"
                                 " WHERE conversation_id = ?", (cid,)).fetchone()
@@ -177,10 +178,10 @@ def _conversation(w: _Slices, staging: Staging, idx: int, c: dict[str, Any], cou
                 batch = staging.messages(idx, number, BATCH)
                 _messages(conn, staging, cid, batch, pending)
                 number += len(batch)
-                got.messages += len(batch)
-                got.written += len(batch)
                 if w.over():
                     break
+        got.messages += number - start  # counted once committed: a failed slice wrote nothing
+        got.written += number - start
         if w.progress is not None:
             w.progress(got.written)
     compacts = _Compacts(w.conn, cid)
