@@ -20,12 +20,11 @@ importing the same file again finishes it.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import sqlite3
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 from tatlock.errors import StoreError
 from tatlock.store import db
@@ -92,58 +91,80 @@ def _agree(conn: sqlite3.Connection, staging: Staging, idx: int, head: dict[str,
     return int(have)
 
 
-class _Slices:
-    """Short write transactions: each one ends once it has held the lock ``HOLD`` seconds, and
-    the next starts only after ``PAUSE``, so that another process's writer gets its turn."""
+class _Writer:
+    """One rolling write transaction: committed once it has held the lock ``HOLD`` seconds, the
+    next one begun only ``PAUSE`` later, so that another process's writer gets its turn. Many
+    small conversations share a transaction; a long one takes as many as it needs. What
+    ``got`` counts moves in only when its transaction commits."""
 
-    def __init__(self, conn: sqlite3.Connection, progress: Callable[[int], None] | None):
+    def __init__(self, conn: sqlite3.Connection, got: Imported, progress: Callable[[int], None] | None):
         self.conn = conn
+        self.got = got
         self.progress = progress
-        self._began = 0.0
+        self._began: float | None = None
         self._ended: float | None = None
+        self._messages = 0  # written in the open transaction
 
-    @contextlib.contextmanager
-    def slice(self) -> Iterator[sqlite3.Connection]:
+    def open(self) -> bool:
+        """Make sure a transaction is open; True when this began a new one."""
+        if self._began is not None:
+            return False
         if self._ended is not None:
             wait = PAUSE - (time.monotonic() - self._ended)
             if wait > 0:
                 time.sleep(wait)
-        with db.transaction(self.conn):
-            self._began = time.monotonic()
-            yield self.conn
-        self._ended = time.monotonic()
+        self.conn.execute("BEGIN IMMEDIATE")
+        self._began = time.monotonic()
+        return True
 
-    def over(self) -> bool:
-        return time.monotonic() - self._began > HOLD
+    def wrote(self, messages: int) -> None:
+        self._messages += messages
+        if self._began is not None and time.monotonic() - self._began > HOLD:
+            self.commit()
+
+    def commit(self) -> None:
+        if self._began is None:
+            return
+        self.conn.execute("COMMIT")
+        self._began, self._ended = None, time.monotonic()
+        self.got.messages += self._messages
+        self.got.written += self._messages
+        self._messages = 0
+        if self.progress is not None:
+            self.progress(self.got.written)
+
+    def abort(self) -> None:
+        """Roll back the open transaction (SQLite may have done so already, after a full disk)."""
+        self._began = None
+        if self.conn.in_transaction:
+            self.conn.execute("ROLLBACK")
 
     def each(self, items: list[Any], write: Callable[[Any], None]) -> None:
-        """``write(item)`` for every item, in as many slices as it takes."""
-        i = 0
-        while i < len(items):
-            with self.slice():
-                while i < len(items):
-                    write(items[i])
-                    i += 1
-                    if self.over():
-                        break
+        for item in items:
+            self.open()
+            write(item)
+            self.wrote(0)
 
 
 def write(store: UserStore, staging: Staging, todo: Plan, got: Imported,
           progress: Callable[[int], None] | None = None) -> Imported:
-    """Write what ``plan`` found, in short transactions; ``got`` counts as it goes (so a caller
-    can say how far a stopped import came). Raises StoreError (or KeyboardInterrupt) mid-way,
-    leaving what was written whole."""
-    w = _Slices(store.conn, progress)
+    """Write what ``plan`` found, in short transactions; ``got`` counts what is committed (so a
+    caller can say how far a stopped import came). Raises StoreError (or KeyboardInterrupt)
+    mid-way, leaving what was written whole."""
+    w = _Writer(store.conn, got, progress)
     got.total = todo.messages
     conv_ids: dict[int, int] = {}
     pending: list[tuple[int, int]] = []  # (our message, the file's message it replies to) not yet written
-    for idx, head, count, row, first in todo.conversations:
-        cid = _conversation(w, staging, idx, head, count, row, first, got, pending)
-        conv_ids[head["id"]] = cid
-    if pending:
+    try:
+        for idx, head, count, row, first in todo.conversations:
+            conv_ids[head["id"]] = _conversation(w, staging, idx, head, count, row, first, pending)
         w.each(pending, lambda p: _reply(w.conn, staging, p[0], p[1]))
-    w.each(staging.variables(), lambda v: _count(got, "variables", _variable(w.conn, v, staging)))
-    w.each(staging.summaries(), lambda s: _count(got, "summaries", _summary(w.conn, s, conv_ids)))
+        w.each(staging.variables(), lambda v: _count(got, "variables", _variable(w.conn, v, staging)))
+        w.each(staging.summaries(), lambda s: _count(got, "summaries", _summary(w.conn, s, conv_ids)))
+        w.commit()
+    except BaseException:
+        w.abort()
+        raise
     return got
 
 
@@ -151,53 +172,48 @@ def _count(got: Imported, name: str, n: int) -> None:
     setattr(got, name, getattr(got, name) + n)
 
 
-def _conversation(w: _Slices, staging: Staging, idx: int, c: dict[str, Any], count: int, row: Any, first: int,
-                  got: Imported, pending: list[tuple[int, int]]) -> int:
+def _conversation(w: _Writer, staging: Staging, idx: int, c: dict[str, Any], count: int, row: Any, first: int,
+                  pending: list[tuple[int, int]]) -> int:
+    conn, got = w.conn, w.got
     hidden = row is None or row["interface"] == IMPORTING and dict(json.loads(row["metadata"])).get("importing")
+    w.open()
     if row is None:
-        with w.slice() as conn:
-            meta = {**c["metadata"], "uid": c["uid"], "importing": True}
-            cur = conn.execute(
-                "INSERT INTO conversations (id, title, room_id, interface, started_at, last_activity, metadata)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (_free(conn, "conversations", "id", c["id"]), c["title"], c["uid"], IMPORTING, c["started_at"],
-                 c["started_at"], json.dumps(meta)))
-            cid = int(cur.lastrowid or 0)
+        meta = {**c["metadata"], "uid": c["uid"], "importing": True}
+        cur = conn.execute(
+            "INSERT INTO conversations (id, title, room_id, interface, started_at, last_activity, metadata)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (_free(conn, "conversations", "id", c["id"]), c["title"], c["uid"], IMPORTING, c["started_at"],
+             c["started_at"], json.dumps(meta)))
+        cid = int(cur.lastrowid or 0)
     else:
         cid = row["id"]
-    number = first
+    number, checked = first, False
     while number <= count:
-        start = number
-        with w.slice() as conn:
+        if w.open() or not checked:  # a new transaction: has a turn written here meanwhile?
             have = conn.execute("SELECT coalesce(max(message_number), 0) FROM conversation_messages"
-                                " WHERE conversation_id = ?", (cid,)).fetchone()
-            if have[0] != number - 1:
+                                " WHERE conversation_id = ?", (cid,)).fetchone()[0]
+            if have != number - 1:
                 raise StoreError(f"conversation {cid} changed while it was imported (it has message "
-                                 f"#{have[0]}, the import was at #{number - 1})")
-            while number <= count:
-                batch = staging.messages(idx, number, BATCH)
-                _messages(conn, staging, cid, batch, pending)
-                number += len(batch)
-                if w.over():
-                    break
-        got.messages += number - start  # counted once committed: a failed slice wrote nothing
-        got.written += number - start
-        if w.progress is not None:
-            w.progress(got.written)
-    compacts = _Compacts(w.conn, cid)
+                                 f"#{have}, the import was at #{number - 1})")
+            checked = True
+        batch = staging.messages(idx, number, BATCH)
+        _messages(conn, staging, cid, batch, pending)
+        number += len(batch)
+        w.wrote(len(batch))
+    compacts = _Compacts(conn, cid)
     w.each(staging.compacts(idx), compacts.add)
-    w.each(staging.topics(idx), lambda t: _topic(w.conn, cid, t, c, staging))
-    with w.slice() as conn:
-        archived = _archive(conn, cid, c["metadata"].get("archive")) if not hidden else False
-        if hidden:
-            _publish(conn, cid, c)
+    w.each(staging.topics(idx), lambda t: _topic(conn, cid, t, c, staging))
+    w.open()
+    archived = _archive(conn, cid, c["metadata"].get("archive")) if not hidden else False
     if hidden:
+        _publish(conn, cid, c)
         got.conversations += 1
     elif count >= first or compacts.added or archived:
         got.extended += 1
     else:
         got.present += 1
     got.compacts += compacts.added
+    w.wrote(0)
     return cid
 
 
