@@ -145,6 +145,8 @@ def _check_target(path: Path) -> None:
         st = os.lstat(path)
     except FileNotFoundError:
         return
+    except NotADirectoryError:
+        raise TatlockError(f"cannot write {path}: part of the folder it names is a file") from None
     except OSError as exc:
         raise TatlockError(f"cannot write {path}: {_reason(exc)}") from None
     if stat.S_ISLNK(st.st_mode):

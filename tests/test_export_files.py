@@ -96,6 +96,9 @@ def test_a_folder_a_fifo_and_someone_elses_file_are_refused(cli, home, shared):
     assert r.code == 1 and "not a regular file" in r.err, r.err
     r = cli("memory", "export", "--all", "-o", str(shared))
     assert r.code == 1 and "is a folder" in r.err, r.err
+    (shared / "plain").write_text("x")
+    r = cli("memory", "export", "--all", "-o", str(shared / "plain" / "x.json"))
+    assert r.code == 1 and r.err.count("\n") == 1 and "part of the folder it names is a file" in r.err, r.err
     if os.geteuid() != 0:
         pytest.skip("making a file that belongs to someone else needs root")
     theirs = shared / "theirs.json"
