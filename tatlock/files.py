@@ -175,7 +175,8 @@ def _sync_folder(folder: Path) -> None:
 
 
 # pseudo-file systems: their files say they are regular (and empty) but are made up as read
-_PSEUDO = ("/proc", "/sys", "/dev")
+# (devices under /dev are refused as devices; /dev/shm holds ordinary files)
+_PSEUDO = ("/proc", "/sys")
 
 
 def size_text(n: float) -> str:
@@ -240,6 +241,8 @@ def open_input(name: str, *, limit: int, what: str = "an import", stdin: BinaryI
     if "\x00" in name:
         raise UsageError("the file name holds a NUL character")
     real = os.path.realpath(name)
+    if ":[" in real and real.startswith("/proc/"):  # /dev/stdin or /dev/fd/N on a pipe: pipe:[123]
+        raise UsageError(f"{name} is not a regular file (a pipe or socket): give - to read stdin")
     if any(real == p or real.startswith(p + "/") for p in _PSEUDO):
         raise UsageError(f"{name} is not a regular file ({real} is made up by the system as it is read)")
     try:

@@ -111,6 +111,9 @@ def test_only_a_regular_file_is_read(cli, home, tmp_path, something):
         refused(cli, home, tmp_path / "sock", "not a regular file (a socket)")
     finally:
         sock.close()
+    r = subprocess.run(f"echo '{{}}' | {EXE} memory import /dev/stdin", shell=True, capture_output=True, text=True,
+                       timeout=30)
+    assert r.returncode == 2 and "(a pipe or socket): give - to read stdin" in r.stderr, r.stderr
     refused(cli, home, tmp_path, "is a folder")
     refused(cli, home, tmp_path / "missing.json", "no such file", code=1)
 
