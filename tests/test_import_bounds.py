@@ -492,3 +492,38 @@ def test_a_full_disk_mid_import_says_how_far_it_came_and_importing_again_finishe
     assert (out / "again.rc").read_text().strip() == "0", (out / "again.err").read_text()
     assert f"{30_000 - kept[0][1]} message(s)" in (out / "again.out").read_text()
     assert rows(out / "again", "SELECT interface, room_id, message_count FROM conversations") == [("cli", "cli", 30_000)]
+
+
+def test_links_forward_in_the_file_and_to_remapped_ids_are_kept(cli, home, tmp_path):
+    """A reply to a message further on (in its own conversation or a later one), a topic and a
+    variable pointing at messages, and a summary naming conversations, all follow ids that had
+    to be remapped because this memory uses them already."""
+    with tatlock.open() as butler:  # takes conversation 1 and messages 1-2
+        conv, _ = butler.rooms.open("!hall:example.org", "matrix")
+        butler.rooms.add_exchange(conv.id, "Hello from the hall.", "Good day.")
+    first = conversation(1, [message(1, 1, "I reply to the next one.", reply_to=2), message(2, 2, "Soup first."),
+                             message(3, 3, "I reply to the other talk.", reply_to=4)])
+    first["topics"] = [{"name": "soup", "mentions": 2, "messages": [2, 3, 4]}]  # 4 is not this conversation's
+    second = conversation(2, [message(4, 1, "The other talk.")], room_id="!garden:example.org")
+    doc = document(first, second,
+                   variables=[{"key": "location", "value": "Leeds", "updated_at": NOW, "source_message_id": 4}],
+                   cross_summaries=[{"conversation_id": 2, "summary": "Earlier: soup.", "created_at": NOW,
+                                     "source_conversations": [1, 2, 99999999999999999999]}])
+    path = tmp_path / "links.json"
+    path.write_text(json.dumps(doc))
+    r = cli("memory", "import", str(path))
+    assert r.code == 0 and "2 new conversation(s)" in r.out, (r.out, r.err)
+    ids = dict(rows(home, "SELECT content, message_id FROM conversation_messages"))
+    replies = dict(rows(home, "SELECT content, reply_to FROM conversation_messages"))
+    assert replies["I reply to the next one."] == ids["Soup first."]
+    assert replies["I reply to the other talk."] == ids["The other talk."]
+    assert sorted(r[0] for r in rows(home, "SELECT message_id FROM topic_messages")) == \
+        sorted([ids["Soup first."], ids["I reply to the other talk."]])
+    assert rows(home, "SELECT source_message_id FROM personal_variables") == [(ids["The other talk."],)]
+    convs = dict(rows(home, "SELECT title, id FROM conversations"))
+    got = rows(home, "SELECT conversation_id, source_conversations FROM cross_conversation_summaries")
+    assert got == [(convs["Soup 2"], json.dumps([convs["Soup 1"], convs["Soup 2"]]))]
+    assert convs["Soup 1"] != 1  # remapped: 1 was taken
+    before = everything(home)
+    assert "Nothing to import" in cli("memory", "import", str(path)).out
+    assert everything(home) == before

@@ -133,17 +133,17 @@ class Archive:
                 unchanged()
             store = self._core.store
             try:
-                todo = plan(store, staging)
+                total = plan(store, staging)
             except StoreError as exc:
                 raise UsageError(f"{name} cannot be imported: {exc.message}; nothing was imported") from None
             got = Imported()
 
             def wrote(n: int) -> None:
                 if progress is not None:
-                    progress("write", n, todo.messages)
+                    progress("write", n, total)
 
             try:
-                return write(store, staging, todo, got, wrote)
+                return write(store, staging, total, got, wrote)
             except KeyboardInterrupt:
                 raise ImportStopped(_stopped(name, got, "interrupted"), exit_code=130) from None
             except (StoreError, sqlite3.Error) as exc:

@@ -23,8 +23,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 from tatlock.errors import StoreError
 from tatlock.store import db
@@ -32,7 +31,7 @@ from tatlock.store.archive import Imported, conversation_uid
 from tatlock.store.staging import Staging
 from tatlock.store.user import UserStore
 
-__all__ = ["Plan", "plan", "write", "IMPORTING"]
+__all__ = ["plan", "write", "IMPORTING"]
 
 HOLD = 0.3  # seconds one import transaction may hold the write lock
 PAUSE = 0.12  # then the lock is left free this long: SQLite's busy handler retries every 100 ms at most
@@ -40,29 +39,20 @@ IMPORTING = "import"  # the interface of a conversation still being imported
 BATCH = 250  # messages read from the staging database at a time
 
 
-@dataclass
-class Plan:
-    """What a checked file adds: per conversation (index, head, messages in the file, our row
-    or None, the first number to add)."""
-
-    conversations: list[tuple[int, dict[str, Any], int, Any, int]] = field(default_factory=list)
-    messages: int = 0
-
-
-def plan(store: UserStore, staging: Staging) -> Plan:
-    """Match the file's conversations with ours and check that every copy agrees with ours
-    where both have a message (reading only). Raises StoreError for a diverged copy."""
+def plan(store: UserStore, staging: Staging) -> int:
+    """Match the file's conversations with ours (kept in ``staging``) and check that every copy
+    agrees with ours where both have a message, reading only. Returns how many messages the
+    file adds. Raises StoreError for a diverged copy."""
     conn = store.conn
-    here = {conversation_uid(r): r for r in conn.execute("SELECT * FROM conversations")}
-    out = Plan()
-    for idx, head, count in staging.conversations():
-        row = here.get(head["uid"])
-        first = 1
-        if row is not None:
-            first = _agree(conn, staging, idx, head, count, row["id"]) + 1
-        out.conversations.append((idx, head, count, row, first))
-        out.messages += max(0, count - first + 1)
-    return out
+    here = {conversation_uid(r): (r["id"], r["interface"] == IMPORTING and bool(json.loads(r["metadata"]).get(
+        "importing"))) for r in conn.execute("SELECT id, interface, room_id, started_at, metadata FROM conversations")}
+    total = 0
+    for idx, head, count, _, _, _ in staging.conversations():
+        ours, hidden = here.get(head["uid"], (None, True))
+        first = 1 if ours is None else _agree(conn, staging, idx, head, count, ours) + 1
+        staging.set_plan(idx, ours, first, hidden)
+        total += max(0, count - first + 1)
+    return total
 
 
 def _agree(conn: sqlite3.Connection, staging: Staging, idx: int, head: dict[str, Any], count: int,
@@ -139,28 +129,26 @@ class _Writer:
         if self.conn.in_transaction:
             self.conn.execute("ROLLBACK")
 
-    def each(self, items: list[Any], write: Callable[[Any], None]) -> None:
+    def each(self, items: Iterable[Any], write: Callable[[Any], None]) -> None:
         for item in items:
             self.open()
             write(item)
             self.wrote(0)
 
 
-def write(store: UserStore, staging: Staging, todo: Plan, got: Imported,
+def write(store: UserStore, staging: Staging, total: int, got: Imported,
           progress: Callable[[int], None] | None = None) -> Imported:
     """Write what ``plan`` found, in short transactions; ``got`` counts what is committed (so a
     caller can say how far a stopped import came). Raises StoreError (or KeyboardInterrupt)
     mid-way, leaving what was written whole."""
     w = _Writer(store.conn, got, progress)
-    got.total = todo.messages
-    conv_ids: dict[int, int] = {}
-    pending: list[tuple[int, int]] = []  # (our message, the file's message it replies to) not yet written
+    got.total = total
     try:
-        for idx, head, count, row, first in todo.conversations:
-            conv_ids[head["id"]] = _conversation(w, staging, idx, head, count, row, first, pending)
-        w.each(pending, lambda p: _reply(w.conn, staging, p[0], p[1]))
+        for idx, head, count, ours, first, hidden in staging.conversations():
+            _conversation(w, staging, idx, head, count, ours, first, hidden)
+        w.each(staging.unlinked(), lambda p: _reply(w.conn, staging, p[0], p[1]))
         w.each(staging.variables(), lambda v: _count(got, "variables", _variable(w.conn, v, staging)))
-        w.each(staging.summaries(), lambda s: _count(got, "summaries", _summary(w.conn, s, conv_ids)))
+        w.each(staging.summaries(), lambda s: _count(got, "summaries", _summary(w.conn, s, staging)))
         w.commit()
     except BaseException:
         w.abort()
@@ -172,12 +160,11 @@ def _count(got: Imported, name: str, n: int) -> None:
     setattr(got, name, getattr(got, name) + n)
 
 
-def _conversation(w: _Writer, staging: Staging, idx: int, c: dict[str, Any], count: int, row: Any, first: int,
-                  pending: list[tuple[int, int]]) -> int:
+def _conversation(w: _Writer, staging: Staging, idx: int, c: dict[str, Any], count: int, ours: int | None,
+                  first: int, hidden: bool) -> None:
     conn, got = w.conn, w.got
-    hidden = row is None or row["interface"] == IMPORTING and dict(json.loads(row["metadata"])).get("importing")
     w.open()
-    if row is None:
+    if ours is None:
         meta = {**c["metadata"], "uid": c["uid"], "importing": True}
         cur = conn.execute(
             "INSERT INTO conversations (id, title, room_id, interface, started_at, last_activity, metadata)"
@@ -186,7 +173,8 @@ def _conversation(w: _Writer, staging: Staging, idx: int, c: dict[str, Any], cou
              c["started_at"], json.dumps(meta)))
         cid = int(cur.lastrowid or 0)
     else:
-        cid = row["id"]
+        cid = ours
+    staging.set_plan(idx, cid, first, hidden)  # our id, for the summaries that name this conversation
     number, checked = first, False
     while number <= count:
         if w.open() or not checked:  # a new transaction: has a turn written here meanwhile?
@@ -197,12 +185,12 @@ def _conversation(w: _Writer, staging: Staging, idx: int, c: dict[str, Any], cou
                                  f"#{have}, the import was at #{number - 1})")
             checked = True
         batch = staging.messages(idx, number, BATCH)
-        _messages(conn, staging, cid, batch, pending)
+        _messages(conn, staging, cid, batch)
         number += len(batch)
         w.wrote(len(batch))
     compacts = _Compacts(conn, cid)
     w.each(staging.compacts(idx), compacts.add)
-    w.each(staging.topics(idx), lambda t: _topic(conn, cid, t, c, staging))
+    w.each(staging.topics(idx), lambda t: _topic(conn, cid, t, c, staging, idx))
     w.open()
     archived = _archive(conn, cid, c["metadata"].get("archive")) if not hidden else False
     if hidden:
@@ -214,7 +202,6 @@ def _conversation(w: _Writer, staging: Staging, idx: int, c: dict[str, Any], cou
         got.present += 1
     got.compacts += compacts.added
     w.wrote(0)
-    return cid
 
 
 def _free(conn: sqlite3.Connection, table: str, column: str, value: Any) -> Any:
@@ -225,10 +212,10 @@ def _free(conn: sqlite3.Connection, table: str, column: str, value: Any) -> Any:
     return None if taken else value
 
 
-def _messages(conn: sqlite3.Connection, staging: Staging, cid: int, batch: list[dict[str, Any]],
-              pending: list[tuple[int, int]]) -> None:
+def _messages(conn: sqlite3.Connection, staging: Staging, cid: int, batch: list[dict[str, Any]]) -> None:
     """Insert a run of messages with their reply links, participants and counters."""
     mine: dict[int, int] = {}
+    unlinked: list[int] = []
     people: dict[str, list[Any]] = {}
     latest = ""
     for m in batch:
@@ -244,12 +231,14 @@ def _messages(conn: sqlite3.Connection, staging: Staging, cid: int, batch: list[
         ours = int(cur.lastrowid or 0)
         mine[m["message_id"]] = ours
         if target is not None and reply is None:
-            pending.append((ours, target))  # a reply to a message further on in the file
+            unlinked.append(m["message_id"])  # a reply to a message further on in the file
         p = people.setdefault(m["author_id"], [m["author_name"], m["author_is_bot"], m["timestamp"], m["timestamp"], 0])
         p[0], p[1] = m["author_name"], m["author_is_bot"]
         p[2], p[3], p[4] = min(p[2], m["timestamp"]), max(p[3], m["timestamp"]), p[4] + 1
         latest = max(latest, m["timestamp"])
     staging.set_ours(list(mine.items()))
+    if unlinked:
+        staging.mark_unlinked(unlinked)
     for author, (name, bot, seen_first, seen_last, n) in people.items():
         conn.execute(
             "INSERT INTO participants (conversation_id, author_id, name, is_bot, first_seen, last_seen, message_count)"
@@ -316,7 +305,8 @@ def _archive(conn: sqlite3.Connection, cid: int, archive: Any) -> bool:
     return True
 
 
-def _topic(conn: sqlite3.Connection, cid: int, t: dict[str, Any], c: dict[str, Any], staging: Staging) -> None:
+def _topic(conn: sqlite3.Connection, cid: int, t: dict[str, Any], c: dict[str, Any], staging: Staging,
+           idx: int) -> None:
     first, last = t["first_seen"] or c["started_at"], t["last_seen"] or c["last_activity"]
     conn.execute("INSERT INTO topics (name) VALUES (?) ON CONFLICT(name) DO NOTHING", (t["name"],))
     tid = conn.execute("SELECT id FROM topics WHERE name = ?", (t["name"],)).fetchone()[0]
@@ -328,7 +318,7 @@ def _topic(conn: sqlite3.Connection, cid: int, t: dict[str, Any], c: dict[str, A
         " first_seen = min(first_seen, excluded.first_seen), last_seen = max(last_seen, excluded.last_seen)",
         (cid, tid, t["mentions"], first, last))
     for mid in t["messages"]:
-        ours = staging.ours(mid) if db.fits(mid) else None
+        ours = staging.ours(mid, conv=idx) if db.fits(mid) else None  # a message of this conversation
         if ours is not None:
             conn.execute("INSERT OR IGNORE INTO topic_messages (topic_id, message_id) VALUES (?, ?)", (tid, ours))
 
@@ -347,13 +337,14 @@ def _variable(conn: sqlite3.Connection, v: dict[str, Any], staging: Staging) -> 
     return 1
 
 
-def _summary(conn: sqlite3.Connection, s: dict[str, Any], conv_ids: dict[int, int]) -> int:
+def _summary(conn: sqlite3.Connection, s: dict[str, Any], staging: Staging) -> int:
     """Add a summary of recent conversations unless the same one is here already."""
-    cid = conv_ids.get(s["conversation_id"]) if s["conversation_id"] is not None else None
+    cid = staging.conversation_ours(s["conversation_id"]) if s["conversation_id"] is not None else None
     if conn.execute("SELECT 1 FROM cross_conversation_summaries WHERE conversation_id IS ? AND created_at = ?"
                     " AND summary = ?", (cid, s["created_at"], s["summary"])).fetchone():
         return 0
-    sources = [conv_ids[i] for i in s["source_conversations"] if i in conv_ids]
+    found = (staging.conversation_ours(i) if db.fits(i) else None for i in s["source_conversations"])
+    sources = [i for i in found if i is not None]
     conn.execute("INSERT INTO cross_conversation_summaries (conversation_id, summary, source_conversations, model,"
                  " created_at) VALUES (?, ?, ?, ?, ?)", (cid, s["summary"], json.dumps(sources), s["model"],
                                                         s["created_at"]))

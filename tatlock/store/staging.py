@@ -12,17 +12,19 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator, TypeVar
 
 from tatlock.errors import StoreError
 
+T = TypeVar("T")
+
 SCHEMA = """
 CREATE TABLE convs (idx INTEGER PRIMARY KEY, uid TEXT NOT NULL UNIQUE, file_id INTEGER NOT NULL UNIQUE,
-                    head TEXT NOT NULL, messages INTEGER NOT NULL);
+                    head TEXT NOT NULL, messages INTEGER NOT NULL, ours INTEGER, first INTEGER, hidden INTEGER);
 CREATE TABLE msgs (file_id INTEGER PRIMARY KEY, conv INTEGER NOT NULL, number INTEGER NOT NULL,
                    role TEXT NOT NULL, author_id TEXT NOT NULL, author_name TEXT NOT NULL, author_is_bot INTEGER,
                    is_anchor INTEGER, reply_to INTEGER, content TEXT NOT NULL, timestamp TEXT NOT NULL,
-                   metadata TEXT NOT NULL, ours INTEGER, UNIQUE (conv, number));
+                   metadata TEXT NOT NULL, ours INTEGER, unlinked INTEGER, UNIQUE (conv, number));
 CREATE TABLE compacts (conv INTEGER NOT NULL, pos INTEGER NOT NULL, from_message INTEGER NOT NULL,
                        up_to INTEGER NOT NULL, body TEXT NOT NULL, PRIMARY KEY (conv, pos));
 CREATE TABLE topics (conv INTEGER NOT NULL, pos INTEGER NOT NULL, body TEXT NOT NULL, PRIMARY KEY (conv, pos));
@@ -120,16 +122,28 @@ class Staging:
 
     # -- reading it back to write the memory ----------------------------------------------------
 
-    def conversations(self) -> Iterator[tuple[int, dict[str, Any], int]]:
-        """(index, head, message count) of every conversation, in the file's order."""
+    def conversations(self) -> Iterator[tuple[int, dict[str, Any], int, int | None, int, bool]]:
+        """(index, head, message count, our id, first number to add, hidden) of every
+        conversation, in the file's order, read one at a time (the last three as ``set_plan``
+        left them)."""
         last = -1
         while True:
-            row = self.conn.execute("SELECT idx, head, messages FROM convs WHERE idx > ? ORDER BY idx LIMIT 1",
-                                    (last,)).fetchone()
+            row = self.conn.execute("SELECT idx, head, messages, ours, first, hidden FROM convs WHERE idx > ?"
+                                    " ORDER BY idx LIMIT 1", (last,)).fetchone()
             if row is None:
                 return
             last = row[0]
-            yield row[0], json.loads(row[1]), row[2]
+            yield row[0], json.loads(row[1]), row[2], row[3], row[4] or 1, bool(row[5])
+
+    def set_plan(self, idx: int, ours: int | None, first: int, hidden: bool) -> None:
+        """Which of our conversations the file's is (None: a new one), from which message on it
+        adds, and whether it is still hidden as being imported."""
+        self.conn.execute("UPDATE convs SET ours = ?, first = ?, hidden = ? WHERE idx = ?",
+                          (ours, first, int(hidden), idx))
+
+    def conversation_ours(self, file_id: int) -> int | None:
+        row = self.conn.execute("SELECT ours FROM convs WHERE file_id = ?", (file_id,)).fetchone()
+        return row[0] if row else None
 
     def totals(self) -> tuple[int, int]:
         """(conversations, messages) in the file."""
@@ -150,27 +164,55 @@ class Staging:
         """Record which of our message ids each (file id, our id) became."""
         self.conn.executemany("UPDATE msgs SET ours = ? WHERE file_id = ?", [(o, f) for f, o in pairs])
 
-    def ours(self, file_id: int) -> int | None:
-        row = self.conn.execute("SELECT ours FROM msgs WHERE file_id = ?", (file_id,)).fetchone()
-        return row[0] if row else None
+    def ours(self, file_id: int, *, conv: int | None = None) -> int | None:
+        """Our id of the file's message ``file_id`` (None until it is written; and when ``conv``
+        is given, None for a message of another conversation)."""
+        row = self.conn.execute("SELECT ours, conv FROM msgs WHERE file_id = ?", (file_id,)).fetchone()
+        return row[0] if row and (conv is None or row[1] == conv) else None
 
-    def compacts(self, conv: int) -> list[dict[str, Any]]:
-        return [json.loads(r[0]) for r in self.conn.execute(
-            "SELECT body FROM compacts WHERE conv = ? ORDER BY from_message, pos", (conv,))]
+    def mark_unlinked(self, file_ids: list[int]) -> None:
+        """Messages written before the message they reply to: linked at the end."""
+        self.conn.executemany("UPDATE msgs SET unlinked = 1 WHERE file_id = ?", [(f,) for f in file_ids])
 
-    def topics(self, conv: int) -> list[dict[str, Any]]:
-        return [json.loads(r[0]) for r in self.conn.execute("SELECT body FROM topics WHERE conv = ? ORDER BY pos",
-                                                            (conv,))]
+    def unlinked(self) -> Iterator[tuple[int, int]]:
+        """(our message, the file's message it replies to) for every message marked unlinked."""
+        return self._pages("SELECT file_id, ours, reply_to FROM msgs WHERE unlinked = 1 AND file_id > ?"
+                           " ORDER BY file_id LIMIT 200", (), lambda r: (r[1], r[2]))
 
-    def variables(self) -> list[dict[str, Any]]:
-        return [json.loads(r[0]) for r in self.conn.execute("SELECT body FROM variables ORDER BY pos")]
+    def compacts(self, conv: int) -> Iterator[dict[str, Any]]:
+        """The conversation's compacts in the order they cover its messages."""
+        last = (-(2**63), -1)
+        while True:
+            rows = self.conn.execute("SELECT from_message, pos, body FROM compacts WHERE conv = ? AND"
+                                     " (from_message, pos) > (?, ?) ORDER BY from_message, pos LIMIT 100",
+                                     (conv, *last)).fetchall()
+            if not rows:
+                return
+            last = (rows[-1][0], rows[-1][1])
+            yield from (json.loads(r[2]) for r in rows)
 
-    def summaries(self) -> list[dict[str, Any]]:
-        return [json.loads(r[0]) for r in self.conn.execute("SELECT body FROM summaries ORDER BY pos")]
+    def topics(self, conv: int) -> Iterator[dict[str, Any]]:
+        return self._pages("SELECT pos, body FROM topics WHERE conv = ? AND pos > ? ORDER BY pos LIMIT 100",
+                           (conv,), lambda r: json.loads(r[1]))
 
-    def conversation_ids(self) -> dict[int, int]:
-        """The file's conversation id -> its index."""
-        return {r[0]: r[1] for r in self.conn.execute("SELECT file_id, idx FROM convs")}
+    def variables(self) -> Iterator[dict[str, Any]]:
+        return self._pages("SELECT pos, body FROM variables WHERE pos > ? ORDER BY pos LIMIT 100", (),
+                           lambda r: json.loads(r[1]))
+
+    def summaries(self) -> Iterator[dict[str, Any]]:
+        return self._pages("SELECT pos, body FROM summaries WHERE pos > ? ORDER BY pos LIMIT 100", (),
+                           lambda r: json.loads(r[1]))
+
+    def _pages(self, sql: str, args: tuple[Any, ...], make: Callable[[Any], T]) -> Iterator[T]:
+        """Rows a page at a time (``sql`` takes ``args`` and then the last key seen, the first
+        column), so that what is read back never has to be in memory at once."""
+        last = -(2**63)
+        while True:
+            rows = self.conn.execute(sql, (*args, last)).fetchall()
+            if not rows:
+                return
+            last = rows[-1][0]
+            yield from (make(r) for r in rows)
 
 
 def _scratch_error(exc: sqlite3.Error) -> StoreError:
