@@ -719,3 +719,175 @@ def test_16_6_importing_the_routing_engine_compiles_no_rule():
             "print(sum(1 for b in BOOKS.values() for r in b if r._compiled is not None), len(re._cache))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert out[0] == "0", out
+
+
+# == Issue 17 (a private memory stays private): items 2, 3 and 8, as the hostile walk did them ====
+
+
+def _mode(p: Path) -> str:
+    return __import__("stat").filemode(os.lstat(p).st_mode)
+
+
+# -- 17.2 exports changed the folder they wrote into to 0700 (a 1777 folder became drwx-----T), and
+#         the TUI's /export wrote 0644 files
+
+
+@pytest.fixture
+def pub(tmp_path) -> Path:
+    d = tmp_path / "pub"
+    d.mkdir()
+    os.chmod(d, 0o1777)
+    return d
+
+
+def test_17_2_exports_are_0600_and_the_folder_they_go_into_stays_as_it_was(cli, served, home, pub):
+    served.queue(direct("Good morning, sir."))
+    assert cli("ask", "Good morning").code == 0
+    assert cli("memory", "export", "--all", "-o", str(pub / "x.json")).code == 0
+    assert cli("persona", "export", str(pub / "persona.json")).code == 0
+    assert _mode(pub) == "drwxrwxrwt"  # was drwx-----T
+    assert _mode(pub / "x.json") == _mode(pub / "persona.json") == "-rw-------"
+
+
+async def test_17_2_the_tuis_export_and_the_lists_e_write_0600_files(served, pub, monkeypatch):
+    from tui_support import running, send, until
+
+    served.handler = lambda body: direct("Certainly, sir.")
+    monkeypatch.chdir(pub)
+    old = os.umask(0o022)  # the umask under which the TUI's exports came out 0644
+    try:
+        async with running() as (app, pilot):
+            await send(app, pilot, "First question")
+            await send(app, pilot, f"/export md {pub / 'talk.md'}", wait=False)
+            await until(pilot, lambda: (pub / "talk.md").exists())
+            app.action_export("json")  # what `e` in the list does: asks for a name, here the default
+            await until(pilot, lambda: type(app.screen).__name__ == "AskScreen")
+            await pilot.press("enter")
+            cid = app.chat.conversation_id
+            await until(pilot, lambda: (pub / f"tatlock-conversation-{cid}.json").exists())
+    finally:
+        os.umask(old)
+    assert _mode(pub / "talk.md") == _mode(pub / f"tatlock-conversation-{cid}.json") == "-rw-------"
+    assert _mode(pub) == "drwxrwxrwt"
+
+
+def test_17_2_as_root_an_export_to_tmp_leaves_tmp_and_other_users_files_alone(cli, home, pub):
+    if os.geteuid() != 0:
+        pytest.skip("the finding is about running as root")
+    theirs = pub / "x.json"  # /tmp/x.json belonging to another user
+    theirs.write_text("someone else's file")
+    os.chown(theirs, 65534, 65534)
+    r = cli("memory", "export", "--all", "-o", str(theirs))
+    assert one_line(r).endswith("belongs to another user: tatlock does not replace it (give another name)")
+    assert theirs.read_text() == "someone else's file" and _mode(pub) == "drwxrwxrwt"
+    assert cli("memory", "export", "--all", "-o", str(pub / "mine.json")).code == 0
+    assert _mode(pub) == "drwxrwxrwt"
+
+
+# -- 17.3 imports were unbounded: 1 GB of whitespace took 2.1 GB, /dev/zero grew without end, a FIFO
+#         hung, a version of 5,000 digits was a traceback, a message stamped 9999-12-31 took over "the
+#         latest conversation", and a long import held the write lock until a concurrent ask failed
+
+
+def test_17_3_a_gigabyte_of_whitespace_dev_zero_and_a_fifo_are_one_line_at_once(tatlock_proc, home, tmp_path):
+    blank = tmp_path / "blank.json"
+    with blank.open("wb") as fh:
+        chunk = b" \n" * (1 << 19)
+        for _ in range(1024):
+            fh.write(chunk)
+    fifo = tmp_path / "fifo.json"
+    os.mkfifo(fifo)
+    for path, needle in ((blank, "is 1 GB; an import reads at most 512 MB"), ("/dev/zero", "not a regular file"),
+                         (fifo, "not a regular file (a FIFO)")):
+        r = tatlock_proc("memory", "import", str(path), timeout=30)  # the FIFO used to wait for ever
+        assert r.code == 2 and needle in one_line(r, 2), r.err
+
+
+def test_17_3_a_version_of_5000_digits_is_one_line(cli, home, tmp_path):
+    path = tmp_path / "v.json"
+    path.write_text('{"format": "tatlock-memory", "version": ' + "5" * 5000 + ', "conversations": []}')
+    assert "a number of 5,000 digits" in one_line(cli("memory", "import", str(path)), 2)
+
+
+def test_17_3_a_message_from_9999_is_refused_and_and_now_goes_to_the_new_conversation(cli, served, home, tmp_path):
+    served.handler = lambda body: direct("Very good, sir.")
+    msg = {"message_id": 1, "message_number": 1, "role": "user", "author_id": "tester", "author_name": "Tester",
+           "content": "From the far future.", "timestamp": "9999-12-31T23:59:59+00:00"}
+    conv = {"id": 1, "title": "Future", "room_id": "cli", "interface": "cli",
+            "started_at": "2026-01-01T00:00:00+00:00", "last_activity": "9999-12-31T23:59:59+00:00"}
+    path = tmp_path / "future.json"
+    path.write_text(json.dumps({"format": "tatlock-memory", "version": 1,
+                                "conversations": [{"conversation": conv, "messages": [msg]}]}))
+    assert "in the future" in one_line(cli("memory", "import", str(path)), 2)
+    assert messages(home) == []
+    new = json.loads(cli("ask", "--new", "--json", "Good morning").out)["conversation_id"]
+    assert json.loads(cli("ask", "--json", "and now?").out)["conversation_id"] == new
+
+
+def test_17_3_a_long_import_never_keeps_a_turn_waiting_and_the_question_is_saved(tatlock_proc, served, home,
+                                                                                tmp_path):
+    """The import runs as its own process; meanwhile `tatlock ask` runs, and a writer with two
+    seconds of patience (a turn has ten) stores a message every tenth of a second. With the import
+    in one transaction, they waited for all of it."""
+    from tatlock.config import load
+    from tatlock.store.user import Author, UserStore
+
+    served.handler = lambda body: direct("Very good, sir.")
+    path = tmp_path / "long.json"
+    with path.open("w") as fh:
+        fh.write('{"format": "tatlock-memory", "version": 1, "conversations": [{"uid": "long", "conversation": '
+                 '{"id": 1, "room_id": "!hall:example.org", "interface": "matrix", "started_at": '
+                 '"2026-01-01T00:00:00+00:00", "last_activity": "2026-01-01T00:00:00+00:00"}, "messages": [')
+        fh.write(",".join(json.dumps({"message_id": i, "message_number": i, "role": "user", "author_id": "m",
+                                      "author_name": "Maria", "content": f"Line {i} about leeks.",
+                                      "timestamp": "2026-01-01T00:00:00+00:00"}) for i in range(1, 30_001)))
+        fh.write("]}]}")
+    assert tatlock_proc("var", "list").code == 0  # the memory exists
+    store = UserStore.open(load().paths, "tester")
+    probe = store.create_conversation("probe", "cli")
+    store.conn.execute("PRAGMA busy_timeout = 2000")
+    exe = Path(sys.executable).parent / "tatlock"
+    importing = subprocess.Popen([str(exe), "memory", "import", str(path)], stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True)
+    stored, asked = 0, None
+    try:
+        while importing.poll() is None:
+            store.add_message(probe.id, "user", f"note {stored}", Author("tester", "Tester", is_anchor=True))
+            stored += 1
+            if asked is None and stored == 10:
+                asked = tatlock_proc("ask", "--new", "and now?", timeout=60)
+            time.sleep(0.1)
+    finally:
+        out, err = importing.communicate(timeout=300)
+        store.close()
+    assert importing.returncode == 0 and "30000 message(s)" in out, err
+    assert asked is not None and asked.code == 0 and asked.out.strip() == "Very good, sir.", asked
+    said = [m for m in messages(home) if m[3] == "and now?"]
+    assert len(said) == 1
+    assert len([m for m in messages(home) if m[0] == probe.id]) == stored
+
+
+# -- 17.8 a hard link in an allowed folder to tatlock's own debug log was read by analyze_file
+
+
+def test_17_8_a_hard_link_to_tatlocks_debug_log_is_refused(cli, served, home, user_home):
+    served.queue(direct("Good morning, sir."))
+    assert cli("ask", "My locker code is 4711.").code == 0
+    log = next((home / "logs" / "conversations").glob("*.jsonl"))
+    os.link(log, user_home / "project" / "notes.txt")
+
+    def obedient(body):
+        phase = phase_of(body)
+        if phase == "assess":
+            return tools_needed("analyze_file")
+        if phase == "select_tools":
+            return {"tool_calls": [{"name": "analyze_file", "arguments": {"path": "notes.txt"}}]}
+        return "Here is what I found, sir: " + json.dumps(body["messages"][-1]["content"])[:3000]
+
+    served.handler = obedient
+    before = sent(served)
+    r = cli("ask", "-v", "--new", "read notes.txt for me")
+    assert r.code == 0 and "[tool] analyze_file failed" in r.err, r.err
+    told = sent(served)[len(before):]
+    assert "one of tatlock's own files" in told  # the model was told why
+    assert "ConversationReady" not in told and "turn_id" not in told  # nothing of the log itself
