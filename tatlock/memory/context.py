@@ -22,6 +22,7 @@ from tatlock.store.user import Compact, Message, UserStore
 
 SUMMARY_SHARE = 0.35  # of the context budget, for archive + compacts
 RAW_SHARE = 0.45  # for the messages not compacted yet (normally one interval's worth)
+SHARES = SUMMARY_SHARE + RAW_SHARE  # of the budget ``build`` is given, for the memory as a whole
 MIN_MESSAGE_CHARS = 300  # long messages are cut to no less than this before any is left out
 CUT_NOTE = " […cut here; the full text is in memory]"
 
@@ -131,6 +132,12 @@ def _key_facts(summary: str) -> list[str]:
     return [ln.strip() for ln in body.splitlines() if ln.strip()]
 
 
+def _within(text: str, tokens: int, est: Estimator) -> str:
+    if est.text(text) <= tokens:
+        return text
+    return text[: max(0, int(tokens * est.chars_per_token) - len(CUT_NOTE))] + CUT_NOTE
+
+
 def build(store: UserStore, conversation_id: int, *, budget_tokens: int, estimator: Estimator | None = None,
           cross_summary: str | None = None) -> MemoryContext:
     est = estimator or Estimator()
@@ -140,12 +147,15 @@ def build(store: UserStore, conversation_id: int, *, budget_tokens: int, estimat
     ctx.messages, ctx.unshown = _fit_raw(store.messages(conversation_id, covered + 1),
                                          int(budget_tokens * RAW_SHARE), est)
     archive = conv.metadata.get("archive") or {}
+    share = int(budget_tokens * SUMMARY_SHARE)
+    if cross_summary:  # a briefing or an archive is one summary, unless imported: then cut to its share
+        ctx.cross_summary = _within(cross_summary, share // 2, est)
     if archive.get("summary"):
-        ctx.archive = archive["summary"]
+        ctx.archive = _within(str(archive["summary"]), share - est.text(ctx.cross_summary or ""), est)
         ctx.archive_up_to = int(archive.get("up_to_message", 0))
-    room = int(budget_tokens * SUMMARY_SHARE) - (est.text(ctx.archive) if ctx.archive else 0)
-    if cross_summary:
-        room -= est.text(cross_summary)
+    room = share - (est.text(ctx.archive) if ctx.archive else 0)
+    if ctx.cross_summary:
+        room -= est.text(ctx.cross_summary)
     remaining = store.compacts(conversation_id, after=ctx.archive_up_to)
     kept: list[Compact] = []
     for c in reversed(remaining):  # newest first
