@@ -228,6 +228,14 @@ class Butler:
                 return latest, False
         return self.store.create_conversation(room, self.interface), True
 
+    def cancel_turns(self) -> None:
+        """Cancel every running turn (the process is told to stop): each stores its partial
+        answer, marked cancelled, and ends; ``close`` waits for that."""
+        with self._lock:
+            turns = list(self._turns)
+        for turn in turns:
+            turn.cancel()
+
     def close(self) -> None:
         """Wait for running turns and background compaction, then close the databases."""
         if self._closed:

@@ -11,6 +11,7 @@ import argparse
 import logging
 import sys
 
+from tatlock.commands.signals import Stopped
 from tatlock.errors import TatlockError, UsageError
 
 
@@ -27,6 +28,7 @@ def run(args: argparse.Namespace) -> int:
     from tatlock.commands.common import open_butler
     from tatlock.mcp.server import build
 
+    stopped: Stopped | None = None
     with open_butler(args.user, model=args.model, interface="mcp") as butler:
         butler.store  # noqa: B018 - open the memory now: a broken database fails here, not mid-session
         server = build(butler)
@@ -39,8 +41,15 @@ def run(args: argparse.Namespace) -> int:
                 anyio.run(server.run_stdio_async)
             else:
                 _serve_http(server, port, butler.username)
-        except KeyboardInterrupt:
-            pass
+        except KeyboardInterrupt as exc:  # Ctrl-C, SIGTERM or SIGHUP (commands/signals.py)
+            # a client's `ask` still running ends as a cancelled turn (its partial answer stored);
+            # closing the butler waits for that
+            butler.cancel_turns()
+            stopped = exc if isinstance(exc, Stopped) else None
+    if stopped is not None:
+        stopped.reported = True
+        sys.stderr.write(f"tatlock mcp: stopped by {stopped.name}\n")
+        return stopped.code
     return 0
 
 
