@@ -468,6 +468,50 @@ def test_9b_the_default_user_is_explained_where_it_helps_and_only_once_on_first_
 
 
 # == issue 17 (i17-limits): items 4 and 5 =========================================================
+# -- 17.4. SIGTERM or SIGHUP to `tatlock ask` mid-answer exited 143/129 with no message and stored only
+#          the question; SIGTERM to the TUI mid-turn did the same and left the terminal in the alternate
+#          screen with mouse reporting on and the cursor hidden
+
+
+@pytest.mark.parametrize("sig, code", [("SIGTERM", 143), ("SIGHUP", 129)])
+def test_17_4a_a_signal_to_ask_mid_answer_stores_the_partial_and_says_so(served, home, sig, code):
+    import signal as signals
+
+    from test_signals import EXE, LONG, assert_partial_stored, streaming
+
+    served.token_delay = 0.25
+    served.queue(direct(LONG))
+    p = subprocess.Popen([EXE, "ask", "Tell me about Paris"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         stdin=subprocess.DEVNULL, text=True)
+    streaming(served)
+    p.send_signal(getattr(signals, sig))
+    out, err = p.communicate(timeout=10)
+    assert p.returncode == code
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"tatlock: stopped by {sig}"), err
+    assert out.strip() == assert_partial_stored(home, "Tell me about Paris")
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (apt-get install tmux)")
+def test_17_4b_sigterm_to_the_tui_mid_turn_stores_the_partial_and_restores_the_terminal(served, home):
+    import signal as signals
+    import uuid
+
+    from test_signals import _alive, _screen_until, _tui_mid_answer, assert_partial_stored, tmux
+
+    session = f"tatlock-repro-{uuid.uuid4().hex[:8]}"
+    try:
+        os.kill(_tui_mid_answer(served, session), signals.SIGTERM)
+        shown = _screen_until(session, "EXIT=")
+        assert "EXIT=143" in shown and "tatlock: stopped by SIGTERM" in shown
+        assert tmux("display", "-p", "-t", session, "#{alternate_on} #{mouse_any_flag} #{cursor_flag}").split() == \
+            ["0", "0", "1"]
+    finally:
+        if _alive(session):
+            tmux("kill-session", "-t", session)
+    assert_partial_stored(home, "Tell me about Paris")
+
+
 # -- 17.5a. a 1 MB question piped to `ask` was cut for the assessment, but the repair call sent all
 #           of it (250,210 prompt tokens)
 
