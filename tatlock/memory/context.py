@@ -133,33 +133,37 @@ def _key_facts(summary: str) -> list[str]:
 
 
 def _within(text: str, tokens: int, est: Estimator) -> str:
-    if est.text(text) <= tokens:
+    if est.bound(text) <= tokens:
         return text
-    return text[: max(0, int(tokens * est.chars_per_token) - len(CUT_NOTE))] + CUT_NOTE
+    return text[: est.prefix(text, max(0, tokens - est.bound(CUT_NOTE)))] + CUT_NOTE
 
 
 def build(store: UserStore, conversation_id: int, *, budget_tokens: int, estimator: Estimator | None = None,
           cross_summary: str | None = None) -> MemoryContext:
+    """The memory within ``SHARES`` of ``budget_tokens``: the uncompacted messages first (up to
+    ``RAW_SHARE``), the summaries in what they leave (at least ``SUMMARY_SHARE``), counted as
+    requests are checked (``Estimator.bound``)."""
     est = estimator or Estimator()
     conv = store.conversation(conversation_id)
     covered = store.compacted_up_to(conversation_id)
     ctx = MemoryContext(cross_summary=cross_summary)
     ctx.messages, ctx.unshown = _fit_raw(store.messages(conversation_id, covered + 1),
                                          int(budget_tokens * RAW_SHARE), est)
+    raw = est.bound(ctx.transcript(skip_last=1))
     archive = conv.metadata.get("archive") or {}
-    share = int(budget_tokens * SUMMARY_SHARE)
+    share = max(int(budget_tokens * SUMMARY_SHARE), int(budget_tokens * SHARES) - raw)
     if cross_summary:  # a briefing or an archive is one summary, unless imported: then cut to its share
         ctx.cross_summary = _within(cross_summary, share // 2, est)
     if archive.get("summary"):
-        ctx.archive = _within(str(archive["summary"]), share - est.text(ctx.cross_summary or ""), est)
+        ctx.archive = _within(str(archive["summary"]), share - est.bound(ctx.cross_summary or ""), est)
         ctx.archive_up_to = int(archive.get("up_to_message", 0))
-    room = share - (est.text(ctx.archive) if ctx.archive else 0)
+    room = share - (est.bound(ctx.archive) if ctx.archive else 0)
     if ctx.cross_summary:
-        room -= est.text(ctx.cross_summary)
+        room -= est.bound(ctx.cross_summary)
     remaining = store.compacts(conversation_id, after=ctx.archive_up_to)
     kept: list[Compact] = []
     for c in reversed(remaining):  # newest first
-        cost = est.text(c.summary) + 12
+        cost = est.bound(c.summary) + 12
         if cost > room and kept:
             break
         kept.append(c)
@@ -171,7 +175,7 @@ def build(store: UserStore, conversation_id: int, *, budget_tokens: int, estimat
         facts: list[str] = []
         for c in older:
             for line in _key_facts(c.summary):
-                cost = est.text(line) + 1
+                cost = est.bound(line) + 12
                 if cost > room:
                     break
                 facts.append(f"[messages {c.from_message}-{c.up_to_message}] {line}")
