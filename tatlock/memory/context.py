@@ -141,14 +141,18 @@ def _within(text: str, tokens: int, est: Estimator) -> str:
 def build(store: UserStore, conversation_id: int, *, budget_tokens: int, estimator: Estimator | None = None,
           cross_summary: str | None = None) -> MemoryContext:
     """The memory within ``SHARES`` of ``budget_tokens``: the uncompacted messages first (up to
-    ``RAW_SHARE``), the summaries in what they leave (at least ``SUMMARY_SHARE``), counted as
-    requests are checked (``Estimator.bound``)."""
+    ``RAW_SHARE``), the summaries in what they leave (at least ``SUMMARY_SHARE``), then the raw
+    messages again in what the summaries leave; counted as requests are checked (``Estimator.bound``)."""
     est = estimator or Estimator()
     conv = store.conversation(conversation_id)
     covered = store.compacted_up_to(conversation_id)
     ctx = MemoryContext(cross_summary=cross_summary)
-    ctx.messages, ctx.unshown = _fit_raw(store.messages(conversation_id, covered + 1),
-                                         int(budget_tokens * RAW_SHARE), est)
+    pending = store.messages(conversation_id, covered + 1)
+    # the raw messages are cut in characters: at the rate their text takes tokens by ``bound``
+    # (digits and punctuation take more than prose), measured on a sample of the latest
+    sample = "\n".join(history_line(m)[:2000] for m in pending[-201:-1])
+    rate = max(1.0, est.bound(sample) / est.text(sample)) if sample else 1.0
+    ctx.messages, ctx.unshown = _fit_raw(pending, int(budget_tokens * RAW_SHARE / rate), est)
     raw = est.bound(ctx.transcript(skip_last=1))
     archive = conv.metadata.get("archive") or {}
     share = max(int(budget_tokens * SUMMARY_SHARE), int(budget_tokens * SHARES) - raw)
@@ -183,4 +187,9 @@ def build(store: UserStore, conversation_id: int, *, budget_tokens: int, estimat
         ctx.condensed = facts
         if not facts or room <= 0:
             ctx.uncovered = (older[0].from_message, older[-1].up_to_message)
+    # what the summaries left goes to the raw messages, when they were cut or left out for room
+    left = int(budget_tokens * SHARES) - raw - est.bound(ctx.summary_block())
+    if left > 0 and len(ctx.messages) > 1 and (ctx.unshown or any(m.content.endswith(CUT_NOTE)
+                                                                  for m in ctx.messages)):
+        ctx.messages, ctx.unshown = _fit_raw(pending, int((budget_tokens * RAW_SHARE + left) / rate), est)
     return ctx
