@@ -30,7 +30,7 @@ from tatlock.llm.base import Backend, Cancel
 from tatlock.llm.factory import make_backend
 from tatlock.memory.fit import FittedBackend
 from tatlock.memory.tokens import Estimator
-from tatlock.pipeline.phases import MAX_TOKENS, TurnEnv
+from tatlock.pipeline.phases import TurnEnv, summary_tokens
 from tatlock.pipeline.turn import TurnRequest, TurnRunner
 from tatlock.services.archive import Archive
 from tatlock.services.conversations import Conversations
@@ -350,7 +350,7 @@ class Butler:
     # -- background ------------------------------------------------------------------------
 
     def summary_options(self) -> dict[str, Any]:
-        opts: dict[str, Any] = {"temperature": 0.2, "max_tokens": MAX_TOKENS["summary"]}
+        opts: dict[str, Any] = {"temperature": 0.2, "max_tokens": summary_tokens(self.budget())}
         if self.cfg.backend == "ollama":
             opts["context"] = self.budget()
         return opts

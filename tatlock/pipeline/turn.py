@@ -34,7 +34,7 @@ from tatlock.pipeline import assess, budget, guards, quality
 from tatlock.pipeline import facts as facts_mod
 from tatlock.pipeline import tools as tool_phase
 from tatlock.pipeline.gate import Brief, judge
-from tatlock.pipeline.phases import MAX_TOKENS, CountingBackend, Phase, TurnEnv, chat
+from tatlock.pipeline.phases import CountingBackend, Phase, TurnEnv, chat, summary_tokens
 from tatlock.pipeline.respond import respond, system_prompt, tz_label
 from tatlock.pipeline.select import findings_of, run_tools
 from tatlock.pipeline.streamgate import StreamGate
@@ -173,7 +173,7 @@ class TurnRunner:
         backend = CountingBackend(self.env.backend, p, self.env.estimator, self.cancel)
         summary = cross.build_cross_summary(store, backend, paths=self.env.cfg.paths,
                                             exclude_conversation_id=conv.id, emit=self.emit, now=self.env.clock(),
-                                            options=self.env.options(0.2, MAX_TOKENS["summary"]),
+                                            options=self.env.options(0.2, summary_tokens(self.env.budget())),
                                             estimator=self.env.estimator, budget_tokens=self.env.budget())
         if summary is None:  # the model failed or wrote no usable summary: go on without it
             self.emit(Notice("no summary of your recent conversations could be made this time", "cross_summary"))
