@@ -28,8 +28,9 @@ from tatlock.errors import BackendError, NotFound, TatlockError, UsageError
 from tatlock.events import ConversationReady, ErrorEvent, Event, Notice, TurnCancelled, TurnFinished
 from tatlock.llm.base import Backend, Cancel
 from tatlock.llm.factory import make_backend
+from tatlock.memory.fit import FittedBackend
 from tatlock.memory.tokens import Estimator
-from tatlock.pipeline.phases import MAX_TOKENS, TurnEnv
+from tatlock.pipeline.phases import TurnEnv, summary_tokens
 from tatlock.pipeline.turn import TurnRequest, TurnRunner
 from tatlock.services.archive import Archive
 from tatlock.services.conversations import Conversations
@@ -64,7 +65,8 @@ class Butler:
         self.username = validate_username(cfg.user if username is None else username)
         self.interface = interface
         self.model_override = model
-        self._backend = backend
+        # every backend is fitted: no request it sends outgrows the context (tatlock.memory.fit)
+        self._backend: Backend | None = self._fitted(backend) if backend is not None else None
         self._backend_given = backend is not None  # a caller's own backend (tests) serves everything
         self._estimator: Estimator | None = None
         self.clock = clock or self._now
@@ -153,8 +155,11 @@ class Butler:
     def backend(self) -> Backend:
         with self._lock:
             if self._backend is None:
-                self._backend = make_backend(self.cfg, self.model_override)
+                self._backend = self._fitted(make_backend(self.cfg, self.model_override))
             return self._backend
+
+    def _fitted(self, backend: Backend) -> Backend:
+        return FittedBackend(backend, self.budget, lambda: self.estimator)
 
     @property
     def estimator(self) -> Estimator:
@@ -173,7 +178,7 @@ class Butler:
         backend serves one call at a time, so cancelling a turn never cuts another's call."""
         if self._backend_given and self._backend is not None and model in (None, self._backend.model):
             return self._backend
-        return make_backend(self.cfg, model or self.model)
+        return self._fitted(make_backend(self.cfg, model or self.model))
 
     def anchor(self) -> Author:
         """The butler's owner: messages from the user's own interfaces are the Anchor's."""
@@ -223,6 +228,14 @@ class Butler:
             if latest is not None:
                 return latest, False
         return self.store.create_conversation(room, self.interface), True
+
+    def cancel_turns(self) -> None:
+        """Cancel every running turn (the process is told to stop): each stores its partial
+        answer, marked cancelled, and ends; ``close`` waits for that."""
+        with self._lock:
+            turns = list(self._turns)
+        for turn in turns:
+            turn.cancel()
 
     def close(self) -> None:
         """Wait for running turns and background compaction, then close the databases."""
@@ -347,7 +360,7 @@ class Butler:
     # -- background ------------------------------------------------------------------------
 
     def summary_options(self) -> dict[str, Any]:
-        opts: dict[str, Any] = {"temperature": 0.2, "max_tokens": MAX_TOKENS["summary"]}
+        opts: dict[str, Any] = {"temperature": 0.2, "max_tokens": summary_tokens(self.budget())}
         if self.cfg.backend == "ollama":
             opts["context"] = self.budget()
         return opts
@@ -368,7 +381,8 @@ class Butler:
             self.hub.publish(ev)
 
         compactor = Compactor.start(self.paths, self.username, conversation_id, self.new_backend(), interval=interval,
-                                    budget_tokens=self.budget(), emit=emit, options=self.summary_options())
+                                    budget_tokens=self.budget(), emit=emit, options=self.summary_options(),
+                                    estimator=self.estimator)
         with self._lock:
             self._compactors.append(compactor)
 

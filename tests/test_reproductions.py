@@ -891,3 +891,113 @@ def test_17_8_a_hard_link_to_tatlocks_debug_log_is_refused(cli, served, home, us
     told = sent(served)[len(before):]
     assert "one of tatlock's own files" in told  # the model was told why
     assert "ConversationReady" not in told and "turn_id" not in told  # nothing of the log itself
+
+
+# == issue 17 (i17-limits): items 4 and 5 =========================================================
+# -- 17.4. SIGTERM or SIGHUP to `tatlock ask` mid-answer exited 143/129 with no message and stored only
+#          the question; SIGTERM to the TUI mid-turn did the same and left the terminal in the alternate
+#          screen with mouse reporting on and the cursor hidden
+
+
+@pytest.mark.parametrize("sig, code", [("SIGTERM", 143), ("SIGHUP", 129)])
+def test_17_4a_a_signal_to_ask_mid_answer_stores_the_partial_and_says_so(served, home, sig, code):
+    import signal as signals
+
+    from test_signals import EXE, LONG, assert_partial_stored, streaming
+
+    served.token_delay = 0.25
+    served.queue(direct(LONG))
+    p = subprocess.Popen([EXE, "ask", "Tell me about Paris"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         stdin=subprocess.DEVNULL, text=True)
+    streaming(served)
+    p.send_signal(getattr(signals, sig))
+    out, err = p.communicate(timeout=10)
+    assert p.returncode == code
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"tatlock: stopped by {sig}"), err
+    assert out.strip() == assert_partial_stored(home, "Tell me about Paris")
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (apt-get install tmux)")
+def test_17_4b_sigterm_to_the_tui_mid_turn_stores_the_partial_and_restores_the_terminal(served, home):
+    import signal as signals
+    import uuid
+
+    from test_signals import _alive, _screen_until, _tui_mid_answer, assert_partial_stored, tmux
+
+    session = f"tatlock-repro-{uuid.uuid4().hex[:8]}"
+    try:
+        os.kill(_tui_mid_answer(served, session), signals.SIGTERM)
+        shown = _screen_until(session, "EXIT=")
+        assert "EXIT=143" in shown and "tatlock: stopped by SIGTERM" in shown
+        assert tmux("display", "-p", "-t", session, "#{alternate_on} #{mouse_any_flag} #{cursor_flag}").split() == \
+            ["0", "0", "1"]
+    finally:
+        if _alive(session):
+            tmux("kill-session", "-t", session)
+    assert_partial_stored(home, "Tell me about Paris")
+
+
+# -- 17.5a. a 1 MB question piped to `ask` was cut for the assessment, but the repair call sent all
+#           of it (250,210 prompt tokens)
+
+
+def test_17_5a_every_request_of_a_1_mb_question_fits_the_context_the_repair_too(cli, served, home):
+    from support.replies import phase_of
+    from support.window import overflows, prompt_tokens
+
+    question = "Please summarise this for me, sir. " + "All work and no play makes Jack a dull boy. " * 24_000
+    assert len(question) > 1_000_000
+
+    def reply(body):  # a vendor claim first, so the gate repairs it; the repair's answer stands
+        if phase_of(body) == "assess":
+            return direct("I am ChatGPT, made by OpenAI, and Jack is a dull boy, sir.")
+        return "Jack is a dull boy, sir: all work and no play."
+
+    served.handler = reply
+    r = cli("ask", stdin=question)
+    assert r.code == 0, r.err
+    assert "Jack is a dull boy, sir" in r.out
+    phases = [phase_of(b) for b in served.chat_requests]
+    assert phases == ["assess", "respond"]  # the second is the repair
+    assert overflows(served.chat_requests) == [], [prompt_tokens(b) for b in served.chat_requests]
+    assert "Jack" in served.chat_requests[1]["messages"][-1]["content"]  # the repair still reads the question
+    assert messages(home)[0][3] == question.strip()  # stored whole
+
+
+# -- 17.5b. the archive merge of a conversation with 2,499 compacts sent one 287,410-character request
+#           with a 4,096-token context; llama-server refused it, so nothing was ever archived
+
+
+def test_17_5b_the_archive_merge_of_2500_compacts_is_split_into_requests_that_fit(cli, served, home):
+    from support.replies import SUMMARY
+    from support.window import overflows
+
+    stamp = "2026-01-05T10:00:00+00:00"
+    msgs, compacts = [], []
+    for n in range(1, 5_041):  # the last 40 are not compacted yet: `memory compact` has a block to do
+        msgs.append({"message_id": n, "message_number": n, "role": "user" if n % 2 else "assistant",
+                     "author_id": "tester", "author_name": "Tester", "is_anchor": n % 2 == 1,
+                     "content": f"Message {n}: the locker code is {1000 + n}.", "timestamp": stamp})
+    for i in range(2_500):
+        a = 2 * i + 1
+        compacts.append({"id": i + 1, "from_message": a, "up_to_message": a + 1, "created_at": stamp,
+                         "summary": f"KEY FACTS ESTABLISHED\n- Tester: the locker code of message {a} is {1000 + a}; "
+                                    f"the assistant noted it in message {a + 1} ({i} compacts before)."})
+    doc = {"format": "tatlock-memory", "version": 1, "conversations": [{
+        "uid": "c-2500", "conversation": {"id": 1, "title": "lockers", "room_id": "cli", "interface": "cli",
+                                          "started_at": stamp, "last_activity": stamp},
+        "messages": msgs, "compacts": compacts}]}
+    with tatlock.open() as butler:
+        butler.archive.import_(json.dumps(doc))
+    assert sum(len(c["summary"]) for c in compacts) > 280_000
+
+    served.handler = lambda body: SUMMARY.replace("tea", "tea and lockers")
+    r = cli("memory", "compact", "1")
+    assert r.code == 0, r.err
+    assert len(served.chat_requests) > 1, (r.out, r.err)  # split: no single request holds every record
+    assert overflows(served.chat_requests) == []
+    with tatlock.open() as butler:
+        archive = butler.store.conversation(1).metadata["archive"]
+    assert archive["up_to_message"] >= 4_000 and "the user likes tea and lockers" in archive["summary"]
+    assert len(archive["merged_compacts"]) == archive["up_to_message"] // 2

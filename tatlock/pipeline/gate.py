@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from tatlock import prompts
 from tatlock.events import QualityVerdict
 from tatlock.pipeline import facts as facts_mod
-from tatlock.pipeline import quality
+from tatlock.pipeline import budget, quality
 from tatlock.pipeline.phases import MAX_TOKENS, Phase, chat
 from tatlock.pipeline.respond import respond
 from tatlock.pipeline.streamgate import StreamGate
@@ -75,7 +75,10 @@ def judge(run: "TurnRunner", answer: str, verdict: quality.Verdict | None, plan:
         run.phases.append(p.finish(verdict="REPAIR", checks=v.checks))
         added = facts_mod.for_kinds(repair.facts, now=now, categories=categories)
         findings = facts_mod.lines(added) + (brief.tool_findings if repair.findings else [])
-        repaired, _ = respond(run.env, run.emit, persona=persona, turn_vars={**turn_vars, "question": repair.question},
+        # the question as the first answer read it (cut to its share), or the masked one, cut alike
+        question = turn_vars["question"] if repair.question == brief.question and not run.req.material else \
+            budget.question(run.env, repair.question, None, run.env.window().size, None)
+        repaired, _ = respond(run.env, run.emit, persona=persona, turn_vars={**turn_vars, "question": question},
                               findings=findings, phases=run.phases, cancel=run.cancel, show=None, name="repair")
         v2 = brief.check(repaired, facts=brief.facts + added, prompt_text=prompts.render("respond.txt", persona=""))
         p = Phase("quality", run.emit)
@@ -87,8 +90,10 @@ def judge(run: "TurnRunner", answer: str, verdict: quality.Verdict | None, plan:
     if v.verdict == "UNSURE":
         if run.model_calls(skip=("cross_summary", "run_tools")) < run.call_limit(plan.route):
             by_model = True
+            concerns = "; ".join(v.checks)
+            q, a = budget.quality_parts(run.env, brief.question, answer, concerns, MAX_TOKENS["quality"])
             r = chat(run.env, p, [{"role": "user", "content": prompts.render(
-                "quality.txt", question=brief.question, answer=answer, concerns="; ".join(v.checks))}],
+                "quality.txt", question=q, answer=a, concerns=concerns)}],
                 cancel=run.cancel, schema=quality.QUALITY_SCHEMA, temperature=0.0, max_tokens=MAX_TOKENS["quality"])
             kind, fallback = quality.parse_model_verdict(r.content)
             v = quality.Verdict(kind, fallback, v.checks)

@@ -8,7 +8,7 @@ from typing import Any, Callable
 
 from tatlock import prompts
 from tatlock.llm.base import Cancel, StopGeneration
-from tatlock.pipeline import quality
+from tatlock.pipeline import budget, quality
 from tatlock.pipeline.phases import Phase, TurnEnv, chat
 
 Show = Callable[[str], None]
@@ -32,8 +32,10 @@ def respond(env: TurnEnv, emit: Callable[..., None], *, persona: str, turn_vars:
     StopGeneration to end the call: the gate saw a failing answer). Returns (answer, looped):
     ``looped`` when a model repeating itself was cut short and its repeats dropped."""
     p = Phase(name, emit)
+    system = system_prompt(persona)
+    turn_vars, findings = budget.respond_parts(env, system, turn_vars, findings, env.answer_tokens())
     messages = [
-        {"role": "system", "content": system_prompt(persona)},
+        {"role": "system", "content": system},
         {"role": "user", "content": prompts.render(
             "respond_turn.txt", **turn_vars, findings="\n".join(f"- {f}" for f in findings) or "- none")},
     ]

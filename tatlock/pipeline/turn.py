@@ -30,11 +30,11 @@ from tatlock.events import (
 )
 from tatlock.llm.base import Cancel, Cancelled, StopGeneration
 from tatlock.memory import context as memory_context
-from tatlock.pipeline import assess, quality
+from tatlock.pipeline import assess, budget, quality
 from tatlock.pipeline import facts as facts_mod
 from tatlock.pipeline import tools as tool_phase
 from tatlock.pipeline.gate import Brief, judge
-from tatlock.pipeline.phases import MAX_TOKENS, CountingBackend, Phase, TurnEnv, chat
+from tatlock.pipeline.phases import CountingBackend, Phase, TurnEnv, chat, summary_tokens
 from tatlock.pipeline.respond import respond, system_prompt, tz_label
 from tatlock.pipeline.routing import authority, guards
 from tatlock.pipeline.select import findings_of, run_tools
@@ -44,8 +44,6 @@ from tatlock.store.records import ToolSpec
 from tatlock.store.user import Author, Conversation, Message
 from tatlock.tools.base import TurnScope
 
-MATERIAL_SHARE = 0.4  # of the context budget, for piped-in material
-QUESTION_SHARE = 0.3  # of the context budget, for the message itself (the whole of it is stored)
 # said after an answer that stopped at its length limit (TurnEnv.answer_tokens)
 CUT_NOTE = " …\n\n*(I stopped at my length limit there, sir. Say \"go on\" and I shall continue.)*"
 
@@ -135,7 +133,7 @@ class TurnRunner:
         self.check()
         cross = self.briefing()
         self.check()
-        persona = self.env.system.persona_text()
+        persona = budget.persona(self.env, self.emit)
         if self.req.system:  # this turn only: the persona's last word, never stored as persona
             persona = f"{persona}\n{self.req.system}" if persona else self.req.system
         enabled = self.env.system.tools(enabled_only=True)
@@ -181,7 +179,8 @@ class TurnRunner:
         backend = CountingBackend(self.env.backend, p, self.env.estimator, self.cancel)
         summary = cross.build_cross_summary(store, backend, paths=self.env.cfg.paths,
                                             exclude_conversation_id=conv.id, emit=self.emit, now=self.env.clock(),
-                                            options=self.env.options(0.2, MAX_TOKENS["summary"]))
+                                            options=self.env.options(0.2, summary_tokens(self.env.budget())),
+                                            estimator=self.env.estimator, budget_tokens=self.env.budget())
         if summary is None:  # the model failed or wrote no usable summary: go on without it
             self.emit(Notice("no summary of your recent conversations could be made this time", "cross_summary"))
         self.phases.append(p.finish(built=summary is not None))
@@ -191,34 +190,21 @@ class TurnRunner:
                        enabled: list[ToolSpec]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         """Phase 1's messages: the stable system message (persona, instructions, tool catalogue:
         byte-identical from turn to turn, so the server's prompt cache reuses it), then memory
-        (which grows at its end), the clock and the question. Also the variables the respond
-        phase reuses."""
+        (which grows at its end), the clock and the question, each within its part of the
+        window (pipeline/budget.py). Also the variables the respond phase reuses."""
         env = self.env
-        mem = memory_context.build(env.store, msg.conversation_id, budget_tokens=env.budget(),
-                                   estimator=env.estimator, cross_summary=cross_summary)
+        turn_vars: dict[str, Any] = dict(now=now.strftime("%A %d %B %Y, %H:%M ") + f"({tz_label(now)})",
+                                         location=env.store.get_var("location") or "unknown",
+                                         author=memory_context.speaker(msg))
+        room = budget.assess_room(env, assess.system_prompt(persona, enabled), turn_vars)
+        turn_vars["question"] = budget.question(env, msg.content, self.req.material, room, self.emit)
+        room -= env.estimator.bound(turn_vars["question"])
+        mem = memory_context.build(env.store, msg.conversation_id, estimator=env.estimator,
+                                   budget_tokens=budget.memory_budget(room, memory_context.SHARES),
+                                   cross_summary=cross_summary)
         # recalled memory is data, redacted like a tool result: a secret pasted once is not handed on
-        turn_vars = dict(memory=redact(mem.prompt_block()),
-                         now=now.strftime("%A %d %B %Y, %H:%M ") + f"({tz_label(now)})",
-                         location=env.store.get_var("location") or "unknown",
-                         author=memory_context.speaker(msg), question=self.with_material(msg.content))
+        turn_vars["memory"] = budget.memory(env, redact(mem.prompt_block()), room)
         return assess.request(persona, enabled, **turn_vars), turn_vars
-
-    def with_material(self, text: str) -> str:
-        """The message as the model sees it: a long one cut to its share of the context (the
-        user is told; the whole message is stored and searchable), then any piped material."""
-        chars = self.env.estimator.chars_per_token
-        room = int(self.env.budget() * QUESTION_SHARE * chars)
-        if len(text) > room:
-            self.emit(Notice(f"your message is long: the model reads its first {room:,} of {len(text):,} characters "
-                             "(all of it is kept in memory)", "truncated"))
-            text = text[:room] + f"\n…[message cut here for length: {len(text) - room:,} more characters]"
-        material = self.req.material
-        if not material:
-            return text
-        room = int(self.env.budget() * MATERIAL_SHARE * chars)
-        body = material if len(material) <= room else (
-            material[:room] + f"\n…[material truncated: {len(material) - room} more characters]")
-        return f"{text}\n\nMaterial provided with the message:\n```\n{body}\n```"
 
     def assess(self, messages: list[dict[str, Any]], enabled: list[ToolSpec], persona: str) -> Plan:
         """Phase 1 beside the deterministic side (guard rules, the classifier, sure tool needs)."""

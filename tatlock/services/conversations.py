@@ -183,7 +183,8 @@ class Conversations:
             core.publish(ev)
 
         done = compact_due(self._store, core.new_backend(model), conv.id, interval=interval, emit=emit,
-                           budget_tokens=core.budget(), options=core.summary_options())
+                           budget_tokens=core.budget(), options=core.summary_options(),
+                           estimator=core.estimator)
         if failures:
             raise TatlockError(f"compaction failed: {failures[0]} ({len(done)} block(s) compacted before)",
                                kind="compaction")
