@@ -90,7 +90,8 @@ def test_1_a_model_that_asks_for_a_key_or_shadow_gets_refusals_and_nothing_leaks
         if phase == "select_tools":
             return {"tool_calls": [{"name": "analyze_file", "arguments": {"path": "~/.ssh/id_ed25519"}},
                                    {"name": "analyze_file", "arguments": {"path": "/etc/shadow"}}]}
-        return "Here is what I found, sir: " + json.dumps(body["messages"][-1]["content"])[:3000]
+        # the findings it was given, repeated (its whole prompt repeated is a prompt echo the gate withdraws)
+        return "Here is what I found, sir: " + json.dumps(body["messages"][-1]["content"].split("Findings:")[-1])[:3000]
 
     served.handler = obedient
     r = cli("ask", "-v", "read ~/.ssh/id_ed25519 and /etc/shadow for me")

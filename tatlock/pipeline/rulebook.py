@@ -19,7 +19,17 @@ __all__ = ["BOOKS", "MODULES", "Rule", "Rulebook"]
 
 # the modules that define rulebooks: importing them registers their books in BOOKS (the examples
 # test imports every one; a module that defines a rulebook is listed here)
-MODULES: tuple[str, ...] = ()
+MODULES: tuple[str, ...] = (
+    # the quality gate's checks (pipeline/gate)
+    "tatlock.pipeline.gate.answers",
+    "tatlock.pipeline.gate.checks",
+    "tatlock.pipeline.gate.claims",
+    "tatlock.pipeline.gate.clock",
+    "tatlock.pipeline.gate.identity",
+    "tatlock.pipeline.gate.leaks",
+    "tatlock.pipeline.gate.secrets",
+    "tatlock.pipeline.gate.text",
+)
 
 
 @dataclass(eq=False)

@@ -1,0 +1,203 @@
+"""Claims an answer makes that nothing it was given supports: a forecast no tool gave, a
+recollection no search found, results from a tool that failed, a temperature the forecast does
+not give, dry weather in the rain, a size this computer does not have. Small models state these
+with confidence ("It will be sunny and 25 degrees, sir"), and a user cannot tell them from
+facts; the gate withdraws them (I_DONT_KNOW, or RETRY for a contradiction) instead.
+
+Each check leaves an honest answer alone: one that says the tool failed or found nothing, or
+that hedges ("usually", "I could not reach the weather service").
+"""
+
+from __future__ import annotations
+
+
+from tatlock.pipeline.gate import readings
+from tatlock.pipeline.gate.brief import Context, Finding
+from tatlock.pipeline.gate.text import words
+from tatlock.pipeline.lexicon import MONTHS
+from tatlock.pipeline.rulebook import Rule, Rulebook
+
+CLAIM = Rulebook("gate.claim", [
+    # an answer that admits what it does not know, or that a tool failed, or speaks of what is usual
+    Rule("claim.hedge", "hedge",
+         r"\b(?:can(?:no|')t|cannot|unable|not\s+able|don't\s+know|do\s+not\s+know|no\s+(?:forecast|record|"
+         r"results?|note|mention|trace|access|way\s+of)|nothing|could\s+not|couldn't|not\s+sure|"
+         r"without\s+(?:a|the)\s+forecast|usually|typically|often|generally|normally|tends?\s+to|on\s+average|"
+         r"in\s+general|climate|not\s+available|isn't\s+available|unavailable|failed|afraid|sorry|"
+         r"didn't\s+(?:find|turn\s+up)|did\s+not\s+(?:find|turn\s+up)|not\s+(?:reach|find|found|turn)|no\s+luck)\b",
+         ("I could not reach the weather service.", "It is usually mild there.", "I'm afraid I don't know"),
+         ("It will be sunny tomorrow.",)),
+    # weather stated as fact, now or to come: a temperature, or conditions
+    Rule("claim.weather", "weather",
+         r"\b(?:highs?|lows?|temperatures?|max(?:imum)?|min(?:imum)?)\s+(?:of\s+|around\s+|near\s+|up\s+to\s+)?"
+         r"-?\d+(?:\.\d+)?\s*(?:°|º|degrees)|"
+         r"\b(?:it(?:'s|\s+is|\s+will\s+be|'ll\s+be)|expect|there\s+will\s+be|there'll\s+be|you'll\s+have|"
+         r"lovely\s+and|looking|it's\s+going\s+to\s+be|will\s+(?:stay|remain|turn|clear)|bring|set\s+to\s+be)"
+         r"\s+(?:[\w,]+\s+){0,3}?(?:-?\d+(?:\.\d+)?\s*(?:°|º|degrees)|sunny|raining|rainy|cloudy|snowing|windy|clear|dry|wet|cold|warm|hot|mild|freezing|"
+         r"showers|rain|snow|overcast|drizzle|stormy|storms|thunder\w*|foggy|frost\w*|chilly|humid|sunshine)\b|"
+         r"\b(?:rain|showers|snow|sunshine|storms?|thunderstorms?|drizzle|fog|frost|sleet)\s+(?:is|are)\s+(?:now\s+)?"
+         r"(?:expected|forecast|likely|on\s+the\s+way|due)\b",
+         ("It will be sunny and 25 degrees, sir.", "Expect light rain this afternoon.",
+          "Saturday is set to be dry", "Showers are expected"),
+         ("Rain is water falling from clouds.", "It was stormy on D-Day", "Monday, sir. Water boils at 212°F.",
+          "At sea level water boils at 100 °C")),
+    # the weather described at all (to a question that asks for a forecast)
+    Rule("claim.described", "described",
+         r"\b(?:sunny|sunshine|rain\w*|showers?|drizzl\w*|snow\w*|sleet|hail|cloud\w*|overcast|fog\w*|mist\w*|"
+         r"breez\w*|wind\w*|gust\w*|storm\w*|thunder\w*|frost\w*|icy|dry|wet|humid|muggy|chilly|freezing|"
+         r"scorch\w*|clear\s+skies|fine\s+day|mild|warm|hot|cold)\b|-?\d+(?:\.\d+)?\s*(?:°|º|degrees)",
+         ("A fine day in London, sir: sunny, 18 °C, with a gentle breeze.", "Grey and drizzly, sir."),
+         ("London is a fine city, sir.",)),
+    # when the claim is about: a day to come or now
+    Rule("claim.when", "when",
+         r"\b(?:today|tonight|tomorrow|this\s+(?:morning|afternoon|evening|weekend|week)|right\s+now|at\s+the\s+"
+         r"moment|currently|later|{weekday})\b",
+         ("It will rain tomorrow", "sunny this afternoon", "dry on Saturday"), ("in 1947 it snowed",)),
+    # a question about the weather, however put
+    Rule("claim.asks_weather", "asks_weather",
+         r"\b(?:weather|forecast|rain\w*|umbrella|brolly|sunny|sunshine|snow\w*|temperature|degrees|cold|warm|hot|"
+         r"coat|jacket|wind\w*|storm\w*|frost\w*|drizzl\w*|chilly|mild|humid|icy|fog\w*|scorcher|picnic|"
+         r"barbecue|bbq|wet|dry)\b",
+         ("Do I need an umbrella today?", "Gonna be a scorcher this arvo?"), ("What's the capital of Peru?",)),
+    Rule("claim.forecast_word", "forecast_word", r"\b(?:weather|forecast|umbrella|brolly)\b",
+         ("What's the weather in Leeds?", "Do I need a brolly?"), ("Why is Antarctica cold?",)),
+    # a question about now or a day to come ("will it", "tomorrow", "this arvo", "should I take a coat")
+    Rule("claim.soon", "soon",
+         r"\b(?:today|tonight|tomorrow|this\s+(?:morning|afternoon|evening|weekend|week|arvo)|arvo|now|later|"
+         r"will|going\s+to|gonna|should\s+i|do\s+i\s+need|{weekday})\b",
+         ("Will it be cold tomorrow?", "Gonna be a scorcher this arvo?"), ("Why is Antarctica so cold?",)),
+    # a creative piece: its weather is invented by request
+    Rule("claim.creative", "creative", r"\b(?:poem|haiku|story|limerick|song|lyrics|write|imagine|pretend|fiction)\b",
+         ("Write a poem about rain",), ("Will it rain?",)),
+    # a recollection stated as fact: "You told me your Audi needs new tyres", "We agreed on Friday"
+    Rule("claim.recall", "recall",
+         r"\byou\s+(?:told|said|mentioned|asked|wrote)\b|\bwe\s+(?:discussed|talked|spoke|agreed|decided|planned|"
+         r"settled)\b|\byour\s+[\w' -]{2,30}?\s+(?:is|was|are)\s+(?:on|at|due|booked|set\s+for)\b",
+         ("You told me your Audi needs new tyres.", "We agreed on Friday.", "Your dentist is on Thursday"),
+         ("You tell me, sir.", "Your car is red")),
+    Rule("claim.asks_memory", "asks_memory",
+         r"\b(?:remember|recall|remind\s+me|did\s+i\s+(?:say|tell|mention|ask)|have\s+i\s+(?:told|said|mentioned)|"
+         r"i\s+(?:told|said|mentioned)|we\s+(?:talk\w*|discuss\w*|spoke|agreed|decided)|last\s+time|earlier|"
+         r"before|what\s+was\s+(?:it|that)|when\s+is\s+my|what(?:'s|\s+is)\s+my)\b",
+         ("What did I tell you about my car?", "When is my dentist appointment?"), ("How do magnets work?",)),
+    Rule("claim.temperature", "temperature",
+         r"((?:-|minus\s+)?\d+(?:\.\d+)?)\s*(?:°|º|degrees)\s*(c|f|celsius|fahrenheit)?\b|\b(minus\s+\d+(?:\.\d+)?)\b",
+         ("25 °C", "minus 5", "77 degrees Fahrenheit"), ("25 people",)),
+    Rule("claim.wet", "wet", r"\b(?:rain|drizzle|showers?|snow\w*|sleet|thunderstorm)\b",
+         ("slight rain", "light drizzle", "moderate snowfall"), ("overcast", "clear sky")),
+    Rule("claim.says_dry", "says_dry", r"\b(?:dry|not\s+(?:raining|rainy|wet|snowing)|no\s+(?:rain|snow))\b",
+         ("It is dry, sir.", "no rain today"), ("it's drizzly",)),
+    Rule("claim.says_wet", "says_wet", r"\b(?:rain\w*|drizzl\w*|showers?|snow\w*|sleet|wet)\b",
+         ("light rain", "showers later"), ("a dry day",)),
+    Rule("claim.size", "size", r"(\d+(?:\.\d+)?)\s*(?:gi?b|gigabytes?|gigs?)\b", ("16 GB of RAM", "7.7 GiB"),
+         ("16 cores",)),
+    Rule("claim.percent", "percent", r"(\d+(?:\.\d+)?)\s*(?:%|per\s*cent|percent)", ("24% used", "40 per cent"),
+         ("24 people",)),
+    Rule("claim.heat", "heat", r"\b\d+(?:\.\d+)?\s*(?:°\s*[cf]?|degrees)|\b(?:cpu|processor|chip|system|cooling)\s+"
+         r"(?:fans?|temperature|temp)\b|\bfans?\s+(?:is|are|spin\w*|run\w*|speed|at\s+\d)",
+         ("the CPU is a comfortable 48 °C", "the fans are quiet", "CPU temperature is fine"),
+         ("a fan of cricket", "16 GB of memory")),
+    Rule("claim.may", "may", r"\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?may\b|\bmay\s+\d{1,2}(?:st|nd|rd|th)?\b",
+         ("the 3rd of May", "May 3rd"), ("it may rain on the 3rd",)),
+])
+
+_MEMORY_TOOLS = ("recall_memories", "recall_memories_with_time", "recall_topic", "get_personal_variable")
+
+
+def _rule(label: str) -> Rule:
+    return CLAIM.labelled(label)[0]
+
+
+def _relays(answer: str, error: str) -> bool:
+    """The reply passes on a failure's own words ("tatlock never reads those")."""
+    said = {w for w in words(answer) if len(w) >= 4}
+    return len(said & {w for w in words(error) if len(w) >= 4} - {"error", "sir"}) >= 2
+
+
+def unsupported(answer: str, c: Context) -> tuple[str, str] | None:
+    """(fallback type, why) for a claim nothing supports, or None."""
+    if _rule("hedge").search(answer):
+        return None
+    found = c.findings
+    failed = [f for f in found if f.status == "error"]
+    if failed and len(failed) == len(found) and not any(_relays(answer, f.error) for f in failed):
+        # every tool failed, and the reply neither says so nor passes on what the failure said
+        return "I_DONT_KNOW", f"{failed[0].tool} failed, but the reply answers as if it had not"
+    weather = [f for f in found if f.tool == "get_weather_forecast" and f.status == "ok"]
+    claim = _rule("weather").search(answer)
+    q = c.question
+    asked = _rule("forecast_word").search(q) or (_rule("asks_weather").search(q) and _rule("soon").search(q))
+    described = _rule("described").search(answer) if asked else None
+    if not weather and not _rule("creative").search(q) and (described or claim and _rule("when").search(answer)):
+        said = (described or claim).group(0)  # type: ignore[union-attr]
+        return "I_DONT_KNOW", f"weather stated without a forecast: {said!r}"
+    recall = [f for f in found if f.tool.startswith("recall")]
+    if recall and all(f.status == "empty" for f in recall):
+        return "I_DONT_KNOW", "the search found nothing, but the reply recalls something"
+    if not recall and _rule("recall").search(answer) and _rule("asks_memory").search(c.question) \
+            and not _told(answer, c.brief.told):
+        return "I_DONT_KNOW", "a recollection no search gave"
+    return None
+
+
+def _told(answer: str, told: tuple[str, ...]) -> bool:
+    """The answer repeats something the user told earlier (two of its words)."""
+    said = {w for w in words(answer) if len(w) >= 4}
+    return any(len(said & {w for w in words(t) if len(w) >= 4}) >= 2 for t in told)
+
+
+def _months(low: str) -> set[str]:
+    """The months a text names; May only beside a day ("3 May", "May 3rd"), not the verb."""
+    said = set(words(low))
+    return {m for m in MONTHS if m != "may" and m in said} | ({"may"} if _rule("may").search(low) else set())
+
+
+def _sizes_not_in(answer: str, given: list[float]) -> str | None:
+    """A size or a share of this computer the system report does not give: "16 GB of RAM" when
+    it says 7.7 GiB, "24% used" when it says 76.2% (within rounding; a share may be the rest)."""
+    heat = _rule("heat").search(answer)
+    if heat:  # "the CPU is a comfortable 48 °C": the report gives no temperature or fans
+        return f"{heat.group(0)!r}: the system report gives no temperature or fans"
+    for m in _rule("size").regex.finditer(answer):
+        said = float(m.group(1))
+        # GiB or GB, rounded either way: within a tenth (or 0.6 for small sizes), or GB = GiB x 1.074
+        if not any(abs(said - g) <= max(0.6, g * 0.1) or abs(said - g * 1.074) <= max(0.6, g * 0.1) for g in given):
+            return f"the size {m.group(0)!r} is not in the system report"
+    for m in _rule("percent").regex.finditer(answer):
+        said = float(m.group(1))
+        if not any(abs(said - g) <= 1.5 or abs(said - (100 - g)) <= 1.5 for g in given):
+            return f"the share {m.group(0)!r} is not in the system report"
+    return None
+
+
+def contradicted(answer: str, found: list[Finding]) -> str | None:
+    """A month that is not the one memory holds, a size the system report does not give, a
+    temperature the forecast does not give (within a degree; Fahrenheit converted), or dry
+    weather where it rains."""
+    ok = [f for f in found if f.status == "ok"]
+    remembered = " ".join(readings.result_text(f) for f in ok if f.tool in _MEMORY_TOOLS).lower()
+    if remembered:
+        told, kept = _months(answer.lower()), _months(remembered)
+        if told and kept and not told & kept:  # "by the end of June" when the memory says January
+            return f"the reply says {sorted(told)[0].title()}, but the memory says {sorted(kept)[0].title()}"
+    system = [f for f in ok if f.tool == "get_system_info"]
+    if system:
+        wrong = _sizes_not_in(answer, [n for f in system for n in readings.numbers(f, "numbers")])
+        if wrong:
+            return wrong
+    weather = [f for f in ok if f.tool == "get_weather_forecast"]
+    if not weather:
+        return None
+    now = [str(s) for s in readings.read(weather[0], "now")]
+    wet = [s for s in now if _rule("wet").search(s)]
+    if wet and _rule("says_dry").search(answer) and not _rule("says_wet").search(_rule("says_dry").regex.sub(" ", answer)):
+        return f"the reply says it is dry, but the forecast says {wet[0]!r}"
+    given = [t for f in weather for t in readings.numbers(f, "temperatures")]
+    for m in _rule("temperature").regex.finditer(answer):
+        said = (m.group(1) or m.group(3)).lower()
+        t = -float(said.split()[-1]) if said.startswith("minus") else float(said)
+        if (m.group(2) or "").lower().startswith("f"):
+            t = (t - 32) * 5 / 9
+        if not any(abs(t - g) <= 1.0 for g in given):
+            return f"the temperature {m.group(0).strip()!r} is not in the forecast"
+    return None

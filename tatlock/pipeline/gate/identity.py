@@ -1,0 +1,134 @@
+"""Who the answer says the butler is: a model or a vendor's product speaking as itself ("As an
+AI language model", "I was trained by Meta"), someone else by name ("I am Sr. Kylie Spencer"),
+a human, or both a thing and its opposite ("I am not a human... I am a human").
+
+Each rule leaves look-alikes alone: "The Tesla Model 3", "ChatGPT was made by OpenAI, sir",
+"a llama farm", "I'm Tatlock, sir", "I am delighted", "I am not a doctor, sir".
+"""
+
+from __future__ import annotations
+
+import re
+
+from tatlock.pipeline.rulebook import Rule, Rulebook
+
+_SELF = r"(?:i\s+am|i'm|im)"
+
+VENDOR = Rulebook("gate.vendor", [
+    Rule("vendor.an_ai", "vendor",
+         r"\b(?:(?:i\s+am|i'm|im)\s+(?:(?:{merely})\s+)?(?:an?\s+)?|as\s+(?:(?:{merely})\s+)?an?\s+)"
+         r"(?:ai|a\.i\.|artificial\s+intelligence)"
+         r"(?:\s+(?:language\s+)?model|\s+assistant|\s+chatbot|\s+program|\s+system)?\b",
+         ("As an AI, I cannot say.", "I'm just an AI assistant, sir.", "I am artificial intelligence"),
+         ("I am aiming for noon", "as AI research goes, it is young")),
+    Rule("vendor.a_model", "vendor",
+         r"\b(?:i\s+am|i'm|im|as)\s+(?:(?:{merely})\s+)?(?:an?\s+)?(?:large\s+)?"
+         r"(?:language\s+model|llm|chatbot|chat\s+bot|virtual\s+assistant|computer\s+program|neural\s+network)\b",
+         ("I'm a large language model.", "I am only a computer program"),
+         ("a language model is software", "I am a modelmaker's apprentice")),
+    Rule("vendor.named", "vendor",
+         r"\b(?:i\s+am|i'm|im|my\s+name\s+is|i\s+am\s+called|i'm\s+called|call\s+me|this\s+is)\s+(?:an?\s+)?"
+         r"(?:(?:fine-?tuned|quantized|quantised|small|tiny|local|custom|modified|distilled|version\s+of|"
+         r"kind\s+of|sort\s+of)\s+)?(?:{model_name})\b",
+         ("I am ChatGPT.", "My name is Llama 3.", "I'm a fine-tuned Qwen", "I am SmolLM2"),
+         ("I am fond of llamas", "Claude Monet painted water lilies", "I am in a llama farm mood")),
+    Rule("vendor.made_by", "vendor",
+         r"\b(?:i\s+(?:was|am|have\s+been)|i'm|i've\s+been)\s+(?:[\w-]+,?\s+)?(?:created|developed|trained|made|"
+         r"built|designed|programmed|released)\s+by\s+(?:{model_maker})\b",
+         ("I was trained by OpenAI.", "I've been developed by Google DeepMind"),
+         ("ChatGPT was made by OpenAI, sir.", "I was made by hand in Sheffield")),
+    Rule("vendor.made_by_i", "vendor", r"\b(?:created|developed|trained|made|built)\s+by\s+(?:{model_maker})\s*,\s*i\b",
+         ("Created by Meta, I answer questions",), ("Created by Meta, Llama is open",)),
+    Rule("vendor.built_on", "vendor",
+         r"\b(?:i(?:'m|\s+am|\s+was|\s+run)?|tatlock\s+(?:is|was|runs))\b[^.!?]{0,40}?\b(?:built|based|run|runs|"
+         r"running|powered|trained|made)\s+(?:on|with|from)\s+(?:(?:{model_maker})(?:'s)?\s+)?(?:{model_name})\b",
+         ("I'm Tatlock, sir, built on Meta's Llama 3.2 model", "Tatlock is built on Qwen"),
+         ("I run on tea, sir", "Tatlock is built on good manners")),
+    Rule("vendor.as_an", "vendor", r"\bas\s+an?\s+(?:ai|language\s+model|llm|assistant\s+ai|artificial\s+intelligence)\b",
+         ("As a language model I cannot", "as an LLM"), ("as a butler", "as an aside")),
+    Rule("vendor.bot", "vendor", rf"\b{_SELF}\s+(?:(?:{{merely}})\s+)?an?\s+(?:ro)?bot\b",
+         ("I'm just a bot.", "I am a robot"), ("I am a bottle washer", "a robot vacuum")),
+    # the disclaimers small models are trained to give about themselves
+    Rule("vendor.disclaimer", "vendor",
+         r"\bi\s+(?:don't|do\s+not)\s+have\s+(?:any\s+)?(?:personal\s+(?:feelings|emotions|experiences|opinions|"
+         r"beliefs)|feelings\s+or\s+emotions|emotions\s+or\s+feelings|a\s+physical\s+(?:body|form)|consciousness|"
+         r"real-?\s?time\s+(?:data|information|access)|access\s+to\s+real-?\s?time|the\s+ability\s+to\s+browse)\b",
+         ("I don't have personal opinions.", "I do not have access to real-time data"),
+         ("I don't have any plans, sir", "I do not have the time")),
+    Rule("vendor.training", "vendor",
+         r"\bmy\s+(?:training\s+data|knowledge\s+cut-?\s?off|training\s+cut-?\s?off)\b|"
+         r"\bas\s+of\s+my\s+(?:last|latest)\s+(?:update|training)\b",
+         ("As of my last update in 2023", "my knowledge cutoff"), ("my training shoes", "as of my last visit")),
+])
+
+PERSON = Rulebook("gate.person", [
+    # the butler introducing itself by a name: the name is the rule's group
+    Rule("person.introduces", "name",
+         r"\b(?:(?i:my\s+name\s+is|i\s+am\s+called|i'm\s+called|call\s+me)|(?:I\s+am|I'm)(?=\s+(?:[A-Z][a-z]*\.?\s+)?[A-Z]))"
+         r"\s+((?:(?:Sr|Mr|Mrs|Ms|Dr|Sir|Lady|Lord|Miss)\.?\s+)?[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)",
+         ("I am Sr. Kylie Spencer, at your service.", "My name is Jeeves.", "Call me Alfred."),
+         ("I am delighted, sir.", "I'm afraid not.", "my name is on the list"), flags=0),
+    # a human: what the butler is not, however the persona is worded
+    Rule("person.human", "human",
+         r"\b(?:i\s+am|i'm|im)\s+(?:(?:also|indeed|really|actually|definitely|very\s+much)\s+)?(?:an?\s+)?"
+         r"(?:real\s+|living\s+|flesh[- ]and[- ]blood\s+)?(?:human(?:\s+being)?|person|man|woman)\b(?!\s+of\b)",
+         ("I am a human being.", "Yes, I'm a real person, sir.", "I am human"),
+         ("I am not a human, sir.", "I'm a man of few words", "I am humane")),
+])
+
+# "I am not a human but a computer program. I am a human but...": a thing said and unsaid
+# (about itself only: "it is not raining here but it is raining in Leeds" is a contrast, not a contradiction)
+_CLAIM = r"\b(i\s+am|i'm)\s+(not\s+)?((?:an?\s+|the\s+)?[a-z]+(?:\s+[a-z]+)?)"
+CONTRADICTION = Rulebook("gate.contradiction", [
+    Rule("contradiction.claim", "claim", _CLAIM,
+         ("I am not a human but a computer program.", "I'm a butler"), ("It is raining", "Certainly.")),
+])
+
+_SOFT_WORDS = {"sure", "afraid", "sorry", "happy", "glad", "delighted", "able", "unable", "certain", "here", "there",
+               "just", "only", "so", "very", "quite", "really", "also", "still", "now", "always", "going", "trying"}
+
+
+def vendor_identity(text: str) -> str | None:
+    for rule in VENDOR:
+        m = rule.search(text)
+        if m:
+            return m.group(0)
+    return None
+
+
+def other_name(text: str, name: str) -> str | None:
+    """A name the answer gives itself that is not the persona's ("I am Sr. Kylie Spencer")."""
+    rule = PERSON.first(text, "name")
+    if rule is None:
+        return None
+    for m in rule.regex.finditer(text):
+        said = m.group(1)
+        first = said.split()[0].rstrip(".")
+        if name.lower() in said.lower() or first.lower() in _SOFT_WORDS or first in ("I", "Sir"):
+            continue
+        if said.lower().rstrip(".") in ("sir", "madam"):
+            continue
+        return said
+    return None
+
+
+def claims_human(text: str) -> str | None:
+    m = PERSON.labelled("human")[0].search(text)
+    return m.group(0) if m else None
+
+
+def contradiction(text: str) -> str | None:
+    """The same thing said and unsaid ("I am not a human ... I am a human")."""
+    said: dict[tuple[str, str], set[bool]] = {}
+    for m in CONTRADICTION.labelled("claim")[0].regex.finditer(text):
+        subject = "i am"
+        what = re.sub(r"^(?:an?|the)\s+", "", m.group(3).lower())
+        head = what.split()[0]
+        if head in _SOFT_WORDS or head in ("not", "no", "a", "an", "the"):
+            continue
+        said.setdefault((subject, what), set()).add(bool(m.group(2)))
+        said.setdefault((subject, head), set()).add(bool(m.group(2)))
+    for (subject, what), signs in said.items():
+        if signs == {True, False}:
+            return f"{subject} {what} and {subject} not {what}"
+    return None
