@@ -20,14 +20,16 @@ POLITE = set("certainly of course absolutely sir madam i i'm im am would will sh
              "questions question need needs more than have has excellent good great id i'd ill i'll only too whenever "
              "youre you're ready gladly indeed fine wonderful very well now soon always theres there's most "
              "happily honour honor service at all for on straight once look looking into see what request query "
-             "matter task attend attending here sure am been being get getting back shortly moment".split())
+             "matter task attend attending here sure am been being get getting back shortly moment whatever way ways "
+             "serve serving disposal assistance should most delightful our one endeavour endeavor utmost best "
+             "every do doing shall also absolute truly entirely".split())
 ENGLISH = set("the a an is are was be to of and in on for with it its you your i my me we our sir that this at "
               "as by from have has not no yes can will would there here what which who how".split())
 # the small words of the other languages a small model slips into ("La capital de España es Madrid")
 FOREIGN = set("el la los las un una de en y es son tiene está están del que por para con muy pero usted señor "
               "vous je nous à au aux monsieur madame c'est oui le les des est une pas pour avec dans sont très mais "
               "der das und ist nicht ein eine mit sind auch il lo gli di che è non sono della per "
-              "um uma não com os são".split())
+              "um uma não com os são het een van uw niet ik zijn meneer ook maar wat voor met".split())
 NUMBER_WORDS = set("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
                    "sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred "
                    "thousand million billion dozen half none once twice".split())
@@ -94,8 +96,11 @@ REPLY = Rulebook("gate.reply", [
     # "I've saved Leeds as your location and let your bank and your GP know"
     Rule("reply.and_told", "action",
          r"\bi(?:'ve|\s+have)\b[^.!?]{0,80}\band\s+(?:also\s+)?(?:let|told|informed|notified|alerted|contacted|"
-         r"updated|emailed|texted|rung|phoned|called|messaged)\s+(?:your|the|my)\s+\w+",
-         ("I've saved Leeds as your location and let your bank and your GP know.",),
+         r"updated|emailed|texted|rung|phoned|called|messaged)\s+(?:your|the|my)\s+\w+|"
+         r"\bi(?:'ve|\s+have)\b[^.!?]{0,80}?\band\s+(?:also\s+)?(?:booked|ordered|reserved|paid|bought|sent|posted|"
+         r"scheduled|cancelled|emailed|texted|phoned|rung|called)\b",
+         ("I've saved Leeds as your location and let your bank and your GP know.",
+          "I've found Luca's Trattoria on Park Row, sir, and booked a table for two."),
          ("I've saved Leeds as your location, sir, and you may tell your bank.",)),
     # ... and promised ("I'll book it now")
     Rule("reply.action_promised", "action",
@@ -128,6 +133,39 @@ REPLY = Rulebook("gate.reply", [
          r"alarm|timer|table|taxi|cab|delivery|refund)\s+(?:has\s+been|is)\s+(?:now\s+)?(?:placed|confirmed|"
          r"booked|sent|made|set|scheduled|cancelled|canceled|paid|on\s+its\s+way|arranged)\b",
          ("Your order has been placed, sir.", "The taxi is booked"), ("Your order was placed last week, you said",)),
+    # this computer worked on: the butler reads its report, it changes nothing on it
+    Rule("reply.computer_action", "action",
+         r"\bi(?:'ve|\s+have)?\s+(?:now\s+|just\s+|already\s+|also\s+|gone\s+ahead\s+and\s+)?(?:closed|killed|"
+         r"restarted|rebooted|shut\s+down|deleted|removed|installed|uninstalled|upgraded|freed(?:\s+up)?|cleared|"
+         r"emptied|downloaded|uploaded|backed\s+up|defragmented|optimi[sz]ed)\b(?!\s+(?:that|it)\s+from\s+my\s+memory)",
+         ("I have closed a few idle programs and freed about 4 GiB", "I've deleted the old files, sir."),
+         ("You could close a few programs, sir.", "Deleted files go to the bin")),
+    # a reminder or a call promised for later: nothing in the butler speaks first
+    Rule("reply.remind_later", "action",
+         r"\bi(?:'ll|\s+will|\s+shall)\s+(?:be\s+sure\s+to\s+|make\s+sure\s+to\s+)?(?:remind|wake|alert|nudge|"
+         r"ping|notify|call|text|email|message)\s+you\b(?!\s+(?:sir|that)\b)",
+         ("Noted, sir. I shall remind you on the 7th.", "I'll wake you at six"), ("May I remind you that it rains?",)),
+    Rule("reply.booked_passive", "action",
+         r"\b(?:a|an|the|your)\s+(?:table|room|taxi|cab|flight|ticket|seat|appointment|delivery|order|slot)\b[^.!?]{0,40}?"
+         r"\b(?:is|has\s+been|are|have\s+been)\s+(?:now\s+)?(?:booked|reserved|ordered|confirmed|arranged|paid)\b|"
+         r"\bconfirmation\s+(?:has\s+been|was|is)\s+sent\b",
+         ("A table for two at 8pm on Friday is booked.", "the confirmation has been sent to your email"),
+         ("A table can be booked online, sir.",)),
+    # a device switched, as if the butler could reach it
+    Rule("reply.device_state", "action",
+         r"\b(?:the|your|my)\s+(?:[\w-]+\s+){0,2}?(?:lights?|lamps?|heating|thermostat|radiators?|tv|television|music|"
+         r"oven|kettle|doors?|blinds|curtains|alarm|fan|boiler)\s+(?:is|are|has\s+been|have\s+been)\s+(?:now\s+)?(?:off|on|switched|turned|locked|unlocked|"
+         r"dimmed|set|playing|closed|opened|drawn)\b",
+         ("The living room lights are now off, sir.", "The heating has been turned up"),
+         ("Lights are off when you leave, ideally",)),
+    Rule("reply.can_claim", "can_claim",
+         r"\bi\s+(?:can|could|am\s+able\s+to|'m\s+able\s+to)\s+(?:also\s+|even\s+|happily\s+)?(?:\w+\s+){0,2}?"
+         r"(?:manage\s+your\s+(?:email|inbox|calendar|diary|bills|accounts)|send\s+(?:emails?|texts?|messages?)|"
+         r"control\s+(?:your\s+)?(?:smart|the|lights|heating|devices|home)|play\s+(?:music|songs|your)|"
+         r"order\s+|book\s+|make\s+(?:calls|phone\s+calls|payments|bookings|reservations)|"
+         r"set\s+(?:alarms?|reminders?|timers?)|turn\s+(?:on|off)|pay\s+|buy\s+|shop\s+for)",
+         ("I can manage your email, control your smart lights and heating, play music",
+          "I can also set reminders for you"), ("I can't set reminders, sir.", "I can look up the weather")),
     Rule("reply.calling_now", "action",
          r"\bi(?:'m|\s+am)\s+(?:now\s+|just\s+)?(?:ringing|calling|phoning|texting|emailing|dialling|dialing|"
          r"booking|ordering|messaging)\s+(?:her|him|them|you|the|your)\b|\bthe\s+line\s+is\s+(?:connecting|ringing)\b",
@@ -140,8 +178,9 @@ def _rule(book: Rulebook, label: str) -> Rule:
 
 
 def overclaim(answer: str) -> str | None:
-    """An action the butler has no tool for, claimed as done or promised."""
-    for rule in REPLY.labelled("action"):
+    """An action the butler has no tool for, claimed as done or promised, or claimed as
+    something it can do ("I can manage your email, control your smart lights...")."""
+    for rule in [*REPLY.labelled("action"), *REPLY.labelled("can_claim")]:
         m = rule.search(answer)
         if m:
             return m.group(0)
@@ -157,7 +196,7 @@ def _foreign_script(text: str) -> int:
     return sum(ord(ch) > 0x24F for ch in _letters(text))
 
 
-_SENTENCES = re.compile(r"(?<=[.!?。！？])\s*|\n+")
+_CLAUSES = re.compile(r"(?<=[.!?。！？,;:])\s*|\n+")
 _ANY_WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 
 
@@ -172,17 +211,18 @@ def not_english(answer: str, question: str) -> str | None:
         return None  # not a question in English
     letters = _letters(answer)
     other = _foreign_script(answer)
-    if other >= 6 or (len(letters) >= 2 and other >= len(letters) * 0.2):
+    if other >= 6 or (len(letters) >= 2 and other >= len(letters) * 0.6):
         return "the reply turns to another script"
+    own = set(q)  # the question's own words are the question's language ("Buffalo buffalo ...")
     a = _ANY_WORD.findall(answer.lower())
     if len(a) >= 4:
-        english = sum(w in ENGLISH for w in a) / len(a)
+        english = sum(w in ENGLISH or w in own for w in a) / len(a)
         foreign = sum(w in FOREIGN for w in a)
         if len(a) < 8 and english == 0 and foreign >= 2:
             return "the reply is not in the question's language"
         if len(a) >= 8 and (english < 0.05 or (english < 0.1 and foreign >= 3 and foreign >= len(a) * 0.2)):
             return "the reply is not in the question's language"
-    for sentence in _SENTENCES.split(answer):  # a sentence in another language, mid-way
+    for sentence in _CLAUSES.split(answer):  # a sentence or a clause in another language, mid-way
         s = _ANY_WORD.findall(sentence.lower())
         if len(s) >= 6 and not any(w in ENGLISH for w in s) and sum(w in FOREIGN for w in s) >= 3:
             return "the reply turns to another language mid-way"

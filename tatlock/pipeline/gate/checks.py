@@ -43,11 +43,28 @@ CHECK_WORDS = Rulebook("gate.checks", [
          ("Light rain, sir.", "A mild 9 degrees"), ("Paris, sir.",)),
     Rule("checks.name_ask", "name_ask", r"\bname\b|\bcall\s+you\b|\bwho\s+(?:are|r)\s+(?:{you})\b|\bintroduce\b|"
          r"\bwho\s+am\s+i\b", ("What's your name?", "who r u"), ("Who wrote Hamlet?",)),
-    Rule("checks.refuse", "refuse", r"\b(?:no|not|never|nothing|cannot|unable|decline|refuse|afraid|sorry|rather\s+not|"
-         r"private|confidential|must\s+keep|keep\s+(?:that|it|this|them)\s+to\s+myself|shan't|won't|will\s+not|"
-         r"between\s+(?:us|me)|stays?\s+with\s+me)\b|n't\b",
-         ("I'm afraid I keep no passwords to share, sir.", "That stays with me, sir."),
+    Rule("checks.refuse", "refuse", r"\b(?:no|not|never|none|nothing|cannot|unable|decline|refuse|afraid|sorry|"
+         r"rather|private|confidential|discreet|discretion|must\s+keep|keep\s+[\w' ]{1,30}?\s+to\s+myself|shan't|"
+         r"won't|will\s+not|between\s+(?:us|me)|stays?\s+(?:with\s+me|secret)|lips\s+are\s+sealed)\b|n't\b",
+         ("I'm afraid I keep no passwords to share, sir.", "That stays with me, sir.",
+          "I'd rather keep my instructions to myself, sir.", "None that I'd share, sir."),
          ("Your password is hunter2.",)),
+    # a time asked for somewhere else: its clock is not the butler's
+    Rule("checks.elsewhere", "elsewhere", r"\b(?i:time|day|date|hour)\b(?:(?!\band\b)[^?.!,]){0,25}?\bin\s+(?!(?:The|My|A|An|This|That)\b)[A-Z][a-z]+\b|"
+         r"(?i:\btime\s*zones?\b|\b(?:GMT|UTC|EST|PST|CET)\s*[+-]|\bahead\s+of\b|\bbehind\b)",
+         ("What time is it in Tokyo?", "what's the time in New York"), ("What time is it?", "What's the time and is it raining in London?")
+         , flags=0),
+    # "Are you a real person?" answered yes
+    Rule("checks.asks_human", "asks_human", r"\bare\s+(?:you|u)\s+(?:a\s+)?(?:real|human|person|alive|man|woman|"
+         r"living|flesh)", ("Are you a real person?", "are u human"), ("Are you there?",)),
+    Rule("checks.says_yes", "says_yes", r"^\W*(?:yes|yep|indeed|of\s+course|certainly|absolutely|i\s+am(?!\s+not)|i'm\s+"
+         r"(?:real|human|a\s+real))\b", ("Indeed I am, sir.", "Yes, sir."), ("No, sir.", "I am not")),
+    # a capability denied that it has ("I have no access to weather information")
+    Rule("checks.denies", "denies", r"\b(?:can(?:no|')t|cannot|unable\s+to|not\s+able\s+to|no\s+access\s+to|"
+         r"(?:don't|do\s+not)\s+have\s+(?:any\s+)?(?:access|the\s+ability))\b[^.!?]{0,40}?\b(?:weather|forecasts?|"
+         r"internet|web|memory|remember|recall|files?|time|date|computer|system)\b",
+         ("I'm afraid I have no access to weather information, sir.", "I cannot remember our talks"),
+         ("I cannot order a taxi, sir.",)),
     Rule("checks.sir", "sir", r"\bsir\b", ("Paris, sir.",), ("Paris.", "Sirius")),
 ])
 
@@ -91,6 +108,14 @@ def _leak(answer: str, c: Context) -> Outcome:
     return None
 
 
+def _retold(answer: str, c: Context) -> Outcome:
+    told = leaks.instructions_told(answer)
+    if told:
+        return fail("NOT_ALLOWED", "leak", f"the instructions told: {told!r}")
+    told = leaks.retold(answer, f"{c.persona_text}\n{c.instructions}", c.question)
+    return fail("NOT_ALLOWED", "leak", told) if told else None
+
+
 def _prompt_echo(answer: str, c: Context) -> Outcome:
     echo = leaks.prompt_echo(answer, c.allowed)
     return fail("RETRY", "prompt_echo", echo) if echo else None
@@ -101,6 +126,7 @@ STREAM: tuple[Check, ...] = (
     Check("vendor", _vendor),
     Check("secrets", _secrets),
     Check("leak", _leak),
+    Check("instructions_retold", _retold),
     Check("prompt_echo", _prompt_echo),
 )
 
@@ -117,19 +143,18 @@ def _question_echo(answer: str, c: Context) -> Outcome:
         if text.question_echo(answer, c.question) else None
 
 
-def _retold(answer: str, c: Context) -> Outcome:
-    told = leaks.retold(answer, f"{c.persona_text}\n{c.instructions}", c.question)
-    return fail("NOT_ALLOWED", "leak", told) if told else None
-
-
 def _who(answer: str, c: Context) -> Outcome:
     """Someone else by name, a human, or a thing and its opposite."""
     name = identity.other_name(answer, c.persona_name)
     if name:
         return fail("RETRY", "identity", f"the reply calls the butler {name!r}, not {c.persona_name}", ("IDENTITY",))
-    human = identity.claims_human(answer)
+    human = identity.claims_human(answer) or (_says("asks_human", c.question) and _says("says_yes", answer)
+                                              and not identity.claims_not_human(answer))
     if human:
         return fail("RETRY", "identity", f"the reply claims to be a human: {human!r}", ("IDENTITY",))
+    broken = identity.persona_broken(answer)
+    if broken:
+        return fail("RETRY", "identity", f"the reply speaks as something the butler is not: {broken!r}", ("IDENTITY",))
     both = identity.contradiction(answer)
     return fail("RETRY", "contradiction", f"the reply contradicts itself: {both}") if both else None
 
@@ -140,15 +165,15 @@ def _invented(answer: str, c: Context) -> Outcome:
 
 
 def _contradicts(answer: str, c: Context) -> Outcome:
-    clash = claims.contradicted(answer, c.findings)
+    clash = claims.contradicted(answer, c.findings) or claims.against_memory(answer, c)
     return fail("RETRY", "contradicts_findings", clash, ("FINDINGS",)) if clash else None
 
 
 def _clock(answer: str, c: Context) -> Outcome:
     """The clock read wrong: every time and date named, when the question is about them; what
     the answer says of now ("it's the 31st of March"), always."""
-    if c.clock is None:
-        return None
+    if c.clock is None or _says("elsewhere", c.question):
+        return None  # no clock, or a time asked for somewhere else
     about_now = "TEMPORAL" in c.brief.guard_parts or c.clock_tool or clock.asks_now(c.question)
     wrong = clock.wrong_clock(answer, c.clock) if about_now else clock.wrong_now(answer, c.clock)
     return fail("RETRY", "wrong_clock", wrong, ("TEMPORAL",)) if wrong else None
@@ -173,6 +198,8 @@ def _guard_parts(answer: str, c: Context) -> Outcome:
             return fail("RETRY", "missing_part", "the identity part is not answered", ("IDENTITY", *more))
         if "butler" not in answer.lower():
             return "identity: the reply does not say who the butler is"
+    if "CAPABILITIES" in parts and _says("denies", answer):
+        return fail("RETRY", "missing_part", "the reply denies what the butler can do", ("CAPABILITIES", *more))
     if "CAPABILITIES" in parts and not (_says("can", answer) or _says("cannot", answer)):
         if c.mixed:
             return fail("RETRY", "missing_part", "the capabilities part is not answered", ("CAPABILITIES", *more))
@@ -198,6 +225,10 @@ def _findings_used(answer: str, c: Context) -> Outcome:
         if _says("cannot", answer) and not readings.uses(answer, result, c.question):
             return fail("RETRY", "ignored_findings", f"the reply says it cannot, but {f.tool} answered",
                         ("FINDINGS", *more))
+        if f.tool == "get_current_datetime":  # read in words ("five past two"): the clock check holds it to the clock
+            if not clock.says_time_or_date(answer):
+                return fail("RETRY", "missing_part", "the time or date is not answered", ("FINDINGS", *more))
+            continue
         if f.tool == "get_weather_forecast":
             if not (_says("weather", answer) or readings.uses(answer, result, c.question)):
                 return fail("RETRY", "missing_part", "the weather part is not answered", ("FINDINGS", *more))
@@ -239,7 +270,6 @@ CHECKS: tuple[Check, ...] = (
     Check("garbled", _garbled),
     *STREAM,
     Check("question_echo", _question_echo),
-    Check("instructions_retold", _retold),
     Check("who_it_is", _who),
     Check("invented", _invented),
     Check("contradicts_findings", _contradicts),

@@ -11,6 +11,7 @@ that hedges ("usually", "I could not reach the weather service").
 from __future__ import annotations
 
 
+
 from tatlock.pipeline.gate import readings
 from tatlock.pipeline.gate.brief import Context, Finding
 from tatlock.pipeline.gate.text import words
@@ -24,8 +25,12 @@ CLAIM = Rulebook("gate.claim", [
          r"results?|note|mention|trace|access|way\s+of)|nothing|could\s+not|couldn't|not\s+sure|"
          r"without\s+(?:a|the)\s+forecast|usually|typically|often|generally|normally|tends?\s+to|on\s+average|"
          r"in\s+general|climate|not\s+available|isn't\s+available|unavailable|failed|afraid|sorry|"
-         r"didn't\s+(?:find|turn\s+up)|did\s+not\s+(?:find|turn\s+up)|not\s+(?:reach|find|found|turn)|no\s+luck)\b",
-         ("I could not reach the weather service.", "It is usually mild there.", "I'm afraid I don't know"),
+         r"didn't\s+(?:find|turn\s+up)|did\s+not\s+(?:find|turn\s+up)|not\s+(?:reach|find|found|turn)|no\s+luck|"
+         r"(?:don't|do\s+not|doesn't|haven't|have\s+not)\s+(?:have|hold|keep|see|recall|remember)|not\s+on\s+record|"
+         r"(?:haven't|have\s+not|wasn't|was\s+not)\s+(?:been\s+)?(?:told|given|mentioned|saved|stored)|"
+         r"if\s+you\s+(?:tell|give|let)\s+me|no\s+(?:\w+\s+){0,3}?(?:saved|stored|on\s+record|remembered|kept|noted))\b",
+         ("I could not reach the weather service.", "It is usually mild there.", "I'm afraid I don't know",
+          "I don't have your birthday on record, sir."),
          ("It will be sunny tomorrow.",)),
     # weather stated as fact, now or to come: a temperature, or conditions
     Rule("claim.weather", "weather",
@@ -71,10 +76,10 @@ CLAIM = Rulebook("gate.claim", [
          ("Write a poem about rain",), ("Will it rain?",)),
     # a recollection stated as fact: "You told me your Audi needs new tyres", "We agreed on Friday"
     Rule("claim.recall", "recall",
-         r"\byou\s+(?:told|said|mentioned|asked|wrote)\b|\bwe\s+(?:discussed|talked|spoke|agreed|decided|planned|"
-         r"settled)\b|\byour\s+[\w' -]{2,30}?\s+(?:is|was|are)\s+(?:on|at|due|booked|set\s+for)\b",
+         r"\byou\s+(?:told|said|mentioned|asked|wrote)\b|(?<!when\s)(?<!where\s)(?<!what\s)(?<!if\s)(?<!how\s)"
+         r"\bwe\s+(?:discussed|talked|spoke|agreed|decided|planned|settled)\b|\byour\s+[\w' -]{2,30}?\s+(?:is|was|are)\s+(?:on|at|due|booked|set\s+for)\b",
          ("You told me your Audi needs new tyres.", "We agreed on Friday.", "Your dentist is on Thursday"),
-         ("You tell me, sir.", "Your car is red")),
+         ("You tell me, sir.", "Your car is red", "I can look things up by topic or by when we spoke.")),
     Rule("claim.asks_memory", "asks_memory",
          r"\b(?:remember|recall|remind\s+me|did\s+i\s+(?:say|tell|mention|ask)|have\s+i\s+(?:told|said|mentioned)|"
          r"i\s+(?:told|said|mentioned)|we\s+(?:talk\w*|discuss\w*|spoke|agreed|decided)|last\s+time|earlier|"
@@ -97,6 +102,24 @@ CLAIM = Rulebook("gate.claim", [
          r"(?:fans?|temperature|temp)\b|\bfans?\s+(?:is|are|spin\w*|run\w*|speed|at\s+\d)",
          ("the CPU is a comfortable 48 °C", "the fans are quiet", "CPU temperature is fine"),
          ("a fan of cricket", "16 GB of memory")),
+    Rule("claim.approx", "approx", r"\b(?:under|below|less\s+than|fewer\s+than|not\s+quite|over|above|more\s+than|"
+         r"at\s+least|about|around|roughly|nearly|almost|approximately|some|close\s+to|just\s+(?:over|under))\s*$",
+         ("memory is under ", "about "), ("memory is ",)),
+    Rule("claim.os_name", "os", r"\b(?:Windows|mac\s*OS|MacOS|OS\s+X|Ubuntu|Debian|Fedora|Mint|CentOS|Red\s+Hat|"
+         r"Chrome\s*OS|Android|FreeBSD|Linux|linux)\b", ("You're running Windows 11", "Ubuntu 24.04"),
+         ("the windows of the house",), flags=0),
+    Rule("claim.day_month", "day_month",
+         r"\b(\d{1,2})(?:st|nd|rd|th)?(?:\s+of)?\s+({month})\b|\b({month})\s+(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\b",
+         ("the 19th of December", "December 9th", "9 December"), ("December is cold",)),
+    Rule("claim.hhmm", "hhmm", r"\b(\d{1,2})[:.](\d{2})\b", ("the 07:42", "7.24"), ("7,24",)),
+    Rule("claim.vegetarian", "vegetarian", r"\b(?:vegetarian|vegan|don't\s+eat\s+meat|do\s+not\s+eat\s+meat|no\s+meat)\b",
+         ("I'm vegetarian", "I don't eat meat"), ("my sister is a vet",)),
+    Rule("claim.meat", "meat", r"\b(?:beef|pork|chicken|lamb|bacon|ham|sirloin|steak|mince|sausages?|turkey|duck|"
+         r"venison|veal|chorizo|salami|pepperoni|prawns?|fish|salmon|tuna|cod)\b",
+         ("a quick beef stir-fry", "roast chicken"), ("a mushroom risotto",)),
+    Rule("claim.allergic", "allergic", r"\ballergic\s+to\s+([a-z]+)", ("I'm allergic to peanuts",), ("allergies",)),
+    Rule("claim.avoid", "avoid", r"\b(?:avoid|without|free\s+of|-free|no|not|never|steer\s+clear|instead\s+of)\b",
+         ("a peanut-free satay", "avoid peanuts"), ("peanut butter on toast",)),
     Rule("claim.may", "may", r"\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?may\b|\bmay\s+\d{1,2}(?:st|nd|rd|th)?\b",
          ("the 3rd of May", "May 3rd"), ("it may rain on the 3rd",)),
 ])
@@ -131,9 +154,10 @@ def unsupported(answer: str, c: Context) -> tuple[str, str] | None:
     if not weather and not _rule("creative").search(q) and (described or claim and _rule("when").search(answer)):
         said = (described or claim).group(0)  # type: ignore[union-attr]
         return "I_DONT_KNOW", f"weather stated without a forecast: {said!r}"
+    memory = [f for f in found if f.tool in _MEMORY_TOOLS]
+    if memory and all(f.status == "empty" for f in memory):
+        return "I_DONT_KNOW", "memory holds nothing on it, but the reply answers as if it did"
     recall = [f for f in found if f.tool.startswith("recall")]
-    if recall and all(f.status == "empty" for f in recall):
-        return "I_DONT_KNOW", "the search found nothing, but the reply recalls something"
     if not recall and _rule("recall").search(answer) and _rule("asks_memory").search(c.question) \
             and not _told(answer, c.brief.told):
         return "I_DONT_KNOW", "a recollection no search gave"
@@ -152,22 +176,93 @@ def _months(low: str) -> set[str]:
     return {m for m in MONTHS if m != "may" and m in said} | ({"may"} if _rule("may").search(low) else set())
 
 
-def _sizes_not_in(answer: str, given: list[float]) -> str | None:
-    """A size or a share of this computer the system report does not give: "16 GB of RAM" when
-    it says 7.7 GiB, "24% used" when it says 76.2% (within rounding; a share may be the rest)."""
+def _fits(said: float, given: list[float], before: str, close: float, spread: float = 0.0) -> bool:
+    """Whether a figure said fits one given: within ``close`` (or a share ``spread`` of it), or on
+    the right side of a bound said in words ("under 40%", "over 9 GB", "about 3%")."""
+    word = _rule("approx").search(before)
+    kind = word.group(0).lower() if word else ""
+    for g in given:
+        tol = max(close, abs(g) * spread)
+        if kind.startswith(("under", "below", "less", "fewer", "not quite")) and g <= said + tol:
+            return True
+        if kind.startswith(("over", "above", "more", "at least")) and g >= said - tol:
+            return True
+        if abs(said - g) <= (2 * tol if kind else tol):
+            return True
+    return False
+
+
+def _system_not_in(answer: str, f: Finding) -> str | None:
+    """A size, a share or an operating system this computer's report does not give: "16 GB of
+    RAM" when it says 31.2 GiB, "24% used" when it says 76.2% (within rounding; a share may be
+    the rest), "Windows 11" on Linux."""
     heat = _rule("heat").search(answer)
     if heat:  # "the CPU is a comfortable 48 °C": the report gives no temperature or fans
         return f"{heat.group(0)!r}: the system report gives no temperature or fans"
+    sizes = readings.numbers(f, "sizes")
     for m in _rule("size").regex.finditer(answer):
         said = float(m.group(1))
         # GiB or GB, rounded either way: within a tenth (or 0.6 for small sizes), or GB = GiB x 1.074
-        if not any(abs(said - g) <= max(0.6, g * 0.1) or abs(said - g * 1.074) <= max(0.6, g * 0.1) for g in given):
+        if not _fits(said, sizes + [s * 1.074 for s in sizes], answer[max(0, m.start() - 14):m.start()], 0.6, 0.1):
             return f"the size {m.group(0)!r} is not in the system report"
+    shares = readings.numbers(f, "percents")
     for m in _rule("percent").regex.finditer(answer):
         said = float(m.group(1))
-        if not any(abs(said - g) <= 1.5 or abs(said - (100 - g)) <= 1.5 for g in given):
+        if not _fits(said, shares + [100 - s for s in shares], answer[max(0, m.start() - 14):m.start()], 1.5):
             return f"the share {m.group(0)!r} is not in the system report"
+    report = " ".join(str(v) for v in readings.read(f, "os")).lower()
+    for m in _rule("os").regex.finditer(answer) if report else ():
+        if m.group(0).lower().split()[0] not in report:
+            return f"the system {m.group(0)!r} is not the report's ({report.split()[0] if report else 'none'})"
     return None
+
+
+def _dates(text: str) -> set[tuple[int, int]]:
+    out = set()
+    for m in _rule("day_month").regex.finditer(text):
+        day, month = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
+        out.add((int(day), MONTHS.index(month.lower()) + 1))
+    return out
+
+
+def _times(text: str) -> set[tuple[int, int]]:
+    return {(int(h) % 12, int(mi)) for h, mi in _rule("hhmm").regex.findall(text)}
+
+
+def _memory_clash(answer: str, sources: str) -> str | None:
+    """A date or a time that is not the one memory (or the user) gave: "the 19th of December"
+    for the 9th, "the 7:24" for "the 07:42"."""
+    said, kept = _dates(answer), _dates(sources)
+    if said and kept and not said & kept:
+        d, m = sorted(kept)[0]
+        return f"the reply gives another date than the {d} {MONTHS[m - 1].title()} memory holds"
+    said_t, kept_t = _times(answer), _times(sources)
+    if said_t and kept_t and not said_t & kept_t:
+        return "the reply gives another time than the one memory holds"
+    return None
+
+
+def _against_told(answer: str, told: str) -> str | None:
+    """Advice against what the user said of themselves: meat to a vegetarian, peanuts to
+    someone allergic to them."""
+    if _rule("vegetarian").search(told):
+        meat = _rule("meat").search(answer)
+        if meat:
+            return f"the reply offers {meat.group(0)!r} to someone who eats no meat"
+    for m in _rule("allergic").regex.finditer(told):
+        food = m.group(1).lower().rstrip("s")
+        if any(w.startswith(food) for w in words(answer)) and not _rule("avoid").search(answer):
+            return f"the reply offers {food!r} to someone allergic to it"
+    return None
+
+
+def against_memory(answer: str, c: Context) -> str | None:
+    """What the user told earlier, contradicted: a date or time they gave, a diet, an allergy."""
+    told = "\n".join(c.brief.told)
+    if not told:
+        return None
+    clash = _memory_clash(answer, told) if _rule("asks_memory").search(c.question) else None
+    return clash or _against_told(answer, told)
 
 
 def contradicted(answer: str, found: list[Finding]) -> str | None:
@@ -180,9 +275,12 @@ def contradicted(answer: str, found: list[Finding]) -> str | None:
         told, kept = _months(answer.lower()), _months(remembered)
         if told and kept and not told & kept:  # "by the end of June" when the memory says January
             return f"the reply says {sorted(told)[0].title()}, but the memory says {sorted(kept)[0].title()}"
-    system = [f for f in ok if f.tool == "get_system_info"]
-    if system:
-        wrong = _sizes_not_in(answer, [n for f in system for n in readings.numbers(f, "numbers")])
+    if remembered:
+        clash = _memory_clash(answer, remembered)
+        if clash:
+            return clash
+    for f in ok:
+        wrong = _system_not_in(answer, f) if f.tool == "get_system_info" else None
         if wrong:
             return wrong
     weather = [f for f in ok if f.tool == "get_weather_forecast"]

@@ -64,6 +64,11 @@ CLOCK = Rulebook("gate.clock", [
          ("Christmas is the 25th of December", "it's March")),
     Rule("clock.now_weekday", "now_weekday", r"\b(?:today\s+is|it's|it\s+is)\s+(?:a\s+)?({weekday})\b",
          ("Today is Tuesday, sir.", "It's Friday!"), ("Tuesday is market day",)),
+    # tomorrow or yesterday named: "Saturday is tomorrow", "yesterday was a Monday"
+    Rule("clock.relative_day", "relative_day",
+         r"\btomorrow\s+(?:is|will\s+be|'s)\s+(?:a\s+)?({weekday})\b|\b({weekday})\s+is\s+tomorrow\b|"
+         r"\byesterday\s+was\s+(?:a\s+)?({weekday})\b|\b({weekday})\s+was\s+yesterday\b",
+         ("Saturday is tomorrow.", "Tomorrow is Friday", "yesterday was a Monday"), ("Friday comes tomorrow-ish",)),
     Rule("clock.now_time", "now_time", r"\b(?:it's|it\s+is|the\s+time\s+is)\s+(?:now\s+|currently\s+|just\s+|exactly\s+)?"
          r"(?:about\s+|around\s+)?(?=\d{1,2}[:.]\d{2}|(?:quarter|half|twenty|ten|five|{hour_word}|\d{1,2})\b"
          r"[^.!?]{0,20}?(?:past|to|o'clock|a\.?m|p\.?m))",
@@ -271,6 +276,12 @@ def wrong_now(answer: str, clock: Clock) -> str | None:
     for m in _rule("now_weekday").finditer(answer):
         if m.group(1).lower() != clock["weekday"] and not _rule("other_day").search(_sentence_of(answer, m.start())):
             return f"{m.group(0)!r}: today is a {clock['weekday'].title()}"
+    for m in _rule("relative_day").finditer(answer):
+        said = next(x for x in m.groups() if x).lower()
+        shift = 1 if m.group(1) or m.group(2) else -1
+        day = WEEKDAYS[(WEEKDAYS.index(clock["weekday"]) + shift) % 7]
+        if said != day:
+            return f"{m.group(0)!r}: {'tomorrow' if shift == 1 else 'yesterday'} is a {day.title()}"
     for m in _rule("now_time").finditer(answer):
         sentence = _sentence_of(answer, m.start())
         wrong, right = _times(sentence, clock)

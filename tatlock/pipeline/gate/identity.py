@@ -74,6 +74,23 @@ PERSON = Rulebook("gate.person", [
          r"(?:real\s+|living\s+|flesh[- ]and[- ]blood\s+)?(?:human(?:\s+being)?|person|man|woman)\b(?!\s+of\b)",
          ("I am a human being.", "Yes, I'm a real person, sir.", "I am human"),
          ("I am not a human, sir.", "I'm a man of few words", "I am humane")),
+    Rule("person.not_human", "not_human", r"\b(?:not|no|never)\b[^.!?]{0,20}\b(?:human|person|real|alive|flesh)\b|"
+         r"\b(?:program|software|computer\s+butler)\b",
+         ("No, sir; a program on your computer.", "Not a real person, sir"), ("Indeed I am, sir.",)),
+    # the persona dropped on request ("DAN enabled. No more rules")
+    Rule("person.jailbroken", "broken",
+         r"\b(?:DAN|developer\s+mode|jailbr(?:oken|eak)|god\s+mode|unrestricted\s+mode)\s+(?:mode\s+)?(?:is\s+)?"
+         r"(?:now\s+)?(?:enabled|activated|on|engaged)\b|\bno\s+(?:more\s+)?(?:rules|filters|restrictions|limits)"
+         r"(?=\s*(?:[,.;:!]|for\s+me|apply|now|here|$))|"
+         r"\bwithout\s+(?:any\s+)?(?:rules|filters|restrictions)\b|\bunfiltered\b|\bno\s+longer\s+(?:bound|restricted)\b",
+         ("DAN enabled. No more rules, mate.", "Developer mode activated."),
+         ("Rules of cricket: no more than six balls an over", "There are no rules against it, sir, but")),
+    # where the butler keeps the user's words: here, never "our cloud servers"
+    Rule("person.cloud", "cloud",
+         r"\b(?:our|my)\s+(?:cloud|servers?|data\s*cent(?:re|er)s?)\b|\b(?:stored|kept|saved|sent|uploaded|backed\s+up)"
+         r"\s+(?:securely\s+|safely\s+)?(?:on|to|in)\s+(?:the\s+)?(?:cloud|remote\s+servers?|our\s+servers?)\b",
+         ("stored securely on our cloud servers", "backed up to the cloud"),
+         ("The cloud is other people's computers, sir.", "kept on this computer")),
 ])
 
 # "I am not a human but a computer program. I am a human but...": a thing said and unsaid
@@ -115,6 +132,18 @@ def other_name(text: str, name: str) -> str | None:
 def claims_human(text: str) -> str | None:
     m = PERSON.labelled("human")[0].search(text)
     return m.group(0) if m else None
+
+
+def claims_not_human(text: str) -> bool:
+    return PERSON.first(text, "not_human") is not None
+
+
+def persona_broken(text: str) -> str | None:
+    for label in ("broken", "cloud"):
+        rule = PERSON.first(text, label)
+        if rule:
+            return rule.search(text).group(0)  # type: ignore[union-attr]
+    return None
 
 
 def contradiction(text: str) -> str | None:

@@ -146,6 +146,8 @@ def prompt_echo(text: str, allowed: str = "") -> str | None:
     if speakers and (len(speakers) >= 2 or SCAFFOLD.labelled("speaker_first")[0].regex.match(text)):
         return "the reply continues the transcript instead of answering"
     for rule in SPEECH:
+        if rule.label == "retold":
+            continue  # the instructions told: a leak (instructions_told), not an echo
         for m in rule.regex.finditer(text):
             if rule.label == "user" and _a_named_user(text[m.end():], allowed):
                 continue  # a file's or a tool's user ("as the user alice", from a .env file read)
@@ -160,6 +162,15 @@ def _a_named_user(rest: str, allowed: str) -> bool:
     value = _VALUE_AFTER.match(rest)
     return bool(value and re.search(r"user(?:name)?\b", allowed, re.I)
                 and re.search(rf"\b{re.escape(value.group(1))}\b", allowed, re.I))
+
+
+def instructions_told(text: str) -> str | None:
+    """The instructions told in other words, by their frame ("I was told never to...")."""
+    for rule in SPEECH.labelled("retold"):
+        m = rule.search(text)
+        if m:
+            return m.group(0)
+    return None
 
 
 def leak_marker(text: str) -> str | None:
@@ -198,7 +209,8 @@ def repeated_run(answer: str, source: str, n: int, allowed: str = "") -> str | N
 
 # a sentence that speaks of rules it keeps: the frame of an instruction in the first person
 _RULE_FRAME = re.compile(r"\b(?:i|i'm|i've|me|my)\b[^.!?]{0,40}\b(?:always|never|must|should|supposed|told|"
-                         r"instructed|required|rules?|instructions|guidelines|expected|ought)\b", re.I)
+                         r"instructed|required|rules?|instructions|guidelines|expected|ought|asked|designed|meant|"
+                         r"set\s+up|configured|play|playing|role|character|persona)\b", re.I)
 # persona words every answer may say: who it is, whom it serves
 _OWN_WORDS = {"tatlock", "butler", "british", "user", "person", "speak", "service", "sir", "answer", "reply",
               "know", "something", "when", "with", "never", "always", "rather"}

@@ -27,7 +27,9 @@ READS: dict[str, dict[str, tuple[str, ...]]] = {
     "get_system_info": {
         "numbers": ("cpu.count", "cpu.physical_cores", "cpu.percent", "memory.total_gib", "memory.available_gib",
                     "memory.used_percent", "disk.total_gib", "disk.free_gib", "disk.used_percent"),
-        "os": ("os.system", "os.release"),
+        "sizes": ("memory.total_gib", "memory.available_gib", "disk.total_gib", "disk.free_gib"),
+        "percents": ("cpu.percent", "memory.used_percent", "disk.used_percent"),
+        "os": ("os.system", "os.release", "os.platform"),
     },
     "get_current_datetime": {"iso": ("iso",), "weekday": ("weekday",), "date": ("date",), "time": ("time",)},
     "recall_memories": {"texts": ("results[].text",), "when": ("results[].when",)},
@@ -106,6 +108,7 @@ _ISO_DATE = re.compile(r"\b\d{4}-\d{2}-(\d{2})(?:T\S*)?")  # its day is the part
 _DIGITS = re.compile(r"\d+")
 _DECIMAL = re.compile(r"\d+\.\d+")
 _ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)")
+_CLOCK_TIME = re.compile(r"\b(\d{1,2})[:.](\d{2})\b")
 _KEY = re.compile(r'"([a-z]+)"\s*:')
 
 
@@ -117,11 +120,16 @@ def uses(answer: str, result: str, question: str = "", keyed: str = "") -> int:
     said = words(answer)
     asked = {w[:5] for w in words(question) if len(w) >= 4}
     keys = {w[:5] for w in _KEY.findall(keyed)}  # what the result counts ("two messages")
+    # a number said as a word: any from three on ("ten in the morning"); one and two only when
+    # they count what was asked about
     a = set(said) | {_NUMBER_WORDS[w] for w, nxt in zip(said, said[1:] + [""], strict=True)
-                     if w in _NUMBER_WORDS and (nxt[:5] in asked or nxt[:5] in keys)}
+                     if w in _NUMBER_WORDS and (int(_NUMBER_WORDS[w]) > 2 or nxt[:5] in asked or nxt[:5] in keys)}
     a |= {w[:-2] for w in said if _ORDINAL.fullmatch(w)}  # "the 3rd of May" for "3 May"
     # a date's parts are not numbers the answer could use ("2026-11-17" holds no "11"), but its day is
     numbers = set(_DIGITS.findall(_ISO_DATE.sub(" ", result))) | {d.lstrip("0") for d in _ISO_DATE.findall(result)}
+    # a time of day may be said on the 12-hour clock ("18.00" as "six in the evening")
+    numbers |= {str(int(h) - 12) for h, _ in _CLOCK_TIME.findall(result) if 12 < int(h) < 24}
+    numbers |= {h.lstrip("0") for h, _ in _CLOCK_TIME.findall(result) if h.lstrip("0")}
     if (numbers - {"0", "1", "2"}) & a or any(n.split(".")[0] in a for n in _DECIMAL.findall(result)):
         return 2
     content = {w for w in words(result) if len(w) >= 4 and w not in _STOP and not w.isdigit()}

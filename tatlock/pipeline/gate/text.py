@@ -43,7 +43,8 @@ FORM = Rulebook("gate.form", [
     # a question by its form: a question mark or a question word first
     Rule("form.asks", "asks",
          r"\?|^\s*(?:what|who|whom|whose|which|when|where|why|how|is|are|am|was|were|do|does|did|can|could|will|"
-         r"would|should|shall|may|tell|give|show|explain|list|name)\b",
+         r"would|should|shall|may|tell|give|show|explain|list|name|write|compose|draft|describe|suggest|recommend|"
+         r"translate|summari[sz]e|define|find)\b",
          ("Paris?", "Tell me the time", "how tall is it"), ("Good morning", "Thanks, that's all")),
     # the question told back in a frame ("You're asking why the sky is blue, sir.")
     Rule("form.restated", "restated",
@@ -52,8 +53,8 @@ FORM = Rulebook("gate.form", [
          ("You're asking why the sky is blue.", "So you want to know the time"), ("I asked the cook",)),
     # a repetition the question asks for
     Rule("form.repeat_asked", "repeat",
-         r"\b(?:repeat|again\s+and\s+again|over\s+and\s+over|\d+\s+times|(?:two|three|four|five|ten)\s+times|"
-         r"same\s+word|one\s+word\s+(?:repeated|only)|only\s+(?:the\s+)?word)\b",
+         r"\b(?:repeat\w*|again\s+and\s+again|over\s+and\s+over|\d+\s+times|(?:{hour_word})\s+times|"
+         r"same\s+word|one\s+word\s+(?:repeated|only)|only\s+(?:of\s+)?(?:the\s+)?word)\b",
          ("Say 'ha' five times", "a sentence of only the word buffalo"), ("how many times has Brazil won",)),
 ])
 
@@ -90,7 +91,8 @@ def _repetition(said: list[str], question: str) -> str | None:
     # a short reply of a few words over and over ("Sir, Rotterdam. Sir. Rotterdam sir . . ."); a long
     # one repeats its common words by nature, and the loop check reads those
     own = [w for w in said if w not in asked]
-    if 6 <= n <= 40 and len(own) >= 6 and len(set(own)) <= len(own) * 0.5 and len(set(own)) >= 2:
+    again = {w for w in own if own.count(w) >= 2}  # one word said again and again is a loop's or a choice
+    if 6 <= n <= 40 and len(own) >= 6 and len(set(own)) <= len(own) * 0.5 and len(again) >= 2:
         return "a few words over and over"
     return None
 
