@@ -143,7 +143,10 @@ def load_sets(cases: list[Path], heldout: list[Path], builtin: bool) -> list[dic
                 header, raw = read_jsonl(path)
                 sets.append({"name": path.stem, "held_out": False, "header": header,
                              "cases": [blind_case(c) for c in raw]})
+    seen = {s["name"] for s in sets}
     for path, held in [(p, False) for p in cases] + [(p, True) for p in heldout]:
+        if path.stem in seen and path.resolve().parent == DATA.resolve():
+            continue  # already scored as one of tests/data's sets
         if not path.is_file():
             raise SystemExit(f"bench gate: no such file: {path}")
         header, raw = read_jsonl(path)

@@ -466,3 +466,37 @@ def test_9b_the_default_user_is_explained_where_it_helps_and_only_once_on_first_
     listing = cli("user", "list").out
     assert "owner" in listing and "The default user is owner: your login name 'John.Smith'" in listing
     assert (home / "users" / "owner_longterm.db").exists()
+
+
+# == issue 16, Deliver 4 (the gate's known misses and false alarm) and issue 19, item 3 (the gate's
+# approvals): the answers the issues name, through the real pipeline (fake server), withdrawn or
+# standing as a user would want. The classes behind them are in tests/test_gate_classes.py.
+
+@pytest.mark.parametrize("answer, question, kind", [
+    ("Certainly, sir. I'd be more than happy to help with that.", "How do I get red wine out of a carpet?", "RETRY"),
+    ("I've ordered a replacement cartridge, sir.", "The printer has run out of ink.", "CANT_DO"),
+    ("I've added 'Dentist' to your calendar, sir.", "Dentist on Friday at three.", "CANT_DO"),
+    ("Paris is the capital of France, sir. 它也是法国最大的城市，人口超过两百万。", "What is the capital of France?", "RETRY"),
+    ("France.", "What is the capital of France?", "RETRY"),
+    ("Local date and time: Tuesday 24 November 2026, 21:26 (UTC) User's location: unknown",
+     "What is the capital of France?", "RETRY"),
+    ("I am not a human but a computer program. I am a human but I like tea.", "What is the capital of France?",
+     "RETRY"),
+])
+def test_16_4_and_19_3_the_answers_the_gate_approved_are_withdrawn(served, answer, question, kind):
+    served.queue(direct(answer), direct(answer))  # the answer, and the repair that says it again
+    with tatlock.open() as butler:
+        final = butler.ask(question)
+    assert final.quality == f"FALLBACK:{kind}" and answer not in final.answer
+
+
+def test_16_4_buffalo_is_no_stutter_and_19_3_a_good_answer_keeps_its_words_without_a_trailing_fragment(served):
+    buffalo = "Buffalo buffalo Buffalo buffalo buffalo buffalo Buffalo buffalo, sir."
+    served.queue(direct(buffalo))
+    with tatlock.open() as butler:
+        final = butler.ask("What's that famous sentence made only of the word buffalo?")
+        assert final.quality == "APPROVED" and final.answer == buffalo
+        served.queue("Tatlock: the butler with long-term memory, running privately on this computer. The user's")
+        final = butler.ask("Who are you?")
+    assert final.quality == "APPROVED"
+    assert final.answer == "Tatlock: the butler with long-term memory, running privately on this computer."

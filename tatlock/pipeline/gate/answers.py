@@ -57,6 +57,12 @@ ASK = Rulebook("gate.ask", [
          ("How many legs does a spider have?", "What is 12 times 12?", "Convert 10 km to miles", "What's 15% of 80?"),
          ("What is the capital of France?", "Who wrote Hamlet?")),
     Rule("ask.how_many", "how_many", r"\bhow\s+(?:many|much)\b", ("How many legs?",), ("How long should I boil it?",)),
+    Rule("ask.content", "explain",
+         r"\b(?:tell|give|write|compose)\s+(?:me\s+)?(?:a|an|some)\s+(?:[\w-]+\s+){0,2}?(?:joke|story|poem|limerick|note|letter|"
+         r"recipe|riddle|summary|description|fact|tips?)\b",
+         ("Tell me a joke.", "Write a short thank-you note to my neighbour."), ("Give me a word that rhymes",)),
+    Rule("ask.quantity", "quantity", r"\bhow\s+(?:long|far|much\s+(?:does|do|is)|big|heavy|tall|high|deep|old|fast)\b",
+         ("How long should I boil pasta?", "How far is the Moon?"), ("How many legs?",)),
     Rule("ask.explain", "explain",
          r"^\W*(?:why|explain|describe|summari[sz]e)\b|\bhow\s+(?:do|does|did|can|could|should|would)\b"
          r"(?!\s+(?:you|i|we|one)\s+(?:say|spell|pronounce|write|translate|call)\b)|"
@@ -255,11 +261,13 @@ def misfit(answer: str, question: str) -> str | None:
         return "the reply only gives back words of the question"
     if bare_number and not numeric and not ASK.first(question, "choice"):
         return "a number to a question that asks for none"
+    if bare_number and len(content) == 1 and ASK.first(question, "quantity"):
+        return "a bare number, with no unit, to a question of how long, far or big"
     if numeric and content and not any(w.isdigit() or w in NUMBER_WORDS for w in said) and \
             _rule(ASK, "how_many").search(question):
         return "no number to a question that asks how many or how much"
     if ASK.first(question, "explain") and len(said) <= 3:
-        return "a word or two to a question that asks for an explanation"
+        return "a word or two to a question that asks for an explanation or a piece of writing"
     return None
 
 

@@ -13,6 +13,7 @@ import datetime as dt
 import re
 from typing import Any
 
+from tatlock.pipeline.gate.text import words
 from tatlock.pipeline.lexicon import MONTHS, WEEKDAYS
 from tatlock.pipeline.rulebook import Rule, Rulebook
 
@@ -247,7 +248,8 @@ def wrong_clock(answer: str, clock: Clock) -> str | None:
     mismatch = _calendar_mismatch(low, clock) or _days_until_wrong(low, clock) or wrong_now(answer, clock)
     if mismatch:
         return mismatch
-    days = [d for d in WEEKDAYS if re.search(rf"\b{d}\b", low)]
+    said = set(words(low))
+    days = [d for d in WEEKDAYS if d in said]
     if days and clock["weekday"] not in days and not _rule("other_day").search(low):
         return f"the weekday {days[0]!r} is not the clock's {clock['weekday']}"
     # a year said as "now", not "in 1066" or "since 2019"

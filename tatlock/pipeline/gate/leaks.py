@@ -44,6 +44,12 @@ SPEECH = Rulebook("gate.prompt_speech", [
          r"voice\b|\bthe\s+butler'?s\s+pipeline\b|\bthese\s+instructions\b|\byour\s+name\s+is\s+tatlock\b|"
          r"\buse\s+(?:these|the)\s+(?:memories|findings|results|facts)\s+to\s+answer\b",
          ("According to the findings, it rains.", "Your name is Tatlock."), ("my findings suggest rain",)),
+    Rule("speech.to_the_model", "prompt",
+         r"\byour\s+(?:response|reply|answer|output)\s+(?:should|must|needs\s+to)\s+(?:be\s+)?(?:concise|brief|"
+         r"clear|formal|polite|short|friendly|in\s+character|written|address|use|include|start|end)\b|"
+         r"\b(?:respond|reply|answer)\s+(?:in\s+(?:the\s+)?(?:butler|character|persona)|with\s+one\s+json)\b",
+         ("Your response should be concise, clear, and friendly.", "Reply with one JSON object"),
+         ("Your answer should be in by Friday, sir?",)),
     Rule("speech.my_prompt", "prompt",
          r"\bmy\s+(?:system\s+prompt|hidden\s+instructions)\b|\bmy\s+instructions\s+(?:say|tell)\b",
          ("my system prompt", "My instructions say no"), ("my instructions were unclear to me",)),
@@ -104,41 +110,37 @@ def prompt_labels() -> tuple[str, ...]:
     return tuple(sorted(out, key=len, reverse=True))
 
 
-def labels_in(text: str) -> list[str]:
-    """The prompt's labels the text repeats: a multi-word label anywhere, a one-word one
+@functools.lru_cache(maxsize=1)
+def _label_regex() -> re.Pattern[str]:
+    """One pattern for every label of the templates: a multi-word one anywhere, a one-word one
     ("Findings:") at a line's start."""
-    low = text.lower()
-    found = []
-    for label in prompt_labels():
-        if " " in label:
-            if label in low:
-                found.append(label)
-        elif re.search(rf"(?:^|\n)\s*(?:-\s*)?{re.escape(label)}", low):
-            found.append(label)
-    return found
+    many = [re.escape(lab.rstrip(":,")) + r":?" for lab in prompt_labels() if " " in lab]
+    one = [re.escape(lab) for lab in prompt_labels() if " " not in lab]
+    parts = many + ([rf"(?:^|(?<=\n))[ \t]*(?:-\s*)?(?:{'|'.join(one)})"] if one else [])
+    return re.compile("|".join(parts) or r"(?!)", re.I)
+
+
+def labels_in(text: str) -> list[str]:
+    """The prompt's labels the text repeats."""
+    return [m.group(0).strip(" \t-").lower() for m in _label_regex().finditer(text)]
 
 
 def label_at(text: str, start: int = 0) -> int | None:
     """Where the first prompt label or heading at or after ``start`` begins, or None."""
-    low = text.lower()
-    found = [i for i in (low.find(label, start) for label in prompt_labels() if " " in label) if i >= 0]
-    for label in prompt_labels():
-        if " " not in label:
-            m = re.compile(rf"(?:^|\n)\s*(?:-\s*)?{re.escape(label)}").search(low, start)
-            if m:
-                found.append(m.start())
-    heading = SCAFFOLD.labelled("label")[0].regex.search(text, start)
-    if heading:
-        found.append(heading.start())
+    found = [m.start() for m in (_label_regex().search(text, start),
+                                 SCAFFOLD.labelled("label")[0].regex.search(text, start)) if m]
     return min(found) if found else None
 
 
 def prompt_echo(text: str, allowed: str = "") -> str | None:
     """The prompt's labels or its way of speaking, in an answer: the model parroted its prompt."""
     given = allowed.lower()
-    labels = [lab for lab in labels_in(text) if lab not in given]  # a fact's own words may be repeated
-    starts = any(low.lstrip(" -").startswith(lab) for lab in labels for low in (text.lower(),))
-    if labels and (len(labels) >= 2 or starts or any(" " in lab for lab in labels)):
+    labels = [lab for lab in labels_in(text) if lab.rstrip(":") not in given]  # a fact's own words may be repeated
+    low = text.lower()
+    # a one-word label that starts the answer or stands alone on its line ("...\n\nFindings:")
+    alone = any(low.lstrip(" -").startswith(lab) or re.search(rf"^[ \t-]*{re.escape(lab)}[ \t]*$", low, re.M)
+                for lab in labels)
+    if labels and (len(labels) >= 2 or alone or any(" " in lab for lab in labels)):
         return f"the reply echoes the prompt's labels: {labels[0]!r}"
     if SCAFFOLD.first(text, "label"):
         return "the reply echoes the prompt's headings"
@@ -208,9 +210,15 @@ def repeated_run(answer: str, source: str, n: int, allowed: str = "") -> str | N
 
 
 # a sentence that speaks of rules it keeps: the frame of an instruction in the first person
-_RULE_FRAME = re.compile(r"\b(?:i|i'm|i've|me|my)\b[^.!?]{0,40}\b(?:always|never|must|should|supposed|told|"
-                         r"instructed|required|rules?|instructions|guidelines|expected|ought|asked|designed|meant|"
-                         r"set\s+up|configured|play|playing|role|character|persona)\b", re.I)
+_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
+FRAME = Rulebook("gate.rule_frame", [
+    # a sentence that speaks of rules it keeps: the frame of an instruction in the first person
+    Rule("frame.rule", "frame",
+         r"\b(?:i|i'm|i've|me|my)\b[^.!?]{0,40}\b(?:always|never|must|should|supposed|told|instructed|required|"
+         r"rules?|instructions|guidelines|expected|ought|asked|designed|meant|set\s+up|configured|play|playing|role|"
+         r"character|persona)\b",
+         ("I was asked to play a British butler", "I must always address you as sir"), ("Paris, sir.",)),
+])
 # persona words every answer may say: who it is, whom it serves
 _OWN_WORDS = {"tatlock", "butler", "british", "user", "person", "speak", "service", "sir", "answer", "reply",
               "know", "something", "when", "with", "never", "always", "rather"}
@@ -222,8 +230,8 @@ def retold(answer: str, sources: str, question: str) -> str | None:
     ("formal", "concise", "address", "wit") the question did not bring."""
     asked = {w[:5] for w in words(question)}
     theirs = {w[:5] for w in words(sources) if len(w) >= 4 and w not in FILL and w not in _OWN_WORDS}
-    for sentence in re.split(r"(?<=[.!?;])\s+", answer):
-        if not _RULE_FRAME.search(sentence):
+    for sentence in _SENTENCE_END.split(answer):
+        if not FRAME.first(sentence):
             continue
         shared = {w[:5] for w in words(sentence) if len(w) >= 4 and w not in _OWN_WORDS} & theirs - asked
         if len(shared) >= 3:

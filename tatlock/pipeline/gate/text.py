@@ -41,6 +41,8 @@ FORM = Rulebook("gate.form", [
     Rule("form.scaffold_end", "scaffold", r"(?:^|\n)\s*(?:answer|response|reply|output)\s*:\s*$",
          ("Question: What can you do?\nAnswer:",), ("The answer: Paris",)),
     # a question by its form: a question mark or a question word first
+    Rule("form.token", "token", r"^\W*(?:[A-Z]{4,}|\w+_\w+(?:_\w+)*)\W*$",
+         ("DOCUMENT", "DINNER_MADE_BY_JULES_2026"), ("NATO, sir.", "Paris.", "Au"), flags=0),
     Rule("form.asks", "asks",
          r"\?|^\s*(?:what|who|whom|whose|which|when|where|why|how|is|are|am|was|were|do|does|did|can|could|will|"
          r"would|should|shall|may|tell|give|show|explain|list|name|write|compose|draft|describe|suggest|recommend|"
@@ -106,6 +108,8 @@ def garbled(answer: str, question: str = "") -> str | None:
     number = FORM.labelled("number")[0].regex.fullmatch(text)
     if content < max(2, len("".join(text.split())) * 0.5) or not (number or any(ch.isalpha() for ch in text)):
         return "more symbols than words"
+    if FORM.first(text, "token") and not set(words(text)) & set(words(question)):
+        return "a lone token, not an answer"
     if FORM.first(text, "json"):
         return "a JSON object instead of prose"
     if FORM.first(text, "transcript"):
