@@ -267,3 +267,34 @@ def test_a_good_answer_that_ends_on_a_fragment_stands_without_it():
     assert g.failed is None and (shown + rest).strip() == v.text and "user" not in shown + rest
     # the prompt's words inside a finished sentence still fail
     assert withdrawn("The user's name is unknown to me, sir. I am Tatlock.", "Who are you?", guard="IDENTITY")
+
+
+# -- what the gate works out for itself --------------------------------------------------------
+
+@pytest.mark.parametrize("answer, question", [
+    ("144, sir.", "What is 12 times 13?"),
+    ("17 times 24 is 418, sir.", "What's 17 x 24?"),
+    ("10 miles is approximately 6.2 kilometres, sir.", "How far is 10 miles in kilometres?"),
+    ("There are twelve ounces in a pound, sir.", "How many ounces in a pound?"),
+    ("103, sir.", "How many minutes are in three hours?"),
+    ("I'm afraid I cannot be certain of that, sir.", "What is 9 x 7?"),
+    ("About three hours and twenty minutes, sir.", "How long until midnight?"),
+    ("Five past ten in the morning in New York, sir.", "What time is it in New York?"),
+])
+def test_a_figure_the_gate_can_work_out_answered_wrong_is_withdrawn(answer, question):
+    now = dt.datetime(2026, 11, 24, 14, 5, tzinfo=ZoneInfo("Europe/London"))
+    assert withdrawn(answer, question, now=now)
+
+
+@pytest.mark.parametrize("answer, question", [
+    ("156, sir.", "What is 12 times 13?"),
+    ("About 16.1 kilometres, sir.", "How far is 10 miles in kilometres?"),
+    ("Sixteen, sir.", "How many ounces in a pound?"),
+    ("A pint is 568 millilitres in Britain, sir, or 473 in America.", "How many ml in a pint?"),
+    ("Nine hours and fifty-five minutes, sir.", "How long until midnight?"),
+    ("Five past nine in the morning in New York, sir.", "What time is it in New York?"),
+    ("It was a 7-2 win for the home side, sir.", "What was the score on 2026-11-21?"),
+])
+def test_a_figure_worked_out_right_stands(answer, question):
+    now = dt.datetime(2026, 11, 24, 14, 5, tzinfo=ZoneInfo("Europe/London"))
+    assert not withdrawn(answer, question, now=now)

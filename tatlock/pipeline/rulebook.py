@@ -25,6 +25,7 @@ MODULES: tuple[str, ...] = (
     "tatlock.pipeline.gate.checks",
     "tatlock.pipeline.gate.claims",
     "tatlock.pipeline.gate.clock",
+    "tatlock.pipeline.gate.compute",
     "tatlock.pipeline.gate.identity",
     "tatlock.pipeline.gate.leaks",
     "tatlock.pipeline.gate.secrets",

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
-from tatlock.pipeline.gate import answers, claims, clock, identity, leaks, readings, secrets, text
+from tatlock.pipeline.gate import answers, claims, clock, compute, identity, leaks, readings, secrets, text
 from tatlock.pipeline.gate.brief import Brief, Context
 from tatlock.pipeline.gate.verdict import Verdict, fail
 from tatlock.pipeline.rulebook import Rule, Rulebook
@@ -172,11 +172,23 @@ def _contradicts(answer: str, c: Context) -> Outcome:
 def _clock(answer: str, c: Context) -> Outcome:
     """The clock read wrong: every time and date named, when the question is about them; what
     the answer says of now ("it's the 31st of March"), always."""
-    if c.clock is None or _says("elsewhere", c.question):
-        return None  # no clock, or a time asked for somewhere else
+    if c.clock is None:
+        return None
+    if _says("elsewhere", c.question):  # a time asked for somewhere else: its own zone's clock
+        wrong = compute.time_elsewhere(answer, c.question, c.brief.clock)
+        return fail("RETRY", "wrong_clock", wrong, ("TEMPORAL",)) if wrong else None
+    wrong = compute.wrong_until(answer, c.question, c.clock)
+    if wrong:
+        return fail("RETRY", "wrong_clock", wrong, ("TEMPORAL",))
     about_now = "TEMPORAL" in c.brief.guard_parts or c.clock_tool or clock.asks_now(c.question)
     wrong = clock.wrong_clock(answer, c.clock) if about_now else clock.wrong_now(answer, c.clock)
     return fail("RETRY", "wrong_clock", wrong, ("TEMPORAL",)) if wrong else None
+
+
+def _worked_out(answer: str, c: Context) -> Outcome:
+    """A sum or a unit conversion the gate can work out itself, answered with another number."""
+    wrong = compute.wrong_figure(answer, c.question)
+    return fail("RETRY", "wrong_figure", wrong) if wrong else None
 
 
 def _security(answer: str, c: Context) -> Outcome:
@@ -274,6 +286,7 @@ CHECKS: tuple[Check, ...] = (
     Check("invented", _invented),
     Check("contradicts_findings", _contradicts),
     Check("clock", _clock),
+    Check("worked_out", _worked_out),
     Check("secret_declined", _security),
     Check("guard_parts", _guard_parts),
     Check("findings_used", _findings_used),
