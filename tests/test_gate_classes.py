@@ -298,3 +298,34 @@ def test_a_figure_the_gate_can_work_out_answered_wrong_is_withdrawn(answer, ques
 def test_a_figure_worked_out_right_stands(answer, question):
     now = dt.datetime(2026, 11, 24, 14, 5, tzinfo=ZoneInfo("Europe/London"))
     assert not withdrawn(answer, question, now=now)
+
+
+# -- a forecast read for the wrong day ---------------------------------------------------------
+
+YORK = {"location": "York, England, United Kingdom", "latitude": 53.96, "longitude": -1.08, "timezone": "Europe/London",
+        "current": {"time": "2026-11-24T09:00", "temperature_c": 6.0, "summary": "overcast", "wind_kmh": 12.0},
+        "daily": [{"date": "2026-11-24", "summary": "overcast", "max_c": 8.0, "min_c": 3.0, "precipitation_mm": 0.1,
+                   "precipitation_probability": 10, "wind_max_kmh": 20.0},
+                  {"date": "2026-11-25", "summary": "heavy rain", "max_c": 10.0, "min_c": 6.0, "precipitation_mm": 18.0,
+                   "precipitation_probability": 95, "wind_max_kmh": 55.0},
+                  {"date": "2026-11-26", "summary": "clear sky", "max_c": 5.0, "min_c": -1.0, "precipitation_mm": 0.0,
+                   "precipitation_probability": 0, "wind_max_kmh": 15.0}]}
+TUESDAY = dt.datetime(2026, 11, 24, 9, 0, tzinfo=ZoneInfo("Europe/London"))
+
+
+@pytest.mark.parametrize("answer, question", [
+    ("A wet one, sir: heavy rain in York on Thursday, about 18 millimetres.", "What's Thursday like in York?"),
+    ("Not at all, sir; the wind is a gentle 12 km/h.", "Too windy to cycle in York tomorrow?"),
+    ("Tomorrow is dry and bright in York, sir, around 5 degrees.", "Weather in York tomorrow?"),
+])
+def test_another_days_forecast_given_for_the_day_asked_is_withdrawn(answer, question):
+    assert withdrawn(answer, question, tools=[("get_weather_forecast", {"location": "York"}, YORK)], now=TUESDAY)
+
+
+@pytest.mark.parametrize("answer, question", [
+    ("Thursday looks clear in York, sir, between -1 and 5 degrees.", "What's Thursday like in York?"),
+    ("I'd think twice, sir: tomorrow brings heavy rain and gusts to 55 km/h.", "Too windy to cycle in York tomorrow?"),
+    ("Overcast today at 6 degrees, sir; heavy rain tomorrow, then a clear, cold Thursday.", "What's the week like?"),
+])
+def test_the_days_own_forecast_stands(answer, question):
+    assert not withdrawn(answer, question, tools=[("get_weather_forecast", {"location": "York"}, YORK)], now=TUESDAY)

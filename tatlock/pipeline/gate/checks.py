@@ -165,7 +165,7 @@ def _invented(answer: str, c: Context) -> Outcome:
 
 
 def _contradicts(answer: str, c: Context) -> Outcome:
-    clash = claims.contradicted(answer, c.findings) or claims.against_memory(answer, c)
+    clash = claims.contradicted(answer, c.findings, c.question) or claims.against_memory(answer, c)
     return fail("RETRY", "contradicts_findings", clash, ("FINDINGS",)) if clash else None
 
 

@@ -10,12 +10,12 @@ that hedges ("usually", "I could not reach the weather service").
 
 from __future__ import annotations
 
-
+import datetime as dt
 
 from tatlock.pipeline.gate import readings
 from tatlock.pipeline.gate.brief import Context, Finding
 from tatlock.pipeline.gate.text import words
-from tatlock.pipeline.lexicon import MONTHS
+from tatlock.pipeline.lexicon import MONTHS, WEEKDAYS
 from tatlock.pipeline.rulebook import Rule, Rulebook
 
 CLAIM = Rulebook("gate.claim", [
@@ -102,6 +102,13 @@ CLAIM = Rulebook("gate.claim", [
          r"(?:fans?|temperature|temp)\b|\bfans?\s+(?:is|are|spin\w*|run\w*|speed|at\s+\d)",
          ("the CPU is a comfortable 48 °C", "the fans are quiet", "CPU temperature is fine"),
          ("a fan of cricket", "16 GB of memory")),
+    # the day a forecast is said for
+    Rule("claim.day", "day", r"\b(today|tonight|tomorrow|this\s+(?:morning|afternoon|evening)|{weekday})\b",
+         ("heavy rain in Bristol on Saturday", "cold tomorrow"), ("a sunny spell",)),
+    Rule("claim.unit_figure", "figure",
+         r"(-?\d+(?:\.\d+)?)\s*(°|º|degrees|mm|millimet(?:re|er)s?|km/h|kph|kilomet(?:re|er)s\s+an\s+hour|mph|"
+         r"miles\s+an\s+hour|%|per\s*cent)",
+         ("about 17 millimetres", "gusts to 48 km/h", "highs near 11 degrees", "a 60% chance"), ("11 o'clock",)),
     Rule("claim.approx", "approx", r"\b(?:under|below|less\s+than|fewer\s+than|not\s+quite|over|above|more\s+than|"
          r"at\s+least|about|around|roughly|nearly|almost|approximately|some|close\s+to|just\s+(?:over|under))\s*$",
          ("memory is under ", "about "), ("memory is ",)),
@@ -256,6 +263,62 @@ def _against_told(answer: str, told: str) -> str | None:
     return None
 
 
+def _day_of(text: str, today: dt.date) -> dt.date | None:
+    """The one day a text speaks of (today, tomorrow, a weekday in the week ahead), or None."""
+    days = {m.group(1).lower() for m in _rule("day").regex.finditer(text)}
+    days = {"today" if d in ("tonight",) or d.startswith("this") else d for d in days}
+    if len(days) != 1:
+        return None
+    d = days.pop()
+    if d == "today":
+        return today
+    if d == "tomorrow":
+        return today + dt.timedelta(days=1)
+    return today + dt.timedelta(days=(WEEKDAYS.index(d) - today.weekday()) % 7)
+
+
+def _weather_day_clash(answer: str, question: str, f: Finding) -> str | None:
+    """Another day's forecast, or none of it, given for the day asked about: "heavy rain on
+    Saturday" when Saturday is dry, "26 km/h" when tomorrow blows 62."""
+    data = f.data if isinstance(f.data, dict) else {}
+    daily = [d for d in data.get("daily") or [] if isinstance(d, dict) and d.get("date")]
+    now = [str(t) for t in readings.read(f, "now_time")]
+    try:
+        today = dt.date.fromisoformat((now[0] if now else daily[0]["date"])[:10])
+    except (ValueError, IndexError):
+        return None
+    named = {m.group(1).lower() for m in _rule("day").regex.finditer(answer)}
+    # the day the answer names, or when it names none, the question's (an answer over several days is left be)
+    day = _day_of(answer, today) if named else _day_of(question, today)
+    entry = next((d for d in daily if d["date"] == day.isoformat()), None) if day else None
+    if entry is None or day is None:
+        return None
+    name = "today" if day == today else day.strftime("%A")
+    now_data = data.get("current")
+    current: dict = now_data if day == today and isinstance(now_data, dict) else {}
+    wet_day = bool(_rule("wet").search(str(entry.get("summary", "")))) or (entry.get("precipitation_mm") or 0) >= 1
+    if not wet_day and _rule("says_wet").search(answer) and not _rule("says_dry").search(answer) \
+            and not _rule("hedge").search(answer):
+        return f"the reply gives rain for {name}, but the forecast says {entry.get('summary')!r}"
+    if wet_day and _rule("says_dry").search(answer) and not _rule("says_wet").search(_rule("says_dry").regex.sub(" ", answer)):
+        return f"the reply says {name} is dry, but the forecast says {entry.get('summary')!r}"
+    for m in _rule("figure").regex.finditer(answer):
+        said, unit = float(m.group(1)), m.group(2).lower()
+        if unit in ("°", "º") or unit.startswith("degree"):
+            given, close = [entry.get("max_c"), entry.get("min_c"), current.get("temperature_c")], 1.0
+        elif unit.startswith(("mm", "milli")):
+            given, close = [entry.get("precipitation_mm")], max(1.0, said * 0.2)
+        elif unit in ("%",) or unit.startswith("per"):
+            given, close = [entry.get("precipitation_probability")], 5.0
+        else:
+            said = said * 1.609 if unit.startswith(("mph", "miles")) else said
+            given, close = [entry.get("wind_max_kmh"), current.get("wind_kmh")], max(3.0, said * 0.15)
+        values = [float(x) for x in given if isinstance(x, (int, float))]
+        if values and not any(abs(said - x) <= close for x in values):
+            return f"{m.group(0)!r} is not the forecast for {name}"
+    return None
+
+
 def against_memory(answer: str, c: Context) -> str | None:
     """What the user told earlier, contradicted: a date or time they gave, a diet, an allergy."""
     told = "\n".join(c.brief.told)
@@ -265,7 +328,7 @@ def against_memory(answer: str, c: Context) -> str | None:
     return clash or _against_told(answer, told)
 
 
-def contradicted(answer: str, found: list[Finding]) -> str | None:
+def contradicted(answer: str, found: list[Finding], question: str = "") -> str | None:
     """A month that is not the one memory holds, a size the system report does not give, a
     temperature the forecast does not give (within a degree; Fahrenheit converted), or dry
     weather where it rains."""
@@ -286,6 +349,10 @@ def contradicted(answer: str, found: list[Finding]) -> str | None:
     weather = [f for f in ok if f.tool == "get_weather_forecast"]
     if not weather:
         return None
+    if len(weather) == 1:
+        clash = _weather_day_clash(answer, question, weather[0])
+        if clash:
+            return clash
     now = [str(s) for s in readings.read(weather[0], "now")]
     wet = [s for s in now if _rule("wet").search(s)]
     if wet and _rule("says_dry").search(answer) and not _rule("says_wet").search(_rule("says_dry").regex.sub(" ", answer)):

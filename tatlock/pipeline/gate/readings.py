@@ -23,6 +23,8 @@ READS: dict[str, dict[str, tuple[str, ...]]] = {
         "days": ("daily[].summary",),
         "temperatures": ("current.temperature_c", "daily[].max_c", "daily[].min_c"),
         "rain_mm": ("daily[].precipitation_mm",),
+        "now_time": ("current.time",),
+        "wind": ("current.wind_kmh", "daily[].wind_max_kmh"),
     },
     "get_system_info": {
         "numbers": ("cpu.count", "cpu.physical_cores", "cpu.percent", "memory.total_gib", "memory.available_gib",
