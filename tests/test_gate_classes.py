@@ -329,3 +329,43 @@ def test_another_days_forecast_given_for_the_day_asked_is_withdrawn(answer, ques
 ])
 def test_the_days_own_forecast_stands(answer, question):
     assert not withdrawn(answer, question, tools=[("get_weather_forecast", {"location": "York"}, YORK)], now=TUESDAY)
+
+
+# -- a figure read against its label; a name memory does not hold ------------------------------
+
+SYSTEM = {"cpu": {"count": 8, "physical_cores": 4, "percent": 3.0, "load_average": [0.1, 0.1, 0.1]},
+          "memory": {"total_gib": 15.5, "available_gib": 9.2, "used_percent": 40.6},
+          "disk": {"path": "/home/sam", "total_gib": 475.8, "free_gib": 120.3, "used_percent": 74.7},
+          "os": {"system": "Linux", "release": "6.8.0", "platform": "Linux-6.8.0-x86_64", "machine": "x86_64"},
+          "python_version": "3.11.7"}
+TRIP = {"keyword": "Lisbon", "count": 1, "results": [{"kind": "message", "conversation_id": 3, "message": 2,
+        "author": "Sam", "when": "2026-10-02 18:40", "text": "We'll fly to Lisbon from Leeds Bradford in May."}]}
+
+
+@pytest.mark.parametrize("answer", [
+    "Eight physical cores, sir, presenting as four logical ones.",
+    "Four cores, sir, on Windows 11.",
+    "You have 32 GB of memory, sir.",
+])
+def test_a_figure_or_a_system_the_report_does_not_give_is_withdrawn(answer):
+    assert withdrawn(answer, "Tell me about this computer.", tools=[("get_system_info", {}, SYSTEM)])
+
+
+@pytest.mark.parametrize("answer", [
+    "Four physical cores, sir, eight logical ones, on Linux 6.8.",
+    "Eight cores, sir, with 9.2 GiB of 15.5 free.",
+    "Memory is under half used, sir: about 41%.",
+])
+def test_the_reports_own_figures_stand(answer):
+    assert not withdrawn(answer, "Tell me about this computer.", tools=[("get_system_info", {}, SYSTEM)])
+
+
+def test_a_name_memory_does_not_hold_is_withdrawn_and_one_it_holds_stands():
+    tools = [("recall_memories", {"keyword": "Lisbon"}, TRIP)]
+    assert withdrawn("You did, sir: you decided to fly from Manchester in May.", "Did I decide where to fly from?",
+                     tools=tools)
+    assert not withdrawn("You did, sir: you decided to fly from Leeds Bradford in May.",
+                         "Did I decide where to fly from?", tools=tools)
+    told = ["I'm catching the 07:42 to King's Cross tomorrow."]
+    assert withdrawn("The 7:24 to King's Cross, sir.", "Which train did I say I'm catching?", told=told)
+    assert not withdrawn("The 07:42 to King's Cross, sir.", "Which train did I say I'm catching?", told=told)

@@ -29,7 +29,8 @@ ENGLISH = set("the a an is are was be to of and in on for with it its you your i
 FOREIGN = set("el la los las un una de en y es son tiene está están del que por para con muy pero usted señor "
               "vous je nous à au aux monsieur madame c'est oui le les des est une pas pour avec dans sont très mais "
               "der das und ist nicht ein eine mit sind auch il lo gli di che è non sono della per "
-              "um uma não com os são het een van uw niet ik zijn meneer ook maar wat voor met".split())
+              "um uma não com os são het een van uw niet ik zijn meneer ook maar wat voor met "
+              "et du une bon mon ma mes ce cette qui sur voilà".split())
 NUMBER_WORDS = set("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
                    "sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred "
                    "thousand million billion dozen half none once twice".split())

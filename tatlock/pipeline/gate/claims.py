@@ -109,6 +109,15 @@ CLAIM = Rulebook("gate.claim", [
          r"(-?\d+(?:\.\d+)?)\s*(°|º|degrees|mm|millimet(?:re|er)s?|km/h|kph|kilomet(?:re|er)s\s+an\s+hour|mph|"
          r"miles\s+an\s+hour|%|per\s*cent)",
          ("about 17 millimetres", "gusts to 48 km/h", "highs near 11 degrees", "a 60% chance"), ("11 o'clock",)),
+    Rule("claim.cores", "cores",
+         r"\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve|sixteen|twenty|thirty-two)\s+"
+         r"(physical|logical|virtual)?\s*(?:cores?|processors?|cpus?|threads?)\b(?:[^.!?]{0,20}?\b(physical|logical))?",
+         ("Eight physical cores, sir", "16 threads", "four logical processors"), ("a core belief",)),
+    Rule("claim.ones", "ones", r"\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve|sixteen)\s+"
+         r"(physical|logical)\s+ones\b", ("four logical ones",), ("logical ones",)),
+    # a name inside a sentence (not the word that starts it)
+    Rule("claim.name", "name", r"(?<=[a-z,;:]\s)[A-Z][a-z]{2,}(?:\s+[A-Z][a-z]{2,})*",
+         ("you decided to fly from Manchester in May", "your sister Harriet"), ("Manchester is far.",), flags=0),
     Rule("claim.approx", "approx", r"\b(?:under|below|less\s+than|fewer\s+than|not\s+quite|over|above|more\s+than|"
          r"at\s+least|about|around|roughly|nearly|almost|approximately|some|close\s+to|just\s+(?:over|under))\s*$",
          ("memory is under ", "about "), ("memory is ",)),
@@ -217,10 +226,41 @@ def _system_not_in(answer: str, f: Finding) -> str | None:
         said = float(m.group(1))
         if not _fits(said, shares + [100 - s for s in shares], answer[max(0, m.start() - 14):m.start()], 1.5):
             return f"the share {m.group(0)!r} is not in the system report"
+    wrong = _cores_wrong(answer, f)
+    if wrong:
+        return wrong
     report = " ".join(str(v) for v in readings.read(f, "os")).lower()
     for m in _rule("os").regex.finditer(answer) if report else ():
         if m.group(0).lower().split()[0] not in report:
             return f"the system {m.group(0)!r} is not the report's ({report.split()[0] if report else 'none'})"
+    return None
+
+
+_COUNT_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+                "ten": 10, "twelve": 12, "sixteen": 16, "twenty": 20, "thirty-two": 32}
+
+
+def _cores_wrong(answer: str, f: Finding) -> str | None:
+    """Cores counted by their label: physical ones are ``physical_cores``, logical ones (threads)
+    ``count``; cores with no label may be either."""
+    data = f.data.get("cpu") if isinstance(f.data, dict) else None
+    if not isinstance(data, dict):
+        return None
+    physical, logical = data.get("physical_cores"), data.get("count")
+    said = [(m.group(1), (m.group(2) or "").lower(), m.group(0)) for m in _rule("cores").regex.finditer(answer)]
+    said += [(m.group(1), m.group(2).lower(), m.group(0)) for m in _rule("ones").regex.finditer(answer)]
+    for number, label, text in said:
+        n = int(number) if number.isdigit() else _COUNT_WORDS.get(number.lower())
+        if n is None:
+            continue
+        if "thread" in text.lower() or label in ("logical", "virtual"):
+            allowed = {logical}
+        elif label == "physical":
+            allowed = {physical}
+        else:
+            allowed = {physical, logical}
+        if None not in allowed and n not in allowed:
+            return f"{text!r}: the report gives {physical} physical cores and {logical} logical ones"
     return None
 
 
@@ -234,6 +274,20 @@ def _dates(text: str) -> set[tuple[int, int]]:
 
 def _times(text: str) -> set[tuple[int, int]]:
     return {(int(h) % 12, int(mi)) for h, mi in _rule("hhmm").regex.findall(text)}
+
+
+_NOT_NAMES = {"sir", "madam", "tatlock", *WEEKDAYS, *MONTHS}
+
+
+def _name_not_in(answer: str, sources: str, question: str) -> str | None:
+    """A name the answer gives as remembered that neither memory nor the question holds ("you
+    decided to fly from Manchester" when the memory says Leeds Bradford)."""
+    known = {w[:4] for w in words(sources) + words(question)}  # "Maria" in "Maria's", "King" in "King's"
+    for m in _rule("name").regex.finditer(answer):
+        said = [w for w in words(m.group(0)) if w not in _NOT_NAMES]
+        if said and not any(w[:4] in known for w in said):
+            return f"{m.group(0)!r} is not in what memory holds"
+    return None
 
 
 def _memory_clash(answer: str, sources: str) -> str | None:
@@ -324,7 +378,8 @@ def against_memory(answer: str, c: Context) -> str | None:
     told = "\n".join(c.brief.told)
     if not told:
         return None
-    clash = _memory_clash(answer, told) if _rule("asks_memory").search(c.question) else None
+    asked = _rule("asks_memory").search(c.question)
+    clash = (_memory_clash(answer, told) or _name_not_in(answer, told, c.question)) if asked else None
     return clash or _against_told(answer, told)
 
 
@@ -339,7 +394,8 @@ def contradicted(answer: str, found: list[Finding], question: str = "") -> str |
         if told and kept and not told & kept:  # "by the end of June" when the memory says January
             return f"the reply says {sorted(told)[0].title()}, but the memory says {sorted(kept)[0].title()}"
     if remembered:
-        clash = _memory_clash(answer, remembered)
+        clash = _memory_clash(answer, remembered) or (_name_not_in(answer, remembered, question)
+                                                      if _rule("recall").search(answer) else None)
         if clash:
             return clash
     for f in ok:

@@ -50,6 +50,9 @@ SPEECH = Rulebook("gate.prompt_speech", [
          r"\b(?:respond|reply|answer)\s+(?:in\s+(?:the\s+)?(?:butler|character|persona)|with\s+one\s+json)\b",
          ("Your response should be concise, clear, and friendly.", "Reply with one JSON object"),
          ("Your answer should be in by Friday, sir?",)),
+    # the findings' placeholder when no tool ran (select.findings_of)
+    Rule("speech.placeholder", "prompt", r"\bno\s+tool\s+could\s+be\s+used\s+for\s+this\s+message\b",
+         ("- No tool could be used for this message.",), ("No tool could help, sir",)),
     Rule("speech.my_prompt", "prompt",
          r"\bmy\s+(?:system\s+prompt|hidden\s+instructions)\b|\bmy\s+instructions\s+(?:say|tell)\b",
          ("my system prompt", "My instructions say no"), ("my instructions were unclear to me",)),

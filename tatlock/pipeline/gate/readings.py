@@ -132,7 +132,9 @@ def uses(answer: str, result: str, question: str = "", keyed: str = "") -> int:
     # a time of day may be said on the 12-hour clock ("18.00" as "six in the evening")
     numbers |= {str(int(h) - 12) for h, _ in _CLOCK_TIME.findall(result) if 12 < int(h) < 24}
     numbers |= {h.lstrip("0") for h, _ in _CLOCK_TIME.findall(result) if h.lstrip("0")}
-    if (numbers - {"0", "1", "2"}) & a or any(n.split(".")[0] in a for n in _DECIMAL.findall(result)):
+    # a decimal said whole or rounded ("about 41%" for 40.6)
+    if (numbers - {"0", "1", "2"}) & a or any(n.split(".")[0] in a or str(round(float(n))) in a
+                                               for n in _DECIMAL.findall(result)):
         return 2
     content = {w for w in words(result) if len(w) >= 4 and w not in _STOP and not w.isdigit()}
     # words the question gave are no sign of the result used ("When is Maria's birthday? Let me
