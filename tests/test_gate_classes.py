@@ -369,3 +369,30 @@ def test_a_name_memory_does_not_hold_is_withdrawn_and_one_it_holds_stands():
     told = ["I'm catching the 07:42 to King's Cross tomorrow."]
     assert withdrawn("The 7:24 to King's Cross, sir.", "Which train did I say I'm catching?", told=told)
     assert not withdrawn("The 07:42 to King's Cross, sir.", "Which train did I say I'm catching?", told=told)
+
+
+@pytest.mark.parametrize("answer, ok", [
+    ("You have 23.4 GiB of memory free, sir.", False),  # the disk's free space, said of memory
+    ("Your disk is only about 24% used, sir.", False),  # the free share, said as used
+    ("You have 9.2 GiB of memory free out of 15.5, sir.", True),
+    ("The disk has 120.3 GiB free out of 475.8 GiB, sir: about 75% used.", True),
+])
+def test_a_size_or_share_is_read_against_what_it_names(answer, ok):
+    assert withdrawn(answer, "How's the computer?", tools=[("get_system_info", {}, SYSTEM)]) is not ok
+
+
+def test_a_recollection_with_nothing_behind_it_is_withdrawn_however_the_question_is_put():
+    assert withdrawn("Since you enjoyed that Thai place when we spoke about it last month, sir, try it again.",
+                     "Any ideas for dinner?")
+    assert withdrawn("You wanted to repaint the garden shed green before spring, sir.", "What should I do today?")
+    told = ["Anchor (Sam): I'd love to repaint the garden shed green before spring."]
+    assert not withdrawn("You wanted to repaint the garden shed green before spring, sir.", "What should I do today?",
+                         told=told)
+
+
+def test_a_mixed_question_answered_with_the_guards_facts_alone_is_withdrawn():
+    fs = facts.for_guard(("IDENTITY",), "MIXED")
+    brief = gate.Brief("What's your name, and what's the capital of Spain?", persona=PERSONA, facts=fs,
+                       guard_parts=("IDENTITY",), other_part="what's the capital of Spain?")
+    assert gate.check("I am Tatlock, sir, your butler.", brief).verdict == "FALLBACK"
+    assert gate.check("Tatlock, sir; and it is Madrid.", brief).verdict != "FALLBACK"

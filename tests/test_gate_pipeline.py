@@ -141,14 +141,14 @@ def test_a_sure_weather_need_runs_the_tool_when_the_model_claims_a_guard(served,
     served.queue({"json": {"decision": "CAPABILITY_GUARD", "guard_reason": "TEMPORAL", "answer": "",
                            "tools": [], "tool_query": "", "topics": []}},
                  {"tool_calls": [{"name": "get_weather_forecast", "arguments": {}}]},  # and no place
-                 "Rain in London today, sir, 12 degrees.")
+                 "Rain in London today, sir, 10 degrees.")
     with tatlock.open() as butler:
         events = list(butler.turn("What's the weather in London today?"))
     assert weather_env.requests[0][1]["name"] == ["London"]  # the place the question names
     assert any(isinstance(e, ToolCalled) and e.name == "get_weather_forecast" for e in events)
     final = events[-1]
     assert (final.route, final.guard, final.tools) == ("TOOLS_NEEDED", None, ["get_weather_forecast"])
-    assert "12 degrees" in final.answer
+    assert "10 degrees" in final.answer  # the fake forecast: a high of 10.1
 
 
 def test_a_credential_note_gets_no_identity_facts(served):

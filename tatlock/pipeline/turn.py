@@ -305,7 +305,7 @@ class TurnRunner:
         the stream gate's verdict when the answer streamed through one)."""
         a = plan.assessment
         brief = Brief(self.req.text, persona, self.env.secrets, guard_parts=plan.guard_parts,
-                      other_part=plan.other_part, clock=now)
+                      other_part=plan.other_part, clock=now, told=(str(turn_vars.get("memory") or ""),))
         if plan.route == "CAPABILITY_GUARD":
             brief.facts = facts_mod.for_guard(plan.rule.parts if plan.rule else (), plan.guard, now=now,
                                               categories=[s.category for s in enabled], zone=tz_label(now))

@@ -274,6 +274,11 @@ def _other_part(answer: str, c: Context) -> Outcome:
     other = c.brief.other_part
     wanted = _LONG_WORD.findall(other.lower())
     if wanted and not any(w[:5] in answer.lower() for w in wanted):
+        given = {w[:5] for w in text.words(" ".join((c.question, *c.lines)))}
+        new = [w for w in text.words(answer) if len(w) >= 4 and w[:5] not in given and w not in answers.POLITE
+               and w not in text.META and not w.isdigit()]
+        if not new:  # the guard's part alone: nothing said that the facts did not give
+            return fail("RETRY", "missing_part", f"nothing about '{other}'", ("FINDINGS", "PARTS"))
         return f"mixed: nothing about '{other}'"
     return None
 

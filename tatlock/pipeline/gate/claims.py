@@ -11,6 +11,7 @@ that hedges ("usually", "I could not reach the weather service").
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 from tatlock.pipeline.gate import readings
 from tatlock.pipeline.gate.brief import Context, Finding
@@ -80,6 +81,13 @@ CLAIM = Rulebook("gate.claim", [
          r"\bwe\s+(?:discussed|talked|spoke|agreed|decided|planned|settled)\b|\byour\s+[\w' -]{2,30}?\s+(?:is|was|are)\s+(?:on|at|due|booked|set\s+for)\b",
          ("You told me your Audi needs new tyres.", "We agreed on Friday.", "Your dentist is on Thursday"),
          ("You tell me, sir.", "Your car is red", "I can look things up by topic or by when we spoke.")),
+    # a recollection however the question was put: a time it was said, or who said it to whom
+    Rule("claim.recall_strong", "recall_strong",
+         r"\b(?:when|since)\s+we\s+(?:spoke|talked)\s+(?:about\s+(?:it|this|that)\s+)?(?:last|on|yesterday|earlier)|"
+         r"\blast\s+time\s+(?:we|you)\b|\byou\s+(?:told|said\s+to|mentioned\s+to)\s+me\b|\byou\s+wanted\s+to\b|"
+         r"\bas\s+you\s+(?:said|mentioned|told\s+me)\b|\bi\s+(?:suggested|recommended)\b[^.!?]{0,40}\b(?:last|then)\b",
+         ("that little Thai place when we spoke about it last month", "You wanted to repaint the shed",
+          "As you mentioned, the car needs tyres"), ("I can look things up by when we spoke.", "as you like")),
     Rule("claim.asks_memory", "asks_memory",
          r"\b(?:remember|recall|remind\s+me|did\s+i\s+(?:say|tell|mention|ask)|have\s+i\s+(?:told|said|mentioned)|"
          r"i\s+(?:told|said|mentioned)|we\s+(?:talk\w*|discuss\w*|spoke|agreed|decided)|last\s+time|earlier|"
@@ -109,6 +117,14 @@ CLAIM = Rulebook("gate.claim", [
          r"(-?\d+(?:\.\d+)?)\s*(°|º|degrees|mm|millimet(?:re|er)s?|km/h|kph|kilomet(?:re|er)s\s+an\s+hour|mph|"
          r"miles\s+an\s+hour|%|per\s*cent)",
          ("about 17 millimetres", "gusts to 48 km/h", "highs near 11 degrees", "a 60% chance"), ("11 o'clock",)),
+    Rule("claim.says_memory", "says_memory", r"\b(?:memory|ram)\b", ("23.4 GiB of memory free",), ("a memorable day",)),
+    Rule("claim.says_disk", "says_disk", r"\b(?:disk|storage|drive|ssd|space)\b", ("98.3 GiB of disk",), ("diskette",)),
+    Rule("claim.says_free", "says_free", r"\b(?:free|available|left|spare|empty|unused)\b", ("9 GiB free",),
+         ("freedom",)),
+    Rule("claim.out_of", "out_of", r"\b(?:out\s+of|of|from|total(?:\s+of)?|in\s+all)\s*$",
+         ("23.4 GiB free out of ",), ("23.4 GiB free ",)),
+    Rule("claim.says_used", "says_used", r"\b(?:used|full|in\s+use|busy|taken|occupied)\b", ("24% used",),
+         ("useful",)),
     Rule("claim.cores", "cores",
          r"\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve|sixteen|twenty|thirty-two)\s+"
          r"(physical|logical|virtual)?\s*(?:cores?|processors?|cpus?|threads?)\b(?:[^.!?]{0,20}?\b(physical|logical))?",
@@ -174,8 +190,9 @@ def unsupported(answer: str, c: Context) -> tuple[str, str] | None:
     if memory and all(f.status == "empty" for f in memory):
         return "I_DONT_KNOW", "memory holds nothing on it, but the reply answers as if it did"
     recall = [f for f in found if f.tool.startswith("recall")]
-    if not recall and _rule("recall").search(answer) and _rule("asks_memory").search(c.question) \
-            and not _told(answer, c.brief.told):
+    claimed = _rule("recall_strong").search(answer) or (_rule("recall").search(answer)
+                                                         and _rule("asks_memory").search(c.question))
+    if not recall and claimed and not _told(answer, c.brief.told):
         return "I_DONT_KNOW", "a recollection no search gave"
     return None
 
@@ -208,6 +225,36 @@ def _fits(said: float, given: list[float], before: str, close: float, spread: fl
     return False
 
 
+_CLAUSE_END = re.compile(r"[.;!?]|,\s|\s(?:and|with|while|but)\s|\s[-–—]\s")
+
+
+def _clause(text: str, start: int, end: int) -> str:
+    """The clause around a span: from the last break before it to the next after it."""
+    before = [m.end() for m in _CLAUSE_END.finditer(text, 0, start)]
+    after = _CLAUSE_END.search(text, end)
+    return text[before[-1] if before else 0:after.start() if after else len(text)]
+
+
+def _labelled_sizes(answer: str, start: int, end: int, f: Finding) -> list[float] | None:
+    """The report's sizes a size said can be, by what its clause names (memory or disk, free or
+    total), or None when it names neither."""
+    clause = _clause(answer, start, end).lower()
+    data = f.data if isinstance(f.data, dict) else {}
+    part = "memory" if _rule("says_memory").search(clause) else "disk" if _rule("says_disk").search(clause) else None
+    total = bool(_rule("out_of").search(answer[max(0, start - 14):start]))  # "23.4 GiB free out of 98.3 GiB"
+    free = bool(_rule("says_free").search(clause)) and not total
+    if part is None and not free:
+        return None
+    out = []
+    for name in ((part,) if part else ("memory", "disk")):
+        block = data.get(name)
+        for key, value in (block.items() if isinstance(block, dict) else ()):
+            wanted = key.startswith("total") if total else key.startswith(("free", "avail")) if free else True
+            if isinstance(value, (int, float)) and key.endswith("_gib") and wanted:
+                out.append(float(value))
+    return out
+
+
 def _system_not_in(answer: str, f: Finding) -> str | None:
     """A size, a share or an operating system this computer's report does not give: "16 GB of
     RAM" when it says 31.2 GiB, "24% used" when it says 76.2% (within rounding; a share may be
@@ -218,12 +265,21 @@ def _system_not_in(answer: str, f: Finding) -> str | None:
     sizes = readings.numbers(f, "sizes")
     for m in _rule("size").regex.finditer(answer):
         said = float(m.group(1))
+        fields = _labelled_sizes(answer, m.start(), m.end(), f)
+        if fields is not None and not _fits(said, fields + [s * 1.074 for s in fields],
+                                            answer[max(0, m.start() - 14):m.start()], 0.6, 0.1):
+            return f"the size {m.group(0)!r} is not the report's for what it names"
         # GiB or GB, rounded either way: within a tenth (or 0.6 for small sizes), or GB = GiB x 1.074
         if not _fits(said, sizes + [s * 1.074 for s in sizes], answer[max(0, m.start() - 14):m.start()], 0.6, 0.1):
             return f"the size {m.group(0)!r} is not in the system report"
     shares = readings.numbers(f, "percents")
     for m in _rule("percent").regex.finditer(answer):
         said = float(m.group(1))
+        clause = _clause(answer, m.start(), m.end()).lower()
+        used = [s for s in readings.numbers(f, "percents")]
+        if _rule("says_used").search(clause) and not _rule("says_free").search(clause) and \
+                not _fits(said, used, answer[max(0, m.start() - 14):m.start()], 1.5):
+            return f"the share {m.group(0)!r} used is not in the system report"
         if not _fits(said, shares + [100 - s for s in shares], answer[max(0, m.start() - 14):m.start()], 1.5):
             return f"the share {m.group(0)!r} is not in the system report"
     wrong = _cores_wrong(answer, f)
