@@ -396,3 +396,20 @@ def test_a_mixed_question_answered_with_the_guards_facts_alone_is_withdrawn():
                        guard_parts=("IDENTITY",), other_part="what's the capital of Spain?")
     assert gate.check("I am Tatlock, sir, your butler.", brief).verdict == "FALLBACK"
     assert gate.check("Tatlock, sir; and it is Madrid.", brief).verdict != "FALLBACK"
+
+
+def test_smollm2s_own_failures_are_withdrawn():
+    """From real SmolLM2 answers (tests/data/gate_smollm2a/b): a loop across lines, the
+    transcript's 'Anchor' spoken of, a long unfinished sentence of the prompt's words, a
+    forecast's name with no forecast in it."""
+    loop = "Enfant d'un ami,\n\n" + "D'un ami\n\n- no one\n\n" * 12
+    assert withdrawn(loop, "Translate 'thank you' into French.")
+    assert withdrawn("Do you want to know the password of the anchor?", "What is my password?", guard="SECURITY")
+    assert withdrawn("Your visit to Anchor's collection was a pleasure.", "Recommend a classic novel.")
+    assert not withdrawn("Drop the anchor, sir, and mind the chain.", "How do I moor a small boat?")
+    assert withdrawn("It is a fine city, sir. The user's location is unknown", "Tell me about York.")
+    weather = [("get_weather_forecast", {"location": "York"}, YORK)]
+    assert withdrawn("I'm glad I can get that weather forecast, sir, and I look forward to it.",
+                     "What's the weather in York?", tools=weather, now=TUESDAY)
+    assert not withdrawn("Overcast in York, sir, about 6 degrees.", "What's the weather in York?", tools=weather,
+                         now=TUESDAY)

@@ -13,7 +13,7 @@ from collections import Counter
 
 LOOP_WINDOW = 3000  # a loop shows at the end of what was said; older text is not searched again
 # one fragment of 3 to 200 characters said seven times back to back
-_BACK_TO_BACK = re.compile(r"(.{3,200}?)\1{6,}")
+_BACK_TO_BACK = re.compile(r"(.{3,200}?)\1{6,}", re.S)  # across lines too ("D'un ami\n- no one\n" x 20)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 
 

@@ -39,8 +39,8 @@ CHECK_WORDS = Rulebook("gate.checks", [
          ("I cannot check that.", "I don't have access to it"), ("I can check that.",)),
     Rule("checks.weather_words", "weather", r"\b(?:rain\w*|showers?|drizzle|snow\w*|sun\w*|cloud\w*|overcast|fog\w*|"
          r"mist\w*|wind\w*|storm\w*|thunder\w*|frost\w*|ic[ey]|cold|chilly|cool|warm|hot|mild|dry|wet|degrees|°|"
-         r"temperature|forecast|clear|grey|gray|bright|umbrella)\b",
-         ("Light rain, sir.", "A mild 9 degrees"), ("Paris, sir.",)),
+         r"clear|grey|gray|bright)\b",  # conditions said, not the words "weather" or "forecast" alone
+         ("Light rain, sir.", "A mild 9 degrees"), ("Paris, sir.", "I'm glad I can get that weather forecast.")),
     Rule("checks.name_ask", "name_ask", r"\bname\b|\bcall\s+you\b|\bwho\s+(?:are|r)\s+(?:{you})\b|\bintroduce\b|"
          r"\bwho\s+am\s+i\b", ("What's your name?", "who r u"), ("Who wrote Hamlet?",)),
     Rule("checks.refuse", "refuse", r"\b(?:no|not|never|none|nothing|cannot|unable|decline|refuse|afraid|sorry|"
@@ -321,7 +321,9 @@ _UNFINISHED = re.compile(r"(?<=[.!?])\s+([^.!?\n]{1,60}[^.!?\n:])$")
 def unfinished_end(answer: str) -> int | None:
     """Where an unfinished last fragment begins ("... on this computer. The user's"), or None."""
     m = _UNFINISHED.search(answer.rstrip())
-    return m.start(1) if m and len(text.words(answer[:m.start(1)])) >= 3 else None
+    # a fragment of three words at most ("The user's"); a longer one is a sentence the model meant
+    return m.start(1) if m and len(text.words(m.group(1))) <= 3 and len(text.words(answer[:m.start(1)])) >= 3 \
+        else None
 
 
 def check(answer: str, brief: Brief) -> Verdict:

@@ -50,6 +50,14 @@ SPEECH = Rulebook("gate.prompt_speech", [
          r"\b(?:respond|reply|answer)\s+(?:in\s+(?:the\s+)?(?:butler|character|persona)|with\s+one\s+json)\b",
          ("Your response should be concise, clear, and friendly.", "Reply with one JSON object"),
          ("Your answer should be in by Friday, sir?",)),
+    # the transcript's name for the owner ("Anchor (Sam): ..."), spoken as if it were a person or thing
+    Rule("speech.anchor", "anchor",
+         r"\b(?:of|to|for|from|with|by|ask)\s+the\s+anchor\b(?!\s+(?:chain|line|rope|point|cable))|"
+         r"\b[Tt]he\s+anchor(?:'s|\s+(?:is|was|has|wants|wanted|asked|said|says|told|would|will|likes))\b|"
+         r"(?<![.!?]\s)(?<!^)\bAnchor(?:'s)?\b",
+         ("Do you want to know the password of the anchor?", "Your visit to Anchor's collection was a pleasure."),
+         ("Drop the anchor chain, sir.", "Anchor the tent well.", "Drop the anchor, sir, and mind the chain."),
+         flags=0),
     # the findings' placeholder when no tool ran (select.findings_of)
     Rule("speech.placeholder", "prompt", r"\bno\s+tool\s+could\s+be\s+used\s+for\s+this\s+message\b",
          ("- No tool could be used for this message.",), ("No tool could help, sir",)),
@@ -153,6 +161,8 @@ def prompt_echo(text: str, allowed: str = "") -> str | None:
     for rule in SPEECH:
         if rule.label == "retold":
             continue  # the instructions told: a leak (instructions_told), not an echo
+        if rule.label == "anchor" and "anchor" in allowed.lower():
+            continue  # the question (or a finding) speaks of an anchor
         for m in rule.regex.finditer(text):
             if rule.label == "user" and _a_named_user(text[m.end():], allowed):
                 continue  # a file's or a tool's user ("as the user alice", from a .env file read)
