@@ -28,6 +28,7 @@ MODULES: tuple[str, ...] = (
     "tatlock.pipeline.gate.compute",
     "tatlock.pipeline.gate.identity",
     "tatlock.pipeline.gate.leaks",
+    "tatlock.pipeline.gate.machine",
     "tatlock.pipeline.gate.secrets",
     "tatlock.pipeline.gate.text",
 )
