@@ -24,7 +24,8 @@ POLITE = set("certainly of course absolutely sir madam i i'm im am would will sh
              "serve serving disposal assistance should most delightful our one endeavour endeavor utmost best "
              "every do doing shall also absolute truly entirely".split())
 ENGLISH = set("the a an is are was be to of and in on for with it its you your i my me we our sir that this at "
-              "as by from have has not no yes can will would there here what which who how".split())
+              "as by from have has not no yes can will would there here what which who how can't i'll i'm it's "
+              "that's don't won't thanks thank just so but very all do get got some well".split())
 # the small words of the other languages a small model slips into ("La capital de España es Madrid")
 FOREIGN = set("el la los las un una de en y es son tiene está están del que por para con muy pero usted señor "
               "vous je nous à au aux monsieur madame c'est oui le les des est une pas pour avec dans sont très mais "
@@ -227,7 +228,8 @@ def not_english(answer: str, question: str) -> str | None:
         foreign = sum(w in FOREIGN for w in a)
         if len(a) < 8 and english == 0 and foreign >= 2:
             return "the reply is not in the question's language"
-        if len(a) >= 8 and (english < 0.05 or (english < 0.1 and foreign >= 3 and foreign >= len(a) * 0.2)):
+        if len(a) >= 8 and foreign >= 2 and (english < 0.05 or (english < 0.1 and foreign >= 3
+                                                                 and foreign >= len(a) * 0.2)):
             return "the reply is not in the question's language"
     for sentence in _CLAUSES.split(answer):  # a sentence or a clause in another language, mid-way
         s = _ANY_WORD.findall(sentence.lower())
