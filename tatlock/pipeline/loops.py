@@ -9,12 +9,13 @@ generate, and the gate judges what they produced: neither should import the othe
 from __future__ import annotations
 
 import re
+from tatlock.pipeline.rulebook import lazy
 from collections import Counter
 
 LOOP_WINDOW = 3000  # a loop shows at the end of what was said; older text is not searched again
 # one fragment of 3 to 200 characters said seven times back to back
-_BACK_TO_BACK = re.compile(r"(.{3,200}?)\1{6,}", re.S)  # across lines too ("D'un ami\n- no one\n" x 20)
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+_BACK_TO_BACK = lazy(r"(.{3,200}?)\1{6,}", re.S)  # across lines too ("D'un ami\n- no one\n" x 20)
+_SENTENCE_END = lazy(r"(?<=[.!?])\s+|\n+")
 
 
 def sentences(text: str) -> list[str]:

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Iterator
+from typing import Any, Iterator
 
 from tatlock.pipeline.lexicon import expand
 
-__all__ = ["BOOKS", "MODULES", "Rule", "Rulebook"]
+__all__ = ["BOOKS", "MODULES", "Lazy", "Rule", "Rulebook", "lazy"]
 
 # the modules that define rulebooks: importing them registers their books in BOOKS (the examples
 # test imports every one; a module that defines a rulebook is listed here)
@@ -61,6 +61,30 @@ class Rule:
 
     def search(self, text: str) -> re.Match[str] | None:
         return self.regex.search(text)
+
+
+class Lazy:
+    """A pattern that is not a rule (a tokenizer, a parser of a tool's line) compiled on first
+    use, so importing its module compiles nothing; it answers as the compiled pattern does."""
+
+    __slots__ = ("pattern", "flags", "_compiled")
+
+    def __init__(self, pattern: str, flags: int = 0):
+        self.pattern, self.flags = pattern, flags
+        self._compiled: re.Pattern[str] | None = None
+
+    @property
+    def compiled(self) -> re.Pattern[str]:
+        if self._compiled is None:
+            self._compiled = re.compile(self.pattern, self.flags)
+        return self._compiled
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.compiled, name)
+
+
+def lazy(pattern: str, flags: int = 0) -> Lazy:
+    return Lazy(pattern, flags)
 
 
 class Rulebook:

@@ -8,10 +8,9 @@ your calendar"). Small models fail in these ways while sounding fine.
 
 from __future__ import annotations
 
-import re
 
 from tatlock.pipeline.gate.text import FILL, VERDICT_WORDS, asks, words
-from tatlock.pipeline.rulebook import Rule, Rulebook
+from tatlock.pipeline.rulebook import Rule, Rulebook, lazy
 
 # the words of a reply that says nothing ("Certainly, sir. I'd be more than happy to help with that.")
 POLITE = set("certainly of course absolutely sir madam i i'm im am would will shall be to delighted happy glad "
@@ -204,8 +203,8 @@ def _foreign_script(text: str) -> int:
     return sum(ord(ch) > 0x24F for ch in _letters(text))
 
 
-_CLAUSES = re.compile(r"(?<=[.!?。！？,;:])\s*|\n+")
-_ANY_WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
+_CLAUSES = lazy(r"(?<=[.!?。！？,;:])\s*|\n+")
+_ANY_WORD = lazy(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 
 
 def not_english(answer: str, question: str) -> str | None:

@@ -19,11 +19,12 @@ from typing import Any
 
 from tatlock.pipeline import facts as facts_mod
 from tatlock.pipeline.gate import clock, secrets
+from tatlock.pipeline.rulebook import lazy
 
 __all__ = ["Brief", "Context", "Finding"]
 
-_RESULT_LINE = re.compile(r"^Result of (\w+)\((.*?)\): (.*)$", re.S)
-_ARG = re.compile(r"(\w+)=('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|[-\w.]+)")
+_RESULT_LINE = lazy(r"^Result of (\w+)\((.*?)\): (.*)$", re.S)
+_ARG = lazy(r"(\w+)=('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|[-\w.]+)")
 
 
 @dataclass(frozen=True)
@@ -133,7 +134,7 @@ class Brief:
 
 
 _SECRET_WORDS = {"something", "secret"}
-_PERSONA_NAME = re.compile(r"\byou\s+are\s+([A-Z][a-z]+)\b")
+_PERSONA_NAME = lazy(r"\byou\s+are\s+([A-Z][a-z]+)\b")
 
 
 class Context:

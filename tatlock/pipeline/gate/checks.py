@@ -12,14 +12,13 @@ read them: text (form), identity, leaks, secrets, claims, clock, answers.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Callable
 
 from tatlock.pipeline.gate import answers, claims, clock, compute, identity, leaks, readings, secrets, text
 from tatlock.pipeline.gate.brief import Brief, Context
 from tatlock.pipeline.gate.verdict import Verdict, fail
-from tatlock.pipeline.rulebook import Rule, Rulebook
+from tatlock.pipeline.rulebook import Rule, Rulebook, lazy
 
 Outcome = Verdict | str | None  # a failure, a doubt, or nothing to say
 
@@ -267,7 +266,7 @@ def _answers(answer: str, c: Context) -> Outcome:
     return fail("RETRY", failed, why, ("FINDINGS", "PARTS") if failed == "missing_part" else ())
 
 
-_LONG_WORD = re.compile(r"[a-z]{4,}")
+_LONG_WORD = lazy(r"[a-z]{4,}")
 
 
 def _other_part(answer: str, c: Context) -> Outcome:
@@ -315,7 +314,7 @@ def run(answer: str, c: Context, checks: tuple[Check, ...] = CHECKS) -> Verdict:
     return Verdict("UNSURE" if doubts else "APPROVED", None, doubts + notes)
 
 
-_UNFINISHED = re.compile(r"(?<=[.!?])\s+([^.!?\n]{1,60}[^.!?\n:])$")
+_UNFINISHED = lazy(r"(?<=[.!?])\s+([^.!?\n]{1,60}[^.!?\n:])$")
 
 
 def unfinished_end(answer: str) -> int | None:

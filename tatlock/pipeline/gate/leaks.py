@@ -14,7 +14,7 @@ import re
 
 from tatlock import prompts
 from tatlock.pipeline.gate.text import DATA_WORDS, FILL, words
-from tatlock.pipeline.rulebook import Rule, Rulebook
+from tatlock.pipeline.rulebook import Rule, Rulebook, lazy
 
 LEAK = Rulebook("gate.leak", [
     Rule("leak.marker", "leak", r"\byou are the first phase of the butler's pipeline\b|\"decision\"\s*:\s*\"",
@@ -87,7 +87,7 @@ SPEECH = Rulebook("gate.prompt_speech", [
 ])
 
 # the prompt's labels as a template writes them: "Local date and time: $now" -> "local date and time:"
-_TEMPLATE_LABEL = re.compile(r"^([A-Z][\w' ,]{2,40}?)(?:,\s+from)?\s*:", re.M)
+_TEMPLATE_LABEL = lazy(r"^([A-Z][\w' ,]{2,40}?)(?:,\s+from)?\s*:", re.M)
 SCAFFOLD = Rulebook("gate.scaffold", [
     # headings of the memory context and of instruction-tuning templates a small model echoes
     Rule("scaffold.heading", "label",
@@ -170,7 +170,7 @@ def prompt_echo(text: str, allowed: str = "") -> str | None:
     return None
 
 
-_VALUE_AFTER = re.compile(r"\s+(?:is\s+|was\s+|name\s+is\s+|called\s+)?['\"\u2018\u201c]?([\w@-]{2,}(?:\.[\w@-]+)*)")
+_VALUE_AFTER = lazy(r"\s+(?:is\s+|was\s+|name\s+is\s+|called\s+)?['\"\u2018\u201c]?([\w@-]{2,}(?:\.[\w@-]+)*)")
 
 
 def _a_named_user(rest: str, allowed: str) -> bool:
@@ -223,7 +223,7 @@ def repeated_run(answer: str, source: str, n: int, allowed: str = "") -> str | N
 
 
 # a sentence that speaks of rules it keeps: the frame of an instruction in the first person
-_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
+_SENTENCE_END = lazy(r"(?<=[.!?;])\s+")
 FRAME = Rulebook("gate.rule_frame", [
     # a sentence that speaks of rules it keeps: the frame of an instruction in the first person
     Rule("frame.rule", "frame",

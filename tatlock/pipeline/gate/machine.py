@@ -7,11 +7,10 @@ it has no sensor for.
 
 from __future__ import annotations
 
-import re
 
 from tatlock.pipeline.gate import readings
 from tatlock.pipeline.gate.brief import Finding
-from tatlock.pipeline.rulebook import Rule, Rulebook
+from tatlock.pipeline.rulebook import Rule, Rulebook, lazy
 
 MACHINE = Rulebook("gate.machine", [
     Rule("machine.size", "size", r"(\d+(?:\.\d+)?)\s*(?:gi?b|gigabytes?|gigs?)\b", ("16 GB of RAM", "7.7 GiB"),
@@ -65,7 +64,7 @@ def _fits(said: float, given: list[float], before: str, close: float, spread: fl
     return False
 
 
-_CLAUSE_END = re.compile(r"[.;!?]|,\s|\s(?:and|with|while|but)\s|\s[-–—]\s")
+_CLAUSE_END = lazy(r"[.;!?]|,\s|\s(?:and|with|while|but)\s|\s[-–—]\s")
 
 
 def _clause(text: str, start: int, end: int) -> str:

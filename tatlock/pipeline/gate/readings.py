@@ -9,11 +9,11 @@ finds nothing in its output, so a tool and the gate cannot part ways unnoticed.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from tatlock.pipeline.gate.brief import Finding
 from tatlock.pipeline.gate.text import words
+from tatlock.pipeline.rulebook import lazy
 
 # tool -> what the gate reads -> the paths that hold it
 READS: dict[str, dict[str, tuple[str, ...]]] = {
@@ -106,12 +106,12 @@ _NUMBER_WORDS.update({"once": "1", "single": "1", "twice": "2", "both": "2", "pa
 _STOP = set("a an the is are it its of to in on at and or sir yes no well so please here there that this do does did "
             "what who how why when where which i you your my me with from have been about their were will would "
             "could should location date time results result count keyword text author current daily".split())
-_ISO_DATE = re.compile(r"\b\d{4}-\d{2}-(\d{2})(?:T\S*)?")  # its day is the part an answer says
-_DIGITS = re.compile(r"\d+")
-_DECIMAL = re.compile(r"\d+\.\d+")
-_ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)")
-_CLOCK_TIME = re.compile(r"\b(\d{1,2})[:.](\d{2})\b")
-_KEY = re.compile(r'"([a-z]+)"\s*:')
+_ISO_DATE = lazy(r"\b\d{4}-\d{2}-(\d{2})(?:T\S*)?")  # its day is the part an answer says
+_DIGITS = lazy(r"\d+")
+_DECIMAL = lazy(r"\d+\.\d+")
+_ORDINAL = lazy(r"\d+(?:st|nd|rd|th)")
+_CLOCK_TIME = lazy(r"\b(\d{1,2})[:.](\d{2})\b")
+_KEY = lazy(r'"([a-z]+)"\s*:')
 
 
 def uses(answer: str, result: str, question: str = "", keyed: str = "") -> int:

@@ -6,9 +6,8 @@ should change".
 
 from __future__ import annotations
 
-import re
 
-from tatlock.pipeline.rulebook import Rule, Rulebook
+from tatlock.pipeline.rulebook import Rule, Rulebook, lazy
 
 CREDENTIAL = Rulebook("gate.credential", [
     Rule("credential.openai_key", "credential", r"\bsk-[A-Za-z0-9_-]{16,}",
@@ -38,7 +37,7 @@ VALUES = Rulebook("gate.secret_value", [
          ("my pin 49217", "password hunter2!"), ("password manager", "pin code")),
 ])
 
-_CORE = re.compile(r"[A-Za-z0-9]+")
+_CORE = lazy(r"[A-Za-z0-9]+")
 
 
 def secret_values(*texts: str) -> list[str]:

@@ -16,6 +16,7 @@ from tatlock.pipeline.gate import text as text_mod
 from tatlock.pipeline.gate.brief import Brief
 from tatlock.pipeline.gate.checks import check, stream_check
 from tatlock.pipeline.gate.verdict import Verdict
+from tatlock.pipeline.rulebook import lazy
 
 # Where a failing match may begin, as word sequences: the stream holds a run of words while it
 # could still grow into one of these ("I" -> "I am" -> "I am an" -> "I am an AI"), and releases
@@ -60,7 +61,7 @@ for _ph in _PHRASES:
         _FIRST |= _el
         break
 _FIRST_PREFIXES = {w[:k] for w in _FIRST for k in range(1, len(w) + 1)}
-_CHAR_TRIGGERS = re.compile(r"sk-|AKIA|-----BEGIN|\"decision\"|<\||\[/?INST", re.I)
+_CHAR_TRIGGERS = lazy(r"sk-|AKIA|-----BEGIN|\"decision\"|<\||\[/?INST", re.I)
 
 
 _HEADINGS = ("## conversation so far", "## summary of messages", "## earlier conversations", "facts about yourself:",
@@ -108,7 +109,7 @@ def _could_become(seq: list[str], phrase: list, partial: bool) -> bool:
 # quadratic (20 s for 2,000 tokens).
 WINDOW = 300
 _TAIL = 400  # the last dozen words or so, for the held-back suffix
-_PARTIAL = re.compile(r"[\w'-]+$")
+_PARTIAL = lazy(r"[\w'-]+$")
 
 
 def tail_start(text: str, size: int) -> int:
@@ -305,10 +306,10 @@ def _runs(source: str, least: int, most: int) -> tuple[frozenset[tuple[str, ...]
     return tuple(frozenset(tuple(w[i:i + k]) for i in range(len(w) - k + 1)) for k in range(least, most + 1))
 
 
-_ENDS = re.compile(r"[.!?]\s+|\n")
+_ENDS = lazy(r"[.!?]\s+|\n")
 
 
-_WORD_STARTS = re.compile(r"(?<!\S)\S")
+_WORD_STARTS = lazy(r"(?<!\S)\S")
 
 
 def _last_words(text: str, n: int) -> int:

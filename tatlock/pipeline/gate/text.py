@@ -12,9 +12,9 @@ import re
 
 from tatlock.pipeline import loops
 from tatlock.pipeline.lexicon import MONTHS, WEEKDAYS
-from tatlock.pipeline.rulebook import Rule, Rulebook
+from tatlock.pipeline.rulebook import Rule, Rulebook, lazy
 
-_WORD = re.compile(r"[a-z0-9]+")
+_WORD = lazy(r"[a-z0-9]+")
 
 
 def words(text: str) -> list[str]:
@@ -63,8 +63,8 @@ FORM = Rulebook("gate.form", [
 _ARTICLES = {"the", "an"}  # not "a": "from A to Z", "plan A or B"
 _NOT_AFTER_ARTICLE = {"the", "a", "an", "of", "for", "to", "in", "on", "and", "or", "is", "was", "with", "at", "by",
                       "from", "then", "but"}
-_SENTENCE = re.compile(r"(?<=[.!?])\s+")
-_LETTERS = re.compile(r"[a-z']+")
+_SENTENCE = lazy(r"(?<=[.!?])\s+")
+_LETTERS = lazy(r"[a-z']+")
 
 
 def _word_salad(text: str) -> bool:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from tatlock import prompts
 from tatlock.pipeline.gate import secrets
+from tatlock.pipeline.rulebook import lazy
 
 TYPES = ("I_DONT_KNOW", "NOT_ALLOWED", "CANT_DO", "MISSING_INFO", "RETRY")
 
@@ -71,9 +72,9 @@ QUALITY_SCHEMA = {
     "required": ["verdict", "fallback_type", "reason"],
 }
 
-_OBJECT = re.compile(r"\{.*\}", re.S)
-_WORD_VERDICT = re.compile(r"\b(APPROVED|FALLBACK)\b")
-_WORD_TYPE = re.compile("|".join(TYPES))
+_OBJECT = lazy(r"\{.*\}", re.S)
+_WORD_VERDICT = lazy(r"\b(APPROVED|FALLBACK)\b")
+_WORD_TYPE = lazy("|".join(TYPES))
 
 
 def parse_model_verdict(raw: str) -> tuple[str, str | None]:
