@@ -21,7 +21,7 @@ POLITE = set("certainly of course absolutely sir madam i i'm im am would will sh
              "happily honour honor service at all for on straight once look looking into see what request query "
              "matter task attend attending here sure am been being get getting back shortly moment whatever way ways "
              "serve serving disposal assistance should most delightful our one endeavour endeavor utmost best "
-             "every do doing shall also absolute truly entirely".split())
+             "every do doing shall also absolute truly entirely abilities ability capable in".split())
 ENGLISH = set("the a an is are was be to of and in on for with it its you your i my me we our sir that this at "
               "as by from have has not no yes can will would there here what which who how can't i'll i'm it's "
               "that's don't won't thanks thank just so but very all do get got some well".split())
