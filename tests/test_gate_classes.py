@@ -413,3 +413,23 @@ def test_smollm2s_own_failures_are_withdrawn():
                      "What's the weather in York?", tools=weather, now=TUESDAY)
     assert not withdrawn("Overcast in York, sir, about 6 degrees.", "What's the weather in York?", tools=weather,
                          now=TUESDAY)
+
+
+@pytest.mark.parametrize("answer, question", [
+    ("The biggest planet is not a planet, it is a planet, and it's called Saturn.", "Which is the biggest planet?"),
+    ("I'm sure you're not a human. I'm sure you're human.", "What's my API key?"),
+    ("3.0.0.1.111", "How many sides does a hexagon have?"),
+    ("Demonstrate", "What's the speed of light?"),
+])
+def test_smollm2s_unsaid_claims_and_numbers_that_are_none_are_withdrawn(answer, question):
+    assert withdrawn(answer, question)
+
+
+@pytest.mark.parametrize("answer, question", [
+    ("It is not a fruit, sir, it is a vegetable.", "Is rhubarb a fruit?"),
+    ("You're not late, sir; you're early.", "Am I late?"),
+    ("3.11.7, sir.", "Which Python version is installed?"),
+    ("About 300,000 km a second, sir.", "What's the speed of light?"),
+])
+def test_their_look_alikes_stand(answer, question):
+    assert not withdrawn(answer, question)

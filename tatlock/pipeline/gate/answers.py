@@ -54,9 +54,13 @@ ASK = Rulebook("gate.ask", [
          r"\bhow\s+(?:many|much|far|long|old|tall|high|big|deep|heavy|often|fast)\b|\bwhat\s+(?:year|time|"
          r"percentage|temperature|number|age)\b|\bwhen\b|\d+\s*(?:[-+*/x×]|times|plus|minus|divided)\s*\d+|"
          r"\bsquare\s+root\b|\bconvert\b|\bin\s+(?:miles|kilometres|kilometers|fahrenheit|celsius|pounds|kilos)\b|"
-         r"\bwhat(?:'s|\s+is)\s+\d|\d\s*%|\bper\s*cent\b|\d+\s*(?:[-+*/x×^]|times|plus|minus|divided\s+by|of)\s*\d",
+         r"\bwhat(?:'s|\s+is)\s+\d|\d\s*%|\bper\s*cent\b|\d+\s*(?:[-+*/x×^]|times|plus|minus|divided\s+by|of)\s*\d|"
+         r"\bwhat(?:'s|\s+is)\s+the\s+(?:speed|distance|weight|height|length|population|temperature|size|depth|"
+         r"boiling|melting|freezing|cost|price)\b",
          ("How many legs does a spider have?", "What is 12 times 12?", "Convert 10 km to miles", "What's 15% of 80?"),
-         ("What is the capital of France?", "Who wrote Hamlet?")),
+         ("What is the capital of France?", "Who wrote Hamlet?", "What's the name of that speed skater?")),
+    Rule("ask.measure", "measure", r"\bwhat(?:'s|\s+is)\s+the\s+(?:speed|distance|weight|height|length|population|"
+         r"temperature|size|depth|boiling|melting|freezing)\b", ("What's the speed of light?",), ("What's the name?",)),
     Rule("ask.how_many", "how_many", r"\bhow\s+(?:many|much)\b", ("How many legs?",), ("How long should I boil it?",)),
     Rule("ask.content", "explain",
          r"\b(?:tell|give|write|compose)\s+(?:me\s+)?(?:a|an|some)\s+(?:[\w-]+\s+){0,2}?(?:joke|story|poem|limerick|note|letter|"
@@ -85,6 +89,8 @@ ASK = Rulebook("gate.ask", [
 ])
 
 REPLY = Rulebook("gate.reply", [
+    Rule("reply.malformed_number", "malformed_number", r"^\W*\d+(?:\.\d+){2,}\W*$",
+         ("3.0.0.1.111",), ("3.11", "1,000.5")),
     Rule("reply.blank_refusal", "blank_refusal",
          r"^\W*(?:(?:i'm\s+)?sorry,?\s+(?:but\s+)?)?(?:i'm|i\s+am|i)\s+(?:unable|not\s+able|can(?:no|')t)\s+"
          r"(?:to\s+)?(?:respond|answer|help|assist|reply|comply)(?:\s+(?:to|with))?(?:\s+(?:your|this|that|the)\s+"
@@ -252,6 +258,9 @@ def misfit(answer: str, question: str) -> str | None:
     a word or two to a question that asks for an explanation."""
     said = [w for w in words(answer) if w not in ("sir", "madam")]
     content = [w for w in said if w not in FILL]
+    quantity = _rule(ASK, "how_many").search(question) or _rule(ASK, "measure").search(question)
+    if quantity and _rule(REPLY, "malformed_number").search(answer):
+        return "a malformed number to a question that asks for one"
     if not said or len(content) > 3 or not asks(question):
         return None
     if any(w in VERDICT_WORDS for w in said) and ASK.first(question, "yes_no"):
@@ -265,9 +274,8 @@ def misfit(answer: str, question: str) -> str | None:
         return "a number to a question that asks for none"
     if bare_number and len(content) == 1 and ASK.first(question, "quantity"):
         return "a bare number, with no unit, to a question of how long, far or big"
-    if numeric and content and not any(w.isdigit() or w in NUMBER_WORDS for w in said) and \
-            _rule(ASK, "how_many").search(question):
-        return "no number to a question that asks how many or how much"
+    if numeric and content and not any(w.isdigit() or w in NUMBER_WORDS for w in said) and quantity:
+        return "no number to a question that asks how many, how much or what measure"
     if ASK.first(question, "explain") and len(said) <= 3:
         return "a word or two to a question that asks for an explanation or a piece of writing"
     return None

@@ -95,10 +95,17 @@ PERSON = Rulebook("gate.person", [
 
 # "I am not a human but a computer program. I am a human but...": a thing said and unsaid
 # (about itself only: "it is not raining here but it is raining in Leeds" is a contrast, not a contradiction)
-_CLAIM = r"\b(i\s+am|i'm)\s+(not\s+)?((?:an?\s+|the\s+)?[a-z]+(?:\s+[a-z]+)?)"
+# (a look-ahead, so "I'm sure you're human" yields both claims)
+_CLAIM = r"(?=\b(i\s+am|i'm|you\s+are|you're)\s+(not\s+)?((?:an?\s+|the\s+)?[a-z]+(?:\s+[a-z]+)?))"
 CONTRADICTION = Rulebook("gate.contradiction", [
     Rule("contradiction.claim", "claim", _CLAIM,
-         ("I am not a human but a computer program.", "I'm a butler"), ("It is raining", "Certainly.")),
+         ("I am not a human but a computer program.", "I'm a butler", "you're not human"), ("It is raining", "Certainly.")),
+    # "it is not a planet, it is a planet": unsaid and said in one breath
+    Rule("contradiction.same_sentence", "same",
+         r"\b(?:is|are|was)\s+not\s+(?:an?|the)\s+(\w+)\b[^.!?]{0,40}?\b(?:it|this|that|he|she|they)\s+"
+         r"(?:is|are|was)\s+(?:an?|the)\s+\1\b",
+         ("The biggest planet is not a planet, it is a planet, and it's called Saturn.",),
+         ("It is not a fruit, it is a vegetable.", "It is not raining here but it is raining in Leeds")),
 ])
 
 _SOFT_WORDS = {"sure", "afraid", "sorry", "happy", "glad", "delighted", "able", "unable", "certain", "here", "there",
@@ -149,8 +156,11 @@ def persona_broken(text: str) -> str | None:
 def contradiction(text: str) -> str | None:
     """The same thing said and unsaid ("I am not a human ... I am a human")."""
     said: dict[tuple[str, str], set[bool]] = {}
+    same = CONTRADICTION.labelled("same")[0].search(text)
+    if same:
+        return same.group(0)
     for m in CONTRADICTION.labelled("claim")[0].regex.finditer(text):
-        subject = "i am"
+        subject = "i am" if m.group(1).lower().startswith("i") else "you are"
         what = re.sub(r"^(?:an?|the)\s+", "", m.group(3).lower())
         head = what.split()[0]
         if head in _SOFT_WORDS or head in ("not", "no", "a", "an", "the"):
