@@ -96,15 +96,16 @@ def blind_case(case: dict) -> dict:
     """A blind-format case as the bench scores it: its brief and its label."""
     try:
         now = dt.datetime.fromisoformat(case["now"])
-        guard = case.get("guard") if case["route"] == "GUARD" else None
+        route = {"CAPABILITY_GUARD": "GUARD"}.get(str(case["route"]).upper(), str(case["route"]).upper())
+        guard = str(case.get("guard") or "").upper() or None if route == "GUARD" else None
         parts = tuple(case.get("parts") or ((guard,) if guard in GUARDS else ()))
-        fs = facts.for_guard(parts, guard, now=now, categories=CATEGORIES) if case["route"] == "GUARD" else []
+        fs = facts.for_guard(parts, guard, now=now, categories=CATEGORIES) if route == "GUARD" else []
         findings = [gate.Finding.of(c["tool"], c.get("args") or {}, c.get("result")) for c in case.get("tool_calls") or []]
         brief = gate.Brief(case["question"], persona=persona(), secrets=(CONFIGURED_KEY,),
-                           prompt_text=assess_prompt() if case["route"] == "DIRECT" else respond_prompt(),
+                           prompt_text=assess_prompt() if route == "DIRECT" else respond_prompt(),
                            facts=fs, findings=findings, clock=now, guard_parts=parts,
                            told=tuple(case.get("told_earlier") or ()))
-        good = {"good": True, "bad": False}[case["verdict"]]
+        good = {"good": True, "bad": False}[str(case["verdict"]).strip().lower()]
     except (KeyError, ValueError, TypeError) as exc:
         raise SystemExit(f"bench gate: case {case.get('id', '?')}: {exc!r}") from None
     return {"id": case["id"], "answer": case["answer"], "brief": brief, "good": good, "expect": None}
