@@ -273,6 +273,7 @@ def test_a_good_answer_that_ends_on_a_fragment_stands_without_it():
 
 @pytest.mark.parametrize("answer, question", [
     ("144, sir.", "What is 12 times 13?"),
+    ("Forty-one, sir.", "What is six times seven?"),
     ("17 times 24 is 418, sir.", "What's 17 x 24?"),
     ("10 miles is approximately 6.2 kilometres, sir.", "How far is 10 miles in kilometres?"),
     ("There are twelve ounces in a pound, sir.", "How many ounces in a pound?"),
@@ -294,6 +295,8 @@ def test_a_figure_the_gate_can_work_out_answered_wrong_is_withdrawn(answer, ques
     ("Nine hours and fifty-five minutes, sir.", "How long until midnight?"),
     ("Five past nine in the morning in New York, sir.", "What time is it in New York?"),
     ("It was a 7-2 win for the home side, sir.", "What was the score on 2026-11-21?"),
+    ("Forty-two, sir.", "What is six times seven?"),
+    ("1945, sir.", "Which year did the war end?"),
 ])
 def test_a_figure_worked_out_right_stands(answer, question):
     now = dt.datetime(2026, 11, 24, 14, 5, tzinfo=ZoneInfo("Europe/London"))

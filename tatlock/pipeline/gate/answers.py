@@ -59,6 +59,13 @@ ASK = Rulebook("gate.ask", [
          r"boiling|melting|freezing|cost|price)\b",
          ("How many legs does a spider have?", "What is 12 times 12?", "Convert 10 km to miles", "What's 15% of 80?"),
          ("What is the capital of France?", "Who wrote Hamlet?", "What's the name of that speed skater?")),
+    # a question whose answer is no number: a person, a place, a reason, a name, a word
+    Rule("ask.not_number", "not_number",
+         r"^\W*(?:who|whom|whose|where|why)\b|\bwhat(?:'s|\s+is|\s+are)\s+(?:the\s+|a\s+)?(?:capital|name|colou?r|"
+         r"meaning|opposite|synonym|plural|difference|chemical\s+symbol)\b|\bhow\s+do\s+(?:i|you|we)\b|"
+         r"\bwhat\s+language\b",
+         ("Who wrote Romeo and Juliet?", "What is the capital of France?", "How do I make tea?"),
+         ("What is six times seven?", "Which year did the war end?", "What's the atomic number of gold?")),
     Rule("ask.measure", "measure", r"\bwhat(?:'s|\s+is)\s+the\s+(?:speed|distance|weight|height|length|population|"
          r"temperature|size|depth|boiling|melting|freezing)\b", ("What's the speed of light?",), ("What's the name?",)),
     Rule("ask.how_many", "how_many", r"\bhow\s+(?:many|much)\b", ("How many legs?",), ("How long should I boil it?",)),
@@ -270,7 +277,7 @@ def misfit(answer: str, question: str) -> str | None:
     bare_number = all(w.isdigit() or w in NUMBER_WORDS for w in content) and content
     if content and all(w in q for w in content) and not ASK.first(question, "choice") and not numeric:
         return "the reply only gives back words of the question"
-    if bare_number and not numeric and not ASK.first(question, "choice"):
+    if bare_number and not numeric and ASK.first(question, "not_number"):
         return "a number to a question that asks for none"
     if bare_number and len(content) == 1 and ASK.first(question, "quantity"):
         return "a bare number, with no unit, to a question of how long, far or big"

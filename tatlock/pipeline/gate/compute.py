@@ -45,9 +45,11 @@ _UNIT_WORDS = "|".join(sorted((re.escape(u) + ("(?:e?s)?" if len(u) > 2 else "")
 
 COMPUTE = Rulebook("gate.compute", [
     Rule("compute.sum", "sum",
-         r"(?<![\d/-])(\d+(?:\.\d+)?)(?:\s*(times|multiplied\s+by|x|×|\*|plus|\+|divided\s+by|÷|%\s+of)\s*|"
-         r"\s+(minus|-|/)\s+)(\d+(?:\.\d+)?)(?![\d/-])",
-         ("What is 12 times 13?", "what's 17 x 24", "9x7?", "100 divided by 8", "What's 15% of 80?", "10 - 3"),
+         r"(?<![\d/-])(\d+(?:\.\d+)?|\b(?:{hour_word}|twenty|thirty|forty|fifty|hundred))(?:\s*(times|multiplied\s+by|"
+         r"x|×|\*|plus|\+|divided\s+by|÷|%\s+of)\s*|\s+(minus|-|/)\s+)(\d+(?:\.\d+)?\b|(?:{hour_word}|twenty|thirty|"
+         r"forty|fifty|hundred)\b)(?![\d/-])",
+         ("What is 12 times 13?", "what's 17 x 24", "9x7?", "100 divided by 8", "What's 15% of 80?", "10 - 3",
+          "What is six times seven?"),
          ("What is 12?", "the 7-a-side team", "What happened on 2026-11-23?", "on 24/11")),
     Rule("compute.convert", "convert",
          rf"\b{_NUM}\s+({_UNIT_WORDS})\b[^?.!]{{0,20}}?\b(?:in|into|to|as)\s+(?:(?:a|an|the)\s+)?({_UNIT_WORDS})\b",
@@ -92,9 +94,25 @@ def _unit(word: str) -> tuple[str, tuple[float, ...]] | None:
 
 
 def _numbers(answer: str) -> list[float]:
+    """The numbers an answer gives, in digits or in words ("forty-two", "a hundred and twelve")."""
     out = [float(m.group(0).replace(",", "")) for m in _rule("number").regex.finditer(answer)]
-    said = words(answer)
-    out += [float(_WORD_NUMBERS[w]) for w in said if w in _WORD_NUMBERS and w not in ("a", "an")]
+    said = [w for w in re.split(r"[^a-z]+", answer.lower()) if w]
+    i = 0
+    while i < len(said):
+        w = said[i]
+        if w not in _WORD_NUMBERS or w in ("a", "an"):
+            i += 1
+            continue
+        n, i = _WORD_NUMBERS[w], i + 1
+        if i < len(said) and said[i] == "hundred":  # "one hundred"
+            n, i = n * 100, i + 1
+            if i < len(said) and said[i] == "and":
+                i += 1
+            if i < len(said) and said[i] in _WORD_NUMBERS and _WORD_NUMBERS[said[i]] < 100:
+                n, i = n + _WORD_NUMBERS[said[i]], i + 1
+        if 20 <= n % 100 and n % 10 == 0 and i < len(said) and said[i] in _WORD_NUMBERS and _WORD_NUMBERS[said[i]] < 10:
+            n, i = n + _WORD_NUMBERS[said[i]], i + 1  # "forty-two"
+        out.append(float(n))
     return out
 
 
@@ -103,7 +121,7 @@ def expected(question: str) -> list[float]:
     gallon for a conversion), or [] when the gate cannot work it out."""
     m = _rule("sum").search(question)
     if m:
-        a, op, b = float(m.group(1)), (m.group(2) or m.group(3)).lower(), float(m.group(4))
+        a, op, b = _value(m.group(1)), (m.group(2) or m.group(3)).lower(), _value(m.group(4))
         if op in ("times", "x", "×", "*") or op.startswith("multiplied"):
             return [a * b]
         if op.startswith("%"):
