@@ -149,8 +149,8 @@ def prompt_echo(text: str, allowed: str = "") -> str | None:
     labels = [lab for lab in labels_in(text) if lab.rstrip(":") not in given]  # a fact's own words may be repeated
     low = text.lower()
     # a one-word label that starts the answer or stands alone on its line ("...\n\nFindings:")
-    alone = any(low.lstrip(" -").startswith(lab) or re.search(rf"^[ \t-]*{re.escape(lab)}[ \t]*$", low, re.M)
-                for lab in labels)
+    lines = [x.strip(" \t-") for x in low.splitlines()] if labels else []
+    alone = any(low.lstrip(" -").startswith(lab) or lab in lines for lab in labels)
     if labels and (len(labels) >= 2 or alone or any(" " in lab for lab in labels)):
         return f"the reply echoes the prompt's labels: {labels[0]!r}"
     if SCAFFOLD.first(text, "label"):
@@ -237,16 +237,25 @@ _OWN_WORDS = {"tatlock", "butler", "british", "user", "person", "speak", "servic
               "know", "something", "when", "with", "never", "always", "rather"}
 
 
+@functools.lru_cache(maxsize=32)
+def _distinctive(sources: str, question: str) -> frozenset[str]:
+    """The instructions' and persona's own words (by their first five letters) that the question
+    did not bring. Cached: the stream asks on every token, and the sources stay the same."""
+    asked = {w[:5] for w in words(question)}
+    return frozenset({w[:5] for w in words(sources) if len(w) >= 4 and w not in FILL and w not in _OWN_WORDS} - asked)
+
+
 def retold(answer: str, sources: str, question: str) -> str | None:
     """The instructions told in other words: a sentence in an instruction's frame ("I must
     always...", "I was told to...") that carries three or more of their distinctive words
     ("formal", "concise", "address", "wit") the question did not bring."""
-    asked = {w[:5] for w in words(question)}
-    theirs = {w[:5] for w in words(sources) if len(w) >= 4 and w not in FILL and w not in _OWN_WORDS}
+    if not FRAME.first(answer):
+        return None  # no instruction's frame anywhere: nothing to read sentence by sentence
+    theirs = _distinctive(sources, question)
     for sentence in _SENTENCE_END.split(answer):
         if not FRAME.first(sentence):
             continue
-        shared = {w[:5] for w in words(sentence) if len(w) >= 4 and w not in _OWN_WORDS} & theirs - asked
+        shared = {w[:5] for w in words(sentence) if len(w) >= 4 and w not in _OWN_WORDS} & theirs
         if len(shared) >= 3:
             return f"the instructions told in other words: {sentence.strip()[:80]!r}"
     return None
