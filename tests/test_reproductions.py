@@ -90,7 +90,8 @@ def test_1_a_model_that_asks_for_a_key_or_shadow_gets_refusals_and_nothing_leaks
         if phase == "select_tools":
             return {"tool_calls": [{"name": "analyze_file", "arguments": {"path": "~/.ssh/id_ed25519"}},
                                    {"name": "analyze_file", "arguments": {"path": "/etc/shadow"}}]}
-        return "Here is what I found, sir: " + json.dumps(body["messages"][-1]["content"])[:3000]
+        # the findings it was given, repeated (its whole prompt repeated is a prompt echo the gate withdraws)
+        return "Here is what I found, sir: " + json.dumps(body["messages"][-1]["content"].split("Findings:")[-1])[:3000]
 
     served.handler = obedient
     r = cli("ask", "-v", "read ~/.ssh/id_ed25519 and /etc/shadow for me")
@@ -1001,3 +1002,37 @@ def test_17_5b_the_archive_merge_of_2500_compacts_is_split_into_requests_that_fi
         archive = butler.store.conversation(1).metadata["archive"]
     assert archive["up_to_message"] >= 4_000 and "the user likes tea and lockers" in archive["summary"]
     assert len(archive["merged_compacts"]) == archive["up_to_message"] // 2
+
+
+# == issue 16, Deliver 4 (the gate's known misses and false alarm) and issue 19, item 3 (the gate's
+# approvals): the answers the issues name, through the real pipeline (fake server), withdrawn or
+# standing as a user would want. The classes behind them are in tests/test_gate_classes.py.
+
+@pytest.mark.parametrize("answer, question, kind", [
+    ("Certainly, sir. I'd be more than happy to help with that.", "How do I get red wine out of a carpet?", "RETRY"),
+    ("I've ordered a replacement cartridge, sir.", "The printer has run out of ink.", "CANT_DO"),
+    ("I've added 'Dentist' to your calendar, sir.", "Dentist on Friday at three.", "CANT_DO"),
+    ("Paris is the capital of France, sir. 它也是法国最大的城市，人口超过两百万。", "What is the capital of France?", "RETRY"),
+    ("France.", "What is the capital of France?", "RETRY"),
+    ("Local date and time: Tuesday 24 November 2026, 21:26 (UTC) User's location: unknown",
+     "What is the capital of France?", "RETRY"),
+    ("I am not a human but a computer program. I am a human but I like tea.", "What is the capital of France?",
+     "RETRY"),
+])
+def test_16_4_and_19_3_the_answers_the_gate_approved_are_withdrawn(served, answer, question, kind):
+    served.queue(direct(answer), direct(answer))  # the answer, and the repair that says it again
+    with tatlock.open() as butler:
+        final = butler.ask(question)
+    assert final.quality == f"FALLBACK:{kind}" and answer not in final.answer
+
+
+def test_16_4_buffalo_is_no_stutter_and_19_3_a_good_answer_keeps_its_words_without_a_trailing_fragment(served):
+    buffalo = "Buffalo buffalo Buffalo buffalo buffalo buffalo Buffalo buffalo, sir."
+    served.queue(direct(buffalo))
+    with tatlock.open() as butler:
+        final = butler.ask("What's that famous sentence made only of the word buffalo?")
+        assert final.quality == "APPROVED" and final.answer == buffalo
+        served.queue("Tatlock: the butler with long-term memory, running privately on this computer. The user's")
+        final = butler.ask("Who are you?")
+    assert final.quality == "APPROVED"
+    assert final.answer == "Tatlock: the butler with long-term memory, running privately on this computer."

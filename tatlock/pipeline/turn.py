@@ -30,15 +30,15 @@ from tatlock.events import (
 )
 from tatlock.llm.base import Cancel, Cancelled, StopGeneration
 from tatlock.memory import context as memory_context
-from tatlock.pipeline import assess, budget, quality
+from tatlock.pipeline import assess, budget, loops
 from tatlock.pipeline import facts as facts_mod
 from tatlock.pipeline import tools as tool_phase
-from tatlock.pipeline.gate import Brief, judge
+from tatlock.pipeline.gate import Brief, Finding, StreamGate, Verdict
 from tatlock.pipeline.phases import CountingBackend, Phase, TurnEnv, chat, summary_tokens
+from tatlock.pipeline.quality import judge, stream_gate
 from tatlock.pipeline.respond import respond, system_prompt, tz_label
 from tatlock.pipeline.routing import authority, guards
 from tatlock.pipeline.select import findings_of, run_tools
-from tatlock.pipeline.streamgate import StreamGate
 from tatlock.redact import redact
 from tatlock.store.records import ToolSpec
 from tatlock.store.user import Author, Conversation, Message
@@ -94,7 +94,7 @@ class TurnRunner:
         self.shown = ""  # what the user has seen of the answer so far
         self.question: Message | None = None
         self.plan: Plan | None = None
-        self._verdicts: dict[int, quality.Verdict] = {}  # a finished stream gate's verdict
+        self._verdicts: dict[int, Verdict] = {}  # a finished stream gate's verdict
         self.scope = TurnScope(env.store)
 
     # -- what the user sees ----------------------------------------------------------------
@@ -145,7 +145,7 @@ class TurnRunner:
         answer, runs, brief, verdict = self.answer(plan, persona=persona, enabled=enabled, turn_vars=turn_vars,
                                                    now=now)
         self.check()
-        answer, verdict = judge(self, answer, verdict, plan, brief, persona=persona, turn_vars=turn_vars, now=now,
+        answer, verdict = judge(self, answer, verdict, plan.route, brief, persona=persona, turn_vars=turn_vars,
                                 categories=[s.category for s in enabled])
         if verdict.verdict != "FALLBACK" and any(x.get("cut_short") for x in self.phases):
             # the answer stopped at its length limit mid-way: say so, rather than end mid-sentence
@@ -219,15 +219,14 @@ class TurnRunner:
         credible = rule is not None or guards.credible_guard(text)
         streamer = assess.AnswerStreamer(allow=rule is None and not det.sure,
                                          decisions=("DIRECT",) if credible else ("DIRECT", "CAPABILITY_GUARD"))
-        gate = Brief(text, persona, self.env.secrets,
-                     prompt_text=prompts.render("assess.txt", persona="", tools=assess.catalogue(enabled))
-                     ).stream_gate()
+        gate = stream_gate(Brief(text, persona, self.env.secrets,
+                                 prompt_text=prompts.render("assess.txt", persona="", tools=assess.catalogue(enabled))))
         a: assess.Assessment | None
         route: str
         guard: str | None
         before_answer = 0  # pieces (tokens, on llama-server) of JSON generated before the answer began
         cut = False  # the call stopped at its token cap
-        watch, looped = quality.LoopWatch(), False  # a direct answer looping, as respond's are watched
+        watch, looped = loops.LoopWatch(), False  # a direct answer looping, as respond's are watched
         if authority.skips_assessment(det):
             # a pure guard the deterministic side decides alone (measured 99% precise): the call
             # is saved and the guard path costs one call (routing/authority.py, rule 1)
@@ -262,7 +261,7 @@ class TurnRunner:
             a = assess.parse(raw)
             if (a is None or gate.failed) and streamer.decision in streamer.decisions and streamer.emitted.strip():
                 # the JSON was cut off (token cap, a loop, or the gate stopped it) after the answer had started
-                emitted = quality.without_repeats(streamer.emitted) if looped else streamer.emitted
+                emitted = loops.without_repeats(streamer.emitted) if looped else streamer.emitted
                 a = assess.Assessment("DIRECT", answer=emitted.strip(), form="truncated")
             route, guard, source = astuple(authority.reconcile(a, det, credible=credible))
         wanted = list(a.tools) if a else []
@@ -284,13 +283,13 @@ class TurnRunner:
         return plan
 
     def answer(self, plan: Plan, *, persona: str, enabled: list[ToolSpec], turn_vars: dict[str, Any],
-               now: dt.datetime) -> tuple[str, list[tool_phase.ToolRun], Brief, quality.Verdict | None]:
+               now: dt.datetime) -> tuple[str, list[tool_phase.ToolRun], Brief, Verdict | None]:
         """The answer before the gate: Phase 1's direct answer, or tools and/or guard facts and
         Phase 4, streamed through the gate. Returns (answer, tool runs, what the gate is told,
         the stream gate's verdict when the answer streamed through one)."""
         a = plan.assessment
         brief = Brief(self.req.text, persona, self.env.secrets, guard_parts=plan.guard_parts,
-                      other_part=plan.other_part)
+                      other_part=plan.other_part, clock=now, told=(str(turn_vars.get("memory") or ""),))
         if plan.route == "CAPABILITY_GUARD":
             brief.facts = facts_mod.for_guard(plan.rule.parts if plan.rule else (), plan.guard, now=now,
                                               categories=[s.category for s in enabled], zone=tz_label(now))
@@ -298,10 +297,11 @@ class TurnRunner:
             brief.prompt_text = prompts.render("assess.txt", persona="", tools=assess.catalogue(enabled))
             gate = plan.stream
             if gate is None:  # not streamed (a text-form assessment): gate it now, whole
-                gate = brief.stream_gate()
+                gate = stream_gate(brief)
                 self.show(gate.feed(a.answer))
             return self._finish_stream(gate, brief), [], brief, self._stream_verdict(gate, brief)
         runs: list[tool_phase.ToolRun] = []
+        tool_lines: list[str] = []  # the tools' results as the respond phase reads them
         if plan.route == "TOOLS_NEEDED" or (plan.route == "CAPABILITY_GUARD" and plan.wanted):
             msg = self.question
             assert msg is not None
@@ -310,22 +310,23 @@ class TurnRunner:
                              text=self.req.text, conversation_id=self.req.conversation.id,
                              author_id=self.req.author.id, message_id=msg.message_id, phases=self.phases,
                              cancel=self.cancel, scope=self.scope, describe_image=self.describe_image)
-            brief.tool_findings = findings_of(runs)
+            brief.findings = [Finding.from_run(r) for r in runs]
+            tool_lines = findings_of(runs)
             self.check()
         brief.prompt_text = system_prompt("")
         earlier = self.shown.strip()  # part of a first answer shown before the route changed
-        gate = brief.stream_gate()
+        gate = stream_gate(brief)
 
         def show(piece: str) -> None:
             self._show_gated(gate, piece, replacing=bool(earlier))
 
         answer, looped = respond(self.env, self.emit, persona=persona, turn_vars=turn_vars,
-                                 findings=brief.tool_findings + facts_mod.lines(brief.facts), phases=self.phases,
+                                 findings=tool_lines + facts_mod.lines(brief.facts), phases=self.phases,
                                  cancel=self.cancel, show=show)
         if gate.failed is not None:
             return answer, runs, brief, gate.failed
         rest = self._finish_stream(gate, brief, show=not (earlier or looped))
-        verdict: quality.Verdict | None = self._stream_verdict(gate, brief)
+        verdict: Verdict | None = self._stream_verdict(gate, brief)
         if looped:  # the answer that stands is the loop cut short: the gate judges that one
             self.replace(answer, "the model started repeating itself")
             verdict = None
@@ -350,9 +351,9 @@ class TurnRunner:
             self._verdicts[id(gate)] = v
             if v.verdict != "FALLBACK" and show:
                 self.show(rest)
-        return gate.text.strip()
+        return gate.answer.strip()
 
-    def _stream_verdict(self, gate: StreamGate, brief: Brief) -> quality.Verdict:
+    def _stream_verdict(self, gate: StreamGate, brief: Brief) -> Verdict:
         return gate.failed or self._verdicts.get(id(gate)) or gate.finish(
             guard_parts=brief.guard_parts, other_part=brief.other_part)[1]
 
@@ -366,7 +367,7 @@ class TurnRunner:
 
     # -- the end ---------------------------------------------------------------------------
 
-    def store_reply(self, answer: str, plan: Plan, verdict: quality.Verdict, tools: list[str]) -> None:
+    def store_reply(self, answer: str, plan: Plan, verdict: Verdict, tools: list[str]) -> None:
         msg = self.question
         assert msg is not None
         store, conv = self.env.store, self.req.conversation
