@@ -685,14 +685,19 @@ async def test_17_7b_a_530000_character_text_is_stored_once_and_every_later_read
 # -- 1. a model that routed right was overruled: the deterministic side took ordinary messages over
 
 
-@pytest.mark.parametrize("question", [
-    "Could you please help me write a short thank-you note to my neighbour for feeding the cat?",
-    "I was wondering if you could tell me who wrote Pride and Prejudice.",
-    "How I can say 'what time is it' in a polite way in English?",
-    "What was the weather like in London during the winter of 1947?",
+@pytest.mark.parametrize(("question", "answer"), [
+    ("Could you please help me write a short thank-you note to my neighbour for feeding the cat?",
+     "Dear Margaret, thank you so much for feeding Whiskers while we were away. With warm wishes, Tom."),
+    ("I was wondering if you could tell me who wrote Pride and Prejudice.",
+     "Jane Austen wrote Pride and Prejudice, sir; it was published in 1813."),
+    ("How I can say 'what time is it' in a polite way in English?",
+     "You might say: \"Excuse me, could you tell me the time, please?\""),
+    ("What was the weather like in London during the winter of 1947?",
+     "The winter of 1947 was bitterly cold in London, sir, with heavy snow from late January into March."),
 ])
-def test_16_1_a_model_that_answers_directly_is_not_overruled_on_ordinary_messages(cli, served, home, question):
-    served.queue(direct("Certainly, sir: here it is."))
+def test_16_1_a_model_that_answers_directly_is_not_overruled_on_ordinary_messages(cli, served, home, question, answer):
+    # each answer fits its question (the gate withdraws empty politeness, issue 16's own finding)
+    served.queue(direct(answer))
     r = cli("ask", "--json", question)
     assert r.code == 0, r.err
     out = json.loads(r.out)

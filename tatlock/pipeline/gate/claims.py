@@ -72,6 +72,10 @@ CLAIM = Rulebook("gate.claim", [
          r"will|going\s+to|gonna|should\s+i|do\s+i\s+need|{weekday})\b",
          ("Will it be cold tomorrow?", "Gonna be a scorcher this arvo?"), ("Why is Antarctica so cold?",)),
     # a creative piece: its weather is invented by request
+    # a question about weather gone by (history, a past year, last winter) asks for no forecast
+    Rule("claim.past", "past", r"\b(?:was|were|did|had\s+been)\b",
+         ("What was the weather like in London during the winter of 1947?", "How cold was it on D-Day?",
+          "Did it snow during the winter of 1963?"), ("What's the weather in Leeds?", "Is it cold out?")),
     Rule("claim.creative", "creative", r"\b(?:poem|haiku|story|limerick|song|lyrics|write|imagine|pretend|fiction)\b",
          ("Write a poem about rain",), ("Will it rain?",)),
     # a recollection stated as fact: "You told me your Audi needs new tyres", "We agreed on Friday"
@@ -153,6 +157,8 @@ def unsupported(answer: str, c: Context) -> tuple[str, str] | None:
     claim = _rule("weather").search(answer)
     q = c.question
     asked = _rule("forecast_word").search(q) or (_rule("asks_weather").search(q) and _rule("soon").search(q))
+    if asked and _rule("past").search(q) and not _rule("soon").search(q):
+        asked = None  # weather gone by: history, not a forecast ("what was the weather like in 1947")
     described = _rule("described").search(answer) if asked else None
     if not weather and not _rule("creative").search(q) and (described or claim and _rule("when").search(answer)):
         said = (described or claim).group(0)  # type: ignore[union-attr]
