@@ -17,7 +17,7 @@ import asyncio
 import shlex
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal
@@ -176,8 +176,9 @@ class TatlockApp(ConversationActions):
 
     # -- layout ----------------------------------------------------------------------------
 
-    def on_resize(self) -> None:
-        self.arrange(self.size.width)
+    def on_resize(self, event: events.Resize) -> None:
+        # the event's size: this handler runs before Textual's own, which is what updates self.size
+        self.arrange(event.size.width)
 
     def arrange(self, width: int) -> None:
         for panes in self.query("#panes"):
