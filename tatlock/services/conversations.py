@@ -62,6 +62,12 @@ class Conversations:
         conv = store.conversation(_id(conversation_id))
         return store.latest_messages(conv.id, max(0, int(limit)), before=before)
 
+    def version(self) -> int:
+        """A number that changes whenever the memory was written from elsewhere since the last
+        call on this thread (another process, an MCP client, a turn's thread): cheap enough to
+        poll every second, so a list of conversations can follow what others write."""
+        return self._store.data_version()
+
     def in_room(self, room_id: str, interface: str | None = None) -> builtins.list[Conversation]:
         """The conversations of a room (most recent first), for one interface or all."""
         if not str(room_id or "").strip():

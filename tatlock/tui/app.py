@@ -33,10 +33,11 @@ from tatlock.events import (
     ConversationReady,
     ErrorEvent,
     Event,
+    MessageStored,
     TurnCancelled,
     TurnFinished,
 )
-from tatlock.tui.actions import ACTIONS
+from tatlock.tui.actions import ACTIONS, in_footer_order
 from tatlock.tui.conversation_actions import ConversationActions
 from tatlock.tui.format import one_line
 from tatlock.tui.jobs import Jobs
@@ -54,13 +55,14 @@ SIDEBAR_FROM = 140
 STATUS_RETRY = 20.0  # seconds between checks while the server is down
 ROOM = "tui"
 AFTER_TURN = 0.25  # seconds after a turn ends before the sidebar and panes reload
+LIVE_EVERY = 1.0  # seconds between looks for what others wrote (another process, MCP, a turn's thread)
 
 
 class TatlockApp(ConversationActions):
     CSS_PATH = "tatlock.tcss"
     TITLE = "Tatlock"
     BINDINGS = [Binding(a.key, a.action, a.footer or a.title, show=a.footer is not None, priority=a.priority)
-                for a in ACTIONS if a.key]
+                for a in in_footer_order() if a.key]
 
     class Background(Message):
         """An event of the background work (compaction), handed over from its thread."""
@@ -83,8 +85,10 @@ class TatlockApp(ConversationActions):
         self.status: ModelStatus | None = None
         self.panes_forced: bool | None = None
         self.sidebar_forced: bool | None = None
+        self.sidebar_before_search: tuple[bool | None] | None = None  # Ctrl+F showed the list: as it was
         self.saved_theme = self.cfg.theme
         self.failure: BaseException | None = None  # why the butler could not be opened
+        self.seen_version: int | None = None  # the memory's data version the list was last read at
         self.ready = asyncio.Event()
         self._theme_ready = False
         self._unsubscribe: Any = None
@@ -107,7 +111,7 @@ class TatlockApp(ConversationActions):
         yield ServerBanner(id="banner")
         with Horizontal(id="body"):
             yield ChatPanel(self.turn_event, id="chat")
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         if self.saved_theme and self.saved_theme in self.available_themes:
@@ -141,6 +145,24 @@ class TatlockApp(ConversationActions):
             cid = latest[0].id if latest else None
         await self.open_conversation(cid)
         await self.sidebar.reload()
+        self.set_interval(LIVE_EVERY, self.follow_changes)
+
+    @work(exclusive=True, group="live")
+    async def follow_changes(self) -> None:
+        """The list follows the memory: a conversation another process or an MCP client starts
+        or writes to, a title changed elsewhere, the counts as a turn stores its messages."""
+        try:
+            version = await self.jobs.run(self.butler.conversations.version)
+        except TatlockError:
+            return  # the memory cannot be read just now: the next look tries again
+        if version != self.seen_version:
+            first = self.seen_version is None
+            self.seen_version = version
+            if not first:
+                await self.sidebar.reload()
+                shown = [c for c in self.sidebar.conversations if c.id == self.chat.conversation_id]
+                if shown:
+                    await self.chat.catch_up(shown[0].message_count)
 
     async def mount_side(self) -> None:
         from tatlock.tui.widgets.panes import SidePanes
@@ -174,6 +196,35 @@ class TatlockApp(ConversationActions):
     def pane(self, name: str) -> Any:
         return self.query_one(f"#{name}-pane")
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Esc's "Stop" is in the footer only while an answer is being written (so the footer
+        fits 80 columns the rest of the time)."""
+        if action == "cancel_turn":
+            return bool(self.query(ChatPanel)) and self.chat.streaming
+        return True
+
+    # -- typing anywhere -------------------------------------------------------------------
+
+    def on_key(self, event: events.Key) -> None:
+        """A printable key typed where nothing takes text (the transcript, the list, a pane)
+        goes to the message box, as if typed there. Keys bound where they were typed (r, e, s
+        in the list and the Debug pane) keep their meaning; other screens keep their keys.
+        (This runs before Textual checks those bindings, hence the look at them here.)"""
+        if not event.is_printable or self.screen is not self.screen_stack[0] or not event.character:
+            return
+        from textual.widgets import Input, TextArea
+
+        if isinstance(self.focused, (Input, TextArea)):
+            return
+        bound = self.screen.active_bindings
+        if any(key in bound for key in event.aliases):
+            return
+        composer = self.chat.composer
+        composer.focus()
+        composer.insert(event.character)
+        event.stop()
+        event.prevent_default()
+
     # -- layout ----------------------------------------------------------------------------
 
     def on_resize(self, event: events.Resize) -> None:
@@ -191,6 +242,7 @@ class TatlockApp(ConversationActions):
         self.arrange(self.size.width)
 
     def action_toggle_sidebar(self) -> None:
+        self.sidebar_before_search = None
         self.sidebar_forced = not self.sidebar.display
         self.arrange(self.size.width)
 
@@ -207,6 +259,7 @@ class TatlockApp(ConversationActions):
         self.pane("debug").add(ev)
         if isinstance(ev, ConversationReady):
             self.sidebar.set_current(ev.conversation_id)
+        elif isinstance(ev, MessageStored):  # a new conversation appears with its first message, counts go up
             self.run_worker(self.sidebar.reload(), group="sidebar")
         elif isinstance(ev, (TurnFinished, TurnCancelled, ErrorEvent)):
             # the sidebar and the panes catch up a moment later: their queries and layout would
@@ -251,6 +304,7 @@ class TatlockApp(ConversationActions):
             return
         await self.open_conversation(event.conversation_id, event.message_number)
         self.chat.composer.focus()
+        self.hide_search_list()
 
     # -- the server ------------------------------------------------------------------------
 
@@ -293,6 +347,10 @@ class TatlockApp(ConversationActions):
 
         if not self.ready.is_set():
             return
+        if self.cfg.backend != "ollama":
+            self.notify("This server is OpenAI-compatible: load the model with the server's own tools "
+                        "(pulling works with Ollama only).", severity="warning")
+            return
         model = self.status.model if self.status is not None else self.butler.model
         self.push_screen(PullScreen(model), lambda ok: self.action_check_server())
 
@@ -311,7 +369,7 @@ class TatlockApp(ConversationActions):
     def action_help(self) -> None:
         from tatlock.tui.screens.help import HelpScreen
 
-        self.push_screen(HelpScreen())
+        self.push_screen(HelpScreen(self.cfg.backend))
 
     async def action_quit(self) -> None:
         self.chat.cancel()
@@ -319,7 +377,8 @@ class TatlockApp(ConversationActions):
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         for a in ACTIONS:
-            yield SystemCommand(a.title, a.help, lambda a=a: self.run_action(a.action))
+            if a.offered(self.cfg.backend):
+                yield SystemCommand(a.title, a.help, lambda a=a: self.run_action(a.action))
         for cmd in super().get_system_commands(screen):
             if cmd.title != "Quit":
                 yield cmd

@@ -29,6 +29,7 @@ class ConversationActions(App[int]):
     jobs: Jobs
     ready: asyncio.Event
     sidebar_forced: bool | None
+    sidebar_before_search: tuple[bool | None] | None
 
     @property
     def butler(self) -> Butler:
@@ -80,9 +81,24 @@ class ConversationActions(App[int]):
         self.notify("A new conversation starts with your next message.")
 
     def action_focus_search(self) -> None:
+        if not self.query("#sidebar"):
+            return  # the first frame: the list is mounted a moment later
+        if not self.sidebar.display:
+            self.sidebar_before_search = (self.sidebar_forced,)
         self.sidebar_forced = True
         self.arrange(self.size.width)
         self.query_one("#search").focus()
+
+    def action_leave_search(self) -> None:
+        """Esc in the search box: back to the message box (the list hides again if the search
+        was all it was shown for)."""
+        self.chat.composer.focus()
+        self.hide_search_list()
+
+    def hide_search_list(self) -> None:
+        if self.sidebar_before_search is not None:
+            self.sidebar_forced, self.sidebar_before_search = self.sidebar_before_search[0], None
+            self.arrange(self.size.width)
 
     def action_rename_conversation(self) -> None:
         cid = self.target()

@@ -48,6 +48,8 @@ class ChatPanel(Vertical):
         self.conversation_id: int | None = None
         self.author: Author | None = None  # a guest speaker (/as NAME); None: the Anchor
         self.turn: Turn | None = None
+        self.sending = False  # from Enter until the turn is under way
+        self.following = False  # a turn's events are being shown
         self.last_answer = ""
         self.last_event_at = 0.0  # monotonic time the last answer token arrived (the bench reads it)
         self.rendered_at = 0.0  # and when its final render was done
@@ -75,6 +77,12 @@ class ChatPanel(Vertical):
     @property
     def streaming(self) -> bool:
         return self.turn is not None and not self.turn.done
+
+    @property
+    def busy(self) -> bool:
+        """A turn of ours is being sent, runs, or its events are still being shown (a turn that
+        failed at once is done before its stored question has its number on screen)."""
+        return self.sending or self.following or self.streaming
 
     # -- conversations ---------------------------------------------------------------------
 
@@ -112,6 +120,20 @@ class ChatPanel(Vertical):
                                    empty=EMPTY)
         if at_message is not None:
             self.highlight(at_message)
+
+    async def catch_up(self, count: int) -> None:
+        """Messages stored in this conversation from elsewhere (another process, an MCP client)
+        join the transcript; not while a turn of ours is under way (its own are on screen)."""
+        cid = self.conversation_id
+        shown = [v.number for v in self.transcript.messages if v.number is not None]
+        last = max(shown, default=0)
+        if cid is None or self.busy or count <= last:
+            return
+        new = await self.tapp.jobs.run(self.tapp.butler.conversations.messages, cid, limit=min(count - last, PAGE))
+        if cid != self.conversation_id or self.busy:
+            return
+        for view in self.views([m for m in new if m.message_number > last]):
+            await self.transcript.add(view)
 
     def highlight(self, number: int) -> None:
         for view in self.transcript.messages:
@@ -175,10 +197,17 @@ class ChatPanel(Vertical):
 
     async def send(self, text: str) -> None:
         await self.tapp.ready.wait()  # typing starts with the first frame, sending once the butler is open
-        if self.streaming:
+        if self.streaming or self.sending:
             self.notify("Tatlock is still answering: wait, or press Esc to stop him.", severity="warning")
             self.composer.load_text(text)
             return
+        self.sending = True
+        try:
+            await self._send(text)
+        finally:
+            self.sending = False
+
+    async def _send(self, text: str) -> None:
         butler = self.tapp.butler
         author = self.author or butler.anchor()
         now = butler.clock()
@@ -195,9 +224,17 @@ class ChatPanel(Vertical):
             self.notify(exc.message, severity="error")
             return
         self.turn = turn
+        self.following = True
+        self.app.refresh_bindings()  # Esc's "Stop" in the footer
         self.run_worker(self._follow(turn, user_view), group="turn", name=f"turn {turn.id}")
 
     async def _follow(self, turn: Turn, user_view: StoredView) -> None:
+        try:
+            await self._show_turn(turn, user_view)
+        finally:
+            self.following = False
+
+    async def _show_turn(self, turn: Turn, user_view: StoredView) -> None:
         # the reply is on screen (writing…) before its first token, its stream ready: the first
         # tokens then cost an append, not a mount
         reply = await self.transcript.add(MessageView(when=clock_time(self.tapp.butler.clock().isoformat())))
@@ -234,6 +271,7 @@ class ChatPanel(Vertical):
                 await reply.end_stream()
                 reply.fail(one_line(f"{ev.message}{hint}; your message is saved", 300))
             self.report(ev)
+        self.app.refresh_bindings()
         self.call_after_refresh(self._rendered)
 
     def _rendered(self) -> None:

@@ -22,14 +22,22 @@ class StatusHeader(Static):
         if status is None:
             state = ("◌ checking the server…", "dim")
         elif status.ok:
-            version = f" ({status.backend} {status.version})" if status.version else ""
-            state = (f"● server up{version}", "green")
+            state = (f"● server up{server_label(status)}", "green")
         elif status.reachable:
             state = ("● server up · model missing", "yellow")
         else:
             state = ("○ server down", "bold red")
         self.update(Text.assemble(("Tatlock", "bold"), "  ·  ", f"user {one_line(user, 32)}", "  ·  ",
                                   f"model {one_line(model, 40)}", "  ·  ", f"tier {tier}", "  ·  ", state))
+
+
+def server_label(status: ModelStatus) -> str:
+    """" (ollama 0.12.6)"; an OpenAI-compatible server's version already says what it is, so
+    it is not said twice ("openai openai-compatible")."""
+    version = one_line(status.version or "", 40)
+    if not version:
+        return f" ({status.backend})"
+    return f" ({version})" if status.backend.lower() in version.lower() else f" ({status.backend} {version})"
 
 
 class ServerBanner(Horizontal):
