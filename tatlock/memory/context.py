@@ -10,14 +10,20 @@ Nothing is dropped silently:
 
 History lines carry their author: ``Anchor (Name): ...``, ``Maria: ...``,
 ``[Name (bot)]: ...``, ``Assistant: ...``.
+
+Superseded messages (an answer regenerated, a question edited, see store/revisions.py) are
+not in the prompt: what replaced them is. One already inside a summary is named, so that the
+model does not take the summary's word for it.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from typing import Collection
 
 from tatlock.memory.tokens import Estimator
+from tatlock.store import revisions
 from tatlock.store.user import Compact, Message, UserStore
 
 SUMMARY_SHARE = 0.35  # of the context budget, for archive + compacts
@@ -52,6 +58,7 @@ class MemoryContext:
     unshown: tuple[int, int] | None = None  # uncompacted messages that did not fit (compaction behind)
     messages: list[Message] = field(default_factory=list)
     cross_summary: str | None = None
+    withdrawn: list[int] = field(default_factory=list)  # superseded messages inside the summaries
 
     def summary_block(self) -> str:
         parts = []
@@ -71,6 +78,10 @@ class MemoryContext:
             parts.append("## Key facts from older parts of this conversation\n" + "\n".join(self.condensed))
         for c in self.compacts:
             parts.append(f"## Summary of messages {c.from_message}-{c.up_to_message}\n{c.summary.strip()}")
+        if self.withdrawn:
+            numbers = ", ".join(f"#{n}" for n in self.withdrawn[-20:])
+            parts.append(f"(Withdrawn since they were summarised: message(s) {numbers} of this conversation were "
+                         "answered again or edited by the user; what the summaries say of them no longer stands.)")
         return "\n\n".join(parts)
 
     def prompt_block(self) -> str:
@@ -132,13 +143,18 @@ def _key_facts(summary: str) -> list[str]:
 
 
 def build(store: UserStore, conversation_id: int, *, budget_tokens: int, estimator: Estimator | None = None,
-          cross_summary: str | None = None) -> MemoryContext:
+          cross_summary: str | None = None, exclude: Collection[int] = ()) -> MemoryContext:
+    """The conversation's memory for a prompt; ``exclude``: message ids left out besides the
+    superseded ones (the answer a regeneration is replacing)."""
     est = estimator or Estimator()
     conv = store.conversation(conversation_id)
     covered = store.compacted_up_to(conversation_id)
     ctx = MemoryContext(cross_summary=cross_summary)
-    ctx.messages, ctx.unshown = _fit_raw(store.messages(conversation_id, covered + 1),
-                                         int(budget_tokens * RAW_SHARE), est)
+    raw = [m for m in store.messages(conversation_id, covered + 1)
+           if m.message_id not in exclude and not revisions.is_superseded(m)]
+    ctx.messages, ctx.unshown = _fit_raw(raw, int(budget_tokens * RAW_SHARE), est)
+    if covered:
+        ctx.withdrawn = revisions.superseded_numbers(store, conversation_id, 1, covered)
     archive = conv.metadata.get("archive") or {}
     if archive.get("summary"):
         ctx.archive = archive["summary"]

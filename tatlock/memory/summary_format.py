@@ -104,6 +104,8 @@ def transcript(messages: list[Message], max_tokens: int = MAX_TRANSCRIPT_TOKENS,
     in the database and in recall; only the summary sees the cut."""
     est = estimator or Estimator()
     budget = int(max_tokens * est.chars_per_token)
+    # an answer regenerated or a question edited since is not summarised as if it still stood
+    messages = [m for m in messages if not (m.metadata or {}).get("superseded")]
     lengths = [len(m.content) for m in messages]
     fixed = sum(len(transcript_line(dataclasses.replace(m, content=""))) + 1 for m in messages)
     cap: int | None = None

@@ -80,6 +80,27 @@ class Conversations:
         return self._store.create_conversation(room_id.strip(), interface.strip(),
                                                title=_title(title) if title else None)
 
+    def last_exchange(self, conversation_id: int) -> tuple[Conversation, Message, builtins.list[Message]]:
+        """The conversation, its last standing question and the standing replies to it (what
+        ``Butler.regenerate`` answers again and ``Butler.edit_last`` replaces)."""
+        from tatlock.store import revisions
+
+        conv = self._store.conversation(_id(conversation_id))
+        question, replies = revisions.last_exchange(self._store, conv.id)
+        if question is None:
+            raise UsageError("this conversation has no question to answer again or edit yet")
+        return conv, question, replies
+
+    def set_model(self, conversation_id: int, model: str | None) -> Conversation:
+        """The model the conversation's turns use from now on (its own choice, kept); None:
+        the default again."""
+        from tatlock.services.models import model_name
+
+        cid = _id(conversation_id)
+        self._store.conversation(cid)  # NotFound first
+        self._store.set_conversation_metadata(cid, model=model_name(model) if model is not None else None)
+        return self._store.conversation(cid)
+
     def topics(self, conversation_id: int | None = None) -> builtins.list[tuple[str, int]]:
         rows = self._store.topics(None if conversation_id is None else _id(conversation_id))
         return [(r["name"], r["mentions"]) for r in rows]
