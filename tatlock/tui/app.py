@@ -23,7 +23,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Button, Footer
+from textual.widgets import Footer
 
 from tatlock.errors import TatlockError
 from tatlock.events import (
@@ -39,6 +39,7 @@ from tatlock.events import (
 )
 from tatlock.tui.actions import ACTIONS, in_footer_order
 from tatlock.tui.conversation_actions import ConversationActions
+from tatlock.tui.server_actions import ServerActions
 from tatlock.tui.format import one_line
 from tatlock.tui.jobs import Jobs
 from tatlock.tui.widgets.chat import ChatPanel
@@ -52,13 +53,12 @@ if TYPE_CHECKING:  # pragma: no cover
 
 PANES_FROM = 120  # columns from which the side panes show without asking
 SIDEBAR_FROM = 140
-STATUS_RETRY = 20.0  # seconds between checks while the server is down
 ROOM = "tui"
 AFTER_TURN = 0.25  # seconds after a turn ends before the sidebar and panes reload
 LIVE_EVERY = 1.0  # seconds between looks for what others wrote (another process, MCP, a turn's thread)
 
 
-class TatlockApp(ConversationActions):
+class TatlockApp(ConversationActions, ServerActions):
     CSS_PATH = "tatlock.tcss"
     TITLE = "Tatlock"
     BINDINGS = [Binding(a.key, a.action, a.footer or a.title, show=a.footer is not None, priority=a.priority)
@@ -197,10 +197,13 @@ class TatlockApp(ConversationActions):
         return self.query_one(f"#{name}-pane")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Esc's "Stop" is in the footer only while an answer is being written (so the footer
-        fits 80 columns the rest of the time)."""
+        """Esc's "Stop" is in the footer only while an answer is being written, in the place of
+        "New" (which waits for the answer anyway): the footer keeps to 80 columns."""
+        streaming = bool(self.query(ChatPanel)) and self.chat.streaming
         if action == "cancel_turn":
-            return bool(self.query(ChatPanel)) and self.chat.streaming
+            return streaming
+        if action == "new_conversation":
+            return not streaming
         return True
 
     # -- typing anywhere -------------------------------------------------------------------
@@ -297,6 +300,7 @@ class TatlockApp(ConversationActions):
         await self.chat.open(cid, at_message=at_message)
         self.sidebar.set_current(cid)
         self.refresh_detail()
+        self.model_changed()
 
     async def on_sidebar_open(self, event: Sidebar.Open) -> None:
         if self.chat.streaming and event.conversation_id != self.chat.conversation_id:
@@ -305,54 +309,6 @@ class TatlockApp(ConversationActions):
         await self.open_conversation(event.conversation_id, event.message_number)
         self.chat.composer.focus()
         self.hide_search_list()
-
-    # -- the server ------------------------------------------------------------------------
-
-    def show_header(self) -> None:
-        tier = self.status.tier if self.status is not None else "…"
-        if self._butler is not None:
-            user, model = self._butler.username, self._butler.model
-        else:
-            user, model = self.cfg.user, self.cfg.model or "…"
-        self.query_one(StatusHeader).show(user=user, model=model, tier=tier, status=self.status)
-        self.query_one(ServerBanner).show(self.status)
-
-    @work(exclusive=True, group="status")
-    async def check_server(self) -> None:
-        await self.ready.wait()
-        try:
-            self.status = await self.jobs.run(self.butler.models.status, slow=True)
-        except TatlockError as exc:  # a bad tier setting, say: say so, keep going
-            self.notify(exc.message, severity="error")
-            return
-        self.show_header()
-        if not self.status.reachable:
-            self.set_timer(STATUS_RETRY, self.check_server)
-
-    def action_check_server(self) -> None:
-        self.status = None
-        self.show_header()
-        self.check_server()
-
-    @on(Button.Pressed, "#banner-check")
-    def banner_check(self) -> None:
-        self.action_check_server()
-
-    @on(Button.Pressed, "#banner-pull")
-    def banner_pull(self) -> None:
-        self.action_pull_model()
-
-    def action_pull_model(self) -> None:
-        from tatlock.tui.screens.pull import PullScreen
-
-        if not self.ready.is_set():
-            return
-        if self.cfg.backend != "ollama":
-            self.notify("This server is OpenAI-compatible: load the model with the server's own tools "
-                        "(pulling works with Ollama only).", severity="warning")
-            return
-        model = self.status.model if self.status is not None else self.butler.model
-        self.push_screen(PullScreen(model), lambda ok: self.action_check_server())
 
     # -- screens, commands -----------------------------------------------------------------
 
@@ -384,7 +340,7 @@ class TatlockApp(ConversationActions):
                 yield cmd
 
     async def slash(self, text: str) -> None:
-        """/new, /compact, /export [md|json] [FILE], /as [NAME], /help, /quit."""
+        """/new, /compact, /export [md|json] [FILE], /as [NAME], /retry, /edit, /model [NAME], /help, /quit."""
         try:
             words = shlex.split(text[1:])
         except ValueError:
@@ -400,6 +356,16 @@ class TatlockApp(ConversationActions):
             self.action_export(fmt, " ".join(rest) or None)
         elif name == "as":
             self.chat.set_speaker(" ".join(args) or None)
+        elif name in ("retry", "regenerate"):
+            await self.action_regenerate()
+        elif name == "edit":
+            self.action_edit_last()
+        elif name == "model":
+            if args:
+                name = " ".join(args)
+                await self.use_model(None if name.lower() == "default" else name)
+            else:
+                self.action_choose_model()
         elif name in ("help", "?"):
             self.action_help()
         elif name in ("quit", "exit"):

@@ -55,6 +55,7 @@ class ConversationActions(App[int]):
     def refresh_detail(self) -> Any:
         raise NotImplementedError
 
+
     async def open_conversation(self, cid: int | None, at_message: int | None = None) -> None:
         raise NotImplementedError
 
@@ -201,6 +202,12 @@ class ConversationActions(App[int]):
 
     def action_cancel_turn(self) -> None:
         self.chat.cancel()
+
+    async def action_regenerate(self) -> None:
+        await self.chat.regenerate()
+
+    def action_edit_last(self) -> None:
+        self.chat.edit_last()
 
     def action_copy_last(self) -> None:
         text = self.chat.last_answer or next(

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from textual import events
+from textual.binding import Binding
 from textual.message import Message
 from textual.strip import Strip
 from textual.widgets import TextArea
@@ -14,6 +15,9 @@ HISTORY = 200
 
 
 class Composer(TextArea):
+    # F6 is the app's "edit your last message" (TextArea's own F6 selects the line)
+    BINDINGS = [Binding("f6", "app.edit_last", "Edit", show=False)]
+
     class Submitted(Message):
         def __init__(self, text: str) -> None:
             super().__init__()

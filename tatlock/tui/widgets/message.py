@@ -34,7 +34,10 @@ MARK_WORDS = {
     "cancelled": "cancelled: what was said is kept",
     "withdrawn": "withdrawn by the quality gate",
     "failed": "failed",
+    "regenerated": "superseded: answered again below",
+    "edited": "superseded: edited below",
 }
+SUPERSEDED = ("regenerated", "edited")  # marks that say a message no longer stands (kept in memory)
 
 
 class Said:
@@ -70,11 +73,16 @@ class Said:
             words[self.marks.index("cancelled")] = "cancelled before an answer came"
         return " · ".join([*words, *([self.footer_text] if self.footer_text else [])])
 
+    @property
+    def superseded(self) -> bool:
+        return any(m in SUPERSEDED for m in self.marks)
+
     def set_marks(self, marks: tuple[str, ...] | list[str], footer: str | None = None) -> None:
         for mark in marks:
             if mark not in self.marks:
                 self.marks.append(mark)
                 self.add_class(mark)  # type: ignore[attr-defined]
+        self.set_class(self.superseded, "superseded")  # type: ignore[attr-defined]
         if footer is not None:
             self.footer_text = footer
         self.relabel()
@@ -92,7 +100,8 @@ class Said:
 
 
 def _classes(role: str, kind: str, marks: tuple[str, ...] | list[str]) -> str:
-    return " ".join(["message", role, kind, *marks])
+    superseded = ["superseded"] if any(m in SUPERSEDED for m in marks) else []
+    return " ".join(["message", role, kind, *marks, *superseded])
 
 
 class StoredView(Said, Static):
