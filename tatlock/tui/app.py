@@ -104,13 +104,22 @@ class TatlockApp(ConversationActions, ServerActions):
         """The butler this app opened itself (the caller closes it), if any."""
         return self._butler if self.opener is not None else None
 
-    # -- building: the chat first, the rest after the first frame --------------------------
+    # -- building: the whole screen in the first frame, the butler after it ----------------
 
     def compose(self) -> ComposeResult:
+        from tatlock.tui.widgets.panes import SidePanes
+        from tatlock.tui.widgets.sidebar import Sidebar
+
         yield StatusHeader(id="header", markup=False)
         yield ServerBanner(id="banner")
         with Horizontal(id="body"):
+            # shown or not by the width from the first frame (one layout pass: mounting them after
+            # it cost a second pass, and the Debug tab came a third of a second later)
+            sidebar, panes = Sidebar(id="sidebar"), SidePanes(id="panes")
+            sidebar.display, panes.display = self.shows_sidebar(self.size.width), self.shows_panes(self.size.width)
+            yield sidebar
             yield ChatPanel(self.turn_event, id="chat")
+            yield panes
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
@@ -122,9 +131,8 @@ class TatlockApp(ConversationActions, ServerActions):
         self.call_after_refresh(lambda: self.run_worker(self.start(), group="startup"))
 
     async def start(self) -> None:
-        await self.mount_side()
         # a few frames' grace before the butler's modules load on a pool thread: they hold the
-        # interpreter lock for a while, and the footer's keys and the panes paint first this way
+        # interpreter lock for a while, and the footer's keys (a frame after the first) paint first
         await asyncio.sleep(0.05)
         if self._butler is None:
             try:
@@ -164,18 +172,6 @@ class TatlockApp(ConversationActions, ServerActions):
                 if shown:
                     await self.chat.catch_up(shown[0].message_count)
 
-    async def mount_side(self) -> None:
-        from tatlock.tui.widgets.panes import SidePanes
-        from tatlock.tui.widgets.sidebar import Sidebar
-
-        body = self.query_one("#body")
-        self.arrange(self.size.width)
-        sidebar, panes = Sidebar(id="sidebar"), SidePanes(id="panes")
-        sidebar.display = panes.display = False  # shown by arrange() once mounted, no flicker
-        await body.mount(sidebar, before=self.chat)
-        await body.mount(panes)
-        self.arrange(self.size.width)
-
     def on_unmount(self) -> None:
         if self._unsubscribe is not None:
             self._unsubscribe()
@@ -195,6 +191,10 @@ class TatlockApp(ConversationActions, ServerActions):
 
     def pane(self, name: str) -> Any:
         return self.query_one(f"#{name}-pane")
+
+    def panes_mounted(self) -> bool:
+        """The hidden tabs' panes are mounted a moment after the first frame (see panes.py)."""
+        return bool(self.query("#compaction-pane")) and bool(self.query("#memory-pane"))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Esc's "Stop" is in the footer only while an answer is being written, in the place of
@@ -234,11 +234,17 @@ class TatlockApp(ConversationActions, ServerActions):
         # the event's size: this handler runs before Textual's own, which is what updates self.size
         self.arrange(event.size.width)
 
+    def shows_panes(self, width: int) -> bool:
+        return self.panes_forced if self.panes_forced is not None else width >= PANES_FROM
+
+    def shows_sidebar(self, width: int) -> bool:
+        return self.sidebar_forced if self.sidebar_forced is not None else width >= SIDEBAR_FROM
+
     def arrange(self, width: int) -> None:
         for panes in self.query("#panes"):
-            panes.display = self.panes_forced if self.panes_forced is not None else width >= PANES_FROM
+            panes.display = self.shows_panes(width)
         for sidebar in self.query("#sidebar"):
-            sidebar.display = self.sidebar_forced if self.sidebar_forced is not None else width >= SIDEBAR_FROM
+            sidebar.display = self.shows_sidebar(width)
 
     def action_toggle_panes(self) -> None:
         self.panes_forced = not self.query_one("#panes").display
@@ -280,8 +286,10 @@ class TatlockApp(ConversationActions, ServerActions):
             self.post_message(self.Background(ev))
 
     @on(Background)
-    def background(self, message: Background) -> None:
+    async def background(self, message: Background) -> None:
         ev = message.event
+        while not self.panes_mounted():
+            await asyncio.sleep(0.02)
         self.pane("compaction").add(ev)
         if isinstance(ev, CompactionFinished) and ev.conversation_id == self.chat.conversation_id:
             self.refresh_detail()
@@ -293,6 +301,8 @@ class TatlockApp(ConversationActions, ServerActions):
         cid = self.chat.conversation_id
         detail = await self.jobs.run(self.butler.conversations.get, cid, limit=0) if cid is not None else None
         variables = await self.jobs.run(self.butler.variables.list)
+        while not self.panes_mounted():
+            await asyncio.sleep(0.02)
         self.pane("compaction").show(detail)
         self.pane("memory").show(detail, variables, self.butler.clock())
 

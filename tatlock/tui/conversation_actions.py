@@ -16,7 +16,6 @@ from textual.app import App
 from tatlock.errors import TatlockError
 from tatlock.tui.format import one_line
 from tatlock.tui.jobs import Jobs
-from tatlock.tui.screens.dialogs import AskScreen, ConfirmScreen
 
 if TYPE_CHECKING:  # pragma: no cover
     from tatlock.butler import Butler
@@ -102,6 +101,8 @@ class ConversationActions(App[int]):
             self.arrange(self.size.width)
 
     def action_rename_conversation(self) -> None:
+        from tatlock.tui.screens.dialogs import AskScreen
+
         cid = self.target()
         if cid is None:
             self.notify("There is no conversation to rename yet.", severity="warning")
@@ -122,6 +123,8 @@ class ConversationActions(App[int]):
                                    else title), answered)
 
     def action_delete_conversation(self) -> None:
+        from tatlock.tui.screens.dialogs import ConfirmScreen
+
         cid = self.target()
         if cid is None:
             self.notify("There is no conversation to delete.", severity="warning")
@@ -149,6 +152,8 @@ class ConversationActions(App[int]):
             "deleted, with its debug log. This cannot be undone.", "Forget it"), answered)
 
     def action_export(self, fmt: str = "md", path: str | None = None) -> None:
+        from tatlock.tui.screens.dialogs import AskScreen
+
         cid = self.target()
         if cid is None:
             self.notify("There is no conversation to export yet.", severity="warning")
@@ -167,6 +172,8 @@ class ConversationActions(App[int]):
 
     async def save_text(self, name: str, make: Callable[[], str], done: str, replace: bool = False) -> None:
         """Write what ``make()`` returns to the file ``name``; asks before replacing a file."""
+        from tatlock.tui.screens.dialogs import ConfirmScreen
+
         from tatlock.tui.files import write_text
 
         path = Path(name).expanduser()
@@ -219,6 +226,8 @@ class ConversationActions(App[int]):
         self.notify("Copied the last answer.")
 
     def action_speak_as(self) -> None:
+        from tatlock.tui.screens.dialogs import AskScreen
+
         def answered(name: Any) -> None:
             if name is not None:
                 self.chat.set_speaker(name)
@@ -229,6 +238,8 @@ class ConversationActions(App[int]):
         self.chat.set_speaker(None)
 
     def action_save_debug(self) -> None:
+        from tatlock.tui.screens.dialogs import AskScreen
+
         stamp = self.butler.clock().strftime("%Y%m%d-%H%M%S") if self.ready.is_set() else "now"
 
         async def answered(name: str | None) -> None:
