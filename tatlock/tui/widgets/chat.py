@@ -29,7 +29,7 @@ from tatlock.events import (
 )
 from tatlock.tui.format import clock_time, one_line, reply_footer, stored_footer, stored_marks
 from tatlock.tui.widgets.composer import Composer
-from tatlock.tui.widgets.message import MessageView, StoredView, kind_of
+from tatlock.tui.widgets.message import SUPERSEDED, MessageView, StoredView, kind_of
 from tatlock.tui.widgets.transcript import PAGE, Transcript
 from tatlock.tui.host import Host, host
 
@@ -242,8 +242,7 @@ class ChatPanel(Vertical):
         self.transcript.anchor()
         return view
 
-    async def _start(self, start: Callable[[], Turn], user_view: StoredView | None,
-                     replaced: list[MessageView | StoredView] | None = None, how: str = "") -> None:
+    async def _start(self, start: Callable[[], Turn], user_view: StoredView | None, how: str = "") -> None:
         """Start a turn (on the memory pool: it reads the conversation) and follow it."""
         try:
             turn = await self.tapp.jobs.run(start)
@@ -255,19 +254,16 @@ class ChatPanel(Vertical):
         self.turn = turn
         self.following = True
         self.app.refresh_bindings()  # Esc's "Stop" in the footer
-        self.run_worker(self._follow(turn, user_view, replaced or [], how), group="turn", name=f"turn {turn.id}")
+        self.run_worker(self._follow(turn, user_view, how), group="turn", name=f"turn {turn.id}")
 
     # -- answering again, editing the last message ------------------------------------------
 
-    def last_exchange(self) -> tuple[StoredView | None, list[MessageView | StoredView]]:
-        """On screen, as in memory: the last question that stands, and the replies after it
-        that stand (what regenerating or editing replaces)."""
-        views = self.transcript.messages
-        for i in range(len(views) - 1, -1, -1):
-            view = views[i]
+    def last_question(self) -> StoredView | None:
+        """On screen, as in memory: the last question that stands (what an edit replaces)."""
+        for view in reversed(self.transcript.messages):
             if view.role == "user" and not view.superseded and isinstance(view, StoredView):
-                return view, [v for v in views[i + 1:] if v.role == "assistant" and not v.superseded]
-        return None, []
+                return view
+        return None
 
     async def regenerate(self) -> None:
         """Answer the last question again: a new reply below; the old one stays, marked."""
@@ -278,16 +274,15 @@ class ChatPanel(Vertical):
         if cid is None:
             self.notify("There is no answer to give again yet.", severity="warning")
             return
-        _, replies = self.last_exchange()
         self.sending = True
         try:
-            await self._start(lambda: self.tapp.butler.regenerate(cid), None, replies, "regenerated")
+            await self._start(lambda: self.tapp.butler.regenerate(cid), None, "regenerated")
         finally:
             self.sending = False
 
     def edit_last(self) -> None:
         """Put the last question in the message box to edit; Enter sends it in its place."""
-        question, _ = self.last_exchange()
+        question = self.last_question()
         if self.refuse_while_busy():
             return
         if question is None or question.number is None or self.conversation_id is None:
@@ -306,23 +301,36 @@ class ChatPanel(Vertical):
         self.show_speaker()
 
     async def _resend(self, text: str) -> None:
-        question, replies = self.last_exchange()
+        question = self.last_question()
         cid, self.editing = self.conversation_id, None
         self.show_speaker()
         if question is None or cid is None:
             return
         user_view = await self._add_question(text, question.author, guest="guest" in question.classes)
-        await self._start(lambda: self.tapp.butler.edit_last(cid, text), user_view, [question, *replies], "edited")
+        await self._start(lambda: self.tapp.butler.edit_last(cid, text), user_view, "edited")
 
-    async def _follow(self, turn: Turn, user_view: StoredView | None, replaced: list[MessageView | StoredView],
-                      how: str) -> None:
+    async def show_marks(self) -> None:
+        """The superseded marks of the messages on screen, as memory has them (the core decides
+        what an answer given again or an edit replaced; another program may have written too)."""
+        cid, views = self.conversation_id, self.transcript.messages
+        numbers = [v.number for v in views if v.number is not None]
+        if cid is None or not numbers:
+            return
+        stored = await self.tapp.jobs.run(self.tapp.butler.conversations.messages, cid,
+                                          limit=max(numbers) - min(numbers) + 1, before=max(numbers) + 1)
+        marks = {m.message_number: stored_marks(m.metadata or {}) for m in stored}
+        for view in views:
+            superseded = [m for m in marks.get(view.number or 0, []) if m in SUPERSEDED]
+            if superseded and not view.superseded:
+                view.set_marks(superseded)
+
+    async def _follow(self, turn: Turn, user_view: StoredView | None, how: str) -> None:
         try:
-            await self._show_turn(turn, user_view, replaced, how)
+            await self._show_turn(turn, user_view, how)
         finally:
             self.following = False
 
-    async def _show_turn(self, turn: Turn, user_view: StoredView | None, replaced: list[MessageView | StoredView],
-                         how: str) -> None:
+    async def _show_turn(self, turn: Turn, user_view: StoredView | None, how: str) -> None:
         # the reply is on screen (writing…) before its first token, its stream ready: the first
         # tokens then cost an append, not a mount
         reply = await self.transcript.add(MessageView(when=clock_time(self.tapp.butler.clock().isoformat())))
@@ -343,8 +351,7 @@ class ChatPanel(Vertical):
                 if ev.role == "user" and user_view is not None:
                     user_view.set_number(ev.message_number)
                     if how == "edited":  # the edited question replaces the old one and its answers now
-                        for view in replaced:
-                            view.set_marks((how,))
+                        await self.show_marks()
                 elif ev.role == "assistant":
                     reply.number = ev.message_number
                     stored_reply = True
@@ -364,9 +371,8 @@ class ChatPanel(Vertical):
                 await reply.end_stream()
                 reply.fail(one_line(f"{ev.message}{hint}; your message is saved", 300))
             self.report(ev)
-        if how == "regenerated" and stored_reply and reply.text.strip():  # as the core marks them
-            for view in replaced:
-                view.set_marks((how,))
+        if how and stored_reply:
+            await self.show_marks()
         self.app.refresh_bindings()
         self.call_after_refresh(self._rendered)
 
