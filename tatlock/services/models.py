@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from typing import Callable
-
-import threading
 
 from tatlock.config import Config
 from tatlock.errors import BackendError, ConfigError, UsageError
