@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import shlex
+import time
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from textual import events, on, work
@@ -131,9 +132,7 @@ class TatlockApp(ConversationActions, ServerActions):
         self.call_after_refresh(lambda: self.run_worker(self.start(), group="startup"))
 
     async def start(self) -> None:
-        # a few frames' grace before the butler's modules load on a pool thread: they hold the
-        # interpreter lock for a while, and the footer's keys (a frame after the first) paint first
-        await asyncio.sleep(0.05)
+        await self.whole_screen_painted()
         if self._butler is None:
             try:
                 self._butler = await self.jobs.run(self.opener)  # type: ignore[arg-type]
@@ -154,6 +153,17 @@ class TatlockApp(ConversationActions, ServerActions):
         await self.open_conversation(cid)
         await self.sidebar.reload()
         self.set_interval(LIVE_EVERY, self.follow_changes)
+
+    async def whole_screen_painted(self, limit: float = 1.0) -> None:
+        """Wait (at most ``limit`` seconds) until the panes' tabs and the footer's keys, composed
+        in the frames after the first, are laid out (and so drawn with that layout): the butler's
+        modules, loaded next on a pool thread, hold the interpreter lock for a while, and loaded
+        at once they held those frames back by a fifth of a second."""
+        deadline = time.monotonic() + limit
+        while time.monotonic() < deadline and not (self.query("ContentTab") and any(
+                key.region for key in self.query("FooterKey"))):
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.02)  # the frame with them goes out to the terminal
 
     @work(exclusive=True, group="live")
     async def follow_changes(self) -> None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rich.text import Text
-from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Button, Static
 
@@ -41,12 +40,8 @@ def server_label(status: ModelStatus) -> str:
 
 
 class ServerBanner(Horizontal):
-    """Hidden while all is well."""
-
-    def compose(self) -> ComposeResult:
-        yield Static("", id="banner-text", markup=False)
-        yield Button("Pull the model", id="banner-pull", variant="warning")
-        yield Button("Check again", id="banner-check")
+    """Hidden while all is well; its text and buttons are made the first time it shows (most
+    starts never need them, and the first frame does not wait for them)."""
 
     def on_mount(self) -> None:
         self.display = False
@@ -55,7 +50,9 @@ class ServerBanner(Horizontal):
         if status is None or status.ok:
             self.display = False
             return
-        self.display = True
+        if not self.query("#banner-text"):
+            self.run_worker(self._build(status), group="banner", exclusive=True)
+            return
         pull = self.query_one("#banner-pull", Button)
         if not status.reachable:
             what = f"The model server is not reachable at {status.where}"
@@ -65,7 +62,15 @@ class ServerBanner(Horizontal):
             pull.display = False
         else:
             text = (f"{status.problem or 'the model is missing'}: {status.hint or 'pull it'}. "
-                    "Pull it from here, or choose another model with TATLOCK_MODEL.")
+                    "Pull it from here, or choose another model with F4.")
             pull.label = f"Pull {one_line(status.model, 30)}"
             pull.display = status.backend == "ollama"
         self.query_one("#banner-text", Static).update(one_line(text, 400))
+        self.display = True
+
+    async def _build(self, status: ModelStatus) -> None:
+        if not self.query("#banner-text"):
+            await self.mount_all([Static("", id="banner-text", markup=False),
+                                  Button("Pull the model", id="banner-pull", variant="warning"),
+                                  Button("Check again", id="banner-check")])
+        self.show(status)
