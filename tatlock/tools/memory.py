@@ -29,8 +29,18 @@ def _hit(h) -> dict[str, Any]:
         return {"kind": "summary", "conversation_id": h.conversation_id,
                 "messages": f"{h.from_message}-{h.up_to_message}", "when": local(h.timestamp),
                 "text": h.content}
-    return {"kind": "message", "conversation_id": h.conversation_id, "message": h.message_number,
-            "author": h.author_name, "when": local(h.timestamp), "text": h.content}
+    out = {"kind": "message", "conversation_id": h.conversation_id, "message": h.message_number,
+           "author": h.author_name, "when": local(h.timestamp), "text": h.content}
+    if h.why and not h.why.startswith("has "):  # a hit without the words says why it is one
+        out["why"] = h.why
+    return out
+
+
+def _asked(ctx: ToolContext) -> tuple[int, ...]:
+    """The message being answered: never a hit of the butler's own recall (it would rank first,
+    having every word of the question)."""
+    mid = ctx.extra.get("message_id")
+    return (int(mid),) if isinstance(mid, int) else ()
 
 
 def recall_memories(*, ctx: ToolContext, keyword: str, limit: int = 10) -> dict:
@@ -40,8 +50,9 @@ def recall_memories(*, ctx: ToolContext, keyword: str, limit: int = 10) -> dict:
     if not str(keyword or "").strip():
         return {"error": "Give a keyword to look for."}
     from tatlock.memory.search import search
+    from tatlock.memory.vectors import semantic_for
 
-    hits = search(store, str(keyword), limit=_limit(limit))
+    hits = search(store, str(keyword), limit=_limit(limit), semantic=semantic_for(ctx.config), exclude=_asked(ctx))
     return {"keyword": keyword, "count": len(hits), "results": [_hit(h) for h in hits]}
 
 
@@ -50,6 +61,7 @@ def recall_memories_with_time(*, ctx: ToolContext, start: str, end: str = "", ke
     if store is None:
         return NO_MEMORY
     from tatlock.memory.search import search
+    from tatlock.memory.vectors import semantic_for
     from tatlock.tools.dates import format_range, parse_range
 
     now = ctx.now()
@@ -64,7 +76,8 @@ def recall_memories_with_time(*, ctx: ToolContext, start: str, end: str = "", ke
         hi = second[1]
     if hi <= lo:
         return {"error": "The end of the period is before its start."}
-    hits = search(store, str(keyword or ""), limit=20, start=iso(lo), end=iso(hi), include_compacts=False)
+    hits = search(store, str(keyword or ""), limit=20, start=iso(lo), end=iso(hi), include_compacts=False,
+                  semantic=semantic_for(ctx.config) if str(keyword or "").strip() else None, exclude=_asked(ctx))
     return {"period": format_range(lo, hi), "keyword": keyword or None, "count": len(hits),
             "results": [_hit(h) for h in hits]}
 
@@ -75,7 +88,7 @@ def recall_topic(*, ctx: ToolContext, topic: str, limit: int = 10) -> dict:
         return NO_MEMORY
     from tatlock.memory.search import search
 
-    hits = search(store, "", topic=str(topic or "").strip(), limit=_limit(limit))
+    hits = search(store, "", topic=str(topic or "").strip(), limit=_limit(limit), exclude=_asked(ctx))
     known = [r["name"] for r in store.topics()[:20]]
     return {"topic": topic, "count": len(hits), "results": [_hit(h) for h in hits],
             "known_topics": known if not hits else None}
