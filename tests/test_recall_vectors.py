@@ -233,3 +233,34 @@ def test_embedding_model_is_a_setting(cli, home):
     assert r.code == 2 and "embedding_model must be an embedding model's name" in r.err
     assert cli("config", "set", "embedding_model", "off").code == 0
     assert vectors.for_config(load()) is None
+
+
+# -- setup and doctor ------------------------------------------------------------------------
+
+
+def test_setup_pulls_the_embedding_model_beside_the_chat_model_and_doctor_says_so(cli, monkeypatch):
+    with FakeOllama(models={}, pullable=["llama3.2:3b", "all-minilm"]) as srv:
+        monkeypatch.setenv("OLLAMA_HOST", srv.url)
+        d = cli("doctor")
+        assert "memory search uses keywords alone; `tatlock setup` pulls it" in d.out
+        r = cli("setup")
+        assert r.code == 0 and r.out == "llama3.2:3b is ready, and all-minilm for memory search\n"
+        assert f"pulling all-minilm (for memory search by meaning) from {srv.url}" in r.err
+        assert [q.body["model"] for q in srv.requests if q.path == "/api/pull"] == ["llama3.2:3b", "all-minilm"]
+        vectors.Embedder.forget_refusals()  # (doctor's try above is remembered in this process)
+        d = cli("doctor")
+        line = next(x for x in d.out.splitlines() if x.strip().startswith("embeddings:"))
+        assert "ok, all-minilm (64 dimensions): memory search uses meaning too" in line
+
+
+def test_setup_says_when_the_embedding_model_cannot_be_pulled_and_goes_on(cli, monkeypatch):
+    with FakeOllama(models={}, pullable=["llama3.2:3b"]) as srv:
+        monkeypatch.setenv("OLLAMA_HOST", srv.url)
+        r = cli("setup")
+        assert r.code == 0 and r.out == "llama3.2:3b is ready\n"
+        assert ("tatlock: could not pull 'all-minilm': pull model manifest: file does not exist; memory search uses"
+                " keywords alone until it is there") in r.err
+        monkeypatch.setenv("TATLOCK_EMBEDDING_MODEL", "off")
+        r = cli("setup")
+        assert [q.body["model"] for q in srv.requests if q.path == "/api/pull"][-1] == "llama3.2:3b"
+        assert "embeddings:        off (embedding_model = off)" in cli("doctor").out
