@@ -1,31 +1,37 @@
 """Memory search: the one ranking behind ``recall_memories``, ``tatlock memory search`` and
 the LoCoMo benchmark (``scripts/bench locomo``).
 
-Lexical only (SQLite FTS5, porter stemming), no model, no network. A query is split into
-words; every word is quoted before it reaches FTS5, so no query syntax (``AND``, ``*``,
-``NEAR(``, ``col:x``, stray quotes) can leak in. Each content word is looked up on its own
-(``bm25()`` of a one-word query is that word's BM25 contribution), which lets the
-ranking combine the per-word scores in ways one OR-query cannot:
+Lexical first (SQLite FTS5, porter stemming), and semantic where the messages' vectors
+exist (``memory.vectors``: computed in the background by the server's embedding model; the
+query's own vector is the only model call a search makes, bounded, and skipped when it
+cannot be had). A query is split into words; every word is quoted before it reaches FTS5,
+so no query syntax (``AND``, ``*``, ``NEAR(``, ``col:x``, stray quotes) can leak in. Each
+content word is looked up on its own (``bm25()`` of a one-word query is that word's BM25
+contribution), which lets the ranking combine the per-word scores in ways one OR-query cannot:
 
 * **turn score**: weighted sum of the words' BM25 scores over content and image captions
   (``metadata.search_text``); names of the people in the conversation are not matched as
   words (they are in half of all messages) but boost that person's own messages;
+* **meaning** (with vectors): BM25 scaled to 1 at its best plus the calibrated similarity
+  (``memory.hybrid.fuse``); the most similar messages join the candidates;
 * **neighbours**: a message also scores by the messages right before and after it in its
   conversation, since an answer usually sits next to the words of the question;
 * **surroundings**: a message among others that together cover many of the query's words
-  (each word counted once, at its best message within a few messages either side) ranks
-  higher than a lone match;
+  (each word counted once, at its best message within a few messages either side; the
+  meaning counts as one more word) ranks higher than a lone match;
 * **answer-type hints**: "when" questions favour messages with time words, "how many"
   ones messages with numbers, and so on; dates named in the query ("on 8 May, 2023",
   "in June 2022") favour messages written around then.
 
 Filters (time range, conversation, topic) apply before ranking; compacts (summaries of
-message ranges) are searched the same way and ranked with the messages.
+message ranges) are searched the same way and ranked with the messages. Every hit says why
+it matched (``memory.hybrid.explain``), and messages named in ``exclude`` (the one being
+answered) are never hits.
 
-On the LoCoMo development half (``scripts/bench locomo``) evidence recall@10 is 79.8
-(naive FTS5 BM25 over the same turns: 62.9), at about 2 ms a question. No schema and no
-SQL of its own: the queries it needs (per-word BM25 over ``messages_fts``/``compacts_fts``,
-message rows, neighbours, filters) are in ``tatlock.store.search``.
+On the LoCoMo development half (``scripts/bench locomo``) evidence recall@10 is 79.8 with
+BM25 alone (naive FTS5 BM25 over the same turns: 62.9) and 81.8 with all-minilm's vectors.
+No SQL of its own: the queries it needs are in ``tatlock.store.search`` and
+``tatlock.store.vectors``.
 """
 
 from __future__ import annotations
