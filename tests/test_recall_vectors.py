@@ -194,6 +194,22 @@ def test_a_message_found_by_its_meaning_says_so(server, store):
     assert all(h.conversation_id == 2 for h in search(store, "Eiffel", semantic=semantic, conversation_id=2))
 
 
+def test_only_a_similarity_that_stands_out_counts():
+    """In a small memory a high quantile is one of a few values: a similarity counts only when it
+    stands out from the rest (mean + 1.65 sd), so a query about nothing here adds no hits."""
+    from tatlock.memory.hybrid import DENSE, fuse
+    from tatlock.memory.search import RANKING
+
+    flat = {i: 0.30 + 0.01 * (i % 3) for i in range(1, 13)}  # nothing stands out
+    own, per_term = fuse({}, {}, flat, RANKING, 1.0)
+    assert own == {} and DENSE not in per_term
+    peaked = {**flat, 13: 0.80}
+    own, per_term = fuse({5: 2.0}, {"brie": {5: 2.0}}, peaked, RANKING, 0.5)
+    assert set(own) == {5, 13} and own[5] == 1.0  # BM25 scaled to 1 at its best
+    assert own[13] == pytest.approx(RANKING.dense)  # the outlier counts fully
+    assert per_term[DENSE] == {13: pytest.approx(RANKING.dense_cover)}
+
+
 def test_the_openai_backend_embeds_through_v1_and_a_server_without_embeddings_is_left_alone(store, monkeypatch):
     monkeypatch.setenv("TATLOCK_BACKEND", "openai")
     with FakeOllama(MODELS, embed=themed) as srv:

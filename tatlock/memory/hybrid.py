@@ -5,8 +5,10 @@ Fusion is a normalised score sum, not rank fusion: plain reciprocal-rank fusion 
 with BM25 scored below BM25 alone on LoCoMo (58.0 against 63.2), because it gives the
 encoder's tenth guess as much say as BM25's tenth however weak the similarity. Here BM25 is
 scaled so that the best message scores 1, and a similarity counts only above what is usual
-for this query in this memory (its ``dense_floor`` quantile), scaled so the most similar
-message scores 1, times ``dense``. The fused score then goes through the same neighbour and
+for this query in this memory (its ``dense_floor`` quantile, and never below the mean plus
+1.65 standard deviations, so that in a small memory only a similarity that stands out
+counts), scaled so that one ``dense_span`` standard deviations above that floor counts
+fully, times ``dense``. The fused score then goes through the same neighbour and
 surroundings steps as BM25 alone: the best similarity near a message counts as one more
 query word (``dense_cover``), so a passage that is both about the words and about the
 meaning ranks first.
@@ -25,7 +27,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["DENSE", "explain", "fuse"]
 
-SMALL_MEMORY = 50  # vectors: below this the similarity floor is their median, not a high quantile
+OUTLIER = 1.65  # standard deviations above the mean a similarity must be to count (the 95th percentile of a normal)
 DENSE = "\x00meaning"  # the similarity's entry among the query words (no word can be this)
 
 
@@ -38,12 +40,16 @@ def fuse(own: dict[int, float], per_term: dict[str, dict[int, float]], dense: di
     values = sorted(dense.values())
     if not values:
         return own, per_term
-    # a high quantile of a few dozen values is one of the few: a small memory uses its median
-    quantile = rk.dense_floor if len(values) >= SMALL_MEMORY else 0.5
-    floor = values[min(len(values) - 1, int(quantile * len(values)))]
-    span = (values[-1] - floor) or 1.0
+    # what is usual for this query here: its high quantile, and never below mean + 1.65 sd (the
+    # same point for a large memory; for a small one, where a quantile is one of a few values, a
+    # similarity must stand out from the rest to count at all)
+    n = len(values)
+    mean = sum(values) / n
+    sd = (sum((v - mean) ** 2 for v in values) / n) ** 0.5
+    floor = max(values[int(rk.dense_floor * (n - 1))], mean + OUTLIER * sd)
+    span = max(values[-1] - floor, rk.dense_span * sd) or 1.0
     near = sorted(dense, key=dense.__getitem__, reverse=True)[:rk.dense_pool]
-    calibrated = {m: (dense[m] - floor) / span for m in near if dense[m] > floor}
+    calibrated = {m: v for m in near if (v := min(1.0, (dense[m] - floor) / span)) > rk.dense_min}
     for m, v in calibrated.items():
         own[m] = own.get(m, 0.0) + rk.dense * v
     if rk.dense_cover and calibrated:
@@ -82,4 +88,8 @@ def explain(mid: int, text: str, per_term: dict[str, dict[int, float]], meta: di
                 return f"next to #{ref.message_number + d}, which has {', '.join(near)}"
     if mid in per_term.get(DENSE, {}):
         return "similar in meaning"
+    if ref is not None:
+        for d in (-1, 1, -2, 2):
+            if pos.get((ref.conversation_id, ref.message_number + d)) in per_term.get(DENSE, {}):
+                return f"next to #{ref.message_number + d}, which is similar in meaning"
     return "in a passage about the words searched for"

@@ -106,6 +106,8 @@ class Ranking:
     dense_cover: float = 0.25  # weight of the best similarity in its surroundings, as one more query word
     dense_pool: int = 50  # most similar messages added to the candidates
     dense_floor: float = 0.95  # similarities at or below this quantile of the memory's count as none
+    dense_span: float = 1.0  # a similarity counts fully only this many standard deviations above the floor
+    dense_min: float = 0.0  # calibrated similarities at or below this count as none
 
 
 RANKING = Ranking()
