@@ -4,7 +4,8 @@ Start-up matters: this module imports only the standard library and tatlock.conf
 Each command imports what it needs when it runs, so `tatlock --help` and `tatlock ask`
 never load Textual.
 
-Exit codes: 0 success, 1 failure (server down, no such row), 2 usage error, 130 interrupted.
+Exit codes: 0 success, 1 failure (server down, no such row), 2 usage error, 130 interrupted,
+143 and 129 stopped by SIGTERM and SIGHUP.
 """
 
 from __future__ import annotations
@@ -114,7 +115,8 @@ def build_parser() -> Parser:
     x = ps.add_parser("export", help="write all instructions to FILE as JSON (- for stdout)")
     x.add_argument("file")
     x.add_argument("--yes", action="store_true", help="replace FILE without asking if it exists")
-    x = ps.add_parser("import", help="replace all instructions with FILE (JSON export or plain text; - for stdin)",
+    x = ps.add_parser("import", help="replace all instructions with FILE (JSON export or plain text, at most 4 MB; "
+                                     "- for stdin)",
                       description="Replace all persona instructions with those in FILE (- reads stdin), after "
                                   "asking. FILE is either a JSON export (`tatlock persona export`), whose "
                                   "instructions may span several lines, or plain text: one instruction per line, "
@@ -199,7 +201,10 @@ def build_parser() -> Parser:
     x.add_argument("--format", choices=("md", "json"), default=None, help="md (default for one) or json (for --all)")
     x.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of stdout")
     _user_opt(x)
-    x = ms.add_parser("import", help="restore a JSON export (importing it twice adds nothing)")
+    x = ms.add_parser("import", help="restore a JSON export (importing it twice adds nothing)",
+                      description="Restore a JSON export: the file (at most 512 MB) is checked in full before "
+                                  "anything is written; importing it twice adds nothing, and an import that "
+                                  "stopped half way is finished by importing the same file again.")
     x.add_argument("file", help="a file written by `tatlock memory export --all --format json` (- for stdin)")
     _user_opt(x)
     x = ms.add_parser("stats", help="counts and sizes")
@@ -230,13 +235,23 @@ def build_parser() -> Parser:
     se.set_defaults(func=_cmd("secret", "run"))
 
     # -- mcp -------------------------------------------------------------------------------
-    x = sub.add_parser("mcp", help="serve one user's conversations over MCP (stdio, or --http PORT)",
+    x = sub.add_parser("mcp", help="serve one user's conversations over MCP (stdio, --http PORT or --socket PATH)",
                        description="A Model Context Protocol server for one user's memory: resources "
                                    "conversations://... and tools (create_conversation, add_turn, ask, ...). "
+                                   "Over stdio the calling program is trusted; over HTTP every request needs the "
+                                   "user's bearer token (made at first use; --show-token prints it). "
                                    "Needs the mcp extra: pip install 'tatlock[mcp]'.")
     _user_opt(x)
-    x.add_argument("--http", type=int, metavar="PORT",
-                   help="serve streamable HTTP at http://127.0.0.1:PORT/mcp instead of stdio (loopback only)")
+    where = x.add_mutually_exclusive_group()
+    where.add_argument("--http", type=int, metavar="PORT",
+                       help="serve streamable HTTP at http://127.0.0.1:PORT/mcp instead of stdio (loopback only; "
+                            "0 picks a free port)")
+    where.add_argument("--socket", metavar="PATH",
+                       help="serve streamable HTTP on a Unix socket at PATH (made 0600) instead of stdio")
+    x.add_argument("--show-token", action="store_true",
+                   help="print the bearer token HTTP clients need (on stdout); alone, print it and exit")
+    x.add_argument("--new-token", action="store_true",
+                   help="replace the token with a new one and print it (clients with the old one are refused)")
     x.add_argument("--model", metavar="NAME", help="model for ask (default: config or hardware tier)")
     x.add_argument("-v", "--verbose", action="store_true", help="log requests on stderr")
     x.set_defaults(func=_cmd("mcp", "run"))
@@ -336,11 +351,18 @@ def run_command(func: Callable[[argparse.Namespace], int], args: argparse.Namesp
         except Exception:  # noqa: BLE001 - stderr itself is gone
             pass
 
+    from tatlock.commands import signals
+
     try:
-        return int(func(args) or 0)
+        with signals.raising():  # SIGTERM and SIGHUP end a command as Ctrl-C does (commands/signals.py)
+            return int(func(args) or 0)
     except TatlockError as exc:
         say(f"tatlock: {error_line(exc)}")
         return exc.exit_code
+    except signals.Stopped as exc:
+        if not exc.reported:
+            say(f"tatlock: stopped by {exc.name}")
+        return exc.code
     except KeyboardInterrupt:
         say("tatlock: interrupted")
         return 130

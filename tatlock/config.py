@@ -114,8 +114,10 @@ class Config:
         return getattr(tier, name)
 
     def hardware_tier(self):
-        from tatlock.hardware import current_tier
+        from tatlock.hardware import current_tier, tier_by_name
 
+        if self.tier and self.tier.strip().lower() != "auto":
+            return tier_by_name(self.tier)  # chosen explicitly: no need to detect the hardware on every start
         return current_tier(self.tier)[0]
 
     @property

@@ -145,54 +145,68 @@ class UserStore:
             self.conn.execute("UPDATE conversations SET metadata = ? WHERE id = ?",
                               (json.dumps(meta), conversation_id))
 
+    def data_version(self) -> int:
+        """A number that changes whenever another connection (another process, another
+        thread's connection) commits to this database; this thread's own writes leave it."""
+        return int(self.conn.execute("PRAGMA data_version").fetchone()[0])
+
     # -- messages --------------------------------------------------------------------------
 
     def add_message(self, conversation_id: int, role: str, content: str, author: Author, *,
                     reply_to: int | None = None, metadata: dict[str, Any] | None = None,
                     timestamp: str | None = None) -> Message:
         """Store one message with the next number of its conversation."""
+        with db.transaction(self.conn):
+            message_id = self.insert_message(conversation_id, role, content, author, reply_to=reply_to,
+                                             metadata=metadata, timestamp=timestamp)
+        return self.message(message_id)
+
+    def insert_message(self, conversation_id: int, role: str, content: str, author: Author, *,
+                       reply_to: int | None = None, metadata: dict[str, Any] | None = None,
+                       timestamp: str | None = None) -> int:
+        """``add_message`` inside the caller's ``BEGIN IMMEDIATE`` transaction (so that several
+        messages, a query and its reply, are numbered and stored together); returns the new id."""
         now = timestamp or iso()
         # a lone surrogate (from a model, a file, a command line) cannot be stored as UTF-8
         content, name = valid_text(content), valid_text(author.name)
         if name is not author.name:
             author = dataclasses.replace(author, name=name)
-        if not db.fits(conversation_id):
-            raise NotFound(f"no conversation {conversation_id} for user {self.username!r}", kind="conversation")
-        with db.transaction(self.conn):
+        row = None
+        if db.fits(conversation_id):
             row = self.conn.execute(
                 "SELECT message_count, title FROM conversations WHERE id = ?", (conversation_id,)
             ).fetchone()
-            if row is None:
-                raise NotFound(f"no conversation {conversation_id} for user {self.username!r}", kind="conversation")
-            number = self.conn.execute(
-                "SELECT coalesce(max(message_number), 0) + 1 FROM conversation_messages WHERE conversation_id = ?",
-                (conversation_id,),
-            ).fetchone()[0]
-            cur = self.conn.execute(
-                "INSERT INTO conversation_messages (conversation_id, message_number, role, author_id,"
-                " author_name, author_is_bot, is_anchor, reply_to, content, timestamp, metadata)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (conversation_id, number, role, author.id, author.name, int(author.is_bot),
-                 int(author.is_anchor), reply_to, content, now, json.dumps(metadata or {})),
-            )
-            title = row["title"]
-            if title is None and role == "user":
-                title = _title(content)
-            self.conn.execute(
-                "UPDATE conversations SET message_count = ?, last_activity = max(last_activity, ?), title = ?"
-                " WHERE id = ?",
-                (number, now, title, conversation_id),
-            )
-            self.conn.execute(
-                "INSERT INTO participants"
-                " (conversation_id, author_id, name, is_bot, first_seen, last_seen, message_count)"
-                " VALUES (?, ?, ?, ?, ?, ?, 1)"
-                " ON CONFLICT(conversation_id, author_id) DO UPDATE SET name = excluded.name,"
-                " is_bot = excluded.is_bot, last_seen = max(last_seen, excluded.last_seen),"
-                " message_count = message_count + 1",
-                (conversation_id, author.id, author.name, int(author.is_bot), now, now),
-            )
-        return self.message(int(cur.lastrowid or 0))
+        if row is None:
+            raise NotFound(f"no conversation {conversation_id} for user {self.username!r}", kind="conversation")
+        number = self.conn.execute(
+            "SELECT coalesce(max(message_number), 0) + 1 FROM conversation_messages WHERE conversation_id = ?",
+            (conversation_id,),
+        ).fetchone()[0]
+        cur = self.conn.execute(
+            "INSERT INTO conversation_messages (conversation_id, message_number, role, author_id,"
+            " author_name, author_is_bot, is_anchor, reply_to, content, timestamp, metadata)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (conversation_id, number, role, author.id, author.name, int(author.is_bot),
+             int(author.is_anchor), reply_to, content, now, json.dumps(metadata or {})),
+        )
+        title = row["title"]
+        if title is None and role == "user":
+            title = _title(content)
+        self.conn.execute(
+            "UPDATE conversations SET message_count = ?, last_activity = max(last_activity, ?), title = ?"
+            " WHERE id = ?",
+            (number, now, title, conversation_id),
+        )
+        self.conn.execute(
+            "INSERT INTO participants"
+            " (conversation_id, author_id, name, is_bot, first_seen, last_seen, message_count)"
+            " VALUES (?, ?, ?, ?, ?, ?, 1)"
+            " ON CONFLICT(conversation_id, author_id) DO UPDATE SET name = excluded.name,"
+            " is_bot = excluded.is_bot, last_seen = max(last_seen, excluded.last_seen),"
+            " message_count = message_count + 1",
+            (conversation_id, author.id, author.name, int(author.is_bot), now, now),
+        )
+        return int(cur.lastrowid or 0)
 
     def message(self, message_id: int) -> Message:
         row = None

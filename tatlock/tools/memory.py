@@ -24,7 +24,7 @@ def _limit(value: Any, default: int = 10, top: int = 50) -> int:
         return default
 
 
-def _hit(h) -> dict[str, Any]:
+def _hit(h, withdrawn: dict[int, str] | None = None) -> dict[str, Any]:
     if h.kind == "compact":
         return {"kind": "summary", "conversation_id": h.conversation_id,
                 "messages": f"{h.from_message}-{h.up_to_message}", "when": local(h.timestamp),
@@ -33,7 +33,17 @@ def _hit(h) -> dict[str, Any]:
            "author": h.author_name, "when": local(h.timestamp), "text": h.content}
     if h.why and not h.why.startswith("has "):  # a hit without the words says why it is one
         out["why"] = h.why
+    how = (withdrawn or {}).get(h.message_id)
+    if how:  # an answer given again or a question edited since: found, but it no longer stands
+        out["superseded"] = f"{how} later: this no longer stands"
     return out
+
+
+def _hits(store, hits: list) -> list[dict[str, Any]]:
+    from tatlock.store.revisions import withdrawn
+
+    gone = withdrawn(store, [h.message_id for h in hits if h.kind != "compact"])
+    return [_hit(h, gone) for h in hits]
 
 
 def _asked(ctx: ToolContext) -> tuple[int, ...]:
@@ -53,7 +63,7 @@ def recall_memories(*, ctx: ToolContext, keyword: str, limit: int = 10) -> dict:
     from tatlock.memory.vectors import semantic_for
 
     hits = search(store, str(keyword), limit=_limit(limit), semantic=semantic_for(ctx.config), exclude=_asked(ctx))
-    return {"keyword": keyword, "count": len(hits), "results": [_hit(h) for h in hits]}
+    return {"keyword": keyword, "count": len(hits), "results": _hits(store, hits)}
 
 
 def recall_memories_with_time(*, ctx: ToolContext, start: str, end: str = "", keyword: str = "") -> dict:
@@ -79,7 +89,7 @@ def recall_memories_with_time(*, ctx: ToolContext, start: str, end: str = "", ke
     hits = search(store, str(keyword or ""), limit=20, start=iso(lo), end=iso(hi), include_compacts=False,
                   semantic=semantic_for(ctx.config) if str(keyword or "").strip() else None, exclude=_asked(ctx))
     return {"period": format_range(lo, hi), "keyword": keyword or None, "count": len(hits),
-            "results": [_hit(h) for h in hits]}
+            "results": _hits(store, hits)}
 
 
 def recall_topic(*, ctx: ToolContext, topic: str, limit: int = 10) -> dict:
@@ -90,7 +100,7 @@ def recall_topic(*, ctx: ToolContext, topic: str, limit: int = 10) -> dict:
 
     hits = search(store, "", topic=str(topic or "").strip(), limit=_limit(limit), exclude=_asked(ctx))
     known = [r["name"] for r in store.topics()[:20]]
-    return {"topic": topic, "count": len(hits), "results": [_hit(h) for h in hits],
+    return {"topic": topic, "count": len(hits), "results": _hits(store, hits),
             "known_topics": known if not hits else None}
 
 
