@@ -65,9 +65,12 @@ class Phase:
         self.calls = self.prompt_tokens = self.eval_tokens = 0
         emit(PhaseStarted(name))
 
-    def add(self, r: ChatResult) -> None:
+    def add(self, r: ChatResult, prompt_estimate: int = 0) -> None:
+        """Count one call. A server that does not report the prompt's size (Ollama after a full
+        prompt-cache hit; any server whose stream we closed before its usage came) is counted
+        at ``prompt_estimate``, so a call never shows as 0 tokens."""
         self.calls += 1
-        self.prompt_tokens += r.prompt_tokens or 0
+        self.prompt_tokens += r.prompt_tokens if r.prompt_tokens is not None else prompt_estimate
         self.eval_tokens += r.eval_tokens or 0
 
     def finish(self, **detail: Any) -> dict[str, Any]:
@@ -82,7 +85,7 @@ def chat(env: TurnEnv, phase: Phase, messages: list[dict], *, cancel: Cancel | N
          temperature: float = 0.3, max_tokens: int) -> ChatResult:
     r = env.backend.chat(messages, schema=schema, tools=tools, on_token=on_token,
                          options=env.options(temperature, max_tokens), cancel=cancel)
-    phase.add(r)
+    phase.add(r, env.estimator.messages(messages))
     env.estimator.calibrate(messages, r.prompt_tokens)
     phase.emit(ModelCall(phase.name, r.model, messages, r.content, round(r.ms, 1), r.prompt_tokens,
                          r.eval_tokens, [{"name": c.name, "arguments": c.arguments} for c in r.tool_calls],
@@ -103,7 +106,7 @@ class CountingBackend:
     def chat(self, messages: list[dict], **kw: Any) -> ChatResult:
         kw.setdefault("cancel", self.cancel)
         r = self.inner.chat(messages, **kw)
-        self.phase.add(r)
+        self.phase.add(r, self.estimator.messages(messages))
         self.estimator.calibrate(messages, r.prompt_tokens)
         self.phase.emit(ModelCall(self.phase.name, r.model, messages, r.content, round(r.ms, 1),
                                   r.prompt_tokens, r.eval_tokens, [], kw.get("schema") is not None, []))
