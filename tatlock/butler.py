@@ -8,8 +8,9 @@
         butler.conversations.search("dentist")
 
 A turn's steps live in ``tatlock.pipeline.turn``; this module wires them to the stores, the
-backend, the debug log, the event hub and the background compaction. Interfaces hold no SQL
-and no model client: everything they show comes from here.
+backend, the debug log, the event hub and the housekeeping (compaction and briefings, off the
+user's time: ``tatlock.memory.housekeeping``). Interfaces hold no SQL and no model client:
+everything they show comes from here.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import threading
+import time
 import uuid
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -71,8 +73,19 @@ class Butler:
         self._lock = threading.Lock()
         self._store: UserStore | None = None
         self._budget: int | None = None
-        self._compactors: list[Any] = []
         self._turns: list[Turn] = []
+        # housekeeping (compaction, the next briefing): on a thread of its own, woken after each
+        # turn; a one-shot process (`tatlock ask`) sets one_shot and hands it on when it closes
+        self.one_shot = False
+        self._hk: Any = None
+        self._hk_thread: threading.Thread | None = None
+        self._hk_cond = threading.Condition()
+        self._hk_kicked = self._hk_busy = self._hk_hurry = self._hk_closing = False
+        self._dirty = False  # a turn ran or messages were stored: housekeeping may be due
+        from tatlock.memory.housekeeping import turns_lock
+
+        self._turns_lock = turns_lock(self.paths, self.username)
+        self.closing_note: str | None = None
         self._workers = Workers("tatlock-turn")
         self._closed = False
         from tatlock import privacy, secrets
@@ -223,13 +236,19 @@ class Butler:
                 return latest, False
         return self.store.create_conversation(room, self.interface), True
 
-    def close(self) -> None:
-        """Wait for running turns and background compaction, then close the databases."""
+    def close(self) -> str | None:
+        """Wait for running turns, then the housekeeping: in the foreground mode until it is
+        done; otherwise for at most a moment, then what is left goes on in a detached process
+        (or waits for the next one). Closes the databases. Returns one line to tell the user
+        when summaries go on after this process (also kept in ``closing_note``), else None."""
         if self._closed:
-            return
+            return self.closing_note
         for turn in list(self._turns):
             turn.wait(max(5.0, self.cfg.timeout))
-        self.wait_background()
+        try:
+            self.closing_note = self._finish_housekeeping()
+        except Exception:  # noqa: BLE001 - what is left is found by the next housekeeper
+            log.exception("housekeeping could not be handed on")
         with self._lock:
             self._closed = True
             store, self._store = self._store, None
@@ -239,6 +258,9 @@ class Butler:
         self.system.close()
         if self._backend is not None:
             self._backend.close()
+        if self._hk is not None:
+            self._hk.close()
+        return self.closing_note
 
     # -- turns -----------------------------------------------------------------------------
 
@@ -269,6 +291,7 @@ class Butler:
                             describe_image=self._describe_image if self.cfg.vision_model else None)
 
         def work() -> None:
+            let_go = self._turns_lock.hold()  # housekeeping in any process makes way while it runs
             try:
                 runner.run()
             except Exception as exc:  # a bug must not lose the message or hang the interface
@@ -278,19 +301,19 @@ class Butler:
                 else:
                     log.exception("turn %s failed", turn.id)
                     emit(ErrorEvent(f"internal error: {type(exc).__name__}: {exc}", "internal"))
-            try:
-                if not cancel.cancelled:
-                    self.schedule_compaction(conv.id, turn.id)
-            except Exception:  # noqa: BLE001 - compaction is retried after the next reply
-                log.exception("could not schedule compaction")
             finally:
-                turn.close()
+                let_go()
                 with self._lock:
                     if turn in self._turns:
                         self._turns.remove(turn)
+                self.schedule_compaction(conv.id, turn.id)  # wakes the housekeeping: nothing here waits on it
+                turn.close()
 
         with self._lock:
             self._turns.append(turn)
+            self._dirty = True
+        if self._hk is not None:
+            self._hk.turn_started()  # a summary being written makes way for this turn
         emit(ConversationReady(conv.id, is_new))
         self._workers.submit(work)
         return turn
@@ -339,42 +362,125 @@ class Butler:
     def summary_options(self) -> dict[str, Any]:
         opts: dict[str, Any] = {"temperature": 0.2, "max_tokens": MAX_TOKENS["summary"]}
         if self.cfg.backend == "ollama":
-            opts["context"] = self.budget()
+            opts["context"] = self._summary_budget()
         return opts
 
-    def schedule_compaction(self, conversation_id: int, turn_id: str = "") -> None:
-        """Summarise the conversation's next block in the background once one is due (after a
-        turn, or after messages stored without one, e.g. over MCP)."""
-        from tatlock.memory.compaction import Compactor, next_block
+    def _summary_budget(self) -> int:
+        """The context budget for summaries: as the turns use it, or (a server that does not
+        answer now) the configured or tier's size, so closing never fails on it."""
+        try:
+            return self.budget()
+        except BackendError:
+            return int(self.cfg.context_size or self.cfg.effective("context_size"))
 
-        interval = int(self.cfg.effective("compact_interval"))
-        if next_block(self.store, conversation_id, interval) is None:
+    def schedule_compaction(self, conversation_id: int = 0, turn_id: str = "") -> None:
+        """Messages were stored (a turn, or MCP's add_turn): wake the housekeeping, which
+        compacts what is due (in any conversation) and prepares the next briefing once things
+        are quiet. In a one-shot process it is handed on at close instead."""
+        self._dirty = True
+        if self.one_shot or self.cfg.housekeeping == "off":
             return
-        log_ = DebugLog(self.paths.conversation_logs, self.username, conversation_id, self.secrets)
+        with self._hk_cond:
+            if self._hk_closing:
+                return
+            self._hk_kicked = True
+            self._hk_cond.notify_all()
+            if self._hk_thread is None:
+                self._hk_thread = threading.Thread(target=self._housekeeping_loop, name="tatlock-housekeeping",
+                                                   daemon=True)
+                self._hk_thread.start()
 
-        def emit(ev: Event) -> None:
-            ev.turn_id = ev.turn_id or turn_id
-            log_.write(ev)
-            self.hub.publish(ev)
+    def _housekeeper(self) -> Any:
+        from tatlock.memory import housekeeping
 
-        compactor = Compactor.start(self.paths, self.username, conversation_id, self.new_backend(), interval=interval,
-                                    budget_tokens=self.budget(), emit=emit, options=self.summary_options())
-        with self._lock:
-            self._compactors.append(compactor)
+        if self._hk is None:
+            self._hk = housekeeping.Housekeeper(self.paths, self.username, backend=self._housekeeping_backend,
+                                   interval=int(self.cfg.effective("compact_interval")), budget=self._summary_budget(),
+                                   options=self.summary_options(), emit=self._housekeeping_event,
+                                   estimator=self.estimator, turns_running=lambda: bool(self._turns),
+                                   shared_backend=self._backend_given, settle=housekeeping.SETTLE)
+        return self._hk
+
+    def _housekeeping_backend(self) -> Backend:
+        return self.new_backend()
+
+    def _housekeeping_event(self, conversation_id: int | None, ev: Event) -> None:
+        if conversation_id is not None:
+            DebugLog(self.paths.conversation_logs, self.username, conversation_id, self.secrets).write(ev)
+        self.hub.publish(ev)
+
+    def _housekeeping_loop(self) -> None:
+        while True:
+            with self._hk_cond:
+                self._hk_cond.wait_for(lambda: self._hk_kicked or self._hk_closing)
+                if self._hk_closing:
+                    return
+                self._hk_kicked, self._hk_busy, hurry = False, True, self._hk_hurry
+            try:
+                hk = self._housekeeper()
+                if not hk.stopped:
+                    hk.run(hurry=hurry)
+            except Exception:  # noqa: BLE001 - a bug here must not end the process; the next turn retries
+                log.exception("housekeeping failed")
+            finally:
+                with self._hk_cond:
+                    self._hk_busy = False
+                    if hurry:
+                        self._hk_hurry = False
+                    self._hk_cond.notify_all()
 
     @property
     def background_running(self) -> bool:
-        with self._lock:
-            return any(c.running for c in self._compactors)
+        with self._hk_cond:
+            return self._hk_busy or self._hk_kicked
 
     def wait_background(self, timeout: float | None = None) -> bool:
-        """Wait for started compactions (so none is lost when the process exits)."""
-        with self._lock:
-            running = list(self._compactors)
-        done = all([c.wait(timeout) for c in running])
-        with self._lock:
-            self._compactors = [c for c in self._compactors if c.running]
-        return done
+        """Finish the housekeeping now (the briefing without waiting for quiet) and wait for
+        it; False when it is still running after ``timeout`` seconds or something is left."""
+        if not self._dirty:
+            return True
+        if self.one_shot or self.cfg.housekeeping == "off":  # no thread: here, now
+            left = self._housekeeper().run(hurry=True, deadline=None if timeout is None else time.monotonic() + timeout)
+            return not left
+        with self._hk_cond:
+            self._hk_hurry = True
+        self.schedule_compaction()
+        with self._hk_cond:
+            if not self._hk_cond.wait_for(lambda: not (self._hk_busy or self._hk_kicked), timeout):
+                return False
+        return not self._housekeeper().pending()
+
+    def _finish_housekeeping(self) -> str | None:
+        from tatlock.memory.housekeeping import HANDOFF_WAIT, spawn
+
+        if not self._dirty or self.cfg.housekeeping == "off":
+            return None
+        foreground = self.cfg.housekeeping == "foreground"
+        if foreground:
+            self.wait_background()  # all of it, now (each model call within its timeout)
+        else:
+            with self._hk_cond:  # a summary about to finish is given a moment
+                self._hk_cond.wait_for(lambda: not (self._hk_busy or self._hk_kicked), HANDOFF_WAIT)
+        hk = self._housekeeper()
+        hk.stop()  # a call still running is cut; its block's claim is released
+        with self._hk_cond:
+            self._hk_closing = True
+            self._hk_cond.notify_all()
+        if self._hk_thread is not None:
+            self._hk_thread.join(HANDOFF_WAIT)
+        left = hk.pending()
+        if not left:
+            return None
+        pid = None
+        if not foreground and not self._backend_given:  # a caller's own backend cannot go to a process
+            pid = spawn(self.paths, self.username, model=self.model, budget=self._summary_budget(),
+                        settle=self._housekeeper().settle)
+        if pid is not None:
+            if not left.compactions:
+                return None  # a briefing goes on quietly; a conversation's summary is worth a line
+            where = f"process {pid}" if pid else "the housekeeping process already running"
+            return f"{left.describe()} goes on in the background ({where}); it is safe to stop it"
+        return f"{left.describe()} will be finished by the next tatlock run"
 
 
 def open_butler(user: str | None = None, *, home: str | Path | None = None, model: str | None = None,

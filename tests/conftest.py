@@ -29,6 +29,9 @@ def home(tmp_path, monkeypatch) -> Path:
     monkeypatch.setenv("TATLOCK_HOME", str(h))
     monkeypatch.setenv("TATLOCK_USER", "tester")
     monkeypatch.setenv("TATLOCK_TIER", "low")  # deterministic defaults whatever the machine
+    # no summaries by themselves (no model calls beside the ones a test scripts, no detached
+    # process outliving its test); tests of the housekeeping choose their mode
+    monkeypatch.setenv("TATLOCK_HOUSEKEEPING", "off")
     monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.null.Keyring")
     monkeypatch.delenv("VISUAL", raising=False)
     monkeypatch.delenv("EDITOR", raising=False)

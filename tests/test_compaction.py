@@ -225,8 +225,6 @@ def test_summary_is_normalised_and_garbage_rejected():
 @pytest.mark.parametrize("reply", [
     FakeError(500, "model runner crashed"),
     MidStreamError("connection lost", after_chunks=3),
-    "Sure! They chatted about locker codes and phone numbers.",
-    "",
 ])
 def test_a_failed_compaction_writes_nothing_releases_the_claim_and_keeps_the_messages(store, backend, fake, reply):
     conv = conversation(store, 12)
@@ -245,6 +243,84 @@ def test_a_failed_compaction_writes_nothing_releases_the_claim_and_keeps_the_mes
     # the next reply's compaction simply succeeds
     c = compact_once(store, backend, conv, interval=10)
     assert (c.from_message, c.up_to_message) == (1, 10)
+
+
+@pytest.mark.parametrize("reply", [
+    "Sure! They chatted about locker codes and phone numbers.",
+    "",
+    "1. 12. 2026-11-20 10:00\n" * 30,  # what SmolLM2 wrote: a loop, stopped at its fourth line
+])
+def test_a_summary_in_the_wrong_shape_is_repaired_once_then_extracted_and_never_retried(store, backend, fake, reply):
+    conv = conversation(store, 12)
+    fake.queue(reply, {"json": {"topics_discussed": [], "factual_timeline": [], "key_facts_established": [],
+                                "unresolved_items": [], "technical_details": []}})
+    events: list = []
+    [c] = compact_due(store, backend, conv, interval=10, emit=events.append)
+    assert len(fake.chat_requests) == 2  # the summary, and one repair asked as structured output
+    repair = fake.chat_requests[1]
+    assert set(repair["format"]["properties"]) == {"topics_discussed", "factual_timeline", "key_facts_established",
+                                                   "unresolved_items", "technical_details"}
+    assert "Summarise messages 1 to 10" in repair["messages"][-1]["content"]
+    # the extract: every fact of the block, attributed, with its message number
+    assert (c.from_message, c.up_to_message, c.model) == (1, 10, "extract")
+    facts = context._key_facts(c.summary)
+    assert "- Alice (#1): Message 1: my locker code is 1001" in facts
+    assert "- Maria (#7): Maria here, message 7, my number is 555-0007" in facts
+    assert all(f"locker code is {1000 + i}" in c.summary for i in (1, 3, 5, 9))
+    assert "#11" not in c.summary and "1011" not in c.summary  # only the block's messages
+    assert [type(e) for e in events] == [CompactionStarted, CompactionFinished]
+    assert events[-1].how == "extract" and "not in the expected sections" in events[-1].why
+    assert claims(store) == [] and store.conversation(conv).compacted_up_to == 10
+    # the block is done: the next compaction has nothing to do, no model call
+    assert compact_due(store, backend, conv, interval=10) == [] and len(fake.chat_requests) == 2
+
+
+def test_a_repair_in_the_right_shape_is_used(store, backend, fake):
+    conv = conversation(store, 10)
+    fake.queue("I am unable to summarise.", {"json": {
+        "topics_discussed": ["lockers"], "factual_timeline": ["#1: Alice gave her locker code"],
+        "key_facts_established": ["Alice: locker code 1001", "Maria: number 555-0007"],
+        "unresolved_items": [], "technical_details": []}})
+    events: list = []
+    c = compact_once(store, backend, conv, interval=10, emit=events.append)
+    assert c.model == "repaired (llama3.2:3b)" and c.topics == ["lockers"]
+    assert context._key_facts(c.summary) == ["- Alice: locker code 1001", "- Maria: number 555-0007"]
+    assert events[-1].how == "repaired" and events[-1].eval_tokens
+
+
+def test_a_summary_that_invents_its_facts_is_not_used(store, backend, fake):
+    conv = conversation(store, 10)
+    invented = ("TOPICS DISCUSSED\n- cooking\n\nKEY FACTS ESTABLISHED\n- Gordon baked seventeen croissants\n"
+                "- Penelope prefers rhubarb crumble\n")
+    fake.queue(invented, invented)
+    c = compact_once(store, backend, conv, interval=10)
+    assert c.model == "extract" and "croissants" not in c.summary and "locker code is 1001" in c.summary
+
+
+def test_a_timed_out_summary_is_extracted_without_a_repair(store, fake):
+    conv = conversation(store, 10)
+    slow = OllamaBackend(fake.url, "llama3.2:3b", timeout=0.5)
+    fake.delay = 2.0
+    events: list = []
+    c = compact_once(store, slow, conv, interval=10, emit=events.append)
+    assert c.model == "extract" and len(fake.chat_requests) == 1
+    assert "did not finish the summary in time" in events[-1].why
+
+
+def test_a_cancelled_compaction_pauses_and_leaves_the_block_for_later(store, backend, fake):
+    from tatlock.llm.base import Cancel
+
+    conv = conversation(store, 10)
+    cancel = Cancel()
+    fake.delay = 5.0
+    threading.Timer(0.3, cancel.cancel).start()
+    events: list = []
+    t0 = time.monotonic()
+    assert compact_due(store, backend, conv, interval=10, emit=events.append, cancel=cancel) == []
+    assert time.monotonic() - t0 < 3  # the call was cut, not waited for
+    assert "paused" in events[-1].reason and claims(store) == [] and store.compacts(conv) == []
+    fake.delay = 0
+    assert compact_once(store, backend, conv, interval=10).model == "llama3.2:3b"
 
 
 def test_an_unreachable_server_is_a_failure_not_an_exception(store):

@@ -106,12 +106,13 @@ def test_1_a_model_that_asks_for_a_key_or_shadow_gets_refusals_and_nothing_leaks
 # -- 2. data files were world-readable (0644 files, 0755 folders)
 
 
-def test_2_ordinary_use_leaves_nothing_that_others_can_read(cli, served, home, tmp_path):
+def test_2_ordinary_use_leaves_nothing_that_others_can_read(cli, served, home, tmp_path, monkeypatch):
+    monkeypatch.setenv("TATLOCK_HOUSEKEEPING", "foreground")  # the briefing's file is made before `ask` ends
     old = os.umask(0o022)  # the common default, under which Python makes 0644 files and 0755 folders
     try:
-        served.queue(direct("Good morning, sir."))
+        served.queue(direct("Good morning, sir."), CROSS)
         assert cli("ask", "Good morning").code == 0
-        served.queue(CROSS, direct("Noted, sir."))
+        served.queue(direct("Noted, sir."))
         assert cli("ask", "--new", "I like tea").code == 0
         served.queue(direct("Certainly, sir."))
         assert cli("chat", stdin="And coffee?\n").code == 0

@@ -14,8 +14,11 @@ compact's ``up_to_message``. Each block goes through three steps:
    claim's release are written together.
 
 A process killed at any point leaves either nothing (the claim alone, taken over by the next
-run) or the whole compact: never a partial row, a gap or an overlap. A failure (model error,
-a reply without the summary sections) writes nothing and releases the claim; the raw
+run) or the whole compact: never a partial row, a gap or an overlap. A reply without the
+summary's sections is repaired once, else the block is summarised without the model (an
+extract of its facts, names, numbers and dates: memory/extract.py), so a small model's
+failure is not retried after every turn (memory/summarise.py). A server that cannot be used,
+or a call cancelled to make way for a turn, writes nothing and releases the claim; the raw
 messages stay in the context, so nothing is lost, only not yet summarised.
 
 When the compacts not yet merged into the archive outgrow their share of the context, the
@@ -35,8 +38,9 @@ from typing import Any, Callable
 
 from tatlock import prompts
 from tatlock.config import Paths
-from tatlock.errors import BackendError
 from tatlock.events import CompactionFailed, CompactionFinished, CompactionStarted, Event
+from tatlock.llm.base import Cancel
+from tatlock.memory import extract, summarise
 from tatlock.memory.context import SUMMARY_SHARE
 from tatlock.memory.summary_format import (  # noqa: F401 - re-exported (tests, the cross summary)
     MAX_TRANSCRIPT_TOKENS, REQUIRED_SECTION, SECTIONS, normalise_summary, parse_sections, transcript, transcript_line,
@@ -104,29 +108,39 @@ def _model_name(backend: Any, model: str | None, result: Any = None) -> str:
 # -- one block -----------------------------------------------------------------------------
 
 
-def _summarise(backend: Any, prompt: str, model: str | None, options: dict[str, Any] | None,
-               what: str) -> tuple[Any, tuple[str, list[str]]]:
-    """One summarising call: the model's reply, normalised; any failure becomes _Failed."""
+def _normalised(text: str) -> str | None:
+    normal = normalise_summary(text)
+    return normal[0] if normal else None
+
+
+def _summarise(backend: Any, prompt: str, *, source: str, make_extract: Callable[[], str], model: str | None,
+               options: dict[str, Any] | None, what: str, cancel: Cancel | None,
+               use_model: bool) -> tuple[summarise.Written, list[str]]:
+    """One record in the five sections: the model's, its repair, or the extract (summarise.py).
+    A server that cannot be used, or a pause for a turn, becomes _Failed / _Paused."""
+    shape = summarise.Shape(SECTIONS, _normalised, what)
     try:
-        result = backend.chat([{"role": "user", "content": prompt}], model=model,
-                              options={**OPTIONS, **(options or {})})
-    except BackendError as exc:
+        written = summarise.write(backend, prompt, shape=shape, source=source, extract=make_extract, model=model,
+                                  options={**OPTIONS, **(options or {})}, cancel=cancel, use_model=use_model)
+    except summarise.Paused:
+        raise _Paused() from None
+    except summarise.Unavailable as exc:
         raise _Failed(str(exc)) from None
-    normal = normalise_summary(result.content)
-    if normal is None:
-        shown = " ".join((result.content or "").split())[:80]
-        raise _Failed(f"the model's {what} has no {REQUIRED_SECTION} section"
-                      + (f" (it began: {shown!r})" if shown else " (it was empty)"))
-    return result, normal
+    if written.how != "model":
+        log.info("%s written as %s: %s", what, written.how, written.why)
+    normal = normalise_summary(written.text)
+    assert normal is not None  # write() returns only normalised text
+    return written, normal[1]
 
 
 def compact_once(store: UserStore, backend: Any, conversation_id: int, *, interval: int,
                  emit: Emit = _no_emit, model: str | None = None, owner: str | None = None,
                  claim_ttl: float = DEFAULT_CLAIM_TTL, options: dict[str, Any] | None = None,
                  max_transcript_tokens: int = MAX_TRANSCRIPT_TOKENS, estimator: Estimator | None = None,
-                 ) -> Compact | None:
+                 cancel: Cancel | None = None, use_model: bool = True) -> Compact | None:
     """Summarise the next due block once. Returns the new compact, or None (nothing due,
-    claimed by another process, or failed: then a CompactionFailed event says why). Never raises."""
+    claimed by another process, paused by ``cancel``, or failed: then a CompactionFailed event
+    says why). ``use_model=False`` writes the extract without asking the model. Never raises."""
     emit = _safe(emit)
     owner = owner or rows.new_owner()
     t0 = time.perf_counter()
@@ -147,19 +161,25 @@ def compact_once(store: UserStore, backend: Any, conversation_id: int, *, interv
         messages = store.messages(conversation_id, first, last)
         if [m.message_number for m in messages] != list(range(first, last + 1)):
             raise _Failed(f"messages {first}-{last} are not all stored")
-        prompt = prompts.render("compaction.txt", from_message=first, up_to_message=last,
-                                transcript=transcript(messages, max_transcript_tokens, estimator))
-        result, (summary, topics) = _summarise(backend, prompt, model, options, "summary")
+        source = transcript(messages, max_transcript_tokens, estimator)
+        prompt = prompts.render("compaction.txt", from_message=first, up_to_message=last, transcript=source)
+        written, topics = _summarise(backend, prompt, source=source, make_extract=lambda: extract.compact_extract(
+            messages), model=model, options=options, what="summary", cancel=cancel, use_model=use_model)
+        made_by = _model_name(backend, model, written.calls[-1] if written.calls else None)
         try:
-            compact = rows.commit_compact(store, conversation_id, owner, first, last, summary=summary,
-                                          topics=topics, model=_model_name(backend, model, result))
+            compact = rows.commit_compact(store, conversation_id, owner, first, last, summary=written.text,
+                                          topics=topics, model=made_by if written.how == "model" else
+                                          f"{written.how}" + (f" ({made_by})" if written.how == "repaired" else ""))
         except rows.ClaimLost:
             raise _Failed("another process took over the claim while the model was summarising") from None
         except rows.Conflict as exc:
             raise _Failed(str(exc)) from None
     except Exception as exc:  # noqa: BLE001 - never raise into the turn: the raw messages stay in context
         _release(store, conversation_id, owner)
-        reason = str(exc) if isinstance(exc, _Failed) else f"{type(exc).__name__}: {exc}"
+        if isinstance(exc, _Paused):
+            reason = "paused to make way for a new message; it resumes when the conversation is quiet"
+        else:
+            reason = str(exc) if isinstance(exc, _Failed) else f"{type(exc).__name__}: {exc}"
         emit(CompactionFailed(conversation_id, f"messages {first}-{last}: {reason}"))
         return None
     try:
@@ -167,7 +187,7 @@ def compact_once(store: UserStore, backend: Any, conversation_id: int, *, interv
     except Exception:  # noqa: BLE001 - topics are an index; the compact itself is safe
         log.warning("could not store the topics of compact %s", compact.id, exc_info=True)
     emit(CompactionFinished(conversation_id, first, last, round((time.perf_counter() - t0) * 1000, 1),
-                            result.prompt_tokens, result.eval_tokens))
+                            written.prompt_tokens, written.eval_tokens, how=written.how, why=written.why))
     return compact
 
 
@@ -175,25 +195,32 @@ class _Failed(Exception):
     pass
 
 
+class _Paused(Exception):
+    pass
+
+
 def compact_due(store: UserStore, backend: Any, conversation_id: int, *, interval: int,
                 emit: Emit = _no_emit, model: str | None = None, owner: str | None = None,
                 claim_ttl: float = DEFAULT_CLAIM_TTL, budget_tokens: int | None = None,
                 estimator: Estimator | None = None, options: dict[str, Any] | None = None,
-                max_transcript_tokens: int = MAX_TRANSCRIPT_TOKENS) -> list[Compact]:
-    """Compact every due block (stopping at the first failure or foreign claim), then archive
-    old compacts if ``budget_tokens`` is given and they outgrew it. Never raises."""
+                max_transcript_tokens: int = MAX_TRANSCRIPT_TOKENS, cancel: Cancel | None = None,
+                use_model: bool = True) -> list[Compact]:
+    """Compact every due block (stopping at the first failure, pause or foreign claim), then
+    archive old compacts if ``budget_tokens`` is given and they outgrew it. Never raises."""
     owner = owner or rows.new_owner()
     done: list[Compact] = []
-    while True:
+    while not (cancel and cancel.cancelled):
         c = compact_once(store, backend, conversation_id, interval=interval, emit=emit, model=model,
                          owner=owner, claim_ttl=claim_ttl, options=options,
-                         max_transcript_tokens=max_transcript_tokens, estimator=estimator)
+                         max_transcript_tokens=max_transcript_tokens, estimator=estimator, cancel=cancel,
+                         use_model=use_model)
         if c is None:
             break
         done.append(c)
-    if budget_tokens:
+    if budget_tokens and not (cancel and cancel.cancelled):
         maybe_archive(store, backend, conversation_id, budget_tokens=budget_tokens, estimator=estimator,
-                      emit=emit, model=model, owner=owner, claim_ttl=claim_ttl, options=options)
+                      emit=emit, model=model, owner=owner, claim_ttl=claim_ttl, options=options, cancel=cancel,
+                      use_model=use_model)
     return done
 
 
@@ -207,7 +234,8 @@ def _compact_cost(est: Estimator, c: Compact) -> int:
 def maybe_archive(store: UserStore, backend: Any, conversation_id: int, *, budget_tokens: int,
                   estimator: Estimator | None = None, emit: Emit = _no_emit, model: str | None = None,
                   owner: str | None = None, claim_ttl: float = DEFAULT_CLAIM_TTL,
-                  options: dict[str, Any] | None = None) -> dict[str, Any] | None:
+                  options: dict[str, Any] | None = None, cancel: Cancel | None = None,
+                  use_model: bool = True) -> dict[str, Any] | None:
     """Merge the oldest compacts into the archive once the unarchived ones exceed
     ``SUMMARY_SHARE * budget_tokens / 2``. Returns the new archive, or None (not needed,
     claimed elsewhere, or failed: the old archive stays and CompactionFailed says why).
@@ -252,12 +280,17 @@ def maybe_archive(store: UserStore, backend: Any, conversation_id: int, *, budge
             parts.append(f"Archive (messages 1-{up_to}):\n{archive['summary'].strip()}")
         parts += [f"Summary of messages {c.from_message}-{c.up_to_message}:\n{c.summary.strip()}" for c in merge]
         max_words = max(120, int(limit * 0.75 * est.chars_per_token / 5.5))  # ~5.5 characters a word
-        prompt = prompts.render("archive.txt", up_to_message=new_up_to, max_words=max_words,
-                                summaries="\n\n".join(parts))
-        result, (summary, _topics) = _summarise(backend, prompt, model, options, "archive")
+        source = "\n\n".join(parts)
+        prompt = prompts.render("archive.txt", up_to_message=new_up_to, max_words=max_words, summaries=source)
+        records = ([archive["summary"]] if up_to else []) + [c.summary for c in merge]
+        written, _topics = _summarise(backend, prompt, source=source,
+                                      make_extract=lambda: extract.merged_records(records, max_words * 6),
+                                      model=model, options=options, what="archive", cancel=cancel,
+                                      use_model=use_model)
         new = {
             "up_to_message": new_up_to,
-            "summary": summary,
+            "summary": written.text,
+            "how": written.how,
             "created_at": iso(),
             "merged_compacts": list(archive.get("merged_compacts") or []) + [c.id for c in merge],
         }
@@ -269,7 +302,10 @@ def maybe_archive(store: UserStore, backend: Any, conversation_id: int, *, budge
             raise _Failed(str(exc)) from None
     except Exception as exc:  # noqa: BLE001 - the old archive stays; compacts are untouched
         _release(store, conversation_id, owner)
-        reason = str(exc) if isinstance(exc, _Failed) else f"{type(exc).__name__}: {exc}"
+        if isinstance(exc, _Paused):
+            reason = "paused to make way for a new message; it resumes when the conversation is quiet"
+        else:
+            reason = str(exc) if isinstance(exc, _Failed) else f"{type(exc).__name__}: {exc}"
         emit(CompactionFailed(conversation_id, f"archive of messages 1-{new_up_to}: {reason}"))
         return None
     return new

@@ -92,25 +92,3 @@ def chat(env: TurnEnv, phase: Phase, messages: list[dict], *, cancel: Cancel | N
                          schema is not None, [x["function"]["name"] for x in tools or ()],
                          r.evaluated_tokens, None if r.first_token_ms is None else round(r.first_token_ms, 1)))
     return r
-
-
-class CountingBackend:
-    """Passes calls through, counting them into a phase (for helpers that take a backend,
-    such as the cross-conversation summary), with the turn's cancel signal."""
-
-    def __init__(self, inner: Backend, phase: Phase, estimator: Estimator, cancel: Cancel | None):
-        self.inner, self.phase, self.estimator, self.cancel = inner, phase, estimator, cancel
-        self.model = inner.model
-        self.where = inner.where
-
-    def chat(self, messages: list[dict], **kw: Any) -> ChatResult:
-        kw.setdefault("cancel", self.cancel)
-        r = self.inner.chat(messages, **kw)
-        self.phase.add(r, self.estimator.messages(messages))
-        self.estimator.calibrate(messages, r.prompt_tokens)
-        self.phase.emit(ModelCall(self.phase.name, r.model, messages, r.content, round(r.ms, 1),
-                                  r.prompt_tokens, r.eval_tokens, [], kw.get("schema") is not None, []))
-        return r
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.inner, name)

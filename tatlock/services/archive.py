@@ -305,7 +305,11 @@ def _summary(s: Any, where: str) -> dict[str, Any]:
            "summary": _field(s, "summary", str, where),
            "source_conversations": _field(s, "source_conversations", list, where, optional=True, default=[]),
            "model": _field(s, "model", str, where, optional=True, default="unknown"),
-           "created_at": _time(s, "created_at", where)}
+           "created_at": _time(s, "created_at", where),
+           "covers": _field(s, "covers", dict, where, optional=True, default={}),
+           "how": _field(s, "how", str, where, optional=True, default="model")}
     if not all(isinstance(i, int) and not isinstance(i, bool) for i in out["source_conversations"]):
         raise _Bad(f"{where}.source_conversations must be a list of conversation ids")
+    if not all(str(k).isdigit() and type(n) is int for k, n in out["covers"].items()):
+        raise _Bad(f"{where}.covers must map conversation ids to message counts")
     return out

@@ -95,6 +95,7 @@ def dump(store: UserStore) -> dict[str, Any]:
         for r in conn.execute("SELECT * FROM cross_conversation_summaries ORDER BY id"):
             s = dict(r)
             s["source_conversations"] = json.loads(s["source_conversations"])
+            s["covers"] = json.loads(s.get("covers") or "{}")
             summaries.append(s)
     for c in convs:
         c["uid"] = conversation_uid(c)
@@ -278,7 +279,11 @@ def _summary(conn: sqlite3.Connection, s: dict[str, Any], conv_ids: dict[int, in
                     " AND summary = ?", (cid, s["created_at"], s["summary"])).fetchone():
         return 0
     sources = [conv_ids[i] for i in s["source_conversations"] if i in conv_ids]
+    # what a prepared briefing covers, by the conversations' ids here
+    covers = {str(conv_ids[int(k)]): n for k, n in (s.get("covers") or {}).items()
+              if str(k).isdigit() and int(k) in conv_ids}
     conn.execute("INSERT INTO cross_conversation_summaries (conversation_id, summary, source_conversations, model,"
-                 " created_at) VALUES (?, ?, ?, ?, ?)", (cid, s["summary"], json.dumps(sources), s["model"],
-                                                        s["created_at"]))
+                 " created_at, covers, how) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                 (cid, s["summary"], json.dumps(sources), s["model"], s["created_at"], json.dumps(covers),
+                  s.get("how") or "model"))
     return 1

@@ -1,0 +1,444 @@
+"""Housekeeping: the summaries memory needs, made off the user's time.
+
+Two kinds of work keep a long memory usable: *compaction* (a conversation's next block of
+messages summarised once it is due) and the *briefing* (the summary of the latest
+conversations that the next new conversation starts with). Both are model calls that take
+seconds on a fast machine and minutes on a small one, so none of them ever runs between a
+question and its answer:
+
+* A ``Housekeeper`` does whatever is due for one user, in any conversation: compactions
+  first (the most recently active conversation first), then the briefing once the
+  conversations have been quiet for ``settle`` seconds (so it covers the conversation that
+  just went quiet, and is not remade after every message of a chat going on).
+* It makes way for turns. A turn that starts while one of its model calls runs (in this
+  process or any other: every turn holds a shared lock on ``turns.lock`` while it runs)
+  cancels that call; the work resumes once the turn is over. A compaction makes way at most
+  ``MAX_YIELDS`` times, then goes on beside the turns, so a conversation in constant use is
+  still compacted; a briefing always makes way (the last one stays in use meanwhile).
+* One housekeeper per user at a time, across processes: a lock file (``flock``) in the user's
+  folder, which the kernel releases when its process ends, even by kill -9. What a killed
+  housekeeper was writing is safe anyway: a compaction is claimed and committed in single
+  transactions (a dead process's claim is taken over), a briefing is one row.
+
+Who runs it: a long-lived process (the TUI, ``chat``, the MCP server, a Python program) on a
+thread of its own, woken after every turn. A one-shot process (``tatlock ask``) does not wait
+for it: after the answer it starts a detached housekeeper process (``python -m
+tatlock.memory.housekeeping``), which lives at most ``LIFETIME`` seconds; what it cannot
+finish, or what a process left when it ended, is done by the next housekeeper. So a user who
+only ever runs ``tatlock ask`` gets compaction and briefings too, and each ``ask`` ends as
+soon as its answer is stored.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import logging
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from tatlock.config import Paths
+from tatlock.events import Event
+from tatlock.files import private_dir
+from tatlock.llm.base import Backend, Cancel
+from tatlock.memory import cross, summarise
+from tatlock.memory.compaction import compact_due
+from tatlock.memory.tokens import Estimator
+from tatlock.store import compaction as rows
+from tatlock.store.user import UserStore
+
+__all__ = ["HANDOFF_WAIT", "Housekeeper", "LIFETIME", "Lock", "SETTLE", "TurnsLock", "Work", "spawn", "turns_lock"]
+
+log = logging.getLogger(__name__)
+
+SETTLE = 15.0  # seconds without a new message before the briefing is prepared
+HANDOFF_WAIT = 2.0  # seconds a closing process gives a summary about to finish, before handing it on
+LIFETIME = 900.0  # the longest a detached housekeeper lives; what is left waits for the next one
+MAX_YIELDS = 2  # a compaction makes way for a turn this often, then goes on beside them
+POLL = 0.2  # seconds between looks at the database for a new message from another process
+LOCK_NAME = "housekeeping.lock"  # held while working (by any housekeeper)
+TURNS_NAME = "turns.lock"  # held (shared) by every process while one of its turns runs
+PRESENCE_NAME = "housekeeping.process.lock"  # held for its whole life by a detached housekeeper
+
+Emit = Callable[[int | None, Event], None]  # (the conversation it concerns, the event)
+
+
+class Lock:
+    """The user's housekeeping lock: one housekeeper at a time, across processes. ``flock`` on
+    a file in the user's folder; the kernel releases it when the process ends, however."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self._fd: int | None = None
+
+    def acquire(self) -> bool:
+        """Take it without waiting; False when another housekeeper holds it."""
+        try:
+            import fcntl
+        except ImportError:  # no flock (Windows): the compaction claims still keep processes apart
+            return True
+        private_dir(self.path.parent)
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            return False
+        self._fd = fd
+        return True
+
+    def release(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)  # closing the file releases the lock
+            self._fd = None
+
+    def held_elsewhere(self) -> bool:
+        if self.acquire():
+            self.release()
+            return False
+        return True
+
+
+class TurnsLock:
+    """Held (shared) by every process while one of its turns runs, so a housekeeper in any
+    process can tell that a turn needs the model server, and make way. The kernel releases it
+    when its process ends, however."""
+
+    def __init__(self, path: Path):
+        self.path = path
+
+    def hold(self) -> Callable[[], None]:
+        """Hold it for a turn; returns the function that lets go."""
+        try:
+            import fcntl
+        except ImportError:
+            return lambda: None
+        try:
+            private_dir(self.path.parent)
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError:  # a read-only folder: the turn goes on; housekeeping just will not see it
+            return lambda: None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH)
+        except OSError:
+            os.close(fd)
+            return lambda: None
+        return lambda: os.close(fd)
+
+    def busy(self) -> bool:
+        """Whether a turn runs now, in any process."""
+        return Lock(self.path).held_elsewhere()
+
+
+@dataclass
+class Work:
+    """What is due: conversations with a block to compact, and whether the briefing is stale."""
+
+    compactions: list[int] = field(default_factory=list)
+    briefing: bool = False
+
+    def __bool__(self) -> bool:
+        return bool(self.compactions or self.briefing)
+
+    def describe(self) -> str:
+        parts = []
+        if self.compactions:
+            ids = ", ".join(str(c) for c in self.compactions[:3])
+            parts.append(f"the summary of conversation{'s' if len(self.compactions) > 1 else ''} {ids}")
+        if self.briefing:
+            parts.append("the briefing for your next conversation")
+        return " and ".join(parts)
+
+
+def turns_lock(paths: Paths, username: str) -> TurnsLock:
+    return TurnsLock(paths.user_dir(username) / TURNS_NAME)
+
+
+class Housekeeper:
+    """Does what is due for one user (see the module's docstring). Thread-safe: ``turn_started``
+    and ``stop`` may come from any thread."""
+
+    def __init__(self, paths: Paths, username: str, *, backend: Callable[[], Backend], interval: int, budget: int,
+                 options: dict[str, Any] | None = None, emit: Emit = lambda cid, ev: None, settle: float = SETTLE,
+                 estimator: Estimator | None = None, turns_running: Callable[[], bool] = lambda: False,
+                 shared_backend: bool = False):
+        self.paths, self.username = paths, username
+        self._make_backend = backend
+        self._backend: Backend | None = None
+        self._shared_backend = shared_backend  # the caller's own (tests): never closed here
+        self.interval, self.budget, self.options = interval, budget, dict(options or {})
+        self.emit, self.settle, self.estimator = emit, settle, estimator
+        self.turns_running = turns_running  # this process's own turns (the turns lock tells of all)
+        self.turns = turns_lock(paths, username)
+        self.lock = Lock(paths.user_dir(username) / LOCK_NAME)
+        self.yields: dict[tuple[str, int, int], int] = {}
+        self._turn = threading.Event()
+        self._stop = threading.Event()
+        self._cancel: Cancel | None = None
+        self._guard = threading.Lock()
+        self._last_change = time.monotonic()
+        self._mark = 0
+        self.busy_elsewhere = False
+        self.last_status = ""
+
+    def backend(self) -> Backend:
+        """One backend for all the jobs (one call at a time), apart from the turns' own."""
+        if self._backend is None:
+            self._backend = self._make_backend()
+        return self._backend
+
+    def close(self) -> None:
+        self.stop()
+        if self._backend is not None and not self._shared_backend:
+            self._backend.close()
+        self._backend = None
+
+    # -- signals from outside ----------------------------------------------------------------
+
+    def turn_started(self) -> None:
+        """A turn of this process starts: a call that may make way is cancelled at once."""
+        self._last_change = time.monotonic()
+        self._turn.set()
+
+    def stop(self) -> None:
+        self._stop.set()
+        with self._guard:
+            cancel = self._cancel
+        if cancel is not None:
+            cancel.cancel()
+
+    @property
+    def stopped(self) -> bool:
+        return self._stop.is_set()
+
+    # -- what is due -------------------------------------------------------------------------
+
+    def due(self, store: UserStore) -> Work:
+        ids = [cid for cid in rows.due_conversations(store, self.interval)
+               if rows.next_block(store, cid, self.interval) is not None]
+        return Work(ids, cross.briefing_stale(store))
+
+    def pending(self) -> Work:
+        """What is due now (opens the database for the look)."""
+        store = UserStore.open(self.paths, self.username)
+        try:
+            return self.due(store)
+        finally:
+            store.close()
+
+    def _watch(self, store: UserStore) -> None:
+        """Notice new messages from any process: they restart the quiet time."""
+        mark = rows.latest_activity(store)[0]
+        if mark != self._mark:
+            self._mark, self._last_change = mark, time.monotonic()
+
+    def _turn_running(self, store: UserStore) -> bool:
+        return self.turns_running() or self.turns.busy()
+
+    def quiet_for(self) -> float:
+        return time.monotonic() - self._last_change
+
+    # -- doing it ----------------------------------------------------------------------------
+
+    def run(self, *, hurry: bool = False, deadline: float | None = None) -> Work:
+        """Do what is due until nothing is, nothing more can be done now (the server cannot
+        be used: left for later), ``stop()`` is called or ``deadline`` (monotonic) passes;
+        returns what is left. ``hurry``: the briefing does not wait to be quiet (a caller that
+        waits for everything). ``busy_elsewhere`` is set when another housekeeper holds the
+        lock: it does the work (it looks again after it lets go)."""
+        self.busy_elsewhere = False
+        store = UserStore.open(self.paths, self.username)
+        try:
+            self._watch(store)
+            while not self.stopped:
+                if not self.lock.acquire():
+                    self.busy_elsewhere = True
+                    return self.due(store)
+                try:
+                    status = self.last_status = self._pass(store, hurry=hurry)
+                finally:
+                    self.lock.release()
+                left = self.due(store)
+                if not left or status == "stuck" or self.stopped or (
+                        deadline is not None and time.monotonic() >= deadline):
+                    return left
+                self._wait(store, left, hurry=hurry, deadline=deadline)
+            return self.due(store)
+        finally:
+            store.close()
+
+    def _wait(self, store: UserStore, left: Work, *, hurry: bool, deadline: float | None) -> None:
+        """Until something due can be done: no turn running, and for the briefing alone, quiet."""
+        while not self.stopped and (deadline is None or time.monotonic() < deadline):
+            self._watch(store)
+            if not self._turn_running(store):
+                self._turn.clear()
+                if left.compactions or hurry or self.quiet_for() >= self.settle:
+                    return
+            self._stop.wait(POLL)
+
+    def _pass(self, store: UserStore, *, hurry: bool) -> str:
+        """One look at everything due, each job once. "done" (all of it), "paused" (a job made
+        way for a turn, or the briefing waits to be quiet) or "stuck" (a job failed: the server
+        cannot be used now; left for the next run)."""
+        status = "done"
+        for cid in self.due(store).compactions:
+            if self.stopped or self._turn_running(store):
+                return "paused"
+            outcome = self._compact(store, cid)
+            if outcome != "done":
+                status = outcome
+        if self.stopped or not cross.briefing_stale(store):
+            return status
+        self._watch(store)
+        if self._turn_running(store) or not (hurry or self.quiet_for() >= self.settle):
+            return "paused" if status == "done" else status
+        outcome = self._brief(store)
+        return outcome if status == "done" else status
+
+    def _guarded(self, store: UserStore, key: tuple[str, int, int] | None) -> tuple[Cancel, threading.Event]:
+        """A cancel for one job, and a watcher that sets it when a turn needs the server
+        (unless the job has made way ``MAX_YIELDS`` times already) or the housekeeper stops."""
+        cancel, done = Cancel(), threading.Event()
+        with self._guard:
+            self._cancel = cancel
+        self._turn.clear()
+        may_yield = key is None or self.yields.get(key, 0) < MAX_YIELDS
+
+        def watch() -> None:
+            while not done.wait(POLL):
+                if self.stopped:
+                    cancel.cancel()
+                    return
+                if may_yield and (self._turn.is_set() or self.turns.busy()):
+                    if key is not None:
+                        self.yields[key] = self.yields.get(key, 0) + 1
+                    cancel.cancel()
+                    return
+
+        threading.Thread(target=watch, name="tatlock-housekeeping-watch", daemon=True).start()
+        return cancel, done
+
+    def _compact(self, store: UserStore, cid: int) -> str:
+        block = rows.next_block(store, cid, self.interval)
+        if block is None:
+            return "done"
+        cancel, done = self._guarded(store, ("compaction", cid, block[0]))
+        try:
+            made = compact_due(store, self.backend(), cid, interval=self.interval, budget_tokens=self.budget,
+                               emit=lambda ev: self.emit(cid, ev), estimator=self.estimator, options=self.options,
+                               cancel=cancel)
+        finally:
+            done.set()
+        if cancel.cancelled:
+            return "paused"
+        return "done" if made or rows.next_block(store, cid, self.interval) is None else "stuck"
+
+    def _brief(self, store: UserStore) -> str:
+        newest = cross.newest_source(store)
+        cancel, done = self._guarded(store, None)
+        try:
+            cross.prepare_briefing(store, self.backend(), paths=self.paths, options=self.options,
+                                   estimator=self.estimator, cancel=cancel, emit=lambda ev: self.emit(newest, ev))
+        except summarise.Paused:
+            return "paused"
+        except summarise.Unavailable as exc:
+            log.warning("the briefing is left for later: %s", exc)
+            return "stuck"
+        finally:
+            done.set()
+        return "done"
+
+
+# -- the detached process --------------------------------------------------------------------
+
+
+def spawn(paths: Paths, username: str, *, model: str, budget: int, settle: float = SETTLE) -> int | None:
+    """Start a detached housekeeper for ``username`` (its own session: it outlives the caller
+    and a Ctrl-C in its terminal). Its pid; 0 when one is running already (it finds the new
+    work before it ends); None when it could not be started."""
+    if Lock(paths.user_dir(username) / PRESENCE_NAME).held_elsewhere():
+        return 0
+    env = dict(os.environ)
+    if paths.config_dir == paths.data_dir and paths.log_dir == paths.data_dir / "logs":
+        env["TATLOCK_HOME"] = str(paths.data_dir)  # the same files as the caller's, however it found them
+    else:
+        env.pop("TATLOCK_HOME", None)
+    args = [sys.executable, "-m", "tatlock.memory.housekeeping", "--user", username, "--model", model,
+            "--budget", str(int(budget)), "--settle", f"{settle:g}"]
+    try:
+        proc = subprocess.Popen(args, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL, start_new_session=True, close_fds=True,
+                                cwd=str(paths.data_dir))
+    except OSError as exc:
+        log.warning("could not start the housekeeping process: %s", exc)
+        return None
+    return proc.pid
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m tatlock.memory.housekeeping --user NAME --model M --budget N``: what
+    ``spawn`` runs. Does what is due for NAME, then exits (at most LIFETIME seconds)."""
+    from tatlock import config
+    from tatlock.debuglog import DebugLog
+    from tatlock.llm.factory import make_backend
+
+    p = argparse.ArgumentParser(prog="python -m tatlock.memory.housekeeping")
+    p.add_argument("--user", required=True)
+    p.add_argument("--model", required=True)
+    p.add_argument("--budget", type=int, required=True)
+    p.add_argument("--lifetime", type=float, default=LIFETIME)
+    p.add_argument("--settle", type=float, default=SETTLE)
+    args = p.parse_args(argv)
+    cfg = config.load()
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
+    hk: Housekeeper | None = None
+
+    def on_signal(signum: int, frame: Any) -> None:
+        if hk is not None:
+            hk.stop()  # the running call is cut; its claim released; the work waits for the next one
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    secrets = tuple(s for s in (cfg.api_key,) if s)
+
+    def emit(cid: int | None, ev: Event) -> None:
+        if cid is not None:
+            DebugLog(cfg.paths.conversation_logs, args.user, cid, secrets).write(ev)
+
+    options: dict[str, Any] = {"temperature": 0.2, "max_tokens": 1400}
+    if cfg.backend == "ollama":
+        options["context"] = args.budget
+    hk = Housekeeper(cfg.paths, args.user, backend=lambda: make_backend(cfg, args.model), options=options,
+                     interval=int(cfg.effective("compact_interval")), budget=args.budget, emit=emit,
+                     estimator=Estimator(args.model, cfg.paths.data_dir / "token_calibration.json"),
+                     settle=args.settle)
+    presence = Lock(cfg.paths.user_dir(args.user) / PRESENCE_NAME)
+    if not presence.acquire():
+        return 0  # another detached housekeeper is alive: it does this work too
+    started, deadline = dt.datetime.now(), time.monotonic() + args.lifetime
+    assert hk is not None
+    while True:
+        left = hk.run(deadline=deadline)
+        presence.release()
+        if hk.busy_elsewhere or hk.stopped or hk.last_status == "stuck" or time.monotonic() >= deadline:
+            break
+        # nothing was left; but what a process stored meanwhile is ours (it saw us alive, so it
+        # started nobody): look once more, now that a new housekeeper could start
+        left = hk.pending()
+        if not left or not presence.acquire():
+            break
+    if left:
+        log.warning("housekeeping since %s left %s for the next time", started.strftime("%H:%M"), left.describe())
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover - run by spawn() as a process of its own
+    sys.exit(main())
