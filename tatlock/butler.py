@@ -435,20 +435,20 @@ class Butler:
             return self._hk_busy or self._hk_kicked
 
     def wait_background(self, timeout: float | None = None) -> bool:
-        """Finish the housekeeping now (the briefing without waiting for quiet) and wait for
-        it; False when it is still running after ``timeout`` seconds or something is left."""
+        """Do the housekeeping now (the briefing without waiting for quiet) and wait for it:
+        True once it has done what it can (what failed, say with the server down, is left for
+        later), False when it is still at work after ``timeout`` seconds."""
         if not self._dirty:
             return True
+        deadline = None if timeout is None else time.monotonic() + timeout
         if self.one_shot or self.cfg.housekeeping == "off":  # no thread: here, now
-            left = self._housekeeper().run(hurry=True, deadline=None if timeout is None else time.monotonic() + timeout)
-            return not left
+            self._housekeeper().run(hurry=True, deadline=deadline)
+            return deadline is None or time.monotonic() < deadline
         with self._hk_cond:
             self._hk_hurry = True
         self.schedule_compaction()
         with self._hk_cond:
-            if not self._hk_cond.wait_for(lambda: not (self._hk_busy or self._hk_kicked), timeout):
-                return False
-        return not self._housekeeper().pending()
+            return self._hk_cond.wait_for(lambda: not (self._hk_busy or self._hk_kicked), timeout)
 
     def _finish_housekeeping(self) -> str | None:
         from tatlock.memory.housekeeping import HANDOFF_WAIT, spawn

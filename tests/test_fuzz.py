@@ -140,6 +140,11 @@ class Errors(logging.Handler):
 @pytest.fixture
 def fuzz_env(served, fake_server, monkeypatch, tmp_path):
     monkeypatch.setenv("TATLOCK_COMPACT_INTERVAL", "6")  # compaction runs beside the turns
+    from tatlock.memory import housekeeping
+
+    monkeypatch.setenv("TATLOCK_HOUSEKEEPING", "background")  # on its thread, making way for the turns
+    monkeypatch.setattr(housekeeping, "SETTLE", 0.05)  # briefings between turns too
+    monkeypatch.setattr(housekeeping, "spawn", lambda *a, **kw: None)  # what is left stays in this test's home
     monkeypatch.setenv("TATLOCK_TOOL_TIMEOUT", "2")
     monkeypatch.setenv("TATLOCK_TIMEOUT", "10")
     monkeypatch.setenv("TATLOCK_GEOCODING_URL", fake_server.url)
@@ -178,7 +183,7 @@ def check_turn(butler, turn, text: str, final) -> None:
         assert [r.content for r in replies] == [final.answer]
 
 
-def finish(butler, home: Path) -> None:
+def finish(butler, home: Path, interval: int = 6) -> None:
     assert butler.wait_background(60)
     db = home / "users" / "tester_longterm.db"
     conn = sqlite3.connect(db)
@@ -189,7 +194,7 @@ def finish(butler, home: Path) -> None:
                                   " WHERE conversation_id = ? ORDER BY from_message", (cid,)).fetchall()
             expected = 1
             for lo, hi in ranges:
-                assert (lo, hi) == (expected, expected + 5)
+                assert (lo, hi) == (expected, expected + interval - 1)
                 expected = hi + 1
     finally:
         conn.close()
@@ -246,7 +251,7 @@ def test_fuzz_what_the_user_says(fuzz_env, home, monkeypatch):
             count["answered"] += 1
 
         one()
-        finish(butler, home)
+        finish(butler, home, 200)
     assert sum(count.values()) >= 250 * SCALE and count["answered"] > 100, count
 
 

@@ -46,7 +46,7 @@ from typing import Any, Callable
 
 from tatlock.config import Paths
 from tatlock.events import Event
-from tatlock.files import private_dir
+from tatlock.files import private_dir, write_private
 from tatlock.llm.base import Backend, Cancel
 from tatlock.memory import cross, summarise
 from tatlock.memory.compaction import compact_due
@@ -54,7 +54,8 @@ from tatlock.memory.tokens import Estimator
 from tatlock.store import compaction as rows
 from tatlock.store.user import UserStore
 
-__all__ = ["HANDOFF_WAIT", "Housekeeper", "LIFETIME", "Lock", "SETTLE", "TurnsLock", "Work", "spawn", "turns_lock"]
+__all__ = ["HANDOFF_WAIT", "Housekeeper", "LIFETIME", "LOCK_NAME", "Lock", "PID_NAME", "PRESENCE_NAME", "SETTLE",
+           "TurnsLock", "Work", "spawn", "turns_lock"]
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +67,7 @@ POLL = 0.2  # seconds between looks at the database for a new message from anoth
 LOCK_NAME = "housekeeping.lock"  # held while working (by any housekeeper)
 TURNS_NAME = "turns.lock"  # held (shared) by every process while one of its turns runs
 PRESENCE_NAME = "housekeeping.process.lock"  # held for its whole life by a detached housekeeper
+PID_NAME = "housekeeping.pid"  # the pid of the detached housekeeper started last
 
 Emit = Callable[[int | None, Event], None]  # (the conversation it concerns, the event)
 
@@ -92,7 +94,21 @@ class Lock:
             os.close(fd)
             return False
         self._fd = fd
+        try:  # who holds it, for a person (or a test) looking for the process
+            os.ftruncate(fd, 0)
+            os.write(fd, str(os.getpid()).encode())
+        except OSError:
+            pass
         return True
+
+    def holder(self) -> int | None:
+        """The pid written by the process that holds it, if one does."""
+        if not self.held_elsewhere():
+            return None
+        try:
+            return int(self.path.read_text().strip() or 0) or None
+        except (OSError, ValueError):
+            return None
 
     def release(self) -> None:
         if self._fd is not None:
@@ -380,6 +396,10 @@ def spawn(paths: Paths, username: str, *, model: str, budget: int, settle: float
     except OSError as exc:
         log.warning("could not start the housekeeping process: %s", exc)
         return None
+    try:  # who was started last, for a person (or a test) looking for it
+        write_private(paths.user_dir(username) / PID_NAME, f"{proc.pid}\n")
+    except OSError:
+        pass
     return proc.pid
 
 
