@@ -446,6 +446,7 @@ class Butler:
             return deadline is None or time.monotonic() < deadline
         with self._hk_cond:
             self._hk_hurry = True
+        self._housekeeper().hurry()  # a run going on (waiting for quiet) hears it too
         self.schedule_compaction()
         with self._hk_cond:
             return self._hk_cond.wait_for(lambda: not (self._hk_busy or self._hk_kicked), timeout)
@@ -479,7 +480,8 @@ class Butler:
             if not left.compactions:
                 return None  # a briefing goes on quietly; a conversation's summary is worth a line
             where = f"process {pid}" if pid else "the housekeeping process already running"
-            return f"{left.describe()} goes on in the background ({where}); it is safe to stop it"
+            go = "go" if left.many else "goes"
+            return f"{left.describe()} {go} on in the background ({where}); it is safe to stop it"
         return f"{left.describe()} will be finished by the next tatlock run"
 
 

@@ -582,3 +582,21 @@ def test_compactor_with_a_failing_emit_still_compacts(store, paths, backend):
     c = Compactor.start(paths, "alice", conv, backend, interval=10, emit=broken)
     assert c.wait(10)
     assert len(store.compacts(conv)) == 1 and c.error is None
+
+
+def test_a_claim_of_a_killed_process_not_yet_reaped_is_taken_over(store, backend, fake):
+    """kill -9 leaves a zombie until its parent reaps it (in a container without an init, maybe
+    never): it works no more, so its claim is not respected for the claim's ten minutes."""
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        os.kill(child.pid, signal.SIGKILL)
+        deadline = time.monotonic() + 10
+        while open(f"/proc/{child.pid}/stat").read().rsplit(")", 1)[-1].split()[0] != "Z":
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        conv = conversation(store, 10)
+        put_claim(store, conv, pid=child.pid)
+        c = compact_once(store, backend, conv, interval=10)
+        assert (c.from_message, c.up_to_message) == (1, 10) and claims(store) == []
+    finally:
+        child.wait()

@@ -46,7 +46,7 @@ from typing import Any, Callable
 
 from tatlock.config import Paths
 from tatlock.events import Event
-from tatlock.files import private_dir, write_private
+from tatlock.files import private_dir, private_file, write_private
 from tatlock.llm.base import Backend, Cancel
 from tatlock.memory import cross, summarise
 from tatlock.memory.compaction import compact_due
@@ -166,11 +166,16 @@ class Work:
     def describe(self) -> str:
         parts = []
         if self.compactions:
-            ids = ", ".join(str(c) for c in self.compactions[:3])
+            ids = ", ".join(str(c) for c in self.compactions[:3]) + (" ..." if len(self.compactions) > 3 else "")
             parts.append(f"the summary of conversation{'s' if len(self.compactions) > 1 else ''} {ids}")
         if self.briefing:
             parts.append("the briefing for your next conversation")
         return " and ".join(parts)
+
+    @property
+    def many(self) -> bool:
+        """Whether ``describe()`` names more than one thing (for the verb after it)."""
+        return len(self.compactions) + self.briefing > 1
 
 
 def turns_lock(paths: Paths, username: str) -> TurnsLock:
@@ -197,6 +202,7 @@ class Housekeeper:
         self.yields: dict[tuple[str, int, int], int] = {}
         self._turn = threading.Event()
         self._stop = threading.Event()
+        self._hurry = threading.Event()
         self._cancel: Cancel | None = None
         self._guard = threading.Lock()
         self._last_change = time.monotonic()
@@ -222,6 +228,10 @@ class Housekeeper:
         """A turn of this process starts: a call that may make way is cancelled at once."""
         self._last_change = time.monotonic()
         self._turn.set()
+
+    def hurry(self) -> None:
+        """Do the briefing without waiting for quiet, in the run going on or the next one."""
+        self._hurry.set()
 
     def stop(self) -> None:
         self._stop.set()
@@ -270,10 +280,13 @@ class Housekeeper:
         waits for everything). ``busy_elsewhere`` is set when another housekeeper holds the
         lock: it does the work (it looks again after it lets go)."""
         self.busy_elsewhere = False
+        if hurry:
+            self._hurry.set()
         store = UserStore.open(self.paths, self.username)
         try:
             self._watch(store)
             while not self.stopped:
+                hurry = self._hurry.is_set()
                 if not self.lock.acquire():
                     self.busy_elsewhere = True
                     return self.due(store)
@@ -285,18 +298,19 @@ class Housekeeper:
                 if not left or status == "stuck" or self.stopped or (
                         deadline is not None and time.monotonic() >= deadline):
                     return left
-                self._wait(store, left, hurry=hurry, deadline=deadline)
+                self._wait(store, left, deadline=deadline)
             return self.due(store)
         finally:
+            self._hurry.clear()
             store.close()
 
-    def _wait(self, store: UserStore, left: Work, *, hurry: bool, deadline: float | None) -> None:
+    def _wait(self, store: UserStore, left: Work, *, deadline: float | None) -> None:
         """Until something due can be done: no turn running, and for the briefing alone, quiet."""
         while not self.stopped and (deadline is None or time.monotonic() < deadline):
             self._watch(store)
             if not self._turn_running(store):
                 self._turn.clear()
-                if left.compactions or hurry or self.quiet_for() >= self.settle:
+                if left.compactions or self._hurry.is_set() or self.quiet_for() >= self.settle:
                     return
             self._stop.wait(POLL)
 
@@ -418,7 +432,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--settle", type=float, default=SETTLE)
     args = p.parse_args(argv)
     cfg = config.load()
-    logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
+    try:  # what it leaves, and why, where a person can read it (it has no terminal)
+        private_dir(cfg.paths.log_dir)
+        handler: logging.Handler = logging.FileHandler(private_file(cfg.paths.log_dir / "housekeeping.log"))
+    except OSError:
+        handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter(f"%(asctime)s [{os.getpid()}] %(message)s"))
+    logging.basicConfig(level=logging.WARNING, handlers=[handler])
     hk: Housekeeper | None = None
 
     def on_signal(signum: int, frame: Any) -> None:
@@ -427,13 +447,16 @@ def main(argv: list[str] | None = None) -> int:
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
-    secrets = tuple(s for s in (cfg.api_key,) if s)
+    from tatlock import secrets as known
+
+    api_key = cfg.api_key_value() if cfg.backend == "openai" else None
+    secrets = tuple(dict.fromkeys(s for s in (api_key, *known.known_values(cfg)) if s))  # kept out of the logs
 
     def emit(cid: int | None, ev: Event) -> None:
         if cid is not None:
             DebugLog(cfg.paths.conversation_logs, args.user, cid, secrets).write(ev)
 
-    options: dict[str, Any] = {"temperature": 0.2, "max_tokens": 1400}
+    options: dict[str, Any] = {"temperature": 0.2, "max_tokens": summarise.MAX_TOKENS}
     if cfg.backend == "ollama":
         options["context"] = args.budget
     hk = Housekeeper(cfg.paths, args.user, backend=lambda: make_backend(cfg, args.model), options=options,
@@ -445,6 +468,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0  # another detached housekeeper is alive: it does this work too
     started, deadline = dt.datetime.now(), time.monotonic() + args.lifetime
     assert hk is not None
+    watchdog = threading.Timer(args.lifetime, hk.stop)  # a call still running at the end is cut, too
+    watchdog.daemon = True
+    watchdog.start()
     while True:
         left = hk.run(deadline=deadline)
         presence.release()

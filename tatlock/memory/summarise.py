@@ -26,8 +26,9 @@ from typing import Any, Callable
 from tatlock.errors import BackendError
 from tatlock.llm.base import Cancel, Cancelled, ChatResult, StopGeneration
 
-__all__ = ["Paused", "Shape", "Unavailable", "Written", "grounded", "write"]
+__all__ = ["MAX_TOKENS", "Paused", "Shape", "Unavailable", "Written", "grounded", "write"]
 
+MAX_TOKENS = 1400  # most tokens one summary may take (a compact, an archive, a briefing)
 REPAIR_NOTE = ("\n\nReply as JSON: one list of short lines for each section, in order, taken only from the text "
                "above. An empty list where a section has nothing.")
 MAX_LINES = 12
@@ -37,8 +38,10 @@ GROUNDED_PARTS = 3  # at least one line in this many names something the source 
 
 _STOP = set("""that this with from have were what when where which there their they them then than your about
 would could should into only also been being some such very just more most much many like over said says asked
-told note noted none sure good well here will shall might must does done make made know knew want wants""".split())
-_TOKEN_RE = re.compile(r"[A-Za-zÀ-ÿ][\wÀ-ÿ'-]{3,}|\d[\d:./-]*")
+told note noted none sure good well here will shall might must does done make made know knew want wants the and
+for was his her you are not but had has she him its our out any can all one two who how why new now see get got
+say per via yes""".split())
+_TOKEN_RE = re.compile(r"[A-Za-zÀ-ÿ][\wÀ-ÿ'-]{2,}|\d[\d:./-]*")
 
 
 class Paused(Exception):
@@ -101,9 +104,10 @@ class Written:
 
 
 def grounded(text: str, source: str, sections: tuple[str, ...] = ()) -> bool:
-    """Enough of the summary's lines (a third) name something (a word of four letters or
+    """Enough of the summary's lines (a third) name something (a word of three letters or
     more, a number) that the source names too: a small model's invented record does not pass."""
-    src = source.lower()
+    words = {t.strip(".-:/") for t in _TOKEN_RE.findall(source.lower())}
+    words |= {_stem(w) for w in words}
     headers = {s.lower() for s in sections}
     lines = [ln.strip("-*• ").strip() for ln in text.splitlines()]
     content = [ln for ln in lines if ln and ln.lower().strip(" .") not in ("none", "n/a", "nothing")
@@ -113,10 +117,14 @@ def grounded(text: str, source: str, sections: tuple[str, ...] = ()) -> bool:
     hits = 0
     for ln in content:
         tokens = [t.lower().strip(".-:/") for t in _TOKEN_RE.findall(ln)]
-        # a word counts in the form the source has it: "leeks" for "leek", "booked" for "book"
-        if any(t and t not in _STOP and (t in src or re.sub(r"(?:e?s|ed|ing)$", "", t) in src) for t in tokens):
+        # a word counts in any form the source has it: "leeks" for "leek", "booked" for "book"
+        if any(t and t not in _STOP and (t in words or _stem(t) in words) for t in tokens):
             hits += 1
     return hits >= 1 and hits * GROUNDED_PARTS >= len(content)
+
+
+def _stem(word: str) -> str:
+    return re.sub(r"(?:'s|e?s|ed|ing)$", "", word) if len(word) > 4 else word
 
 
 class _LoopStop:

@@ -17,13 +17,14 @@ from typing import Any, Callable
 from tatlock.config import Config
 from tatlock.events import Event, ModelCall, PhaseFinished, PhaseStarted
 from tatlock.llm.base import Backend, Cancel, ChatResult
+from tatlock.memory import summarise
 from tatlock.memory.tokens import Estimator
 from tatlock.store.system import SystemStore
 from tatlock.store.user import UserStore
 
 # most tokens one call may generate, by phase; the phases that write the answer (assess, when it
 # answers directly, and respond) take TurnEnv.answer_tokens() instead
-MAX_TOKENS = {"select_tools": 300, "quality": 120, "summary": 1400}
+MAX_TOKENS = {"select_tools": 300, "quality": 120, "summary": summarise.MAX_TOKENS}
 
 Emit = Callable[[Event], None]
 

@@ -119,7 +119,11 @@ def _pid_alive(pid: int) -> bool:
         return True
     except OSError:
         return False
-    return True
+    try:  # a process killed whose parent has gone is a zombie until someone reaps it (a container
+        with open(f"/proc/{pid}/stat", "rb") as fh:  # without an init may never): it works no more
+            return fh.read().rsplit(b")", 1)[-1].split()[0] != b"Z"
+    except (OSError, IndexError):  # no /proc (macOS): the signal's answer stands
+        return True
 
 
 def claim_is_live(row: Any, now: dt.datetime | None = None) -> bool:
