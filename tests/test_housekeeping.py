@@ -147,7 +147,7 @@ def test_closing_hands_what_is_left_to_a_detached_housekeeper_and_says_so_once(s
     t0 = time.monotonic()
     note = butler.close()  # the summary is stuck at the gate: close waits a moment, no more
     assert time.monotonic() - t0 < housekeeping.HANDOFF_WAIT + 10
-    assert note == ("the summary of conversation 1 and the briefing for your next conversation go on in the "
+    assert note == ("the summary of conversation 1, and the briefing for your next conversation, go on in the "
                     "background (process 4242); it is safe to stop it")
     assert len(started) == 1 and started[0][0][1] == "tester"
     assert rows(home, "SELECT count(*) FROM compaction_claims") == [(0,)]  # its claim was let go
@@ -202,3 +202,13 @@ def test_a_detached_housekeeper_ends_at_its_lifetime_even_mid_call(served, home,
     log = (home / "logs" / "housekeeping.log").read_text()
     assert "left the summary of conversation 1" in log
     model.gate.set()
+
+
+def test_what_is_left_is_said_in_plain_words():
+    from tatlock.memory.housekeeping import Work
+
+    assert Work([3]).describe() == "the summary of conversation 3"
+    assert Work([3, 2], True).describe() == ("the summaries of conversations 3 and 2, and the briefing for your next "
+                                             "conversation,")
+    assert Work([], True).describe() == "the briefing for your next conversation" and not Work([], True).many
+    assert Work([9, 8, 7, 6, 5]).describe() == "the summaries of conversations 9, 8, 7, 6 and more"

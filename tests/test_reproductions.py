@@ -503,7 +503,7 @@ def test_17_6_ask_ends_with_its_answer_and_the_summary_goes_on_safely_elsewhere(
     # the answer, then one line saying that the summary goes on; no wait for it (it cannot finish)
     assert r.code == 0 and r.out == "Noted, sir.\n"
     [line] = [x for x in r.err.splitlines() if x.strip()]
-    assert line.startswith("tatlock: the summary of conversation 1 and the briefing for your next conversation go "
+    assert line.startswith("tatlock: the summary of conversation 1, and the briefing for your next conversation, go "
                            "on in the background (") and line.endswith("; it is safe to stop it")
     assert "taking too long" not in r.err
     wait("the housekeeper's summary call", lambda: len(calls) == 1)
@@ -513,7 +513,9 @@ def test_17_6_ask_ends_with_its_answer_and_the_summary_goes_on_safely_elsewhere(
 
     # a second ask meanwhile: answered at once; the housekeeper makes way for it, and no second
     # housekeeper starts (two processes never work on one memory's summaries at once)
+    served.token_delay = 0.05  # an answer that streams for a second, as a model's does: long enough to be seen
     r = tatlock_proc("ask", "Thank you.", timeout=30)
+    served.token_delay = 0
     assert r.code == 0 and r.out == "Noted, sir.\n"
     assert "the housekeeping process already running" in r.err
     wait("the summary asked again after the turn", lambda: len(calls) == 2)

@@ -164,13 +164,17 @@ class Work:
         return bool(self.compactions or self.briefing)
 
     def describe(self) -> str:
+        """What is left, as a sentence's subject: "the summary of conversation 3", "the summaries
+        of conversations 3 and 2, and the briefing for your next conversation,"."""
         parts = []
         if self.compactions:
-            ids = ", ".join(str(c) for c in self.compactions[:3]) + (" ..." if len(self.compactions) > 3 else "")
-            parts.append(f"the summary of conversation{'s' if len(self.compactions) > 1 else ''} {ids}")
+            ids = [str(c) for c in self.compactions[:4]] + (["more"] if len(self.compactions) > 4 else [])
+            named = ids[0] if len(ids) == 1 else ", ".join(ids[:-1]) + " and " + ids[-1]
+            several = len(self.compactions) > 1
+            parts.append(f"the summar{'ies' if several else 'y'} of conversation{'s' if several else ''} {named}")
         if self.briefing:
             parts.append("the briefing for your next conversation")
-        return " and ".join(parts)
+        return f"{parts[0]}, and {parts[1]}," if len(parts) == 2 else "".join(parts)
 
     @property
     def many(self) -> bool:
@@ -340,7 +344,8 @@ class Housekeeper:
         with self._guard:
             self._cancel = cancel
         self._turn.clear()
-        may_yield = key is None or self.yields.get(key, 0) < MAX_YIELDS
+        # a backend shared with the turns (a caller's own) is not cut: that would cut the turn's call too
+        may_yield = not self._shared_backend and (key is None or self.yields.get(key, 0) < MAX_YIELDS)
 
         def watch() -> None:
             while not done.wait(POLL):
