@@ -149,7 +149,7 @@ def end_housekeepers(home: Path) -> None:
         try:
             pid = int(path.read_text().strip())
             with open(f"/proc/{pid}/cmdline", "rb") as fh:
-                if b"tatlock.memory.housekeeping" in fh.read():
+                if b"tatlock.memory.detached" in fh.read():
                     os.kill(pid, signal.SIGTERM)
         except (OSError, ValueError):
             pass

@@ -18,7 +18,6 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import threading
-import time
 import uuid
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -76,14 +75,11 @@ class Butler:
         self._turns: list[Turn] = []
         # housekeeping (compaction, the next briefing): on a thread of its own, woken after each
         # turn; a one-shot process (`tatlock ask`) sets one_shot and hands it on when it closes
-        self.one_shot = False
-        self._hk: Any = None
-        self._hk_thread: threading.Thread | None = None
-        self._hk_cond = threading.Condition()
-        self._hk_kicked = self._hk_busy = self._hk_hurry = self._hk_closing = False
-        self._dirty = False  # a turn ran or messages were stored: housekeeping may be due
-        from tatlock.memory.housekeeping import turns_lock
+        from tatlock.memory.locks import turns_lock
+        from tatlock.memory.runner import Runner
 
+        self._housekeeping = Runner(self._housekeeper, mode=cfg.housekeeping,
+                                    spawn_args=None if self._backend_given else self._spawn_args)
         self._turns_lock = turns_lock(self.paths, self.username)
         self.closing_note: str | None = None
         self._workers = Workers("tatlock-turn")
@@ -246,7 +242,7 @@ class Butler:
         for turn in list(self._turns):
             turn.wait(max(5.0, self.cfg.timeout))
         try:
-            self.closing_note = self._finish_housekeeping()
+            self.closing_note = self._housekeeping.finish()
         except Exception:  # noqa: BLE001 - what is left is found by the next housekeeper
             log.exception("housekeeping could not be handed on")
         with self._lock:
@@ -258,8 +254,7 @@ class Butler:
         self.system.close()
         if self._backend is not None:
             self._backend.close()
-        if self._hk is not None:
-            self._hk.close()
+        self._housekeeping.close()
         return self.closing_note
 
     # -- turns -----------------------------------------------------------------------------
@@ -311,9 +306,7 @@ class Butler:
 
         with self._lock:
             self._turns.append(turn)
-            self._dirty = True
-        if self._hk is not None:
-            self._hk.turn_started()  # a summary being written makes way for this turn
+        self._housekeeping.turn_started()  # a summary being written makes way for this turn
         emit(ConversationReady(conv.id, is_new))
         self._workers.submit(work)
         return turn
@@ -377,112 +370,43 @@ class Butler:
         """Messages were stored (a turn, or MCP's add_turn): wake the housekeeping, which
         compacts what is due (in any conversation) and prepares the next briefing once things
         are quiet. In a one-shot process it is handed on at close instead."""
-        self._dirty = True
-        if self.one_shot or self.cfg.housekeeping == "off":
-            return
-        with self._hk_cond:
-            if self._hk_closing:
-                return
-            self._hk_kicked = True
-            self._hk_cond.notify_all()
-            if self._hk_thread is None:
-                self._hk_thread = threading.Thread(target=self._housekeeping_loop, name="tatlock-housekeeping",
-                                                   daemon=True)
-                self._hk_thread.start()
+        self._housekeeping.kick()
 
     def _housekeeper(self) -> Any:
         from tatlock.memory import housekeeping
 
-        if self._hk is None:
-            self._hk = housekeeping.Housekeeper(self.paths, self.username, backend=self._housekeeping_backend,
-                                   interval=int(self.cfg.effective("compact_interval")), budget=self._summary_budget(),
-                                   options=self.summary_options(), emit=self._housekeeping_event,
-                                   estimator=self.estimator, turns_running=lambda: bool(self._turns),
-                                   shared_backend=self._backend_given, settle=housekeeping.SETTLE)
-        return self._hk
+        return housekeeping.Housekeeper(
+            self.paths, self.username, backend=self.new_backend, interval=int(self.cfg.effective("compact_interval")),
+            budget=self._summary_budget(), options=self.summary_options(), emit=self._housekeeping_event,
+            estimator=self.estimator, turns_running=lambda: bool(self._turns), shared_backend=self._backend_given,
+            settle=housekeeping.SETTLE)
 
-    def _housekeeping_backend(self) -> Backend:
-        return self.new_backend()
+    def _spawn_args(self) -> dict[str, Any]:
+        return {"paths": self.paths, "username": self.username, "model": self.model,
+                "budget": self._summary_budget(), "settle": self._housekeeping.housekeeper.settle}
 
     def _housekeeping_event(self, conversation_id: int | None, ev: Event) -> None:
         if conversation_id is not None:
             DebugLog(self.paths.conversation_logs, self.username, conversation_id, self.secrets).write(ev)
         self.hub.publish(ev)
 
-    def _housekeeping_loop(self) -> None:
-        while True:
-            with self._hk_cond:
-                self._hk_cond.wait_for(lambda: self._hk_kicked or self._hk_closing)
-                if self._hk_closing:
-                    return
-                self._hk_kicked, self._hk_busy, hurry = False, True, self._hk_hurry
-            try:
-                hk = self._housekeeper()
-                if not hk.stopped:
-                    hk.run(hurry=hurry)
-            except Exception:  # noqa: BLE001 - a bug here must not end the process; the next turn retries
-                log.exception("housekeeping failed")
-            finally:
-                with self._hk_cond:
-                    self._hk_busy = False
-                    if hurry:
-                        self._hk_hurry = False
-                    self._hk_cond.notify_all()
+    @property
+    def one_shot(self) -> bool:
+        """A one-shot process (`tatlock ask`): its housekeeping is handed on when it closes."""
+        return self._housekeeping.one_shot
+
+    @one_shot.setter
+    def one_shot(self, value: bool) -> None:
+        self._housekeeping.one_shot = bool(value)
 
     @property
     def background_running(self) -> bool:
-        with self._hk_cond:
-            return self._hk_busy or self._hk_kicked
+        return self._housekeeping.busy
 
     def wait_background(self, timeout: float | None = None) -> bool:
         """Do the housekeeping now (the briefing without waiting for quiet) and wait for it:
-        True once it has done what it can (what failed, say with the server down, is left for
-        later), False when it is still at work after ``timeout`` seconds."""
-        if not self._dirty:
-            return True
-        deadline = None if timeout is None else time.monotonic() + timeout
-        if self.one_shot or self.cfg.housekeeping == "off":  # no thread: here, now
-            self._housekeeper().run(hurry=True, deadline=deadline)
-            return deadline is None or time.monotonic() < deadline
-        with self._hk_cond:
-            self._hk_hurry = True
-        self._housekeeper().hurry()  # a run going on (waiting for quiet) hears it too
-        self.schedule_compaction()
-        with self._hk_cond:
-            return self._hk_cond.wait_for(lambda: not (self._hk_busy or self._hk_kicked), timeout)
-
-    def _finish_housekeeping(self) -> str | None:
-        from tatlock.memory.housekeeping import HANDOFF_WAIT, spawn
-
-        if not self._dirty or self.cfg.housekeeping == "off":
-            return None
-        foreground = self.cfg.housekeeping == "foreground"
-        if foreground:
-            self.wait_background()  # all of it, now (each model call within its timeout)
-        else:
-            with self._hk_cond:  # a summary about to finish is given a moment
-                self._hk_cond.wait_for(lambda: not (self._hk_busy or self._hk_kicked), HANDOFF_WAIT)
-        hk = self._housekeeper()
-        hk.stop()  # a call still running is cut; its block's claim is released
-        with self._hk_cond:
-            self._hk_closing = True
-            self._hk_cond.notify_all()
-        if self._hk_thread is not None:
-            self._hk_thread.join(HANDOFF_WAIT)
-        left = hk.pending()
-        if not left:
-            return None
-        pid = None
-        if not foreground and not self._backend_given:  # a caller's own backend cannot go to a process
-            pid = spawn(self.paths, self.username, model=self.model, budget=self._summary_budget(),
-                        settle=self._housekeeper().settle)
-        if pid is not None:
-            if not left.compactions:
-                return None  # a briefing goes on quietly; a conversation's summary is worth a line
-            where = f"process {pid}" if pid else "the housekeeping process already running"
-            go = "go" if left.many else "goes"
-            return f"{left.describe()} {go} on in the background ({where}); it is safe to stop it"
-        return f"{left.describe()} will be finished by the next tatlock run"
+        True once it has done what it can, False when it is still at work after ``timeout``."""
+        return self._housekeeping.wait(timeout)
 
 
 def open_butler(user: str | None = None, *, home: str | Path | None = None, model: str | None = None,

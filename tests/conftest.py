@@ -46,13 +46,13 @@ def _end_housekeepers(home: Path) -> None:
     import signal
     import time
 
-    from tatlock.memory.housekeeping import PID_NAME
+    from tatlock.memory.locks import PID_NAME
 
     for path in home.glob(f"users/*/{PID_NAME}"):
         try:
             pid = int(path.read_text().strip())
             with open(f"/proc/{pid}/cmdline", "rb") as fh:
-                if b"tatlock.memory.housekeeping" not in fh.read():
+                if b"tatlock.memory.detached" not in fh.read():
                     continue  # it has ended, and its pid is someone else's now
             os.kill(pid, signal.SIGTERM)  # it lets go of its claim; what is left waits, safely
         except (OSError, ValueError):

@@ -140,11 +140,11 @@ class Errors(logging.Handler):
 @pytest.fixture
 def fuzz_env(served, fake_server, monkeypatch, tmp_path):
     monkeypatch.setenv("TATLOCK_COMPACT_INTERVAL", "6")  # compaction runs beside the turns
-    from tatlock.memory import housekeeping
+    from tatlock.memory import detached, housekeeping
 
     monkeypatch.setenv("TATLOCK_HOUSEKEEPING", "background")  # on its thread, making way for the turns
     monkeypatch.setattr(housekeeping, "SETTLE", 0.05)  # briefings between turns too
-    monkeypatch.setattr(housekeeping, "spawn", lambda *a, **kw: None)  # what is left stays in this test's home
+    monkeypatch.setattr(detached, "spawn", lambda *a, **kw: None)  # what is left stays in this test's home
     monkeypatch.setenv("TATLOCK_TOOL_TIMEOUT", "2")
     monkeypatch.setenv("TATLOCK_TIMEOUT", "10")
     monkeypatch.setenv("TATLOCK_GEOCODING_URL", fake_server.url)

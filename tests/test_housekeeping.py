@@ -18,8 +18,10 @@ import tatlock
 from support.replies import CROSS, SUMMARY, direct, phase_of
 from tatlock.config import load
 from tatlock.events import CompactionFailed, CompactionFinished
-from tatlock.memory import housekeeping
-from tatlock.memory.housekeeping import Housekeeper, Lock, spawn
+from tatlock.memory import detached, housekeeping, locks, runner
+from tatlock.memory.detached import spawn
+from tatlock.memory.housekeeping import Housekeeper
+from tatlock.memory.locks import Lock
 
 
 def rows(home, sql: str) -> list[tuple]:
@@ -61,7 +63,7 @@ class SlowSummaries:
 def background(served, monkeypatch):
     monkeypatch.setenv("TATLOCK_HOUSEKEEPING", "background")
     monkeypatch.setenv("TATLOCK_COMPACT_INTERVAL", "4")
-    monkeypatch.setattr(housekeeping, "spawn", lambda *a, **kw: None)  # nothing outlives the test here
+    monkeypatch.setattr(detached, "spawn", lambda *a, **kw: None)  # nothing outlives the test here
     model = SlowSummaries()
     served.handler = model
     return model
@@ -123,7 +125,7 @@ def test_one_housekeeper_at_a_time_for_a_user(served, home, monkeypatch):
             butler.ask(f"Question {i}?")
     cfg = load()
     hk = Housekeeper(cfg.paths, "tester", backend=lambda: pytest.fail("no model call"), interval=4, budget=4096)
-    other = Lock(cfg.paths.user_dir("tester") / housekeeping.LOCK_NAME)
+    other = Lock(cfg.paths.user_dir("tester") / locks.LOCK_NAME)
     assert other.acquire()  # another housekeeper (a process, say) is at work
     try:
         left = hk.run(hurry=True)
@@ -137,7 +139,7 @@ def test_closing_hands_what_is_left_to_a_detached_housekeeper_and_says_so_once(s
     monkeypatch.setenv("TATLOCK_HOUSEKEEPING", "background")
     monkeypatch.setenv("TATLOCK_COMPACT_INTERVAL", "4")
     started: list = []
-    monkeypatch.setattr(housekeeping, "spawn", lambda *a, **kw: started.append((a, kw)) or 4242)
+    monkeypatch.setattr(detached, "spawn", lambda *a, **kw: started.append((a, kw)) or 4242)
     model = SlowSummaries()
     served.handler = model
     butler = tatlock.open()
@@ -146,10 +148,10 @@ def test_closing_hands_what_is_left_to_a_detached_housekeeper_and_says_so_once(s
     wait_for("the summary call", lambda: model.summaries == 1)
     t0 = time.monotonic()
     note = butler.close()  # the summary is stuck at the gate: close waits a moment, no more
-    assert time.monotonic() - t0 < housekeeping.HANDOFF_WAIT + 10
+    assert time.monotonic() - t0 < runner.HANDOFF_WAIT + 10
     assert note == ("the summary of conversation 1, and the briefing for your next conversation, go on in the "
                     "background (process 4242); it is safe to stop it")
-    assert len(started) == 1 and started[0][0][1] == "tester"
+    assert len(started) == 1 and started[0][1]["username"] == "tester"
     assert rows(home, "SELECT count(*) FROM compaction_claims") == [(0,)]  # its claim was let go
     assert rows(home, "SELECT count(*) FROM conversation_compacts") == [(0,)]
     model.gate.set()
@@ -164,8 +166,8 @@ def test_a_detached_housekeeper_does_the_work_and_ends(served, home, monkeypatch
             butler.ask(f"Question {i}?")
     cfg = load()
     pid = spawn(cfg.paths, "tester", model="llama3.2:3b", budget=4096, settle=0.1)
-    assert pid and (cfg.paths.user_dir("tester") / housekeeping.PID_NAME).read_text().strip() == str(pid)
-    presence = Lock(cfg.paths.user_dir("tester") / housekeeping.PRESENCE_NAME)
+    assert pid and (cfg.paths.user_dir("tester") / locks.PID_NAME).read_text().strip() == str(pid)
+    presence = Lock(cfg.paths.user_dir("tester") / locks.PRESENCE_NAME)
     wait_for("its summary call", lambda: model.summaries == 1)
     assert presence.holder() == pid
     assert spawn(cfg.paths, "tester", model="llama3.2:3b", budget=4096) == 0  # one alive: no second one
@@ -193,7 +195,7 @@ def test_a_detached_housekeeper_ends_at_its_lifetime_even_mid_call(served, home,
             butler.ask(f"Question {i}?")
     env = {**os.environ}
     t0 = time.monotonic()
-    p = subprocess.run([sys.executable, "-m", "tatlock.memory.housekeeping", "--user", "tester", "--model",
+    p = subprocess.run([sys.executable, "-m", "tatlock.memory.detached", "--user", "tester", "--model",
                         "llama3.2:3b", "--budget", "4096", "--lifetime", "2"], env=env, timeout=60,
                        capture_output=True, text=True)
     assert p.returncode == 0 and model.summaries == 1 and not model.gate.is_set()

@@ -475,7 +475,7 @@ def test_9b_the_default_user_is_explained_where_it_helps_and_only_once_on_first_
 
 def test_17_6_ask_ends_with_its_answer_and_the_summary_goes_on_safely_elsewhere(tatlock_proc, served, home,
                                                                                  monkeypatch):
-    from tatlock.memory.housekeeping import PRESENCE_NAME, Lock
+    from tatlock.memory.locks import PRESENCE_NAME, Lock
 
     monkeypatch.setenv("TATLOCK_HOUSEKEEPING", "background")  # the default, as the user had it
     monkeypatch.setenv("TATLOCK_COMPACT_INTERVAL", "4")

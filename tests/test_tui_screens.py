@@ -189,11 +189,11 @@ async def test_tools_screen_lists_parameters_and_switches_tools(served):
 
 
 async def test_compaction_and_memory_panes_follow_the_conversation(served, monkeypatch):
-    from tatlock.memory import housekeeping
+    from tatlock.memory import detached
 
     monkeypatch.setenv("TATLOCK_COMPACT_INTERVAL", "4")
     monkeypatch.setenv("TATLOCK_HOUSEKEEPING", "background")  # compaction on the housekeeping thread, live
-    monkeypatch.setattr(housekeeping, "spawn", lambda *a, **kw: None)  # the briefing left at exit stays here
+    monkeypatch.setattr(detached, "spawn", lambda *a, **kw: None)  # the briefing left at exit stays here
 
     def model(body):
         if body["messages"][0]["content"].startswith("You are the record keeper"):

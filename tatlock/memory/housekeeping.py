@@ -20,137 +20,42 @@ question and its answer:
   housekeeper was writing is safe anyway: a compaction is claimed and committed in single
   transactions (a dead process's claim is taken over), a briefing is one row.
 
-Who runs it: a long-lived process (the TUI, ``chat``, the MCP server, a Python program) on a
-thread of its own, woken after every turn. A one-shot process (``tatlock ask``) does not wait
-for it: after the answer it starts a detached housekeeper process (``python -m
-tatlock.memory.housekeeping``), which lives at most ``LIFETIME`` seconds; what it cannot
-finish, or what a process left when it ended, is done by the next housekeeper. So a user who
-only ever runs ``tatlock ask`` gets compaction and briefings too, and each ``ask`` ends as
-soon as its answer is stored.
+Who runs it (memory/runner.py): a long-lived process (the TUI, ``chat``, the MCP server, a
+Python program) on a thread of its own, woken after every turn. A one-shot process (``tatlock
+ask``) does not wait for it: after the answer it starts a detached housekeeper process
+(memory/detached.py), which lives at most a quarter of an hour; what it cannot finish, or what
+a process left when it ended, is done by the next housekeeper. So a user who only ever runs
+``tatlock ask`` gets compaction and briefings too, and each ``ask`` ends as soon as its answer
+is stored. The locks are in memory/locks.py.
 """
 
 from __future__ import annotations
 
-import argparse
-import datetime as dt
 import logging
-import os
-import signal
-import subprocess
-import sys
 import threading
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Callable
 
-from tatlock.config import Paths
 from tatlock.events import Event
-from tatlock.files import private_dir, private_file, write_private
 from tatlock.llm.base import Backend, Cancel
 from tatlock.memory import cross, summarise
 from tatlock.memory.compaction import compact_due
+from tatlock.memory.locks import LOCK_NAME, Lock, turns_lock
 from tatlock.memory.tokens import Estimator
+from tatlock.paths import Paths
 from tatlock.store import compaction as rows
 from tatlock.store.user import UserStore
 
-__all__ = ["HANDOFF_WAIT", "Housekeeper", "LIFETIME", "LOCK_NAME", "Lock", "PID_NAME", "PRESENCE_NAME", "SETTLE",
-           "TurnsLock", "Work", "spawn", "turns_lock"]
+__all__ = ["MAX_YIELDS", "SETTLE", "Housekeeper", "Work"]
 
 log = logging.getLogger(__name__)
 
 SETTLE = 15.0  # seconds without a new message before the briefing is prepared
-HANDOFF_WAIT = 2.0  # seconds a closing process gives a summary about to finish, before handing it on
-LIFETIME = 900.0  # the longest a detached housekeeper lives; what is left waits for the next one
 MAX_YIELDS = 2  # a compaction makes way for a turn this often, then goes on beside them
 POLL = 0.2  # seconds between looks at the database for a new message from another process
-LOCK_NAME = "housekeeping.lock"  # held while working (by any housekeeper)
-TURNS_NAME = "turns.lock"  # held (shared) by every process while one of its turns runs
-PRESENCE_NAME = "housekeeping.process.lock"  # held for its whole life by a detached housekeeper
-PID_NAME = "housekeeping.pid"  # the pid of the detached housekeeper started last
 
 Emit = Callable[[int | None, Event], None]  # (the conversation it concerns, the event)
-
-
-class Lock:
-    """The user's housekeeping lock: one housekeeper at a time, across processes. ``flock`` on
-    a file in the user's folder; the kernel releases it when the process ends, however."""
-
-    def __init__(self, path: Path):
-        self.path = path
-        self._fd: int | None = None
-
-    def acquire(self) -> bool:
-        """Take it without waiting; False when another housekeeper holds it."""
-        try:
-            import fcntl
-        except ImportError:  # no flock (Windows): the compaction claims still keep processes apart
-            return True
-        private_dir(self.path.parent)
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            os.close(fd)
-            return False
-        self._fd = fd
-        try:  # who holds it, for a person (or a test) looking for the process
-            os.ftruncate(fd, 0)
-            os.write(fd, str(os.getpid()).encode())
-        except OSError:
-            pass
-        return True
-
-    def holder(self) -> int | None:
-        """The pid written by the process that holds it, if one does."""
-        if not self.held_elsewhere():
-            return None
-        try:
-            return int(self.path.read_text().strip() or 0) or None
-        except (OSError, ValueError):
-            return None
-
-    def release(self) -> None:
-        if self._fd is not None:
-            os.close(self._fd)  # closing the file releases the lock
-            self._fd = None
-
-    def held_elsewhere(self) -> bool:
-        if self.acquire():
-            self.release()
-            return False
-        return True
-
-
-class TurnsLock:
-    """Held (shared) by every process while one of its turns runs, so a housekeeper in any
-    process can tell that a turn needs the model server, and make way. The kernel releases it
-    when its process ends, however."""
-
-    def __init__(self, path: Path):
-        self.path = path
-
-    def hold(self) -> Callable[[], None]:
-        """Hold it for a turn; returns the function that lets go."""
-        try:
-            import fcntl
-        except ImportError:
-            return lambda: None
-        try:
-            private_dir(self.path.parent)
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
-        except OSError:  # a read-only folder: the turn goes on; housekeeping just will not see it
-            return lambda: None
-        try:
-            fcntl.flock(fd, fcntl.LOCK_SH)
-        except OSError:
-            os.close(fd)
-            return lambda: None
-        return lambda: os.close(fd)
-
-    def busy(self) -> bool:
-        """Whether a turn runs now, in any process."""
-        return Lock(self.path).held_elsewhere()
 
 
 @dataclass
@@ -180,10 +85,6 @@ class Work:
     def many(self) -> bool:
         """Whether ``describe()`` names more than one thing (for the verb after it)."""
         return len(self.compactions) + self.briefing > 1
-
-
-def turns_lock(paths: Paths, username: str) -> TurnsLock:
-    return TurnsLock(paths.user_dir(username) / TURNS_NAME)
 
 
 class Housekeeper:
@@ -390,106 +291,3 @@ class Housekeeper:
         finally:
             done.set()
         return "done"
-
-
-# -- the detached process --------------------------------------------------------------------
-
-
-def spawn(paths: Paths, username: str, *, model: str, budget: int, settle: float = SETTLE) -> int | None:
-    """Start a detached housekeeper for ``username`` (its own session: it outlives the caller
-    and a Ctrl-C in its terminal). Its pid; 0 when one is running already (it finds the new
-    work before it ends); None when it could not be started."""
-    if Lock(paths.user_dir(username) / PRESENCE_NAME).held_elsewhere():
-        return 0
-    env = dict(os.environ)
-    if paths.config_dir == paths.data_dir and paths.log_dir == paths.data_dir / "logs":
-        env["TATLOCK_HOME"] = str(paths.data_dir)  # the same files as the caller's, however it found them
-    else:
-        env.pop("TATLOCK_HOME", None)
-    args = [sys.executable, "-m", "tatlock.memory.housekeeping", "--user", username, "--model", model,
-            "--budget", str(int(budget)), "--settle", f"{settle:g}"]
-    try:
-        proc = subprocess.Popen(args, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL, start_new_session=True, close_fds=True,
-                                cwd=str(paths.data_dir))
-    except OSError as exc:
-        log.warning("could not start the housekeeping process: %s", exc)
-        return None
-    try:  # who was started last, for a person (or a test) looking for it
-        write_private(paths.user_dir(username) / PID_NAME, f"{proc.pid}\n")
-    except OSError:
-        pass
-    return proc.pid
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``python -m tatlock.memory.housekeeping --user NAME --model M --budget N``: what
-    ``spawn`` runs. Does what is due for NAME, then exits (at most LIFETIME seconds)."""
-    from tatlock import config
-    from tatlock.debuglog import DebugLog
-    from tatlock.llm.factory import make_backend
-
-    p = argparse.ArgumentParser(prog="python -m tatlock.memory.housekeeping")
-    p.add_argument("--user", required=True)
-    p.add_argument("--model", required=True)
-    p.add_argument("--budget", type=int, required=True)
-    p.add_argument("--lifetime", type=float, default=LIFETIME)
-    p.add_argument("--settle", type=float, default=SETTLE)
-    args = p.parse_args(argv)
-    cfg = config.load()
-    try:  # what it leaves, and why, where a person can read it (it has no terminal)
-        private_dir(cfg.paths.log_dir)
-        handler: logging.Handler = logging.FileHandler(private_file(cfg.paths.log_dir / "housekeeping.log"))
-    except OSError:
-        handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter(f"%(asctime)s [{os.getpid()}] %(message)s"))
-    logging.basicConfig(level=logging.WARNING, handlers=[handler])
-    hk: Housekeeper | None = None
-
-    def on_signal(signum: int, frame: Any) -> None:
-        if hk is not None:
-            hk.stop()  # the running call is cut; its claim released; the work waits for the next one
-
-    signal.signal(signal.SIGTERM, on_signal)
-    signal.signal(signal.SIGINT, on_signal)
-    from tatlock import secrets as known
-
-    api_key = cfg.api_key_value() if cfg.backend == "openai" else None
-    secrets = tuple(dict.fromkeys(s for s in (api_key, *known.known_values(cfg)) if s))  # kept out of the logs
-
-    def emit(cid: int | None, ev: Event) -> None:
-        if cid is not None:
-            DebugLog(cfg.paths.conversation_logs, args.user, cid, secrets).write(ev)
-
-    options: dict[str, Any] = {"temperature": 0.2, "max_tokens": summarise.MAX_TOKENS}
-    if cfg.backend == "ollama":
-        options["context"] = args.budget
-    hk = Housekeeper(cfg.paths, args.user, backend=lambda: make_backend(cfg, args.model), options=options,
-                     interval=int(cfg.effective("compact_interval")), budget=args.budget, emit=emit,
-                     estimator=Estimator(args.model, cfg.paths.data_dir / "token_calibration.json"),
-                     settle=args.settle)
-    presence = Lock(cfg.paths.user_dir(args.user) / PRESENCE_NAME)
-    if not presence.acquire():
-        return 0  # another detached housekeeper is alive: it does this work too
-    started, deadline = dt.datetime.now(), time.monotonic() + args.lifetime
-    assert hk is not None
-    watchdog = threading.Timer(args.lifetime, hk.stop)  # a call still running at the end is cut, too
-    watchdog.daemon = True
-    watchdog.start()
-    while True:
-        left = hk.run(deadline=deadline)
-        presence.release()
-        if hk.busy_elsewhere or hk.stopped or hk.last_status == "stuck" or time.monotonic() >= deadline:
-            break
-        # nothing was left; but what a process stored meanwhile is ours (it saw us alive, so it
-        # started nobody): look once more, now that a new housekeeper could start
-        left = hk.pending()
-        if not left or not presence.acquire():
-            break
-    if left:
-        log.warning("housekeeping since %s left %s for the next time", started.strftime("%H:%M"), left.describe())
-    return 0
-
-
-if __name__ == "__main__":  # pragma: no cover - run by spawn() as a process of its own
-    sys.exit(main())
