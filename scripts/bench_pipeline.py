@@ -977,7 +977,7 @@ def measure_routes(args: argparse.Namespace) -> dict[str, Any]:
                     turns.append(turn)
                     for b in fake.chat_requests[n_before:]:
                         kind = request_kind(b)
-                        if kind in ("compaction", "archive"):
+                        if kind in ("compaction", "archive", "cross_summary"):  # housekeeping, not the turn's
                             continue
                         calls.append({
                             "kind": kind, "prompt_tokens_est": estimate_prompt_tokens(b.get("messages")),
