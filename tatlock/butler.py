@@ -51,6 +51,7 @@ log = logging.getLogger(__name__)
 # beyond this a message is refused (as much as `tatlock ask` reads from a pipe); long ones are cut
 # for the model only, and stored whole
 MAX_QUESTION_CHARS = 2_000_000
+RECORD = "summary_record.json"  # how each model has done at summaries (a hopeless one is not asked)
 
 
 class Butler:
@@ -373,13 +374,13 @@ class Butler:
         self._housekeeping.kick()
 
     def _housekeeper(self) -> Any:
-        from tatlock.memory import housekeeping
+        from tatlock.memory import housekeeping, summarise
 
         return housekeeping.Housekeeper(
             self.paths, self.username, backend=self.new_backend, interval=int(self.cfg.effective("compact_interval")),
             budget=self._summary_budget(), options=self.summary_options(), emit=self._housekeeping_event,
             estimator=self.estimator, turns_running=lambda: bool(self._turns), shared_backend=self._backend_given,
-            settle=housekeeping.SETTLE)
+            settle=housekeeping.SETTLE, record=summarise.TrackRecord(self.paths.data_dir / RECORD, self.model))
 
     def _spawn_args(self) -> dict[str, Any]:
         return {"paths": self.paths, "username": self.username, "model": self.model,

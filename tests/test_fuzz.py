@@ -145,6 +145,9 @@ def fuzz_env(served, fake_server, monkeypatch, tmp_path):
     monkeypatch.setenv("TATLOCK_HOUSEKEEPING", "background")  # on its thread, making way for the turns
     monkeypatch.setattr(housekeeping, "SETTLE", 0.05)  # briefings between turns too
     monkeypatch.setattr(detached, "spawn", lambda *a, **kw: None)  # what is left stays in this test's home
+    from tatlock.memory.summarise import TrackRecord
+
+    monkeypatch.setattr(TrackRecord, "worth_asking", lambda self: True)  # every summary's output is fuzzed
     monkeypatch.setenv("TATLOCK_TOOL_TIMEOUT", "2")
     monkeypatch.setenv("TATLOCK_TIMEOUT", "10")
     monkeypatch.setenv("TATLOCK_GEOCODING_URL", fake_server.url)

@@ -214,3 +214,33 @@ def test_what_is_left_is_said_in_plain_words():
                                              "conversation,")
     assert Work([], True).describe() == "the briefing for your next conversation" and not Work([], True).many
     assert Work([9, 8, 7, 6, 5]).describe() == "the summaries of conversations 9, 8, 7, 6 and more"
+
+
+def test_a_model_that_cannot_write_summaries_is_not_asked_every_time(served, home, monkeypatch, tmp_path):
+    """SmolLM2 wrote no usable briefing in 53 tries; each try costs minutes of a small machine's
+    processor. After three unusable summaries in a row the extract is written straight away, and
+    the model is asked again once in ten."""
+    from tatlock.memory.summarise import TrackRecord
+
+    monkeypatch.setenv("TATLOCK_COMPACT_INTERVAL", "2")
+    asked: list[str] = []
+
+    def model(body):
+        if phase_of(body) == "summary":
+            asked.append("summary")
+            return "I cannot do that."
+        return direct("Very good, sir.")
+
+    served.handler = model
+    with tatlock.open() as butler:
+        for i in range(14):
+            butler.ask(f"The code of locker {i} is {1000 + i}.")
+            assert butler.wait_background(20)
+    compacts = rows(home, "SELECT from_message, model FROM conversation_compacts ORDER BY from_message")
+    assert len(compacts) == 14 and {m for _, m in compacts} == {"extract"}  # every block summarised
+    # asked (with its one repair) for the first three, then once in ten: the thirteenth block
+    assert len(asked) == 2 * 4
+    record = TrackRecord(home / "summary_record.json", "llama3.2:3b")
+    assert not record.worth_asking()
+    record.note("repaired", asked=True)  # a model that does better is asked every time again
+    assert record.worth_asking()

@@ -110,7 +110,8 @@ def main(argv: list[str] | None = None) -> int:
     hk = Housekeeper(cfg.paths, args.user, backend=lambda: make_backend(cfg, args.model), options=options,
                      interval=int(cfg.effective("compact_interval")), budget=args.budget, emit=emit,
                      estimator=Estimator(args.model, cfg.paths.data_dir / "token_calibration.json"),
-                     settle=args.settle)
+                     settle=args.settle,
+                     record=summarise.TrackRecord(cfg.paths.data_dir / "summary_record.json", args.model))
     presence = Lock(cfg.paths.user_dir(args.user) / PRESENCE_NAME)
     if not presence.acquire():
         return 0  # another detached housekeeper is alive: it does this work too

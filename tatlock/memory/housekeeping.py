@@ -37,7 +37,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from tatlock.events import Event
+from tatlock.events import CompactionFinished, Event
 from tatlock.llm.base import Backend, Cancel
 from tatlock.memory import cross, summarise
 from tatlock.memory.compaction import compact_due
@@ -94,11 +94,12 @@ class Housekeeper:
     def __init__(self, paths: Paths, username: str, *, backend: Callable[[], Backend], interval: int, budget: int,
                  options: dict[str, Any] | None = None, emit: Emit = lambda cid, ev: None, settle: float = SETTLE,
                  estimator: Estimator | None = None, turns_running: Callable[[], bool] = lambda: False,
-                 shared_backend: bool = False):
+                 shared_backend: bool = False, record: summarise.TrackRecord | None = None):
         self.paths, self.username = paths, username
         self._make_backend = backend
         self._backend: Backend | None = None
         self._shared_backend = shared_backend  # the caller's own (tests): never closed here
+        self.record = record  # how the model has done at summaries: a hopeless one is not asked
         self.interval, self.budget, self.options = interval, budget, dict(options or {})
         self.emit, self.settle, self.estimator = emit, settle, estimator
         self.turns_running = turns_running  # this process's own turns (the turns lock tells of all)
@@ -262,15 +263,29 @@ class Housekeeper:
         threading.Thread(target=watch, name="tatlock-housekeeping-watch", daemon=True).start()
         return cancel, done
 
+    def _asking(self) -> bool:
+        return self.record is None or self.record.worth_asking()
+
+    def _noted(self, how: str, asked: bool) -> None:
+        if self.record is not None:
+            self.record.note(how, asked=asked)
+
     def _compact(self, store: UserStore, cid: int) -> str:
         block = rows.next_block(store, cid, self.interval)
         if block is None:
             return "done"
         cancel, done = self._guarded(store, ("compaction", cid, block[0]))
+        asked = self._asking()
+
+        def emit(ev: Event) -> None:
+            if isinstance(ev, CompactionFinished):
+                self._noted(ev.how, asked)
+            self.emit(cid, ev)
+
         try:
             made = compact_due(store, self.backend(), cid, interval=self.interval, budget_tokens=self.budget,
-                               emit=lambda ev: self.emit(cid, ev), estimator=self.estimator, options=self.options,
-                               cancel=cancel)
+                               emit=emit, estimator=self.estimator, options=self.options, cancel=cancel,
+                               use_model=asked)
         finally:
             done.set()
         if cancel.cancelled:
@@ -280,9 +295,13 @@ class Housekeeper:
     def _brief(self, store: UserStore) -> str:
         newest = cross.newest_source(store)
         cancel, done = self._guarded(store, None)
+        asked = self._asking()
         try:
-            cross.prepare_briefing(store, self.backend(), paths=self.paths, options=self.options,
-                                   estimator=self.estimator, cancel=cancel, emit=lambda ev: self.emit(newest, ev))
+            written = cross.prepare_briefing(store, self.backend(), paths=self.paths, options=self.options,
+                                             estimator=self.estimator, cancel=cancel, use_model=asked,
+                                             emit=lambda ev: self.emit(newest, ev))
+            if written is not None:
+                self._noted(written.how, asked)
         except summarise.Paused:
             return "paused"
         except summarise.Unavailable as exc:

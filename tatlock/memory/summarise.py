@@ -20,13 +20,15 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable
 
 from tatlock.errors import BackendError
 from tatlock.llm.base import Cancel, Cancelled, ChatResult, StopGeneration
 
-__all__ = ["MAX_TOKENS", "Paused", "Shape", "Unavailable", "Written", "grounded", "write"]
+__all__ = ["MAX_TOKENS", "Paused", "Shape", "TrackRecord", "Unavailable", "Written", "grounded", "write"]
 
 MAX_TOKENS = 1400  # most tokens one summary may take (a compact, an archive, a briefing)
 REPAIR_NOTE = ("\n\nReply as JSON: one list of short lines for each section, in order, taken only from the text "
@@ -211,3 +213,56 @@ def write(backend: Any, prompt: str, *, shape: Shape, source: str, extract: Call
     if repaired is not None and grounded(repaired, source, shape.sections):
         return Written(repaired, "repaired", calls, why)
     return fallback(f"{why}, and so is its repair")
+
+
+class TrackRecord:
+    """How a model has done at summaries, kept beside the data (``summary_record.json``), so
+    that a model that cannot write them (SmolLM2: never in 53 tries) is not asked every time,
+    each time costing minutes of a small machine's processor for nothing: after ``IN_A_ROW``
+    unusable summaries in a row, housekeeping writes the extract without asking the model, and
+    asks it again only once in ``RETRY_EVERY`` summaries (a better model, or a lucky day, is
+    noticed). Summaries asked for by hand (``tatlock memory compact``) always ask the model."""
+
+    IN_A_ROW = 3
+    RETRY_EVERY = 10
+    _lock = threading.Lock()
+
+    def __init__(self, path: Path, model: str):
+        self.path, self.model = path, model
+
+    def _load(self) -> dict[str, Any]:
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        return data if isinstance(data, dict) else {}
+
+    def _entry(self, data: dict[str, Any]) -> dict[str, int]:
+        entry = data.get(self.model)
+        if not isinstance(entry, dict):
+            entry = {}
+        return {"unusable": int(entry.get("unusable", 0)), "skipped": int(entry.get("skipped", 0))}
+
+    def worth_asking(self) -> bool:
+        with self._lock:
+            entry = self._entry(self._load())
+        return entry["unusable"] < self.IN_A_ROW or entry["skipped"] >= self.RETRY_EVERY - 1
+
+    def note(self, how: str, *, asked: bool) -> None:
+        """One summary written: ``how`` (model, repaired, extract), and whether the model was asked."""
+        from tatlock.files import write_private
+
+        with self._lock:
+            data = self._load()
+            entry = self._entry(data)
+            if not asked:
+                entry["skipped"] += 1
+            elif how == "extract":
+                entry = {"unusable": entry["unusable"] + 1, "skipped": 0}
+            else:
+                entry = {"unusable": 0, "skipped": 0}
+            data[self.model] = entry
+            try:
+                write_private(self.path, json.dumps(data, indent=1))
+            except OSError:
+                pass  # a record is an economy; never fail a summary over it
