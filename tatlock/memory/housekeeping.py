@@ -12,9 +12,11 @@ question and its answer:
   just went quiet, and is not remade after every message of a chat going on).
 * It makes way for turns. A turn that starts while one of its model calls runs (in this
   process or any other: every turn holds a shared lock on ``turns.lock`` while it runs)
-  cancels that call; the work resumes once the turn is over. A compaction makes way at most
-  ``MAX_YIELDS`` times, then goes on beside the turns, so a conversation in constant use is
-  still compacted; a briefing always makes way (the last one stays in use meanwhile).
+  cancels that call; the work resumes once the turn is over. A block whose compaction has made
+  way ``MAX_YIELDS`` times is summarised without the model (the extract: no call, no wait), so
+  a conversation in constant use is still compacted and no answer ever waits behind a summary
+  (a server with one slot would queue the answer behind it); a briefing always makes way (the
+  last one stays in use meanwhile).
 * One housekeeper per user at a time, across processes: a lock file (``flock``) in the user's
   folder, which the kernel releases when its process ends, even by kill -9. What a killed
   housekeeper was writing is safe anyway: a compaction is claimed and committed in single
@@ -52,7 +54,7 @@ __all__ = ["MAX_YIELDS", "SETTLE", "Housekeeper", "Work"]
 log = logging.getLogger(__name__)
 
 SETTLE = 15.0  # seconds without a new message before the briefing is prepared
-MAX_YIELDS = 2  # a compaction makes way for a turn this often, then goes on beside them
+MAX_YIELDS = 2  # a block's compaction makes way for a turn this often; then it is extracted, without the model
 POLL = 0.2  # seconds between looks at the database for a new message from another process
 
 Emit = Callable[[int | None, Event], None]  # (the conversation it concerns, the event)
@@ -240,14 +242,14 @@ class Housekeeper:
         return outcome if status == "done" else status
 
     def _guarded(self, store: UserStore, key: tuple[str, int, int] | None) -> tuple[Cancel, threading.Event]:
-        """A cancel for one job, and a watcher that sets it when a turn needs the server
-        (unless the job has made way ``MAX_YIELDS`` times already) or the housekeeper stops."""
+        """A cancel for one job, and a watcher that sets it when a turn needs the server (the
+        job's ``key`` counts how often it made way) or the housekeeper stops."""
         cancel, done = Cancel(), threading.Event()
         with self._guard:
             self._cancel = cancel
         self._turn.clear()
         # a backend shared with the turns (a caller's own) is not cut: that would cut the turn's call too
-        may_yield = not self._shared_backend and (key is None or self.yields.get(key, 0) < MAX_YIELDS)
+        may_yield = not self._shared_backend
 
         def watch() -> None:
             while not done.wait(POLL):
@@ -274,8 +276,10 @@ class Housekeeper:
         block = rows.next_block(store, cid, self.interval)
         if block is None:
             return "done"
-        cancel, done = self._guarded(store, ("compaction", cid, block[0]))
-        asked = self._asking()
+        key = ("compaction", cid, block[0])
+        cancel, done = self._guarded(store, key)
+        # made way often enough: the block is extracted now, rather than wait for a quiet moment
+        asked = self.yields.get(key, 0) < MAX_YIELDS and self._asking()
 
         def emit(ev: Event) -> None:
             if isinstance(ev, CompactionFinished):
