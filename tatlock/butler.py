@@ -380,11 +380,13 @@ class Butler:
             self.paths, self.username, backend=self.new_backend, interval=int(self.cfg.effective("compact_interval")),
             budget=self._summary_budget(), options=self.summary_options(), emit=self._housekeeping_event,
             estimator=self.estimator, turns_running=lambda: bool(self._turns), shared_backend=self._backend_given,
-            settle=housekeeping.SETTLE, record=summarise.TrackRecord(self.paths.data_dir / RECORD, self.model))
+            settle=housekeeping.SETTLE, compact_settle=housekeeping.COMPACT_SETTLE,
+            record=summarise.TrackRecord(self.paths.data_dir / RECORD, self.model))
 
     def _spawn_args(self) -> dict[str, Any]:
         return {"paths": self.paths, "username": self.username, "model": self.model,
-                "budget": self._summary_budget(), "settle": self._housekeeping.housekeeper.settle}
+                "budget": self._summary_budget(), "settle": self._housekeeping.housekeeper.settle,
+                "compact_settle": self._housekeeping.housekeeper.compact_settle}
 
     def _housekeeping_event(self, conversation_id: int | None, ev: Event) -> None:
         if conversation_id is not None:

@@ -144,6 +144,7 @@ def fuzz_env(served, fake_server, monkeypatch, tmp_path):
 
     monkeypatch.setenv("TATLOCK_HOUSEKEEPING", "background")  # on its thread, making way for the turns
     monkeypatch.setattr(housekeeping, "SETTLE", 0.05)  # briefings between turns too
+    monkeypatch.setattr(housekeeping, "COMPACT_SETTLE", 0.02)
     monkeypatch.setattr(detached, "spawn", lambda *a, **kw: None)  # what is left stays in this test's home
     from tatlock.memory.summarise import TrackRecord
 

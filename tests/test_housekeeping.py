@@ -64,6 +64,7 @@ def background(served, monkeypatch):
     monkeypatch.setenv("TATLOCK_HOUSEKEEPING", "background")
     monkeypatch.setenv("TATLOCK_COMPACT_INTERVAL", "4")
     monkeypatch.setattr(detached, "spawn", lambda *a, **kw: None)  # nothing outlives the test here
+    monkeypatch.setattr(housekeeping, "COMPACT_SETTLE", 0.1)
     model = SlowSummaries()
     served.handler = model
     return model
@@ -200,7 +201,7 @@ def test_a_detached_housekeeper_ends_at_its_lifetime_even_mid_call(served, home,
     env = {**os.environ}
     t0 = time.monotonic()
     p = subprocess.run([sys.executable, "-m", "tatlock.memory.detached", "--user", "tester", "--model",
-                        "llama3.2:3b", "--budget", "4096", "--lifetime", "2"], env=env, timeout=60,
+                        "llama3.2:3b", "--budget", "4096", "--lifetime", "2", "--compact-settle", "0"], env=env, timeout=60,
                        capture_output=True, text=True)
     assert p.returncode == 0 and model.summaries == 1 and not model.gate.is_set()
     assert time.monotonic() - t0 < 30  # cut at its lifetime, not at the call's 15 s timeout or later

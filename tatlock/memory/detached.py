@@ -26,7 +26,7 @@ from typing import Any
 from tatlock.events import Event
 from tatlock.files import private_dir, private_file, write_private
 from tatlock.memory import summarise
-from tatlock.memory.housekeeping import SETTLE, Housekeeper
+from tatlock.memory.housekeeping import COMPACT_SETTLE, SETTLE, Housekeeper
 from tatlock.memory.locks import PID_NAME, PRESENCE_NAME, Lock
 from tatlock.memory.tokens import Estimator
 from tatlock.paths import Paths
@@ -38,7 +38,8 @@ log = logging.getLogger(__name__)
 LIFETIME = 900.0  # the longest a detached housekeeper lives; what is left waits for the next one
 
 
-def spawn(paths: Paths, username: str, *, model: str, budget: int, settle: float = SETTLE) -> int | None:
+def spawn(paths: Paths, username: str, *, model: str, budget: int, settle: float = SETTLE,
+          compact_settle: float = COMPACT_SETTLE) -> int | None:
     """Start a detached housekeeper for ``username`` (its own session: it outlives the caller
     and a Ctrl-C in its terminal). Its pid; 0 when one is running already (it finds the new
     work before it ends); None when it could not be started."""
@@ -50,7 +51,7 @@ def spawn(paths: Paths, username: str, *, model: str, budget: int, settle: float
     else:
         env.pop("TATLOCK_HOME", None)
     args = [sys.executable, "-m", "tatlock.memory.detached", "--user", username, "--model", model,
-            "--budget", str(int(budget)), "--settle", f"{settle:g}"]
+            "--budget", str(int(budget)), "--settle", f"{settle:g}", "--compact-settle", f"{compact_settle:g}"]
     try:
         proc = subprocess.Popen(args, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL, start_new_session=True, close_fds=True,
@@ -78,6 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--budget", type=int, required=True)
     p.add_argument("--lifetime", type=float, default=LIFETIME)
     p.add_argument("--settle", type=float, default=SETTLE)
+    p.add_argument("--compact-settle", type=float, default=COMPACT_SETTLE)
     args = p.parse_args(argv)
     cfg = config.load()
     try:  # what it leaves, and why, where a person can read it (it has no terminal)
@@ -110,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
     hk = Housekeeper(cfg.paths, args.user, backend=lambda: make_backend(cfg, args.model), options=options,
                      interval=int(cfg.effective("compact_interval")), budget=args.budget, emit=emit,
                      estimator=Estimator(args.model, cfg.paths.data_dir / "token_calibration.json"),
-                     settle=args.settle,
+                     settle=args.settle, compact_settle=args.compact_settle,
                      record=summarise.TrackRecord(cfg.paths.data_dir / "summary_record.json", args.model))
     presence = Lock(cfg.paths.user_dir(args.user) / PRESENCE_NAME)
     if not presence.acquire():

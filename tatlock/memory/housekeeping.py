@@ -7,9 +7,10 @@ seconds on a fast machine and minutes on a small one, so none of them ever runs 
 question and its answer:
 
 * A ``Housekeeper`` does whatever is due for one user, in any conversation: compactions
-  first (the most recently active conversation first), then the briefing once the
-  conversations have been quiet for ``settle`` seconds (so it covers the conversation that
-  just went quiet, and is not remade after every message of a chat going on).
+  first (the most recently active conversation first), once no message has come for
+  ``compact_settle`` seconds, then the briefing once the conversations have been quiet for
+  ``settle`` seconds (so it covers the conversation that just went quiet, and is not remade
+  after every message of a chat going on).
 * It makes way for turns. A turn that starts while one of its model calls runs (in this
   process or any other: every turn holds a shared lock on ``turns.lock`` while it runs)
   cancels that call; the work resumes once the turn is over. A block whose compaction has made
@@ -49,11 +50,15 @@ from tatlock.paths import Paths
 from tatlock.store import compaction as rows
 from tatlock.store.user import UserStore
 
-__all__ = ["MAX_YIELDS", "SETTLE", "Housekeeper", "Work"]
+__all__ = ["COMPACT_SETTLE", "MAX_YIELDS", "SETTLE", "Housekeeper", "Work"]
 
 log = logging.getLogger(__name__)
 
 SETTLE = 15.0  # seconds without a new message before the briefing is prepared
+# seconds without a new message before a compaction starts: a summary's prompt, once the server
+# has begun reading it, can hold a small server for tens of seconds even after its call is cut
+# (llama-server reads a prompt in batches), so it does not start while questions come one by one
+COMPACT_SETTLE = 5.0
 MAX_YIELDS = 2  # a block's compaction makes way for a turn this often; then it is extracted, without the model
 POLL = 0.2  # seconds between looks at the database for a new message from another process
 
@@ -96,7 +101,8 @@ class Housekeeper:
     def __init__(self, paths: Paths, username: str, *, backend: Callable[[], Backend], interval: int, budget: int,
                  options: dict[str, Any] | None = None, emit: Emit = lambda cid, ev: None, settle: float = SETTLE,
                  estimator: Estimator | None = None, turns_running: Callable[[], bool] = lambda: False,
-                 shared_backend: bool = False, record: summarise.TrackRecord | None = None):
+                 shared_backend: bool = False, record: summarise.TrackRecord | None = None,
+                 compact_settle: float = COMPACT_SETTLE):
         self.paths, self.username = paths, username
         self._make_backend = backend
         self._backend: Backend | None = None
@@ -104,6 +110,7 @@ class Housekeeper:
         self.record = record  # how the model has done at summaries: a hopeless one is not asked
         self.interval, self.budget, self.options = interval, budget, dict(options or {})
         self.emit, self.settle, self.estimator = emit, settle, estimator
+        self.compact_settle = compact_settle
         self.turns_running = turns_running  # this process's own turns (the turns lock tells of all)
         self.turns = turns_lock(paths, username)
         self.lock = Lock(paths.user_dir(username) / LOCK_NAME)
@@ -218,7 +225,8 @@ class Housekeeper:
             self._watch(store)
             if not self._turn_running(store):
                 self._turn.clear()
-                if left.compactions or self._hurry.is_set() or self.quiet_for() >= self.settle:
+                quiet, hurry = self.quiet_for(), self._hurry.is_set()
+                if hurry or (left.compactions and quiet >= self.compact_settle) or quiet >= self.settle:
                     return
             self._stop.wait(POLL)
 
@@ -227,7 +235,11 @@ class Housekeeper:
         way for a turn, or the briefing waits to be quiet) or "stuck" (a job failed: the server
         cannot be used now; left for the next run)."""
         status = "done"
-        for cid in self.due(store).compactions:
+        self._watch(store)
+        compactions = self.due(store).compactions
+        if compactions and not (hurry or self.quiet_for() >= self.compact_settle):
+            return "paused"  # not while questions come one by one
+        for cid in compactions:
             if self.stopped or self._turn_running(store):
                 return "paused"
             outcome = self._compact(store, cid)
