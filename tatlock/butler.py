@@ -29,8 +29,9 @@ from tatlock.errors import BackendError, NotFound, TatlockError, UsageError
 from tatlock.events import ConversationReady, ErrorEvent, Event, Notice, TurnCancelled, TurnFinished
 from tatlock.llm.base import Backend, Cancel
 from tatlock.llm.factory import make_backend
+from tatlock.memory.fit import FittedBackend
 from tatlock.memory.tokens import Estimator
-from tatlock.pipeline.phases import MAX_TOKENS, TurnEnv
+from tatlock.pipeline.phases import TurnEnv, summary_tokens
 from tatlock.pipeline.turn import TurnRequest, TurnRunner
 from tatlock.services.archive import Archive
 from tatlock.services.conversations import Conversations
@@ -52,6 +53,7 @@ log = logging.getLogger(__name__)
 # for the model only, and stored whole
 MAX_QUESTION_CHARS = 2_000_000
 RECORD = "summary_record.json"  # how each model has done at summaries (a hopeless one is not asked)
+MAX_ONE_OFF_CHARS = 4_000  # a one-off instruction (`ask -s`) sits in the system prompt beside the persona
 
 
 class Butler:
@@ -65,7 +67,8 @@ class Butler:
         self.username = validate_username(cfg.user if username is None else username)
         self.interface = interface
         self.model_override = model
-        self._backend = backend
+        # every backend is fitted: no request it sends outgrows the context (tatlock.memory.fit)
+        self._backend: Backend | None = self._fitted(backend) if backend is not None else None
         self._backend_given = backend is not None  # a caller's own backend (tests) serves everything
         self._estimator: Estimator | None = None
         self.clock = clock or self._now
@@ -92,9 +95,9 @@ class Butler:
         api_key = cfg.api_key_value() if cfg.backend == "openai" else None
         # every secret tatlock knows is withheld from debug logs, tool results and the model's findings
         self.secrets = tuple(dict.fromkeys(s for s in (api_key, *secrets.known_values(cfg)) if s))
-        from tatlock.pipeline import intents
+        from tatlock.pipeline.routing import classifier
 
-        intents.use_cache(self.paths.data_dir)  # the classifier's weights, trained once, kept beside the data
+        classifier.warm()  # the route classifier is read while the memory opens, not before the first route
         try:
             self.system = SystemStore.open(self.paths.system_db, default_user=cfg.user,
                                            persona=prompts.paragraphs("persona.txt"), tools=BUILTIN_TOOLS)
@@ -162,8 +165,11 @@ class Butler:
     def backend(self) -> Backend:
         with self._lock:
             if self._backend is None:
-                self._backend = make_backend(self.cfg, self.model_override)
+                self._backend = self._fitted(make_backend(self.cfg, self.model_override))
             return self._backend
+
+    def _fitted(self, backend: Backend) -> Backend:
+        return FittedBackend(backend, self.budget, lambda: self.estimator)
 
     @property
     def estimator(self) -> Estimator:
@@ -182,7 +188,7 @@ class Butler:
         backend serves one call at a time, so cancelling a turn never cuts another's call."""
         if self._backend_given and self._backend is not None and model in (None, self._backend.model):
             return self._backend
-        return make_backend(self.cfg, model or self.model)
+        return self._fitted(make_backend(self.cfg, model or self.model))
 
     def anchor(self) -> Author:
         """The butler's owner: messages from the user's own interfaces are the Anchor's."""
@@ -233,6 +239,14 @@ class Butler:
                 return latest, False
         return self.store.create_conversation(room, self.interface), True
 
+    def cancel_turns(self) -> None:
+        """Cancel every running turn (the process is told to stop): each stores its partial
+        answer, marked cancelled, and ends; ``close`` waits for that."""
+        with self._lock:
+            turns = list(self._turns)
+        for turn in turns:
+            turn.cancel()
+
     def close(self) -> str | None:
         """Wait for running turns, then the housekeeping: in the foreground mode until it is
         done; otherwise for at most a moment, then what is left goes on in a detached process
@@ -261,10 +275,18 @@ class Butler:
     # -- turns -----------------------------------------------------------------------------
 
     def turn(self, text: str, *, conversation_id: int | None = None, new: bool = False, room_id: str | None = None,
-             author: Author | None = None, material: str | None = None) -> Turn:
-        """Start one turn and return it at once; its events arrive as they happen."""
+             author: Author | None = None, material: str | None = None, system: str | None = None) -> Turn:
+        """Start one turn and return it at once; its events arrive as they happen. ``system`` is
+        a one-off instruction for this turn only, added after the persona (never stored as one)."""
         if not isinstance(text, str) or not text.strip():
             raise UsageError("the message is empty")
+        if system is not None:
+            system = valid_text(system).strip()
+            if not system:
+                raise UsageError("the one-off instruction is empty")
+            if len(system) > MAX_ONE_OFF_CHARS:
+                raise UsageError(f"the one-off instruction is {len(system):,} characters long; at most "
+                                 f"{MAX_ONE_OFF_CHARS:,} fit beside the persona")
         text, material = valid_text(text), valid_text(material) if material else material
         if len(text) > MAX_QUESTION_CHARS or (material and len(material) > 2 * MAX_QUESTION_CHARS):
             raise UsageError(f"the message is larger than {MAX_QUESTION_CHARS:,} characters")
@@ -283,7 +305,8 @@ class Butler:
             self.hub.publish(ev)
 
         env = self._env()
-        runner = TurnRunner(env, TurnRequest(conv, is_new, text, material, author or self.anchor()), emit, cancel,
+        request = TurnRequest(conv, is_new, text, material, author or self.anchor(), system)
+        runner = TurnRunner(env, request, emit, cancel,
                             describe_image=self._describe_image if self.cfg.vision_model else None)
 
         def work() -> None:
@@ -354,7 +377,7 @@ class Butler:
     # -- background ------------------------------------------------------------------------
 
     def summary_options(self) -> dict[str, Any]:
-        opts: dict[str, Any] = {"temperature": 0.2, "max_tokens": MAX_TOKENS["summary"]}
+        opts: dict[str, Any] = {"temperature": 0.2, "max_tokens": summary_tokens(self.budget())}
         if self.cfg.backend == "ollama":
             opts["context"] = self._summary_budget()
         return opts

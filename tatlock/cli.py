@@ -4,7 +4,8 @@ Start-up matters: this module imports only the standard library and tatlock.conf
 Each command imports what it needs when it runs, so `tatlock --help` and `tatlock ask`
 never load Textual.
 
-Exit codes: 0 success, 1 failure (server down, no such row), 2 usage error, 130 interrupted.
+Exit codes: 0 success, 1 failure (server down, no such row), 2 usage error, 130 interrupted,
+143 and 129 stopped by SIGTERM and SIGHUP.
 """
 
 from __future__ import annotations
@@ -13,6 +14,16 @@ import argparse
 from typing import Callable, Sequence
 
 from tatlock import __version__
+
+
+class _Unbroken(argparse.HelpFormatter):
+    """Help text wrapped between words only: a long path stays whole, to be copied."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        import textwrap
+
+        return textwrap.fill(" ".join(text.split()), width, initial_indent=indent, subsequent_indent=indent,
+                             break_long_words=False, break_on_hyphens=False)
 
 
 class Parser(argparse.ArgumentParser):
@@ -39,7 +50,9 @@ def build_parser() -> Parser:
     p = Parser(
         prog="tatlock",
         description="Tatlock, a terminal butler with long-term memory, on a local model.",
-        epilog="Run `tatlock COMMAND --help` for each command. Data lives in $TATLOCK_HOME when set.",
+        epilog="Run `tatlock COMMAND --help` for each command. Settings: `tatlock config` (config.toml; "
+               "`tatlock config path` says where). Data lives in $TATLOCK_HOME when set; `tatlock doctor` says "
+               "where.",
     )
     p.add_argument("--version", action="version", version=f"tatlock {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
@@ -54,6 +67,9 @@ def build_parser() -> Parser:
     a.add_argument("--conversation", type=int, metavar="ID", help="continue conversation ID")
     _user_opt(a)
     a.add_argument("--model", metavar="NAME", help="model to use (default: config or hardware tier)")
+    a.add_argument("-s", "--system", metavar="TEXT",
+                   help="a one-off instruction for this question only, added after the persona "
+                        "(e.g. -s 'Answer in French'); not stored as persona")
     a.add_argument("-v", "--verbose", action="store_true", help="trace the phases on stderr")
     a.set_defaults(func=_cmd("ask", "run"))
 
@@ -99,8 +115,13 @@ def build_parser() -> Parser:
     x = ps.add_parser("export", help="write all instructions to FILE as JSON (- for stdout)")
     x.add_argument("file")
     x.add_argument("--yes", action="store_true", help="replace FILE without asking if it exists")
-    x = ps.add_parser("import", help="replace all instructions with FILE (JSON export or plain text; - for stdin)")
-    x.add_argument("file")
+    x = ps.add_parser("import", help="replace all instructions with FILE (JSON export or plain text, at most 4 MB; "
+                                     "- for stdin)",
+                      description="Replace all persona instructions with those in FILE (- reads stdin), after "
+                                  "asking. FILE is either a JSON export (`tatlock persona export`), whose "
+                                  "instructions may span several lines, or plain text: one instruction per line, "
+                                  "blank lines and lines starting with # skipped.")
+    x.add_argument("file", help="a JSON export, or plain text with one instruction per line (- for stdin)")
     x.add_argument("--yes", action="store_true", help="do not ask for confirmation")
     pe.set_defaults(func=_cmd("admin", "persona"))
 
@@ -180,7 +201,10 @@ def build_parser() -> Parser:
     x.add_argument("--format", choices=("md", "json"), default=None, help="md (default for one) or json (for --all)")
     x.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of stdout")
     _user_opt(x)
-    x = ms.add_parser("import", help="restore a JSON export (importing it twice adds nothing)")
+    x = ms.add_parser("import", help="restore a JSON export (importing it twice adds nothing)",
+                      description="Restore a JSON export: the file (at most 512 MB) is checked in full before "
+                                  "anything is written; importing it twice adds nothing, and an import that "
+                                  "stopped half way is finished by importing the same file again.")
     x.add_argument("file", help="a file written by `tatlock memory export --all --format json` (- for stdin)")
     _user_opt(x)
     x = ms.add_parser("stats", help="counts and sizes")
@@ -211,24 +235,86 @@ def build_parser() -> Parser:
     se.set_defaults(func=_cmd("secret", "run"))
 
     # -- mcp -------------------------------------------------------------------------------
-    x = sub.add_parser("mcp", help="serve one user's conversations over MCP (stdio, or --http PORT)",
+    x = sub.add_parser("mcp", help="serve one user's conversations over MCP (stdio, --http PORT or --socket PATH)",
                        description="A Model Context Protocol server for one user's memory: resources "
                                    "conversations://... and tools (create_conversation, add_turn, ask, ...). "
+                                   "Over stdio the calling program is trusted; over HTTP every request needs the "
+                                   "user's bearer token (made at first use; --show-token prints it). "
                                    "Needs the mcp extra: pip install 'tatlock[mcp]'.")
     _user_opt(x)
-    x.add_argument("--http", type=int, metavar="PORT",
-                   help="serve streamable HTTP at http://127.0.0.1:PORT/mcp instead of stdio (loopback only)")
+    where = x.add_mutually_exclusive_group()
+    where.add_argument("--http", type=int, metavar="PORT",
+                       help="serve streamable HTTP at http://127.0.0.1:PORT/mcp instead of stdio (loopback only; "
+                            "0 picks a free port)")
+    where.add_argument("--socket", metavar="PATH",
+                       help="serve streamable HTTP on a Unix socket at PATH (made 0600) instead of stdio")
+    x.add_argument("--show-token", action="store_true",
+                   help="print the bearer token HTTP clients need (on stdout); alone, print it and exit")
+    x.add_argument("--new-token", action="store_true",
+                   help="replace the token with a new one and print it (clients with the old one are refused)")
     x.add_argument("--model", metavar="NAME", help="model for ask (default: config or hardware tier)")
     x.add_argument("-v", "--verbose", action="store_true", help="log requests on stderr")
     x.set_defaults(func=_cmd("mcp", "run"))
 
+    # -- config ----------------------------------------------------------------------------
+    cf = sub.add_parser("config", help="show and change settings (config.toml)", formatter_class=_Unbroken,
+                        description="Show and change tatlock's settings. Each comes from the environment "
+                                    "(TATLOCK_...), else config.toml, else a default; `tatlock config` alone lists "
+                                    "them all with where each comes from. A value is checked as loading checks it "
+                                    "before anything is written. " + _config_file_here())
+    cs = cf.add_subparsers(dest="action", metavar="ACTION", parser_class=Parser)
+    x = cs.add_parser("list", help="every setting, its value and where it comes from (what `config` alone shows)")
+    x.add_argument("--json", action="store_true", help="machine-readable output")
+    x = cs.add_parser("get", help="print the value of one setting in effect")
+    x.add_argument("name", metavar="NAME")
+    x = cs.add_parser("set", help="set NAME to VALUE in config.toml (refused, with nothing written, if invalid)")
+    x.add_argument("name", metavar="NAME")
+    x.add_argument("value", metavar="VALUE", nargs="+",
+                   help="the value (allowed_paths takes several folders)")
+    x = cs.add_parser("unset", help="remove NAME from config.toml, back to its default")
+    x.add_argument("name", metavar="NAME")
+    cs.add_parser("path", help="print where config.toml is (whether or not it exists yet)")
+    cs.add_parser("edit", help="open config.toml in $VISUAL/$EDITOR; an invalid edit is not saved")
+    cf.set_defaults(func=_cmd("config", "run"), json=False)
+
     # -- doctor / setup --------------------------------------------------------------------
-    d = sub.add_parser("doctor", help="check tier, model server, model and paths")
+    d = sub.add_parser("doctor", help="check the tier, model server, model, settings file and data folders",
+                       description="Check what tatlock needs: the hardware tier and its model, whether the model "
+                                   "server answers and has the model (against the server's own list, on either "
+                                   "backend), where config.toml and the data live, and each database. Each "
+                                   "problem comes with what to do about it. Exit code 1 when something is wrong.")
     d.set_defaults(func=_cmd("doctor", "doctor"))
-    s = sub.add_parser("setup", help="pull the hardware tier's model (or --model) with progress")
-    s.add_argument("--model", metavar="NAME")
+    s = sub.add_parser("setup", help="get the model: pull it through Ollama, with progress",
+                       description="Pull the hardware tier's model (or --model) through Ollama, with progress. "
+                                   "With backend openai (llama-server, LM Studio, vLLM) nothing can be pulled: "
+                                   "setup says whether the server has the model, and what to do if not.")
+    s.add_argument("--model", metavar="NAME", help="the model to pull (default: config or hardware tier)")
     s.set_defaults(func=_cmd("doctor", "setup"))
+    _describe(p)
     return p
+
+
+def _config_file_here() -> str:
+    """Where config.toml is, for --help (no folder is made; a broken environment does not stop --help)."""
+    try:
+        from tatlock.paths import Paths
+
+        return f"config.toml is {Paths.resolve().config_file}."
+    except Exception:  # noqa: BLE001 - --help must always show
+        return "`tatlock config path` says where config.toml is."
+
+
+def _describe(parser: argparse.ArgumentParser) -> None:
+    """Every command's own --help starts with its one-line description: the summary its parent
+    lists, unless it has a longer description of its own."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            summaries = {a.dest: a.help for a in action._choices_actions}
+            for name, child in action.choices.items():
+                if child.description is None and summaries.get(name):
+                    text = str(summaries[name])
+                    child.description = text[0].upper() + text[1:] + ("" if text.endswith(".") else ".")
+                _describe(child)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -263,11 +349,18 @@ def run_command(func: Callable[[argparse.Namespace], int], args: argparse.Namesp
         except Exception:  # noqa: BLE001 - stderr itself is gone
             pass
 
+    from tatlock.commands import signals
+
     try:
-        return int(func(args) or 0)
+        with signals.raising():  # SIGTERM and SIGHUP end a command as Ctrl-C does (commands/signals.py)
+            return int(func(args) or 0)
     except TatlockError as exc:
         say(f"tatlock: {error_line(exc)}")
         return exc.exit_code
+    except signals.Stopped as exc:
+        if not exc.reported:
+            say(f"tatlock: stopped by {exc.name}")
+        return exc.code
     except KeyboardInterrupt:
         say("tatlock: interrupted")
         return 130

@@ -116,8 +116,10 @@ class Config:
         return getattr(tier, name)
 
     def hardware_tier(self):
-        from tatlock.hardware import current_tier
+        from tatlock.hardware import current_tier, tier_by_name
 
+        if self.tier and self.tier.strip().lower() != "auto":
+            return tier_by_name(self.tier)  # chosen explicitly: no need to detect the hardware on every start
         return current_tier(self.tier)[0]
 
     @property
@@ -293,10 +295,10 @@ def _read_file(path: Path) -> dict[str, Any]:
         with open(path, "rb") as fh:
             return tomllib.load(fh)
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path} is not valid TOML: {exc}") from None
+        raise ConfigError(f"{path} is not valid TOML: {exc}", kind="config_file") from None
     except UnicodeDecodeError as exc:
         raise ConfigError(f"{path} is not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start}): "
-                          "save it as UTF-8") from None
+                          "save it as UTF-8", kind="config_file") from None
     except OSError as exc:
         raise ConfigError(f"cannot read {path}: {exc.strerror or exc}") from None
 
@@ -306,13 +308,27 @@ def load(env: dict[str, str] | None = None, paths: Paths | None = None) -> Confi
     first bad one raises one ConfigError line naming it, its value and what is allowed."""
     env = dict(os.environ if env is None else env)
     paths = paths or Paths.resolve(env)
-    file_values = _read_file(paths.config_file)
+    return _settle(paths, _read_file(paths.config_file), env)
+
+
+def check_file_text(paths: Paths, text: str) -> dict[str, Any]:
+    """The settings of a would-be config.toml holding ``text``, checked as loading checks them
+    (the environment aside): the ConfigError is the line loading that file would give."""
+    try:
+        values = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{paths.config_file} is not valid TOML: {exc}") from None
+    _settle(paths, values, {})
+    return values
+
+
+def _settle(paths: Paths, file_values: dict[str, Any], env: dict[str, str]) -> Config:
     known = set(Config.ENV)
     unknown = sorted(set(file_values) - known)
     if unknown:
         raise ConfigError(
-            f"{paths.config_file}: unknown setting {unknown[0]!r} (known: {', '.join(sorted(known))})"
-        )
+            f"{paths.config_file}: unknown setting {unknown[0]!r} (known: {', '.join(sorted(known))})",
+            kind="config_file")
     cfg = Config(paths=paths)
     cfg.user, cfg.source["user"] = _login_user()
     for name, var in Config.ENV.items():
@@ -325,50 +341,55 @@ def load(env: dict[str, str] | None = None, paths: Paths | None = None) -> Confi
                 _check(cfg, name)
             except _Bad as exc:
                 shown = f"{var}={_shown(raw)}" if where.startswith("$") else f"{name} = {_shown(raw)} in {where}"
-                raise ConfigError(f"{shown}: {name} must be {exc}") from None
+                raise ConfigError(f"{shown}: {name} must be {exc}",
+                                  kind=None if where.startswith("$") else "config_file") from None
             cfg.source[name] = where
     if "ollama_host" not in cfg.source:
         cfg.ollama_host = _normalise_host(cfg.ollama_host)
     return cfg
 
 
+def toml_value(name: str, words: list[str]) -> str:
+    """A setting given on the command line (as the environment would give it) as TOML text:
+    numbers as numbers, ``allowed_paths`` as a list (several words, or one ``:``-separated),
+    everything else as a string. What is not a number stays a string, for validation to refuse."""
+    import json
+    import math
+
+    if name == "allowed_paths":
+        entries = [e for w in words for e in w.split(os.pathsep)]
+        return "[" + ", ".join(json.dumps(e.strip(), ensure_ascii=False) for e in entries if e.strip()) + "]"
+    text = " ".join(words).strip()
+    if name in INT_RANGES:
+        try:
+            return str(int(text.strip()))
+        except ValueError:
+            pass
+    if name in FLOAT_RANGES:
+        try:
+            number = float(text)
+        except ValueError:
+            pass
+        else:
+            if math.isfinite(number):
+                return repr(number) if number != int(number) else str(int(number))
+    return json.dumps(text, ensure_ascii=False)  # a JSON string is a TOML basic string
+
+
 def save_setting(paths: Paths, name: str, value: str) -> None:
     """Write one text setting into config.toml, keeping every other line (comments included):
-    its top-level line is replaced, or a line is added before the first table. The file is
-    written beside the old one and renamed into place, so it is never half written."""
+    its line is replaced, or one is added before the first table. The file is written whole or
+    not at all (see configfile); one that is not TOML is left as it was (ConfigError)."""
     import json
-    import tempfile
+
+    from tatlock import configfile
 
     if name not in Config.ENV:
         raise UsageError(f"unknown setting {name!r}")
     path = paths.config_file
-    try:
-        text = path.read_text(encoding="utf-8") if path.exists() else ""
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"cannot read {path}: {exc}") from None
-    line = f"{name} = {json.dumps(str(value), ensure_ascii=False)}"  # a JSON string is a TOML basic string
-    lines = text.splitlines()
-    at = next((i for i, ln in enumerate(lines) if ln.lstrip().startswith("[")), len(lines))
-    same = [i for i, ln in enumerate(lines[:at]) if re.match(rf"\s*{re.escape(name)}\s*=", ln)]
-    if same:
-        lines[same[0]] = line
-    else:
-        lines.insert(at, line)
-    new = "\n".join(lines) + "\n"
+    new = configfile.with_setting(configfile.read(path), name, json.dumps(str(value), ensure_ascii=False))
     try:
         tomllib.loads(new)
     except tomllib.TOMLDecodeError as exc:  # a file we cannot safely edit is left as it was
         raise ConfigError(f"{path} is not valid TOML: {exc}") from None
-    tmp = None
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(new)
-        if path.exists():
-            os.chmod(tmp, path.stat().st_mode & 0o777)
-        os.replace(tmp, path)
-    except OSError as exc:
-        if tmp is not None:
-            Path(tmp).unlink(missing_ok=True)
-        raise ConfigError(f"cannot write {path}: {exc.strerror or exc}") from None
+    configfile.write(path, new)

@@ -158,14 +158,18 @@ def _cpu_count() -> int:
 
 
 def _physical_ram() -> int:
+    # the POSIX count first: the same figure as psutil's on Linux and macOS, without importing
+    # psutil on every start (about 20 ms of `tatlock ask`); psutil where there is no sysconf
+    try:
+        pages = int(os.sysconf("SC_PHYS_PAGES"))
+        if pages > 0:
+            return int(os.sysconf("SC_PAGE_SIZE")) * pages
+    except (AttributeError, ValueError, OSError):
+        pass
     try:
         import psutil
 
         return int(psutil.virtual_memory().total)
-    except Exception:
-        pass
-    try:
-        return int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
     except Exception:
         return 0
 

@@ -58,6 +58,10 @@ class Paths:
     def user_db(self, username: str) -> Path:
         return self.users_dir / f"{validate_username(username)}_longterm.db"
 
+    def mcp_token(self, username: str) -> Path:
+        """The user's bearer token for MCP over HTTP (see tatlock/mcp/credentials.py)."""
+        return self.config_dir / "mcp" / f"{validate_username(username)}.token"
+
     def user_dir(self, username: str) -> Path:
         """Per-user folder for files beside the database (summaries as markdown)."""
         return self.users_dir / validate_username(username)

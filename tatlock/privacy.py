@@ -5,9 +5,15 @@ older version, a restore from backup or a careless ``cp`` can leave them readabl
 users; :func:`check` runs once when tatlock opens, takes group and other permissions away
 from everything of tatlock's that has them, and returns one notice saying so.
 
-Only tatlock's own entries are touched: the data, config and log folders themselves, and
-inside them the files and folders tatlock makes. ``TATLOCK_HOME`` may point at a folder that
-holds other things too; those are left alone.
+Only tatlock's own entries are touched: the data and log folders themselves, and inside them
+the files and folders tatlock makes. ``TATLOCK_HOME`` may point at a folder that holds other
+things too; those are left alone.
+
+config.toml is the user's more than tatlock's: it holds settings (model names, addresses,
+folders), which are no secret, and a user who writes it by hand gives it the permissions they
+chose. So it is tightened, and said, only when it holds a secret (``api_key``); and a config
+folder of its own (outside TATLOCK_HOME) is left as the user made it, since it holds nothing
+private but tatlock's ``secret-names`` file, itself 0600. What tatlock writes there is 0600.
 """
 
 from __future__ import annotations
@@ -56,6 +62,26 @@ def _roots(paths: Paths) -> list[Path]:
     return list(dict.fromkeys(p for p in (paths.data_dir, paths.config_dir, paths.log_dir) if p.is_dir()))
 
 
+_SECRET_SETTING = re.compile(r"""^\s*["']?api_key["']?\s*=""", re.MULTILINE)
+
+
+def holds_secret(config_file: Path) -> bool:
+    """Whether config.toml sets ``api_key`` (the one secret a setting can hold)."""
+    try:
+        with open(config_file, "rb") as fh:
+            head = fh.read(1 << 20)
+    except OSError:
+        return False
+    return _SECRET_SETTING.search(head.decode("utf-8", "replace")) is not None
+
+
+def _left_alone(path: Path, paths: Paths) -> bool:
+    """The user's own: a config folder apart from the data, and a config.toml with no secret."""
+    if path == paths.config_dir:
+        return path not in (paths.data_dir, paths.log_dir)
+    return path == paths.config_file and not holds_secret(path)
+
+
 def loose(paths: Paths) -> list[Path]:
     """tatlock's entries that other users may read, write or enter: its folders themselves and,
     inside them, the files and folders tatlock makes (other things in TATLOCK_HOME are not
@@ -65,7 +91,7 @@ def loose(paths: Paths) -> list[Path]:
     roots = _roots(paths)
     for root in roots:
         try:
-            if os.lstat(root).st_mode & 0o077:
+            if os.lstat(root).st_mode & 0o077 and not _left_alone(root, paths):
                 out.append(root)
             entries = list(os.scandir(root))
         except OSError:
@@ -79,7 +105,7 @@ def loose(paths: Paths) -> list[Path]:
                 continue
             if stat.S_ISLNK(st.st_mode):
                 continue
-            if st.st_mode & 0o077:
+            if st.st_mode & 0o077 and not _left_alone(Path(entry.path), paths):
                 out.append(Path(entry.path))
             if stat.S_ISDIR(st.st_mode):
                 _loose_under(entry.path, out, budget)
@@ -100,7 +126,14 @@ def check(paths: Paths) -> str | None:
         else:
             failed.append(p)
     parts = []
-    if fixed:
+    if paths.config_file in fixed:
+        fixed.remove(paths.config_file)
+        parts.append(f"made {paths.config_file} private to you: it holds api_key, which other users could read "
+                     "(`tatlock secret set api_key` keeps it in the OS keyring instead)")
+    if len(fixed) == 1:
+        kind = "folder" if fixed_dirs else "file"
+        parts.append(f"made the {kind} {fixed[0]} private to you (other users could read it)")
+    elif fixed:
         what = " and ".join(x for x in (_count(len(fixed) - fixed_dirs, "file"), _count(fixed_dirs, "folder")) if x)
         where = os.path.commonpath([str(p if p in (paths.data_dir, paths.config_dir, paths.log_dir) else p.parent)
                                     for p in fixed])

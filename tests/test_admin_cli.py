@@ -75,7 +75,7 @@ def test_persona_export_import_round_trip(cli, home, tmp_path):
     r = cli("persona", "import", str(out), "--yes")
     assert r.code == 0 and "imported 6" in r.out
     assert len(rows(home / "system.db", "SELECT * FROM rise_and_shine")) == 6
-    # plain text import: paragraphs
+    # plain text import: one instruction per line
     txt = tmp_path / "p.txt"
     txt.write_text("# comment\nBe brief.\n\nBe kind.\n")
     r = cli("persona", "import", str(txt))
@@ -83,6 +83,39 @@ def test_persona_export_import_round_trip(cli, home, tmp_path):
     assert cli("persona", "import", str(txt), "--yes").code == 0
     assert rows(home / "system.db", "SELECT instruction FROM rise_and_shine ORDER BY position") == [
         ("Be brief.",), ("Be kind.",)]
+
+
+def test_persona_plain_text_import_is_one_instruction_per_line(cli, home, tmp_path):
+    txt = tmp_path / "persona.txt"
+    txt.write_text("Be brief.\nAddress the user as sir.\n")
+    r = cli("persona", "import", str(txt), "--yes")
+    assert r.code == 0 and "imported 2 instructions" in r.out, r.err
+    assert rows(home / "system.db", "SELECT instruction FROM rise_and_shine ORDER BY position") == [
+        ("Be brief.",), ("Address the user as sir.",)]
+    # comments, blank lines, CRLF, a byte-order mark, stray spaces; a line that opens with "[" is text
+    txt.write_bytes("\ufeff# my persona\r\n\r\n  Be  brief. \r\n[Important] Never guess.\r\n   # indented\r\n"
+                    "Speak plainly.".encode())
+    assert cli("persona", "import", str(txt), "--yes").code == 0
+    assert rows(home / "system.db", "SELECT instruction FROM rise_and_shine ORDER BY position") == [
+        ("Be brief.",), ("[Important] Never guess.",), ("Speak plainly.",)]
+    # stdin too
+    assert cli("persona", "import", "-", "--yes", stdin="One.\nTwo.\n").code == 0
+    assert len(rows(home / "system.db", "SELECT * FROM rise_and_shine")) == 2
+
+
+def test_persona_json_import_keeps_instructions_that_span_lines(cli, home, tmp_path):
+    f = tmp_path / "persona.json"
+    f.write_text(json.dumps({"format": "tatlock-persona", "instructions": [
+        {"instruction": "Answer in this order:\n1. the fact\n2. the source", "enabled": True},
+        {"instruction": "Be brief.", "enabled": False}]}))
+    assert cli("persona", "import", str(f), "--yes").code == 0
+    assert rows(home / "system.db", "SELECT instruction, enabled FROM rise_and_shine ORDER BY position") == [
+        ("Answer in this order:\n1. the fact\n2. the source", 1), ("Be brief.", 0)]
+
+
+def test_persona_import_help_says_the_format(cli):
+    text = " ".join(cli("persona", "import", "--help").out.split())
+    assert "one instruction per line" in text and "JSON export" in text and "#" in text
 
 
 @pytest.mark.parametrize("args, code, needle", [
@@ -150,6 +183,22 @@ def test_var_set_creates_user_db_and_get_returns_it(cli, home):
     # the default user is the configured one
     cli("var", "set", "tea", "Earl Grey")
     assert (home / "users" / "tester_longterm.db").exists()
+
+
+def test_var_set_says_when_it_saves_a_name_other_than_the_one_typed(cli, home):
+    r = cli("var", "set", "bad key", "x")
+    assert r.code == 0 and r.out == "bad_key = x (user tester)\n"
+    assert r.err == ("tatlock: note: saved as bad_key, not 'bad key': variable names are lowercase, with '_' for "
+                     "spaces (`var get` and `var unset` take either spelling)\n")
+    assert cli("var", "get", "bad key").out == "x\n" == cli("var", "get", "bad_key").out  # consistent with get
+    assert cli("var", "set", "bad_key", "y").err == ""  # typed as stored: nothing to say
+    assert cli("var", "set", "Location", "Leeds").err.startswith("tatlock: note: saved as location, not 'Location'")
+    r = cli("var", "unset", "bad key")
+    assert r.code == 0 and r.out == "removed bad_key for user tester\n"
+    # a name that cannot be one is refused with one line naming it, and nothing is saved
+    r = cli("var", "set", "a/b", "x")
+    assert r.code == 2 and r.err.startswith("tatlock: 'a/b' is not a variable name") and len(r.err.splitlines()) == 1
+    assert rows(home / "users" / "tester_longterm.db", "SELECT key FROM personal_variables") == [("location",)]
 
 
 @pytest.mark.parametrize("bad", ["../evil", "a/b", "", "Bob", "../../etc/passwd"])

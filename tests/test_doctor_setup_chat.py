@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -81,8 +82,10 @@ def test_doctor_model_not_pulled(cli, served, monkeypatch):
     assert r.code == 1
     assert "Traceback" not in r.out + r.err
     assert field(r.out, "server")[0].startswith("ok, ")
-    assert field(r.out, "model pulled")[0] == "PROBLEM: the model nonexistent:7b is not on the server"
-    assert field(r.out, "fix")[0] == "pull it with `ollama pull nonexistent:7b`"
+    assert field(r.out, "model pulled")[0] == ("PROBLEM: the model nonexistent:7b is not on the server "
+                                               "(it lists llama3.2:3b)")
+    assert field(r.out, "fix")[0] == "pull it: `tatlock setup` (or `ollama pull nonexistent:7b`)"
+    assert field(r.out, "or")[0] == "use a model the server has: `tatlock config set model llama3.2:3b`"
     assert r.out.rstrip().endswith("1 problem(s) found")
 
 
@@ -101,7 +104,11 @@ def test_doctor_server_down(cli, home, monkeypatch, closed_port_url):
     assert "Traceback" not in r.out + r.err and r.err == ""
     server = field(r.out, "server")[0]
     assert server.startswith("PROBLEM: ") and closed_port_url in server
-    assert field(r.out, "fix")[0] == "start it with `ollama serve`"
+    fixes = field(r.out, "fix") + field(r.out, "or")
+    assert "`ollama serve`" in fixes[0] and "https://ollama.com" in fixes[0] or "it is installed" in fixes[0]
+    assert f"ollama_host is {closed_port_url} (from $OLLAMA_HOST)" in fixes[1]
+    assert "`tatlock config set backend openai`" in fixes[2] and "`tatlock config set base_url URL`" in fixes[2]
+    assert "llama-server" in fixes[2] and "LM Studio" in fixes[2] and "vLLM" in fixes[2]
     assert field(r.out, "data")[0] == f"ok, {home}"  # paths are still printed
     assert field(r.out, "logs")[0] == f"ok, {home / 'logs'}"
     assert r.out.rstrip().endswith("1 problem(s) found")
@@ -113,6 +120,90 @@ def test_doctor_bad_tier_is_reported(cli, monkeypatch):
     assert r.code == 2 and "Traceback" not in r.out + r.err  # a bad setting is caught when config loads
     assert r.err.strip().splitlines() == [r.err.strip()]
     assert "TATLOCK_TIER='enormous'" in r.err and "low, medium, high or auto" in r.err
+
+
+def test_doctor_on_the_openai_backend_checks_the_model_against_the_list(cli, served, monkeypatch):
+    monkeypatch.setenv("TATLOCK_BACKEND", "openai")
+    monkeypatch.setenv("TATLOCK_BASE_URL", served.url + "/v1")
+    r = cli("doctor")
+    assert r.code == 0, r.out
+    assert field(r.out, "server")[0] == f"ok, openai at {served.url}/v1 (openai-compatible)"
+    assert field(r.out, "model on server")[0] == "ok, llama3.2:3b (the server lists it), context 8192 tokens"
+    assert field(r.out, "model pulled") == []  # an OpenAI-compatible server does not pull
+    # a model the server does not list is never called pulled, nor ok
+    monkeypatch.setenv("TATLOCK_MODEL", "qwen2.5:14b")
+    r = cli("doctor")
+    assert r.code == 1
+    assert field(r.out, "model on server")[0] == ("PROBLEM: the model qwen2.5:14b is not on the server "
+                                                  "(it lists llama3.2:3b)")
+    assert field(r.out, "fix")[0] == "load qwen2.5:14b in the server (models are loaded there, not pulled)"
+    assert field(r.out, "or")[0] == "use a model the server has: `tatlock config set model llama3.2:3b`"
+    assert "ok" not in " ".join(field(r.out, "model on server"))
+    assert r.out.rstrip().endswith("1 problem(s) found")
+    assert served.chat_requests == []
+
+
+def test_doctor_says_what_a_llama_server_with_one_model_does_with_another_name(cli, monkeypatch):
+    with FakeOllama(models={"/models/SmolLM2-135M.gguf": {}}, owned_by="llamacpp") as srv:
+        monkeypatch.setenv("TATLOCK_BACKEND", "openai")
+        monkeypatch.setenv("TATLOCK_BASE_URL", srv.url + "/v1")
+        monkeypatch.setenv("TATLOCK_MODEL", "smollm2")
+        r = cli("doctor")
+        assert r.code == 0, r.out
+        assert field(r.out, "model on server")[0] == (
+            "the server does not list smollm2, but it is llama-server with one model, /models/SmolLM2-135M.gguf, "
+            "which answers whatever name is asked; context 8192 tokens")
+        # with two models, llama-server (its router) answers only the names it lists
+        srv.add_model("other.gguf")
+        r = cli("doctor")
+        assert r.code == 1 and field(r.out, "model on server")[0].startswith("PROBLEM: the model smollm2 is not")
+
+
+def test_doctor_on_the_openai_backend_with_no_server(cli, home, monkeypatch, closed_port_url):
+    monkeypatch.setenv("TATLOCK_BACKEND", "openai")
+    monkeypatch.setenv("TATLOCK_BASE_URL", closed_port_url + "/v1")
+    r = cli("doctor")
+    assert r.code == 1 and r.err == ""
+    assert field(r.out, "server")[0] == f"PROBLEM: the model server is not reachable at {closed_port_url}/v1"
+    fix, other = field(r.out, "fix")[0], field(r.out, "or")[0]
+    assert f"start your server at {closed_port_url}/v1" in fix and "`tatlock config set base_url URL`" in fix
+    assert "LM Studio" in fix and "vLLM" in fix
+    assert "https://ollama.com" in other and "`ollama serve`" in other and "`tatlock config set backend ollama`" in other
+    assert field(r.out, "model on server") == field(r.out, "model pulled") == []  # nothing said about the model
+
+
+@pytest.mark.parametrize("installed", [False, True])
+def test_doctor_with_no_ollama_says_how_to_install_or_start_it(cli, home, monkeypatch, tmp_path, installed):
+    """No server at the default address: with no `ollama` on PATH, where to get it; with one,
+    how to start it. Either way, the other backend."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    if installed:
+        exe = bin_dir / "ollama"
+        exe.write_text("#!/bin/sh\n")
+        exe.chmod(0o755)
+    monkeypatch.setenv("PATH", str(bin_dir))
+    with socket.socket() as s:  # nothing listens on the default port, whatever this machine runs
+        s.bind(("127.0.0.1", 0))
+        monkeypatch.setenv("OLLAMA_HOST", f"http://127.0.0.1:{s.getsockname()[1]}")
+    r = cli("doctor")
+    assert r.code == 1
+    fix = field(r.out, "fix")[0]
+    if installed:
+        assert fix == (f"start Ollama with `ollama serve` (it is installed: {bin_dir / 'ollama'}; https://ollama.com "
+                       "has its guide), then `tatlock setup` pulls the model")
+    else:
+        assert fix.startswith("Ollama is not installed here: install it from https://ollama.com")
+        assert "`ollama serve`" in fix and "`tatlock setup`" in fix
+    assert any("`tatlock config set backend openai`" in x for x in field(r.out, "or"))
+
+
+def test_doctor_says_where_the_config_file_is_and_how_to_change_it(cli, served, home):
+    r = cli("doctor")
+    lines = r.out.splitlines()
+    at = next(i for i, ln in enumerate(lines) if ln.strip().startswith("config:"))
+    assert str(home / "config.toml") in lines[at]
+    assert "`tatlock config set NAME VALUE`" in lines[at + 1]
 
 
 # -- setup -----------------------------------------------------------------------------------
@@ -177,17 +268,42 @@ def test_setup_server_down(cli, monkeypatch, closed_port_url):
     monkeypatch.setenv("OLLAMA_HOST", closed_port_url)
     r = cli("setup")
     assert r.code == 1 and r.out == "" and "Traceback" not in r.err
-    assert r.err.strip().splitlines()[-1].startswith("tatlock: Ollama is not reachable at")
+    lines = r.err.strip().splitlines()
+    assert lines[0] == f"tatlock: Ollama is not reachable at {closed_port_url}, so nothing can be pulled"
+    assert lines[1].startswith("  fix: ") and "`ollama serve`" in lines[1]
+    assert any("`tatlock config set backend openai`" in ln for ln in lines[2:])
 
 
-def test_setup_refuses_openai_backend(cli, empty_server, monkeypatch):
+def test_setup_on_the_openai_backend_says_what_to_do_instead_of_pulling(cli, empty_server, monkeypatch):
     monkeypatch.setenv("TATLOCK_BACKEND", "openai")
+    monkeypatch.setenv("TATLOCK_BASE_URL", empty_server.url + "/v1")
     r = cli("setup")
     assert r.code == 1 and r.out == ""
-    assert r.err.strip().splitlines() == [
-        'tatlock: `tatlock setup` pulls models through Ollama; with backend = "openai" load the model in your '
-        "server instead"]
-    assert empty_server.requests == []
+    lines = r.err.strip().splitlines()
+    assert lines[0] == ("tatlock: the model llama3.2:3b is not on the server (it lists no models); "
+                        "with backend openai tatlock cannot pull models")
+    assert lines[1].startswith("  fix: load llama3.2:3b in the server")
+    assert "`tatlock config set backend ollama`" in lines[-1]
+    assert [q for q in empty_server.requests if q.path == "/api/pull"] == []  # never pulls
+    empty_server.add_model("qwen2.5:7b")
+    r = cli("setup")
+    assert "  or:  use a model it has: `tatlock config set model qwen2.5:7b`" in r.err.splitlines()
+    r = cli("setup", "--model", "qwen2.5:7b")
+    assert r.code == 0 and r.err == ""
+    assert r.out == (f"qwen2.5:7b is served by {empty_server.url}/v1: nothing to pull "
+                     "(backend openai: the server loads its models)\n")
+
+
+def test_setup_on_the_openai_backend_with_no_server_names_the_ways_forward(cli, monkeypatch, closed_port_url):
+    monkeypatch.setenv("TATLOCK_BACKEND", "openai")
+    monkeypatch.setenv("TATLOCK_BASE_URL", closed_port_url + "/v1")
+    r = cli("setup")
+    assert r.code == 1 and r.out == "" and "Traceback" not in r.err
+    lines = r.err.strip().splitlines()
+    assert lines[0] == (f"tatlock: the model server is not reachable at {closed_port_url}/v1, and with backend "
+                        "openai tatlock cannot pull models")
+    assert "llama-server -m MODEL.gguf" in lines[1] and "`tatlock config set base_url URL`" in lines[1]
+    assert "https://ollama.com" in lines[2] and "`tatlock config set backend ollama`" in lines[2]
 
 
 def test_unknown_backend_is_config_error(cli, monkeypatch):
@@ -316,6 +432,9 @@ print(json.dumps({'code': code, 'heavy': heavy}), file=sys.stderr)
     ("memory", "--help"),
     ("memory", "stats"),
     ("memory", "search", "tea"),
+    ("config",),
+    ("config", "--help"),
+    ("doctor", "--help"),
 ])
 def test_commands_do_not_import_textual(argv):
     p = subprocess.run([sys.executable, "-c", _PROBE, *argv], capture_output=True, text=True, timeout=30)
@@ -365,3 +484,32 @@ def test_main_with_empty_argv_ignores_sys_argv(cli, served, monkeypatch):
     r = cli(stdin="hello\n")  # main([]): bare `tatlock`, i.e. chat
     assert r.code == 0, r.err
     assert "You rang, sir?" in r.out
+
+
+def _commands(parser, path=()):
+    """(command path, its parser) for every command and subcommand."""
+    import argparse
+
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, child in action.choices.items():
+                yield (*path, name), child
+                yield from _commands(child, (*path, name))
+
+
+def test_every_command_and_subcommand_has_a_description_in_its_help():
+    from tatlock.cli import build_parser
+
+    found = list(_commands(build_parser()))
+    assert len(found) > 50 and ("config", "set") in dict(found) and ("doctor",) in dict(found)
+    for path, parser in found:
+        help_text = parser.format_help()
+        body = help_text.split("\n\n")[1]  # after the usage line: the description
+        assert parser.description and not body.startswith(("positional arguments", "options")), path
+        assert body.split()[0][0].isupper(), (path, body)
+
+
+def test_doctor_and_setup_help_describe_them(tatlock_proc):
+    for cmd, needle in (("doctor", "against the server's own list"), ("setup", "nothing can be pulled")):
+        r = tatlock_proc(cmd, "--help")
+        assert r.code == 0 and needle in " ".join(r.out.split()), r.out

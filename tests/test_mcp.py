@@ -101,7 +101,7 @@ async def test_done_when_a_matrix_room_over_stdio(served, users):
         assert templates == {"conversations://get/{id}", "conversations://search/{query}",
                              "conversations://room/{roomId}"}
         assert set(tools) == {"create_conversation", "add_turn", "summarize_conversation", "get_conversation_history",
-                              "search_conversations", "ask", "recall"}
+                              "read_message", "search_conversations", "ask", "recall"}
         assert all(t.description and t.input_schema["type"] == "object" for t in tools.values())
         assert tools["add_turn"].input_schema["required"] == ["conversationId", "query"]
 
@@ -301,6 +301,7 @@ async def test_ask_runs_off_the_loop_and_a_cancelled_request_stops_the_model(ser
 
 
 async def test_http_transport_on_loopback_only(served, users):
+    import httpx2
     import psutil
     from mcp.client.streamable_http import streamable_http_client
 
@@ -314,7 +315,10 @@ async def test_http_transport_on_loopback_only(served, users):
         port = int(url.rsplit(":", 1)[1].split("/")[0])
         listening = [c for c in psutil.Process(proc.pid).net_connections("inet") if c.status == psutil.CONN_LISTEN]
         assert [c.laddr for c in listening] == [("127.0.0.1", port)]
-        async with streamable_http_client(url) as (read_, write):
+        token = subprocess.run([EXE, "mcp", "--user", "alice", "--show-token"], capture_output=True, text=True,
+                               timeout=30).stdout.strip()
+        client = httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=httpx2.Timeout(30, read=300))
+        async with client, streamable_http_client(url, http_client=client) as (read_, write):
             async with ClientSession(read_, write) as s:
                 await s.initialize()
                 cid = (await call(s, "create_conversation", interfaceType="matrix", roomId=ROOM))["conversationId"]

@@ -387,3 +387,43 @@ def test_a_direct_answer_that_loops_is_stopped_early_and_its_repeats_dropped(cli
     log = home / "logs" / "conversations" / f"tester-{out['conversation_id']}.jsonl"
     raw = [json.loads(x)["raw"] for x in log.read_text().splitlines() if '"ModelCall"' in x]
     assert len(raw[0]) < len(loop) / 4  # the stream was cut short, not run to the token cap
+
+
+# -- ask -s/--system: a one-off instruction for one question (issue 18, item 10) ----------------
+
+
+def test_ask_system_adds_a_one_off_instruction_after_the_persona(cli, served, home):
+    persona = cli("persona", "list", "--json").out
+    last_instruction = json.loads(persona)[-1]["instruction"]
+    served.queue(assess(answer="Paris, monsieur."))
+    out = ask_json(cli, "-s", "Answer in French, briefly.", "What is the capital of France?")
+    assert out["answer"] == "Paris, monsieur."
+    system = served.chat_requests[0]["messages"][0]
+    assert system["role"] == "system"
+    text = system["content"]
+    # after the persona, before the phase's own instructions
+    assert text.index(last_instruction) < text.index("Answer in French, briefly.") < text.index("Reply with one JSON")
+    assert "Answer in French" not in served.chat_requests[0]["messages"][-1]["content"]  # not the question
+    assert cli("persona", "list", "--json").out == persona  # never stored as persona
+    assert json.loads(db_messages(home)[0]["metadata"])["system"] == "Answer in French, briefly."  # on the record
+    # for this question only: the next one does not get it
+    served.queue(assess(answer="Berlin, sir."))
+    ask_json(cli, "And of Germany?")
+    assert all("Answer in French" not in m["content"] for m in served.chat_requests[1]["messages"])
+
+
+def test_ask_system_reaches_the_respond_phase_too(cli, served):
+    served.queue("I am Tatlock, sir.")  # the rules are sure of the guard: the respond phase answers
+    r = cli("ask", "--system", "End every answer with the word Indeed.", "What's your name?")
+    assert r.code == 0, r.err
+    assert len(served.chat_requests) == 1
+    system = served.chat_requests[0]["messages"][0]["content"]
+    assert "End every answer with the word Indeed." in system
+
+
+@pytest.mark.parametrize("value, needle", [("   ", "the one-off instruction is empty"),
+                                           ("x" * 4001, "at most 4,000 fit beside the persona")])
+def test_ask_system_refuses_an_empty_or_huge_instruction_before_storing(cli, served, home, value, needle):
+    r = cli("ask", "-s", value, "Hello")
+    assert r.code == 2 and needle in r.err and len(r.err.strip().splitlines()) == 1
+    assert served.chat_requests == [] and not (home / "users" / "tester_longterm.db").exists()

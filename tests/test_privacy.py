@@ -122,3 +122,50 @@ def test_debug_log_and_summary_are_private_even_under_a_lax_umask(home):
     assert find_loose(home) == []
     assert json.loads((home / "logs" / "conversations" / "alice-3.jsonl").read_text())["type"] == "Notice"
 
+
+
+# -- issue 18, item 9: the notice about one folder, and a config.toml the user wrote --------------
+
+
+def test_one_entry_is_named_in_the_singular(home, usual_umask):
+    paths = load().paths
+    os.chmod(home, 0o755)
+    notice = privacy.check(paths)
+    assert notice == f"made the folder {home} private to you (other users could read it)"
+    assert privacy.check(paths) is None
+
+
+def test_a_hand_written_config_file_without_a_secret_is_left_as_the_user_made_it(tmp_path, usual_umask):
+    """A config folder of its own (the platform's, ~/.config/tatlock) made with mkdir, and a
+    config.toml written by hand: settings, not secrets. Neither is changed nor nagged about."""
+    from tatlock.paths import Paths
+
+    data, conf, logs = tmp_path / "data", tmp_path / "config", tmp_path / "logs"
+    for d in (data, logs):
+        d.mkdir(mode=0o700)
+    conf.mkdir()
+    os.chmod(conf, 0o755)
+    (conf / "config.toml").write_text('model = "qwen2.5:7b"\n# api_key is in the keyring\n')
+    os.chmod(conf / "config.toml", 0o644)
+    paths = Paths(data, conf, logs)
+    assert privacy.check(paths) is None
+    assert mode(conf) == 0o755 and mode(conf / "config.toml") == 0o644
+    # one that holds a secret is tightened, and the notice says why
+    (conf / "config.toml").write_text('model = "qwen2.5:7b"\napi_key = "sk-123"\n')
+    notice = privacy.check(paths)
+    assert notice is not None and notice.startswith(f"made {conf / 'config.toml'} private to you: it holds api_key")
+    assert mode(conf / "config.toml") == 0o600 and mode(conf) == 0o755
+    assert privacy.check(paths) is None
+
+
+def test_in_tatlock_home_the_folder_is_tightened_but_the_config_file_is_not(cli, served, home, usual_umask):
+    os.chmod(home, 0o755)  # the user made TATLOCK_HOME and wrote a config.toml in it by hand
+    (home / "config.toml").write_text('compact_interval = 12\n')
+    os.chmod(home / "config.toml", 0o644)
+    served.queue(assess(answer="Good morning, sir."))
+    r = cli("ask", "Good morning")
+    assert r.code == 0, r.err
+    assert r.err == f"tatlock: made the folder {home} private to you (other users could read it)\n"
+    assert mode(home) == 0o700 and mode(home / "config.toml") == 0o644  # the folder holds the memory
+    assert find_loose(home) == [str(home / "config.toml")]
+    assert cli("memory", "stats").err == ""  # said once

@@ -293,7 +293,7 @@ def test_save_setting_keeps_the_other_lines_and_refuses_a_broken_file(home):
     assert (home / "config.toml").read_text() == 'theme = "dracula"\n'
     (home / "config.toml").write_text('# mine\ntheme = "old"  # was\ntier = "low"\n\n[table]\nkey = 1\n')
     config.save_setting(paths, "theme", 'gruvbox "quoted"')
-    assert (home / "config.toml").read_text() == ('# mine\ntheme = "gruvbox \\"quoted\\""\ntier = "low"\n\n'
+    assert (home / "config.toml").read_text() == ('# mine\ntheme = "gruvbox \\"quoted\\""  # was\ntier = "low"\n\n'
                                                   '[table]\nkey = 1\n')
     (home / "config.toml").write_text('# only a table\n[table]\nkey = 1\n')
     config.save_setting(paths, "theme", "nord")

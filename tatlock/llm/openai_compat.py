@@ -15,7 +15,7 @@ import httpx
 from tatlock.llm.grammar import compact_gbnf, prefilled
 from tatlock.llm.base import (
     BackendError, CallGuard, Cancel, Cancelled, ChatResult, Options, PullProgress, StopGeneration, Timer, ToolCall,
-    char_cap,
+    char_cap, context_refusal,
 )
 from tatlock.text import brief
 
@@ -78,11 +78,17 @@ class OpenAICompatBackend:
                                 hint="start it (e.g. `llama-server`) or fix `base_url`", kind="unreachable")
         if isinstance(exc, httpx.HTTPStatusError):
             status = exc.response.status_code
+            error: Any = None
             try:
-                detail = exc.response.json().get("error")
-                detail = brief(detail.get("message") if isinstance(detail, dict) else detail)
+                error = exc.response.json().get("error")
+                detail = brief(error.get("message") if isinstance(error, dict) else error)
             except (ValueError, AttributeError):
                 detail = brief(exc.response.text, 200)
+            refused = context_refusal(detail, error) if status in (400, 413) else None
+            if refused is not None:  # too long for the server's window: FittedBackend retries a smaller one
+                refused.message = (f"the model server at {self.base_url} refused a request too long for its "
+                                   f"context: {detail}")
+                return refused
             if status == 404:
                 return BackendError(f"model '{model}' is not available at {self.base_url}: {detail}", kind="model")
             if status in (401, 403):
@@ -149,8 +155,12 @@ class OpenAICompatBackend:
                         continue
                     if "error" in chunk:
                         err = chunk["error"]
-                        msg = err.get("message") if isinstance(err, dict) else err
-                        raise BackendError(f"the model server failed while answering: {brief(msg)}")
+                        msg = brief(err.get("message") if isinstance(err, dict) else err)
+                        refused = context_refusal(msg, err)
+                        if refused is not None:  # llama-server: the answer ran past the window
+                            refused.message = f"the model server ran out of context while answering: {msg}"
+                            raise refused
+                        raise BackendError(f"the model server failed while answering: {msg}")
                     usage = chunk.get("usage")
                     if usage:
                         result.prompt_tokens = usage.get("prompt_tokens")
@@ -246,15 +256,32 @@ class OpenAICompatBackend:
                     pass
         return self._ctx or None
 
-    def models(self) -> list[str]:
+    def _listing(self) -> list[dict[str, Any]]:
+        """The entries of ``/models``, as the server gives them."""
         try:
             r = self.http.get(f"{self.base_url}/models", timeout=10)
             r.raise_for_status()
-            return [m.get("id", "") for m in r.json().get("data", [])]
+            data = r.json().get("data", [])
         except httpx.HTTPError as exc:
             raise self._fail(exc, self.model) from None
-        except ValueError:
-            raise BackendError(f"{self.base_url}/models did not return JSON") from None
+        except (ValueError, AttributeError):
+            raise BackendError(f"{self.base_url}/models did not return a list of models") from None
+        return [m for m in data if isinstance(m, dict)] if isinstance(data, list) else []
+
+    def models(self) -> list[str]:
+        return [str(m.get("id", "")) for m in self._listing()]
+
+    def answers_any_name(self) -> str | None:
+        """The one model of a llama.cpp server, which answers whatever model name a request
+        gives; None for any other server (vLLM, LM Studio, Ollama's /v1 and llama-server's
+        router with several models answer only the names they list)."""
+        try:
+            entries = self._listing()
+        except BackendError:
+            return None
+        if len(entries) == 1 and entries[0].get("owned_by") == "llamacpp":
+            return str(entries[0].get("id", "")) or None
+        return None
 
     def version(self) -> str:
         self.models()

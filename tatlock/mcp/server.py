@@ -3,7 +3,9 @@
 Resources (JSON): ``conversations://list``, ``conversations://recent``, and the templates
 ``conversations://get/{id}``, ``conversations://search/{query}``, ``conversations://room/{roomId}``.
 Tools: ``create_conversation``, ``add_turn``, ``summarize_conversation``,
-``get_conversation_history``, ``search_conversations``, ``ask`` and ``recall``.
+``get_conversation_history``, ``read_message``, ``search_conversations``, ``ask`` and ``recall``.
+Every response fits in one message a client accepts (tatlock/mcp/fit.py): long histories come
+in pages, long messages cut with a note naming the call that reads the rest.
 
 Every call goes through the butler opened for the one user this server serves: no argument
 can name another user's database. Bad arguments and core errors become MCP errors carrying
@@ -27,7 +29,7 @@ from pydantic import Field, ValidationError
 
 from tatlock import __version__
 from tatlock.errors import NotFound, TatlockError
-from tatlock.mcp import shapes
+from tatlock.mcp import fit, pages, shapes
 from tatlock.services.rooms import MAX_INTERFACE_CHARS, MAX_NAME_CHARS, MAX_ROOM_CHARS, MAX_TEXT_CHARS
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -38,7 +40,7 @@ log = logging.getLogger(__name__)
 LIST_LIMIT = 1000  # conversations in conversations://list (most recent first)
 RECENT = 10  # conversations in conversations://recent, each with its latest RECENT_MESSAGES
 RECENT_MESSAGES = 6
-GET_MESSAGES = 500  # latest messages in conversations://get/{id}
+GET_MESSAGES = pages.GET_MESSAGES  # latest messages in conversations://get/{id} (fewer when they are long)
 MAX_HITS = 50
 
 INSTRUCTIONS = """\
@@ -48,7 +50,8 @@ conversation id (the same room and interface always give the same id), then add_
 there, naming the speaker with userId/userName (the Anchor is the butler's owner; others are guests; set isBot
 for bots). ask runs a full butler turn and returns the answer. search_conversations and recall search the memory.
 Resources: conversations://list, conversations://recent, conversations://get/{id}, conversations://room/{roomId},
-conversations://search/{query} (JSON)."""
+conversations://search/{query} (JSON). Long histories come in pages (get_conversation_history with before); a long
+message in a listing is cut, with a note naming the read_message call that reads the rest."""
 
 ConversationId = Annotated[int, Field(
     title="Conversation id", description="A conversation id (from create_conversation or conversations://list)", ge=1)]
@@ -74,7 +77,7 @@ class Server(MCPServer):
         # the SDK's own messages are pydantic's multi-line reports or carry a prefix: one sentence instead
         log.info("tool %s(%s)", name, ", ".join(sorted(arguments or {})))  # names only: the texts are private
         try:
-            return await super().call_tool(name, arguments, context)
+            result = await super().call_tool(name, arguments, context)
         except ToolError as exc:
             cause = exc.__cause__
             if isinstance(cause, ValidationError):
@@ -82,10 +85,23 @@ class Server(MCPServer):
             if isinstance(cause, Refused):
                 raise ToolError(str(cause)) from None
             raise
+        dump = getattr(result, "model_dump_json", None)
+        if dump is not None:  # the last guard: never send what a client cannot take (see tatlock.mcp.fit)
+            size = len(dump(by_alias=True, exclude_none=True).encode("utf-8", "surrogatepass"))
+            if size > fit.SEND_LIMIT:
+                log.warning("tool %s: a response of %d bytes was refused", name, size)
+                raise ToolError(fit.too_large(size))
+        return result
 
     async def read_resource(self, uri: Any, context: Any = None) -> Any:
         log.info("read %s", uri)
-        return await super().read_resource(uri, context)
+        contents = await super().read_resource(uri, context)
+        if isinstance(contents, list):
+            size = sum(fit.sent_size(c.content) for c in contents if isinstance(getattr(c, "content", None), str))
+            if size > fit.SEND_LIMIT:
+                log.warning("resource %s: a response of %d bytes was refused", uri, size)
+                raise ResourceError(fit.too_large(size))
+        return contents
 
 
 def _invalid(tool: str, exc: ValidationError) -> str:
@@ -175,27 +191,32 @@ def build(butler: "Butler") -> Server:
     @_resource
     def list_conversations() -> str:
         convs = conversations.list(LIST_LIMIT)
-        return shapes.dumps({"conversations": [shapes.conversation(c) for c in convs],
-                             "truncated": len(convs) == LIST_LIMIT})
+        listed, left = fit.first(convs, shapes.conversation)
+        return shapes.dumps({"conversations": listed, "truncated": len(convs) == LIST_LIMIT or left > 0})
 
     @server.resource("conversations://recent", name="recent", title="Recent conversations",
                      description=f"The {RECENT} most recently active conversations, each with its latest "
-                                 f"{RECENT_MESSAGES} messages and who said them.", mime_type="application/json")
+                                 f"{RECENT_MESSAGES} messages and who said them (long ones cut, with a note).",
+                     mime_type="application/json")
     @_resource
     def recent() -> str:
         out = []
         for c in conversations.list(RECENT):
             d = conversations.get(c.id, limit=RECENT_MESSAGES)
-            out.append({**shapes.conversation(c), "messages": [shapes.message(m) for m in d.messages]})
+            shown, _ = fit.newest(reversed(d.messages), lambda m: fit.message(m, fit.GLANCE_CHARS),
+                                  fit.BUDGET // RECENT)
+            out.append({**shapes.conversation(c), "messages": shown})
         return shapes.dumps({"conversations": out})
 
     @server.resource("conversations://get/{id}", name="conversation", title="One conversation",
                      description=f"A conversation: metadata, participants, topics, summaries (compacts, archive) "
-                                 f"and its latest {GET_MESSAGES} messages with attribution.",
+                                 f"and its latest {GET_MESSAGES} messages with attribution (fewer when they are "
+                                 "long: 'next' names the call for the earlier ones; a long message is cut, with a "
+                                 "note naming the read_message call for the rest).",
                      mime_type="application/json")
     @_resource
     def get_conversation(id: str) -> str:  # noqa: A002 - the URI's name
-        return shapes.dumps(shapes.detail(conversations.get(_int_id(id), limit=GET_MESSAGES)))
+        return shapes.dumps(pages.conversation(butler, _int_id(id)))
 
     @server.resource("conversations://search/{query}", name="search", title="Search conversations",
                      description="Full-text search over messages and summaries (the 10 best hits, with snippets "
@@ -209,8 +230,8 @@ def build(butler: "Butler") -> Server:
                                  "Percent-encode the room id.", mime_type="application/json")
     @_resource
     def room(roomId: str) -> str:
-        return shapes.dumps({"roomId": roomId, "conversations": [shapes.conversation(c)
-                                                                  for c in conversations.in_room(roomId)]})
+        listed, left = fit.first(conversations.in_room(roomId), shapes.conversation)
+        return shapes.dumps({"roomId": roomId, "conversations": listed, "truncated": left > 0})
 
     # -- tools -------------------------------------------------------------------------------
 
@@ -246,8 +267,9 @@ def build(butler: "Butler") -> Server:
         that."""
         author = rooms.author(userId, userName, bot=isBot)
         ex = rooms.add_exchange(conversationId, query, response, author=author)
-        return {"conversationId": ex.conversation.id, "query": shapes.message(ex.query),
-                "response": shapes.message(ex.response) if ex.response else None,
+        # what was stored, cut to a glance: the client has the text already
+        return {"conversationId": ex.conversation.id, "query": fit.message(ex.query, fit.GLANCE_CHARS),
+                "response": fit.message(ex.response, fit.GLANCE_CHARS) if ex.response else None,
                 "messageCount": ex.conversation.message_count}
 
     @server.tool(title="Summarise a conversation now",
@@ -258,8 +280,9 @@ def build(butler: "Butler") -> Server:
         Returns the new summaries; none when everything was summarised already."""
         done = rooms.summarize(conversationId)
         conv = conversations.get(conversationId, limit=0).conversation
-        return {"conversationId": conv.id, "compactedUpTo": conv.compacted_up_to,
-                "summaries": [shapes.compact(c) for c in done]}
+        shown, left = fit.newest(reversed(done), fit.compact)
+        return {"conversationId": conv.id, "compactedUpTo": conv.compacted_up_to, "summaries": shown,
+                "earlierSummaries": left}
 
     @server.tool(title="Read a conversation's history", annotations=read_only)
     @_tool
@@ -271,10 +294,26 @@ def build(butler: "Butler") -> Server:
                         "or json",
         )] = "text",
         limit: Annotated[int | None, Field(title="Limit", ge=1,
-                                           description="Only the latest this many messages")] = None,
+                                           description="At most this many of the latest messages")] = None,
+        before: Annotated[int | None, Field(title="Before", ge=1,
+                                            description="Only messages numbered below this one (the page before)")]
+        = None,
     ) -> str:
-        """A conversation's messages, each with who said it."""
-        return rooms.history(conversationId, format=format, limit=limit)
+        """A page of a conversation's messages, each with who said it, the latest last: as many as fit in one
+        response. A note at the top names the call for the earlier ones; a long message is cut, with a note
+        naming the read_message call for the rest."""
+        return pages.history(butler, conversationId, format=format, limit=limit, before=before)
+
+    @server.tool(title="Read one long message", annotations=read_only)
+    @_tool
+    def read_message(
+        messageId: Annotated[int, Field(title="Message id", ge=1, description="A message id (from a listing)")],
+        offset: Annotated[int, Field(title="Offset", ge=0,
+                                     description="The character to start at (0: the beginning)")] = 0,
+    ) -> dict[str, Any]:
+        """A message's text from offset, as much as fits in one response; nextOffset (and next, the call to
+        make) says where the rest continues, null at the end."""
+        return pages.read_message(butler, messageId, offset)
 
     @server.tool(title="Search the conversations", annotations=read_only)
     @_tool

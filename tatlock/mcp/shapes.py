@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from tatlock.memory.context import speaker
-from tatlock.store.user import Compact, Conversation, Message
+from tatlock.store.user import Compact, Conversation, Message, Participant
 
 
 def conversation(c: Conversation) -> dict[str, Any]:
@@ -32,16 +32,9 @@ def compact(c: Compact) -> dict[str, Any]:
             "topics": c.topics, "model": c.model, "createdAt": c.created_at}
 
 
-def detail(d: Any) -> dict[str, Any]:
-    return {**conversation(d.conversation),
-            "participants": [{"id": p.author_id, "name": p.name, "isBot": p.is_bot, "messageCount": p.message_count,
-                              "firstSeen": p.first_seen, "lastSeen": p.last_seen} for p in d.participants],
-            "topics": [{"name": n, "mentions": k} for n, k in d.topics],
-            "archive": ({"upToMessage": d.archive.get("up_to_message"), "summary": d.archive.get("summary")}
-                        if d.archive else None),
-            "compacts": [compact(c) for c in d.compacts],
-            "moreBefore": d.more_before,
-            "messages": [message(m) for m in d.messages]}
+def participant(p: Participant) -> dict[str, Any]:
+    return {"id": p.author_id, "name": p.name, "isBot": p.is_bot, "messageCount": p.message_count,
+            "firstSeen": p.first_seen, "lastSeen": p.last_seen}
 
 
 def hit(h: Any) -> dict[str, Any]:

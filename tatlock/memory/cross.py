@@ -29,6 +29,7 @@ from tatlock.events import Event, ModelCall
 from tatlock.llm.base import Cancel, ChatResult
 from tatlock.memory import extract, summarise
 from tatlock.memory.context import history_line
+from tatlock.memory.fit import Window
 from tatlock.memory.summary_format import parse_sections
 from tatlock.memory.tokens import Estimator
 from tatlock.redact import redact
@@ -76,7 +77,7 @@ def _fit(lines: list[str], tokens: int, est: Estimator) -> tuple[list[str], int]
     """The longest prefix of ``lines`` within ``tokens``; and the tokens it used."""
     out, used = [], 0
     for line in lines:
-        cost = est.text(line) + 1
+        cost = est.bound(line) + 1
         if used + cost > tokens:
             break
         out.append(line)
@@ -210,19 +211,27 @@ def prepare_briefing(store: UserStore, backend: Any, *, paths: Paths, emit: Call
                      now: dt.datetime | None = None, model: str | None = None, limit: int = CROSS_LIMIT,
                      max_input_tokens: int = MAX_INPUT_TOKENS, estimator: Estimator | None = None,
                      options: dict[str, Any] | None = None, cancel: Cancel | None = None,
-                     use_model: bool = True) -> summarise.Written | None:
+                     use_model: bool = True, budget_tokens: int | None = None) -> summarise.Written | None:
     """Prepare, store and return the briefing for the next new conversation, from the latest
     ``limit`` conversations with messages.
 
     None without a model call when there is none. Raises summarise.Paused (``cancel`` was set
     to make way for a turn) or summarise.Unavailable (the server cannot be used now): then
     nothing is stored, and the briefing prepared before stays the one a new conversation gets.
+    With ``budget_tokens`` (the context window) the sources take at most what the instructions
+    (with the repair's note, which the second try adds) and the briefing's allowance leave of it.
     """
     covers = rows.briefing_state(store, limit=limit)
     sources = [store.conversation(int(cid)) for cid in covers]
     if not sources:
         return None
     est = estimator or Estimator()
+    if budget_tokens:
+        instructions = prompts.render("cross_summary.txt", count=len(sources), user_name=store.username,
+                                      conversations="")
+        room = Window(budget_tokens, est).text_room((options or {}).get("max_tokens"),
+                                                    instructions + summarise.REPAIR_NOTE)
+        max_input_tokens = max(64, min(max_input_tokens, room - 16 * len(sources)))
     share = max(200, max_input_tokens // len(sources))
     blocks = [_conversation_block(store, c, share, est) for c in reversed(sources)]  # oldest first
     ids = [c.id for c in sources]

@@ -70,12 +70,16 @@ def catalogue(specs) -> str:
     return "\n".join(lines) if lines else "(none enabled)"
 
 
+def system_prompt(persona: str, specs) -> str:
+    return prompts.render("assess.txt", persona=persona, tools=catalogue(specs))
+
+
 def request(persona: str, specs, *, memory: str, now: str, location: str, author: str,
             question: str) -> list[dict[str, str]]:
     """Phase 1's messages: the stable system message (persona, instructions, catalogue), then
     the turn (memory, clock, location, the question)."""
     return [
-        {"role": "system", "content": prompts.render("assess.txt", persona=persona, tools=catalogue(specs))},
+        {"role": "system", "content": system_prompt(persona, specs)},
         {"role": "user", "content": prompts.render("assess_turn.txt", memory=memory, now=now, location=location,
                                                    author=author, question=question)},
     ]
@@ -258,17 +262,3 @@ class AnswerStreamer:
         text = "".join(out)
         self.emitted += text
         return text
-
-
-def route_of(a: Assessment | None, rule: Any) -> tuple[str, str | None, str]:
-    """(route, guard, source): the rules win when they see a guard the model missed."""
-    if a is None:
-        if rule:
-            return "CAPABILITY_GUARD", rule.reason, "rules"
-        return "DIRECT", None, "fallback"  # unreadable assessment: Phase 4 answers
-    if rule:
-        if a.decision != "CAPABILITY_GUARD":
-            return "CAPABILITY_GUARD", rule.reason, "rules"
-        guard = rule.reason if (rule.reason == "MIXED" or a.guard is None) else a.guard
-        return "CAPABILITY_GUARD", guard, "model+rules"
-    return a.decision, a.guard, "model"

@@ -62,6 +62,10 @@ class Conversations:
         conv = store.conversation(_id(conversation_id))
         return store.latest_messages(conv.id, max(0, int(limit)), before=before)
 
+    def message(self, message_id: int) -> Message:
+        """One message by its id (``NotFound``, kind "message", when there is none)."""
+        return self._store.message(message_id)
+
     def in_room(self, room_id: str, interface: str | None = None) -> builtins.list[Conversation]:
         """The conversations of a room (most recent first), for one interface or all."""
         if not str(room_id or "").strip():
@@ -179,7 +183,8 @@ class Conversations:
             core.publish(ev)
 
         done = compact_due(self._store, core.new_backend(model), conv.id, interval=interval, emit=emit,
-                           budget_tokens=core.budget(), options=core.summary_options())
+                           budget_tokens=core.budget(), options=core.summary_options(),
+                           estimator=core.estimator)
         if failures:
             raise TatlockError(f"compaction failed: {failures[0]} ({len(done)} block(s) compacted before)",
                                kind="compaction")

@@ -21,6 +21,8 @@ class Check:
     ok: bool | None  # None: information only
     detail: str
     hint: str | None = None
+    kind: str | None = None  # why it failed, for an interface to say more ("unreachable", "model")
+    choices: tuple[str, ...] = ()  # the models the server has, when the model check fails
 
 
 class Doctor:
@@ -64,12 +66,18 @@ class Doctor:
         st = Models(self._core).status(model)
         where = f"{st.backend} at {st.where}"
         if not st.reachable:
-            return [Check("server", False, st.problem or where, st.hint)]
+            return [Check("server", False, st.problem or where, st.hint, kind=st.kind)]
         out = [Check("server", True, f"{where} ({st.version})")]
-        if st.available:
-            out.append(Check("model pulled", True, model + (f", context {st.context} tokens" if st.context else "")))
+        # Ollama pulls models; an OpenAI-compatible server serves what it loaded
+        label = "model pulled" if st.backend == "ollama" else "model on server"
+        context = f", context {st.context} tokens" if st.context else ""
+        if st.note:  # it answers, but not by this name: said as found, neither ok nor a problem
+            out.append(Check(label, None, st.note + (f"; context {st.context} tokens" if st.context else "")))
+        elif st.available:
+            listed = "" if st.backend == "ollama" else " (the server lists it)"
+            out.append(Check(label, True, model + listed + context))
         else:
-            out.append(Check("model pulled", False, st.problem or model, st.hint))
+            out.append(Check(label, False, st.problem or model, st.hint, kind="model", choices=tuple(st.models)))
         return out
 
     def _folders(self) -> list[Check]:

@@ -20,11 +20,14 @@ class ModelStatus:
     tier_reason: str
     reachable: bool = False
     version: str | None = None
-    available: bool = False  # the model is on the server (pulled / loaded)
-    models: list[str] = field(default_factory=list)
+    available: bool = False  # the model can answer: on the server's list (or see ``note``)
+    listed: bool = False  # the server lists the model by this name
+    models: list[str] = field(default_factory=list)  # what the server lists
+    note: str | None = None  # how a model the server does not list can answer all the same
     context: int | None = None  # the model's context window, as the server reports it
     problem: str | None = None  # what is wrong, in one sentence
     hint: str | None = None  # what to do about it
+    kind: str | None = None  # the BackendError's kind ("unreachable", "auth"...), or "model" when it is missing
 
     @property
     def ok(self) -> bool:
@@ -55,15 +58,21 @@ class Models:
             st.reachable = True
             st.models = backend.models()
         except BackendError as exc:
-            st.problem, st.hint = exc.message, exc.hint
+            st.problem, st.hint, st.kind = exc.message, exc.hint, exc.kind
             return st
-        if core.cfg.backend == "openai":
-            st.available = bool(st.models)  # the server serves what it loaded, whatever its name
-        else:
-            st.available = name in st.models or f"{name}:latest" in st.models
+        st.listed = listed(name, st.models) is not None
+        st.available = st.listed
+        if not st.listed and core.cfg.backend == "openai":
+            only = getattr(backend, "answers_any_name", lambda: None)()
+            if only:  # llama-server with one model: the name asked for is not looked at
+                st.available = True
+                st.note = (f"the server does not list {name}, but it is llama-server with one model, {only}, "
+                           "which answers whatever name is asked")
         if not st.available:
-            st.problem = f"the model {name} is not on the server"
-            st.hint = f"pull it with `ollama pull {name}`" if core.cfg.backend == "ollama" else "load it in the server"
+            st.kind = "model"
+            st.problem = f"the model {name} is not on the server ({_their(st.models)})"
+            st.hint = (f"pull it with `ollama pull {name}`" if core.cfg.backend == "ollama"
+                       else f"load {name} in the server (models are loaded there, not pulled)")
             return st
         try:
             st.context = backend.context_length()
@@ -72,6 +81,7 @@ class Models:
         return st
 
     def list(self) -> list[str]:
+        """The names the server lists (pulled on Ollama; served or loadable elsewhere)."""
         return self._core.new_backend().models()
 
     def pull(self, model: str | None = None, *, on_progress: Callable[[PullProgress], None] | None = None,
@@ -88,3 +98,20 @@ class Models:
             core.publish(p)
 
         backend.pull(name, progress, cancel=cancel)
+
+
+def listed(name: str, models: list[str]) -> str | None:
+    """The server's name for ``name`` when it lists it: Ollama takes "name" and "name:latest"
+    as one model, and so does its /v1."""
+    for candidate in (name, f"{name}:latest", name.removesuffix(":latest")):
+        if candidate in models:
+            return candidate
+    return None
+
+
+def _their(models: list[str], most: int = 5) -> str:
+    """What the server lists, briefly."""
+    if not models:
+        return "it lists no models"
+    shown = ", ".join(models[:most]) + (f" and {len(models) - most} more" if len(models) > most else "")
+    return f"it lists {shown}"

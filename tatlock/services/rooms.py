@@ -9,8 +9,7 @@ the butler runs a real turn.
 
 from __future__ import annotations
 
-import json
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any
 
 from tatlock.errors import TatlockError, UsageError
@@ -21,7 +20,6 @@ MAX_ROOM_CHARS = 255  # a Matrix room id is at most 255 bytes; ours are shorter 
 MAX_INTERFACE_CHARS = 40
 MAX_TEXT_CHARS = 1_000_000  # as for a turn: more is not a message
 MAX_NAME_CHARS = 80
-HISTORY_FORMATS = ("text", "markdown", "json")
 
 
 @dataclass(frozen=True)
@@ -68,6 +66,7 @@ class Rooms:
         """Store ``query`` as ``author``'s message (the Anchor by default) and ``response``, if
         given, as the butler's reply to it. No model is called."""
         from tatlock.services.conversations import _id
+        from tatlock.store.rooms import add_exchange
 
         query = _text(query, "the query")
         if response is not None and not str(response).strip():
@@ -76,12 +75,10 @@ class Rooms:
             response = _text(response, "the response")
         store = self._store
         conv = store.conversation(_id(conversation_id))
-        asked = store.add_message(conv.id, "user", query, author or self._core.anchor(),
-                                  metadata={"interface": conv.interface})
-        answered = None
-        if response is not None:
-            answered = store.add_message(conv.id, "assistant", response, Author.assistant(), reply_to=asked.message_id,
-                                         metadata={"interface": conv.interface, "stored": "as given"})
+        # one transaction: with many clients logging at once, a reply stored apart from its query
+        # would land after other speakers' messages and read as the answer to them
+        asked, answered = add_exchange(store, conv.id, query, author or self._core.anchor(), response,
+                                       metadata={"interface": conv.interface})
         self._after_messages(conv.id)
         return Exchange(store.conversation(conv.id), asked, answered)
 
@@ -93,29 +90,6 @@ class Rooms:
             import logging
 
             logging.getLogger(__name__).warning("could not schedule compaction", exc_info=True)
-
-    def history(self, conversation_id: int, *, format: str = "text", limit: int | None = None) -> str:  # noqa: A002
-        """The conversation with attribution: ``text`` gives ``Anchor (Name): ...``, ``Maria: ...``,
-        ``[Name (bot)]: ...`` and ``Assistant: ...`` lines; ``markdown`` the export; ``json`` the messages."""
-        from tatlock.memory.context import history_line
-        from tatlock.services.conversations import _id
-
-        fmt = str(format or "text").strip().lower()
-        if fmt in ("md",):
-            fmt = "markdown"
-        if fmt not in HISTORY_FORMATS:
-            raise UsageError(f"unknown history format {format!r} (text, markdown or json)")
-        cid = _id(conversation_id)
-        if fmt == "markdown":
-            return self._core_conversations().export(cid, "md")
-        detail = self._core_conversations().get(cid, limit=limit)
-        if fmt == "json":
-            return json.dumps({"conversation": asdict(detail.conversation), "more_before": detail.more_before,
-                               "messages": [asdict(m) for m in detail.messages]}, ensure_ascii=False, indent=1)
-        lines = [history_line(m) for m in detail.messages]
-        if detail.more_before:
-            lines.insert(0, f"(the {detail.messages[0].message_number - 1} earlier messages are not shown)")
-        return "\n".join(lines)
 
     def _core_conversations(self) -> Any:
         return self._core.conversations
@@ -142,7 +116,8 @@ class Rooms:
             core.publish(ev)
 
         done += compact_due(self._store, core.new_backend(), cid, interval=rest, emit=emit,
-                            budget_tokens=core.budget(), options=core.summary_options())
+                            budget_tokens=core.budget(), options=core.summary_options(),
+                            estimator=core.estimator)
         if failures:
             raise TatlockError(f"compaction failed: {failures[0]}", kind="compaction")
         return done

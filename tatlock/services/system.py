@@ -61,10 +61,11 @@ class Persona:
         return json.dumps(self.export(), indent=2, ensure_ascii=False) + "\n"
 
     def parse(self, raw: str) -> builtins.list[str] | dict[str, Any] | builtins.list[Any]:
-        """A persona file: a JSON export, or plain text with one instruction per paragraph
-        (``#`` lines are comments). Raises UsageError naming the problem."""
-        stripped = raw.lstrip()
-        if stripped.startswith(("{", "[")):
+        """A persona file: a JSON export (its instructions may span lines), or plain text with
+        one instruction per line (blank lines and lines starting with ``#`` are skipped).
+        Raises UsageError naming the problem."""
+        raw = raw.removeprefix("\ufeff")  # a byte-order mark some editors write
+        if _looks_like_json(raw):
             try:
                 data = json.loads(raw)
             except json.JSONDecodeError as exc:
@@ -72,8 +73,8 @@ class Persona:
             if isinstance(data, dict) and data.get("format") not in (None, "tatlock-persona"):
                 raise UsageError(f"the file is a {data.get('format')!r} file, not a tatlock persona export")
             return data
-        text = "\n".join(line for line in raw.splitlines() if not line.lstrip().startswith("#"))
-        return [" ".join(p.split()) for p in text.split("\n\n") if p.strip()]
+        return [" ".join(line.split()) for line in raw.splitlines()
+                if line.strip() and not line.lstrip().startswith("#")]
 
     def import_(self, data: Any) -> int:
         """Replace every instruction (one transaction); ``data`` is an export, a list, or the
@@ -81,6 +82,12 @@ class Persona:
         if isinstance(data, str):
             data = self.parse(data)
         return self._system.import_persona(data)
+
+
+def _looks_like_json(raw: str) -> bool:
+    """An object, or a list of strings or objects: "[Important] Be brief." is a line of text."""
+    text = raw.lstrip()
+    return text.startswith("{") or re.match(r'\[\s*(?:[]"{\[]|$)', text) is not None
 
 
 @dataclass(frozen=True)
@@ -189,6 +196,10 @@ class Users:
         self._system.user(name)  # NotFound first, before anything changes
         files = self.data_files(name)
         self._system.remove_user(name)
+        try:  # their MCP token goes whatever happens to the data: a user of that name later needs a new one
+            self._paths.mcp_token(name).unlink(missing_ok=True)
+        except OSError:
+            pass
         if not delete_data:
             return files
         for f in files:

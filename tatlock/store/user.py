@@ -151,48 +151,57 @@ class UserStore:
                     reply_to: int | None = None, metadata: dict[str, Any] | None = None,
                     timestamp: str | None = None) -> Message:
         """Store one message with the next number of its conversation."""
+        with db.transaction(self.conn):
+            message_id = self.insert_message(conversation_id, role, content, author, reply_to=reply_to,
+                                             metadata=metadata, timestamp=timestamp)
+        return self.message(message_id)
+
+    def insert_message(self, conversation_id: int, role: str, content: str, author: Author, *,
+                       reply_to: int | None = None, metadata: dict[str, Any] | None = None,
+                       timestamp: str | None = None) -> int:
+        """``add_message`` inside the caller's ``BEGIN IMMEDIATE`` transaction (so that several
+        messages, a query and its reply, are numbered and stored together); returns the new id."""
         now = timestamp or iso()
         # a lone surrogate (from a model, a file, a command line) cannot be stored as UTF-8
         content, name = valid_text(content), valid_text(author.name)
         if name is not author.name:
             author = dataclasses.replace(author, name=name)
-        if not db.fits(conversation_id):
-            raise NotFound(f"no conversation {conversation_id} for user {self.username!r}", kind="conversation")
-        with db.transaction(self.conn):
+        row = None
+        if db.fits(conversation_id):
             row = self.conn.execute(
                 "SELECT message_count, title FROM conversations WHERE id = ?", (conversation_id,)
             ).fetchone()
-            if row is None:
-                raise NotFound(f"no conversation {conversation_id} for user {self.username!r}", kind="conversation")
-            number = self.conn.execute(
-                "SELECT coalesce(max(message_number), 0) + 1 FROM conversation_messages WHERE conversation_id = ?",
-                (conversation_id,),
-            ).fetchone()[0]
-            cur = self.conn.execute(
-                "INSERT INTO conversation_messages (conversation_id, message_number, role, author_id,"
-                " author_name, author_is_bot, is_anchor, reply_to, content, timestamp, metadata)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (conversation_id, number, role, author.id, author.name, int(author.is_bot),
-                 int(author.is_anchor), reply_to, content, now, json.dumps(metadata or {})),
-            )
-            title = row["title"]
-            if title is None and role == "user":
-                title = _title(content)
-            self.conn.execute(
-                "UPDATE conversations SET message_count = ?, last_activity = max(last_activity, ?), title = ?"
-                " WHERE id = ?",
-                (number, now, title, conversation_id),
-            )
-            self.conn.execute(
-                "INSERT INTO participants"
-                " (conversation_id, author_id, name, is_bot, first_seen, last_seen, message_count)"
-                " VALUES (?, ?, ?, ?, ?, ?, 1)"
-                " ON CONFLICT(conversation_id, author_id) DO UPDATE SET name = excluded.name,"
-                " is_bot = excluded.is_bot, last_seen = max(last_seen, excluded.last_seen),"
-                " message_count = message_count + 1",
-                (conversation_id, author.id, author.name, int(author.is_bot), now, now),
-            )
-        return self.message(int(cur.lastrowid or 0))
+        if row is None:
+            raise NotFound(f"no conversation {conversation_id} for user {self.username!r}", kind="conversation")
+        number = self.conn.execute(
+            "SELECT coalesce(max(message_number), 0) + 1 FROM conversation_messages WHERE conversation_id = ?",
+            (conversation_id,),
+        ).fetchone()[0]
+        cur = self.conn.execute(
+            "INSERT INTO conversation_messages (conversation_id, message_number, role, author_id,"
+            " author_name, author_is_bot, is_anchor, reply_to, content, timestamp, metadata)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (conversation_id, number, role, author.id, author.name, int(author.is_bot),
+             int(author.is_anchor), reply_to, content, now, json.dumps(metadata or {})),
+        )
+        title = row["title"]
+        if title is None and role == "user":
+            title = _title(content)
+        self.conn.execute(
+            "UPDATE conversations SET message_count = ?, last_activity = max(last_activity, ?), title = ?"
+            " WHERE id = ?",
+            (number, now, title, conversation_id),
+        )
+        self.conn.execute(
+            "INSERT INTO participants"
+            " (conversation_id, author_id, name, is_bot, first_seen, last_seen, message_count)"
+            " VALUES (?, ?, ?, ?, ?, ?, 1)"
+            " ON CONFLICT(conversation_id, author_id) DO UPDATE SET name = excluded.name,"
+            " is_bot = excluded.is_bot, last_seen = max(last_seen, excluded.last_seen),"
+            " message_count = message_count + 1",
+            (conversation_id, author.id, author.name, int(author.is_bot), now, now),
+        )
+        return int(cur.lastrowid or 0)
 
     def message(self, message_id: int) -> Message:
         row = None
@@ -326,11 +335,14 @@ def _variable(row: sqlite3.Row) -> Variable:
 
 def var_key(key: str) -> str:
     """A personal variable's name as the store keeps it; UsageError when it cannot be one."""
-    key = str(key).strip().lower().replace(" ", "_")
+    given = str(key)
+    key = given.strip().lower().replace(" ", "_")
     if not key:
         raise UsageError("the variable name is empty")
     if len(key) > MAX_VAR_KEY or not re.fullmatch(r"[\w.-]+", key):
-        raise UsageError(f"a variable name is at most {MAX_VAR_KEY} letters, digits, '_', '-' or '.'")
+        shown = repr(given) if len(given) <= 40 else repr(given[:37]) + "..."
+        raise UsageError(f"{shown} is not a variable name: use at most {MAX_VAR_KEY} letters, digits, '_', '-' "
+                         "or '.' (a space is read as '_')")
     return key
 
 

@@ -510,7 +510,7 @@ class _Handler(BaseHTTPRequestHandler):
                 "id": name,
                 "object": "model",
                 "created": created,
-                "owned_by": "fake",
+                "owned_by": self.fake.owned_by,
                 "max_model_len": spec["context_length"],  # vLLM
                 "meta": {"n_ctx_train": spec["context_length"]},  # llama-server
             }
@@ -536,10 +536,19 @@ class _Handler(BaseHTTPRequestHandler):
             return
         model = body.get("model") or ""
         name = fake._resolve(model) if model else fake._first_model()
+        if name is None and fake.owned_by == "llamacpp" and len(fake.models) == 1:
+            name = fake._first_model()  # llama-server does not look at the name
         if name is None:
             self._error("/v1/", 404, f'model "{model}" not found, try pulling it first', oai_type="not_found_error")
             return
         if not self._streams(body, "/v1/", default=False):
+            return
+        counted = fake.count_tokens(body.get("messages"))
+        if fake.n_ctx is not None and counted > fake.n_ctx:
+            self._send_json(400, {"error": {
+                "code": 400, "type": "exceed_context_size_error", "n_prompt_tokens": counted, "n_ctx": fake.n_ctx,
+                "message": f"request ({counted} tokens) exceeds the available context size ({fake.n_ctx} tokens), "
+                           "try increasing it"}})
             return
         reply = fake._next_reply(body)
         if isinstance(reply, FakeError):
@@ -587,7 +596,7 @@ class _Handler(BaseHTTPRequestHandler):
             # as llama-server: the usage in a last chunk of its own, with its timings (prompt_n: the
             # prompt tokens it evaluated, fewer than prompt_tokens when its cache served the rest)
             given = reply.prompt_eval_count
-            prompt_tokens = given if isinstance(given, int) else estimate_prompt_tokens(body.get("messages"))
+            prompt_tokens = given if isinstance(given, int) else counted
             evaluated = 0 if given is None else prompt_tokens  # None: the whole prompt came from its cache
             usage = {"prompt_tokens": prompt_tokens, "completion_tokens": len(pieces),
                      "total_tokens": prompt_tokens + len(pieces)}
@@ -640,6 +649,8 @@ class FakeOllama:
         api_key: if set, /v1/chat/completions and /props demand ``Authorization: Bearer <api_key>``.
         version: what ``/api/version`` reports.
         port: the port to listen on (default: a free one; a fixed one lets a restarted server come back).
+        owned_by: what ``/v1/models`` says owns each model; "llamacpp" with one model plays llama.cpp's
+            server, whose /v1/chat/completions answers with its one model whatever name is asked.
     """
 
     def __init__(
@@ -653,6 +664,7 @@ class FakeOllama:
         api_key: str | None = None,
         version: str = "0.12.6",
         port: int = 0,
+        owned_by: str = "fake",
     ) -> None:
         src = DEFAULT_MODELS if models is None else models
         self.models: dict[str, dict] = {n: _norm_spec(s) for n, s in src.items()}
@@ -662,9 +674,12 @@ class FakeOllama:
         self.handler = handler
         self.api_key = api_key
         self.version = version
+        self.owned_by = owned_by
         self.requested_port = port  # 0: any free port (a fixed one lets a "restarted" server come back)
         self.handler_errors: list[BaseException] = []
         self.hangups: list[str] = []  # paths of streams the client closed before their end
+        self.n_ctx: int | None = None  # refuse longer prompts on /v1, as llama-server does
+        self.count_tokens: Callable[[Any], int] = estimate_prompt_tokens
 
         self._lock = threading.RLock()
         self._queue: deque[Any] = deque()
