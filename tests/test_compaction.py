@@ -600,3 +600,59 @@ def test_a_claim_of_a_killed_process_not_yet_reaped_is_taken_over(store, backend
         assert (c.from_message, c.up_to_message) == (1, 10) and claims(store) == []
     finally:
         child.wait()
+
+
+# -- what the merge with the context fitting (issue 17 item 5) and regeneration (issue 18) keeps --
+
+
+EMPTY_REPAIR = {"json": {"topics_discussed": [], "factual_timeline": [], "key_facts_established": [],
+                         "unresolved_items": [], "technical_details": []}}
+
+
+def test_superseded_messages_are_left_out_of_a_compaction_and_of_its_extract(store, backend, fake):
+    from tatlock.store import revisions
+
+    conv = conversation(store, 12)
+    m3, m4, m5 = store.messages(conv, 3, 5)  # Alice's code 1003, the reply, Alice's code 1005
+    revisions.supersede(store, [m3.message_id, m4.message_id], by=m5.message_id, how="edited")
+    fake.queue("I am unable to summarise.", EMPTY_REPAIR)  # neither the summary nor its repair: the extract
+    c = compact_once(store, backend, conv, interval=10)
+    assert c.model == "extract" and (c.from_message, c.up_to_message) == (1, 10)
+    assert "1003" not in c.summary and "1001" in c.summary and "1005" in c.summary
+    assert all("1003" not in body["messages"][-1]["content"] for body in fake.chat_requests)
+
+
+def test_a_split_block_and_its_repairs_fit_the_window(store, backend, fake):
+    """Twenty messages of 600 digits (a token a digit) and a 2,048-token window: the block is
+    split into requests that fit, and so does each repair (the prompt and the repair's note), and
+    each step of the archive merge that follows."""
+    from support.window import prompt_tokens
+
+    conv = store.create_conversation("room", "cli").id
+    rng = random.Random(4)
+    for _ in range(20):
+        store.add_message(conv, "user", "".join(rng.choice("0123456789") for _ in range(600)), ALICE)
+    fake.handler = lambda body: EMPTY_REPAIR if body.get("format") else "I cannot summarise that."
+    done = compact_due(store, backend, conv, interval=20, budget_tokens=2048,
+                       options={"max_tokens": 512, "context": 2048})
+    assert len(done) > 1 and done[0].from_message == 1 and done[-1].up_to_message == 20
+    assert all(a.up_to_message + 1 == b.from_message for a, b in zip(done, done[1:], strict=False))
+    assert all(c.model == "extract" for c in done)
+    blocks = [b for b in fake.chat_requests if RANGE_RE.search(b["messages"][-1]["content"])]
+    assert len([b for b in blocks if b.get("format")]) == len(done)  # one repair a block, never more
+    assert len(blocks) < len(fake.chat_requests)  # the archive merge, in steps, with repairs too
+    for body in fake.chat_requests:
+        assert prompt_tokens(body) + body["options"]["num_predict"] <= 2048, prompt_tokens(body)
+
+
+def test_an_archive_without_the_model_is_merged_from_the_records(store, backend, fake):
+    conv = conversation(store, 85)
+    compact_due(store, backend, conv, interval=10, budget_tokens=100_000)
+    fake.reset()
+    archive = maybe_archive(store, backend, conv, budget_tokens=4096, use_model=False)
+    assert fake.chat_requests == [] and archive["how"] == "extract"
+    assert store.conversation(conv).metadata["archive"] == archive
+    n = archive["up_to_message"]
+    assert n in range(10, 71, 10) and len(archive["merged_compacts"]) == n // 10
+    assert "COMPACT 1-10: Alice said her flight" in archive["summary"]  # the records' facts, merged
+    assert claims(store) == []

@@ -198,3 +198,36 @@ def test_one_earlier_conversation_says_so(store, backend, fake, paths):
     talk(store, 20, [(ALICE, "hello")])
     summary = prepare_briefing(store, backend, paths=paths, now=NOW).text
     assert summary.splitlines()[-1].startswith("Summary of last 1 conversation | Updated: ")
+
+
+def test_a_briefing_and_its_repair_fit_a_small_window(store, backend, fake, paths):
+    """Six conversations of long lines of digits (a token a digit) and a 2,048-token window: the
+    sources are fitted to what the instructions, the repair's note and the answer leave, so the
+    first request and its repair both fit, counted apart from tatlock's own estimate."""
+    from support.window import prompt_tokens
+
+    for d in range(6):
+        talk(store, 10 + d, [(ALICE, f"code {d}: " + "7" * 300), (BUTLER, "Noted, sir: " + "8" * 300)] * 10)
+    fake.queue("I am unable to do that.", {"json": {"recent_highlights": ["codes"], "patterns_across_sessions": [],
+                                                    "current_context": []}})
+    written = prepare_briefing(store, backend, paths=paths, now=NOW, budget_tokens=2048,
+                               options={"max_tokens": 512, "context": 2048})
+    assert written is not None and len(fake.chat_requests) == 2  # the try and its repair
+    for body in fake.chat_requests:
+        assert body["options"]["num_ctx"] == 2048
+        assert prompt_tokens(body) + body["options"]["num_predict"] <= 2048, prompt_tokens(body)
+    assert "code 5" in fake.chat_requests[0]["messages"][-1]["content"]  # the newest is read
+
+
+def test_superseded_messages_are_left_out_of_the_briefing_and_its_extract(store, backend, fake, paths):
+    from tatlock.store import revisions
+
+    conv = talk(store, 20, [(ALICE, "My locker code is 1111."), (BUTLER, "Noted: 1111."),
+                            (ALICE, "My locker code is 2222."), (BUTLER, "Noted: 2222.")])
+    old_q, old_a, new_q, new_a = store.messages(conv, 1)
+    revisions.supersede(store, [old_q.message_id, old_a.message_id], by=new_q.message_id, how="edited")
+    fake.queue("I am unable to do that.", "")  # neither the try nor its repair: the extract
+    written = prepare_briefing(store, backend, paths=paths, now=NOW)
+    assert written.how == "extract" and "2222" in written.text and "1111" not in written.text
+    latest = fake.chat_requests[0]["messages"][-1]["content"].split("Latest messages")[1]  # (the title is the first)
+    assert "2222" in latest and "1111" not in latest

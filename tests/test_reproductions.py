@@ -1111,3 +1111,67 @@ def test_16_4_buffalo_is_no_stutter_and_19_3_a_good_answer_keeps_its_words_witho
         final = butler.ask("Who are you?")
     assert final.quality == "APPROVED"
     assert final.answer == "Tatlock: the butler with long-term memory, running privately on this computer."
+
+
+# -- issue 18, items 3, 4, 9 and 10: the TUI of the first hour (i18-tui) ----------------------
+# Done as the user did them: the app driven by Textual's pilot with real keys, against the fake
+# server over loopback HTTP (the tmux runs are in tests/test_tui_tmux.py).
+
+
+async def test_18_3_shrinking_the_window_from_160x45_to_80x24_does_not_crash_the_app(served):
+    from tui_support import running
+
+    served.handler = lambda body: direct("Still here, sir.") if body.get("format") else "TOPICS DISCUSSED\n- x"
+    async with running(size=(160, 45)) as (app, pilot):
+        for width, height in ((80, 24), (140, 40), (80, 24), (160, 45), (84, 24), (40, 12)):
+            await pilot.resize_terminal(width, height)
+            await pilot.pause(0.1)
+            assert app.is_running and app.return_code is None  # was: ValueError: range() arg 3 must not be zero
+        assert not app.query_one("#panes").display and not app.query_one("#sidebar").display
+
+
+async def test_18_4_keys_typed_outside_the_box_and_search_on_the_first_try(served):
+    from tui_support import running, until
+
+    served.handler = lambda body: direct("Tuesday, sir.") if body.get("format") else "TOPICS DISCUSSED\n- x"
+    with tatlock.open(interface="tui") as butler:
+        first = butler.ask("When is the dentist?", new=True, room_id="tui").conversation_id
+        butler.ask("What is the weather?", new=True, room_id="tui")
+    async with running() as (app, pilot):
+        app.chat.transcript.focus()
+        await pilot.press(*"hello")  # was: dropped
+        assert app.chat.composer.text == "hello"
+        await pilot.press("ctrl+f", *"dentist", "down", "enter")  # was: nothing, the first time
+        await until(pilot, lambda: app.chat.conversation_id == first)
+
+
+async def test_18_9_the_small_things_of_the_tui(served, monkeypatch):
+    from markdown_it import MarkdownIt
+    from tui_support import running, until
+
+    from tatlock.tui.screens.help import help_markdown
+
+    rows = [t for t in MarkdownIt("gfm-like").parse(help_markdown()) if t.type == "tr_open"]
+    assert rows and "`/export [md\\|json] [FILE]`" in help_markdown()  # was: the row split at md|json
+    monkeypatch.setenv("TATLOCK_BACKEND", "openai")
+    monkeypatch.setenv("TATLOCK_BASE_URL", served.url + "/v1")
+    async with running(size=(80, 24), check_server=True) as (app, pilot):
+        await until(pilot, lambda: app.status is not None and app.status.ok)
+        assert "openai openai" not in str(app.query_one("#header").render())
+        assert "Model: pull" not in [c.title for c in app.get_system_commands(app.screen)]
+        keys = [k for k in app.query_one("Footer").query("FooterKey")]
+        assert "Help" in [k.description for k in keys] and max(k.region.right for k in keys) <= 80
+
+
+def test_18_10_regenerate_and_edit_keep_the_old_reply_marked_superseded(served, home):
+    from support.store import stored_messages
+
+    served.queue(direct("Lyon, sir."), direct("Paris, sir."), direct("Madrid, sir."))
+    with tatlock.open() as butler:
+        cid = butler.ask("What is the capital of France?", new=True).conversation_id
+        butler.regenerate(cid).result()
+        butler.edit_last(cid, "What is the capital of Spain?").result()
+    marks = [(r["content"], (json.loads(r["metadata"]).get("superseded") or {}).get("how"))
+             for r in stored_messages(home)]
+    assert marks == [("What is the capital of France?", "edited"), ("Lyon, sir.", "regenerated"),
+                     ("Paris, sir.", "edited"), ("What is the capital of Spain?", None), ("Madrid, sir.", None)]

@@ -2,7 +2,8 @@
 the background and adopted at once by the next new conversation.
 
 ``prepare_briefing`` reads the last ``CROSS_LIMIT`` conversations (their archive and compacts,
-and their latest messages, with dates and authors) and has the model write the sections
+and their latest messages, with dates and authors, superseded ones left out: store/revisions.py),
+fitted to the model's window, and has the model write the sections
 "Recent Highlights", "Patterns Across Sessions", "Current Context"; a reply without them is
 repaired once, else the briefing is an extract made without the model (the facts, people,
 topics and open items of those conversations: memory/summarise.py, memory/extract.py). The
@@ -33,6 +34,7 @@ from tatlock.memory.fit import Window
 from tatlock.memory.summary_format import parse_sections
 from tatlock.memory.tokens import Estimator
 from tatlock.redact import redact
+from tatlock.store import revisions
 from tatlock.store import summaries as rows
 from tatlock.files import write_private
 from tatlock.store.user import Conversation, UserStore
@@ -105,7 +107,7 @@ def _conversation_block(store: UserStore, conv: Conversation, share: int, est: E
     # the latest messages, newest first within what is left
     first = max(1, conv.message_count - RECENT_MESSAGES + 1)
     recent = [f"[{local(m.timestamp)}] {history_line(dataclasses.replace(m, content=_short(m.content)))}"
-              for m in reversed(store.messages(conv.id, first))]
+              for m in reversed(store.messages(conv.id, first)) if not revisions.is_superseded(m)]
     kept_recent, _ = _fit(recent, share - used, est)
     parts = [head]
     if kept_summaries:
@@ -157,7 +159,8 @@ def briefing_extract(store: UserStore, sources: list[Conversation]) -> str:
     current: list[str] = []
     for n, conv in enumerate(sources):  # newest first
         label = f"{local(conv.last_activity, '%Y-%m-%d')} (conversation #{conv.id})"
-        msgs = store.messages(conv.id, max(1, conv.message_count - RECENT_MESSAGES + 1))
+        msgs = [m for m in store.messages(conv.id, max(1, conv.message_count - RECENT_MESSAGES + 1))
+                if not revisions.is_superseded(m)]
         said = [m for m in msgs if m.role != "assistant"]
         facts = [extract.attributed(m, f) for m in reversed(said) for f in extract.fact_sentences(m)]
         for c in reversed(store.compacts(conv.id)):

@@ -16,6 +16,7 @@ model, in the same sections, so memory still gets a usable record:
 
 What the assistant said is kept only where it carries a number or a name, and attributed to
 it: a small model's reply is not a fact the user confirmed. Secrets are withheld (redact).
+Superseded messages (store/revisions.py) are left out, as from every transcript the model reads.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from typing import Iterable
 
 from tatlock.memory.summary_format import SECTIONS, parse_sections
 from tatlock.redact import redact
+from tatlock.store import revisions
 from tatlock.store.user import Message
 from tatlock.timeutil import local
 
@@ -191,7 +193,10 @@ def _section(name: str, lines: list[str]) -> str:
 
 def compact_extract(messages: list[Message], *, topics: Iterable[str] = ()) -> str:
     """The five sections of a compact (memory/summary_format.py's SECTIONS) for ``messages``,
-    without a model."""
+    without a model. A superseded message (an answer given again, a question edited) is left
+    out, as the model's transcript leaves it out: what replaced it is in the block."""
+    span = messages
+    messages = [m for m in messages if not revisions.is_superseded(m)]
     people = [m for m in messages if m.role != "assistant"]
     named = list(dict.fromkeys(t for m in messages for t in (m.metadata.get("topics") or []) if isinstance(t, str)))
     names = recurring_names([m.content for m in people], skip=[m.author_name for m in messages])
@@ -204,8 +209,8 @@ def compact_extract(messages: list[Message], *, topics: Iterable[str] = ()) -> s
             verb = "asked" if m.content.rstrip().endswith("?") else "said"
             timeline.append(f"#{m.message_number} ({local(m.timestamp, '%Y-%m-%d')}): {name_of(m)} {verb}: "
                             f"{_short(m.content, MAX_TIMELINE_LINE)}")
-    if messages:
-        first, last = messages[0], messages[-1]
+    if span:
+        first, last = span[0], span[-1]
         timeline.insert(0, f"messages #{first.message_number}-{last.message_number}, "
                            f"{local(first.timestamp)} to {local(last.timestamp)}")
     facts += [attributed(m, s) for m in messages if m.role == "assistant" and not m.metadata.get("cancelled")

@@ -315,7 +315,7 @@ class Housekeeper:
         try:
             written = cross.prepare_briefing(store, self.backend(), paths=self.paths, options=self.options,
                                              estimator=self.estimator, cancel=cancel, use_model=asked,
-                                             emit=lambda ev: self.emit(newest, ev))
+                                             emit=lambda ev: self.emit(newest, ev), budget_tokens=self.budget)
             if written is not None:
                 self._noted(written.how, asked)
         except summarise.Paused:

@@ -41,6 +41,7 @@ from tatlock.pipeline.respond import respond, system_prompt, tz_label
 from tatlock.pipeline.routing import authority, guards
 from tatlock.pipeline.select import findings_of, run_tools
 from tatlock.redact import redact
+from tatlock.store import revisions
 from tatlock.store.records import ToolSpec
 from tatlock.store.user import Author, Conversation, Message
 from tatlock.tools.base import TurnScope
@@ -57,6 +58,10 @@ class TurnRequest:
     material: str | None
     author: Author
     system: str | None = None  # a one-off instruction for this turn (`ask -s`), after the persona
+    # answering the last question again, or an edit of it (store/revisions.py): the stored
+    # question answered again (None: the text is a new question), and the messages replaced
+    again: Message | None = None
+    supersedes: tuple[int, ...] = ()
 
 
 @dataclass
@@ -156,16 +161,29 @@ class TurnRunner:
 
     def store_question(self) -> Message:
         req = self.req
+        if req.again is not None:  # answered again: the question is stored already
+            self.question = req.again
+            return req.again
         meta: dict[str, Any] = {"interface": self.env.interface}
         if req.material:
             meta["material"] = req.material
             meta["search_text"] = req.material[:4000]
         if req.system:  # what the answer was asked to follow, on the record
             meta["system"] = req.system
+        if req.supersedes:
+            meta["edit_of"] = req.supersedes[0]
         msg = self.question = self.env.store.add_message(req.conversation.id, "user", req.text, req.author,
                                                          metadata=meta)
+        if req.supersedes:  # an edited question replaces the old one and its answers, now
+            revisions.supersede(self.env.store, req.supersedes, by=msg.message_id, how="edited")
         self.emit(MessageStored(msg.message_id, msg.message_number, "user", req.author.name))
         return msg
+
+    def replaced_by(self, reply: Message) -> None:
+        """A new answer to a question answered before: the earlier answers are superseded once
+        it is stored (until then, if the turn fails with nothing said, they still stand)."""
+        if self.req.again is not None and self.req.supersedes and reply.content.strip():  # not a bare cancel
+            revisions.supersede(self.env.store, self.req.supersedes, by=reply.message_id, how="regenerated")
 
     def briefing(self) -> str | None:
         """The summary of recent conversations this conversation began with: a new one adopts
@@ -192,7 +210,7 @@ class TurnRunner:
         room -= env.estimator.bound(turn_vars["question"])
         mem = memory_context.build(env.store, msg.conversation_id, estimator=env.estimator,
                                    budget_tokens=budget.memory_budget(room, memory_context.SHARES),
-                                   cross_summary=cross_summary)
+                                   cross_summary=cross_summary, exclude=self.req.supersedes)
         # recalled memory is data, redacted like a tool result: a secret pasted once is not handed on
         turn_vars["memory"] = budget.memory(env, redact(mem.prompt_block()), room)
         return assess.request(persona, enabled, **turn_vars), turn_vars
@@ -367,6 +385,7 @@ class TurnRunner:
             metadata={"route": plan.route, "guard": plan.guard, "tools": tools, "topics": plan.topics,
                       "quality": verdict.label, "quality_checks": verdict.checks, "phases": self.phases,
                       "model": self.env.backend.model, "decision_source": plan.source})
+        self.replaced_by(reply)
         self.emit(MessageStored(reply.message_id, reply.message_number, "assistant", "Tatlock"))
         if plan.topics:
             store.add_topics(conv.id, plan.topics, message_id=msg.message_id)
@@ -384,6 +403,7 @@ class TurnRunner:
             meta.update(route=plan.route, guard=plan.guard, topics=plan.topics, decision_source=plan.source)
         reply = self.env.store.add_message(self.req.conversation.id, "assistant", self.shown.strip(),
                                            Author.assistant(), reply_to=msg.message_id, metadata=meta)
+        self.replaced_by(reply)
         self.emit(MessageStored(reply.message_id, reply.message_number, "assistant", "Tatlock"))
         return reply.message_id
 
