@@ -22,6 +22,7 @@ from textual import events, on, work
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal
+from textual.css.query import NoMatches
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer
@@ -146,12 +147,17 @@ class TatlockApp(ConversationActions, ServerActions):
         self.chat.show_speaker()
         if self.should_check_server:
             self.check_server()
-        cid = None
-        if not self.start_new:
-            latest = await self.jobs.run(self.butler.conversations.in_room, ROOM, ROOM)
-            cid = latest[0].id if latest else None
-        await self.open_conversation(cid)
-        await self.sidebar.reload()
+        try:
+            cid = None
+            if not self.start_new:
+                latest = await self.jobs.run(self.butler.conversations.in_room, ROOM, ROOM)
+                cid = latest[0].id if latest else None
+            await self.open_conversation(cid)
+            await self.sidebar.reload()
+        except NoMatches:
+            if self.is_running and not self._closing:
+                raise
+            return  # quit while starting: the widgets are gone, and nothing is left to show
         self.set_interval(LIVE_EVERY, self.follow_changes)
 
     async def whole_screen_painted(self, limit: float = 1.0) -> None:
@@ -174,13 +180,15 @@ class TatlockApp(ConversationActions, ServerActions):
         except TatlockError:
             return  # the memory cannot be read just now: the next look tries again
         if version != self.seen_version:
-            first = self.seen_version is None
+            if self.seen_version is not None:
+                try:
+                    await self.sidebar.reload()
+                    shown = [c for c in self.sidebar.conversations if c.id == self.chat.conversation_id]
+                    if shown:
+                        await self.chat.catch_up(shown[0].message_count)
+                except NoMatches:
+                    return  # another screen is shown, or the app is closing: the next look catches up
             self.seen_version = version
-            if not first:
-                await self.sidebar.reload()
-                shown = [c for c in self.sidebar.conversations if c.id == self.chat.conversation_id]
-                if shown:
-                    await self.chat.catch_up(shown[0].message_count)
 
     def on_unmount(self) -> None:
         if self._unsubscribe is not None:
