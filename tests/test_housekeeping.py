@@ -211,6 +211,31 @@ def test_a_detached_housekeeper_ends_at_its_lifetime_even_mid_call(served, home,
     model.gate.set()
 
 
+def test_a_detached_housekeeper_fits_its_requests_to_a_server_with_a_smaller_window(served, home, monkeypatch):
+    """The detached process's backend is fitted as the butler's are (memory/fit.py): a server
+    whose window is smaller than believed refuses the summary's request for its length, and the
+    request is made again to fit, instead of the work being left for ever."""
+    monkeypatch.setenv("TATLOCK_COMPACT_INTERVAL", "4")
+    monkeypatch.setenv("TATLOCK_BACKEND", "openai")
+    monkeypatch.setenv("TATLOCK_BASE_URL", served.url + "/v1")
+    served.handler = lambda body: ("TOPICS DISCUSSED\n- tulips\n\nKEY FACTS ESTABLISHED\n- Tester: the tulips are red\n"
+                                   if phase_of(body) == "summary" else CROSS if phase_of(body) == "cross_summary"
+                                   else direct("Noted, sir."))
+    with tatlock.open() as butler:
+        for _ in range(2):
+            butler.ask("The tulips are red. " + "Tulips grow in my garden. " * 200)
+    served.reset()
+    served.n_ctx = 2000  # llama-server loaded with a smaller window than the 4,096 the tier believes
+    p = subprocess.run([sys.executable, "-m", "tatlock.memory.detached", "--user", "tester", "--model",
+                        "llama3.2:3b", "--budget", "4096", "--lifetime", "30", "--compact-settle", "0",
+                        "--settle", "0"], env={**os.environ}, timeout=60, capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    assert rows(home, "SELECT from_message, up_to_message, model FROM conversation_compacts") == [
+        (1, 4, "llama3.2:3b")]
+    summaries = [b for b in served.chat_requests if phase_of(b) == "summary"]
+    assert len(summaries) >= 2  # refused for its length, then made to fit
+
+
 def test_what_is_left_is_said_in_plain_words():
     from tatlock.memory.housekeeping import Work
 

@@ -68,13 +68,6 @@ def footer(count: int, now: dt.datetime | None = None) -> str:
     return f"Summary of last {count} {noun} | Updated: {moment.astimezone().strftime('%Y-%m-%d %H:%M')}"
 
 
-def _sources(store: UserStore, exclude: int, limit: int) -> list[Conversation]:
-    return [store.conversation(cid) for cid in rows.recent_conversation_ids(store, exclude=exclude, limit=limit)]
-
-
-EXTRACT_CHARS = {"Recent Highlights": 1600, "Patterns Across Sessions": 500, "Current Context": 800}
-
-
 def _fit(lines: list[str], tokens: int, est: Estimator) -> tuple[list[str], int]:
     """The longest prefix of ``lines`` within ``tokens``; and the tokens it used."""
     out, used = [], 0
@@ -90,6 +83,9 @@ def _fit(lines: list[str], tokens: int, est: Estimator) -> tuple[list[str], int]
 def _short(text: str, limit: int = MAX_LINE_CHARS) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 3].rstrip() + "..."
+
+
+EXTRACT_CHARS = {"Recent Highlights": 1600, "Patterns Across Sessions": 500, "Current Context": 800}
 
 
 def _conversation_block(store: UserStore, conv: Conversation, share: int, est: Estimator) -> str:

@@ -26,6 +26,7 @@ from typing import Any
 from tatlock.events import Event
 from tatlock.files import private_dir, private_file, write_private
 from tatlock.memory import summarise
+from tatlock.memory.fit import FittedBackend
 from tatlock.memory.housekeeping import COMPACT_SETTLE, SETTLE, Housekeeper
 from tatlock.memory.locks import PID_NAME, PRESENCE_NAME, Lock
 from tatlock.memory.tokens import Estimator
@@ -106,12 +107,17 @@ def main(argv: list[str] | None = None) -> int:
         if cid is not None:
             DebugLog(cfg.paths.conversation_logs, args.user, cid, secrets).write(ev)
 
-    options: dict[str, Any] = {"temperature": 0.2, "max_tokens": summarise.MAX_TOKENS}
+    options: dict[str, Any] = {"temperature": 0.2, "max_tokens": summarise.summary_tokens(args.budget)}
     if cfg.backend == "ollama":
         options["context"] = args.budget
-    hk = Housekeeper(cfg.paths, args.user, backend=lambda: make_backend(cfg, args.model), options=options,
+    estimator = Estimator(args.model, cfg.paths.data_dir / "token_calibration.json")
+
+    def backend() -> Any:  # fitted as the butler's are: no request outgrows the window (memory/fit.py)
+        return FittedBackend(make_backend(cfg, args.model), lambda: args.budget, lambda: estimator)
+
+    hk = Housekeeper(cfg.paths, args.user, backend=backend, options=options,
                      interval=int(cfg.effective("compact_interval")), budget=args.budget, emit=emit,
-                     estimator=Estimator(args.model, cfg.paths.data_dir / "token_calibration.json"),
+                     estimator=estimator,
                      settle=args.settle, compact_settle=args.compact_settle,
                      record=summarise.TrackRecord(cfg.paths.data_dir / "summary_record.json", args.model))
     presence = Lock(cfg.paths.user_dir(args.user) / PRESENCE_NAME)

@@ -28,7 +28,8 @@ from typing import Any, Callable
 from tatlock.errors import BackendError
 from tatlock.llm.base import Cancel, Cancelled, ChatResult, StopGeneration
 
-__all__ = ["MAX_TOKENS", "Paused", "Shape", "TrackRecord", "Unavailable", "Written", "grounded", "write"]
+__all__ = ["MAX_TOKENS", "Paused", "Shape", "TrackRecord", "Unavailable", "Written", "grounded", "summary_tokens",
+           "write"]
 
 MAX_TOKENS = 1400  # most tokens one summary may take (a compact, an archive, a briefing)
 REPAIR_NOTE = ("\n\nReply as JSON: one list of short lines for each section, in order, taken only from the text "
@@ -44,6 +45,14 @@ told note noted none sure good well here will shall might must does done make ma
 for was his her you are not but had has she him its our out any can all one two who how why new now see get got
 say per via yes""".split())
 _TOKEN_RE = re.compile(r"[A-Za-zÀ-ÿ][\wÀ-ÿ'-]{2,}|\d[\d:./-]*")
+
+
+def summary_tokens(window: int) -> int:
+    """Most tokens a summary (a compact, the archive, the briefing) may have: 1,400, or a quarter
+    of a smaller window (1,024 on the low tier's 4,096: with 1,400 a block's transcript had ~1,740
+    tokens beside the instructions, and forty short messages, each behind a dated header of some
+    twenty tokens on a digit-per-token tokenizer, had to be split into two requests)."""
+    return min(MAX_TOKENS, max(512, window // 4))
 
 
 class Paused(Exception):

@@ -18,6 +18,7 @@ from tatlock.config import Config
 from tatlock.events import Event, ModelCall, PhaseFinished, PhaseStarted
 from tatlock.llm.base import Backend, Cancel, ChatResult
 from tatlock.memory import summarise
+from tatlock.memory.summarise import summary_tokens  # noqa: F401 - re-exported (the butler, tests)
 from tatlock.memory.fit import Window
 from tatlock.memory.tokens import Estimator
 from tatlock.store.system import SystemStore
@@ -28,14 +29,6 @@ from tatlock.store.user import UserStore
 MAX_TOKENS = {"select_tools": 300, "quality": 120, "summary": summarise.MAX_TOKENS}
 
 Emit = Callable[[Event], None]
-
-
-def summary_tokens(window: int) -> int:
-    """Most tokens a summary (a compact, the archive, the briefing) may have: 1,400, or a quarter
-    of a smaller window (1,024 on the low tier's 4,096: with 1,400 a block's transcript had ~1,740
-    tokens beside the instructions, and forty short messages, each behind a dated header of some
-    twenty tokens on a digit-per-token tokenizer, had to be split into two requests)."""
-    return min(MAX_TOKENS["summary"], max(512, window // 4))
 
 
 @dataclass
