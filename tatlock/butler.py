@@ -369,7 +369,10 @@ class Butler:
                 with self._lock:
                     if turn in self._turns:
                         self._turns.remove(turn)
-                self.schedule_compaction(conv.id, turn.id)  # wakes the housekeeping: nothing here waits on it
+                if cancel.cancelled:  # stopped (Esc, a signal): no new vectors for a process on its way out
+                    self._housekeeping.kick()
+                else:
+                    self.schedule_compaction(conv.id, turn.id)  # wakes the housekeeping: nothing here waits on it
                 turn.close()
 
         with self._lock:
