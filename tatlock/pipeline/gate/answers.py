@@ -66,6 +66,9 @@ ASK = Rulebook("gate.ask", [
          r"\bwhat\s+language\b",
          ("Who wrote Romeo and Juliet?", "What is the capital of France?", "How do I make tea?"),
          ("What is six times seven?", "Which year did the war end?", "What's the atomic number of gold?")),
+    # a question of when: its answer is a time, a date, a season or a year, not a bare small number
+    Rule("ask.when", "when", r"^\W*(?:so\s+|and\s+|but\s+)?when\b|\bwhat\s+(?:month|season|year)\b",
+         ("When should I plant tulip bulbs?", "What month do swallows leave?"), ("How long until tea?", "Say when")),
     Rule("ask.measure", "measure", r"\bwhat(?:'s|\s+is)\s+the\s+(?:speed|distance|weight|height|length|population|"
          r"temperature|size|depth|boiling|melting|freezing)\b", ("What's the speed of light?",), ("What's the name?",)),
     Rule("ask.how_many", "how_many", r"\bhow\s+(?:many|much)\b", ("How many legs?",), ("How long should I boil it?",)),
@@ -148,6 +151,18 @@ REPLY = Rulebook("gate.reply", [
          r"calendar\s+entry|event|lights?|heating|thermostat|oven|kettle|door|music|tv|television)s?\b",
          ("I've set an alarm for 7, sir.", "I'll set you a reminder", "I have turned the heating up"),
          ("I've set your location to Leeds.", "I have made a note of it")),
+    # a headline of an action done ("Alarm set for 7 a.m., sir.", "Reminder set for 3 p.m.", "Table booked")
+    Rule("reply.done_headline", "action",
+         r"(?:^|[.!?]\s+|\bdone[,;:!]?\s+(?:sir[,;:!]?\s+)?)(?:your\s+|an?\s+|the\s+)?(?:alarms?|reminders?|timers?|tables?|taxi|"
+         r"cab|booking|order|appointment|email|e-mail|message|text|payment|call|delivery|reservation|tickets?|"
+         r"invitation|calendar\s+entry|event)\s+(?:is\s+|are\s+|has\s+been\s+|have\s+been\s+)?(?:now\s+|all\s+)?(?:set|"
+         r"booked|ordered|sent|placed|scheduled|confirmed|made|cancell?ed|canceled|reserved|paid|arranged|added)\b"
+         # ... a clause of its own, with no verb after ("an alarm set for seven would wake you" is advice)
+         r"(?:(?!\b(?:will|would|can|could|should|may|might|must|is|are|if|when|rings?|wakes?|goes)\b)[^.;!?\n]){0,40}"
+         r"(?:[.;!?\n]|$)",
+         ("Alarm set for 7 a.m., sir.", "Reminder set for 3 p.m., sir.", "Done, sir: table booked for eight.",
+          "Very good. Taxi booked for seven."),
+         ("Alarms set on your phone will ring, sir.", "An alarm set for seven would wake you", "Set an alarm, sir.")),
     Rule("reply.done_passive", "action",
          r"\b(?:your|the)\s+(?:order|booking|reservation|appointment|payment|email|message|text|call|reminder|"
          r"alarm|timer|table|taxi|cab|delivery|refund)\s+(?:has\s+been|is)\s+(?:now\s+)?(?:placed|confirmed|"
@@ -279,6 +294,8 @@ def misfit(answer: str, question: str) -> str | None:
         return "the reply only gives back words of the question"
     if bare_number and not numeric and ASK.first(question, "not_number"):
         return "a number to a question that asks for none"
+    if bare_number and ASK.first(question, "when") and not any(w.isdigit() and 100 <= int(w) <= 2200 for w in content):
+        return "a bare number, not a time, a date or a year, to a question of when"
     if bare_number and len(content) == 1 and ASK.first(question, "quantity"):
         return "a bare number, with no unit, to a question of how long, far or big"
     if numeric and content and not any(w.isdigit() or w in NUMBER_WORDS for w in said) and quantity:
@@ -286,6 +303,11 @@ def misfit(answer: str, question: str) -> str | None:
     if ASK.first(question, "explain") and len(said) <= 3:
         return "a word or two to a question that asks for an explanation or a piece of writing"
     return None
+
+
+def _bare_number(answer: str) -> bool:
+    said = [w for w in words(answer) if w not in ("sir", "madam")]
+    return bool(said) and len(said) <= 2 and all(w.isdigit() for w in said) and "%" not in answer
 
 
 def unanswered(answer: str, question: str, *, guarded: bool, tools: list[str]) -> tuple[str, str] | None:
@@ -304,6 +326,10 @@ def unanswered(answer: str, question: str, *, guarded: bool, tools: list[str]) -
         return "empty", "a blanket refusal of an ordinary question"
     if empty_reply(answer, question):
         return "empty", "a polite reply with nothing in it"
+    if _bare_number(answer) and ASK.first(question, "yes_no") and not ASK.first(question, "choice") and \
+            not ASK.first(question, "number") and not ASK.first(question, "info") and "know" not in question.lower():
+        # "70" to "Will it rain in Glasgow tomorrow?": neither yes nor no, nor what the number is
+        return "empty", "a bare number to a yes-or-no question"
     if not guarded and not tools:
         why = misfit(answer, question)
         if why:

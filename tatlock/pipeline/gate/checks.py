@@ -60,10 +60,22 @@ CHECK_WORDS = Rulebook("gate.checks", [
          r"(?:real|human|a\s+real))\b", ("Indeed I am, sir.", "Yes, sir."), ("No, sir.", "I am not")),
     # a capability denied that it has ("I have no access to weather information")
     Rule("checks.denies", "denies", r"\b(?:can(?:no|')t|cannot|unable\s+to|not\s+able\s+to|no\s+access\s+to|"
-         r"(?:don't|do\s+not)\s+have\s+(?:any\s+)?(?:access|the\s+ability))\b[^.!?]{0,40}?\b(?:weather|forecasts?|"
-         r"internet|web|memory|remember|recall|files?|time|date|computer|system)\b",
-         ("I'm afraid I have no access to weather information, sir.", "I cannot remember our talks"),
-         ("I cannot order a taxi, sir.",)),
+         r"(?:don't|do\s+not)\s+have\s+(?:any\s+)?(?:access|the\s+ability))\b(?:(?!\bbut\b|\bthough\b|\bhowever\b)[^.!?]){0,40}?\b(?:weather|forecasts?|"
+         r"internet|web|memory|remember|recall|files?|time|date|computer|system)\b|"
+         # its long memory denied ("I forget everything the moment you close the terminal")
+         r"\bi\s+(?:forget|lose|wipe|erase)\s+(?:everything|it\s+all|all\s+of\s+it|what\s+you)|"
+         r"\bi\s+(?:have|keep)\s+no\s+(?:long-term\s+|lasting\s+)?memory\b(?!\s+of\b)|"
+         r"\bi\s+(?:don't|do\s+not|can't|cannot|won't|will\s+not)\s+(?:remember|keep|store|retain)\s+"
+         r"(?:anything|what\s+you\s+(?:tell|say)|things\s+between|between)\b",
+         ("I'm afraid I have no access to weather information, sir.", "I cannot remember our talks",
+          "No, sir. I forget everything the moment you close the terminal.", "I have no memory, sir",
+          "I won't remember anything once we part"),
+         ("I cannot order a taxi, sir.", "I have no memory of that, sir.", "I don't remember you mentioning it",
+          "I cannot ring anyone, sir, but I can remember that you mean to")),
+    # an action reported done to a request the butler has no tool for ("Done, sir.", "All set")
+    Rule("checks.done", "done", r"^\W*(?:done|all\s+done|consider\s+it\s+done|all\s+set|sorted|that's\s+done|"
+         r"it's\s+done|it\s+is\s+done)\b", ("Done, sir.", "Consider it done, sir.", "All set!"),
+         ("Don't worry, sir.", "Doneness is a matter of taste")),
     Rule("checks.sir", "sir", r"\bsir\b", ("Paris, sir.",), ("Paris.", "Sirius")),
 ])
 
@@ -137,6 +149,12 @@ def _garbled(answer: str, c: Context) -> Outcome:
     return fail("RETRY", "garbled", f"empty or garbled reply: {bad}") if bad else None
 
 
+def _finished(answer: str, c: Context) -> Outcome:
+    """An answer that stops mid-sentence ("The three primary colours are red,"): ``check`` judges
+    what comes before the unfinished sentence, and withdraws it only when nothing stands."""
+    return fail("RETRY", "unfinished", "the reply stops mid-sentence") if text.stops_mid_sentence(answer) else None
+
+
 def _question_echo(answer: str, c: Context) -> Outcome:
     return fail("RETRY", "question_echo", "the reply only repeats the question") \
         if text.question_echo(answer, c.question) else None
@@ -154,8 +172,11 @@ def _who(answer: str, c: Context) -> Outcome:
     broken = identity.persona_broken(answer)
     if broken:
         return fail("RETRY", "identity", f"the reply speaks as something the butler is not: {broken!r}", ("IDENTITY",))
-    both = identity.contradiction(answer)
-    return fail("RETRY", "contradiction", f"the reply contradicts itself: {both}") if both else None
+    both = identity.contradiction(answer) or identity.yes_no_undone(answer, c.question)
+    if both:
+        return fail("RETRY", "contradiction", f"the reply contradicts itself: {both}")
+    maker = identity.wrong_maker(answer)
+    return fail("RETRY", "wrong_fact", maker) if maker else None
 
 
 def _invented(answer: str, c: Context) -> Outcome:
@@ -176,7 +197,7 @@ def _clock(answer: str, c: Context) -> Outcome:
     if _says("elsewhere", c.question):  # a time asked for somewhere else: its own zone's clock
         wrong = compute.time_elsewhere(answer, c.question, c.brief.clock)
         return fail("RETRY", "wrong_clock", wrong, ("TEMPORAL",)) if wrong else None
-    wrong = compute.wrong_until(answer, c.question, c.clock)
+    wrong = compute.wrong_until(answer, c.question, c.clock) or compute.wrong_days_left(answer, c.question, c.clock)
     if wrong:
         return fail("RETRY", "wrong_clock", wrong, ("TEMPORAL",))
     about_now = "TEMPORAL" in c.brief.guard_parts or c.clock_tool or clock.asks_now(c.question)
@@ -186,7 +207,9 @@ def _clock(answer: str, c: Context) -> Outcome:
 
 def _worked_out(answer: str, c: Context) -> Outcome:
     """A sum or a unit conversion the gate can work out itself, answered with another number."""
-    wrong = compute.wrong_figure(answer, c.question)
+    found = [str(t) for f in c.tools("ok") for t in readings.read(f, "texts")]
+    wrong = compute.wrong_figure(answer, c.question) or compute.wrong_prime(answer, c.question) or \
+        compute.wrong_difference(answer, c.question, found)
     return fail("RETRY", "wrong_figure", wrong) if wrong else None
 
 
@@ -209,6 +232,8 @@ def _guard_parts(answer: str, c: Context) -> Outcome:
             return fail("RETRY", "missing_part", "the identity part is not answered", ("IDENTITY", *more))
         if "butler" not in answer.lower():
             return "identity: the reply does not say who the butler is"
+    if "CAPABILITIES" in parts and _says("done", answer):
+        return fail("CANT_DO", "overclaim", "the reply reports done what the butler cannot do", ("CAPABILITIES", *more))
     if "CAPABILITIES" in parts and _says("denies", answer):
         return fail("RETRY", "missing_part", "the reply denies what the butler can do", ("CAPABILITIES", *more))
     if "CAPABILITIES" in parts and not (_says("can", answer) or _says("cannot", answer)):
@@ -297,6 +322,7 @@ CHECKS: tuple[Check, ...] = (
     Check("overclaim", _overclaim),
     Check("answers_the_question", _answers),
     Check("other_part", _other_part),
+    Check("finished", _finished),  # last: what the rest of an unfinished answer fails says more
 )
 
 
@@ -325,13 +351,28 @@ def unfinished_end(answer: str) -> int | None:
         else None
 
 
+_SENTENCE_END = lazy(r"[.!?)](?=[\"'”’»*]*\s)|\n")
+
+
+def _last_sentence_end(answer: str) -> int | None:
+    """Where the last finished sentence of an answer that stops mid-way ends, or None."""
+    ends = [m.end() for m in _SENTENCE_END.finditer(answer.rstrip())]
+    return ends[-1] if ends and len(text.words(answer[:ends[-1]])) >= 1 else None
+
+
 def check(answer: str, brief: Brief) -> Verdict:
     """Judge a finished answer. One that fails only in an unfinished last fragment stands
     without it (``Verdict.text``)."""
     c = brief.context()
     v = run(answer, c)
-    # only the prompt's words in a last fragment: a small model's "... The user's" cut short
-    cut = unfinished_end(answer) if v.verdict == "FALLBACK" and v.failed == "prompt_echo" else None
+    cut = None
+    if v.verdict == "FALLBACK" and v.failed == "prompt_echo":
+        # only the prompt's words in a last fragment: a small model's "... The user's" cut short
+        cut = unfinished_end(answer)
+    elif v.verdict == "FALLBACK" and v.failed == "unfinished":
+        # a sentence left unfinished (a small model that stops, an answer at its length limit):
+        # what was finished before it is judged alone ("Certainly, sir." alone is no answer)
+        cut = _last_sentence_end(answer)
     if cut is not None:
         kept = answer[:cut].rstrip()
         v2 = run(kept, c)

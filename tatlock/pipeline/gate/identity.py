@@ -61,6 +61,17 @@ VENDOR = Rulebook("gate.vendor", [
          ("As of my last update in 2023", "my knowledge cutoff"), ("my training shoes", "as of my last visit")),
 ])
 
+# who makes which model family: "Claude is made by Google" is a vendor fact got wrong
+MAKERS = {"chatgpt": "openai", "gpt": "openai", "llama": "meta", "claude": "anthropic", "gemini": "google",
+          "gemma": "google", "bard": "google", "mistral": "mistral", "mixtral": "mistral", "qwen": "alibaba",
+          "phi": "microsoft", "copilot": "microsoft", "smollm": "hugging", "deepseek": "deepseek"}
+MADE_BY = Rulebook("gate.made_by", [
+    Rule("vendor.made_by_whom", "made_by",
+         r"\b({model_name})\b[^.!?]{0,30}?\b(?:is|was|are|were|comes\s+from)\s+(?:\w+\s+)?(?:(?:made|built|developed|"
+         r"created|trained|released|owned)\s+by|from)\s+({model_maker})\b",
+         ("Claude is made by Google, sir.", "ChatGPT was developed by OpenAI"), ("Claude Monet was made by Google",)),
+])
+
 PERSON = Rulebook("gate.person", [
     # the butler introducing itself by a name: the name is the rule's group
     Rule("person.introduces", "name",
@@ -106,6 +117,20 @@ CONTRADICTION = Rulebook("gate.contradiction", [
          r"(?:is|are|was)\s+(?:an?|the)\s+\1\b",
          ("The biggest planet is not a planet, it is a planet, and it's called Saturn.",),
          ("It is not a fruit, it is a vegetable.", "It is not raining here but it is raining in Leeds")),
+])
+
+# "Is a whale a fish?" answered "No, sir, a whale is a mammal. It is a fish that...": the yes or
+# no, then the opposite said of the same thing
+ASKED_KIND = Rulebook("gate.asked_kind", [
+    Rule("contradiction.asks_kind", "asks_kind",
+         r"^\W*(?:is|are|was|were)\s+(?!.*\bor\b)(?:(?:a|an|the)\s+)?((?:[\w-]+\s+){0,3}?[\w-]+)\s+(?:a|an|really\s+a|really\s+an|"
+         r"actually\s+a|actually\s+an)\s+([\w-]+)\s*\??\s*$",
+         ("Is a whale a fish?", "Is a tomato really a fruit?", "Is Pluto a planet?"),
+         ("Is it raining?", "Is a tomato a fruit or a vegetable?")),
+    Rule("contradiction.says_no", "says_no", r"^\W*(?:no|nope|not\s+at\s+all|not\s+really|certainly\s+not|"
+         r"i'm\s+afraid\s+not)\b", ("No, sir, a whale is a mammal.",), ("Not only that",)),
+    Rule("contradiction.says_yes", "says_yes", r"^\W*(?:yes|yep|indeed|it\s+is|they\s+are|certainly|absolutely)\b(?!\s+not)",
+         ("Yes, sir, it is a fruit.",), ("It is not.",)),
 ])
 
 _SOFT_WORDS = {"sure", "afraid", "sorry", "happy", "glad", "delighted", "able", "unable", "certain", "here", "there",
@@ -170,4 +195,39 @@ def contradiction(text: str) -> str | None:
     for (subject, what), signs in said.items():
         if signs == {True, False}:
             return f"{subject} {what} and {subject} not {what}"
+    return None
+
+
+def yes_no_undone(answer: str, question: str) -> str | None:
+    """A yes or a no to "Is X a Y?" unsaid by what follows: "No, sir, a whale is a mammal. It is a
+    fish that breathes through its gills."."""
+    m = ASKED_KIND.first(question, "asks_kind")
+    if m is None:
+        return None
+    asked = m.search(question)
+    if asked is None:
+        return None
+    thing, kind = asked.group(1).lower().split()[-1], asked.group(2).lower()
+    subject = rf"(?:it|they|he|she|this|that|{re.escape(thing)}s?)"
+    kind_re = rf"(?:a|an)\s+{re.escape(kind)}s?\b(?![\w-])"  # not "a dwarf planet": a kind of its own
+    if ASKED_KIND.first(answer, "says_no"):
+        said = re.search(rf"\b{subject}\s+(?:is|are|was|were)\s+{kind_re}", answer, re.I)
+        if said:
+            return f"no, then {said.group(0)!r}"
+    elif ASKED_KIND.first(answer, "says_yes"):
+        said = re.search(rf"\b{subject}\s+(?:is|are|was|were)(?:\s+not|n't)\s+{kind_re}", answer, re.I)
+        if said:
+            return f"yes, then {said.group(0)!r}"
+    return None
+
+
+def wrong_maker(answer: str) -> str | None:
+    """A model family given the wrong maker ("Claude is made by Google")."""
+    rule = MADE_BY.labelled("made_by")[0]
+    for m in rule.regex.finditer(answer):
+        family = re.sub(r"[^a-z]", "", m.group(1).lower())
+        maker = next((v for k, v in MAKERS.items() if family.startswith(k)), None)
+        said = re.sub(r"\s+", "", m.group(2).lower())
+        if maker and not said.startswith(maker) and family[:4] not in said:  # "the Qwen team" makes Qwen
+            return f"{m.group(1)!r} is not made by {m.group(2)!r}"
     return None

@@ -106,7 +106,9 @@ def garbled(answer: str, question: str = "") -> str | None:
         return "empty reply"
     content = sum(ch.isalnum() for ch in text)  # "391, sir." is an answer
     number = FORM.labelled("number")[0].regex.fullmatch(text)
-    if content < max(2, len("".join(text.split())) * 0.5) or not (number or any(ch.isalpha() for ch in text)):
+    # a one-digit answer is an answer ("8" legs); one letter or a symbol is not
+    if content < max(1 if number else 2, len("".join(text.split())) * 0.5) or \
+            not (number or any(ch.isalpha() for ch in text)):
         return "more symbols than words"
     if FORM.first(text, "token") and not set(words(text)) & set(words(question)):
         return "a lone token, not an answer"
@@ -130,6 +132,30 @@ def garbled(answer: str, question: str = "") -> str | None:
     if len(sentences) >= 2 and len(set(sentences)) == 1:  # one sentence said again ("I'm unable to ... " x2)
         return "the reply repeats itself"
     return repeated
+
+
+# -- an answer that stops mid-sentence ---------------------------------------------------------
+
+# words no finished sentence ends on ("First, blot the stain with a clean cloth, then"); words a
+# sentence may end on when it leaves its verb unsaid ("Yes, sir, it is", "I'd love to", "all I
+# can think of") are not among them
+_DANGLING = set("a an the and or but nor then because if your my our their his whose than into onto with from "
+                "such".split())
+_SIGN_OFF = lazy(r"(?:regards|wishes|sincerely|faithfully|truly|thanks|love|cheers|yours|best|dear\s+\w+(?:\s+\w+)?),"
+                 r"\s*$", re.I)
+
+
+def stops_mid_sentence(answer: str) -> bool:
+    """The answer ends where no sentence can: on a comma or a colon ("The three primary colours
+    are red,"), or on a word no sentence ends with ("... with a clean cloth, then"). Code, and a
+    letter's sign-off ("Warm regards,"), end as they like."""
+    t = answer.rstrip()
+    if not t or "`" in t[-200:] or _SIGN_OFF.search(t[-40:]):
+        return False
+    if t[-1] in ",;:(–—":
+        return True
+    said = words(t[-40:])
+    return t[-1].isalpha() and bool(said) and said[-1] in _DANGLING
 
 
 # -- the question given back -------------------------------------------------------------------
