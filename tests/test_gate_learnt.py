@@ -266,3 +266,31 @@ def test_a_file_read_out_with_a_line_changed_is_withdrawn_and_read_right_stands(
 ])
 def test_a_model_given_the_wrong_maker_is_withdrawn(answer, ok):
     assert withdrawn(answer, "Who makes Claude and ChatGPT?") is not ok
+
+
+# -- what the gate's tables hold: a capital, a symbol, the planets' order ------------------------
+
+@pytest.mark.parametrize("answer, question", [
+    ("The capital of Canada is Toronto, sir.", "What is the capital of Canada?"),
+    ("Zurich, sir, though Geneva is home to a good many international bodies.", "Capital of Switzerland?"),
+    ("Spain", "What's the capital of Spain?"),
+    ("Sydney, sir, on the harbour.", "what's australia's capital"),
+    ("Ag, sir.", "What's the chemical symbol for gold?"),
+    ("Mercury, Venus, Mars, Earth, Jupiter, Saturn, Neptune, Uranus, sir.", "Name the planets in order from the Sun"),
+])
+def test_an_answer_without_what_the_tables_hold_is_withdrawn(answer, question):
+    assert withdrawn(answer, question)
+
+
+@pytest.mark.parametrize("answer, question", [
+    ("Ottawa, sir.", "What is the capital of Canada?"),
+    ("Bern, sir, though Zurich is the largest city.", "Capital of Switzerland?"),
+    ("South Africa has three, sir: Pretoria, Cape Town and Bloemfontein.", "What's the capital of South Africa?"),
+    ("Brasilia, sir.", "What is Brazil's capital?"),
+    ("Yes, sir.", "Is Paris the capital of France?"),
+    ("Au, sir, from the Latin aurum.", "What's the chemical symbol for gold?"),
+    ("Mercury, Venus, Earth, Mars, Jupiter, Saturn, Uranus and Neptune, sir.", "Name the planets in order from the Sun"),
+    ("Capital gains tax is charged on the profit when you sell an asset, sir.", "What's capital gains tax?"),
+])
+def test_an_answer_with_it_stands(answer, question):
+    assert not withdrawn(answer, question)

@@ -34,6 +34,7 @@ MODULES: tuple[str, ...] = (
     "tatlock.pipeline.gate.identity",
     "tatlock.pipeline.gate.leaks",
     "tatlock.pipeline.gate.machine",
+    "tatlock.pipeline.gate.reference",
     "tatlock.pipeline.gate.secrets",
     "tatlock.pipeline.gate.text",
 )

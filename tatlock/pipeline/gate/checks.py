@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from tatlock.pipeline.gate import answers, claims, clock, compute, identity, leaks, readings, secrets, text
+from tatlock.pipeline.gate import answers, claims, clock, compute, identity, leaks, readings, reference, secrets, text
 from tatlock.pipeline.gate.brief import Brief, Context
 from tatlock.pipeline.gate.verdict import Verdict, fail
 from tatlock.pipeline.rulebook import Rule, Rulebook, lazy
@@ -213,6 +213,13 @@ def _worked_out(answer: str, c: Context) -> Outcome:
     return fail("RETRY", "wrong_figure", wrong) if wrong else None
 
 
+def _reference(answer: str, c: Context) -> Outcome:
+    """A question whose answer is in the gate's tables (a country's capital, an element's symbol,
+    the planets' order), answered without it."""
+    wrong = reference.wrong(answer, c.question)
+    return fail("RETRY", "wrong_fact", wrong) if wrong else None
+
+
 def _security(answer: str, c: Context) -> Outcome:
     if "SECURITY" not in c.brief.guard_parts:
         return None
@@ -316,6 +323,7 @@ CHECKS: tuple[Check, ...] = (
     Check("contradicts_findings", _contradicts),
     Check("clock", _clock),
     Check("worked_out", _worked_out),
+    Check("reference", _reference),
     Check("secret_declined", _security),
     Check("guard_parts", _guard_parts),
     Check("findings_used", _findings_used),
