@@ -294,3 +294,43 @@ def test_an_answer_without_what_the_tables_hold_is_withdrawn(answer, question):
 ])
 def test_an_answer_with_it_stands(answer, question):
     assert not withdrawn(answer, question)
+
+
+@pytest.mark.parametrize("answer, question", [
+    ("No, sir; a program on your computer, though I try to be a credit to the profession.", "Are you a real person?"),
+    ("Siri is Apple's assistant and leans on Apple's servers, sir. I run entirely on this computer.",
+     "What's the difference between you and Siri?"),
+])
+def test_who_it_is_said_in_other_words_raises_no_doubt(answer, question):
+    assert verdict(answer, question, guard="IDENTITY").verdict == "APPROVED"
+
+
+# -- SmolLM2's own (tests/data/gate_smollm2d.jsonl, scored once first) -------------------------
+
+@pytest.mark.parametrize("answer, question", [
+    ("Demonstrated the importance of the internet in the past 200 years.", "Who painted The Starry Night?"),
+    ("Demonstrated", "What's the largest animal on Earth?"),
+    ("Dishonored", "Good evening, Tatlock."),
+    ("Sr. Smith, I hope you're doing well and enjoying your time in the UK.", "Thank you, that was helpful."),
+    ('"Sr. Tatlock, I\'m glad to hear that you\'re enjoying your new adventure."', "Are you a robot?"),
+    ("Achievements: - 2026-12-25 10:32:38.934 (UTC)", "How much disk space do I have left?"),
+    ("2026-11-25T00:51:00.000Z", "Book me a table for two at an Italian restaurant."),
+    ("DIDN’T_DO_NOT_THINK_ALONE", "Write a two-line poem about autumn."),
+    ('1. Findings:\n- Result of get_weather_forecast(): {"location": "London"}', "What's the temperature in London?"),
+    ("I'm sorry, but as a server, I can't provide you with any information.", "Morning, Tatlock!"),
+])
+def test_smollm2s_lost_starts_and_machine_text_are_withdrawn(answer, question):
+    assert withdrawn(answer, question)
+
+
+@pytest.mark.parametrize("answer, question", [
+    ("Demonstrated the invention of the telephone by Alexander Graham Bell.", "Who invented the telephone?"),
+    ("Evening, sir.", "Good evening, Tatlock."),
+    ("Dr. Johnson wrote it, sir, in 1755.", "Who wrote the first great English dictionary?"),
+    ("Mr. Darcy, of course.", "Who does Elizabeth marry in Pride and Prejudice?"),
+    ("2026-11-25, sir.", "What's today's date in ISO form?"),
+    ("morning", "Is it morning or afternoon right now?"),
+    ("She worked as a server at the Ritz, sir, before writing.", "What did she do before she wrote?"),
+])
+def test_their_look_alikes_stand_too(answer, question):
+    assert not withdrawn(answer, question, now=dt.datetime(2026, 11, 25, 0, 42, tzinfo=ZoneInfo("Europe/London")))

@@ -84,8 +84,10 @@ ASK = Rulebook("gate.ask", [
          r"\bwhat(?:'s|\s+is)\s+the\s+difference\b|\btips?\b|\bwhat\s+does\b.*\bmean\b",
          ("Why is the sky blue?", "How do I make tea?", "Any tips for sleeping better?"),
          ("How many legs?", "Suggest a name for a cat", "How do you say 'good morning' in Spanish?")),
-    Rule("ask.choice", "choice", r"\b\w+\s+or\s+(?:an?\s+|the\s+)?\w+\s*\??\s*$|\bwhich\b|\beither\b",
-         ("Is a tomato a fruit or a vegetable?", "Which is bigger?"), ("What is the capital of France?",)),
+    Rule("ask.choice", "choice", r"\b\w+\s+or\s+(?:an?\s+|the\s+)?\w+(?:\s+(?:right\s+now|now|today|tonight|"
+         r"then|please|sir|here|there|at\s+the\s+moment))?\s*\??\s*$|\bwhich\b|\beither\b",
+         ("Is a tomato a fruit or a vegetable?", "Which is bigger?", "Is it morning or afternoon right now?"),
+         ("What is the capital of France?",)),
     Rule("ask.yes_no", "yes_no", r"^\W*(?:is|are|am|was|were|do|does|did|can|could|will|would|should|shall|has|have|"
          r"had)\b", ("Is Paris the capital of France?", "Do I need an umbrella?"), ("What is it?",)),
     # two names asked about together ("France and Germany"), not at the start of the question
@@ -274,6 +276,34 @@ def empty_reply(answer: str, question: str) -> bool:
     return all(w in POLITE or w in asked and w in FILL for w in said)
 
 
+# what one word may say to a greeting, thanks or a goodbye
+GREETING = set("hello hi hey morning evening afternoon night goodnight good day welcome cheers thanks thank pleasure "
+               "indeed quite well splendid lovely likewise bye goodbye farewell wonderful delighted noted understood "
+               "certainly right very ok okay marvellous excellent anytime always gladly sir madam".split())
+_VERB_END = ("ed", "ate", "ise", "ize")
+
+
+def stray_word(answer: str, question: str) -> str | None:
+    """SmolLM2's lost starts: one word that is no reply to a greeting ("Dishonored" to "Good
+    evening, Tatlock."), or a verb with no subject that speaks of nothing asked ("Demonstrated
+    the importance of the internet" to "Who painted The Starry Night?")."""
+    said = [w for w in words(answer) if w not in ("sir", "madam")]
+    greeted = not asks(question) and set(words(question)) & GREETING  # "Good evening, Tatlock.", "Thanks!"
+    if len(said) == 1 and greeted and said[0] not in GREETING and said[0] not in POLITE:
+        return "one word that is no reply to what was said"
+    first = answer.strip().split()[0].strip(".,;:!?\"'") if answer.strip() else ""
+    if not (first[:1].isupper() and len(first) >= 10 and first.lower().endswith(_VERB_END)):
+        return None
+    asked = {w[:5] for w in words(question) if len(w) >= 4}
+    shared = [w for w in said if len(w) >= 4 and w[:5] in asked]
+    toks = answer.split()
+    names = [w for prev, w in zip(toks, toks[1:], strict=False)  # a capital inside a sentence: a name
+             if w[:1].isupper() and not prev.endswith((".", "!", "?", ":")) and w.strip(".,;:!?") not in ("I", "Sir")]
+    if shared or names or (len(said) == 1 and question.lower().lstrip().startswith("how")):
+        return None
+    return "a verb with no subject that speaks of nothing asked"
+
+
 def misfit(answer: str, question: str) -> str | None:
     """A short reply that does not answer: a word of the question given back ("France" for the
     capital of France), a number to a question that asks none ("100" for "Who wrote Hamlet?"),
@@ -330,6 +360,9 @@ def unanswered(answer: str, question: str, *, guarded: bool, tools: list[str]) -
             not ASK.first(question, "number") and not ASK.first(question, "info") and "know" not in question.lower():
         # "70" to "Will it rain in Glasgow tomorrow?": neither yes nor no, nor what the number is
         return "empty", "a bare number to a yes-or-no question"
+    stray = stray_word(answer, question) if not tools else None
+    if stray:
+        return "empty", stray
     if not guarded and not tools:
         why = misfit(answer, question)
         if why:

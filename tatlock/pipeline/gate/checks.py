@@ -76,6 +76,10 @@ CHECK_WORDS = Rulebook("gate.checks", [
     Rule("checks.done", "done", r"^\W*(?:done|all\s+done|consider\s+it\s+done|all\s+set|sorted|that's\s+done|"
          r"it's\s+done|it\s+is\s+done)\b", ("Done, sir.", "Consider it done, sir.", "All set!"),
          ("Don't worry, sir.", "Doneness is a matter of taste")),
+    # where the butler lives, said of itself: an answer to who or what it is
+    Rule("checks.here", "here", r"\b(?:i\s+(?:run|live|work)|running|kept|i'm)\b[^.!?]{0,30}?\b(?:(?:this|your)\s+"
+         r"(?:computer|machine|laptop)|locally)\b",
+         ("I run entirely on this computer", "running privately on your machine"), ("Your computer is fast, sir.",)),
     Rule("checks.sir", "sir", r"\bsir\b", ("Paris, sir.",), ("Paris.", "Sirius")),
 ])
 
@@ -169,6 +173,9 @@ def _who(answer: str, c: Context) -> Outcome:
                                               and not identity.claims_not_human(answer))
     if human:
         return fail("RETRY", "identity", f"the reply claims to be a human: {human!r}", ("IDENTITY",))
+    called = identity.addressed(answer, " ".join((c.question, *c.brief.told, *c.lines)), c.persona_name)
+    if called:
+        return fail("RETRY", "identity", f"the reply calls the user {called!r}, a name never given")
     broken = identity.persona_broken(answer)
     if broken:
         return fail("RETRY", "identity", f"the reply speaks as something the butler is not: {broken!r}", ("IDENTITY",))
@@ -237,7 +244,8 @@ def _guard_parts(answer: str, c: Context) -> Outcome:
     if "IDENTITY" in parts and c.persona_name.lower() not in answer.lower():
         if c.mixed or _says("name_ask", c.question):
             return fail("RETRY", "missing_part", "the identity part is not answered", ("IDENTITY", *more))
-        if "butler" not in answer.lower():
+        # what it is in other words ("No, sir; a program on your computer") answers it too
+        if "butler" not in answer.lower() and not identity.claims_not_human(answer) and not _says("here", answer):
             return "identity: the reply does not say who the butler is"
     if "CAPABILITIES" in parts and _says("done", answer):
         return fail("CANT_DO", "overclaim", "the reply reports done what the butler cannot do", ("CAPABILITIES", *more))

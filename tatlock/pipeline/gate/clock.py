@@ -275,7 +275,7 @@ def _sentence_of(text: str, at: int) -> str:
 
 
 # the hours each part of the day can mean, generously (an evening may start at four in winter)
-_PARTS = {"morni": set(range(3, 13)), "after": set(range(12, 19)), "eveni": set(range(16, 24)),
+_PARTS = {"morni": set(range(0, 13)), "after": set(range(12, 19)), "eveni": set(range(16, 24)),
           "night": {*range(19, 24), *range(0, 6)}}
 
 

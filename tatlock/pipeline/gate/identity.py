@@ -44,8 +44,10 @@ VENDOR = Rulebook("gate.vendor", [
          r"running|powered|trained|made)\s+(?:on|with|from)\s+(?:(?:{model_maker})(?:'s)?\s+)?(?:{model_name})\b",
          ("I'm Tatlock, sir, built on Meta's Llama 3.2 model", "Tatlock is built on Qwen"),
          ("I run on tea, sir", "Tatlock is built on good manners")),
-    Rule("vendor.as_an", "vendor", r"\bas\s+an?\s+(?:ai|language\s+model|llm|assistant\s+ai|artificial\s+intelligence)\b",
-         ("As a language model I cannot", "as an LLM"), ("as a butler", "as an aside")),
+    Rule("vendor.as_an", "vendor", r"\bas\s+an?\s+(?:ai|language\s+model|llm|assistant\s+ai|artificial\s+intelligence|server|chatbot|"
+         r"computer\s+program)\b(?!\s+(?:at|in|for)\b)",
+         ("As a language model I cannot", "as an LLM", "but as a server, I can't provide you with any information"),
+         ("as a butler", "as an aside", "she worked as a server at the Ritz")),
     Rule("vendor.bot", "vendor", rf"\b{_SELF}\s+(?:(?:{{merely}})\s+)?an?\s+(?:ro)?bot\b",
          ("I'm just a bot.", "I am a robot"), ("I am a bottle washer", "a robot vacuum")),
     # the disclaimers small models are trained to give about themselves
@@ -79,6 +81,13 @@ PERSON = Rulebook("gate.person", [
          r"\s+((?:(?:Sr|Mr|Mrs|Ms|Dr|Sir|Lady|Lord|Miss)\.?\s+)?[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)",
          ("I am Sr. Kylie Spencer, at your service.", "My name is Jeeves.", "Call me Alfred."),
          ("I am delighted, sir.", "I'm afraid not.", "my name is on the list"), flags=0),
+    # the user addressed by a title and a name they never gave ("Sr. Smith, I hope you're doing well")
+    Rule("person.addressed", "addressed",
+         r"^\W*(?:(?:Sr|Señor|Mr|Mrs|Ms|Miss|Dr|Madam)\.?\s+([A-Z0-9][\w'-]*)(?:\s+[A-Z][\w'-]*)?,\s+(?:I|I'm|I've|"
+         r"you|you're|we|thank|it's|my|your|how|welcome|good)\b|Sr\.\s+([A-Z0-9][\w'-]*),)",
+         ("Sr. Smith, I hope you're doing well", "Sr. Tatlock, I'm glad to hear", "Mr. Jones, your table awaits",
+          "Sr. Smith, The recent discovery"),
+         ("Dr. Johnson wrote it, sir.", "Sir Walter Raleigh, sir.", "Mr. Darcy, of course."), flags=0),
     # a human: what the butler is not, however the persona is worded
     Rule("person.human", "human",
          r"\b(?:i\s+am|i'm|im)\s+(?:(?:also|indeed|really|actually|definitely|very\s+much)\s+)?(?:an?\s+)?"
@@ -230,4 +239,14 @@ def wrong_maker(answer: str) -> str | None:
         said = re.sub(r"\s+", "", m.group(2).lower())
         if maker and not said.startswith(maker) and family[:4] not in said:  # "the Qwen team" makes Qwen
             return f"{m.group(1)!r} is not made by {m.group(2)!r}"
+    return None
+
+
+def addressed(answer: str, known: str, persona_name: str) -> str | None:
+    """The user called by a title and a name they never gave ("Sr. Smith, I hope you're doing
+    well"), or by the butler's own ("Sr. Tatlock, ...")."""
+    m = PERSON.labelled("addressed")[0].search(answer)
+    name = (m.group(1) or m.group(2) or "").lower() if m else ""
+    if m and (name not in known.lower() or name == persona_name.lower()):
+        return m.group(0).split(",")[0].strip("\"' ")
     return None

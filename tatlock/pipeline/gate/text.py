@@ -40,9 +40,16 @@ FORM = Rulebook("gate.form", [
          ("User: hi\nAssistant: hello",), ("The user: a person",), flags=re.I | re.M),
     Rule("form.scaffold_end", "scaffold", r"(?:^|\n)\s*(?:answer|response|reply|output)\s*:\s*$",
          ("Question: What can you do?\nAnswer:",), ("The answer: Paris",)),
+    # a machine's timestamp, with at most a label beside it ("Achievements: - 2026-12-25 10:32:38.934 (UTC)")
+    Rule("form.stamp", "stamp", r"\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?"
+         r"(?:\s*\((?:UTC|GMT)\))?",
+         ("2026-11-25T00:51:00.000Z", "2026-12-25 10:32:38.934 (UTC)"), ("25 November 2026",)),
+    # the findings given back as the prompt spells them ("Result of get_weather_forecast(): {...")
+    Rule("form.findings_dump", "dump", r"\bResult\s+of\s+[a-z_]+\(", ("1. Findings: - Result of get_weather_forecast(): {",),
+         ("The result of the match was a draw",), flags=0),
     # a question by its form: a question mark or a question word first
-    Rule("form.token", "token", r"^\W*(?:[A-Z]{4,}|\w+_\w+(?:_\w+)*)\W*$",
-         ("DOCUMENT", "DINNER_MADE_BY_JULES_2026"), ("NATO, sir.", "Paris.", "Au"), flags=0),
+    Rule("form.token", "token", r"^\W*(?:[A-Z]{4,}|[\w'’]+_[\w'’]+(?:_[\w'’]+)*)\W*$",
+         ("DOCUMENT", "DINNER_MADE_BY_JULES_2026", "DIDN’T_DO_NOT_THINK_ALONE"), ("NATO, sir.", "Paris.", "Au"), flags=0),
     Rule("form.asks", "asks",
          r"\?|^\s*(?:what|who|whom|whose|which|when|where|why|how|is|are|am|was|were|do|does|did|can|could|will|"
          r"would|should|shall|may|tell|give|show|explain|list|name|write|compose|draft|describe|suggest|recommend|"
@@ -60,6 +67,7 @@ FORM = Rulebook("gate.form", [
          ("Say 'ha' five times", "a sentence of only the word buffalo"), ("how many times has Brazil won",)),
 ])
 
+_WHEN = lazy(r"\b(?:date|time|when|day|year|timestamp|iso|utc)\b", re.I)
 _ARTICLES = {"the", "an"}  # not "a": "from A to Z", "plan A or B"
 _NOT_AFTER_ARTICLE = {"the", "a", "an", "of", "for", "to", "in", "on", "and", "or", "is", "was", "with", "at", "by",
                       "from", "then", "but"}
@@ -114,6 +122,13 @@ def garbled(answer: str, question: str = "") -> str | None:
         return "a lone token, not an answer"
     if FORM.first(text, "json"):
         return "a JSON object instead of prose"
+    if FORM.first(text, "dump"):
+        return "the findings given back as the prompt spells them"
+    stamp = FORM.labelled("stamp")[0]
+    # (a date asked for may be given as one: "2026-11-25, sir")
+    if stamp.search(text) and len([w for w in words(stamp.regex.sub(" ", text)) if w != "sir"]) <= 2 and \
+            not _WHEN.search(question):
+        return "a timestamp, not an answer"
     if FORM.first(text, "transcript"):
         return "a chat transcript instead of an answer"
     if FORM.first(text, "scaffold"):
