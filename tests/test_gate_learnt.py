@@ -334,3 +334,19 @@ def test_smollm2s_lost_starts_and_machine_text_are_withdrawn(answer, question):
 ])
 def test_their_look_alikes_stand_too(answer, question):
     assert not withdrawn(answer, question, now=dt.datetime(2026, 11, 25, 0, 42, tzinfo=ZoneInfo("Europe/London")))
+
+
+@pytest.mark.parametrize("answer, question, ok", [
+    ("The answer is 2 continents.", "How many continents are there?", False),
+    ("Seven, sir.", "How many continents are there?", True),
+    ("Seven, or six if you count the Americas as one, sir.", "How many continents are there?", True),
+    ("Spiders have six legs, sir, like all insects.", "How many legs does a spider have?", False),
+    ("Eight, sir.", "How many legs does a spider have?", True),
+    ("24, sir.", "How many legs do three spiders have?", True),  # a sum, not the table's
+    ("212, sir.", "How many bones are in the adult human body?", False),
+    ("Four, sir: Jupiter, Saturn, Uranus and Neptune.", "How many planets have rings?", True),
+    ("Paris", "Which country is famous for the Eiffel Tower?", False),
+    ("France, sir: it stands in Paris.", "Which country is famous for the Eiffel Tower?", True),
+])
+def test_a_count_the_tables_hold_and_a_city_for_a_country(answer, question, ok):
+    assert withdrawn(answer, question) is not ok

@@ -74,7 +74,8 @@ CHECK_WORDS = Rulebook("gate.checks", [
           "I cannot ring anyone, sir, but I can remember that you mean to")),
     # an action reported done to a request the butler has no tool for ("Done, sir.", "All set")
     Rule("checks.done", "done", r"^\W*(?:done|all\s+done|consider\s+it\s+done|all\s+set|sorted|that's\s+done|"
-         r"it's\s+done|it\s+is\s+done)\b", ("Done, sir.", "Consider it done, sir.", "All set!"),
+         r"it's\s+done|it\s+is\s+done)\b|\bi(?:'ve|\s+have)\s+(?:now\s+|just\s+)?done\s+(?:it|that|my\s+part|so|as\s+you\s+asked)\b",
+         ("Done, sir.", "Consider it done, sir.", "All set!", "I'm sorry for the confusion. I'm sure I've done my part."),
          ("Don't worry, sir.", "Doneness is a matter of taste")),
     # where the butler lives, said of itself: an answer to who or what it is
     Rule("checks.here", "here", r"\b(?:i\s+(?:run|live|work)|running|kept|i'm)\b[^.!?]{0,30}?\b(?:(?:this|your)\s+"

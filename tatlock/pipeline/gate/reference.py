@@ -84,6 +84,30 @@ SYMBOLS: dict[str, str] = {
     "uranium": "U", "plutonium": "Pu",
 }
 
+# how many: (the words a question names, the right counts); a question that names them all and asks
+# how many is answered with one of the counts
+COUNTS: tuple[tuple[tuple[str, ...], tuple[int, ...]], ...] = (
+    (("continents",), (7,)), (("oceans",), (5,)), (("planets",), (8,)), (("legs", "spider"), (8,)),
+    (("legs", "insect"), (6,)), (("legs", "ant"), (6,)), (("legs", "octopus"), (8,)), (("arms", "octopus"), (8,)),
+    (("hearts", "octopus"), (3,)), (("sides", "triangle"), (3,)), (("sides", "square"), (4,)),
+    (("sides", "pentagon"), (5,)), (("sides", "hexagon"), (6,)), (("sides", "heptagon"), (7,)),
+    (("sides", "octagon"), (8,)), (("sides", "nonagon"), (9,)), (("sides", "decagon"), (10,)),
+    (("bones", "adult"), (206,)), (("bones", "human"), (206,)), (("teeth", "adult"), (32,)),
+    (("players", "football"), (11,)), (("players", "soccer"), (11,)), (("players", "cricket"), (11,)),
+    (("players", "rugby", "union"), (15,)), (("players", "netball"), (7,)), (("keys", "piano"), (88,)),
+    (("cards", "deck"), (52,)), (("cards", "pack"), (52,)), (("strings", "guitar"), (6,)),
+    (("strings", "violin"), (4,)), (("squares", "chess"), (64,)), (("pieces", "chess"), (32,)),
+    (("colours", "rainbow"), (7,)), (("colors", "rainbow"), (7,)), (("days", "leap"), (366,)),
+    (("weeks", "year"), (52,)), (("months", "year"), (12,)), (("states", "us"), (50,)),
+    (("states", "united", "states"), (50,)), (("states", "america"), (50,)), (("days", "week"), (7,)),
+    (("hours", "day"), (24,)), (("minutes", "hour"), (60,)), (("seconds", "minute"), (60,)),
+    (("countries", "uk"), (4,)), (("countries", "united", "kingdom"), (4,)), (("letters", "alphabet"), (26,)),
+    (("players", "basketball"), (5,)), (("players", "hockey"), (11, 6)), (("wives", "henry"), (6,)),
+)
+_COUNT_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+                "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty-four": 24, "twenty-six": 26,
+                "thirty-two": 32, "fifty": 50, "fifty-two": 52, "sixty": 60, "sixty-four": 64, "eighty-eight": 88}
+
 REFERENCE = Rulebook("gate.reference", [
     Rule("reference.asks_capital", "asks_capital",
          r"\bcapital\s+(?:city\s+)?(?:of|in)\s+(?:the\s+)?([a-zà-ÿ' ]{2,40}?)\s*(?:[?.!,]|$|\s+(?:is|and|please|sir))|"
@@ -96,6 +120,12 @@ REFERENCE = Rulebook("gate.reference", [
          r"\b(?:chemical\s+)?symbol\s+(?:of|for)\s+([a-z]+)\b|\b([a-z]+)'s\s+(?:chemical\s+)?symbol\b",
          ("What's the chemical symbol for gold?", "symbol of iron", "What is gold's symbol?"),
          ("What does the symbol mean?",)),
+    Rule("reference.how_many", "how_many", r"\bhow\s+many\b", ("How many continents are there?",),
+         ("How much is it?",)),
+    Rule("reference.hedge", "hedge", r"\b(?:depends|if\s+you\s+count|some\s+say|it\s+varies|disputed|debated)\b",
+         ("seven, or six if you count the Americas as one", "it depends on the code"), ("seven, sir",)),
+    Rule("reference.which_country", "which_country", r"\b(?:which|what)\s+country\b",
+         ("Which country is famous for the Eiffel Tower?",), ("Which city is the Eiffel Tower in?",)),
     Rule("reference.asks_order", "asks_order", r"\b(?:in\s+order|order\s+from|from\s+the\s+sun|closest\s+to\s+furthest)\b",
          ("Name the planets in order from the Sun",), ("What order should I cook these in?",)),
 ])
@@ -130,6 +160,27 @@ def wrong(answer: str, question: str) -> str | None:
         symbol = SYMBOLS.get(element)
         if symbol and not any(w.strip(".,;:!'\"()") == symbol for w in answer.split()):
             return f"the symbol for {element} is {symbol}"
+    q = set(_plain(question).replace("'", " ").replace("?", " ").split())
+    if REFERENCE.labelled("how_many")[0].search(question) and not REFERENCE.labelled("hedge")[0].search(answer):
+        counted = {int(w) for w in re.findall(r"\b\d{1,4}\b", answer)} | \
+            {n for w, n in _COUNT_WORDS.items() if re.search(rf"\b{w}\b", answer, re.I)}
+        other = re.search(r"\d", question) or q & set(_COUNT_WORDS)  # "... three spiders ...?" is a sum
+        for names, counts in COUNTS:
+            if other or not all(n in q or n + "s" in q for n in names):
+                continue
+            if len(names) == 1 and not re.search(rf"\bhow\s+many\s+{names[0]}\s+(?:are\s+there|is\s+there|exist|"
+                                                 r"(?:are\s+)?(?:there\s+)?(?:in|on)\s+(?:the\s+)?(?:world|earth|"
+                                                 r"solar\s+system))", question, re.I):
+                continue  # "How many planets have rings?" asks something else
+            if counted and not counted & set(counts):
+                return f"there are {counts[0]} ({' '.join(names)})"
+            break
+    if REFERENCE.labelled("which_country")[0].search(question):
+        # a capital for the country it is the capital of ("Paris" to "Which country...?")
+        cities = {_plain(c) for cs in CAPITALS.values() for c in cs} - set(CAPITALS)
+        content = [w for w in _plain(answer).replace(",", " ").replace(".", " ").split() if w not in ("sir", "the")]
+        if content and " ".join(content) in cities:
+            return f"{answer.strip()!r} is a city, not a country"
     if REFERENCE.labelled("asks_order")[0].search(question):
         said = [p for p in (_plain(w).strip(".,;:!()") for w in answer.split()) if p in PLANETS]
         named = list(dict.fromkeys(said))
