@@ -58,8 +58,10 @@ FORM = Rulebook("gate.form", [
     # the question told back in a frame ("You're asking why the sky is blue, sir.")
     Rule("form.restated", "restated",
          r"\W*(?:so\s+)?(?:you(?:'re|\s+are)\s+asking|you\s+asked|you(?:'d|\s+would)\s+like\s+to\s+know|"
-         r"you\s+want\s+to\s+know|your\s+question\s+is|you're\s+wondering|you\s+wonder)\b",
-         ("You're asking why the sky is blue.", "So you want to know the time"), ("I asked the cook",)),
+         r"you\s+want\s+to\s+know|your\s+question\s+is|you're\s+wondering|you\s+wonder|"
+         r"you(?:'d|\s+would)\s+like\s+me\s+to)\b",
+         ("You're asking why the sky is blue.", "So you want to know the time",
+          "You would like me to recommend a good book, sir."), ("I asked the cook",)),
     # a repetition the question asks for
     Rule("form.repeat_asked", "repeat",
          r"\b(?:repeat\w*|again\s+and\s+again|over\s+and\s+over|\d+\s+times|(?:{hour_word})\s+times|"
