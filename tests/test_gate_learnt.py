@@ -350,3 +350,14 @@ def test_their_look_alikes_stand_too(answer, question):
 ])
 def test_a_count_the_tables_hold_and_a_city_for_a_country(answer, question, ok):
     assert withdrawn(answer, question) is not ok
+
+
+@pytest.mark.parametrize("answer, ok", [
+    ("A local date and time Wednesday 25 November 2026, 00:42 (UTC).", False),
+    ("Wednesday, sir.", False),
+    ("Tomorrow is Thursday the 26th of November, sir.", True),
+    ("Thursday, sir.", True),
+])
+def test_tomorrows_date_asked_and_todays_given_is_withdrawn(answer, ok):
+    wednesday = dt.datetime(2026, 11, 25, 0, 42, tzinfo=ZoneInfo("Europe/London"))
+    assert withdrawn(answer, "What's the date tomorrow?", guard="TEMPORAL", now=wednesday) is not ok

@@ -210,6 +210,9 @@ def _clock(answer: str, c: Context) -> Outcome:
     wrong = compute.wrong_until(answer, c.question, c.clock) or compute.wrong_days_left(answer, c.question, c.clock)
     if wrong:
         return fail("RETRY", "wrong_clock", wrong, ("TEMPORAL",))
+    if clock.asks_tomorrow(c.question):  # tomorrow's date: held to tomorrow, and only what is said of now to now
+        wrong = clock.wrong_tomorrow(answer, c.question, c.clock) or clock.wrong_now(answer, c.clock)
+        return fail("RETRY", "wrong_clock", wrong, ("TEMPORAL",)) if wrong else None
     about_now = "TEMPORAL" in c.brief.guard_parts or c.clock_tool or clock.asks_now(c.question)
     wrong = clock.wrong_clock(answer, c.clock) if about_now else clock.wrong_now(answer, c.clock)
     return fail("RETRY", "wrong_clock", wrong, ("TEMPORAL",)) if wrong else None

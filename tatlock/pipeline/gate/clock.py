@@ -95,6 +95,15 @@ CLOCK = Rulebook("gate.clock", [
          ("What day is it today?", "what's the date", "Is it Friday yet?", "What month are we in?",
           "Time in Tokyo?", "time now?"),
          ("What time does the shop open", "What day is Christmas this year?", "Time flies, sir")),
+    # tomorrow's date or weekday asked for: today's is no answer
+    Rule("clock.asks_tomorrow", "asks_tomorrow",
+         r"\b(?:date|day)\s+(?:is\s+it\s+|will\s+it\s+be\s+)?tomorrow\b|\btomorrow'?s\s+(?:date|day)\b|"
+         r"\bwhat\s+(?:day|date)\s+(?:is|will\s+be|'s)\s+tomorrow\b",
+         ("What's the date tomorrow?", "what day is it tomorrow", "Tomorrow's date, please"),
+         ("Will it rain tomorrow?", "What day is the meeting?")),
+    Rule("clock.date_said", "date_said",
+         r"\b(\d{1,2})(?:st|nd|rd|th)?(?:\s+of)?\s+({month})\b|\b({month})\s+(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\b",
+         ("Thursday 26 November", "November the 26th"), ("November is cold",)),
     Rule("clock.other_day", "other_day",
          r"\b(?:tomorrow|yesterday|next|last|until|till|ago|falls?|lands?|will\s+be|was|christmas|birthday|"
          r"holiday|opens?|closes?|every|on\s+(?:{weekday})s)\b",
@@ -313,5 +322,25 @@ def wrong_now(answer: str, clock: Clock) -> str | None:
     return None
 
 
+def asks_tomorrow(question: str) -> bool:
+    return CLOCK.first(question, "asks_tomorrow") is not None
+
+
 def asks_now(question: str) -> bool:
     return CLOCK.first(question, "asks_now") is not None
+
+
+def wrong_tomorrow(answer: str, question: str, clock: Clock) -> str | None:
+    """Tomorrow's date or weekday asked for and today's given ("Wednesday 25 November" to "What's
+    the date tomorrow?" on the 25th)."""
+    if CLOCK.first(question, "asks_tomorrow") is None:
+        return None
+    tomorrow = today_of(clock) + dt.timedelta(days=1)
+    dates = {(int(m.group(1) or m.group(4)), MONTHS.index((m.group(2) or m.group(3)).lower()) + 1)
+             for m in _rule("date_said").finditer(answer)}
+    days = {d for d in WEEKDAYS if d in set(words(answer))}
+    if dates and (tomorrow.day, tomorrow.month) not in dates:
+        return f"tomorrow is {tomorrow.day} {MONTHS[tomorrow.month - 1].title()}"
+    if not dates and days and tomorrow.strftime("%A").lower() not in days:
+        return f"tomorrow is a {tomorrow.strftime('%A')}"
+    return None
