@@ -44,9 +44,12 @@ FORM = Rulebook("gate.form", [
     Rule("form.stamp", "stamp", r"\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?"
          r"(?:\s*\((?:UTC|GMT)\))?",
          ("2026-11-25T00:51:00.000Z", "2026-12-25 10:32:38.934 (UTC)"), ("25 November 2026",)),
-    # the findings given back as the prompt spells them ("Result of get_weather_forecast(): {...")
-    Rule("form.findings_dump", "dump", r"\bResult\s+of\s+[a-z_]+\(", ("1. Findings: - Result of get_weather_forecast(): {",),
-         ("The result of the match was a draw",), flags=0),
+    # a tool's result given back as the prompt spells it ("Result of get_weather_forecast(): {...");
+    # a failure passed on that way still says what failed
+    Rule("form.findings_dump", "dump", r"\bResult\s+of\s+[a-z_]+\([^)]{0,200}\):\s*\{\s*\\?\"(?!error\\?\")",
+         ('1. Findings: - Result of get_weather_forecast(): {"location": "London"',),
+         ("The result of the match was a draw", 'Result of analyze_file(path=\'x\'): {"error": "never read"}'),
+         flags=0),
     # a question by its form: a question mark or a question word first
     Rule("form.token", "token", r"^\W*(?:[A-Z]{4,}|[\w'’]+_[\w'’]+(?:_[\w'’]+)*)\W*$",
          ("DOCUMENT", "DINNER_MADE_BY_JULES_2026", "DIDN’T_DO_NOT_THINK_ALONE"), ("NATO, sir.", "Paris.", "Au"), flags=0),
