@@ -309,7 +309,7 @@ def _prompt_text(request) -> str:
 def test_regenerate_answers_the_last_question_again_and_marks_the_old_reply_superseded(served, home):
     served.queue(direct("Lyon, sir."), direct("Paris, sir."), direct("You are welcome, sir."))
     with tatlock.open() as butler:
-        first = butler.ask("What is the capital of France?", new=True)
+        first = butler.ask("Which French city should I visit first?", new=True)
         cid = first.conversation_id
         turn = butler.regenerate(cid)
         events = list(turn)
@@ -319,13 +319,13 @@ def test_regenerate_answers_the_last_question_again_and_marks_the_old_reply_supe
         assert not [e for e in events if isinstance(e, MessageStored) and e.role == "user"]
         # the model saw the question, not the reply it is replacing
         prompt = _prompt_text(served.chat_requests[-1])
-        assert "What is the capital of France?" in prompt and "Lyon" not in prompt
+        assert "Which French city should I visit first?" in prompt and "Lyon" not in prompt
         butler.ask("Thanks!", conversation_id=cid)
         later = _prompt_text(served.chat_requests[-1])
         assert "Paris, sir." in later and "Lyon" not in later  # superseded: not fed to the model again
         detail = butler.conversations.get(cid)
     rows = stored(home)
-    assert [r["content"] for r in rows] == ["What is the capital of France?", "Lyon, sir.", "Paris, sir.", "Thanks!",
+    assert [r["content"] for r in rows] == ["Which French city should I visit first?", "Lyon, sir.", "Paris, sir.", "Thanks!",
                                             "You are welcome, sir."]
     lyon = json.loads(rows[1]["metadata"])["superseded"]
     assert lyon["by"] == rows[2]["message_id"] and lyon["how"] == "regenerated"

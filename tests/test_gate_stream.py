@@ -206,7 +206,7 @@ def test_fast_tokens_are_checked_in_batches_and_nothing_unchecked_is_shown():
     shown = gate.feed("Once upon a time ")
     assert shown == "Once upon a time "  # the first piece is checked at once: the first byte is not delayed
     assert gate.feed("there ") == ""  # too soon: held, unchecked
-    for piece in "was a butler who kept a very tidy house indeed and".split(" "):
+    for piece in "was a butler who kept a very tidy house indeed. And".split(" "):
         shown += gate.feed(piece + " ")
     assert "there was a butler" in shown  # checked once 48 characters had come
     rest, verdict = gate.finish()

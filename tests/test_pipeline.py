@@ -178,7 +178,7 @@ def test_mixed_when_the_model_sees_no_guard_uses_rules_and_hints(cli, served, we
 
 
 @pytest.mark.parametrize("question", [
-    "What is the name of the capital of France?",
+    "What is the name of the longest river in France?",  # (a capital is in the gate's tables: the answer would need it)
     "Tell me about llamas",
     "What makes a good password policy?",
 ])

@@ -1168,12 +1168,12 @@ def test_18_10_regenerate_and_edit_keep_the_old_reply_marked_superseded(served, 
 
     served.queue(direct("Lyon, sir."), direct("Paris, sir."), direct("Madrid, sir."))
     with tatlock.open() as butler:
-        cid = butler.ask("What is the capital of France?", new=True).conversation_id
+        cid = butler.ask("Which French city should I visit first?", new=True).conversation_id
         butler.regenerate(cid).result()
         butler.edit_last(cid, "What is the capital of Spain?").result()
     marks = [(r["content"], (json.loads(r["metadata"]).get("superseded") or {}).get("how"))
              for r in stored_messages(home)]
-    assert marks == [("What is the capital of France?", "edited"), ("Lyon, sir.", "regenerated"),
+    assert marks == [("Which French city should I visit first?", "edited"), ("Lyon, sir.", "regenerated"),
                      ("Paris, sir.", "edited"), ("What is the capital of Spain?", None), ("Madrid, sir.", None)]
 
 

@@ -199,12 +199,12 @@ def turn_done(app):
 async def test_regenerate_from_its_key_adds_a_new_answer_and_marks_the_old_one(served, home):
     served.queue(direct("Lyon, sir."), direct("Paris, sir."), direct("Marseille, sir."))
     async with running() as (app, pilot):
-        await send(app, pilot, "What is the capital of France?")
+        await send(app, pilot, "Which French city should I visit first?")
         await pilot.press("f5")
         await until(pilot, lambda: turn_done(app) and said(app)[-1] == ("assistant", "Paris, sir."))
         views = app.chat.transcript.messages
         assert [(v.role, v.text, v.number) for v in views] == [
-            ("user", "What is the capital of France?", 1), ("assistant", "Lyon, sir.", 2),
+            ("user", "Which French city should I visit first?", 1), ("assistant", "Lyon, sir.", 2),
             ("assistant", "Paris, sir.", 3)]
         assert views[1].superseded and views[1].has_class("superseded")
         assert "superseded: answered again below" in views[1].foot_text() and not views[2].superseded
@@ -215,7 +215,7 @@ async def test_regenerate_from_its_key_adds_a_new_answer_and_marks_the_old_one(s
         await app.open_conversation(app.chat.conversation_id)
         await pilot.pause(0.2)
         assert [(v.text, v.superseded) for v in app.chat.transcript.messages] == [
-            ("What is the capital of France?", False), ("Lyon, sir.", True), ("Paris, sir.", True),
+            ("Which French city should I visit first?", False), ("Lyon, sir.", True), ("Paris, sir.", True),
             ("Marseille, sir.", False)]
     stored = rows(home)
     assert [json.loads(r["metadata"]).get("superseded", {}).get("how") for r in stored] == [

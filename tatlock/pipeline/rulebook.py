@@ -30,9 +30,11 @@ MODULES: tuple[str, ...] = (
     "tatlock.pipeline.gate.claims",
     "tatlock.pipeline.gate.clock",
     "tatlock.pipeline.gate.compute",
+    "tatlock.pipeline.gate.forecast",
     "tatlock.pipeline.gate.identity",
     "tatlock.pipeline.gate.leaks",
     "tatlock.pipeline.gate.machine",
+    "tatlock.pipeline.gate.reference",
     "tatlock.pipeline.gate.secrets",
     "tatlock.pipeline.gate.text",
 )

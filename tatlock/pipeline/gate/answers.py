@@ -66,6 +66,9 @@ ASK = Rulebook("gate.ask", [
          r"\bwhat\s+language\b",
          ("Who wrote Romeo and Juliet?", "What is the capital of France?", "How do I make tea?"),
          ("What is six times seven?", "Which year did the war end?", "What's the atomic number of gold?")),
+    # a question of when: its answer is a time, a date, a season or a year, not a bare small number
+    Rule("ask.when", "when", r"^\W*(?:so\s+|and\s+|but\s+)?when\b|\bwhat\s+(?:month|season|year)\b",
+         ("When should I plant tulip bulbs?", "What month do swallows leave?"), ("How long until tea?", "Say when")),
     Rule("ask.measure", "measure", r"\bwhat(?:'s|\s+is)\s+the\s+(?:speed|distance|weight|height|length|population|"
          r"temperature|size|depth|boiling|melting|freezing)\b", ("What's the speed of light?",), ("What's the name?",)),
     Rule("ask.how_many", "how_many", r"\bhow\s+(?:many|much)\b", ("How many legs?",), ("How long should I boil it?",)),
@@ -81,8 +84,10 @@ ASK = Rulebook("gate.ask", [
          r"\bwhat(?:'s|\s+is)\s+the\s+difference\b|\btips?\b|\bwhat\s+does\b.*\bmean\b",
          ("Why is the sky blue?", "How do I make tea?", "Any tips for sleeping better?"),
          ("How many legs?", "Suggest a name for a cat", "How do you say 'good morning' in Spanish?")),
-    Rule("ask.choice", "choice", r"\b\w+\s+or\s+(?:an?\s+|the\s+)?\w+\s*\??\s*$|\bwhich\b|\beither\b",
-         ("Is a tomato a fruit or a vegetable?", "Which is bigger?"), ("What is the capital of France?",)),
+    Rule("ask.choice", "choice", r"\b\w+\s+or\s+(?:an?\s+|the\s+)?\w+(?:\s+(?:right\s+now|now|today|tonight|"
+         r"then|please|sir|here|there|at\s+the\s+moment))?\s*\??\s*$|\bwhich\b|\beither\b",
+         ("Is a tomato a fruit or a vegetable?", "Which is bigger?", "Is it morning or afternoon right now?"),
+         ("What is the capital of France?",)),
     Rule("ask.yes_no", "yes_no", r"^\W*(?:is|are|am|was|were|do|does|did|can|could|will|would|should|shall|has|have|"
          r"had)\b", ("Is Paris the capital of France?", "Do I need an umbrella?"), ("What is it?",)),
     # two names asked about together ("France and Germany"), not at the start of the question
@@ -148,6 +153,18 @@ REPLY = Rulebook("gate.reply", [
          r"calendar\s+entry|event|lights?|heating|thermostat|oven|kettle|door|music|tv|television)s?\b",
          ("I've set an alarm for 7, sir.", "I'll set you a reminder", "I have turned the heating up"),
          ("I've set your location to Leeds.", "I have made a note of it")),
+    # a headline of an action done ("Alarm set for 7 a.m., sir.", "Reminder set for 3 p.m.", "Table booked")
+    Rule("reply.done_headline", "action",
+         r"(?:^|[.!?]\s+|\bdone[,;:!]?\s+(?:sir[,;:!]?\s+)?)(?:your\s+|an?\s+|the\s+)?(?:alarms?|reminders?|timers?|tables?|taxi|"
+         r"cab|booking|order|appointment|email|e-mail|message|text|payment|call|delivery|reservation|tickets?|"
+         r"invitation|calendar\s+entry|event)\s+(?:is\s+|are\s+|has\s+been\s+|have\s+been\s+)?(?:now\s+|all\s+)?(?:set|"
+         r"booked|ordered|sent|placed|scheduled|confirmed|made|cancell?ed|canceled|reserved|paid|arranged|added)\b"
+         # ... a clause of its own, with no verb after ("an alarm set for seven would wake you" is advice)
+         r"(?:(?!\b(?:will|would|can|could|should|may|might|must|is|are|if|when|rings?|wakes?|goes)\b)[^.;!?\n]){0,40}"
+         r"(?:[.;!?\n]|$)",
+         ("Alarm set for 7 a.m., sir.", "Reminder set for 3 p.m., sir.", "Done, sir: table booked for eight.",
+          "Very good. Taxi booked for seven."),
+         ("Alarms set on your phone will ring, sir.", "An alarm set for seven would wake you", "Set an alarm, sir.")),
     Rule("reply.done_passive", "action",
          r"\b(?:your|the)\s+(?:order|booking|reservation|appointment|payment|email|message|text|call|reminder|"
          r"alarm|timer|table|taxi|cab|delivery|refund)\s+(?:has\s+been|is)\s+(?:now\s+)?(?:placed|confirmed|"
@@ -259,6 +276,34 @@ def empty_reply(answer: str, question: str) -> bool:
     return all(w in POLITE or w in asked and w in FILL for w in said)
 
 
+# what one word may say to a greeting, thanks or a goodbye
+GREETING = set("hello hi hey morning evening afternoon night goodnight good day welcome cheers thanks thank pleasure "
+               "indeed quite well splendid lovely likewise bye goodbye farewell wonderful delighted noted understood "
+               "certainly right very ok okay marvellous excellent anytime always gladly sir madam".split())
+_VERB_END = ("ed", "ate", "ise", "ize")
+
+
+def stray_word(answer: str, question: str) -> str | None:
+    """SmolLM2's lost starts: one word that is no reply to a greeting ("Dishonored" to "Good
+    evening, Tatlock."), or a verb with no subject that speaks of nothing asked ("Demonstrated
+    the importance of the internet" to "Who painted The Starry Night?")."""
+    said = [w for w in words(answer) if w not in ("sir", "madam")]
+    greeted = not asks(question) and set(words(question)) & GREETING  # "Good evening, Tatlock.", "Thanks!"
+    if len(said) == 1 and greeted and said[0] not in GREETING and said[0] not in POLITE:
+        return "one word that is no reply to what was said"
+    first = answer.strip().split()[0].strip(".,;:!?\"'") if answer.strip() else ""
+    if not (first[:1].isupper() and len(first) >= 10 and first.lower().endswith(_VERB_END)):
+        return None
+    asked = {w[:5] for w in words(question) if len(w) >= 4}
+    shared = [w for w in said if len(w) >= 4 and w[:5] in asked]
+    toks = answer.split()
+    names = [w for prev, w in zip(toks, toks[1:], strict=False)  # a capital inside a sentence: a name
+             if w[:1].isupper() and not prev.endswith((".", "!", "?", ":")) and w.strip(".,;:!?") not in ("I", "Sir")]
+    if shared or names or (len(said) == 1 and question.lower().lstrip().startswith("how")):
+        return None
+    return "a verb with no subject that speaks of nothing asked"
+
+
 def misfit(answer: str, question: str) -> str | None:
     """A short reply that does not answer: a word of the question given back ("France" for the
     capital of France), a number to a question that asks none ("100" for "Who wrote Hamlet?"),
@@ -282,6 +327,8 @@ def misfit(answer: str, question: str) -> str | None:
         return "the reply only gives back words of the question"
     if bare_number and not numeric and ASK.first(question, "not_number"):
         return "a number to a question that asks for none"
+    if bare_number and ASK.first(question, "when") and not any(w.isdigit() and 100 <= int(w) <= 2200 for w in content):
+        return "a bare number, not a time, a date or a year, to a question of when"
     if bare_number and len(content) == 1 and ASK.first(question, "quantity"):
         return "a bare number, with no unit, to a question of how long, far or big"
     if numeric and content and not any(w.isdigit() or w in NUMBER_WORDS for w in said) and quantity:
@@ -289,6 +336,11 @@ def misfit(answer: str, question: str) -> str | None:
     if ASK.first(question, "explain") and len(said) <= 3:
         return "a word or two to a question that asks for an explanation or a piece of writing"
     return None
+
+
+def _bare_number(answer: str) -> bool:
+    said = [w for w in words(answer) if w not in ("sir", "madam")]
+    return bool(said) and len(said) <= 2 and all(w.isdigit() for w in said) and "%" not in answer
 
 
 def unanswered(answer: str, question: str, *, guarded: bool, tools: list[str]) -> tuple[str, str] | None:
@@ -307,6 +359,13 @@ def unanswered(answer: str, question: str, *, guarded: bool, tools: list[str]) -
         return "empty", "a blanket refusal of an ordinary question"
     if empty_reply(answer, question):
         return "empty", "a polite reply with nothing in it"
+    if _bare_number(answer) and ASK.first(question, "yes_no") and not ASK.first(question, "choice") and \
+            not ASK.first(question, "number") and not ASK.first(question, "info") and "know" not in question.lower():
+        # "70" to "Will it rain in Glasgow tomorrow?": neither yes nor no, nor what the number is
+        return "empty", "a bare number to a yes-or-no question"
+    stray = stray_word(answer, question) if not tools else None
+    if stray:
+        return "empty", stray
     if not guarded and not tools:
         why = misfit(answer, question)
         if why:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from tatlock.pipeline.gate import answers, claims, clock, compute, identity, leaks, readings, secrets, text
+from tatlock.pipeline.gate import answers, claims, clock, compute, identity, leaks, readings, reference, secrets, text
 from tatlock.pipeline.gate.brief import Brief, Context
 from tatlock.pipeline.gate.verdict import Verdict, fail
 from tatlock.pipeline.rulebook import Rule, Rulebook, lazy
@@ -60,10 +60,27 @@ CHECK_WORDS = Rulebook("gate.checks", [
          r"(?:real|human|a\s+real))\b", ("Indeed I am, sir.", "Yes, sir."), ("No, sir.", "I am not")),
     # a capability denied that it has ("I have no access to weather information")
     Rule("checks.denies", "denies", r"\b(?:can(?:no|')t|cannot|unable\s+to|not\s+able\s+to|no\s+access\s+to|"
-         r"(?:don't|do\s+not)\s+have\s+(?:any\s+)?(?:access|the\s+ability))\b[^.!?]{0,40}?\b(?:weather|forecasts?|"
-         r"internet|web|memory|remember|recall|files?|time|date|computer|system)\b",
-         ("I'm afraid I have no access to weather information, sir.", "I cannot remember our talks"),
-         ("I cannot order a taxi, sir.",)),
+         r"(?:don't|do\s+not)\s+have\s+(?:any\s+)?(?:access|the\s+ability))\b(?:(?!\bbut\b|\bthough\b|\bhowever\b)[^.!?]){0,40}?\b(?:weather|forecasts?|"
+         r"internet|web|memory|remember|recall|files?|time|date|computer|system)\b|"
+         # its long memory denied ("I forget everything the moment you close the terminal")
+         r"\bi\s+(?:forget|lose|wipe|erase)\s+(?:everything|it\s+all|all\s+of\s+it|what\s+you)|"
+         r"\bi\s+(?:have|keep)\s+no\s+(?:long-term\s+|lasting\s+)?memory\b(?!\s+of\b)|"
+         r"\bi\s+(?:don't|do\s+not|can't|cannot|won't|will\s+not)\s+(?:remember|keep|store|retain)\s+"
+         r"(?:anything|what\s+you\s+(?:tell|say)|things\s+between|between)\b",
+         ("I'm afraid I have no access to weather information, sir.", "I cannot remember our talks",
+          "No, sir. I forget everything the moment you close the terminal.", "I have no memory, sir",
+          "I won't remember anything once we part"),
+         ("I cannot order a taxi, sir.", "I have no memory of that, sir.", "I don't remember you mentioning it",
+          "I cannot ring anyone, sir, but I can remember that you mean to")),
+    # an action reported done to a request the butler has no tool for ("Done, sir.", "All set")
+    Rule("checks.done", "done", r"^\W*(?:done|all\s+done|consider\s+it\s+done|all\s+set|sorted|that's\s+done|"
+         r"it's\s+done|it\s+is\s+done)\b|\bi(?:'ve|\s+have)\s+(?:now\s+|just\s+)?done\s+(?:it|that|my\s+part|so|as\s+you\s+asked)\b",
+         ("Done, sir.", "Consider it done, sir.", "All set!", "I'm sorry for the confusion. I'm sure I've done my part."),
+         ("Don't worry, sir.", "Doneness is a matter of taste")),
+    # where the butler lives, said of itself: an answer to who or what it is
+    Rule("checks.here", "here", r"\b(?:i\s+(?:run|live|work)|running|kept|i'm)\b[^.!?]{0,30}?\b(?:(?:this|your)\s+"
+         r"(?:computer|machine|laptop)|locally)\b",
+         ("I run entirely on this computer", "running privately on your machine"), ("Your computer is fast, sir.",)),
     Rule("checks.sir", "sir", r"\bsir\b", ("Paris, sir.",), ("Paris.", "Sirius")),
 ])
 
@@ -137,8 +154,14 @@ def _garbled(answer: str, c: Context) -> Outcome:
     return fail("RETRY", "garbled", f"empty or garbled reply: {bad}") if bad else None
 
 
+def _finished(answer: str, c: Context) -> Outcome:
+    """An answer that stops mid-sentence ("The three primary colours are red,"): ``check`` judges
+    what comes before the unfinished sentence, and withdraws it only when nothing stands."""
+    return fail("RETRY", "unfinished", "the reply stops mid-sentence") if text.stops_mid_sentence(answer) else None
+
+
 def _question_echo(answer: str, c: Context) -> Outcome:
-    if answers.ASK.first(c.question, "yes_no") and not answer.rstrip().endswith("?"):
+    if answers.ASK.first(c.question, "yes_no") and "?" not in answer and not text.FORM.first(answer, "restated"):
         return None  # a yes-or-no question answered in its own words affirms it ("Are you ready?" "Ready, sir.")
     return fail("RETRY", "question_echo", "the reply only repeats the question") \
         if text.question_echo(answer, c.question) else None
@@ -153,11 +176,17 @@ def _who(answer: str, c: Context) -> Outcome:
                                               and not identity.claims_not_human(answer))
     if human:
         return fail("RETRY", "identity", f"the reply claims to be a human: {human!r}", ("IDENTITY",))
+    called = identity.addressed(answer, " ".join((c.question, *c.brief.told, *c.lines)), c.persona_name)
+    if called:
+        return fail("RETRY", "identity", f"the reply calls the user {called!r}, a name never given")
     broken = identity.persona_broken(answer)
     if broken:
         return fail("RETRY", "identity", f"the reply speaks as something the butler is not: {broken!r}", ("IDENTITY",))
-    both = identity.contradiction(answer)
-    return fail("RETRY", "contradiction", f"the reply contradicts itself: {both}") if both else None
+    both = identity.contradiction(answer) or identity.yes_no_undone(answer, c.question)
+    if both:
+        return fail("RETRY", "contradiction", f"the reply contradicts itself: {both}")
+    maker = identity.wrong_maker(answer)
+    return fail("RETRY", "wrong_fact", maker) if maker else None
 
 
 def _invented(answer: str, c: Context) -> Outcome:
@@ -178,9 +207,12 @@ def _clock(answer: str, c: Context) -> Outcome:
     if _says("elsewhere", c.question):  # a time asked for somewhere else: its own zone's clock
         wrong = compute.time_elsewhere(answer, c.question, c.brief.clock)
         return fail("RETRY", "wrong_clock", wrong, ("TEMPORAL",)) if wrong else None
-    wrong = compute.wrong_until(answer, c.question, c.clock)
+    wrong = compute.wrong_until(answer, c.question, c.clock) or compute.wrong_days_left(answer, c.question, c.clock)
     if wrong:
         return fail("RETRY", "wrong_clock", wrong, ("TEMPORAL",))
+    if clock.asks_tomorrow(c.question):  # tomorrow's date: held to tomorrow, and only what is said of now to now
+        wrong = clock.wrong_tomorrow(answer, c.question, c.clock) or clock.wrong_now(answer, c.clock)
+        return fail("RETRY", "wrong_clock", wrong, ("TEMPORAL",)) if wrong else None
     about_now = "TEMPORAL" in c.brief.guard_parts or c.clock_tool or clock.asks_now(c.question)
     wrong = clock.wrong_clock(answer, c.clock) if about_now else clock.wrong_now(answer, c.clock)
     return fail("RETRY", "wrong_clock", wrong, ("TEMPORAL",)) if wrong else None
@@ -188,8 +220,17 @@ def _clock(answer: str, c: Context) -> Outcome:
 
 def _worked_out(answer: str, c: Context) -> Outcome:
     """A sum or a unit conversion the gate can work out itself, answered with another number."""
-    wrong = compute.wrong_figure(answer, c.question)
+    found = [str(t) for f in c.tools("ok") for t in readings.read(f, "texts")]
+    wrong = compute.wrong_figure(answer, c.question) or compute.wrong_prime(answer, c.question) or \
+        compute.wrong_difference(answer, c.question, found)
     return fail("RETRY", "wrong_figure", wrong) if wrong else None
+
+
+def _reference(answer: str, c: Context) -> Outcome:
+    """A question whose answer is in the gate's tables (a country's capital, an element's symbol,
+    the planets' order), answered without it."""
+    wrong = reference.wrong(answer, c.question)
+    return fail("RETRY", "wrong_fact", wrong) if wrong else None
 
 
 def _security(answer: str, c: Context) -> Outcome:
@@ -209,8 +250,11 @@ def _guard_parts(answer: str, c: Context) -> Outcome:
     if "IDENTITY" in parts and c.persona_name.lower() not in answer.lower():
         if c.mixed or _says("name_ask", c.question):
             return fail("RETRY", "missing_part", "the identity part is not answered", ("IDENTITY", *more))
-        if "butler" not in answer.lower():
+        # what it is in other words ("No, sir; a program on your computer") answers it too
+        if "butler" not in answer.lower() and not identity.claims_not_human(answer) and not _says("here", answer):
             return "identity: the reply does not say who the butler is"
+    if "CAPABILITIES" in parts and _says("done", answer):
+        return fail("CANT_DO", "overclaim", "the reply reports done what the butler cannot do", ("CAPABILITIES", *more))
     if "CAPABILITIES" in parts and _says("denies", answer):
         return fail("RETRY", "missing_part", "the reply denies what the butler can do", ("CAPABILITIES", *more))
     if "CAPABILITIES" in parts and not (_says("can", answer) or _says("cannot", answer)):
@@ -293,12 +337,14 @@ CHECKS: tuple[Check, ...] = (
     Check("contradicts_findings", _contradicts),
     Check("clock", _clock),
     Check("worked_out", _worked_out),
+    Check("reference", _reference),
     Check("secret_declined", _security),
     Check("guard_parts", _guard_parts),
     Check("findings_used", _findings_used),
     Check("overclaim", _overclaim),
     Check("answers_the_question", _answers),
     Check("other_part", _other_part),
+    Check("finished", _finished),  # last: what the rest of an unfinished answer fails says more
 )
 
 
@@ -327,13 +373,28 @@ def unfinished_end(answer: str) -> int | None:
         else None
 
 
+_SENTENCE_END = lazy(r"[.!?)](?=[\"'”’»*]*\s)|\n")
+
+
+def _last_sentence_end(answer: str) -> int | None:
+    """Where the last finished sentence of an answer that stops mid-way ends, or None."""
+    ends = [m.end() for m in _SENTENCE_END.finditer(answer.rstrip())]
+    return ends[-1] if ends and len(text.words(answer[:ends[-1]])) >= 1 else None
+
+
 def check(answer: str, brief: Brief) -> Verdict:
     """Judge a finished answer. One that fails only in an unfinished last fragment stands
     without it (``Verdict.text``)."""
     c = brief.context()
     v = run(answer, c)
-    # only the prompt's words in a last fragment: a small model's "... The user's" cut short
-    cut = unfinished_end(answer) if v.verdict == "FALLBACK" and v.failed == "prompt_echo" else None
+    cut = None
+    if v.verdict == "FALLBACK" and v.failed == "prompt_echo":
+        # only the prompt's words in a last fragment: a small model's "... The user's" cut short
+        cut = unfinished_end(answer)
+    elif v.verdict == "FALLBACK" and v.failed == "unfinished":
+        # a sentence left unfinished (a small model that stops, an answer at its length limit):
+        # what was finished before it is judged alone ("Certainly, sir." alone is no answer)
+        cut = _last_sentence_end(answer)
     if cut is not None:
         kept = answer[:cut].rstrip()
         v2 = run(kept, c)

@@ -10,9 +10,8 @@ that hedges ("usually", "I could not reach the weather service").
 
 from __future__ import annotations
 
-import datetime as dt
 
-from tatlock.pipeline.gate import machine, readings
+from tatlock.pipeline.gate import forecast, machine, readings
 from tatlock.pipeline.gate.brief import Context, Finding
 from tatlock.pipeline.gate.text import words
 from tatlock.pipeline.lexicon import MONTHS, WEEKDAYS
@@ -99,19 +98,6 @@ CLAIM = Rulebook("gate.claim", [
     Rule("claim.temperature", "temperature",
          r"((?:-|minus\s+)?\d+(?:\.\d+)?)\s*(?:°|º|degrees)\s*(c|f|celsius|fahrenheit)?\b|\b(minus\s+\d+(?:\.\d+)?)\b",
          ("25 °C", "minus 5", "77 degrees Fahrenheit"), ("25 people",)),
-    Rule("claim.wet", "wet", r"\b(?:rain|drizzle|showers?|snow\w*|sleet|thunderstorm)\b",
-         ("slight rain", "light drizzle", "moderate snowfall"), ("overcast", "clear sky")),
-    Rule("claim.says_dry", "says_dry", r"\b(?:dry|not\s+(?:raining|rainy|wet|snowing)|no\s+(?:rain|snow))\b",
-         ("It is dry, sir.", "no rain today"), ("it's drizzly",)),
-    Rule("claim.says_wet", "says_wet", r"\b(?:rain\w*|drizzl\w*|showers?|snow\w*|sleet|wet)\b",
-         ("light rain", "showers later"), ("a dry day",)),
-    # the day a forecast is said for
-    Rule("claim.day", "day", r"\b(today|tonight|tomorrow|this\s+(?:morning|afternoon|evening)|{weekday})\b",
-         ("heavy rain in Bristol on Saturday", "cold tomorrow"), ("a sunny spell",)),
-    Rule("claim.unit_figure", "figure",
-         r"(-?\d+(?:\.\d+)?)\s*(°|º|degrees|mm|millimet(?:re|er)s?|km/h|kph|kilomet(?:re|er)s\s+an\s+hour|mph|"
-         r"miles\s+an\s+hour|%|per\s*cent)",
-         ("about 17 millimetres", "gusts to 48 km/h", "highs near 11 degrees", "a 60% chance"), ("11 o'clock",)),
     # a name inside a sentence (not the word that starts it)
     Rule("claim.name", "name", r"(?<=[a-z,;:]\s)[A-Z][a-z]{2,}(?:\s+[A-Z][a-z]{2,})*",
          ("you decided to fly from Manchester in May", "your sister Harriet"), ("Manchester is far.",), flags=0),
@@ -239,59 +225,34 @@ def _against_told(answer: str, told: str) -> str | None:
     return None
 
 
-def _day_of(text: str, today: dt.date) -> dt.date | None:
-    """The one day a text speaks of (today, tomorrow, a weekday in the week ahead), or None."""
-    days = {m.group(1).lower() for m in _rule("day").regex.finditer(text)}
-    days = {"today" if d in ("tonight",) or d.startswith("this") else d for d in days}
-    if len(days) != 1:
-        return None
-    d = days.pop()
-    if d == "today":
-        return today
-    if d == "tomorrow":
-        return today + dt.timedelta(days=1)
-    return today + dt.timedelta(days=(WEEKDAYS.index(d) - today.weekday()) % 7)
+def _line_words(line: str) -> list[str]:
+    return words(line.strip().lstrip("-*>•").strip().strip("\"'“”‘’"))
 
 
-def _weather_day_clash(answer: str, question: str, f: Finding) -> str | None:
-    """Another day's forecast, or none of it, given for the day asked about: "heavy rain on
-    Saturday" when Saturday is dry, "26 km/h" when tomorrow blows 62."""
-    data = f.data if isinstance(f.data, dict) else {}
-    daily = [d for d in data.get("daily") or [] if isinstance(d, dict) and d.get("date")]
-    now = [str(t) for t in readings.read(f, "now_time")]
-    try:
-        today = dt.date.fromisoformat((now[0] if now else daily[0]["date"])[:10])
-    except (ValueError, IndexError):
-        return None
-    named = {m.group(1).lower() for m in _rule("day").regex.finditer(answer)}
-    # the day the answer names, or when it names none, the question's (an answer over several days is left be)
-    day = _day_of(answer, today) if named else _day_of(question, today)
-    entry = next((d for d in daily if d["date"] == day.isoformat()), None) if day else None
-    if entry is None or day is None:
-        return None
-    name = "today" if day == today else day.strftime("%A")
-    now_data = data.get("current")
-    current: dict = now_data if day == today and isinstance(now_data, dict) else {}
-    wet_day = bool(_rule("wet").search(str(entry.get("summary", "")))) or (entry.get("precipitation_mm") or 0) >= 1
-    if not wet_day and _rule("says_wet").search(answer) and not _rule("says_dry").search(answer) \
-            and not _rule("hedge").search(answer):
-        return f"the reply gives rain for {name}, but the forecast says {entry.get('summary')!r}"
-    if wet_day and _rule("says_dry").search(answer) and not _rule("says_wet").search(_rule("says_dry").regex.sub(" ", answer)):
-        return f"the reply says {name} is dry, but the forecast says {entry.get('summary')!r}"
-    for m in _rule("figure").regex.finditer(answer):
-        said, unit = float(m.group(1)), m.group(2).lower()
-        if unit in ("°", "º") or unit.startswith("degree"):
-            given, close = [entry.get("max_c"), entry.get("min_c"), current.get("temperature_c")], 1.0
-        elif unit.startswith(("mm", "milli")):
-            given, close = [entry.get("precipitation_mm")], max(1.0, said * 0.2)
-        elif unit in ("%",) or unit.startswith("per"):
-            given, close = [entry.get("precipitation_probability")], 5.0
-        else:
-            said = said * 1.609 if unit.startswith(("mph", "miles")) else said
-            given, close = [entry.get("wind_max_kmh"), current.get("wind_kmh")], max(3.0, said * 0.15)
-        values = [float(x) for x in given if isinstance(x, (int, float))]
-        if values and not any(abs(said - x) <= close for x in values):
-            return f"{m.group(0)!r} is not the forecast for {name}"
+def misquoted(answer: str, found: list[Finding]) -> str | None:
+    """A file read out with lines changed: when an answer gives two or more of a file's lines as
+    they are, a line that is nearly one of them ("Little robin in the snow" for "Little robin on
+    the gate") was made up."""
+    for f in found:
+        if f.status != "ok" or f.tool != "analyze_file":
+            continue
+        source = [tuple(_line_words(x)) for x in "\n".join(str(t) for t in readings.read(f, "texts")).splitlines()]
+        source = [x for x in source if len(x) >= 3]
+        if not source:
+            continue
+        lines = [tuple(_line_words(x)) for x in answer.splitlines()]
+        lines = [x for x in lines if len(x) >= 3]
+        if sum(x in source for x in lines) < 2:
+            continue
+        for x in lines:
+            if x in source:
+                continue
+            for s in source:
+                near = len(set(x) & set(s)) / max(len(set(x)), len(set(s)))
+                # a word put in another's place ("in the snow" for "on the gate"), not an "and" added
+                swapped = {w for w in set(x) - set(s) if len(w) >= 3} and {w for w in set(s) - set(x) if len(w) >= 3}
+                if near >= 0.5 and swapped:
+                    return f"a line of the file changed: {' '.join(x)!r}"
     return None
 
 
@@ -320,20 +281,23 @@ def contradicted(answer: str, found: list[Finding], question: str = "") -> str |
                                                       if _rule("recall").search(answer) else None)
         if clash:
             return clash
+    wrong = misquoted(answer, ok)
+    if wrong:
+        return wrong
     for f in ok:
-        wrong = machine.not_in_report(answer, f) if f.tool == "get_system_info" else None
+        wrong = machine.not_in_report(answer, f, question) if f.tool == "get_system_info" else None
         if wrong:
             return wrong
     weather = [f for f in ok if f.tool == "get_weather_forecast"]
     if not weather:
         return None
     if len(weather) == 1:
-        clash = _weather_day_clash(answer, question, weather[0])
+        clash = forecast.day_clash(answer, question, weather[0], hedged=bool(_rule("hedge").search(answer)))
         if clash:
             return clash
     now = [str(s) for s in readings.read(weather[0], "now")]
-    wet = [s for s in now if _rule("wet").search(s)]
-    if wet and _rule("says_dry").search(answer) and not _rule("says_wet").search(_rule("says_dry").regex.sub(" ", answer)):
+    wet = [s for s in now if forecast.wet(s)]
+    if wet and forecast.says_dry(answer):
         return f"the reply says it is dry, but the forecast says {wet[0]!r}"
     given = [t for f in weather for t in readings.numbers(f, "temperatures")]
     for m in _rule("temperature").regex.finditer(answer):

@@ -63,6 +63,12 @@ CLOCK = Rulebook("gate.clock", [
          r"(?:(\d{1,2})" + _ORD + r"(?:\s+of)?\s+({month})|({month})\s+(?:the\s+)?(\d{1,2})" + _ORD + r")\b",
          ("Yes, sir, it's the 31st of March.", "Today is March 31st.", "The date is 1 April"),
          ("Christmas is the 25th of December", "it's March")),
+    # the part of the day said as now's ("It is the afternoon, sir" at twenty past nine)
+    Rule("clock.now_part", "now_part",
+         r"\b(?:it's|it\s+is|we're\s+in|we\s+are\s+in)\s+(?:now\s+|still\s+|already\s+|currently\s+|just\s+)?"
+         r"(?:the\s+|early\s+|late\s+|mid-?)?(morning|afternoon|evening|night(?:time)?)\b",
+         ("It is the afternoon, sir.", "it's still morning", "It's late evening"),
+         ("It is a morning person's game", "Good morning, sir")),
     Rule("clock.now_weekday", "now_weekday", r"\b(?:today\s+is|it's|it\s+is)\s+(?:a\s+)?({weekday})\b",
          ("Today is Tuesday, sir.", "It's Friday!"), ("Tuesday is market day",)),
     # tomorrow or yesterday named: "Saturday is tomorrow", "yesterday was a Monday"
@@ -83,9 +89,21 @@ CLOCK = Rulebook("gate.clock", [
          r"\b(?:what|which)\s+(?:time|day|date|month|year)\b(?!\s+(?:does|do|did|will|was|were|should|shall|would|"
          r"can|could|is\s+(?!it\b|today\b)))|\btoday'?s?\s+date\b|\bwhat\s+is\s+the\s+date\b|"
          r"\bwhat's\s+the\s+(?:time|date)\b|\bis\s+it\s+(?:{weekday}|the\s+\d)|\bday\s+of\s+the\s+week\b|"
-         r"\bwhat\s+day\s+is\s+it\b",
-         ("What day is it today?", "what's the date", "Is it Friday yet?", "What month are we in?"),
-         ("What time does the shop open", "What day is Christmas this year?")),
+         r"\bwhat\s+day\s+is\s+it\b|"
+         # the time asked for in a word or three ("Time in Tokyo?", "date please")
+         r"^\W*(?:the\s+|current\s+|local\s+)?(?:time|date)(?:\s+(?:now|please|today|in\s+[\w ]{2,30}))?\W*$",
+         ("What day is it today?", "what's the date", "Is it Friday yet?", "What month are we in?",
+          "Time in Tokyo?", "time now?"),
+         ("What time does the shop open", "What day is Christmas this year?", "Time flies, sir")),
+    # tomorrow's date or weekday asked for: today's is no answer
+    Rule("clock.asks_tomorrow", "asks_tomorrow",
+         r"\b(?:date|day)\s+(?:is\s+it\s+|will\s+it\s+be\s+)?tomorrow\b|\btomorrow'?s\s+(?:date|day)\b|"
+         r"\bwhat\s+(?:day|date)\s+(?:is|will\s+be|'s)\s+tomorrow\b",
+         ("What's the date tomorrow?", "what day is it tomorrow", "Tomorrow's date, please"),
+         ("Will it rain tomorrow?", "What day is the meeting?")),
+    Rule("clock.date_said", "date_said",
+         r"\b(\d{1,2})(?:st|nd|rd|th)?(?:\s+of)?\s+({month})\b|\b({month})\s+(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\b",
+         ("Thursday 26 November", "November the 26th"), ("November is cold",)),
     Rule("clock.other_day", "other_day",
          r"\b(?:tomorrow|yesterday|next|last|until|till|ago|falls?|lands?|will\s+be|was|christmas|birthday|"
          r"holiday|opens?|closes?|every|on\s+(?:{weekday})s)\b",
@@ -162,14 +180,14 @@ def _word_times(answer: str) -> list[tuple[str, set[int]]]:
     return out
 
 
-def _today(clock: Clock) -> dt.date:
+def today_of(clock: Clock) -> dt.date:
     return dt.date(clock["year"], MONTHS.index(clock["month"]) + 1, clock["day"])
 
 
 def _calendar_mismatch(low: str, clock: Clock) -> str | None:
     """A weekday that does not fall on the date it is given with ("Wednesday the 24th of
     November" in 2026), or "it's October" when the clock says November."""
-    today = _today(clock)
+    today = today_of(clock)
     for m in _rule("day_date").finditer(low):
         day, month = (m.group(2), m.group(3)) if m.group(2) else (m.group(5), m.group(4))
         year = int(m.group(6)) if m.group(6) else clock["year"]
@@ -187,13 +205,13 @@ def _calendar_mismatch(low: str, clock: Clock) -> str | None:
     return None
 
 
-_HOLIDAYS = {"christmas eve": (12, 24), "christmas day": (12, 25), "christmas": (12, 25), "boxing day": (12, 26),
+HOLIDAYS = {"christmas eve": (12, 24), "christmas day": (12, 25), "christmas": (12, 25), "boxing day": (12, 26),
              "new year's eve": (12, 31), "new year's day": (1, 1), "new year": (1, 1), "halloween": (10, 31),
              "valentine's day": (2, 14), "bonfire night": (11, 5)}
 DAYS_UNTIL = Rulebook("gate.days_until", [
     Rule("clock.days_until", "days_until",
          r"\b(\d{1,3})\s+(?:more\s+)?days?\s+(?:left\s+|to\s+go\s+)?(?:until|till|til|to|before)\s+("
-         + "|".join(sorted(_HOLIDAYS, key=len, reverse=True)) + r")\b",
+         + "|".join(sorted(HOLIDAYS, key=len, reverse=True)) + r")\b",
          ("31 days until Christmas", "5 days to go till new year's eve"), ("31 days in December",)),
 ])
 
@@ -201,9 +219,9 @@ DAYS_UNTIL = Rulebook("gate.days_until", [
 def _days_until_wrong(low: str, clock: Clock) -> str | None:
     """ "31 days until Christmas" when the clock makes it 32 (a day either way is forgiven: "until"
     is counted both ways)."""
-    today = _today(clock)
+    today = today_of(clock)
     for m in DAYS_UNTIL.labelled("days_until")[0].regex.finditer(low):
-        month, day = _HOLIDAYS[m.group(2)]
+        month, day = HOLIDAYS[m.group(2)]
         date = dt.date(today.year, month, day)
         if date < today:
             date = date.replace(year=today.year + 1)
@@ -265,10 +283,15 @@ def _sentence_of(text: str, at: int) -> str:
     return text[start:min(ends) if ends else len(text)]
 
 
+# the hours each part of the day can mean, generously (an evening may start at four in winter)
+_PARTS = {"morni": set(range(0, 13)), "after": set(range(12, 19)), "eveni": set(range(16, 24)),
+          "night": {*range(19, 24), *range(0, 6)}}
+
+
 def wrong_now(answer: str, clock: Clock) -> str | None:
     """What the answer says of *now* ("it's the 31st of March", "today is Friday", "it's 10:30",
     "it's 2024") against the clock; a sentence about another day ("tomorrow is...") is left alone."""
-    today = _today(clock)
+    today = today_of(clock)
     for m in _rule("now_date").finditer(answer):
         if _rule("other_day").search(_sentence_of(answer, m.start())):
             continue
@@ -278,6 +301,10 @@ def wrong_now(answer: str, clock: Clock) -> str | None:
     for m in _rule("now_weekday").finditer(answer):
         if m.group(1).lower() != clock["weekday"] and not _rule("other_day").search(_sentence_of(answer, m.start())):
             return f"{m.group(0)!r}: today is a {clock['weekday'].title()}"
+    for m in _rule("now_part").finditer(answer):
+        part = m.group(1).lower()[:5]
+        if clock["hour"] not in _PARTS[part] and not _rule("other_day").search(_sentence_of(answer, m.start())):
+            return f"{m.group(0)!r}: it is {clock['hour']:02d}:{clock['minute']:02d}"
     for m in _rule("relative_day").finditer(answer):
         said = next(x for x in m.groups() if x).lower()
         shift = 1 if m.group(1) or m.group(2) else -1
@@ -295,5 +322,25 @@ def wrong_now(answer: str, clock: Clock) -> str | None:
     return None
 
 
+def asks_tomorrow(question: str) -> bool:
+    return CLOCK.first(question, "asks_tomorrow") is not None
+
+
 def asks_now(question: str) -> bool:
     return CLOCK.first(question, "asks_now") is not None
+
+
+def wrong_tomorrow(answer: str, question: str, clock: Clock) -> str | None:
+    """Tomorrow's date or weekday asked for and today's given ("Wednesday 25 November" to "What's
+    the date tomorrow?" on the 25th)."""
+    if CLOCK.first(question, "asks_tomorrow") is None:
+        return None
+    tomorrow = today_of(clock) + dt.timedelta(days=1)
+    dates = {(int(m.group(1) or m.group(4)), MONTHS.index((m.group(2) or m.group(3)).lower()) + 1)
+             for m in _rule("date_said").finditer(answer)}
+    days = {d for d in WEEKDAYS if d in set(words(answer))}
+    if dates and (tomorrow.day, tomorrow.month) not in dates:
+        return f"tomorrow is {tomorrow.day} {MONTHS[tomorrow.month - 1].title()}"
+    if not dates and days and tomorrow.strftime("%A").lower() not in days:
+        return f"tomorrow is a {tomorrow.strftime('%A')}"
+    return None

@@ -64,6 +64,33 @@ COMPUTE = Rulebook("gate.compute", [
          r"\bhow\s+(?:long|many\s+(?:hours|minutes))\s+(?:is\s+it\s+|until|till|to|before)\s*(?:until|till|to)?\s*"
          r"(midnight|noon|midday|(\d{1,2})[:.](\d{2}))\b",
          ("How long until midnight?", "how long till 18:30"), ("How long until Christmas?",)),
+    # days left until a day of the calendar: the year's end, Christmas, a holiday
+    Rule("compute.days_left", "days_left",
+         r"\bhow\s+many\s+(?:more\s+)?(?:days|sleeps)\b[^?.!]{0,30}?\b(?:left|remaining|until|till|to|before|in)\b"
+         r"[^?.!]{0,20}?\b((?:the\s+)?end\s+of\s+(?:the\s+)?year|this\s+year|the\s+year|"
+         + "|".join(sorted(clock.HOLIDAYS, key=len, reverse=True)) + r")\b",
+         ("How many days are left this year?", "how many days until Christmas", "How many sleeps till Christmas Eve?",
+          "How many days remain until the end of the year?"),
+         ("How many days are in a year?", "How many days did Christmas last?")),
+    # whether a number is prime: the gate works it out
+    Rule("compute.asks_prime", "asks_prime", r"\b(?:is|are)\s+(\d{1,12})\s+(?:a\s+)?prime(?:\s+number)?\b",
+         ("Is 97 a prime number?", "is 51 prime"), ("What is a prime number?", "Is 97 a big number?")),
+    Rule("compute.says_not_prime", "not_prime",
+         r"^\W*(?:no|nope|not\s+(?:at\s+all|quite)|i'm\s+afraid\s+not)\b|\b(?:is\s+not|isn't|not)\s+(?:a\s+)?prime\b|"
+         r"\b(?:composite|divisible\s+by)\b",
+         ("No, sir: 7 × 14.", "51 is not prime", "It's divisible by 3"), ("Yes, sir, 97 is prime.",)),
+    Rule("compute.says_prime", "prime",
+         r"^\W*(?:yes|yep|indeed|it\s+is|correct|certainly|absolutely)\b|\b(?:is|it's)\s+(?:a\s+)?prime\b",
+         ("Yes, sir, 97 is prime.", "Indeed it is"), ("No, sir.",)),
+    Rule("compute.product", "product", r"(?<![\d.])(\d{1,9})\s*(?:×|x|\*|times|multiplied\s+by)\s*(\d{1,9})(?!\d|\.\d)",
+         ("7 × 14.", "3 times 17"), ("7 by 14 metres",)),
+    # a difference asked of figures the tools found ("Which quote was cheaper and by how much?")
+    Rule("compute.asks_difference", "asks_difference",
+         r"\bby\s+how\s+much\b|\bhow\s+much\s+(?:more|less|cheaper|dearer|higher|lower|bigger|smaller|over|under)\b|"
+         r"\bwhat(?:'s|\s+is|\s+was)\s+the\s+difference\s+(?:in|between)\s+(?:the\s+)?(?:price|cost|quotes?|amounts?|"
+         r"figures?|totals?)\b",
+         ("Which boiler quote was cheaper and by how much?", "How much more did the first one cost?"),
+         ("How much is a pint?", "What's the difference between a frog and a toad?")),
     Rule("compute.duration", "duration",
          r"\b((?:twenty|thirty|forty|fifty)[-\s](?:one|two|three|four|five|six|seven|eight|nine)|\d+|an?|one|two|"
          r"three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|"
@@ -202,3 +229,72 @@ def wrong_until(answer: str, question: str, now: clock.Clock | None) -> str | No
     if abs(said - left) > 10:
         return f"{said // 60}h{said % 60:02d} is not the {left // 60}h{left % 60:02d} the clock gives"
     return None
+
+
+def wrong_days_left(answer: str, question: str, now: clock.Clock | None) -> str | None:
+    """How many days are left this year, or until Christmas or a holiday, against the clock (a
+    day either way: counted with today or without)."""
+    m = _rule("days_left").search(question)
+    if now is None or not m:
+        return None
+    said = [int(x) for x in re.findall(r"\b(\d{1,3})\s+(?:more\s+)?(?:days|sleeps)\b", answer)] or \
+        [int(x) for x in re.findall(r"^\W*(\d{1,3})\b", answer)]
+    if not said:
+        return None
+    today = clock.today_of(now)
+    target = m.group(1).lower()
+    if target in clock.HOLIDAYS:
+        month, day = clock.HOLIDAYS[target]
+        date = dt.date(today.year, month, day)
+        if date < today:
+            date = date.replace(year=today.year + 1)
+    else:
+        date = dt.date(today.year, 12, 31)
+    left = (date - today).days
+    if all(abs(n - left) > 1 for n in said):
+        return f"{said[0]} days is not the {left} the clock gives"
+    return None
+
+
+def _is_prime(n: int) -> bool:
+    if n < 2:
+        return False
+    return all(n % k for k in range(2, int(n ** 0.5) + 1))
+
+
+def wrong_prime(answer: str, question: str) -> str | None:
+    """Whether a number is prime, answered wrong ("No, sir: 7 × 14." for 97), or shown by a
+    product that is not the number."""
+    m = _rule("asks_prime").search(question)
+    if not m or int(m.group(1)) > 10 ** 12:
+        return None
+    n = int(m.group(1))
+    for p in _rule("product").regex.finditer(answer):
+        if int(p.group(1)) * int(p.group(2)) != n:
+            return f"{p.group(0)!r} is {int(p.group(1)) * int(p.group(2))}, not {n}"
+    said_not, said_yes = _rule("not_prime").search(answer), _rule("prime").search(answer)
+    prime = _is_prime(n)
+    if said_not and not said_yes and prime:
+        return f"{n} is prime"
+    if said_yes and not said_not and not prime:
+        return f"{n} is not prime"
+    return None
+
+
+def wrong_difference(answer: str, question: str, found: list[str]) -> str | None:
+    """A difference of two figures the tools found, worked out wrong ("by £570" when £2,450 and
+    £1,980 were quoted): a figure the answer gives that the findings do not must be one of the
+    differences between theirs."""
+    if not _rule("asks_difference").search(question):
+        return None
+    given = sorted({float(m.group(0).replace(",", "")) for t in found for m in _rule("number").regex.finditer(t)})
+    if len(given) < 2:
+        return None
+    said = [float(m.group(0).replace(",", "")) for m in _rule("number").regex.finditer(answer)]
+    new = [n for n in said if all(abs(n - g) > 0.01 for g in given)]
+    if not new:
+        return None
+    gaps = [abs(a - b) for i, a in enumerate(given) for b in given[i + 1:]]
+    if any(abs(n - g) <= max(0.01 * g, 0.5) for n in new for g in gaps):
+        return None
+    return f"{new[0]:g} is no difference of the figures found ({', '.join(f'{g:g}' for g in given[:4])})"

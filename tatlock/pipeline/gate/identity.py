@@ -44,8 +44,10 @@ VENDOR = Rulebook("gate.vendor", [
          r"running|powered|trained|made)\s+(?:on|with|from)\s+(?:(?:{model_maker})(?:'s)?\s+)?(?:{model_name})\b",
          ("I'm Tatlock, sir, built on Meta's Llama 3.2 model", "Tatlock is built on Qwen"),
          ("I run on tea, sir", "Tatlock is built on good manners")),
-    Rule("vendor.as_an", "vendor", r"\bas\s+an?\s+(?:ai|language\s+model|llm|assistant\s+ai|artificial\s+intelligence)\b",
-         ("As a language model I cannot", "as an LLM"), ("as a butler", "as an aside")),
+    Rule("vendor.as_an", "vendor", r"\bas\s+an?\s+(?:ai|language\s+model|llm|assistant\s+ai|artificial\s+intelligence|server|chatbot|"
+         r"computer\s+program)\b(?!\s+(?:at|in|for)\b)",
+         ("As a language model I cannot", "as an LLM", "but as a server, I can't provide you with any information"),
+         ("as a butler", "as an aside", "she worked as a server at the Ritz")),
     Rule("vendor.bot", "vendor", rf"\b{_SELF}\s+(?:(?:{{merely}})\s+)?an?\s+(?:ro)?bot\b",
          ("I'm just a bot.", "I am a robot"), ("I am a bottle washer", "a robot vacuum")),
     # the disclaimers small models are trained to give about themselves
@@ -61,6 +63,17 @@ VENDOR = Rulebook("gate.vendor", [
          ("As of my last update in 2023", "my knowledge cutoff"), ("my training shoes", "as of my last visit")),
 ])
 
+# who makes which model family: "Claude is made by Google" is a vendor fact got wrong
+MAKERS = {"chatgpt": "openai", "gpt": "openai", "llama": "meta", "claude": "anthropic", "gemini": "google",
+          "gemma": "google", "bard": "google", "mistral": "mistral", "mixtral": "mistral", "qwen": "alibaba",
+          "phi": "microsoft", "copilot": "microsoft", "smollm": "hugging", "deepseek": "deepseek"}
+MADE_BY = Rulebook("gate.made_by", [
+    Rule("vendor.made_by_whom", "made_by",
+         r"\b({model_name})\b[^.!?]{0,30}?\b(?:is|was|are|were|comes\s+from)\s+(?:\w+\s+)?(?:(?:made|built|developed|"
+         r"created|trained|released|owned)\s+by|from)\s+({model_maker})\b",
+         ("Claude is made by Google, sir.", "ChatGPT was developed by OpenAI"), ("Claude Monet was made by Google",)),
+])
+
 PERSON = Rulebook("gate.person", [
     # the butler introducing itself by a name: the name is the rule's group
     Rule("person.introduces", "name",
@@ -68,6 +81,13 @@ PERSON = Rulebook("gate.person", [
          r"\s+((?:(?:Sr|Mr|Mrs|Ms|Dr|Sir|Lady|Lord|Miss)\.?\s+)?[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)",
          ("I am Sr. Kylie Spencer, at your service.", "My name is Jeeves.", "Call me Alfred."),
          ("I am delighted, sir.", "I'm afraid not.", "my name is on the list"), flags=0),
+    # the user addressed by a title and a name they never gave ("Sr. Smith, I hope you're doing well")
+    Rule("person.addressed", "addressed",
+         r"^\W*(?:(?:Sr|Señor|Mr|Mrs|Ms|Miss|Dr|Madam)\.?\s+([A-Z0-9][\w'-]*)(?:\s+[A-Z][\w'-]*)?,\s+(?:I|I'm|I've|"
+         r"you|you're|we|thank|it's|my|your|how|welcome|good)\b|Sr\.\s+([A-Z0-9][\w'-]*),)",
+         ("Sr. Smith, I hope you're doing well", "Sr. Tatlock, I'm glad to hear", "Mr. Jones, your table awaits",
+          "Sr. Smith, The recent discovery"),
+         ("Dr. Johnson wrote it, sir.", "Sir Walter Raleigh, sir.", "Mr. Darcy, of course."), flags=0),
     # a human: what the butler is not, however the persona is worded
     Rule("person.human", "human",
          r"\b(?:i\s+am|i'm|im)\s+(?:(?:also|indeed|really|actually|definitely|very\s+much)\s+)?(?:an?\s+)?"
@@ -106,6 +126,20 @@ CONTRADICTION = Rulebook("gate.contradiction", [
          r"(?:is|are|was)\s+(?:an?|the)\s+\1\b",
          ("The biggest planet is not a planet, it is a planet, and it's called Saturn.",),
          ("It is not a fruit, it is a vegetable.", "It is not raining here but it is raining in Leeds")),
+])
+
+# "Is a whale a fish?" answered "No, sir, a whale is a mammal. It is a fish that...": the yes or
+# no, then the opposite said of the same thing
+ASKED_KIND = Rulebook("gate.asked_kind", [
+    Rule("contradiction.asks_kind", "asks_kind",
+         r"^\W*(?:is|are|was|were)\s+(?!.*\bor\b)(?:(?:a|an|the)\s+)?((?:[\w-]+\s+){0,3}?[\w-]+)\s+(?:a|an|really\s+a|really\s+an|"
+         r"actually\s+a|actually\s+an)\s+([\w-]+)\s*\??\s*$",
+         ("Is a whale a fish?", "Is a tomato really a fruit?", "Is Pluto a planet?"),
+         ("Is it raining?", "Is a tomato a fruit or a vegetable?")),
+    Rule("contradiction.says_no", "says_no", r"^\W*(?:no|nope|not\s+at\s+all|not\s+really|certainly\s+not|"
+         r"i'm\s+afraid\s+not)\b", ("No, sir, a whale is a mammal.",), ("Not only that",)),
+    Rule("contradiction.says_yes", "says_yes", r"^\W*(?:yes|yep|indeed|it\s+is|they\s+are|certainly|absolutely)\b(?!\s+not)",
+         ("Yes, sir, it is a fruit.",), ("It is not.",)),
 ])
 
 _SOFT_WORDS = {"sure", "afraid", "sorry", "happy", "glad", "delighted", "able", "unable", "certain", "here", "there",
@@ -170,4 +204,49 @@ def contradiction(text: str) -> str | None:
     for (subject, what), signs in said.items():
         if signs == {True, False}:
             return f"{subject} {what} and {subject} not {what}"
+    return None
+
+
+def yes_no_undone(answer: str, question: str) -> str | None:
+    """A yes or a no to "Is X a Y?" unsaid by what follows: "No, sir, a whale is a mammal. It is a
+    fish that breathes through its gills."."""
+    m = ASKED_KIND.first(question, "asks_kind")
+    if m is None:
+        return None
+    asked = m.search(question)
+    if asked is None:
+        return None
+    thing, kind = asked.group(1).lower().split()[-1], asked.group(2).lower()
+    subject = rf"(?:it|they|he|she|this|that|{re.escape(thing)}s?)"
+    kind_re = rf"(?:a|an)\s+{re.escape(kind)}s?\b(?![\w-])"  # not "a dwarf planet": a kind of its own
+    if ASKED_KIND.first(answer, "says_no"):
+        said = re.search(rf"\b{subject}\s+(?:is|are|was|were)\s+{kind_re}", answer, re.I)
+        if said:
+            return f"no, then {said.group(0)!r}"
+    elif ASKED_KIND.first(answer, "says_yes"):
+        said = re.search(rf"\b{subject}\s+(?:is|are|was|were)(?:\s+not|n't)\s+{kind_re}", answer, re.I)
+        if said:
+            return f"yes, then {said.group(0)!r}"
+    return None
+
+
+def wrong_maker(answer: str) -> str | None:
+    """A model family given the wrong maker ("Claude is made by Google")."""
+    rule = MADE_BY.labelled("made_by")[0]
+    for m in rule.regex.finditer(answer):
+        family = re.sub(r"[^a-z]", "", m.group(1).lower())
+        maker = next((v for k, v in MAKERS.items() if family.startswith(k)), None)
+        said = re.sub(r"\s+", "", m.group(2).lower())
+        if maker and not said.startswith(maker) and family[:4] not in said:  # "the Qwen team" makes Qwen
+            return f"{m.group(1)!r} is not made by {m.group(2)!r}"
+    return None
+
+
+def addressed(answer: str, known: str, persona_name: str) -> str | None:
+    """The user called by a title and a name they never gave ("Sr. Smith, I hope you're doing
+    well"), or by the butler's own ("Sr. Tatlock, ...")."""
+    m = PERSON.labelled("addressed")[0].search(answer)
+    name = (m.group(1) or m.group(2) or "").lower() if m else ""
+    if m and (name not in known.lower() or name == persona_name.lower()):
+        return m.group(0).split(",")[0].strip("\"' ")
     return None

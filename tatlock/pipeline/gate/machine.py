@@ -29,6 +29,11 @@ MACHINE = Rulebook("gate.machine", [
          ("23.4 GiB free out of ",), ("23.4 GiB free ",)),
     Rule("machine.says_used", "says_used", r"\b(?:used|full|in\s+use|busy|taken|occupied)\b", ("24% used",),
          ("useful",)),
+    # a size said as the whole ("Your disk is 120.3 GiB", "the drive's 476 GB"): the total, not what is free
+    Rule("machine.size_is", "size_is",
+         r"\b(?:disk|drive|ssd|storage|memory|ram)(?:\s+is|'s|\s+has\s+a\s+(?:size|capacity)\s+of)\s+"
+         r"(?:about\s+|around\s+|roughly\s+|some\s+)?$",
+         ("Your disk is ", "the drive's about "), ("Your disk has ", "a memory of ")),
     Rule("machine.cores", "cores",
          r"\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve|sixteen|twenty|thirty-two)\s+"
          r"(physical|logical|virtual)?\s*(?:cores?|processors?|cpus?|threads?)\b(?:[^.!?]{0,20}?\b(physical|logical))?",
@@ -82,6 +87,9 @@ def _labelled_sizes(answer: str, start: int, end: int, f: Finding) -> list[float
     part = "memory" if _rule("says_memory").search(clause) else "disk" if _rule("says_disk").search(clause) else None
     total = bool(_rule("out_of").search(answer[max(0, start - 14):start]))  # "23.4 GiB free out of 98.3 GiB"
     free = bool(_rule("says_free").search(clause)) and not total
+    # "Your disk is 120.3 GiB": the whole of it, unless the clause says free or used
+    total = total or (not free and not _rule("says_used").search(clause)
+                      and bool(_rule("size_is").search(answer[max(0, start - 40):start])))
     if part is None and not free:
         return None
     out = []
@@ -94,7 +102,7 @@ def _labelled_sizes(answer: str, start: int, end: int, f: Finding) -> list[float
     return out
 
 
-def not_in_report(answer: str, f: Finding) -> str | None:
+def not_in_report(answer: str, f: Finding, question: str = "") -> str | None:
     """A size, a share or an operating system this computer's report does not give: "16 GB of
     RAM" when it says 31.2 GiB, "24% used" when it says 76.2% (within rounding; a share may be
     the rest), "Windows 11" on Linux."""
@@ -121,6 +129,12 @@ def not_in_report(answer: str, f: Finding) -> str | None:
             return f"the share {m.group(0)!r} used is not in the system report"
         if not _fits(said, shares + [100 - s for s in shares], answer[max(0, m.start() - 14):m.start()], 1.5):
             return f"the share {m.group(0)!r} is not in the system report"
+        # a share with no word of its own answers the question's ("What percentage of my disk is used?" "25.3
+        # percent": the free share given as the used one)
+        if not _rule("says_used").search(clause) and not _rule("says_free").search(clause) and \
+                _rule("says_used").search(question) and not _rule("says_free").search(question) and \
+                not _fits(said, used, answer[max(0, m.start() - 14):m.start()], 1.5):
+            return f"the share {m.group(0)!r} is not the share used that the report gives"
     wrong = _cores_wrong(answer, f)
     if wrong:
         return wrong

@@ -40,9 +40,19 @@ FORM = Rulebook("gate.form", [
          ("User: hi\nAssistant: hello",), ("The user: a person",), flags=re.I | re.M),
     Rule("form.scaffold_end", "scaffold", r"(?:^|\n)\s*(?:answer|response|reply|output)\s*:\s*$",
          ("Question: What can you do?\nAnswer:",), ("The answer: Paris",)),
+    # a machine's timestamp, with at most a label beside it ("Achievements: - 2026-12-25 10:32:38.934 (UTC)")
+    Rule("form.stamp", "stamp", r"\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?"
+         r"(?:\s*\((?:UTC|GMT)\))?",
+         ("2026-11-25T00:51:00.000Z", "2026-12-25 10:32:38.934 (UTC)"), ("25 November 2026",)),
+    # a tool's result given back as the prompt spells it ("Result of get_weather_forecast(): {...");
+    # a failure passed on that way still says what failed
+    Rule("form.findings_dump", "dump", r"\bResult\s+of\s+[a-z_]+\([^)]{0,200}\):\s*\{\s*\\?\"(?!error\\?\")",
+         ('1. Findings: - Result of get_weather_forecast(): {"location": "London"',),
+         ("The result of the match was a draw", 'Result of analyze_file(path=\'x\'): {"error": "never read"}'),
+         flags=0),
     # a question by its form: a question mark or a question word first
-    Rule("form.token", "token", r"^\W*(?:[A-Z]{4,}|\w+_\w+(?:_\w+)*)\W*$",
-         ("DOCUMENT", "DINNER_MADE_BY_JULES_2026"), ("NATO, sir.", "Paris.", "Au"), flags=0),
+    Rule("form.token", "token", r"^\W*(?:[A-Z]{4,}|[\w'’]+_[\w'’]+(?:_[\w'’]+)*)\W*$",
+         ("DOCUMENT", "DINNER_MADE_BY_JULES_2026", "DIDN’T_DO_NOT_THINK_ALONE"), ("NATO, sir.", "Paris.", "Au"), flags=0),
     Rule("form.asks", "asks",
          r"\?|^\s*(?:what|who|whom|whose|which|when|where|why|how|is|are|am|was|were|do|does|did|can|could|will|"
          r"would|should|shall|may|tell|give|show|explain|list|name|write|compose|draft|describe|suggest|recommend|"
@@ -51,8 +61,10 @@ FORM = Rulebook("gate.form", [
     # the question told back in a frame ("You're asking why the sky is blue, sir.")
     Rule("form.restated", "restated",
          r"\W*(?:so\s+)?(?:you(?:'re|\s+are)\s+asking|you\s+asked|you(?:'d|\s+would)\s+like\s+to\s+know|"
-         r"you\s+want\s+to\s+know|your\s+question\s+is|you're\s+wondering|you\s+wonder)\b",
-         ("You're asking why the sky is blue.", "So you want to know the time"), ("I asked the cook",)),
+         r"you\s+want\s+to\s+know|your\s+question\s+is|you're\s+wondering|you\s+wonder|"
+         r"you(?:'d|\s+would)\s+like\s+me\s+to)\b",
+         ("You're asking why the sky is blue.", "So you want to know the time",
+          "You would like me to recommend a good book, sir."), ("I asked the cook",)),
     # a repetition the question asks for
     Rule("form.repeat_asked", "repeat",
          r"\b(?:repeat\w*|again\s+and\s+again|over\s+and\s+over|\d+\s+times|(?:{hour_word})\s+times|"
@@ -60,6 +72,7 @@ FORM = Rulebook("gate.form", [
          ("Say 'ha' five times", "a sentence of only the word buffalo"), ("how many times has Brazil won",)),
 ])
 
+_WHEN = lazy(r"\b(?:date|time|when|day|year|timestamp|iso|utc)\b", re.I)
 _ARTICLES = {"the", "an"}  # not "a": "from A to Z", "plan A or B"
 _NOT_AFTER_ARTICLE = {"the", "a", "an", "of", "for", "to", "in", "on", "and", "or", "is", "was", "with", "at", "by",
                       "from", "then", "but"}
@@ -106,12 +119,21 @@ def garbled(answer: str, question: str = "") -> str | None:
         return "empty reply"
     content = sum(ch.isalnum() for ch in text)  # "391, sir." is an answer
     number = FORM.labelled("number")[0].regex.fullmatch(text)
-    if content < max(2, len("".join(text.split())) * 0.5) or not (number or any(ch.isalpha() for ch in text)):
+    # a one-digit answer is an answer ("8" legs); one letter or a symbol is not
+    if content < max(1 if number else 2, len("".join(text.split())) * 0.5) or \
+            not (number or any(ch.isalpha() for ch in text)):
         return "more symbols than words"
     if FORM.first(text, "token") and not set(words(text)) & set(words(question)):
         return "a lone token, not an answer"
     if FORM.first(text, "json"):
         return "a JSON object instead of prose"
+    if FORM.first(text, "dump"):
+        return "the findings given back as the prompt spells them"
+    stamp = FORM.labelled("stamp")[0]
+    # (a date asked for may be given as one: "2026-11-25, sir")
+    if stamp.search(text) and len([w for w in words(stamp.regex.sub(" ", text)) if w != "sir"]) <= 2 and \
+            not _WHEN.search(question):
+        return "a timestamp, not an answer"
     if FORM.first(text, "transcript"):
         return "a chat transcript instead of an answer"
     if FORM.first(text, "scaffold"):
@@ -130,6 +152,30 @@ def garbled(answer: str, question: str = "") -> str | None:
     if len(sentences) >= 2 and len(set(sentences)) == 1:  # one sentence said again ("I'm unable to ... " x2)
         return "the reply repeats itself"
     return repeated
+
+
+# -- an answer that stops mid-sentence ---------------------------------------------------------
+
+# words no finished sentence ends on ("First, blot the stain with a clean cloth, then"); words a
+# sentence may end on when it leaves its verb unsaid ("Yes, sir, it is", "I'd love to", "all I
+# can think of") are not among them
+_DANGLING = set("a an the and or but nor then because if your my our their his whose than into onto with from "
+                "such".split())
+_SIGN_OFF = lazy(r"(?:regards|wishes|sincerely|faithfully|truly|thanks|love|cheers|yours|best|dear\s+\w+(?:\s+\w+)?),"
+                 r"\s*$", re.I)
+
+
+def stops_mid_sentence(answer: str) -> bool:
+    """The answer ends where no sentence can: on a comma or a colon ("The three primary colours
+    are red,"), or on a word no sentence ends with ("... with a clean cloth, then"). Code, and a
+    letter's sign-off ("Warm regards,"), end as they like."""
+    t = answer.rstrip()
+    if not t or "`" in t[-200:] or _SIGN_OFF.search(t[-40:]):
+        return False
+    if t[-1] in ",;:(–—":
+        return True
+    said = words(t[-40:])
+    return t[-1].isalpha() and bool(said) and said[-1] in _DANGLING
 
 
 # -- the question given back -------------------------------------------------------------------
