@@ -409,6 +409,34 @@ def test_an_interrupted_import_says_how_far_it_came(home, tmp_path, monkeypatch)
     assert rows(home, "SELECT count(*), max(message_number) FROM conversation_messages") == [(750, 750)]
 
 
+@pytest.mark.parametrize("sig, code", [("SIGTERM", 143), ("SIGHUP", 129)])
+def test_a_signal_mid_import_exits_with_its_code_and_says_how_far_it_came(cli, home, tmp_path, sig, code):
+    """SIGTERM or SIGHUP while an import writes: like Ctrl-C, what was written is kept and one line
+    says how far it came, but the exit code and the line name the signal (it said "interrupted"
+    and exited 130, Ctrl-C's code, so a service manager could not tell it was stopped)."""
+    assert cli("var", "list").code == 0
+    path = tmp_path / "long.json"
+    big_export(path, 60_000)
+    p = subprocess.Popen([EXE, "memory", "import", str(path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         stdin=subprocess.DEVNULL, text=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and p.poll() is None:  # until the first batch is written
+        try:
+            if rows(home, "SELECT count(*) FROM conversation_messages")[0][0]:
+                break
+        except sqlite3.OperationalError:  # locked, or not made yet
+            pass
+        time.sleep(0.05)
+    p.send_signal(getattr(signal, sig))
+    out, err = p.communicate(timeout=30)
+    assert p.returncode == code, (out, err)
+    assert err.count("\n") == 1 and f"(stopped by {sig})" in err and "Traceback" not in err, err
+    kept = rows(home, "SELECT count(*) FROM conversation_messages")[0][0]
+    assert f"stopped after {kept:,} of 60,000 new messages" in err
+    assert cli("memory", "import", str(path)).code == 0
+    assert rows(home, "SELECT count(*) FROM conversation_messages") == [(60_000,)]
+
+
 @pytest.fixture
 def elsewhere(tmp_path, monkeypatch):
     def switch(name: str) -> Path:
