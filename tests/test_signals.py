@@ -333,3 +333,27 @@ def test_the_tui_whose_terminal_goes_away_mid_turn_stores_the_partial(served, ho
         if _alive(session):
             tmux("kill-session", "-t", session)
     assert_partial_stored(home, "Tell me about Paris")
+
+
+@tmux_only
+@pytest.mark.parametrize("apart", [0.0, 0.3])
+def test_two_sigterms_to_the_tui_mid_turn_still_store_the_partial_and_restore_the_terminal(served, home, apart):
+    """A service manager and a shell both send SIGTERM, a moment apart: the second lands while the
+    app leaves or while the process waits for the cancelled turn to be stored. One line, exit
+    143, the terminal restored, the partial answer stored."""
+    session = f"tatlock-signal-{uuid.uuid4().hex[:8]}"
+    try:
+        pid = _tui_mid_answer(served, session)
+        os.kill(pid, signal.SIGTERM)
+        time.sleep(apart)
+        if os.path.exists(f"/proc/{pid}"):
+            os.kill(pid, signal.SIGTERM)
+        shown = _screen_until(session, "EXIT=", timeout=20)
+        assert "EXIT=143" in shown and "Traceback" not in shown, shown
+        assert shown.count("tatlock: stopped by SIGTERM") == 1, shown
+        flags = tmux("display", "-p", "-t", session, "#{alternate_on} #{mouse_any_flag} #{cursor_flag}").split()
+        assert flags == ["0", "0", "1"], flags
+    finally:
+        if _alive(session):
+            tmux("kill-session", "-t", session)
+    assert_partial_stored(home, "Tell me about Paris")
