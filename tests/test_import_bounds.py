@@ -218,6 +218,29 @@ def test_dates_in_other_zones_are_stored_in_utc_and_tomorrow_is_allowed(cli, hom
     assert cli("memory", "import", str(path)).code == 0
     stamps = [r[0] for r in rows(home, "SELECT timestamp FROM conversation_messages ORDER BY message_number")]
     assert stamps[0] == NOW and stamps[1].endswith("+00:00")
+    assert stamps[1] <= dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")  # ahead: stored as now
+
+
+def test_a_conversation_stamped_hours_ahead_does_not_take_over_the_next_question(cli, served, home, tmp_path):
+    """Within the day's grace a date ahead of this clock is stored as now: a conversation stamped
+    20 hours ahead was "the latest" for those 20 hours, so `ask "and now?"` right after `ask --new`
+    went on in the imported conversation, not the new one."""
+    import datetime as dt
+
+    from support.replies import direct
+
+    served.handler = lambda body: direct("Very good, sir.")
+    soon = (dt.datetime.now(dt.timezone.utc) + dt.timedelta(hours=20)).isoformat(timespec="seconds")
+    conv = conversation(1, [message(1, 1, timestamp=soon)], room_id="cli", interface="cli")
+    conv["conversation"]["last_activity"] = soon
+    path = tmp_path / "ahead.json"
+    path.write_text(json.dumps(document(conv)))
+    assert cli("memory", "import", str(path)).code == 0
+    first = json.loads(cli("ask", "--new", "--json", "Good morning").out)
+    second = json.loads(cli("ask", "--json", "and now?").out)
+    assert second["conversation_id"] == first["conversation_id"]
+    later = rows(home, "SELECT count(*) FROM conversations WHERE last_activity > strftime('%Y-%m-%dT%H:%M:%S+00:00', 'now')")
+    assert later == [(0,)]
 
 
 def test_after_a_refused_future_date_the_next_question_goes_where_it_should(cli, served, home, tmp_path):
