@@ -307,9 +307,18 @@ def test_a_running_server_follows_its_token_file(alice):
         assert post(srv.url, INIT, authorization=f"Bearer {new}").status_code == 200
         (alice / "mcp" / "alice.token").chmod(0o644)
         assert post(srv.url, INIT, authorization=f"Bearer {new}").status_code == 401
+        # private again, but the token it held may have been read meanwhile: still refused (it let
+        # the exposed token back in), until a new one is made
+        (alice / "mcp" / "alice.token").chmod(0o600)
+        assert post(srv.url, INIT, authorization=f"Bearer {new}").status_code == 401
+        newer = subprocess.run([EXE, "mcp", "--user", "alice", "--new-token"], capture_output=True, text=True,
+                               timeout=60).stdout.strip()
+        assert post(srv.url, INIT, authorization=f"Bearer {newer}").status_code == 200
+        assert post(srv.url, INIT, authorization=f"Bearer {new}").status_code == 401
         log = srv.stop()
     assert "could be read by other users: every request is refused until the server is restarted" in log
-    assert new not in log and srv.token not in log
+    assert "holds a token that was exposed" in log
+    assert new not in log and srv.token not in log and newer not in log
     with mcp_http.server() as again:
         assert again.token != new and post(again.url, INIT, authorization=f"Bearer {again.token}").status_code == 200
 
