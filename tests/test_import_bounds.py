@@ -186,6 +186,15 @@ def test_a_version_of_5000_digits_is_one_line(cli, home, tmp_path, something):
     refused(cli, home, path, "a number of 5,000 digits")
 
 
+def test_an_empty_file_and_one_of_whitespace_say_which(cli, home, tmp_path, something):
+    """A file of spaces within the size bound (it used to be called empty)."""
+    empty, blank = tmp_path / "empty.json", tmp_path / "blank.json"
+    empty.write_bytes(b"")
+    blank.write_bytes(b" \n" * 100_000)
+    refused(cli, home, empty, "is not JSON (the file is empty)")
+    refused(cli, home, blank, "is not JSON (the file holds only whitespace)")
+
+
 @pytest.mark.parametrize("where", ["message", "started", "compact", "variable", "summary", "topic"])
 def test_a_date_after_tomorrow_is_refused_wherever_it_is(cli, home, tmp_path, something, where):
     far = "9999-12-31T00:00:00+00:00"
