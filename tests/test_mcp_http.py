@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import socket
 import sqlite3
 import stat
@@ -330,3 +331,29 @@ def test_removing_a_user_revokes_their_token(alice, cli):
     assert not (alice / "mcp" / "alice.token").exists()
     assert cli("user", "add", "alice", "--password-stdin", stdin="a-long-password\n").code == 0
     assert mcp_http.token() != old  # a new alice does not inherit the old one's clients
+
+
+@pytest.mark.parametrize("mode", [0o1777, 0o777, 0o775])
+def test_a_socket_in_a_folder_others_can_write_to_is_refused(alice, tmp_path, mode):
+    """In /tmp (or any folder others can write to) another user could put a socket of their own
+    at the path while tatlock is not running, and collect the token each client sends."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(mode)
+    p = subprocess.run([EXE, "mcp", "--user", "alice", "--socket", str(shared / "tatlock.sock")], capture_output=True,
+                       text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert p.returncode == 2 and p.stderr.count("\n") == 1 and "other users can write to the folder" in p.stderr, \
+        p.stderr
+    assert list(shared.iterdir()) == []
+
+
+def test_a_socket_in_someone_elses_folder_is_refused(alice, tmp_path):
+    if os.geteuid() != 0:
+        pytest.skip("making a folder that belongs to someone else needs root")
+    theirs = tmp_path / "theirs"
+    theirs.mkdir(mode=0o755)
+    os.chown(theirs, 65534, 65534)  # nobody
+    p = subprocess.run([EXE, "mcp", "--user", "alice", "--socket", str(theirs / "tatlock.sock")], capture_output=True,
+                       text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert p.returncode == 2 and "belongs to another user" in p.stderr, p.stderr
+    assert list(theirs.iterdir()) == []

@@ -205,6 +205,7 @@ def unix_socket(path: Path) -> socket.socket:
         raise UsageError(f"the socket path {path} is too long (at most about 100 bytes)")
     if not path.parent.is_dir():
         raise UsageError(f"no folder {path.parent} for the socket")
+    _check_socket_folder(path.parent)
     try:
         st = os.lstat(path)
     except FileNotFoundError:
@@ -237,6 +238,23 @@ def unix_socket(path: Path) -> socket.socket:
     os.chmod(path, 0o600)
     sock.listen(128)
     return sock
+
+
+def _check_socket_folder(folder: Path) -> None:
+    """Refuse a folder that someone else can write to (/tmp, a shared or group folder) or that
+    is someone else's: while tatlock is not running (or by renaming its socket away) they could
+    put a socket of their own at the path and collect the token every client sends."""
+    try:
+        st = os.stat(folder)
+    except OSError as exc:
+        raise UsageError(f"cannot use the folder {folder} for the socket: {exc.strerror or exc}") from None
+    if st.st_uid not in (os.geteuid(), 0):
+        raise UsageError(f"the folder {folder} belongs to another user, who could take the socket's place and "
+                         "collect your clients' token: put the socket in a folder of yours (--socket ~/tatlock.sock)")
+    if stat.S_IMODE(st.st_mode) & 0o022:
+        raise UsageError(f"other users can write to the folder {folder}, so one could take the socket's place while "
+                         "tatlock is not running and collect your clients' token: put it in a folder only you can "
+                         "write to (--socket ~/tatlock.sock)")
 
 
 def serve(server: Any, sock: socket.socket, token: Token, user: str) -> None:
