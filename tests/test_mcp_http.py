@@ -6,8 +6,10 @@ runs as a real process; clients are the SDK's own and plain HTTP."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
+import signal
 import socket
 import sqlite3
 import stat
@@ -357,3 +359,34 @@ def test_a_socket_in_someone_elses_folder_is_refused(alice, tmp_path):
                        text=True, timeout=60, stdin=subprocess.DEVNULL)
     assert p.returncode == 2 and "belongs to another user" in p.stderr, p.stderr
     assert list(theirs.iterdir()) == []
+
+
+async def test_sigterm_to_the_http_server_mid_ask_stores_the_partial_with_one_line(alice, served):
+    """A client's `ask` is being answered when the server is stopped: the partial answer is stored,
+    marked cancelled, and the server says so in one line (uvicorn's and the SDK's complaints about
+    the stream cut short, "ASGI callable returned without completing response", are not shown)."""
+    from support.replies import direct
+    from test_signals import LONG, assert_partial_stored
+
+    served.token_delay = 0.25
+    served.handler = lambda body: direct(LONG)
+    with mcp_http.server() as srv:
+        async def ask() -> None:
+            async with session(srv.url, srv.token) as s:
+                await s.call_tool("ask", {"question": "Tell me about Paris"})
+
+        client = asyncio.create_task(ask())
+        deadline = time.monotonic() + 30
+        while not served.chat_requests and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(2.2)  # the answer is streaming
+        srv.proc.send_signal(signal.SIGTERM)
+        while srv.proc.poll() is None and time.monotonic() < deadline + 20:
+            await asyncio.sleep(0.1)
+        log = srv.stop()
+        with contextlib.suppress(BaseException):
+            await asyncio.wait_for(client, 5)
+    assert srv.proc.returncode == 143
+    after_banner = log[len(srv.banner):].strip().splitlines()
+    assert after_banner == ["tatlock mcp: stopped by SIGTERM"], log
+    assert_partial_stored(alice, "Tell me about Paris", user="alice")

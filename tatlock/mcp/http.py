@@ -277,6 +277,10 @@ def serve(server: Any, sock: socket.socket, token: Token, user: str) -> None:
                             timeout_graceful_shutdown=SHUTDOWN_GRACE)
     path = Path(sock.getsockname()) if sock.family == socket.AF_UNIX else None
     uv = _Server(config)
+    quiet = _QuietWhenStopping(uv)
+    for logger in (logging.getLogger(), logging.getLogger("uvicorn"), logging.getLogger("uvicorn.error")):
+        for handler in logger.handlers:
+            handler.addFilter(quiet)
     try:
         anyio.run(lambda: uv.serve(sockets=[sock]))
     finally:
@@ -288,6 +292,20 @@ def serve(server: Any, sock: socket.socket, token: Token, user: str) -> None:
                 print(f"tatlock mcp: could not remove the socket {path}: {exc.strerror or exc}", file=sys.stderr)
     for sig in uv.stopped_by:  # end as the signal asked, once the socket is gone
         signal.raise_signal(sig)
+
+
+class _QuietWhenStopping(logging.Filter):
+    """While the server stops, a stream it cuts short (an ``ask`` being answered, whose partial
+    answer is stored) is expected: what uvicorn and the SDK say about it ("ASGI callable
+    returned without completing response", "shutdown error response ... gave up") is noise
+    under the one line that says the server was stopped. tatlock's own lines still show."""
+
+    def __init__(self, server: uvicorn.Server):
+        super().__init__()
+        self.server = server
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not self.server.should_exit or record.name.startswith("tatlock")
 
 
 class _Server(uvicorn.Server):
