@@ -10,14 +10,20 @@ Nothing is dropped silently:
 
 History lines carry their author: ``Anchor (Name): ...``, ``Maria: ...``,
 ``[Name (bot)]: ...``, ``Assistant: ...``.
+
+Superseded messages (an answer regenerated, a question edited, see store/revisions.py) are
+not in the prompt: what replaced them is. One already inside a summary is named, so that the
+model does not take the summary's word for it.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from typing import Collection
 
 from tatlock.memory.tokens import Estimator
+from tatlock.store import revisions
 from tatlock.store.user import Compact, Message, UserStore
 
 SUMMARY_SHARE = 0.35  # of the context budget, for archive + compacts
@@ -53,6 +59,7 @@ class MemoryContext:
     unshown: tuple[int, int] | None = None  # uncompacted messages that did not fit (compaction behind)
     messages: list[Message] = field(default_factory=list)
     cross_summary: str | None = None
+    withdrawn: list[int] = field(default_factory=list)  # superseded messages inside the summaries
 
     def summary_block(self) -> str:
         parts = []
@@ -72,6 +79,10 @@ class MemoryContext:
             parts.append("## Key facts from older parts of this conversation\n" + "\n".join(self.condensed))
         for c in self.compacts:
             parts.append(f"## Summary of messages {c.from_message}-{c.up_to_message}\n{c.summary.strip()}")
+        if self.withdrawn:
+            numbers = ", ".join(f"#{n}" for n in self.withdrawn[-20:])
+            parts.append(f"(Withdrawn since they were summarised: message(s) {numbers} of this conversation were "
+                         "answered again or edited by the user; what the summaries say of them no longer stands.)")
         return "\n\n".join(parts)
 
     def prompt_block(self) -> str:
@@ -139,20 +150,24 @@ def _within(text: str, tokens: int, est: Estimator) -> str:
 
 
 def build(store: UserStore, conversation_id: int, *, budget_tokens: int, estimator: Estimator | None = None,
-          cross_summary: str | None = None) -> MemoryContext:
+          cross_summary: str | None = None, exclude: Collection[int] = ()) -> MemoryContext:
     """The memory within ``SHARES`` of ``budget_tokens``: the uncompacted messages first (up to
     ``RAW_SHARE``), the summaries in what they leave (at least ``SUMMARY_SHARE``), then the raw
-    messages again in what the summaries leave; counted as requests are checked (``Estimator.bound``)."""
+    messages again in what the summaries leave; counted as requests are checked (``Estimator.bound``).
+    ``exclude``: message ids left out besides the superseded ones (the answer a regeneration is replacing)."""
     est = estimator or Estimator()
     conv = store.conversation(conversation_id)
     covered = store.compacted_up_to(conversation_id)
     ctx = MemoryContext(cross_summary=cross_summary)
-    pending = store.messages(conversation_id, covered + 1)
+    pending = [m for m in store.messages(conversation_id, covered + 1)
+               if m.message_id not in exclude and not revisions.is_superseded(m)]
     # the raw messages are cut in characters: at the rate their text takes tokens by ``bound``
     # (digits and punctuation take more than prose), measured on a sample of the latest
     sample = "\n".join(history_line(m)[:2000] for m in pending[-201:-1])
     rate = max(1.0, est.bound(sample) / est.text(sample)) if sample else 1.0
     ctx.messages, ctx.unshown = _fit_raw(pending, int(budget_tokens * RAW_SHARE / rate), est)
+    if covered:
+        ctx.withdrawn = revisions.superseded_numbers(store, conversation_id, 1, covered)
     raw = est.bound(ctx.transcript(skip_last=1))
     archive = conv.metadata.get("archive") or {}
     share = max(int(budget_tokens * SUMMARY_SHARE), int(budget_tokens * SHARES) - raw)

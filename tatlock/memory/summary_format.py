@@ -109,6 +109,8 @@ def transcript(messages: list[Message], max_tokens: int = MAX_TRANSCRIPT_TOKENS,
 
 def _fitted(messages: list[Message], max_tokens: int, est: Estimator) -> str:
     budget = int(max_tokens * est.chars_per_token)
+    # an answer regenerated or a question edited since is not summarised as if it still stood
+    messages = [m for m in messages if not (m.metadata or {}).get("superseded")]
     text = _transcript(messages, budget)
     for _ in range(6):  # the cut is made in characters; a text of digits or CJK takes more tokens a character
         cost = est.bound(text)
