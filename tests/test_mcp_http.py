@@ -390,3 +390,53 @@ async def test_sigterm_to_the_http_server_mid_ask_stores_the_partial_with_one_li
     after_banner = log[len(srv.banner):].strip().splitlines()
     assert after_banner == ["tatlock mcp: stopped by SIGTERM"], log
     assert_partial_stored(alice, "Tell me about Paris", user="alice")
+
+
+async def test_a_request_body_that_stops_coming_is_cut_off(monkeypatch):
+    """A client (with the token, or a hung one) sends a request head with a Content-Length and
+    then nothing: the connection was held for ever. Now the body has its deadline too, while a
+    whole request on the same server is answered as before."""
+    import uvicorn
+
+    from tatlock.mcp import http
+
+    monkeypatch.setattr(http, "BODY_TIMEOUT", 0.5)
+
+    async def app(scope, receive, send):
+        if scope["type"] != "http":
+            return
+        body = b""
+        while True:
+            message = await receive()
+            body += message.get("body", b"")
+            if not message.get("more_body"):
+                break
+        await send({"type": "http.response.start", "status": 200, "headers": [(b"content-length", b"2")]})
+        await send({"type": "http.response.body", "body": b"ok"})
+
+    server = uvicorn.Server(uvicorn.Config(app, http=http.GuardedH11, log_level="warning", lifespan="off"))
+    sock = http.tcp_socket(0)
+    port = sock.getsockname()[1]
+    serving = asyncio.create_task(server.serve(sockets=[sock]))
+    try:
+        while not server.started:
+            await asyncio.sleep(0.01)
+        head = f"POST / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Length: 100\r\n\r\n".encode()
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(head + b"x")  # one byte of a hundred, then nothing
+        await writer.drain()
+        assert await asyncio.wait_for(reader.read(), 5) == b""  # closed by the server, no answer
+        writer.close()
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(head + b"x" * 100)
+        await writer.drain()
+        answer = await asyncio.wait_for(reader.readuntil(b"ok"), 5)
+        assert answer.startswith(b"HTTP/1.1 200")
+        await asyncio.sleep(1.0)  # kept alive past the body deadline: the timer was the finished request's
+        writer.write(head + b"y" * 100)
+        await writer.drain()
+        assert (await asyncio.wait_for(reader.readuntil(b"ok"), 5)).startswith(b"HTTP/1.1 200")
+        writer.close()
+    finally:
+        server.should_exit = True
+        await asyncio.wait_for(serving, 10)

@@ -12,8 +12,8 @@ of the memory gets in, and nobody can wear the server down.
   when every session is busy, the SDK answers 503.
 - **Bounded connections**: at most ``MAX_CONNECTIONS`` open at once (at the cap, the one waiting
   longest for its request head gives way), and a connection that has not sent a whole request
-  head within ``HEAD_TIMEOUT`` seconds is closed (a slow-loris client cannot keep sockets, file
-  descriptors or the slots).
+  head within ``HEAD_TIMEOUT`` seconds, or the body after it within ``BODY_TIMEOUT``, is closed
+  (a slow-loris client cannot keep sockets, file descriptors or the slots).
 - The SDK's Host and Origin checks stay (DNS rebinding: 421/403).
 """
 
@@ -43,6 +43,7 @@ MAX_SESSIONS = 64
 SESSION_IDLE = 15 * 60.0  # seconds without a request before a session is closed
 MAX_CONNECTIONS = 256
 HEAD_TIMEOUT = 10.0  # seconds to send a whole request head
+BODY_TIMEOUT = 60.0  # seconds to send the rest of a request's body (8 MB at ~1 Mbit/s)
 MAX_BODY = 8 * 1024 * 1024  # a 1,000,000-character text, escaped in JSON, fits
 SHUTDOWN_GRACE = 3  # seconds open streams get to end when the server stops
 
@@ -140,6 +141,7 @@ class GuardedH11(H11Protocol):
     def connection_made(self, transport: Any) -> None:
         super().connection_made(transport)
         self._head_timer: Any = None
+        self._body_timer: Any = None
         self._opened = self.loop.time()
         if len(self.connections) > MAX_CONNECTIONS:
             waiting = [c for c in self.connections
@@ -160,15 +162,28 @@ class GuardedH11(H11Protocol):
         super().data_received(data)
         if self.conn.their_state is h11.IDLE:  # a request head has started and is not whole yet
             self._arm_head_timer()
-        elif self._head_timer is not None:
+            return
+        if self._head_timer is not None:
             self._head_timer.cancel()
             self._head_timer = None
+        if self.conn.their_state is h11.SEND_BODY and self._body_timer is None:
+            # the head is whole, the body is not: it too has a deadline (a client that sends a
+            # Content-Length and then stops held its connection for ever)
+            self._body_timer = self.loop.call_later(BODY_TIMEOUT, self._body_too_slow, self.cycle)
 
     def connection_lost(self, exc: Exception | None) -> None:
-        if getattr(self, "_head_timer", None) is not None:
-            self._head_timer.cancel()
-            self._head_timer = None
+        for name in ("_head_timer", "_body_timer"):
+            timer = getattr(self, name, None)
+            if timer is not None:
+                timer.cancel()
+                setattr(self, name, None)
         super().connection_lost(exc)
+
+    def _body_too_slow(self, cycle: Any) -> None:
+        self._body_timer = None
+        if cycle is self.cycle and self.conn.their_state is h11.SEND_BODY and not self.transport.is_closing():
+            log.info("closed a connection whose request body did not arrive whole in %.0f s", BODY_TIMEOUT)
+            self.transport.close()
 
     def _arm_head_timer(self) -> None:
         if self._head_timer is None:
