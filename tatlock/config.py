@@ -67,6 +67,10 @@ class Config:
     # folders analyze_file may read; None: the current folder, ~/Documents, ~/Downloads
     allowed_paths: tuple[str, ...] | None = None
     theme: str | None = None  # the TUI's colour theme (Textual's name); the TUI saves the one you pick
+    # summaries (compaction, briefings): "background" never delays an answer or an exit;
+    # "foreground": `tatlock ask` (and a closing program) finishes them before it exits;
+    # "off": none is made by itself (`tatlock memory compact` still makes them)
+    housekeeping: str = "background"
     source: dict[str, str] = field(default_factory=dict)  # field -> where it came from
 
     ENV = {
@@ -90,6 +94,7 @@ class Config:
         "timezone": "TATLOCK_TIMEZONE",
         "allowed_paths": "TATLOCK_ALLOWED_PATHS",
         "theme": "TATLOCK_THEME",
+        "housekeeping": "TATLOCK_HOUSEKEEPING",
     }
 
     def user_explanation(self) -> str | None:
@@ -152,6 +157,7 @@ class Config:
 
 TIERS = ("low", "medium", "high", "auto")
 BACKENDS = ("ollama", "openai")
+HOUSEKEEPING = ("background", "foreground", "off")
 # Ollama's keep_alive: seconds ("300", "-1" forever, "0" unload at once) or a Go duration
 _KEEP_ALIVE_RE = re.compile(r"-?\d+(\.\d+)?|-?(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+")
 _CONTROL_RE = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")  # and bytes that were not UTF-8
@@ -165,6 +171,7 @@ ALLOWED_TEXT = {
     "base_url": "an http(s) URL such as http://127.0.0.1:8080/v1",
     "timezone": "an IANA time zone such as Europe/London or America/New_York",
     "embedding_model": "an embedding model's name such as all-minilm (no spaces), or off",
+    "housekeeping": "background, foreground or off",
 }
 
 
@@ -230,6 +237,8 @@ def _check(cfg: Config, name: str) -> None:
     """Raise _Bad when the (coerced) value of setting ``name`` is not allowed."""
     value = getattr(cfg, name)
     if name == "backend" and value not in BACKENDS:
+        raise _Bad(ALLOWED_TEXT[name])
+    if name == "housekeeping" and value not in HOUSEKEEPING:
         raise _Bad(ALLOWED_TEXT[name])
     if name == "tier":
         if value.lower() not in TIERS:

@@ -102,6 +102,7 @@ class OllamaBackend:
         result = ChatResult(content="", model=name)
         guard = CallGuard(self.client._client, self.timeout, cancel)
         cap, streamed = char_cap(options), 0
+        pieces = 0  # Ollama streams one token per record
         try:
             with guard:
                 stream = self.client.chat(
@@ -116,6 +117,7 @@ class OllamaBackend:
                         if msg.content:
                             timer.mark_first()
                             parts.append(msg.content)
+                            pieces += 1
                             streamed += len(msg.content)
                             if cap is not None and streamed > cap:  # the server ignores max_tokens
                                 result.done_reason = "length"
@@ -145,6 +147,8 @@ class OllamaBackend:
                 raise Cancelled("".join(parts))
             raise self._timeout()
         result.content = "".join(parts)
+        if result.eval_tokens is None and pieces:  # stopped before the final record: count what came
+            result.eval_tokens = pieces
         result.tool_calls = calls
         result.ms = timer.ms
         result.first_token_ms = timer.first

@@ -30,8 +30,10 @@ Replies (``srv.queue(...)``, consumed by both chat APIs, or the return value of 
 
 * ``str`` -- assistant content, streamed a word at a time.
 * ``dict`` -- ``{"content": str, "tool_calls": [{"name": ..., "arguments": {...}}],
-  "prompt_eval_count": int | None}``; ``{"json": obj}`` means ``content = json.dumps(obj)``.
-  ``prompt_eval_count: None`` omits the field, as Ollama does on a full prompt-cache hit.
+  "prompt_eval_count": int | None, "done_reason": "stop" | "length"}``; ``{"json": obj}`` means
+  ``content = json.dumps(obj)``. ``prompt_eval_count: None`` omits the field, as Ollama does on a
+  full prompt-cache hit. ``done_reason: "length"`` ends the reply as a server that hit its token
+  cap does (Ollama's ``done_reason``, OpenAI's ``finish_reason``).
 * ``FakeError(status, message)`` -- HTTP error before any byte of the body.
 * ``MidStreamError(message, after_chunks=n)`` -- streams n content chunks then an error record.
 * ``None`` (from a handler) -- the default reply ``"OK"``.
@@ -148,7 +150,7 @@ def hashed_vectors(texts: list[str], dims: int = 64) -> list[list[float]]:
 # --------------------------------------------------------------------------- reply model
 
 _UNSET: Any = object()
-_REPLY_KEYS = {"content", "tool_calls", "prompt_eval_count", "json"}
+_REPLY_KEYS = {"content", "tool_calls", "prompt_eval_count", "json", "done_reason"}
 
 
 @dataclass
@@ -156,6 +158,7 @@ class _Reply:
     content: str = ""
     tool_calls: list[dict] = field(default_factory=list)  # {"name", "arguments": dict, "id"}
     prompt_eval_count: Any = _UNSET  # _UNSET -> estimate, None -> omit
+    done_reason: str = "stop"
 
 
 def _norm_tool_call(tc: Any) -> dict:
@@ -178,6 +181,7 @@ def _normalise(reply: Any) -> Any:
         r = _Reply(
             content=json.dumps(reply["json"]) if "json" in reply else reply.get("content") or "",
             tool_calls=[_norm_tool_call(tc) for tc in reply.get("tool_calls") or []],
+            done_reason=reply.get("done_reason") or "stop",
         )
         if "prompt_eval_count" in reply:
             r.prompt_eval_count = reply["prompt_eval_count"]
@@ -468,7 +472,7 @@ class _Handler(BaseHTTPRequestHandler):
         prompt_count = (estimate_prompt_tokens(body.get("messages")) if reply.prompt_eval_count is _UNSET
                         else reply.prompt_eval_count)
         load, ped, ev = 1_250_000, (prompt_count or 0) * 40_000 + 1, max(eval_count, 1) * 1_000_000
-        stats: dict[str, Any] = {"done_reason": "stop", "done": True,
+        stats: dict[str, Any] = {"done_reason": reply.done_reason, "done": True,
                                  "total_duration": time.monotonic_ns() - t0 + load + ped + ev, "load_duration": load}
         if prompt_count is not None:
             stats.update(prompt_eval_count=prompt_count, prompt_eval_duration=ped)
@@ -608,14 +612,17 @@ class _Handler(BaseHTTPRequestHandler):
                 self._pause(fake.token_delay)
                 self._sse(chunk({"tool_calls": [{"index": i, "function": {"arguments": args[j:j + step]}}]}))
         self._pause(fake.token_delay)
-        self._sse(chunk({}, "tool_calls" if reply.tool_calls else "stop"))
+        self._sse(chunk({}, "tool_calls" if reply.tool_calls else reply.done_reason))
         if include_usage:
-            prompt_tokens = reply.prompt_eval_count
-            if prompt_tokens is _UNSET or prompt_tokens is None:
-                prompt_tokens = counted
+            # as llama-server: the usage in a last chunk of its own, with its timings (prompt_n: the
+            # prompt tokens it evaluated, fewer than prompt_tokens when its cache served the rest)
+            given = reply.prompt_eval_count
+            prompt_tokens = given if isinstance(given, int) else counted
+            evaluated = 0 if given is None else prompt_tokens  # None: the whole prompt came from its cache
             usage = {"prompt_tokens": prompt_tokens, "completion_tokens": len(pieces),
                      "total_tokens": prompt_tokens + len(pieces)}
-            self._sse({**base, "choices": [], "usage": usage})
+            timings = {"cache_n": prompt_tokens - evaluated, "prompt_n": evaluated, "predicted_n": len(pieces)}
+            self._sse({**base, "choices": [], "usage": usage, "timings": timings})
         self._sse("[DONE]")
         self._end_stream()
 
