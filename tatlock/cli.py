@@ -247,7 +247,8 @@ def build_parser() -> Parser:
                        help="serve streamable HTTP at http://127.0.0.1:PORT/mcp instead of stdio (loopback only; "
                             "0 picks a free port)")
     where.add_argument("--socket", metavar="PATH",
-                       help="serve streamable HTTP on a Unix socket at PATH (made 0600) instead of stdio")
+                       help="serve streamable HTTP on a Unix socket at PATH (made 0600, in a folder only you "
+                            "can write to) instead of stdio")
     x.add_argument("--show-token", action="store_true",
                    help="print the bearer token HTTP clients need (on stdout); alone, print it and exit")
     x.add_argument("--new-token", action="store_true",

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import threading
 from pathlib import Path
 from typing import Any, Iterable
@@ -55,11 +56,20 @@ class DebugLog:
                 if self.path.parent not in self._ready:
                     private_dir(self.path.parent)
                     self._ready.add(self.path.parent)
+                # never through a symlink, and never into a file that is not ours: one planted in
+                # a folder someone else can write to would give them every prompt (or, for root,
+                # append to whatever file the link names; a FIFO would hold the turn)
+                flags = (os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
+                         | getattr(os, "O_NONBLOCK", 0))
                 try:
-                    fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, FILE_MODE)
+                    fd = os.open(self.path, flags, FILE_MODE)
                 except FileNotFoundError:  # the folder went away since: make it again
                     private_dir(self.path.parent)
-                    fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, FILE_MODE)
+                    fd = os.open(self.path, flags, FILE_MODE)
+                st = os.fstat(fd)
+                if not stat.S_ISREG(st.st_mode) or st.st_uid != os.geteuid():
+                    os.close(fd)
+                    return
                 with open(fd, "a", encoding="utf-8") as fh:
                     fh.write(line + "\n")
         except Exception:

@@ -21,10 +21,11 @@ from __future__ import annotations
 import errno
 import io
 import os
+import re
 import stat
 import tempfile
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, Iterable, Sequence
 
 from tatlock.errors import StoreError, TatlockError, UsageError
 
@@ -104,14 +105,17 @@ def write_private(path: Path | str, text: str) -> Path:
     return path
 
 
-def write_export(path: Path | str, text: str) -> Path:
+def write_export(path: Path | str, text: str, *, own_folders: Iterable[Path] = ()) -> Path:
     """Write a file the user asked for, 0600, whole or not at all: a temporary file in the same
     folder, fsynced, renamed into place. Missing folders are made 0700; an existing folder is
     left exactly as it is. Raises TatlockError (one line) for a target that is a symlink, a
-    folder, not a regular file or someone else's, and for a folder or disk that cannot take
-    it; an existing file is then left as it was."""
+    folder, not a regular file or someone else's, one of tatlock's own files (in
+    ``own_folders``: its databases, logs, token; a JSON export over system.db would wipe the
+    persona and users), and for a folder or disk that cannot take it; an existing file is then
+    left as it was."""
     path = Path(path)
-    _check_target(path)
+    own_folders = list(own_folders)
+    _check_target(path, own_folders)
     folder = path.parent
     try:
         if not folder.is_dir():
@@ -127,7 +131,7 @@ def write_export(path: Path | str, text: str) -> Path:
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())
-        _check_target(path)  # again, just before the rename: nothing swapped in meanwhile is replaced
+        _check_target(path, own_folders)  # again, just before the rename: nothing swapped in meanwhile is replaced
         os.replace(tmp, path)
     except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
@@ -139,11 +143,19 @@ def write_export(path: Path | str, text: str) -> Path:
     return path
 
 
-def _check_target(path: Path) -> None:
+# what tatlock makes in its folders, by name: a new file of one of these names there would be
+# taken for tatlock's own (a user's database not made yet, a -wal beside a database)
+_OWN_FILE_NAME = re.compile(r".*\.(db|db-wal|db-shm|db-journal|token|jsonl)|config\.toml|secret-names")
+
+
+def _check_target(path: Path, own_folders: Sequence[Path] = ()) -> None:
     """Refuse a target an export must not replace (one line, as TatlockError)."""
     try:
         st = os.lstat(path)
     except FileNotFoundError:
+        if own_folders and _OWN_FILE_NAME.fullmatch(path.name) and _inside(path.parent, own_folders):
+            raise TatlockError(f"{path} is where tatlock keeps its own files: give a name outside its folders, "
+                               "or another name") from None
         return
     except NotADirectoryError:
         raise TatlockError(f"cannot write {path}: part of the folder it names is a file") from None
@@ -158,6 +170,55 @@ def _check_target(path: Path) -> None:
         raise TatlockError(f"{path} is not a regular file (a FIFO, device or socket): give another name")
     if st.st_uid != os.geteuid():
         raise TatlockError(f"{path} belongs to another user: tatlock does not replace it (give another name)")
+    if own_folders and (st.st_dev, st.st_ino) in own_files(own_folders):
+        raise TatlockError(f"{path} is one of tatlock's own files (its memory, settings, logs or token): an export "
+                           "never replaces those (give another name)")
+
+
+def _inside(folder: Path, folders: Sequence[Path]) -> bool:
+    """Whether ``folder`` (its real path) is one of ``folders`` or below one."""
+    try:
+        real = Path(os.path.realpath(folder))
+    except (OSError, ValueError):
+        return False
+    for f in folders:
+        try:
+            top = Path(os.path.realpath(f))
+        except (OSError, ValueError):
+            continue
+        if real == top or top in real.parents:
+            return True
+    return False
+
+
+def own_files(folders: Iterable[Path]) -> set[tuple[int, int]]:
+    """(device, inode) of every file in tatlock's folders and below: its databases with their
+    ``-wal``/``-shm``, debug logs, config, token and secret-name files, calibration, summaries.
+    Symlinks are not followed (what one points at is not tatlock's file); an unreadable
+    folder is skipped."""
+    seen: set[tuple[int, int]] = set()
+    done: set[tuple[int, int]] = set()
+    stack = [Path(f) for f in folders]
+    while stack:
+        folder = stack.pop()
+        try:
+            st = os.stat(folder)
+            if (st.st_dev, st.st_ino) in done:
+                continue  # the data, config and log folders may be one folder (TATLOCK_HOME)
+            done.add((st.st_dev, st.st_ino))
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    stack.append(Path(entry.path))
+                elif entry.is_file(follow_symlinks=False):
+                    est = entry.stat(follow_symlinks=False)
+                    seen.add((est.st_dev, est.st_ino))
+            except OSError:
+                continue
+    return seen
 
 
 def _sync_folder(folder: Path) -> None:

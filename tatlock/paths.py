@@ -40,6 +40,12 @@ class Paths:
     log_dir: Path
 
     @property
+    def folders(self) -> list[Path]:
+        """tatlock's own folders (one, or the same, when TATLOCK_HOME is set): nothing in them is
+        ever tool input or an export's destination."""
+        return [self.data_dir, self.config_dir, self.log_dir]
+
+    @property
     def system_db(self) -> Path:
         return self.data_dir / "system.db"
 

@@ -141,6 +141,20 @@ def test_persona_import_bad_json_changes_nothing(cli, home, tmp_path):
     assert len(rows(home / "system.db", "SELECT * FROM rise_and_shine")) == 5
 
 
+@pytest.mark.parametrize("text, needle", [
+    ('{"format": "tatlock-persona", "version": ' + "9" * 5000 + ', "instructions": []}', "a number too long"),
+    ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+], ids=["5000 digits", "nested 100,000 deep"])
+def test_persona_import_of_absurd_json_is_one_line_and_changes_nothing(cli, home, tmp_path, text, needle):
+    """What issue 17 found in memory imports, in the persona's: a Python traceback."""
+    bad = tmp_path / "bad.json"
+    bad.write_text(text)
+    r = cli("persona", "import", str(bad), "--yes")
+    assert r.code == 2 and needle in r.err, r.err
+    assert len(r.err.strip().splitlines()) == 1 and "Traceback" not in r.err
+    assert len(rows(home / "system.db", "SELECT * FROM rise_and_shine")) == 5
+
+
 def test_tools_list_shows_registry_and_imports(cli):
     r = cli("tools", "list")
     assert r.code == 0, r.out

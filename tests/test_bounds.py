@@ -163,8 +163,8 @@ def test_secrets_inside_an_allowed_file_are_withheld(cli, served, home, user_hom
 
 
 def test_another_name_for_one_of_tatlocks_own_files_is_refused(user_home, home, cli, served):
-    """A hard link in an allowed folder to the debug log, a database (and its -wal), the config
-    or a summary is judged by the file it opens, not by its path."""
+    """A hard link in an allowed folder to the debug log, a database (and its -wal), the config,
+    the MCP token or a summary is judged by the file it opens, not by its path."""
     import sqlite3
 
     from support.replies import direct
@@ -172,11 +172,12 @@ def test_another_name_for_one_of_tatlocks_own_files_is_refused(user_home, home, 
     served.queue(direct("Good evening, sir."))
     assert cli("ask", "Good evening").code == 0
     (home / "config.toml").write_text('theme = "nord"\n')
+    assert cli("mcp", "--user", "tester", "--show-token").code == 0
     reader = sqlite3.connect(home / "users" / "tester_longterm.db")  # open: its -wal and -shm exist
     reader.execute("SELECT count(*) FROM conversation_messages").fetchone()
     log = next((home / "logs" / "conversations").glob("*.jsonl"))
     own = {"log": log, "db": home / "users" / "tester_longterm.db", "wal": home / "users" / "tester_longterm.db-wal",
-           "system": home / "system.db", "config": home / "config.toml"}
+           "system": home / "system.db", "config": home / "config.toml", "token": home / "mcp" / "tester.token"}
     for name, target in own.items():
         assert target.exists(), name
         link = user_home / "Documents" / f"{name}.txt"

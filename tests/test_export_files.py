@@ -167,3 +167,40 @@ def test_the_tui_writes_its_exports_and_the_debug_pane_0600(home, shared):
         (shared / "link.md").symlink_to(shared / "talk.md")
         write_text(shared / "link.md", "other")
     assert (shared / "talk.md").read_text() == "# a conversation\n"
+
+
+def test_an_export_never_replaces_one_of_tatlocks_own_files(cli, home, tmp_path):
+    """`-o` naming tatlock's system database (directly, or through a symlinked folder), a
+    user's database, or the MCP token: a JSON export there would wipe the persona and users,
+    the memory, or the credential. Each is refused with one line and left as it was; so is a
+    new file that would be taken for tatlock's own (a user's database not made yet)."""
+    _some_memory()
+    assert cli("mcp", "--user", "tester", "--show-token").code == 0
+    (tmp_path / "via").symlink_to(home)
+    own = [home / "system.db", tmp_path / "via" / "system.db", home / "users" / "tester_longterm.db",
+           home / "mcp" / "tester.token"]
+    before = {p: p.read_bytes() for p in own}
+    for target in own:
+        r = cli("memory", "export", "--all", "-o", str(target))
+        assert r.code == 1 and r.err.count("\n") == 1 and "tatlock's own files" in r.err, r.err
+        r = cli("persona", "export", str(target), "--yes")
+        assert r.code == 1 and "tatlock's own files" in r.err, r.err
+    assert {p: p.read_bytes() for p in own} == before
+    r = cli("memory", "export", "--all", "-o", str(home / "users" / "newcomer_longterm.db"))
+    assert r.code == 1 and "tatlock keeps its own files" in r.err, r.err
+    assert not (home / "users" / "newcomer_longterm.db").exists()
+    assert cli("persona", "list").code == 0 and cli("memory", "conversations").code == 0  # nothing was harmed
+    r = cli("memory", "export", "--all", "-o", str(home / "backup.json"))  # anything else in TATLOCK_HOME is fine
+    assert r.code == 0, r.err
+
+
+def test_the_tuis_exports_never_replace_tatlocks_own_files(home):
+    from tatlock.tui.files import write_text
+
+    with tatlock.open() as butler:
+        folders = butler.paths.folders
+    db = home / "system.db"
+    before = db.read_bytes()
+    with pytest.raises(TatlockError, match="tatlock's own files"):
+        write_text(db, "# a conversation\n", folders)
+    assert db.read_bytes() == before

@@ -186,6 +186,15 @@ def test_a_version_of_5000_digits_is_one_line(cli, home, tmp_path, something):
     refused(cli, home, path, "a number of 5,000 digits")
 
 
+def test_an_empty_file_and_one_of_whitespace_say_which(cli, home, tmp_path, something):
+    """A file of spaces within the size bound (it used to be called empty)."""
+    empty, blank = tmp_path / "empty.json", tmp_path / "blank.json"
+    empty.write_bytes(b"")
+    blank.write_bytes(b" \n" * 100_000)
+    refused(cli, home, empty, "is not JSON (the file is empty)")
+    refused(cli, home, blank, "is not JSON (the file holds only whitespace)")
+
+
 @pytest.mark.parametrize("where", ["message", "started", "compact", "variable", "summary", "topic"])
 def test_a_date_after_tomorrow_is_refused_wherever_it_is(cli, home, tmp_path, something, where):
     far = "9999-12-31T00:00:00+00:00"
@@ -218,6 +227,29 @@ def test_dates_in_other_zones_are_stored_in_utc_and_tomorrow_is_allowed(cli, hom
     assert cli("memory", "import", str(path)).code == 0
     stamps = [r[0] for r in rows(home, "SELECT timestamp FROM conversation_messages ORDER BY message_number")]
     assert stamps[0] == NOW and stamps[1].endswith("+00:00")
+    assert stamps[1] <= dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")  # ahead: stored as now
+
+
+def test_a_conversation_stamped_hours_ahead_does_not_take_over_the_next_question(cli, served, home, tmp_path):
+    """Within the day's grace a date ahead of this clock is stored as now: a conversation stamped
+    20 hours ahead was "the latest" for those 20 hours, so `ask "and now?"` right after `ask --new`
+    went on in the imported conversation, not the new one."""
+    import datetime as dt
+
+    from support.replies import direct
+
+    served.handler = lambda body: direct("Very good, sir.")
+    soon = (dt.datetime.now(dt.timezone.utc) + dt.timedelta(hours=20)).isoformat(timespec="seconds")
+    conv = conversation(1, [message(1, 1, timestamp=soon)], room_id="cli", interface="cli")
+    conv["conversation"]["last_activity"] = soon
+    path = tmp_path / "ahead.json"
+    path.write_text(json.dumps(document(conv)))
+    assert cli("memory", "import", str(path)).code == 0
+    first = json.loads(cli("ask", "--new", "--json", "Good morning").out)
+    second = json.loads(cli("ask", "--json", "and now?").out)
+    assert second["conversation_id"] == first["conversation_id"]
+    later = rows(home, "SELECT count(*) FROM conversations WHERE last_activity > strftime('%Y-%m-%dT%H:%M:%S+00:00', 'now')")
+    assert later == [(0,)]
 
 
 def test_after_a_refused_future_date_the_next_question_goes_where_it_should(cli, served, home, tmp_path):
@@ -407,6 +439,34 @@ def test_an_interrupted_import_says_how_far_it_came(home, tmp_path, monkeypatch)
     assert "stopped after 750 of 3,000 new messages (interrupted)" in stop.value.message
     assert "importing the same file again finishes it" in stop.value.message
     assert rows(home, "SELECT count(*), max(message_number) FROM conversation_messages") == [(750, 750)]
+
+
+@pytest.mark.parametrize("sig, code", [("SIGTERM", 143), ("SIGHUP", 129)])
+def test_a_signal_mid_import_exits_with_its_code_and_says_how_far_it_came(cli, home, tmp_path, sig, code):
+    """SIGTERM or SIGHUP while an import writes: like Ctrl-C, what was written is kept and one line
+    says how far it came, but the exit code and the line name the signal (it said "interrupted"
+    and exited 130, Ctrl-C's code, so a service manager could not tell it was stopped)."""
+    assert cli("var", "list").code == 0
+    path = tmp_path / "long.json"
+    big_export(path, 60_000)
+    p = subprocess.Popen([EXE, "memory", "import", str(path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         stdin=subprocess.DEVNULL, text=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and p.poll() is None:  # until the first batch is written
+        try:
+            if rows(home, "SELECT count(*) FROM conversation_messages")[0][0]:
+                break
+        except sqlite3.OperationalError:  # locked, or not made yet
+            pass
+        time.sleep(0.05)
+    p.send_signal(getattr(signal, sig))
+    out, err = p.communicate(timeout=30)
+    assert p.returncode == code, (out, err)
+    assert err.count("\n") == 1 and f"(stopped by {sig})" in err and "Traceback" not in err, err
+    kept = rows(home, "SELECT count(*) FROM conversation_messages")[0][0]
+    assert f"stopped after {kept:,} of 60,000 new messages" in err
+    assert cli("memory", "import", str(path)).code == 0
+    assert rows(home, "SELECT count(*) FROM conversation_messages") == [(60_000,)]
 
 
 @pytest.fixture

@@ -375,3 +375,14 @@ async def test_ask_with_the_model_server_down_is_one_sentence(served, users, mon
         # the question is kept, and the server goes on serving
         assert (await text(s, "get_conversation_history", conversationId=cid)).startswith(
             "Anchor (Alice): Anyone there?")
+
+
+def test_a_conversation_id_of_5000_digits_is_a_short_error():
+    """conversations://get/999...9 (5,000 digits): more than Python converts; the error names a
+    clipped id, not all of it (it echoed the 5,000 digits into the reply and the log)."""
+    from tatlock.errors import UsageError
+    from tatlock.mcp.server import _int_id
+
+    with pytest.raises(UsageError) as err:
+        _int_id("9" * 5000)
+    assert len(err.value.message) < 80 and "is not a conversation id" in err.value.message

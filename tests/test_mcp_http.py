@@ -6,7 +6,10 @@ runs as a real process; clients are the SDK's own and plain HTTP."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import os
+import signal
 import socket
 import sqlite3
 import stat
@@ -307,9 +310,18 @@ def test_a_running_server_follows_its_token_file(alice):
         assert post(srv.url, INIT, authorization=f"Bearer {new}").status_code == 200
         (alice / "mcp" / "alice.token").chmod(0o644)
         assert post(srv.url, INIT, authorization=f"Bearer {new}").status_code == 401
+        # private again, but the token it held may have been read meanwhile: still refused (it let
+        # the exposed token back in), until a new one is made
+        (alice / "mcp" / "alice.token").chmod(0o600)
+        assert post(srv.url, INIT, authorization=f"Bearer {new}").status_code == 401
+        newer = subprocess.run([EXE, "mcp", "--user", "alice", "--new-token"], capture_output=True, text=True,
+                               timeout=60).stdout.strip()
+        assert post(srv.url, INIT, authorization=f"Bearer {newer}").status_code == 200
+        assert post(srv.url, INIT, authorization=f"Bearer {new}").status_code == 401
         log = srv.stop()
     assert "could be read by other users: every request is refused until the server is restarted" in log
-    assert new not in log and srv.token not in log
+    assert "holds a token that was exposed" in log
+    assert new not in log and srv.token not in log and newer not in log
     with mcp_http.server() as again:
         assert again.token != new and post(again.url, INIT, authorization=f"Bearer {again.token}").status_code == 200
 
@@ -321,3 +333,110 @@ def test_removing_a_user_revokes_their_token(alice, cli):
     assert not (alice / "mcp" / "alice.token").exists()
     assert cli("user", "add", "alice", "--password-stdin", stdin="a-long-password\n").code == 0
     assert mcp_http.token() != old  # a new alice does not inherit the old one's clients
+
+
+@pytest.mark.parametrize("mode", [0o1777, 0o777, 0o775])
+def test_a_socket_in_a_folder_others_can_write_to_is_refused(alice, tmp_path, mode):
+    """In /tmp (or any folder others can write to) another user could put a socket of their own
+    at the path while tatlock is not running, and collect the token each client sends."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(mode)
+    p = subprocess.run([EXE, "mcp", "--user", "alice", "--socket", str(shared / "tatlock.sock")], capture_output=True,
+                       text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert p.returncode == 2 and p.stderr.count("\n") == 1 and "other users can write to the folder" in p.stderr, \
+        p.stderr
+    assert list(shared.iterdir()) == []
+
+
+def test_a_socket_in_someone_elses_folder_is_refused(alice, tmp_path):
+    if os.geteuid() != 0:
+        pytest.skip("making a folder that belongs to someone else needs root")
+    theirs = tmp_path / "theirs"
+    theirs.mkdir(mode=0o755)
+    os.chown(theirs, 65534, 65534)  # nobody
+    p = subprocess.run([EXE, "mcp", "--user", "alice", "--socket", str(theirs / "tatlock.sock")], capture_output=True,
+                       text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert p.returncode == 2 and "belongs to another user" in p.stderr, p.stderr
+    assert list(theirs.iterdir()) == []
+
+
+async def test_sigterm_to_the_http_server_mid_ask_stores_the_partial_with_one_line(alice, served):
+    """A client's `ask` is being answered when the server is stopped: the partial answer is stored,
+    marked cancelled, and the server says so in one line (uvicorn's and the SDK's complaints about
+    the stream cut short, "ASGI callable returned without completing response", are not shown)."""
+    from support.replies import direct
+    from test_signals import LONG, assert_partial_stored
+
+    served.token_delay = 0.25
+    served.handler = lambda body: direct(LONG)
+    with mcp_http.server() as srv:
+        async def ask() -> None:
+            async with session(srv.url, srv.token) as s:
+                await s.call_tool("ask", {"question": "Tell me about Paris"})
+
+        client = asyncio.create_task(ask())
+        deadline = time.monotonic() + 30
+        while not served.chat_requests and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(2.2)  # the answer is streaming
+        srv.proc.send_signal(signal.SIGTERM)
+        while srv.proc.poll() is None and time.monotonic() < deadline + 20:
+            await asyncio.sleep(0.1)
+        log = srv.stop()
+        with contextlib.suppress(BaseException):
+            await asyncio.wait_for(client, 5)
+    assert srv.proc.returncode == 143
+    after_banner = log[len(srv.banner):].strip().splitlines()
+    assert after_banner == ["tatlock mcp: stopped by SIGTERM"], log
+    assert_partial_stored(alice, "Tell me about Paris", user="alice")
+
+
+async def test_a_request_body_that_stops_coming_is_cut_off(monkeypatch):
+    """A client (with the token, or a hung one) sends a request head with a Content-Length and
+    then nothing: the connection was held for ever. Now the body has its deadline too, while a
+    whole request on the same server is answered as before."""
+    import uvicorn
+
+    from tatlock.mcp import http
+
+    monkeypatch.setattr(http, "BODY_TIMEOUT", 0.5)
+
+    async def app(scope, receive, send):
+        if scope["type"] != "http":
+            return
+        body = b""
+        while True:
+            message = await receive()
+            body += message.get("body", b"")
+            if not message.get("more_body"):
+                break
+        await send({"type": "http.response.start", "status": 200, "headers": [(b"content-length", b"2")]})
+        await send({"type": "http.response.body", "body": b"ok"})
+
+    server = uvicorn.Server(uvicorn.Config(app, http=http.GuardedH11, log_level="warning", lifespan="off"))
+    sock = http.tcp_socket(0)
+    port = sock.getsockname()[1]
+    serving = asyncio.create_task(server.serve(sockets=[sock]))
+    try:
+        while not server.started:
+            await asyncio.sleep(0.01)
+        head = f"POST / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Length: 100\r\n\r\n".encode()
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(head + b"x")  # one byte of a hundred, then nothing
+        await writer.drain()
+        assert await asyncio.wait_for(reader.read(), 5) == b""  # closed by the server, no answer
+        writer.close()
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(head + b"x" * 100)
+        await writer.drain()
+        answer = await asyncio.wait_for(reader.readuntil(b"ok"), 5)
+        assert answer.startswith(b"HTTP/1.1 200")
+        await asyncio.sleep(1.0)  # kept alive past the body deadline: the timer was the finished request's
+        writer.write(head + b"y" * 100)
+        await writer.drain()
+        assert (await asyncio.wait_for(reader.readuntil(b"ok"), 5)).startswith(b"HTTP/1.1 200")
+        writer.close()
+    finally:
+        server.should_exit = True
+        await asyncio.wait_for(serving, 10)

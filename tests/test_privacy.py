@@ -169,3 +169,64 @@ def test_in_tatlock_home_the_folder_is_tightened_but_the_config_file_is_not(cli,
     assert mode(home) == 0o700 and mode(home / "config.toml") == 0o644  # the folder holds the memory
     assert find_loose(home) == [str(home / "config.toml")]
     assert cli("memory", "stats").err == ""  # said once
+
+
+@pytest.mark.parametrize("planted", ["users/tester_longterm.db", "users/tester_longterm.db-wal", "system.db"])
+def test_a_database_planted_by_another_user_is_never_written_to(cli, tmp_path, monkeypatch, planted):
+    """TATLOCK_HOME in a folder another user made: they planted a database (or its -wal) anyone
+    can read and write. Writing a fact there gave it to them; now the command is refused with
+    the file named, and nothing is written to it."""
+    if os.geteuid() != 0:
+        pytest.skip("making a file that belongs to someone else needs root")
+    shared = tmp_path / "shared"
+    (shared / "users").mkdir(parents=True)
+    for d in (shared, shared / "users"):
+        d.chmod(0o777)
+        os.chown(d, 65534, 65534)  # nobody
+    trap = shared / planted
+    trap.write_bytes(b"")
+    trap.chmod(0o666)
+    os.chown(trap, 65534, 65534)
+    monkeypatch.setenv("TATLOCK_HOME", str(shared))
+    r = cli("var", "set", "pin", "4711")
+    assert r.code == 1 and "Traceback" not in r.err, r.err
+    assert f"{trap} belongs to another user" in r.err.strip().splitlines()[-1], r.err
+    assert b"4711" not in trap.read_bytes()
+    for p in shared.rglob("*"):
+        if p.is_file():
+            assert b"4711" not in p.read_bytes(), p
+
+
+def test_the_debug_log_never_writes_through_a_planted_symlink_fifo_or_someone_elses_file(home, tmp_path):
+    """A log folder someone else can write to: a symlink in the log's place (for root, an append
+    to whatever file it names), a FIFO (a turn would wait on it for ever) or a file of theirs
+    (every prompt theirs to read) is left alone; the log is for debugging, the turn goes on."""
+    import threading
+
+    from tatlock.debuglog import DebugLog
+    from tatlock.events import Notice
+
+    logs = home / "logs" / "conversations"
+    logs.mkdir(parents=True)
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me\n")
+    (logs / "alice-1.jsonl").symlink_to(victim)
+    os.mkfifo(logs / "alice-2.jsonl")
+    planted = [(1, logs / "alice-1.jsonl"), (2, logs / "alice-2.jsonl")]
+    if os.geteuid() == 0:
+        theirs = logs / "alice-3.jsonl"
+        theirs.write_text("")
+        theirs.chmod(0o666)
+        os.chown(theirs, 65534, 65534)  # nobody
+        planted.append((3, theirs))
+    for cid, _ in planted:
+        t = threading.Thread(target=DebugLog(logs, "alice", cid).write, args=(Notice("my PIN is 4711", "test"),),
+                             daemon=True)
+        t.start()
+        t.join(5)
+        assert not t.is_alive(), f"the log of conversation {cid} waited for ever"
+    assert victim.read_text() == "keep me\n"
+    if os.geteuid() == 0:
+        assert (logs / "alice-3.jsonl").read_text() == ""
+    DebugLog(logs, "alice", 4).write(Notice("an ordinary line", "test"))
+    assert "an ordinary line" in (logs / "alice-4.jsonl").read_text()

@@ -11,6 +11,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from pathlib import Path
@@ -94,6 +95,57 @@ def test_a_second_sigterm_while_cancelling_still_stores_the_partial_with_one_lin
     assert p.returncode == 143
     assert one_line(err).startswith("tatlock: stopped by SIGTERM")
     assert_partial_stored(home, "Tell me about Paris")
+
+
+def _second_signal_before_the_cancel(monkeypatch) -> None:
+    """A SIGTERM to this process once the answer streams; a second one lands while the first is
+    being handled, before the turn could be cancelled (the turn's first ``cancel`` meets it).
+    Signals sent a millisecond apart do that now and then; here it happens every time."""
+    from tatlock.commands.signals import Stopped
+    from tatlock.turn import Turn
+
+    real_cancel = Turn.cancel
+    met: list[int] = []
+
+    def cancel(self: Turn) -> None:
+        if not met:
+            met.append(1)
+            raise Stopped(signal.SIGTERM)
+        real_cancel(self)
+
+    monkeypatch.setattr(Turn, "cancel", cancel)
+
+
+def _sigterm_to_self_once_streaming(served, sent: list[float]) -> threading.Thread:
+    def later() -> None:
+        streaming(served)
+        sent.append(time.monotonic())
+        os.kill(os.getpid(), signal.SIGTERM)  # run_command's handler raises it in the main thread
+
+    t = threading.Thread(target=later, daemon=True)
+    t.start()
+    return t
+
+
+@pytest.mark.parametrize("command", [("ask", "Tell me about Paris"), ("chat",)], ids=["ask", "chat"])
+def test_a_second_signal_before_the_turn_is_cancelled_still_ends_it_at_once(cli, served, home, monkeypatch,
+                                                                            command):
+    """Two SIGTERMs (a service manager and a shell, say): the second one lands before the first
+    has cancelled the turn. The command still leaves at once, and the turn with it: its partial
+    answer is stored, marked cancelled (it used to run on to its end, or to the model's deadline,
+    while the process, having said it stopped, waited for it)."""
+    served.token_delay = 0.25
+    served.queue(direct(LONG))
+    sent: list[float] = []
+    _second_signal_before_the_cancel(monkeypatch)
+    helper = _sigterm_to_self_once_streaming(served, sent)
+    r = cli(*command, stdin="Tell me about Paris\n" if command == ("chat",) else None)
+    helper.join(5)
+    assert sent and time.monotonic() - sent[0] < 3, "the command waited for the turn to run to its end"
+    assert r.code == 143, r.err
+    assert r.err.strip().splitlines()[-1].startswith("tatlock: stopped by SIGTERM") and "Traceback" not in r.err
+    assert_partial_stored(home, "Tell me about Paris")
+    assert served.wait_hangup(2.0)  # the model's stream was closed
 
 
 def test_sigterm_during_the_tool_phase_stores_the_question_and_an_empty_cancelled_reply(served, home):
@@ -277,6 +329,30 @@ def test_the_tui_whose_terminal_goes_away_mid_turn_stores_the_partial(served, ho
         pid = _tui_mid_answer(served, session)
         tmux("kill-session", "-t", session)
         wait_for(lambda: not os.path.exists(f"/proc/{pid}"), timeout=20, what="the TUI to exit")
+    finally:
+        if _alive(session):
+            tmux("kill-session", "-t", session)
+    assert_partial_stored(home, "Tell me about Paris")
+
+
+@tmux_only
+@pytest.mark.parametrize("apart", [0.0, 0.3])
+def test_two_sigterms_to_the_tui_mid_turn_still_store_the_partial_and_restore_the_terminal(served, home, apart):
+    """A service manager and a shell both send SIGTERM, a moment apart: the second lands while the
+    app leaves or while the process waits for the cancelled turn to be stored. One line, exit
+    143, the terminal restored, the partial answer stored."""
+    session = f"tatlock-signal-{uuid.uuid4().hex[:8]}"
+    try:
+        pid = _tui_mid_answer(served, session)
+        os.kill(pid, signal.SIGTERM)
+        time.sleep(apart)
+        if os.path.exists(f"/proc/{pid}"):
+            os.kill(pid, signal.SIGTERM)
+        shown = _screen_until(session, "EXIT=", timeout=20)
+        assert "EXIT=143" in shown and "Traceback" not in shown, shown
+        assert shown.count("tatlock: stopped by SIGTERM") == 1, shown
+        flags = tmux("display", "-p", "-t", session, "#{alternate_on} #{mouse_any_flag} #{cursor_flag}").split()
+        assert flags == ["0", "0", "1"], flags
     finally:
         if _alive(session):
             tmux("kill-session", "-t", session)

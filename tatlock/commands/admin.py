@@ -26,10 +26,10 @@ from tatlock.timeutil import local
 
 def persona(args: argparse.Namespace) -> int:
     with open_butler() as butler:
-        return _persona(butler.persona, args)
+        return _persona(butler.persona, args, butler.paths.folders)
 
 
-def _persona(p, args: argparse.Namespace) -> int:
+def _persona(p, args: argparse.Namespace, own_folders: list[Path]) -> int:
     act = args.action
     if act == "list":
         items = p.list()
@@ -83,7 +83,7 @@ def _persona(p, args: argparse.Namespace) -> int:
             if Path(args.file).exists() and not confirm(f"{args.file} exists. Replace it?", yes=args.yes):
                 out("Nothing written.")
                 return 0
-            write_atomic(Path(args.file), text)
+            write_atomic(Path(args.file), text, own_folders)
             out(f"exported {len(p.list())} instructions to {args.file}")
         return 0
     if act == "import":

@@ -136,6 +136,10 @@ def run(args: argparse.Namespace) -> int:
         return code
     finally:
         try:
+            if code is None:
+                # leaving on a signal (a second one may land before the first cancelled the turn) or
+                # an error: the turn ends now and stores its partial, not at the model's deadline
+                butler.cancel_turns()
             note = butler.close()
             unsubscribe()
             if note:

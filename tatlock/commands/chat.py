@@ -50,6 +50,11 @@ def run(args: argparse.Namespace) -> int:
                 break
             new = False
             sys.stdout.write("\n")
+    except BaseException:
+        # a signal (a second one may land before the first cancelled the turn) or an error: the
+        # turn ends now and stores its partial, not at the model's deadline
+        butler.cancel_turns()
+        raise
     finally:
         note = butler.close()
         if note:

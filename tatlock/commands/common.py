@@ -6,7 +6,7 @@ import shutil
 import sys
 import textwrap
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterable
 
 from tatlock.errors import UsageError
 
@@ -111,13 +111,13 @@ def confirm(question: str, *, yes: bool) -> bool:
     return answer.strip().lower() in ("y", "yes")
 
 
-def write_atomic(path: Path, text: str) -> None:
+def write_atomic(path: Path, text: str, own_folders: Iterable[Path] = ()) -> None:
     """Write a whole file or nothing, readable only by its owner (an export holds private
     conversations), without touching the mode of the folder it goes into (see
     :func:`tatlock.files.write_export`)."""
     from tatlock.files import write_export
 
-    write_export(path, text)
+    write_export(path, text, own_folders=own_folders)
 
 
 # what to do about an error, in this CLI's words, by the kind the core gives it

@@ -135,7 +135,7 @@ def _export(butler, args) -> int:
     else:
         text = butler.conversations.export(args.id, args.format or "md")
     if args.output:
-        write_atomic(Path(args.output), text)
+        write_atomic(Path(args.output), text, butler.paths.folders)
         out(f"exported {'the whole memory of ' + butler.username if args.all else f'conversation {args.id}'}"
             f" to {args.output}")
     else:

@@ -96,14 +96,18 @@ def _read(path: Path) -> tuple[str | None, str | None]:
 class Watched:
     """The token as the file holds it now, for a running server: ``--new-token`` takes effect at
     once, and a file that stops being trustworthy (made readable by others, replaced by someone
-    else's) lets nobody in until a restart makes a new token. The file is looked at again only
-    when its inode, size or modification time changed (one ``stat`` per request)."""
+    else's) lets nobody in until a new token is made (``--new-token``, ``--show-token`` or a
+    restart, each of which replaces an untrusted file). The token it held then may have been
+    read meanwhile: it is never accepted again, even once the file is private again (``chmod
+    600`` used to let the exposed token back in). The file is looked at again only when its
+    inode, size, modification time or mode changed (one ``stat`` per request)."""
 
     def __init__(self, token: Token):
         self.path = token.path
         self._value: str | None = token.value
         self._seen = self._key()
         self.problem: str | None = None
+        self._burned: set[str] = set()  # tokens the file held while it could not be trusted
 
     def _key(self) -> tuple[int, int, int, int] | None:
         try:
@@ -116,9 +120,14 @@ class Watched:
         key = self._key()
         if key != self._seen:
             self._seen = key
+            before = self._value
             self._value, self.problem = _read(self.path)
             if self._value is None and self.problem is None:
                 self.problem = "was removed"
+            if self._value is None and before is not None:
+                self._burned.add(before)  # exposed, or gone: it may have been read meanwhile
+            if self._value in self._burned:
+                self._value, self.problem = None, "holds a token that was exposed (replace it: --new-token)"
         return self._value
 
 

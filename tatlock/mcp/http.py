@@ -12,8 +12,8 @@ of the memory gets in, and nobody can wear the server down.
   when every session is busy, the SDK answers 503.
 - **Bounded connections**: at most ``MAX_CONNECTIONS`` open at once (at the cap, the one waiting
   longest for its request head gives way), and a connection that has not sent a whole request
-  head within ``HEAD_TIMEOUT`` seconds is closed (a slow-loris client cannot keep sockets, file
-  descriptors or the slots).
+  head within ``HEAD_TIMEOUT`` seconds, or the body after it within ``BODY_TIMEOUT``, is closed
+  (a slow-loris client cannot keep sockets, file descriptors or the slots).
 - The SDK's Host and Origin checks stay (DNS rebinding: 421/403).
 """
 
@@ -43,6 +43,7 @@ MAX_SESSIONS = 64
 SESSION_IDLE = 15 * 60.0  # seconds without a request before a session is closed
 MAX_CONNECTIONS = 256
 HEAD_TIMEOUT = 10.0  # seconds to send a whole request head
+BODY_TIMEOUT = 60.0  # seconds to send the rest of a request's body (8 MB at ~1 Mbit/s)
 MAX_BODY = 8 * 1024 * 1024  # a 1,000,000-character text, escaped in JSON, fits
 SHUTDOWN_GRACE = 3  # seconds open streams get to end when the server stops
 
@@ -140,6 +141,7 @@ class GuardedH11(H11Protocol):
     def connection_made(self, transport: Any) -> None:
         super().connection_made(transport)
         self._head_timer: Any = None
+        self._body_timer: Any = None
         self._opened = self.loop.time()
         if len(self.connections) > MAX_CONNECTIONS:
             waiting = [c for c in self.connections
@@ -160,15 +162,28 @@ class GuardedH11(H11Protocol):
         super().data_received(data)
         if self.conn.their_state is h11.IDLE:  # a request head has started and is not whole yet
             self._arm_head_timer()
-        elif self._head_timer is not None:
+            return
+        if self._head_timer is not None:
             self._head_timer.cancel()
             self._head_timer = None
+        if self.conn.their_state is h11.SEND_BODY and self._body_timer is None:
+            # the head is whole, the body is not: it too has a deadline (a client that sends a
+            # Content-Length and then stops held its connection for ever)
+            self._body_timer = self.loop.call_later(BODY_TIMEOUT, self._body_too_slow, self.cycle)
 
     def connection_lost(self, exc: Exception | None) -> None:
-        if getattr(self, "_head_timer", None) is not None:
-            self._head_timer.cancel()
-            self._head_timer = None
+        for name in ("_head_timer", "_body_timer"):
+            timer = getattr(self, name, None)
+            if timer is not None:
+                timer.cancel()
+                setattr(self, name, None)
         super().connection_lost(exc)
+
+    def _body_too_slow(self, cycle: Any) -> None:
+        self._body_timer = None
+        if cycle is self.cycle and self.conn.their_state is h11.SEND_BODY and not self.transport.is_closing():
+            log.info("closed a connection whose request body did not arrive whole in %.0f s", BODY_TIMEOUT)
+            self.transport.close()
 
     def _arm_head_timer(self) -> None:
         if self._head_timer is None:
@@ -205,6 +220,7 @@ def unix_socket(path: Path) -> socket.socket:
         raise UsageError(f"the socket path {path} is too long (at most about 100 bytes)")
     if not path.parent.is_dir():
         raise UsageError(f"no folder {path.parent} for the socket")
+    _check_socket_folder(path.parent)
     try:
         st = os.lstat(path)
     except FileNotFoundError:
@@ -239,6 +255,23 @@ def unix_socket(path: Path) -> socket.socket:
     return sock
 
 
+def _check_socket_folder(folder: Path) -> None:
+    """Refuse a folder that someone else can write to (/tmp, a shared or group folder) or that
+    is someone else's: while tatlock is not running (or by renaming its socket away) they could
+    put a socket of their own at the path and collect the token every client sends."""
+    try:
+        st = os.stat(folder)
+    except OSError as exc:
+        raise UsageError(f"cannot use the folder {folder} for the socket: {exc.strerror or exc}") from None
+    if st.st_uid not in (os.geteuid(), 0):
+        raise UsageError(f"the folder {folder} belongs to another user, who could take the socket's place and "
+                         "collect your clients' token: put the socket in a folder of yours (--socket ~/tatlock.sock)")
+    if stat.S_IMODE(st.st_mode) & 0o022:
+        raise UsageError(f"other users can write to the folder {folder}, so one could take the socket's place while "
+                         "tatlock is not running and collect your clients' token: put it in a folder only you can "
+                         "write to (--socket ~/tatlock.sock)")
+
+
 def serve(server: Any, sock: socket.socket, token: Token, user: str) -> None:
     """Serve ``server`` (an MCPServer) on ``sock`` until Ctrl-C or SIGTERM."""
     from mcp.server.transport_security import TransportSecuritySettings
@@ -259,6 +292,10 @@ def serve(server: Any, sock: socket.socket, token: Token, user: str) -> None:
                             timeout_graceful_shutdown=SHUTDOWN_GRACE)
     path = Path(sock.getsockname()) if sock.family == socket.AF_UNIX else None
     uv = _Server(config)
+    quiet = _QuietWhenStopping(uv)
+    for logger in (logging.getLogger(), logging.getLogger("uvicorn"), logging.getLogger("uvicorn.error")):
+        for handler in logger.handlers:
+            handler.addFilter(quiet)
     try:
         anyio.run(lambda: uv.serve(sockets=[sock]))
     finally:
@@ -270,6 +307,20 @@ def serve(server: Any, sock: socket.socket, token: Token, user: str) -> None:
                 print(f"tatlock mcp: could not remove the socket {path}: {exc.strerror or exc}", file=sys.stderr)
     for sig in uv.stopped_by:  # end as the signal asked, once the socket is gone
         signal.raise_signal(sig)
+
+
+class _QuietWhenStopping(logging.Filter):
+    """While the server stops, a stream it cuts short (an ``ask`` being answered, whose partial
+    answer is stored) is expected: what uvicorn and the SDK say about it ("ASGI callable
+    returned without completing response", "shutdown error response ... gave up") is noise
+    under the one line that says the server was stopped. tatlock's own lines still show."""
+
+    def __init__(self, server: uvicorn.Server):
+        super().__init__()
+        self.server = server
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not self.server.should_exit or record.name.startswith("tatlock")
 
 
 class _Server(uvicorn.Server):

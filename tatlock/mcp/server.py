@@ -391,4 +391,4 @@ def _int_id(value: str) -> int:
     try:
         return int(str(value).strip())
     except ValueError:
-        raise UsageError(f"{value!r} is not a conversation id") from None
+        raise UsageError(f"{value[:40]!r}{'…' if len(value) > 40 else ''} is not a conversation id") from None

@@ -146,8 +146,12 @@ class Archive:
 
             try:
                 return write(store, staging, total, got, wrote)
-            except KeyboardInterrupt:
-                raise ImportStopped(_stopped(name, got, "interrupted"), exit_code=130) from None
+            except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM/SIGHUP as the CLI raises them (a
+                # KeyboardInterrupt that names its signal and exit code: commands/signals.Stopped)
+                signal_name, code = getattr(exc, "name", None), getattr(exc, "code", 130)
+                why = f"stopped by {signal_name}" if isinstance(signal_name, str) else "interrupted"
+                code = code if isinstance(code, int) else 130
+                raise ImportStopped(_stopped(name, got, why), exit_code=code) from None
             except (StoreError, sqlite3.Error) as exc:
                 err = as_store_error(exc, store.path) or exc
                 raise ImportStopped(_stopped(name, got, getattr(err, "message", str(err))),

@@ -78,7 +78,8 @@ class _Document:
         js = self.js
         kind = js.kind()
         if kind == "end":
-            raise JsonError("the file is empty", syntax=True)
+            done = int(getattr(self.raw, "done", 0) or 0)  # bytes read: only whitespace, or none
+            raise JsonError("the file holds only whitespace" if done else "the file is empty", syntax=True)
         if kind != "object":
             js.value() if kind != "array" else js.skip()  # a JSON error first, if it is not JSON at all
             js.end()

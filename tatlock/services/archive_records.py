@@ -5,8 +5,10 @@ and field (``conversations[3].messages[12].timestamp is in the future``). Beyond
 shapes, records are held to what a memory can be: whole numbers that fit SQLite, texts of at
 most ``MAX_TEXT`` characters without NUL (lone surrogates become U+FFFD), dates that parse and
 are not in the future (beyond a day's grace for clocks and zones: a message stamped
-9999-12-31 would be "the latest conversation" for ever), stored in UTC so that they sort as
-text, and free-form metadata nested at most ``MAX_DEPTH`` levels.
+9999-12-31 would be "the latest conversation" for ever; within the grace a date ahead of this
+clock is stored as now, so one stamped a few hours ahead is not "the latest" for those hours
+either), stored in UTC so that they sort as text, and free-form metadata nested at most
+``MAX_DEPTH`` levels.
 """
 
 from __future__ import annotations
@@ -61,7 +63,8 @@ def _field(d: Any, key: str, kind: Any, where: str, *, optional: bool = False, d
 
 def _time(d: Any, key: str, where: str, *, optional: bool = False) -> str | None:
     """A date and time as tatlock stores them (UTC, ISO 8601: sortable as text); refused when
-    it does not parse or lies more than a day in the future."""
+    it does not parse or lies more than a day in the future, and now when it lies ahead by less
+    (another machine's clock or zone a little off; nothing in memory is dated after its import)."""
     value = _field(d, key, str, where, optional=optional)
     if value is None:
         return None
@@ -72,8 +75,10 @@ def _time(d: Any, key: str, where: str, *, optional: bool = False) -> str | None
         moment = moment.astimezone(dt.timezone.utc)
     except (ValueError, OverflowError):
         raise Bad(f"{where}.{key} is not a date and time ({value[:40]!r})") from None
-    if moment > utcnow() + FUTURE_GRACE:
+    now = utcnow().replace(microsecond=0)
+    if moment > now + FUTURE_GRACE:
         raise Bad(f"{where}.{key} is in the future ({value[:40]!r}); dates after tomorrow are refused")
+    moment = min(moment, now)
     return moment.isoformat() if moment.microsecond else iso(moment)
 
 
@@ -137,7 +142,7 @@ def _message_fast(m: Any) -> dict[str, Any] | None:
     if not (type(mid) is int and 0 < mid < 2**63 and type(number) is int and 0 < number < 2**63
             and (reply is None or type(reply) is int and 0 < reply < 2**63) and get("role") in ROLES
             and type(bot) is bool and type(anchor) is bool and type(meta) is dict and type(stamp) is str
-            and _CANONICAL.fullmatch(stamp) and stamp <= _cutoff()):
+            and _CANONICAL.fullmatch(stamp) and stamp <= _now_text()):
         return None
     texts = [get(k) for k in _MESSAGE_TEXTS]
     if not all(type(t) is str and len(t) <= MAX_TEXT and "\x00" not in t and valid_text(t) is t for t in texts):
@@ -158,10 +163,11 @@ _CANONICAL = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00")
 _CUTOFF: list[Any] = [0.0, ""]
 
 
-def _cutoff() -> str:
-    """Now plus a day, as a canonical timestamp (worked out at most once a second)."""
+def _now_text() -> str:
+    """Now, as a canonical timestamp (worked out at most once a second; a stamp after it takes
+    the slow path, which refuses it or stores it as now)."""
     if time.monotonic() - _CUTOFF[0] > 1:
-        _CUTOFF[:] = [time.monotonic(), iso(utcnow() + FUTURE_GRACE)]
+        _CUTOFF[:] = [time.monotonic(), iso(utcnow())]
     return str(_CUTOFF[1])
 
 

@@ -70,6 +70,10 @@ class Persona:
                 data = json.loads(raw)
             except json.JSONDecodeError as exc:
                 raise UsageError(f"the file is not valid JSON: {exc.msg} at line {exc.lineno}") from None
+            except ValueError:  # a number of thousands of digits: more than Python converts
+                raise UsageError("the file holds a number too long to be one (thousands of digits)") from None
+            except RecursionError:
+                raise UsageError("the file is nested too deeply to be a persona") from None
             if isinstance(data, dict) and data.get("format") not in (None, "tatlock-persona"):
                 raise UsageError(f"the file is a {data.get('format')!r} file, not a tatlock persona export")
             return data

@@ -145,6 +145,7 @@ def connect(path: Path | str, *, readonly: bool = False) -> sqlite3.Connection:
             private_file(path)
         except OSError as exc:
             raise StoreError(f"cannot create the database {path} ({_reason(exc)})", hint=_fix(exc)) from None
+        _check_ours(path)
     try:
         if readonly:
             conn = sqlite3.connect(_ro_uri(path), uri=True, isolation_level=None, check_same_thread=False)
@@ -171,6 +172,22 @@ def connect(path: Path | str, *, readonly: bool = False) -> sqlite3.Connection:
         conn.close()
         raise corrupt_error(path, exc) from None
     return conn
+
+
+def _check_ours(path: Path) -> None:
+    """Refuse a database (or its -wal/-shm) that belongs to another user: in a folder someone
+    else made (TATLOCK_HOME in a shared place) they could plant a file anyone can read, and
+    every message, fact and password hash written to it would be theirs to read."""
+    for p in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        try:
+            st = os.lstat(p)
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            raise StoreError(f"cannot open the database {path} ({_reason(exc)})", hint=_fix(exc)) from None
+        if st.st_uid != os.geteuid():
+            raise StoreError(f"{p} belongs to another user: tatlock keeps a memory only in files of yours",
+                             hint="set TATLOCK_HOME to a folder of yours, or move the file aside if it is yours")
 
 
 def quick_check(path: Path | str) -> str | None:

@@ -186,7 +186,7 @@ class ConversationActions(App[int]):
             return
         try:
             text = await self.jobs.run(make)
-            await self.jobs.run(write_text, path, text)
+            await self.jobs.run(write_text, path, text, self.butler.paths.folders)
         except TatlockError as exc:
             self.notify(exc.message, severity="error")
             return

@@ -8,11 +8,13 @@ left as it was.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Iterable
 
 from tatlock.files import write_export
 
 
-def write_text(path: Path, text: str) -> None:
+def write_text(path: Path, text: str, own_folders: Iterable[Path] = ()) -> None:
     """Write ``text`` to ``path`` through a temporary file renamed into place; a TatlockError
-    (one line) when it cannot be."""
-    write_export(path, text)
+    (one line) when it cannot be, or when ``path`` is one of tatlock's own files (in
+    ``own_folders``)."""
+    write_export(path, text, own_folders=own_folders)
