@@ -4,7 +4,8 @@
 - ``text.inert`` on long text (everything the commands print goes through it);
 - ``redact.redact`` on a typical tool result and on a long prompt (every debug-log event);
 - ``privacy.check`` at start with many debug logs in the data folder;
-- the analyze_file path decision (``bounds``), once per call;
+- the analyze_file path decision (``bounds``), once per call, and its look at every file in
+  tatlock's folders (a hard link to one of them is refused by device and inode);
 - ``secrets.known_values`` at open, in a fresh process (keyring import and backend detection).
 
     scripts/bench trust [--logs 2000] [--repeat 5]
@@ -81,6 +82,8 @@ def main() -> int:
         roots = [bounds.real(docs)]
         row("bounds: roots + refusal for one analyze_file call",
             timed(lambda: bounds.refusal(bounds.real(docs / "letter.txt"), bounds.roots_from(None) + roots), a.repeat))
+        row(f"bounds.own_files for one analyze_file call ({a.logs} logs)",
+            timed(lambda: bounds.own_files([home, home, home / "logs"]), a.repeat))
 
     code = ("import time; t0 = time.perf_counter(); from tatlock import secrets; secrets.known_values(); "
             "print((time.perf_counter() - t0) * 1000)")

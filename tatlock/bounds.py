@@ -10,6 +10,10 @@ the file is even looked at:
 2. never a dotfile or a file in a dot-folder (below the allowed folder it is in);
 3. only inside an allowed folder: by default the current folder and the user's Documents and
    Downloads; ``allowed_paths`` in config.toml (``TATLOCK_ALLOWED_PATHS``) replaces that list.
+
+A path can name one of tatlock's own files without being inside its folders (a hard link, a
+bind mount), so the file actually opened is also compared, by device and inode, with every
+file in tatlock's folders (:func:`own_files`).
 """
 
 from __future__ import annotations
@@ -85,6 +89,36 @@ def private_reason(path: Path, private_dirs: Iterable[Path] = ()) -> str | None:
     if _SECRET_FILE.fullmatch(path.name):
         return "a key, password or credentials file"
     return None
+
+
+def own_files(folders: Iterable[Path]) -> set[tuple[int, int]]:
+    """(device, inode) of every file in tatlock's folders and below: its databases with their
+    ``-wal``/``-shm``, debug logs, config, token and secret-name files, calibration, summaries.
+    Symlinks are not followed (what one points at is not tatlock's file); an unreadable
+    folder is skipped."""
+    seen: set[tuple[int, int]] = set()
+    done: set[tuple[int, int]] = set()
+    stack = [Path(f) for f in folders]
+    while stack:
+        folder = stack.pop()
+        try:
+            st = os.stat(folder)
+            if (st.st_dev, st.st_ino) in done:
+                continue  # the data, config and log folders may be one folder (TATLOCK_HOME)
+            done.add((st.st_dev, st.st_ino))
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    stack.append(Path(entry.path))
+                elif entry.is_file(follow_symlinks=False):
+                    est = entry.stat(follow_symlinks=False)
+                    seen.add((est.st_dev, est.st_ino))
+            except OSError:
+                continue
+    return seen
 
 
 def default_roots() -> list[Path]:

@@ -4,7 +4,8 @@ Start-up matters: this module imports only the standard library and tatlock.conf
 Each command imports what it needs when it runs, so `tatlock --help` and `tatlock ask`
 never load Textual.
 
-Exit codes: 0 success, 1 failure (server down, no such row), 2 usage error, 130 interrupted.
+Exit codes: 0 success, 1 failure (server down, no such row), 2 usage error, 130 interrupted,
+143 and 129 stopped by SIGTERM and SIGHUP.
 """
 
 from __future__ import annotations
@@ -114,7 +115,8 @@ def build_parser() -> Parser:
     x = ps.add_parser("export", help="write all instructions to FILE as JSON (- for stdout)")
     x.add_argument("file")
     x.add_argument("--yes", action="store_true", help="replace FILE without asking if it exists")
-    x = ps.add_parser("import", help="replace all instructions with FILE (JSON export or plain text; - for stdin)",
+    x = ps.add_parser("import", help="replace all instructions with FILE (JSON export or plain text, at most 4 MB; "
+                                     "- for stdin)",
                       description="Replace all persona instructions with those in FILE (- reads stdin), after "
                                   "asking. FILE is either a JSON export (`tatlock persona export`), whose "
                                   "instructions may span several lines, or plain text: one instruction per line, "
@@ -199,7 +201,10 @@ def build_parser() -> Parser:
     x.add_argument("--format", choices=("md", "json"), default=None, help="md (default for one) or json (for --all)")
     x.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of stdout")
     _user_opt(x)
-    x = ms.add_parser("import", help="restore a JSON export (importing it twice adds nothing)")
+    x = ms.add_parser("import", help="restore a JSON export (importing it twice adds nothing)",
+                      description="Restore a JSON export: the file (at most 512 MB) is checked in full before "
+                                  "anything is written; importing it twice adds nothing, and an import that "
+                                  "stopped half way is finished by importing the same file again.")
     x.add_argument("file", help="a file written by `tatlock memory export --all --format json` (- for stdin)")
     _user_opt(x)
     x = ms.add_parser("stats", help="counts and sizes")
@@ -344,11 +349,18 @@ def run_command(func: Callable[[argparse.Namespace], int], args: argparse.Namesp
         except Exception:  # noqa: BLE001 - stderr itself is gone
             pass
 
+    from tatlock.commands import signals
+
     try:
-        return int(func(args) or 0)
+        with signals.raising():  # SIGTERM and SIGHUP end a command as Ctrl-C does (commands/signals.py)
+            return int(func(args) or 0)
     except TatlockError as exc:
         say(f"tatlock: {error_line(exc)}")
         return exc.exit_code
+    except signals.Stopped as exc:
+        if not exc.reported:
+            say(f"tatlock: stopped by {exc.name}")
+        return exc.code
     except KeyboardInterrupt:
         say("tatlock: interrupted")
         return 130

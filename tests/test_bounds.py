@@ -160,3 +160,44 @@ def test_secrets_inside_an_allowed_file_are_withheld(cli, served, home, user_hom
         assert secret not in seen
     tool_msg = next(m["content"] for m in served.chat_requests[2]["messages"] if "Server notes" in m["content"])
     assert "[REDACTED" in tool_msg and "withheld" in tool_msg  # the model is told, so it can say so
+
+
+def test_another_name_for_one_of_tatlocks_own_files_is_refused(user_home, home, cli, served):
+    """A hard link in an allowed folder to the debug log, a database (and its -wal), the config
+    or a summary is judged by the file it opens, not by its path."""
+    import sqlite3
+
+    from support.replies import direct
+
+    served.queue(direct("Good evening, sir."))
+    assert cli("ask", "Good evening").code == 0
+    (home / "config.toml").write_text('theme = "nord"\n')
+    reader = sqlite3.connect(home / "users" / "tester_longterm.db")  # open: its -wal and -shm exist
+    reader.execute("SELECT count(*) FROM conversation_messages").fetchone()
+    log = next((home / "logs" / "conversations").glob("*.jsonl"))
+    own = {"log": log, "db": home / "users" / "tester_longterm.db", "wal": home / "users" / "tester_longterm.db-wal",
+           "system": home / "system.db", "config": home / "config.toml"}
+    for name, target in own.items():
+        assert target.exists(), name
+        link = user_home / "Documents" / f"{name}.txt"
+        os.link(target, link)
+        out = read(str(link))
+        assert set(out) == {"error"} and "tatlock's own files" in out["error"], (name, out)
+    reader.close()
+    assert "happy birthday" in read("~/Documents/letter.txt")["content"]  # an ordinary file still reads
+
+
+def test_own_files_lists_every_file_below_tatlocks_folders_once(home, tmp_path):
+    from tatlock.bounds import own_files
+
+    (home / "logs" / "conversations").mkdir(parents=True)
+    (home / "logs" / "conversations" / "a.jsonl").write_text("{}\n")
+    (home / "users").mkdir()
+    (home / "users" / "a_longterm.db").write_text("")
+    (home / "elsewhere").symlink_to(tmp_path)  # a symlink out of the folder is not followed
+    (tmp_path / "outside.txt").write_text("x")
+    got = own_files([home, home, home / "logs"])
+    assert len(got) == 2
+    st = os.stat(home / "logs" / "conversations" / "a.jsonl")
+    assert (st.st_dev, st.st_ino) in got
+    assert (os.stat(tmp_path / "outside.txt").st_ino, ) not in {(i,) for _, i in got}

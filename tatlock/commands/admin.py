@@ -15,7 +15,7 @@ import tempfile
 from pathlib import Path
 
 from tatlock.commands.common import (
-    clip, confirm, open_butler, out, read_arg, read_file, width, wrap, write_atomic, write_text,
+    MAX_PERSONA_BYTES, clip, confirm, open_butler, out, read_arg, read_input, width, wrap, write_atomic, write_text,
 )
 from tatlock.errors import TatlockError, UsageError
 from tatlock.text import inert_json
@@ -87,7 +87,7 @@ def _persona(p, args: argparse.Namespace) -> int:
             out(f"exported {len(p.list())} instructions to {args.file}")
         return 0
     if act == "import":
-        raw = read_arg(args.file) if args.file == "-" else read_file(args.file)
+        raw = read_input(args.file, limit=MAX_PERSONA_BYTES, what="a persona import")
         items = p.parse(raw)  # a malformed file is refused before anything is asked or changed
         count = len(items.get("instructions") or []) if isinstance(items, dict) else len(items)
         if not confirm(f"Replace all {len(p.list())} persona instructions with the {count} in {args.file}?",

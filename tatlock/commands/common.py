@@ -8,7 +8,7 @@ import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tatlock.errors import TatlockError, UsageError
+from tatlock.errors import UsageError
 
 if TYPE_CHECKING:  # pragma: no cover
     from tatlock.butler import Butler
@@ -75,15 +75,24 @@ def read_arg(text: str) -> str:
         raise UsageError("stdin is not UTF-8 text") from None
 
 
-def read_file(name: str) -> str:
+MAX_PERSONA_BYTES = 4 << 20  # a persona file: 50 instructions of 2,000 characters fit many times over
+
+
+def read_input(name: str, *, limit: int, what: str) -> str:
+    """The whole of the file ``name`` (``-``: stdin) as text, read as an import is: a regular
+    file only, at most ``limit`` bytes (see :func:`tatlock.files.open_input`)."""
+    from tatlock.files import open_input
+
+    if name == "-" and sys.stdin.isatty():
+        print("(type the text, then Ctrl-D)", file=sys.stderr)
+    shown = "stdin" if name == "-" else name
+    with open_input(name, limit=limit, what=what) as raw:
+        data = raw.read()
+        raw.unchanged()
     try:
-        return Path(name).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise TatlockError(f"no such file: {name}") from None
-    except IsADirectoryError:
-        raise UsageError(f"{name} is a folder, not a file") from None
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise UsageError(f"{name} is not a UTF-8 text file") from None
+        raise UsageError(f"{shown} is not UTF-8 text") from None
 
 
 def confirm(question: str, *, yes: bool) -> bool:
@@ -103,14 +112,12 @@ def confirm(question: str, *, yes: bool) -> bool:
 
 
 def write_atomic(path: Path, text: str) -> None:
-    """Write a whole file or nothing, readable only by its owner: an export holds private
-    conversations (a temporary file beside it, renamed into place)."""
-    from tatlock.files import write_private
+    """Write a whole file or nothing, readable only by its owner (an export holds private
+    conversations), without touching the mode of the folder it goes into (see
+    :func:`tatlock.files.write_export`)."""
+    from tatlock.files import write_export
 
-    try:
-        write_private(path, text)
-    except OSError as exc:
-        raise TatlockError(f"cannot write {path}: {exc.strerror or exc}") from None
+    write_export(path, text)
 
 
 # what to do about an error, in this CLI's words, by the kind the core gives it

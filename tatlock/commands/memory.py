@@ -55,6 +55,8 @@ def _show(butler, args) -> int:
             tag += "  [cancelled]"
         elif meta.get("failed"):
             tag += "  [failed: the model stopped answering]"
+        if meta.get("superseded"):
+            tag += f"  [superseded: {meta['superseded'].get('how', 'replaced')}]"
         out(f"#{m.message_number} {local(m.timestamp)} {speaker(m)}:{tag}")
         out("  " + (m.content.replace("\n", "\n  ") if m.content else "(nothing was said)"))
     return 0
@@ -139,10 +141,13 @@ def _export(butler, args) -> int:
 
 
 def _import(butler, args) -> int:
-    from tatlock.commands.common import read_arg, read_file
+    from tatlock.files import open_input
+    from tatlock.services.archive import MAX_IMPORT_BYTES
 
-    text = read_arg("-") if args.file == "-" else read_file(args.file)
-    got = butler.archive.import_(text, name="stdin" if args.file == "-" else args.file)
+    name = "stdin" if args.file == "-" else args.file
+    with open_input(args.file, limit=MAX_IMPORT_BYTES, what="an import") as raw:
+        with _Progress(name) as progress:
+            got = butler.archive.import_file(raw, name=name, progress=progress)
     if not got.changed:
         out(f"Nothing to import: all {got.present} conversation(s) in {args.file} are here already.")
         return 0
@@ -159,6 +164,40 @@ def _import(butler, args) -> int:
     out(f"Imported into {butler.username}'s memory: " + ", ".join(parts)
         + (f"; {got.present} conversation(s) were here already." if got.present else "."))
     return 0
+
+
+class _Progress:
+    """Progress of a long import on stderr, when it is a terminal: one line, rewritten at most
+    a few times a second, cleared at the end."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self.shown = False
+        self.last = 0.0
+        self.live = sys.stderr.isatty()
+
+    def __call__(self, phase: str, done: int, total: int) -> None:
+        import time
+
+        now = time.monotonic()
+        if not self.live or now - self.last < 0.25:
+            return
+        self.last = now
+        if phase == "check":
+            line = f"checking {self.name}: {done / 2**20:,.0f} of {total / 2**20:,.0f} MB"
+        else:
+            line = f"importing: {done:,} of {total:,} messages"
+        sys.stderr.write("\r\x1b[2K" + clip(line, width() - 1))
+        sys.stderr.flush()
+        self.shown = True
+
+    def __enter__(self) -> "_Progress":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.shown:
+            sys.stderr.write("\r\x1b[2K")
+            sys.stderr.flush()
 
 
 def _stats(butler, args) -> int:

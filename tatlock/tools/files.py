@@ -69,13 +69,17 @@ def _decode(data: bytes, partial: bool = False) -> tuple[str, str] | None:
     return None
 
 
+def _private(ctx: ToolContext) -> list[Path]:
+    """tatlock's own folders: data, config and logs."""
+    cfg = ctx.config
+    return [cfg.paths.data_dir, cfg.paths.config_dir, cfg.paths.log_dir] if cfg is not None else []
+
+
 def _allowed(ctx: ToolContext, raw: str) -> tuple[Path, str | None]:
     """The real path of ``raw`` and why it may not be read (None when it may)."""
-    cfg = ctx.config
     p = bounds.real(raw.strip())
-    private = [cfg.paths.data_dir, cfg.paths.config_dir, cfg.paths.log_dir] if cfg is not None else []
-    roots = bounds.roots_from(getattr(cfg, "allowed_paths", None))
-    return p, bounds.refusal(p, roots, [bounds.real(d) for d in private])
+    roots = bounds.roots_from(getattr(ctx.config, "allowed_paths", None))
+    return p, bounds.refusal(p, roots, [bounds.real(d) for d in _private(ctx)])
 
 
 def _open_checked(p: Path) -> int:
@@ -117,6 +121,9 @@ def analyze_file(*, ctx: ToolContext, path: str, question: str = "") -> dict[str
         if stat.S_ISDIR(st.st_mode):
             return {"error": f"{shown} is a folder, not a file."}
         return {"error": f"{shown} is not a regular file."}  # a FIFO or device would block or never end
+    if (st.st_dev, st.st_ino) in bounds.own_files(_private(ctx)):  # a hard link to a log, a database...
+        os.close(fd)
+        return {"error": f"{shown} is one of tatlock's own files (another name for it); tatlock never reads those."}
     with os.fdopen(fd, "rb") as fh:
         try:
             head = fh.read(8192)
