@@ -192,7 +192,7 @@ def trusted(examples: list[Example]) -> tuple[dict[str, list[bool]], dict[str, l
             open_ = not guards._unlikely(lab, plain, reasons)
             words_there = guards.evidenced(lab, plain, classes)
             sure[lab].append(open_ and words_there)
-            bare[lab].append(open_ and not words_there)
+            bare[lab].append(open_ and not words_there and guards.bare_allowed(plain))
     return sure, bare
 
 

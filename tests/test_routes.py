@@ -122,6 +122,8 @@ def test_without_the_labels_words_the_classifier_decides_only_at_its_bare_thresh
     assert d.guard is None and d.advice == ("CAPABILITIES",)  # above authority, below bare: advice
     d = guards.decide(text, scores=dict(low, CAPABILITIES=0.97), limits=limits)
     assert d.guard.reason == "CAPABILITIES" and not d.pure and "without its words" in d.why
+    # a message of two words says too little for a decision without the label's words
+    assert guards.decide("and now?", scores=dict(low, TEMPORAL=0.99), limits=limits).guard is None
     never = {lab: classifier.Threshold(0.9, 0.5, 0.9) for lab in (*LABELS, OTHER)}  # a model with no bare threshold
     assert guards.decide(text, scores=dict(low, CAPABILITIES=0.999), limits=never).guard is None
     # with its words, the same score decides at the authority threshold, and alone

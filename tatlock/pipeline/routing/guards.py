@@ -49,6 +49,7 @@ EVIDENCE = {"IDENTITY": ("you+name", "you+being"), "CAPABILITIES": ("you+ability
 _GUARD_WORDS = {"you", "secret", "clock", "now", "ability"}  # word classes a guard question carries
 VETO_BELOW = 0.02  # a guard the model claims is overruled only with no guard word and every guard below this
 OTHER_AT = 0.5  # a guard's message asks for more (MIXED) when the classifier's "other" is at least this
+BARE_MIN_WORDS = 3  # a decision without the label's words needs a message of at least this many words
 USE_CLASSIFIER = True  # the bench switches it off to score the rules alone
 
 
@@ -135,6 +136,12 @@ def evidenced(label: str, text: str, classes: set[str]) -> bool:
     return any(all(c in have for c in need.split("+")) for need in EVIDENCE[label])
 
 
+def bare_allowed(text: str) -> bool:
+    """Whether a message says enough for a decision without the label's words ("and now?" does
+    not: two words, and the classifier read it as asking the time)."""
+    return len(words(text)) >= BARE_MIN_WORDS
+
+
 def _unlikely(label: str, text: str, reasons: list[str]) -> bool:
     """Wordings where the classifier's guess is never trusted on its own: "you" as anyone, an idiom
     of time, a lesson or a climate, a file not named, our conversations not spoken of."""
@@ -178,7 +185,7 @@ def decide(text: str, scores: dict[str, float] | None = None,
             continue
         score, t = p.get(label, 0.0), limits[label]
         open_, words_there = not _unlikely(label, plain, reasons), evidenced(label, plain, classes)
-        alone = open_ and score >= (t.authority if words_there else t.bare)
+        alone = open_ and (score >= t.authority if words_there else score >= t.bare and bare_allowed(plain))
         if (by_rule and score >= t.rule) or alone:
             decided.append(label)
             if not by_rule:
