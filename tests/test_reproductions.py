@@ -1105,3 +1105,48 @@ def test_18_10_regenerate_and_edit_keep_the_old_reply_marked_superseded(served, 
              for r in stored_messages(home)]
     assert marks == [("What is the capital of France?", "edited"), ("Lyon, sir.", "regenerated"),
                      ("Paris, sir.", "edited"), ("What is the capital of Spain?", None), ("Madrid, sir.", None)]
+
+
+# == issue 18 item 8 and issue 19 item 4 (i19-recall): search that says why, recall that never
+#    returns the message being answered ===================================================
+# -- 18.8 `memory search France` listed hits without the word; the butler's own memory search
+#         ranked the message being asked first
+
+
+def test_18_8_memory_search_hits_have_the_word_or_say_why(cli, served, home):
+    served.queue(direct("Paris, sir."), direct("Very good, sir."))
+    assert cli("ask", "What is the capital of France?").code == 0
+    assert cli("ask", "Book me a table for two on Friday").code == 0
+    r = cli("memory", "search", "France")
+    assert r.code == 0
+    hits = r.out.strip().split("\n")
+    heads, snippets = hits[0::2], hits[1::2]
+    assert len(heads) >= 2  # the question, and the answer beside it
+    for head, text in zip(heads, snippets, strict=True):
+        assert "france" in text.lower() or "(next to #" in head or "similar in meaning" in head, (head, text)
+    answer = next(h for h, t in zip(heads, snippets, strict=True) if "Paris, sir." in t)
+    assert "(next to #1, which has france)" in answer
+    assert "(has france)" in heads[0]
+
+
+def test_18_8_the_butlers_recall_never_returns_the_message_being_answered(cli, served, home):
+    served.queue(direct("Paris, sir."))
+    assert cli("ask", "What is the capital of France?").code == 0
+    results = []
+
+    def recalling(body):
+        phase = phase_of(body)
+        if phase == "assess":
+            return tools_needed("recall_memories", query="France")
+        if phase == "select_tools":
+            return {"tool_calls": [{"name": "recall_memories", "arguments": {"keyword": "France"}}]}
+        results.append(body["messages"][-1]["content"])
+        return "We spoke of France before, sir: its capital is Paris."
+
+    served.handler = recalling
+    question = "Did I ever ask you about France?"
+    assert cli("ask", question).code == 0
+    findings = next(r for r in results if "Result of recall_memories" in r)
+    found = json.loads(findings.split("Result of recall_memories(keyword='France'): ", 1)[1].split("\n", 1)[0])
+    texts = [hit["text"] for hit in found["results"]]
+    assert "What is the capital of France?" in texts and question not in texts
