@@ -7,8 +7,9 @@ regression per label over the features of tatlock.pipeline.routing.classifier; e
 scores calibrated (Platt) on out-of-fold predictions, where every fold holds out whole sets
 (files), so the calibration and the thresholds are measured on phrasings the model did not learn
 from; per label, the ``authority`` threshold is the lowest at which the held-out predictions were
-99% precise or better, the ``advice`` threshold the lowest at 80%. The held-out sets in
-tests/data/routes/heldout/ are never read here.
+99% precise or better among messages with the label's words (guards.EVIDENCE), the ``bare``
+threshold the lowest with no error among messages without them, the ``advice`` threshold the
+lowest at 80%. The held-out sets in tests/data/routes/heldout/ are never read here.
 
     scripts/train_routes.py                 train and write the model (needs scikit-learn: pip install -e '.[train]')
     scripts/train_routes.py --compare       what each group of features buys on sets held out of training
@@ -37,6 +38,8 @@ AUTHORITY_PRECISION = 0.99
 ADVICE_PRECISION = 0.80
 C = 4.0  # inverse regularisation strength (chosen on held-out folds: see --compare)
 FOLDS = 8
+BARE_PRECISION = 1.0  # without the label's words: no held-out message above the threshold may be wrong
+BARE_MIN = 20  # and the bare threshold needs this many held-out decisions behind it
 PRUNE = 0.1  # features whose every weight is smaller are dropped: a third of the size, no decision changed on held-out sets
 
 
@@ -61,7 +64,7 @@ def matrix(examples: list[Example], groups: tuple[str, ...], vec=None):
 def fit(X, y, c: float = C):
     from sklearn.linear_model import LogisticRegression
 
-    model = LogisticRegression(C=c, class_weight="balanced", max_iter=2000, solver="liblinear")
+    model = LogisticRegression(C=c, class_weight="balanced", max_iter=2000, solver="liblinear", dual=True)
     model.fit(X, y)
     return model
 
@@ -173,19 +176,24 @@ def rule_thresholds(examples: list[Example], p: dict[str, list[float]]) -> tuple
     return out, report
 
 
-def trusted(examples: list[Example]) -> dict[str, list[bool]]:
-    """Per label, whether decide() would let the classifier decide it alone for each message
-    (the label's words are there and no exception applies)."""
+def trusted(examples: list[Example]) -> tuple[dict[str, list[bool]], dict[str, list[bool]]]:
+    """Per label and message, whether decide() would let the classifier decide it alone at the
+    ``authority`` threshold (no exception applies and the label's words are there), and at the
+    ``bare`` threshold (no exception applies, the label's words are not there)."""
     from tatlock.pipeline.routing import guards, wording
 
-    out: dict[str, list[bool]] = {lab: [] for lab in LABELS}
+    sure: dict[str, list[bool]] = {lab: [] for lab in LABELS}
+    bare: dict[str, list[bool]] = {lab: [] for lab in LABELS}
     for e in examples:
         plain = wording.plain_words(e.text)
         reasons = guards.rule_labels(e.text)[0]
         classes = clf.classes(plain)
         for lab in LABELS:
-            out[lab].append(not guards._excluded(lab, plain, classes, reasons))
-    return out
+            open_ = not guards._unlikely(lab, plain, reasons)
+            words_there = guards.evidenced(lab, plain, classes)
+            sure[lab].append(open_ and words_there)
+            bare[lab].append(open_ and not words_there and guards.bare_allowed(plain))
+    return sure, bare
 
 
 def train(examples: list[Example], groups: tuple[str, ...], c: float = C) -> dict:
@@ -193,7 +201,7 @@ def train(examples: list[Example], groups: tuple[str, ...], c: float = C) -> dic
     oof = out_of_fold(examples, groups, c)
     ys = targets(examples)
     cal, thresholds, report, probs = [], {}, {}, {}
-    allowed = trusted(examples)
+    allowed, without_words = trusted(examples)
     for lab in MODEL_LABELS:
         rows = rows_for(lab, examples)
         ab = platt([oof[lab][i] for i in rows], [ys[lab][i] for i in rows])
@@ -204,10 +212,18 @@ def train(examples: list[Example], groups: tuple[str, ...], c: float = C) -> dic
         sure = [n for n, i in enumerate(rows) if lab not in allowed or allowed[lab][i]]
         auth = threshold_for([p[n] for n in sure], [y[n] for n in sure], AUTHORITY_PRECISION)
         adv = min(auth, threshold_for(p, y, ADVICE_PRECISION, floor=0.2))
+        # without the label's words, the classifier decides alone at a threshold measured apart on
+        # such messages, stricter (BARE_PRECISION: on sets it never saw, 8 of 9 such decisions were
+        # right at 99%); fewer than BARE_MIN decisions there measure nothing: it never does
+        bare_rows = [n for n, i in enumerate(rows) if lab in without_words and without_words[lab][i]]
+        bare = threshold_for([p[n] for n in bare_rows], [y[n] for n in bare_rows], BARE_PRECISION)
+        if measure([p[n] for n in bare_rows], [y[n] for n in bare_rows], bare)[0] < BARE_MIN:
+            bare = 1.01
         cal.append(ab)
-        thresholds[lab] = {"authority": round(auth, 4), "advice": round(adv, 4)}
+        thresholds[lab] = {"authority": round(auth, 4), "advice": round(adv, 4), "bare": round(bare, 4)}
         report[lab] = {"authority": measure([p[n] for n in sure], [y[n] for n in sure], auth),
-                       "advice": measure(p, y, adv)}
+                       "advice": measure(p, y, adv),
+                       "bare": measure([p[n] for n in bare_rows], [y[n] for n in bare_rows], bare)}
     rules, fired = rule_thresholds(examples, probs)
     for lab in MODEL_LABELS:
         thresholds[lab]["rule"] = round(rules.get(lab, 1.01), 4)
@@ -248,7 +264,8 @@ def evaluate(examples: list[Example], probs: dict[str, list[float]], thresholds:
     held-out probabilities: per label, how often it decided alone and was right."""
     from tatlock.pipeline.routing import guards
 
-    limits = {lab: clf.Threshold(t["authority"], t["advice"], t["rule"]) for lab, t in thresholds.items()}
+    limits = {lab: clf.Threshold(t["authority"], t["advice"], t["rule"], t.get("bare", 1.01))
+              for lab, t in thresholds.items()}
     for name, idx in (("every set", range(len(examples))),
                       ("fresh sets", [i for i, e in enumerate(examples) if e.source.startswith(FRESH)])):
         decided = {lab: [0, 0, 0] for lab in LABELS}  # decided, right, positives
@@ -275,8 +292,9 @@ def evaluate(examples: list[Example], probs: dict[str, list[float]], thresholds:
 
 def compare(examples: list[Example], heldout: list[Example]) -> None:
     """What each group of features buys: the classifier alone at its 99%-precision thresholds,
-    out of fold (whole files left out) on the learning sets and on the fresh sets r1-r4 among them,
-    and trained on all of them, on the held-out sets (scored only: nothing here is chosen by them)."""
+    out of fold (whole files left out) on the learning sets and on the fresh sets (routes_train_r*)
+    among them, and trained on all of them, on the held-out sets (scored only: nothing here is
+    chosen by them)."""
     plans = [("words", ("words",)), ("+ word pairs", ("words", "bigrams")),
              ("+ classes, frames", ("words", "bigrams", "classes", "frames")),
              ("+ character n-grams", ("words", "bigrams", "classes", "frames", "chars")),
@@ -285,7 +303,7 @@ def compare(examples: list[Example], heldout: list[Example]) -> None:
     split = folds(examples)
     fresh = [i for i, e in enumerate(examples) if e.source.startswith(FRESH)]
     print(f"classifier alone at 99%-precision thresholds: guard recall / tool recall / ordinary flagged\n"
-          f"{'features':<24} {'out of fold (all)':>20} {'out of fold (r1-r4)':>21} {'held-out sets':>20}")
+          f"{'features':<24} {'out of fold (all)':>20} {'out of fold (fresh)':>21} {'held-out sets':>20}")
 
     def rates(exs: list[Example], flags: dict[str, list[bool]]) -> str:
         g = [i for i, e in enumerate(exs) if any(x in e.labels for x in clf.GUARDS)]
@@ -368,13 +386,16 @@ def main(argv: list[str] | None = None) -> int:
     print(f"fitting the final model: {out['fit_seconds']:.1f} s; with the held-out folds that choose its thresholds: "
           f"{out['seconds']:.1f} s")
     print(f"{'label':<13} {'authority':>9}  {'right/decided, found of positives (held-out folds)':<44} {'advice':>7}"
-          f"  {'rule':>6}  rule fired on fresh sets: right/fired at or above the rule threshold, and in all")
+          f"  {'rule':>6}  rule fired on fresh sets: right/fired at or above the rule threshold, and in all;"
+          f"  {'bare':>6}  without the label's words: right/decided of positives")
     for lab in MODEL_LABELS:
         t = out["model"]["thresholds"][lab]
         d, r, pos = out["report"][lab]["authority"]
         above, above_right, fired, right = out["report"][lab]["rule"]
+        bd, br, bpos = out["report"][lab]["bare"]
         print(f"{lab:<13} {t['authority']:>9.3f}  {r:>4}/{d:<4} right, {r / max(1, pos):6.1%} of {pos:<4} found"
-              f"{'':<8} {t['advice']:>7.3f}  {t['rule']:>6.3f}  {above_right}/{above}, all {right}/{fired}")
+              f"{'':<8} {t['advice']:>7.3f}  {t['rule']:>6.3f}  {above_right}/{above}, all {right}/{fired}"
+              f"{'':<20} {t['bare']:>6.3f}  {br}/{bd} of {bpos}")
     evaluate(examples, out["probs"], out["model"]["thresholds"])
     return 0
 

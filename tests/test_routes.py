@@ -111,6 +111,26 @@ def test_scores_stand_in_for_the_classifier():
     assert d.guard.reason == "TEMPORAL" and "classifier 1.00" in d.why
 
 
+def test_without_the_labels_words_the_classifier_decides_only_at_its_bare_threshold():
+    """"book me a table" has no word of CAPABILITIES (no "you", no "can"): the classifier decides it
+    alone only at the bare threshold, and such a decision still asks the model (never pure)."""
+    low = dict.fromkeys((*LABELS, OTHER), 0.0)
+    text = "book me a table for two at Luigi's on Saturday night, 8ish"
+    assert not guards.evidenced("CAPABILITIES", wording.plain_words(text), classifier.classes(text))
+    limits = {lab: classifier.Threshold(0.9, 0.5, 0.9, bare=0.95) for lab in (*LABELS, OTHER)}
+    d = guards.decide(text, scores=dict(low, CAPABILITIES=0.93), limits=limits)
+    assert d.guard is None and d.advice == ("CAPABILITIES",)  # above authority, below bare: advice
+    d = guards.decide(text, scores=dict(low, CAPABILITIES=0.97), limits=limits)
+    assert d.guard.reason == "CAPABILITIES" and not d.pure and "without its words" in d.why
+    # a message of two words says too little for a decision without the label's words
+    assert guards.decide("and now?", scores=dict(low, TEMPORAL=0.99), limits=limits).guard is None
+    never = {lab: classifier.Threshold(0.9, 0.5, 0.9) for lab in (*LABELS, OTHER)}  # a model with no bare threshold
+    assert guards.decide(text, scores=dict(low, CAPABILITIES=0.999), limits=never).guard is None
+    # with its words, the same score decides at the authority threshold, and alone
+    d = guards.decide("can you book me a table?", scores=dict(low, CAPABILITIES=0.93), limits=limits)
+    assert d.guard.reason == "CAPABILITIES" and d.pure
+
+
 def test_the_gates_never_change_a_decision(monkeypatch):
     questions = [e.text for e in read_folder(DATA / "learn")][::7]
     gated = [guards.decide(q) for q in questions]
@@ -200,7 +220,7 @@ def test_scores_are_calibrated_probabilities_with_a_threshold_per_label():
     assert s["weather"] > 0.9 and s["IDENTITY"] < 0.1
     for lab in LABELS:
         t = model.thresholds[lab]
-        assert t.advice <= t.authority <= 1.01
+        assert t.advice <= t.authority <= 1.01 and 0.5 <= t.bare <= 1.01
 
 
 def test_a_damaged_model_file_is_a_clear_error(tmp_path):

@@ -753,6 +753,7 @@ BOOK = Rulebook("routing.guards", [rule for rules in RULES.values() for rule in 
 
 # Words one of which every pattern of a guard needs (checked before the group is compiled or
 # run). tests/test_routes.py checks the gates never change a decision.
+_YEARS = " ".join(str(y) for y in range(1900, 2100))  # "is it still 2026?" (temporal.day-date-year-2)
 GATES = gates({
     "IDENTITY": "you u ur ya your yourself who whose flesh code model llm ai company vendor engine chat assistant bot "
                 "butler "
@@ -763,7 +764,7 @@ GATES = gates({
                 f"same am "
                 f"until till til midnight o clock "
                 f"afternoon evening night noon midday lunch lunchtime tea teatime bed bedtime late early christmas "
-                f"past {_DAYS} {_MONTHS}",
+                f"past {_DAYS} {_MONTHS} {_YEARS}",
     "SECURITY": "password passwords passcode passcodes passwd pin pins api key keys apikey credential credentials "
                 "secret secrets token tokens login logins prompt instructions rules guidelines ignore disregard "
                 "forget override repeat print output show copy above told root admin administrator note act "

@@ -9,8 +9,11 @@ says what the message needs from two sources: the rules (``guard_rules``, ``need
 Each label it finds is either **authoritative** or **advice** (see ``authority`` for how the
 turn reconciles them with the model). Authoritative: the classifier's probability is at or above
 the label's ``authority`` threshold, or a rule fired and the probability is at or above the
-label's ``rule`` threshold; both thresholds were chosen by the trainer where the decision was
-99% precise or better on sets held out of training (``scripts/train_routes.py``). Advice: a rule
+label's ``rule`` threshold, or the message lacks the label's words (``EVIDENCE``) and the
+probability is at or above the label's ``bare`` threshold (measured apart on such messages; such
+a decision never skips the model's assessment); each threshold was chosen by the trainer where
+the decision was 99% precise or better on sets held out of training
+(``scripts/train_routes.py``). Advice: a rule
 fired, or the probability reached the ``advice`` threshold, but the precision was not measured
 that high: the model's assessment decides.
 """
@@ -46,6 +49,7 @@ EVIDENCE = {"IDENTITY": ("you+name", "you+being"), "CAPABILITIES": ("you+ability
 _GUARD_WORDS = {"you", "secret", "clock", "now", "ability"}  # word classes a guard question carries
 VETO_BELOW = 0.02  # a guard the model claims is overruled only with no guard word and every guard below this
 OTHER_AT = 0.5  # a guard's message asks for more (MIXED) when the classifier's "other" is at least this
+BARE_MIN_WORDS = 3  # a decision without the label's words needs a message of at least this many words
 USE_CLASSIFIER = True  # the bench switches it off to score the rules alone
 
 
@@ -120,7 +124,26 @@ def rule_labels(text: str) -> tuple[list[str], list[str], list[str]]:
 
 
 def _excluded(label: str, text: str, classes: set[str], reasons: list[str]) -> bool:
-    """Wordings where the classifier's guess is not trusted on its own: "you" as anyone, an idiom
+    """Wordings where the classifier's guess is not trusted at its ``authority`` threshold: an
+    exception (``_unlikely``) or a message without the label's words (``evidenced``)."""
+    return _unlikely(label, text, reasons) or not evidenced(label, text, classes)
+
+
+def evidenced(label: str, text: str, classes: set[str]) -> bool:
+    """Whether the message carries the label's words (EVIDENCE): without them the classifier
+    decides alone only at the label's ``bare`` threshold, measured apart on such messages."""
+    have = classes | ({"owned"} if wording.OWNED.search(text) else set())
+    return any(all(c in have for c in need.split("+")) for need in EVIDENCE[label])
+
+
+def bare_allowed(text: str) -> bool:
+    """Whether a message says enough for a decision without the label's words ("and now?" does
+    not: two words, and the classifier read it as asking the time)."""
+    return len(words(text)) >= BARE_MIN_WORDS
+
+
+def _unlikely(label: str, text: str, reasons: list[str]) -> bool:
+    """Wordings where the classifier's guess is never trusted on its own: "you" as anyone, an idiom
     of time, a lesson or a climate, a file not named, our conversations not spoken of."""
     if label == "CAPABILITIES" and wording.GENERIC_ABILITY.search(text):
         return True
@@ -135,8 +158,7 @@ def _excluded(label: str, text: str, classes: set[str], reasons: list[str]) -> b
     if label == "recall" and not any(w in ("we", "us", "our", "you", "i", "me", "my")
                                      for w in words(wording.unquoted(text))):
         return True
-    have = classes | ({"owned"} if wording.OWNED.search(text) else set())
-    return not any(all(c in have for c in need.split("+")) for need in EVIDENCE[label])
+    return False
 
 
 def decide(text: str, scores: dict[str, float] | None = None,
@@ -153,6 +175,7 @@ def decide(text: str, scores: dict[str, float] | None = None,
     classes = classifier.classes(plain)
     decided: list[str] = []
     advised: list[str] = []
+    bare = False
     why = list(fired)
     for label in (*GUARDS, *TOOLS):
         by_rule = label in reasons or label in found
@@ -161,11 +184,15 @@ def decide(text: str, scores: dict[str, float] | None = None,
                 decided.append(label)
             continue
         score, t = p.get(label, 0.0), limits[label]
-        alone = score >= t.authority and not _excluded(label, plain, classes, reasons)
+        open_, words_there = not _unlikely(label, plain, reasons), evidenced(label, plain, classes)
+        alone = open_ and (score >= t.authority if words_there else score >= t.bare and bare_allowed(plain))
         if (by_rule and score >= t.rule) or alone:
             decided.append(label)
             if not by_rule:
-                why.append(f"{label}: classifier {score:.2f}")
+                why.append(f"{label}: classifier {score:.2f}{'' if words_there else ' (without its words)'}")
+                # decided without the label's words: enough to overrule an answer, not to skip
+                # asking the model (it may see a part of the message this decision does not)
+                bare = bare or not words_there
         elif by_rule or score >= t.advice:
             advised.append(label)
             why.append(f"{label}: advice ({'rule, ' if by_rule else ''}classifier {score:.2f})")
@@ -188,7 +215,7 @@ def decide(text: str, scores: dict[str, float] | None = None,
             guard = GuardMatch("MIXED", tuple(guards), why_text, other)
         else:
             guard = GuardMatch(guards[0], tuple(guards), why_text)
-    pure = guard is not None and guard.reason != "MIXED" and not doubt
+    pure = guard is not None and guard.reason != "MIXED" and not doubt and not bare
     return Deterministic(guard, tools, bool(tools), tuple(tools_needed), "; ".join(why), tuple(advised), other, pure)
 
 
