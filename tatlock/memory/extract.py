@@ -1,0 +1,221 @@
+"""Facts a person states about themselves and their world, read from one message by rules: no
+model, well under a millisecond a message (``scripts/bench facts``).
+
+"My sister is called Harriet", "I'm allergic to penicillin", "we live in Headingley", "I drive a
+red Fiat 500", "remember that the router is in the hallway cupboard": each becomes a
+:class:`Heard` (whom it is about, relative to the speaker; what; the value). The rules
+(``memory/fact_rules.py``, their words in ``memory/fact_words.py``) are written for precision
+first, because a wrongly kept fact is worse than a missed one: the model still reads the
+conversation and recall still searches it, so a missed fact is not lost.
+
+Never read as a fact: questions, requests to make something ("translate 'I am a vegetarian'"),
+anything imagined, quoted, told of a film or a stranger, or joked about, and any message that
+looks like it holds a secret (a password, a PIN, a code, a card number): such a message keeps
+nothing at all.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from tatlock.memory import fact_words as W
+from tatlock.memory.fact_rules import (
+    COMPILED, DAYNAMES, MULTI_WORDS, MY, NAME, RECUR, REL, Heard, clean, named, who,
+)
+from tatlock.redact import redact
+
+__all__ = ["Heard", "extract", "secret", "MULTI"]
+
+MAX_CHARS = 1500  # a longer message is a document or pasted material, not a statement about a life
+# attributes that hold several values at once: a new one adds to them (unless it corrects one)
+MULTI = MULTI_WORDS
+
+_SECRET = re.compile(rf"\b(?:{W.SECRET_WORDS})\b", re.I)
+_NOT_SECRET = re.compile(rf"\b(?:{W.NOT_SECRET})\b", re.I)
+_UNREAL = re.compile(W.UNREAL, re.I)
+_DIGITS = re.compile(r"\d(?:[ -]?\d){5,}")  # a card, account or one-time number; dates and times are shorter
+_QUOTED = re.compile(r"(?<!\w)'[^']{3,}'(?!\w)|\"[^\"]{3,}\"")
+_REMEMBER = re.compile(
+    r"^(?:(?:ok(?:ay)?|right|also|and|oh|please|pls|hey|so|quick one)[,.!:]?\s+)*(?:(?:can|could|would|will) "
+    r"you (?:please )?)?"
+    r"(?:please )?(?:remember|note(?: down)?|make a note|take a note|put it in your memory|save this|keep in mind"
+    r"|bear in mind|for the record|fyi|just so you know|don't forget|do not forget|remind me that|write (?:this|"
+    r"that) down"
+    r"|log that|store this)(?: (?:down|this|that))?(?: for me)?\s*(?:that|this|:|,|-)?\s+(?P<body>.+)$", re.I)
+_ASKED = re.compile(r"[\s,]+(?:if i (?:ever )?(?:ask|forget)|in case i (?:ask|forget)|for when i (?:ask|"
+                    r"forget))\b.*$", re.I)
+_CORRECTION = re.compile(
+    r"\b(?:actually|correction|no longer|any ?more|changed?|moved|update|instead|sorry|typo|mixed (?:them|it|that) up"
+    r"|from now on|after all|i said|gave up|switched|traded in|sold the|not \w+ now)\b|, not\b|\bnot \w+,", re.I)
+_INTERROGATIVE = re.compile(
+    r"^(?:\w+,\s*)?(?:what|what's|whats|who|who's|whose|when|when's|where|where's|why|how|which|is|are|am|was|were|do"
+    r"|does|did|can|could|should|would|will|shall|have|has|any|anything)\b", re.I)
+
+
+def secret(text: str, known: tuple[str, ...] = ()) -> bool:
+    """True when a message looks like it carries a secret: nothing in it is kept as a fact."""
+    if _SECRET.search(_NOT_SECRET.sub(" ", text)) or _DIGITS.search(text):
+        return True
+    return redact(text, known) != text
+
+
+def _unreal(text: str) -> bool:
+    first = re.match(r"\W*([a-z]+)", text.lower())
+    if first and first.group(1) in W.TASK_OPENERS:
+        return True
+    return bool(_UNREAL.search(text))
+
+
+def _sentences(text: str) -> list[str]:
+    parts = re.split(r"(?<=[.!?])\s+|\n+|\s+[—–]\s+|\s+-\s+|\.\.\.+\s*|(?<=\))\s+", text)
+    return [p.strip() for p in parts if p and p.strip()]
+
+
+def _question(sentence: str) -> bool:
+    s = sentence.strip()
+    if _INTERROGATIVE.match(s):
+        return True
+    return s.endswith("?") and not re.search(r"\b(?:i|i'm|im|my|we|we're|our)\b", s, re.I)
+
+
+def _intro(text: str, speaker: str | None) -> str:
+    """A guest's "Rosa here," / "Hi, it's Tom." / "This is Margaret, Paul's mother." taken off:
+    the name is already the message's author."""
+    if not speaker:
+        return text
+    first = re.escape(speaker.split()[0])
+    m = re.match(rf"^\W*(?:(?:hi|hello|hey|hiya|salaam|ciao|morning|yo|ok)\W+)*(?:(?:it's|its|this is|i'm|i am|"
+                 rf"im|me)\s+)?"
+                 rf"{first}\b(?:\s*\([^)]*\))?(?:\s+(?:here|typing|again))?\s*(?:[,.!:;—–-]+\s*|\s+(?=i\b|i'm|"
+                 rf"im\b|my\b))",
+                 text, re.I)
+    return text[m.end():] if m else text
+
+
+def _routine(sentence: str) -> Heard | None:
+    """"I swim at Kirkstall on Tuesdays and Thursdays at 6:30", "Our cleaner Maria comes
+    Wednesdays 10 till 12", "Swimming's moved to Mondays and Wednesdays": a habit, keyed by
+    what it is (so the next word on it replaces it)."""
+    clause = next((c for c in _CLAUSES.split(sentence) if c and re.search(RECUR, c, re.I)), None)
+    if clause is None or re.search(r"\b(?:last|yesterday|ago|was|were|did|went|had)\b", clause, re.I):
+        return None
+    s = re.sub(r"^(?:and|also|so|oh|but|then)\W+", "", clause.strip(), flags=re.I)
+    m = re.match(rf"^(?:(?:{DAYNAMES})s\s+)?(?:i|we)(?:'ve| have)?(?: (?:usually|always|normally|still|also|"
+                 rf"both|only|now))?"
+                 rf" (?P<verb>[a-z]+)(?: (?P<obj>[a-z]+ing))?\b", s, re.I)
+    if m:
+        verb = m.group("verb").lower()
+        if verb in ("am", "'m", "m", "will", "would", "might", "could", "should", "can", "need", "want", "think",
+                    "hope", "wish", "like", "love", "hate"):
+            return None
+        topic = (m.group("obj") or verb) if verb in ("go", "do", "get", "take") else verb
+        return Heard("", "routine", clean(s, cut=False), "routine", topic=_stem(topic))
+    m = re.match(rf"^(?:{MY}|the kids'|(?:{MY} )?(?P<rel>{REL})'s) (?:(?P<rel2>{REL}) )?(?:{NAME} )?(?P<what>[a-z]+)",
+                 s, re.I)
+    if m and m.group("what").lower() not in ("is", "are", "was", "were", "has", "have"):
+        whom = who(m.group("rel")) if m.group("rel") else ""
+        what = m.group("rel2") or m.group("what")
+        return Heard(whom, "routine", clean(s, cut=False), "routine", topic=_stem(what))
+    m = re.match(r"^(?P<act>[a-z]+ing)(?:'s| has| is)(?: now)? (?:moved|changed|switched)", s, re.I)
+    if m:
+        return Heard("", "routine", clean(s, cut=False), "routine", topic=_stem(m.group("act")), correction=True)
+    return None
+
+
+_CLAUSES = re.compile(r",\s+|;\s+|\s+(?:but|so|because|since|though|although|whereas|otherwise)\s+", re.I)
+
+
+def _stem(word: str) -> str:
+    w = who(word.lower())
+    if w.endswith("ing") and len(w) > 5:
+        w = w[:-3]
+        if len(w) > 2 and w[-1] == w[-2]:
+            w = w[:-1]
+    return re.sub(r"(?<=[a-z]{3})s$", "", w)
+
+
+def _note(body: str) -> Heard | None:
+    """What someone asked to have remembered that no rule reads: kept as they said it, keyed by
+    what it is about ("the wifi router is in the hallway cupboard" -> note on the wifi router)."""
+    text = clean(re.sub(r"\s+if i (?:ever )?ask.*$", "", body, flags=re.I), cut=False)
+    m = re.match(r"^(?P<subject>.{3,60}?)\s+(?:is|are|'s|has|have|was|goes|lives|comes|keeps|holds|"
+        r"needs)\b", text, re.I)
+    if not m or "?" in body or _question(text) or re.match(r"^(?:to|me|you|i said)\b", text, re.I):
+        return None
+    subject = re.sub(r"^(?:the|my|our|a|an)\s+", "", m.group("subject"), flags=re.I)
+    return Heard("", "note", text, "note", topic=_stem("_".join(re.findall(r"[a-z0-9]+", subject.lower())[:3])))
+
+
+_PRONOUN_FACTS = [
+    (re.compile(r"\b(?:she|he)(?:'s| is) (?P<age>\d{1,2})\b(?! ?(?:%|minutes|mins|hours|km|miles|kg|pm|"
+        r"am))", re.I), "age"),
+    (re.compile(r"\b(?:she|he)(?:'s| is) (?:the one |still |now )?in (?P<place>[A-Z][\w'-]+(?: "
+        r"[A-Z][\w'-]+)?)"), "home"),
+]
+
+
+def _antecedent_facts(sentence: str, antecedent: str) -> list[Heard]:
+    """"my mum lives in Cork, she's 78": the pronoun is the relation named just before."""
+    out = []
+    for pattern, attribute in _PRONOUN_FACTS:
+        m = pattern.search(sentence)
+        if m:
+            value = m.group(1)
+            if attribute == "home" and not named(value):
+                continue
+            out.append(Heard(antecedent, attribute, value, f"{attribute}-pronoun"))
+    return out
+
+
+def extract(text: str, *, speaker: str | None = None, known_secrets: tuple[str, ...] = ()) -> list[Heard]:
+    """The facts ``text`` states. ``speaker``: the author's name when it is a guest, so that
+    their self-introduction ("Rosa here, ...") is not read as a fact."""
+    if not text or len(text) > MAX_CHARS:
+        return []
+    text = " ".join(text.replace("’", "'").replace("‘", "'").replace("“", '"').replace("”", '"').split())
+    if secret(text, known_secrets):
+        return []
+    text = _intro(text, speaker)
+    remembered: re.Match[str] | None = _REMEMBER.match(text)
+    body = remembered.group("body") if remembered else text
+    asked = _ASKED.search(body)  # "the router is in the hallway cupboard if I ever ask"
+    if asked:
+        body = body[: asked.start()]
+    if _unreal(body if remembered or asked else text):
+        return []
+    body = _QUOTED.sub(" ", body)
+    correction = bool(_CORRECTION.search(body))
+    heard: list[Heard] = []
+    antecedent = ""
+    for sentence in _sentences(body):
+        sentence = sentence.strip()
+        rel = list(re.finditer(rf"\b{MY} (?P<rel>{REL})\b", sentence, re.I))
+        if _question(sentence) and not remembered:
+            antecedent = who(rel[-1].group("rel")) if rel else antecedent
+            continue
+        found: list[Heard] = []
+        for name, pattern, build in COMPILED:
+            for m in pattern.finditer(sentence):
+                found += [replace(h, rule=name) for h in build(m, sentence)]
+        if antecedent and not rel:
+            found += _antecedent_facts(sentence, antecedent)
+        if rel:
+            found += _antecedent_facts(sentence[rel[-1].end():], who(rel[-1].group("rel")))
+            antecedent = who(rel[-1].group("rel"))
+        habit = _routine(sentence)
+        if habit:
+            found.append(habit)
+        heard += found
+    pets = [h.about for h in heard if h.about in W.PETS.values()]
+    heard = [replace(h, about=pets[-1]) if h.about == "\0pet" and pets else h
+             for h in heard if h.about != "\0pet" or pets]
+    if (remembered or asked) and not heard:
+        note = _note(body)
+        if note:
+            heard.append(note)
+    out: dict[tuple[str, str, str], Heard] = {}
+    for h in heard:
+        if h.value and (h.about, h.attribute, h.topic) not in out:
+            out[(h.about, h.attribute, h.topic)] = replace(h, correction=h.correction or correction)
+    return list(out.values())
