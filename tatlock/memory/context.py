@@ -52,6 +52,8 @@ class MemoryContext:
     unshown: tuple[int, int] | None = None  # uncompacted messages that did not fit (compaction behind)
     messages: list[Message] = field(default_factory=list)
     cross_summary: str | None = None
+    facts: str = ""  # the kept facts block (memory/facts.py): first, as it changes least
+
 
     def summary_block(self) -> str:
         parts = []
@@ -76,7 +78,7 @@ class MemoryContext:
     def prompt_block(self) -> str:
         """The memory as a prompt sees it: summaries first, then the conversation so far (the
         latest message, the one being answered, is given apart)."""
-        parts = []
+        parts = [self.facts] if self.facts else []
         block = self.summary_block()
         if block:
             parts.append(block)
@@ -132,11 +134,11 @@ def _key_facts(summary: str) -> list[str]:
 
 
 def build(store: UserStore, conversation_id: int, *, budget_tokens: int, estimator: Estimator | None = None,
-          cross_summary: str | None = None) -> MemoryContext:
+          cross_summary: str | None = None, facts_block: str = "") -> MemoryContext:
     est = estimator or Estimator()
     conv = store.conversation(conversation_id)
     covered = store.compacted_up_to(conversation_id)
-    ctx = MemoryContext(cross_summary=cross_summary)
+    ctx = MemoryContext(cross_summary=cross_summary, facts=facts_block)
     ctx.messages, ctx.unshown = _fit_raw(store.messages(conversation_id, covered + 1),
                                          int(budget_tokens * RAW_SHARE), est)
     archive = conv.metadata.get("archive") or {}
@@ -146,6 +148,8 @@ def build(store: UserStore, conversation_id: int, *, budget_tokens: int, estimat
     room = int(budget_tokens * SUMMARY_SHARE) - (est.text(ctx.archive) if ctx.archive else 0)
     if cross_summary:
         room -= est.text(cross_summary)
+    if facts_block:  # the facts block takes its share from the summaries'
+        room -= est.text(facts_block)
     remaining = store.compacts(conversation_id, after=ctx.archive_up_to)
     kept: list[Compact] = []
     for c in reversed(remaining):  # newest first

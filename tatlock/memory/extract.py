@@ -93,7 +93,7 @@ def _intro(text: str, speaker: str | None) -> str:
     return text[m.end():] if m else text
 
 
-def _routine(sentence: str) -> Heard | None:
+def _routine(sentence: str, message: str = "") -> Heard | None:
     """"I swim at Kirkstall on Tuesdays and Thursdays at 6:30", "Our cleaner Maria comes
     Wednesdays 10 till 12", "Swimming's moved to Mondays and Wednesdays": a habit, keyed by
     what it is (so the next word on it replaces it)."""
@@ -110,7 +110,8 @@ def _routine(sentence: str) -> Heard | None:
                     "hope", "wish", "like", "love", "hate"):
             return None
         topic = (m.group("obj") or verb) if verb in ("go", "do", "get", "take") else verb
-        return Heard("", "routine", clean(s, cut=False), "routine", topic=_stem(topic))
+        doing = clean(s[m.start("verb"):], cut=False)  # "swim at Kirkstall on Tuesdays": the speaker's habit
+        return Heard("", "routine", doing, "routine", topic=_stem(topic))
     m = re.match(rf"^(?:{MY}|the kids'|(?:{MY} )?(?P<rel>{REL})'s) (?:(?P<rel2>{REL}) )?(?:{NAME} )?(?P<what>[a-z]+)",
                  s, re.I)
     if m and m.group("what").lower() not in ("is", "are", "was", "were", "has", "have"):
@@ -120,10 +121,23 @@ def _routine(sentence: str) -> Heard | None:
     m = re.match(r"^(?P<act>[a-z]+ing)(?:'s| has| is)(?: now)? (?:moved|changed|switched)", s, re.I)
     if m:
         return Heard("", "routine", clean(s, cut=False), "routine", topic=_stem(m.group("act")), correction=True)
+    if re.match(r"^(?:now )?(?:it's|it is|that's|they're|it'll be)\b", s, re.I):
+        # "Change of plan on the swimming: ... so it's Mondays and Wednesdays at 6:30 from now on"
+        act = [a for a in re.findall(r"\b([a-z]{3,}ing)\b", message.lower()) if a not in _NOT_ACTIVITIES]
+        if act:
+            when = re.sub(r"^(?:now )?(?:it's|it is|that's|they're|it'll be)\s+", "", s, flags=re.I)
+            return Heard("", "routine", f"{act[0]} {clean(when, cut=False)}", "routine", topic=_stem(act[0]),
+                         correction=True)
     return None
 
 
-_CLAUSES = re.compile(r",\s+|;\s+|\s+(?:but|so|because|since|though|although|whereas|otherwise)\s+", re.I)
+_NOT_ACTIVITIES = frozenset("""
+morning evening nothing something anything everything thing during ring sing bring king spring string evening
+ceiling building wedding pudding darling sibling ping wing sling cling sting
+""".split())
+
+
+_CLAUSES = re.compile(r",\s+|;\s+|:\s+|\s+(?:but|so|because|since|though|although|whereas|otherwise)\s+", re.I)
 
 
 def _stem(word: str) -> str:
@@ -151,7 +165,7 @@ _PRONOUN_FACTS = [
     (re.compile(r"\b(?:she|he)(?:'s| is) (?P<age>\d{1,2})\b(?! ?(?:%|minutes|mins|hours|km|miles|kg|pm|"
         r"am))", re.I), "age"),
     (re.compile(r"\b(?:she|he)(?:'s| is) (?:the one |still |now )?in (?P<place>[A-Z][\w'-]+(?: "
-        r"[A-Z][\w'-]+)?)"), "home"),
+        r"[A-Z][\w'-]+)?)"), "location"),
 ]
 
 
@@ -162,7 +176,7 @@ def _antecedent_facts(sentence: str, antecedent: str) -> list[Heard]:
         m = pattern.search(sentence)
         if m:
             value = m.group(1)
-            if attribute == "home" and not named(value):
+            if attribute == "location" and not named(value):
                 continue
             out.append(Heard(antecedent, attribute, value, f"{attribute}-pronoun"))
     return out
@@ -203,7 +217,7 @@ def extract(text: str, *, speaker: str | None = None, known_secrets: tuple[str, 
         if rel:
             found += _antecedent_facts(sentence[rel[-1].end():], who(rel[-1].group("rel")))
             antecedent = who(rel[-1].group("rel"))
-        habit = _routine(sentence)
+        habit = _routine(sentence, body)
         if habit:
             found.append(habit)
         heard += found

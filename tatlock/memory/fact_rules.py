@@ -224,7 +224,7 @@ def home(m: re.Match, s: str) -> list[Heard]:
     if not place or place.split()[0] in NOT_NAMES:
         return []
     rel = m.groupdict().get("rel")
-    return [Heard(who(rel) if rel else "", "home", place, "home")]
+    return [Heard(who(rel) if rel else "", "location", place, "home")]
 
 
 def car(m: re.Match, s: str) -> list[Heard]:
@@ -364,7 +364,7 @@ RULES: list[tuple[str, str, Build]] = [
     ("home", rf"\b{MY} (?P<rel>{REL})(?: {NAME})? (?:lives|is living|has moved|moved|is based) (?:in|to) "
         rf"(?P<place>{PLACE})",
      home),
-    ("home", rf"\bwe'?re in (?P<place>{PLACE}), in {PLACE}", home),
+    ("home", rf"\bwe'?re in (?P<place>{PLACE}, in {PLACE})", home),
     ("from", rf"\bi'?m (?:originally )?from (?P<value>{PLACE})", attr("from", cut=False, proper=True)),
     ("birthplace", rf"\bi was born in (?P<value>{PLACE})", attr("birthplace", cut=False, proper=True)),
     ("birthplace", rf"(?P<value>{PLACE}) born and bred\b", attr("birthplace", cut=False, proper=True)),
