@@ -19,8 +19,8 @@ from tatlock.errors import UsageError
 from tatlock.text import inert, inert_json, inert_line
 from tatlock.events import (
     AnswerReplaced, AnswerToken, CompactionFailed, CompactionFinished, CompactionStarted, Decision, ErrorEvent,
-    Event, GuardFired, MessageStored, Notice, PhaseFinished, QualityVerdict, ToolCalled, ToolResult, TurnCancelled,
-    TurnFinished,
+    Event, FactsKept, GuardFired, MessageStored, Notice, PhaseFinished, QualityVerdict, ToolCalled, ToolResult,
+    TurnCancelled, TurnFinished,
 )
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -74,6 +74,8 @@ def trace(ev: Event) -> str | None:
         return f"[compaction] failed: {ev.reason}"
     if isinstance(ev, Notice):
         return f"[note] {ev.message}"
+    if isinstance(ev, FactsKept):
+        return "[facts] kept " + "; ".join(f"{f['key']} = {f['value']} ({f['status']})" for f in ev.facts)
     if isinstance(ev, TurnCancelled):
         return "[turn] cancelled"
     return None
