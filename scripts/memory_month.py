@@ -144,18 +144,35 @@ def tell(month: dict[str, Any], home: Path, log) -> dict[str, Any]:
 
 
 def captured(fact: dict[str, Any], lines: list[str], owner: str) -> bool:
-    """A kept fact about the right person holds at least half the fact's current value."""
-    about = re.sub(r"\s*\([^)]*\)", "", fact["about"]).replace("owner", owner).lower()
-    person = about.split("'s")[0].split()[0] if about else owner.lower()
+    """Kept facts about the right person hold at least half the fact's current value (all the
+    kept facts about one subject together: "Biscuit, a beagle" is the dog's name and breed). The
+    person is matched by name or by relation: a fact about "Ellie" kept as "Hannah's daughter's
+    birthday" counts when "Hannah's daughter's name: Ellie" is kept too."""
+    me = owner.lower()
+    about = fact["about"].replace("owner", owner)
+    people = {w.lower() for w in re.findall(r"\b[A-Z][a-z]+", about)} - {me}
+    relations = {w.lower() for w in re.findall(r"'s ([a-z]+)", about)}
     what = fact["what"].lower()
     relation = what.split("'s ")[0] if "'s " in what else ""
+    subjects: dict[str, list[tuple[str, str]]] = {}  # "hannah's dog" -> [("hannah's dog's name", "Biscuit"), ...]
     for line in lines:
-        subject = line.split(":")[0].lower()
-        if person not in subject and not (person == owner.lower() and subject.startswith(owner.lower())):
+        subject, _, value = line.partition(":")
+        subj = re.sub(r"\s*\([^)]*\)", "", subject.lower()).strip()
+        whose = subj.rsplit("'s ", 1)[0] if "'s " in subj else subj
+        subjects.setdefault(whose, []).append((subject.lower(), value.strip()))
+    names = {w: v.lower() for w, kept in subjects.items() for s, v in kept if s.endswith("'s name")}
+    for whose, kept in subjects.items():
+        if people:
+            named_here = any(re.search(rf"\b{re.escape(p)}\b", whose) for p in people)
+            by_relation = names.get(whose) in people or (
+                bool(relations) and any(r in whose for r in relations) and whose.startswith(me))
+            if not (named_here or by_relation):
+                continue
+        elif whose != me and not (whose.startswith(me + "'s ") and (
+                whose[len(me) + 3:] == relation or whose[len(me) + 3:] in what.split())):
             continue
-        if relation and relation not in line.lower():
-            continue
-        if covers(line.split(":", 1)[1], fact["value"]):
+        values = [v for s, v in kept if not relation or relation in s]
+        if covers(" ".join(values), fact["value"]):
             return True
     return False
 
@@ -192,8 +209,7 @@ def ask(month: dict[str, Any], home: Path, *, url: str | None, model: str, timeo
             row = {"fact": q.get("fact"), "speaker": q["speaker"], "question": q["question"],
                    "expected": q["expected"], "answer": answer, "ms": ms,
                    "route": getattr(final, "route", None), "quality": getattr(final, "quality", None),
-                   "in_prompt": covers(prompt, q["expected"]), "in_block": bool(block) and covers(block.group(0),
-                                                                                                  q["expected"]),
+                   "in_prompt": covers(prompt, q["expected"]), "in_block": covers(block.group(0), q["expected"]) if block else False,
                    "right": covers(answer, q["expected"])}
             out.append(row)
             log(f"  {n:>2}/{len(month['questions'])} {row['fact'] or '-':>4} in prompt {'yes' if row['in_prompt'] else 'no ':<3}"

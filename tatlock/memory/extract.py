@@ -21,7 +21,8 @@ from dataclasses import replace
 
 from tatlock.memory import fact_words as W
 from tatlock.memory.fact_rules import (
-    COMPILED, DAYNAMES, MULTI_WORDS, MY, NAME, RECUR, REL, Heard, clean, named, who,
+    COMPILED, DATE, DAYNAMES, MULTI_WORDS, MY, NAME, NOT_NAMES, PET, PROVIDERS, RECUR, REL, TIME, Heard, clean,
+    named, who,
 )
 from tatlock.redact import redact
 
@@ -48,6 +49,17 @@ _ASKED = re.compile(r"[\s,]+(?:if i (?:ever )?(?:ask|forget)|in case i (?:ask|fo
 _CORRECTION = re.compile(
     r"\b(?:actually|correction|no longer|any ?more|changed?|moved|update|instead|sorry|typo|mixed (?:them|it|that) up"
     r"|from now on|after all|i said|gave up|switched|traded in|sold the|not \w+ now)\b|, not\b|\bnot \w+,", re.I)
+# "asking whether I'm allergic to anything", "if I'm free": what follows is not stated as true
+_CONDITIONAL = re.compile(r"\b(?:whether|if)\b.*$", re.I)
+# "Pescatarian, I suppose." "Vegan now.": a diet said alone, after the sentence that led to it
+_DIET_ALONE = re.compile(rf"^(?:so |now )?(?P<d>{'|'.join(re.escape(w) for w in W.DIETS)})(?:,? (?:i suppose|i guess|"
+                         r"now|these days|technically|mostly|basically|really|then|officially|from now on))*\W*$", re.I)
+# "... Biscuit to the vet. He's our beagle": the name said just before is the pet's
+_PET_IS = re.compile(rf"^(?:he|she|it)(?:'s| is) (?:{MY}|the family's) (?:\w+ )?(?P<kind>{PET})\b", re.I)
+# "The dentist rang ... It's now 6 November at 3pm.": the appointment named in the message moved
+_NOW_ON = re.compile(rf"^(?:it's|it is|that's|that is) (?:now |been moved to |moved to )(?:on )?(?P<value>{DATE}"
+                     rf"(?:,? at {TIME})?)", re.I)
+_APPOSITION = re.compile(rf"\b{MY} (?P<rel>{REL}),? (?P<name>{NAME})(?![\w'])", re.I)
 _INTERROGATIVE = re.compile(
     r"^(?:\w+,\s*)?(?:what|what's|whats|who|who's|whose|when|when's|where|where's|why|how|which|is|are|am|was|were|do"
     r"|does|did|can|could|should|would|will|shall|have|has|any|anything)\b", re.I)
@@ -61,9 +73,11 @@ def secret(text: str, known: tuple[str, ...] = ()) -> bool:
 
 
 def _unreal(text: str) -> bool:
-    first = re.match(r"\W*([a-z]+)", text.lower())
+    first = re.match(r"\W*([a-z]+)\W*([a-z0-9]*)", text.lower())
     if first and first.group(1) in W.TASK_OPENERS:
-        return True
+        # "Book a table", "Plan my week": a task; "Book club tonight", "List price went up": not
+        if first.group(1) not in W.NOUN_OPENERS or first.group(2) in W.TASK_OBJECTS or first.group(2).isdigit():
+            return True
     return bool(_UNREAL.search(text))
 
 
@@ -164,7 +178,7 @@ def _note(body: str) -> Heard | None:
 _PRONOUN_FACTS = [
     (re.compile(r"\b(?:she|he)(?:'s| is) (?P<age>\d{1,2})\b(?! ?(?:%|minutes|mins|hours|km|miles|kg|pm|"
         r"am))", re.I), "age"),
-    (re.compile(r"\b(?:she|he)(?:'s| is) (?:the one |still |now )?in (?P<place>[A-Z][\w'-]+(?: "
+    (re.compile(r"\b(?:[Ss]he|[Hh]e)(?:'s| is) (?:the one |still |now )?in (?P<place>[A-Z][\w'-]+(?: "
         r"[A-Z][\w'-]+)?)"), "location"),
 ]
 
@@ -180,6 +194,31 @@ def _antecedent_facts(sentence: str, antecedent: str) -> list[Heard]:
                 continue
             out.append(Heard(antecedent, attribute, value, f"{attribute}-pronoun"))
     return out
+
+
+_PHONE_MODEL = re.compile(rf"\b(?:(?P<pre>\w+) )?(?:the |my |an? )?(?P<p>(?:{'|'.join(W.PHONES)})(?: (?-i:[A-Z0-9])"
+                          r"[\w+]*){0,2})", re.I)
+
+
+def _phone_named(body: str) -> Heard | None:
+    """"My phone's nearly dead. Does the Pixel 8 fast-charge ...?": the phone the speaker
+    speaks of as theirs is the model named in the same message (not one they would buy)."""
+    if not re.search(r"\bmy phone\b", body, re.I):
+        return None
+    for m in _PHONE_MODEL.finditer(body):
+        before = body[max(0, m.start() - 25): m.start()].lower()
+        if re.search(r"\b(?:get|getting|buy|buying|new|or|than|vs|versus|upgrade|switch|like|want|wants|"
+                     r"should)\b", before + " " + (m.group("pre") or "").lower()):
+            return None
+        return Heard("", "phone", m.group("p"), "phone-named")
+    return None
+
+
+def _last_name(sentence: str) -> str:
+    """The last capitalised word of a sentence that can be a name (not its first word, not a
+    month, a day, a pronoun...): "Took Biscuit to the vet" -> "Biscuit"."""
+    names = [w for w in re.findall(rf"(?<=\s)({NAME})(?![\w'])", sentence) if w not in NOT_NAMES]
+    return names[-1] if names else ""
 
 
 def extract(text: str, *, speaker: str | None = None, known_secrets: tuple[str, ...] = ()) -> list[Heard]:
@@ -202,13 +241,37 @@ def extract(text: str, *, speaker: str | None = None, known_secrets: tuple[str, 
     correction = bool(_CORRECTION.search(body))
     heard: list[Heard] = []
     antecedent = ""
+    last_name = ""  # the last proper name of the sentence before (not its first word)
     for sentence in _sentences(body):
         sentence = sentence.strip()
         rel = list(re.finditer(rf"\b{MY} (?P<rel>{REL})\b", sentence, re.I))
         if _question(sentence) and not remembered:
             antecedent = who(rel[-1].group("rel")) if rel else antecedent
+            # "Can you text my sister Rachel?": a request that names someone still says who they are
+            for m in _APPOSITION.finditer(sentence):
+                name = named(m.group("name"))
+                if name:
+                    heard.append(Heard(who(m.group("rel")), "name", name, "relation-name"))
+            last_name = _last_name(sentence)
             continue
+        sentence = _CONDITIONAL.sub("", sentence).strip()
         found: list[Heard] = []
+        pet = _PET_IS.match(sentence)
+        if pet and last_name:
+            kind = pet.group("kind").lower()
+            found.append(Heard(who(kind), "name", last_name, "pet-name"))
+            if kind in W.BREEDS:
+                found.append(Heard(who(kind), "breed", kind, "pet-breed"))
+        diet_alone = _DIET_ALONE.match(sentence)
+        if diet_alone:
+            found.append(Heard("", "diet", W.DIETS[diet_alone.group("d").lower()], "diet"))
+        moved = _NOW_ON.match(sentence)
+        provider = re.search(rf"\b(?:the|my) (?P<what>{PROVIDERS})\b", body, re.I)
+        if moved and provider:
+            what = re.sub(r"'s$", "", provider.group("what").lower())
+            found.append(Heard("", "appointment", clean(moved.group("value"), cut=False), "appointment",
+                               topic={"gp": "GP", "dental": "dentist"}.get(what, what), correction=True))
+        last_name = _last_name(sentence)
         for name, pattern, build in COMPILED:
             for m in pattern.finditer(sentence):
                 found += [replace(h, rule=name) for h in build(m, sentence)]
@@ -221,6 +284,9 @@ def extract(text: str, *, speaker: str | None = None, known_secrets: tuple[str, 
         if habit:
             found.append(habit)
         heard += found
+    phone = _phone_named(body)
+    if phone and not any(h.attribute == "phone" and not h.about for h in heard):
+        heard.append(phone)
     pets = [h.about for h in heard if h.about in W.PETS.values()]
     heard = [replace(h, about=pets[-1]) if h.about == "\0pet" and pets else h
              for h in heard if h.about != "\0pet" or pets]

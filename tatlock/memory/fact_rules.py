@@ -44,9 +44,16 @@ MONTHS = "january|february|march|april|may|june|july|august|september|october|no
 MONTH = rf"(?:{MONTHS}|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\b\.?"
 DAYNAMES = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 DAY = rf"(?:{DAYNAMES}|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)"
-ORD = r"\d{1,2}(?:st|nd|rd|th)?"
+ORD = r"\d{1,2}(?:st|nd|rd|th)?(?!\d)"  # "March 2027" is a month and a year, not March 20
 DATE = (rf"(?:(?:{DAY}),? )?(?:the )?(?:{ORD}(?: of)? {MONTH}(?:,? \d{{4}})?|{MONTH} (?:the )?{ORD}(?:,? \d{{4}})?"
         rf"|{MONTH} \d{{4}}|(?:next|this) {DAY}\b|{DAY} the {ORD}|the {ORD}\b)")
+TIME = r"(?:\d{1,2}(?::\d{2})?\s?(?:am|pm)|\d{1,2}[:.]\d{2}|noon|midday)"
+PROVIDERS = (r"dentist|doctor|doctor's|gp|hospital|vet|optician|hairdresser|barber|physio|nurse|clinic|surgery"
+             r"|consultant|dental|eye test|smear test|scan|mri|x-ray|check-up|checkup|hygienist|orthodontist")
+# a date with its month ("the 3rd of June", "28 December"): a trip is not "Tesco on Monday"
+DATE_M = rf"(?:the )?(?:{ORD}(?: of)? {MONTH}|{MONTH} (?:the )?{ORD})"
+STAYS = (r"cottage|hotel|holiday|villa|caravan|lodge|cabin|chalet|apartment|airbnb|b&b|trip|break|week away"
+         r"|weekend away|holiday let|glamping|campsite|cruise")
 RECUR = (rf"\bevery (?:other |single |second )?(?:{DAY}|day|week|weekend|morning|evening|night|month|year"
          rf"|fortnight|\d+ (?:days|weeks|months))\b|\b(?:{DAYNAMES})s\b|\b(?:{DAYNAMES}) (?:mornings|evenings|"
          rf"nights|afternoons)\b"
@@ -65,6 +72,9 @@ NOT_NAMES = frozenset({
     "Had", "Not", "Just", "Also", "Mr", "Mrs", "Ms", "Dr", "Christmas", "Easter", "Today", "Tomorrow", "Yesterday",
     "Tonight", "This", "That", "There", "Here", "Oh", "Ok", "Okay", "Lol", "Who", "Which", "Now", "Back", "Home",
     "Please", "Thanks", "Actually", "Called", "Named", "Still", "Again", "Too", "Away", "Out", "Off", "Up", "On",
+    # what opens a sentence before a comma and is no one's name ("Sorry, my mum is calling")
+    "Sorry", "Look", "Listen", "Well", "Yes", "No", "Yeah", "Nah", "Right", "Hey", "Hi", "Hello", "Morning", "Cheers",
+    "Anyway", "Honestly", "Great", "Brilliant", "Lovely", "Wow", "Ugh", "God", "Bless", "Thank", "Fine", "Sure",
     *(w.capitalize() for w in W.NATIONALITIES), *(w.capitalize() for w in W.RELIGIONS),
 })
 
@@ -290,6 +300,15 @@ def favourite(m: re.Match, s: str) -> list[Heard]:
     return [Heard("", f"favourite {what}", value, "favourite")]
 
 
+def appointment(m: re.Match, s: str) -> list[Heard]:
+    """"I've got the dentist on 4 November at 10:40": kept under what it is with ("dentist
+    appointment"), so the next word on it ("the dentist has moved me to 6 November") replaces it."""
+    what = re.sub(r"'s$", "", m.group("what").lower())
+    what = {"doctor": "doctor", "gp": "GP", "dental": "dentist", "checkup": "check-up"}.get(what, what)
+    value = clean(m.group("value"), cut=False)
+    return [Heard("", "appointment", value, "appointment", topic=what)] if value else []
+
+
 def fixed(attribute: str, value: str) -> Build:
     return lambda m, s: [Heard("", attribute, value, attribute)]
 
@@ -312,6 +331,11 @@ RULES: list[tuple[str, str, Build]] = [
     ("relation-name", rf"(?:^|\b{MY} )(?P<rel>mum|dad|mom|gran|grandma|grandad|nan|nana)'s name is (?P<name>{NAME})",
      rel_name),
     ("relation-name", rf"\b{MY} (?P<rel>{REL}),? (?:he|she) is called (?P<name>{NAME})", rel_name),
+    # "Deborah, my boss, wants ...", "Pepper, our cat, has ...": a name set off by commas
+    ("relation-name", rf"(?:^|\b(?:to|with|and|called|rang|saw|met|see) )(?P<name>{NAME}), {MY} (?P<rel>{REL})"
+                      rf"(?:,|[.!]?$)",
+     rel_name),
+    ("pet-name", rf"(?:^|\b(?:and|with|fed|walked|took) )(?P<name>{NAME}), {MY} (?P<rel>{PET})(?:,|[.!]?$)", pet_name),
     ("relation-names", rf"\b{MY} (?P<rel>{_PLURAL_REL}) are (?:called |named )?(?P<name>{NAME}(?:,? (?:and )?{NAME})+)",
      rel_names),
     ("pet-name", rf"\b(?:{MY}|a|an|new) (?:new |little |old |rescue |\d+[- ]year[- ]old )?(?P<rel>{PET})"
@@ -361,7 +385,8 @@ RULES: list[tuple[str, str, Build]] = [
     ("home", rf"\b(?:i|we) (?:just |recently |finally |actually )?(?:moved|'ve moved|have moved|relocated)"
              rf" (?:up |down |over )?to (?P<place>{PLACE})(?! next| in the| this| soon)", home),
     ("home", rf"\bstaying (?:put )?in (?P<place>{PLACE})", home),
-    ("home", rf"\b{MY} (?P<rel>{REL})(?: {NAME})? (?:lives|is living|has moved|moved|is based) (?:in|to) "
+    ("home", rf"\b{MY} (?P<rel>{REL})(?: {NAME})? (?:lives|is living|has moved|moved|is moving|'s moving|is based|"
+        rf"'s based) (?:in|to|up to|down to|over to) "
         rf"(?P<place>{PLACE})",
      home),
     ("home", rf"\bwe'?re in (?P<place>{PLACE}, in {PLACE})", home),
@@ -399,6 +424,24 @@ RULES: list[tuple[str, str, Build]] = [
     ("wedding", rf"\bwedding date(?:'s| has| is)? (?:changed|moved) to (?P<value>{DATE})", dated("wedding")),
     ("expiry", rf"\b{MY} (?P<what>passport|driving licence|licence|visa|railcard)(?: expires| runs out| ends)"
                rf" (?:in |on )?(?P<value>{DATE})", dated("{what} expiry")),
+    ("appointment", rf"\b(?:i'?ve got|i have|i've|i got|got|i'm at|i'm seeing) (?:the|a|an|my) (?P<what>{PROVIDERS})"
+                    rf"(?: appointment| appt)? (?:on |at )?(?P<value>{DATE}(?:,? at {TIME})?)", appointment),
+    ("appointment", rf"\b(?:my |the )?(?P<what>{PROVIDERS})(?: appointment| appt)?(?:'s| is| has been| has)? "
+                    rf"(?:now |been )?(?:moved|changed|rescheduled|put back|brought forward) to "
+                    rf"(?P<value>{DATE}(?:,? at {TIME})?)", appointment),
+    # trips: "we've booked a cottage in Bamburgh from 28 December to 2 January", "we're going to
+    # Crete on the 3rd of June for ten days"; "we've rebooked in Craster instead" changes the place
+    ("trip", rf"\b(?:i|we)(?:'ve| have)? (?:just |finally )?booked (?:a|an|the|our) "
+             rf"(?P<value>(?:[\w-]+ ){{0,2}}(?:{STAYS}) (?:in|at|near|on) {PLACE}"
+             rf"(?: (?:from|for|on) {DATE_M}(?: (?:to|till|until|-) {DATE_M})?)?)",
+     attr("trip", cut=False)),
+    ("trip", rf"\b(?:i'm|i am|we're|we are) (?:going|off|heading|flying|driving) (?:up |down |over )?to "
+             rf"(?P<value>{PLACE} (?:on|from) {DATE_M}(?: (?:to|till|until) {DATE_M}| for (?:a|one|two|three|\w+) "
+             rf"(?:days?|weeks?|nights?))?)", attr("trip", cut=False, proper=True)),
+    ("trip-place", rf"\b(?:i|we)(?:'ve| have)? (?:re-?booked|moved it|switched it|changed it) (?:in|to|at|for) "
+                   rf"(?P<value>{PLACE})", attr("trip", cut=False, proper=True)),
+    ("trip-place", rf"\b(?:holiday|trip|cottage|booking|break)\b[^.!?]*?\bit'?s (?P<value>{PLACE}) now\b",
+     attr("trip", cut=False, proper=True)),
     ("mot", rf"\b(?:{MY} )?car'?s? mot (?:is )?due (?:on )?(?P<value>{DATE})", dated("car MOT due")),
     # teams, favourites, tastes
     ("support", rf"\bi (?:support|follow) (?P<team>{_TEAM})", support),

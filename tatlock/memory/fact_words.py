@@ -160,7 +160,7 @@ NOT_SECRET = r"post\s?codes?|zip codes?|area codes?|dress codes?|code of conduct
 # a message that imagines, quotes, tells a story or jokes: nothing in it is kept
 UNREAL = (
     r"\bif i (?:were|was|had|won|lived|moved|get|got|ever|could|did|went)\b|\bif we (?:were|had|won|lived|moved|ever)\b"
-    r"|\bimagine\b|\bhypothetical(?:ly)?\b|\bpretend\b|\bsuppose\b|\bwhat if\b|\bi'd (?:rather|buy|eat|call|get|"
+    r"|\bimagine\b|\bhypothetical(?:ly)?\b|\bpretend\b|(?<!i )\bsuppose\b|\bwhat if\b|\bi'd (?:rather|buy|eat|call|get|"
     r"go|love)\b"
     r"|\bi would\b|\bwould i\b|\bshould i\b|\bshould we\b|\bthinking (?:about|of) (?:maybe|possibly)?\b|\bmaybe i'll\b"
     r"|\bone day\b|\bwho knows\b|\bprobably not\b|\bnot sure (?:if|whether)\b|\bi wish\b|\bi dreamt\b|\bi dreamed\b"
@@ -175,6 +175,14 @@ UNREAL = (
 TASK_OPENERS = frozenset("""
 translate say write sort make give tell draft pretend imagine summarise summarize rewrite spell list name
 find search check calculate convert compose describe explain recommend suggest plan create generate set book
+""".split())
+
+# task openers that are also nouns ("Book club tonight", "Plan B is the train"): a task only when
+# what follows is its object ("book a table", "plan my week", "list 5 ...")
+NOUN_OPENERS = frozenset("book plan list name set sort check search find".split())
+TASK_OBJECTS = frozenset("""
+a an the me us my our your his her their them it this that these those some something me up out in everything
+all any three two five ten few
 """.split())
 
 # after "allergic to": not an allergen ("lol I'm allergic to Mondays")

@@ -104,6 +104,8 @@ def keep_from(store: UserStore, message: Message, *, owner: str, known_secrets: 
             key = key_of(about, h.attribute, h.topic)
             old = by_key.get(key)
             value = _merge(old.value if old else None, h) if h.attribute in MULTI else h.value
+            if h.rule == "trip-place" and old:  # "rebooked in Craster instead": the same trip, elsewhere
+                value = _moved(old.value, h.value)
             kept = store.set_var(key, value, author_id=message.author_id, source_message_id=message.message_id,
                                  about=about, attribute=attribute, author_name=message.author_name, origin="heard",
                                  statement=message.content[:500])
@@ -114,6 +116,18 @@ def keep_from(store: UserStore, message: Message, *, owner: str, known_secrets: 
     except Exception:  # noqa: BLE001 - a fact is never worth the user's turn
         log.exception("facts could not be kept from message %s", message.message_id)
         return []
+
+
+def _moved(trip: str, place: str) -> str:
+    """ "cottage in Bamburgh from 28 December to 2 January" moved to Craster: the place replaced,
+    the dates kept (a trip with no place in it becomes the new place)."""
+    m = re.search(r"\b(?:in|at|near|on|to) ((?:[A-Z][\w'-]+)(?:[ -][A-Z][\w'-]+)*)", trip)
+    if m and not m.group(1).split()[0].lower().startswith(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug",
+                                                           "sep", "oct", "nov", "dec")):
+        return trip[: m.start(1)] + place + trip[m.end(1):]
+    if re.match(r"^[A-Z][\w'-]*\b", trip):  # "Crete on the 3rd of June": the place first
+        return re.sub(r"^[A-Z][\w'-]*(?:[ -][A-Z][\w'-]+)*", place, trip, count=1)
+    return place
 
 
 # -- saying it ---------------------------------------------------------------------------------
