@@ -72,13 +72,15 @@ def secret(text: str, known: tuple[str, ...] = ()) -> bool:
     return redact(text, known) != text
 
 
-def _unreal(text: str) -> bool:
+def _unreal(text: str, stated: str) -> bool:
+    """A task ("Write a poem ...") or anything imagined, joked or told of others in what is
+    ``stated`` (the message without its questions)."""
     first = re.match(r"\W*([a-z]+)\W*([a-z0-9]*)", text.lower())
     if first and first.group(1) in W.TASK_OPENERS:
         # "Book a table", "Plan my week": a task; "Book club tonight", "List price went up": not
         if first.group(1) not in W.NOUN_OPENERS or first.group(2) in W.TASK_OBJECTS or first.group(2).isdigit():
             return True
-    return bool(_UNREAL.search(text))
+    return bool(_UNREAL.search(stated))
 
 
 def _sentences(text: str) -> list[str]:
@@ -235,7 +237,10 @@ def extract(text: str, *, speaker: str | None = None, known_secrets: tuple[str, 
     asked = _ASKED.search(body)  # "the router is in the hallway cupboard if I ever ask"
     if asked:
         body = body[: asked.start()]
-    if _unreal(body if remembered or asked else text):
+    said = body if remembered or asked else text
+    # "Should I book it?" after "My car's the grey Skoda Octavia": a question's doubt is its own
+    stated = " ".join(x for x in _sentences(said) if not _question(x)) if len(_sentences(said)) > 1 else said
+    if _unreal(said, stated or said):
         return []
     body = _QUOTED.sub(" ", body)
     correction = bool(_CORRECTION.search(body))
