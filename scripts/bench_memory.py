@@ -18,7 +18,8 @@ conversations in which facts are told (some corrected later), then questions in 
 conversations; facts captured, facts in the answering prompt, right answers, with the fake
 server or a real model (``--local-llm [URL]``).
 
-    scripts/bench memory --month [PATH] [--local-llm [URL]] [-v] [--json]
+    scripts/bench memory --month [PATH] [--local-llm [URL]] [-v] [--json] [--questions A-B --save FILE]
+    scripts/bench memory --month [PATH] --merge FILE... [-v]
 """
 
 from __future__ import annotations
@@ -195,12 +196,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--timeout", type=float, default=180, help="with --local-llm: seconds per model call")
     ap.add_argument("-v", "--verbose", action="store_true", help="with --month: every kept fact, question and answer")
     ap.add_argument("--json", action="store_true", help="with --month: the results as JSON")
+    ap.add_argument("--questions", metavar="A-B", help="with --month: ask only questions A to B (e.g. 1-10: a slow "
+                    "model asked in parts, each --save'd, then --merge'd)")
+    ap.add_argument("--save", type=Path, metavar="FILE", help="with --month: also write the results as JSON to FILE")
+    ap.add_argument("--merge", type=Path, nargs="+", metavar="FILE",
+                    help="with --month: report the parts saved with --save together (nothing is run)")
     args = ap.parse_args(argv)
     if args.month is not None:
         import memory_month
 
         return memory_month.run(args.month, url=args.local_llm, model=args.model, timeout=args.timeout,
-                                verbose=args.verbose, as_json=args.json)
+                                verbose=args.verbose, as_json=args.json, questions=args.questions, save=args.save,
+                                merge=args.merge)
     try:
         checkpoints = sorted({int(x) for x in args.messages.split(",") if x.strip()})
     except ValueError:

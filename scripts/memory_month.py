@@ -220,18 +220,41 @@ def ask(month: dict[str, Any], home: Path, *, url: str | None, model: str, timeo
     return out
 
 
-def run(path: Path, *, url: str | None, model: str, timeout: float, verbose: bool, as_json: bool) -> int:
+def run(path: Path, *, url: str | None, model: str, timeout: float, verbose: bool, as_json: bool,
+        questions: str | None = None, save: Path | None = None, merge: list[Path] | None = None) -> int:
+    """Tell the month and ask its questions (``questions``: "11-20", a part of them, so that a
+    slow model can be asked in parts, each saved with ``save`` and reported together with
+    ``merge``)."""
     month = load(path)
 
     def log(msg: str) -> None:
         print(msg, file=sys.stderr, flush=True)
 
-    with tempfile.TemporaryDirectory(prefix="tatlock-bench-month-") as tmp:
-        home = Path(tmp)
-        told = tell(month, home, log)
-        facts = month["facts"]
-        got = {f["id"]: captured(f, told["lines"], month["owner"]) for f in facts}
-        rows = ask(month, home, url=url, model=model, timeout=timeout, log=log)
+    if merge:
+        parts = []
+        for part in merge:
+            try:
+                parts.append(json.loads(part.read_text(encoding="utf-8")))
+            except (OSError, ValueError) as exc:
+                raise SystemExit(f"bench memory: cannot read {part}: {exc}") from None
+        told = {"lines": parts[0]["kept"], "kept": parts[0]["kept"], "history": [None] * parts[0]["summary"][
+            "superseded_values"]}
+        got = parts[0]["captured"]
+        rows = [r for p in parts for r in p["questions"]]
+        model_name = parts[0]["summary"]["model"]
+    else:
+        if questions:
+            m = re.fullmatch(r"(\d+)-(\d+)", questions)
+            if not m or not 1 <= int(m.group(1)) <= int(m.group(2)):
+                raise SystemExit(f"bench memory: --questions takes a range such as 1-10, not {questions!r}")
+            month["questions"] = month["questions"][int(m.group(1)) - 1: int(m.group(2))]
+        with tempfile.TemporaryDirectory(prefix="tatlock-bench-month-") as tmp:
+            home = Path(tmp)
+            told = tell(month, home, log)
+            got = {f["id"]: captured(f, told["lines"], month["owner"]) for f in month["facts"]}
+            rows = ask(month, home, url=url, model=model, timeout=timeout, log=log)
+        model_name = "fake (answers nothing)" if url is None else f"{model} at {url}"
+    facts = month["facts"]
     corrected = [f for f in facts if f.get("old_value")]
     old_shown = [f["id"] for f in corrected
                  if any(covers(line.split(":", 1)[1], f["old_value"], 0.75) and not covers(line.split(":", 1)[1],
@@ -239,7 +262,7 @@ def run(path: Path, *, url: str | None, model: str, timeout: float, verbose: boo
                         for line in told["lines"])]
     ms = sorted(r["ms"] for r in rows)
     summary = {
-        "month": str(path), "model": "fake (answers nothing)" if url is None else f"{model} at {url}",
+        "month": str(path), "model": model_name,
         "facts": len(facts), "captured": sum(got.values()),
         "corrections": len(corrected), "corrections_captured": sum(got[f["id"]] for f in corrected),
         "corrected_but_old_value_current": old_shown,
@@ -248,9 +271,12 @@ def run(path: Path, *, url: str | None, model: str, timeout: float, verbose: boo
         "median_s": round(ms[len(ms) // 2] / 1000, 2) if ms else None,
         "kept_facts": len(told["kept"]), "superseded_values": len(told["history"]),
     }
+    result = {"summary": summary, "captured": got, "questions": rows,
+              "kept": told["lines"] if merge else [str(x) for x in told["lines"]]}
+    if save:
+        save.write_text(json.dumps(result, indent=1, ensure_ascii=False), encoding="utf-8")
     if as_json:
-        print(json.dumps({"summary": summary, "captured": got, "questions": rows, "kept": told["lines"]},
-                         indent=1, ensure_ascii=False))
+        print(json.dumps(result, indent=1, ensure_ascii=False))
         return 0
     print(f"memory month: {path} ({month['owner']}: {len(month['conversations'])} conversations, "
           f"{sum(len(c['messages']) for c in month['conversations'])} messages); asking {summary['model']}")
