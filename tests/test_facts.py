@@ -48,6 +48,13 @@ def heard(text: str, speaker: str | None = None) -> set[tuple[str, str, str]]:
     ("We've booked a cottage in Bamburgh from 28 December to 2 January.",
      {("", "trip", "cottage in Bamburgh from 28 December to 2 January")}),
     ("My phone's nearly dead. Does the Pixel 8 fast-charge with any plug?", {("", "phone", "Pixel 8")}),
+    ("Grandma Rose turns 90 on the 5th of May, we're planning a party at the Red Lion",
+     {("grandmother", "name", "Rose")}),
+    ("My husband Tom is a nurse at St James's, he does nights mostly",
+     {("husband", "name", "Tom"), ("husband", "job", "nurse"), ("husband", "employer", "St James's")}),
+    ("My brother Kwame lives in Accra. Anyway he's a dentist",
+     {("brother", "name", "Kwame"), ("brother", "location", "Accra"), ("brother", "job", "dentist")}),
+    ("we got a new puppy!!! cockapoo called Nacho", {("dog", "name", "Nacho"), ("dog", "breed", "cockapoo")}),
     ("Hi, it's Tom. Not a seafood place though, I'm allergic to shellfish, prawns especially.",
      {("", "allergy", "shellfish")}),
 ])
@@ -68,6 +75,8 @@ def test_statements_are_read(text, kept):
     "my PIN is 4471 don't tell anyone",
     "If I had a cat I'd call it Professor Fluffington",
     "In Friends, Ross has a monkey called Marcel",
+    "Nan Goldin is a great photographer",  # a name that begins like a relation
+    "my brother is a nightmare",  # not a job
 ])
 def test_near_misses_keep_nothing(text):
     assert heard(text) == set()

@@ -178,6 +178,7 @@ def _note(body: str) -> Heard | None:
 
 
 _PRONOUN_FACTS = [
+    (re.compile(r"\b(?:[Ss]he|[Hh]e)(?:'s| is) (?:a|an) (?P<job>(?:[a-z-]+ ){0,2}[a-z-]+)"), "job"),
     (re.compile(r"\b(?:she|he)(?:'s| is) (?P<age>\d{1,2})\b(?! ?(?:%|minutes|mins|hours|km|miles|kg|pm|"
         r"am))", re.I), "age"),
     (re.compile(r"\b(?:[Ss]he|[Hh]e)(?:'s| is) (?:the one |still |now )?in (?P<place>[A-Z][\w'-]+(?: "
@@ -194,6 +195,10 @@ def _antecedent_facts(sentence: str, antecedent: str) -> list[Heard]:
             value = m.group(1)
             if attribute == "location" and not named(value):
                 continue
+            if attribute == "job":  # "he's a dentist", not "he's a nightmare"
+                value = clean(value, cut=True)
+                if re.sub(r"s$", "", value.lower().split()[-1] if value else "") not in W.JOBS:
+                    continue
             out.append(Heard(antecedent, attribute, value, f"{attribute}-pronoun"))
     return out
 

@@ -222,10 +222,12 @@ def job(m: re.Match, s: str) -> list[Heard]:
     words = title.lower().split()
     if not words or len(words) > 5 or re.sub(r"s$", "", words[-1]) not in W.JOBS:
         return []
-    out = [Heard("", "job", title, "job")]
-    where = m.groupdict().get("where")
+    gd = m.groupdict()
+    whom = who(gd["rel"]) if gd.get("rel") else ""  # "my husband Tom is a nurse": his job
+    out = [Heard(whom, "job", title, "job")]
+    where = gd.get("where")
     if where and clean(where):
-        out.append(Heard("", "employer", clean(where), "job-employer"))
+        out.append(Heard(whom, "employer", clean(where), "job-employer"))
     return out
 
 
@@ -336,6 +338,12 @@ RULES: list[tuple[str, str, Build]] = [
                       rf"(?:,|[.!]?$)",
      rel_name),
     ("pet-name", rf"(?:^|\b(?:and|with|fed|walked|took) )(?P<name>{NAME}), {MY} (?P<rel>{PET})(?:,|[.!]?$)", pet_name),
+    ("relation-name", rf"(?<![\w'])(?P<rel>(?-i:Grandma|Granny|Gran|Nana|Nanna|Grandad|Grandpa|Granddad|Aunt|"
+                      rf"Auntie|Aunty|Uncle|Cousin)) (?P<name>{NAME})(?![\w])", rel_name),
+    # "we got a new puppy!!! cockapoo called Nacho": a pet the speaker has, named
+    ("pet-name", rf"\b(?:i|we)(?:'ve| have)? (?:just |finally )?(?:got|have|adopted|bought|rescued|brought home)\b"
+                 rf"[^.?]*?\b(?P<rel>{PET}) (?:called|named) (?P<name>{NAME})", pet_name),
+    ("pet-name", rf"^(?:an? )?(?P<rel>{PET}) (?:called|named) (?P<name>{NAME})", pet_name),
     ("relation-names", rf"\b{MY} (?P<rel>{_PLURAL_REL}) are (?:called |named )?(?P<name>{NAME}(?:,? (?:and )?{NAME})+)",
      rel_names),
     ("pet-name", rf"\b(?:{MY}|a|an|new) (?:new |little |old |rescue |\d+[- ]year[- ]old )?(?P<rel>{PET})"
@@ -372,6 +380,10 @@ RULES: list[tuple[str, str, Build]] = [
     # work: "I'm a primary school teacher", "I work as a paralegal at Hobbs Wright", "I work at Rolls-Royce"
     ("job", r"\b(?:i'?m|i am|im|i work as|i'm working as|i've (?:just )?started (?:a new job|work) as|new job as)"
             r" (?:a|an|the) (?P<job>(?:(?!(?:at|for|in|with|and|so|but|now|too)\b)[a-z-]+ ){0,3}(?!(?:at|for|in|"
+            r"with|and|so|but|now|too)\b)[a-z-]+)"
+            rf"(?: (?:at|for|in) (?P<where>{UP}[^,.!?;]+))?", job),
+    ("job", rf"\b{MY} (?P<rel>{REL})(?: {NAME})?(?:,)? (?:is|'s|works as|is working as) (?:a|an) "
+            r"(?P<job>(?:(?!(?:at|for|in|with|and|so|but|now|too)\b)[a-z-]+ ){0,3}(?!(?:at|for|in|"
             r"with|and|so|but|now|too)\b)[a-z-]+)"
             rf"(?: (?:at|for|in) (?P<where>{UP}[^,.!?;]+))?", job),
     ("employer", rf"\bi work (?:at|for) (?P<value>{_EMPLOYER})",
