@@ -54,6 +54,8 @@ def heard(text: str, speaker: str | None = None) -> set[tuple[str, str, str]]:
      {("husband", "name", "Tom"), ("husband", "job", "nurse"), ("husband", "employer", "St James's")}),
     ("My brother Kwame lives in Accra. Anyway he's a dentist",
      {("brother", "name", "Kwame"), ("brother", "location", "Accra"), ("brother", "job", "dentist")}),
+    ("Arsenal lost again, I've supported them since I was six", {("", "team", "Arsenal")}),
+    ("I went vegetarian in January, so no meat recipes please", {("", "diet", "vegetarian")}),
     ("we got a new puppy!!! cockapoo called Nacho", {("dog", "name", "Nacho"), ("dog", "breed", "cockapoo")}),
     ("Hi, it's Tom. Not a seafood place though, I'm allergic to shellfish, prawns especially.",
      {("", "allergy", "shellfish")}),
@@ -77,6 +79,8 @@ def test_statements_are_read(text, kept):
     "In Friends, Ross has a monkey called Marcel",
     "Nan Goldin is a great photographer",  # a name that begins like a relation
     "my brother is a nightmare",  # not a job
+    "I went vegan for a month once but gave up",  # a diet that was
+    "I used to be vegetarian",
 ])
 def test_near_misses_keep_nothing(text):
     assert heard(text) == set()

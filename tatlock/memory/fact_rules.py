@@ -206,6 +206,10 @@ def diet(m: re.Match, s: str) -> list[Heard]:
         before = s[max(0, d.start() - 30): d.start()].lower()
         if after in W.DIET_DISHES or re.search(r"\b(?:not|no longer|n't|never)\b(?: \w+){0,2} ?$", before):
             continue
+        if re.search(r"\bused to\b", before) or re.search(  # "I went vegan for a month once but gave up"
+                r"\b(?:once|gave (?:it )?up|for a (?:day|week|month|year|while|bit)|didn't last|back then|years ago"
+                r"|at uni|as a kid)\b", s[d.end():], re.I):
+            continue
         kept.append(Heard("", "diet", W.DIETS[d.group("d").lower()], "diet"))
     return kept[-1:]  # "not vegetarian any more, pescatarian now": the last one said stands
 
@@ -365,7 +369,8 @@ RULES: list[tuple[str, str, Build]] = [
     ("allergy", r"\b(?:i have|i've got|my) (?:an? )?(?:severe |serious |bad |mild )?(?P<value>[a-z]+) allergy\b",
      allergy),
     # diet, conditions, medication
-    ("diet", rf"\b(?:i'?m|i am|im|i've been|i have been|as a|i eat|i only eat|i'm now|(?:so |, "
+    ("diet", rf"\b(?:i'?m|i am|im|i've been|i have been|as a|i eat|i only eat|i'm now|i went|i've gone|i have gone"
+        rf"|i turned|i became|we went|we've gone|(?:so |, "
         rf")?(?:{_DIET_WORDS}) now)\b",
      diet),
     ("condition", rf"\b(?:i'?m|i am|im|i've been|i have|i've got|i get|i suffer from)(?: \w+)?? "
@@ -457,6 +462,9 @@ RULES: list[tuple[str, str, Build]] = [
     ("mot", rf"\b(?:{MY} )?car'?s? mot (?:is )?due (?:on )?(?P<value>{DATE})", dated("car MOT due")),
     # teams, favourites, tastes
     ("support", rf"\bi (?:support|follow) (?P<team>{_TEAM})", support),
+    # "Arsenal lost again, I've supported them since I was six"
+    ("support", rf"(?:^|\s)(?P<team>{_TEAM})\b[^.!?]*?\bi(?:'ve| have)? (?:always )?(?:supported|followed) them\b",
+     support),
     ("support", rf"\bseason tickets? (?:for|at) (?P<team>{_TEAM})", support),
     ("support", rf"\b(?:i'?m|we'?re)(?: both| all)? (?P<team>{_TEAM}) through and through", support),
     ("favourite", r"\b(?:my )?fav(?:ou?rite|rite)? (?P<what>[a-z]+(?: [a-z]+)?) (?:is|are|'s) (?:an? "
