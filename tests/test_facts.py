@@ -178,3 +178,18 @@ def test_facts_are_listed_edited_and_forgotten_from_the_cli(served, cli):
     assert after == {"location": "York"}
     bad = cli("memory", "facts", "forget", "no.such.fact")
     assert bad.code != 0 and "no.such.fact" in bad.err and "Traceback" not in bad.err
+
+
+def test_who_she_is_comes_from_the_same_persons_message_before(served):
+    served.handler = quiet_model
+    butler = Butler(load())
+    first = butler.ask("long day. Maria and I had dinner at her parents")
+    butler.ask("she's been my wife for 12 years this june, can you believe it",
+               conversation_id=first.conversation_id)
+    tom = butler.guest("Tom")
+    butler.ask("Took Rex out this morning", author=tom, conversation_id=first.conversation_id)
+    butler.ask("he's a beagle, ridiculous dog", author=tom, conversation_id=first.conversation_id)
+    kept = {v.key: v.value for v in butler.facts.list()}
+    assert kept["wife.name"] == "Maria"
+    assert (kept["tom.dog.name"], kept["tom.dog.breed"]) == ("Rex", "beagle")  # Tom's dog: he said it
+    butler.close()

@@ -55,7 +55,9 @@ _CONDITIONAL = re.compile(r"\b(?:whether|if)\b.*$", re.I)
 _DIET_ALONE = re.compile(rf"^(?:so |now )?(?P<d>{'|'.join(re.escape(w) for w in W.DIETS)})(?:,? (?:i suppose|i guess|"
                          r"now|these days|technically|mostly|basically|really|then|officially|from now on))*\W*$", re.I)
 # "... Biscuit to the vet. He's our beagle": the name said just before is the pet's
-_PET_IS = re.compile(rf"^(?:he|she|it)(?:'s| is) (?:{MY}|the family's) (?:\w+ )?(?P<kind>{PET})\b", re.I)
+# "she's been my wife for 12 years" after "Maria and I had dinner": the name said just before
+_IS_MY = re.compile(rf"^(?:and |oh |yeah |well )?(?:he|she|it)(?:'s| is|'s been| has been) "
+                    rf"(?:(?P<own>{MY}|the family's) (?:\w+ )?|an? )(?P<kind>{PET}|{REL})\b", re.I)
 # "The dentist rang ... It's now 6 November at 3pm.": the appointment named in the message moved
 _NOW_ON = re.compile(rf"^(?:it's|it is|that's|that is) (?:now |been moved to |moved to )(?:on )?(?P<value>{DATE}"
                      rf"(?:,? at {TIME})?)", re.I)
@@ -225,12 +227,18 @@ def _last_name(sentence: str) -> str:
     """The last capitalised word of a sentence that can be a name (not its first word, not a
     month, a day, a pronoun...): "Took Biscuit to the vet" -> "Biscuit"."""
     names = [w for w in re.findall(rf"(?<=\s)({NAME})(?![\w'])", sentence) if w not in NOT_NAMES]
+    first = re.match(rf"^({NAME}) and (?:I|i|me)\b", sentence)  # "Maria and I had dinner"
+    if not names and first and first.group(1) not in NOT_NAMES:
+        names = [first.group(1)]
     return names[-1] if names else ""
 
 
-def extract(text: str, *, speaker: str | None = None, known_secrets: tuple[str, ...] = ()) -> list[Heard]:
+def extract(text: str, *, speaker: str | None = None, known_secrets: tuple[str, ...] = (),
+            before: str = "") -> list[Heard]:
     """The facts ``text`` states. ``speaker``: the author's name when it is a guest, so that
-    their self-introduction ("Rosa here, ...") is not read as a fact."""
+    their self-introduction ("Rosa here, ...") is not read as a fact. ``before``: what the same
+    person said just before, for whom "she" is ("Maria and I had dinner" / "she's been my wife
+    for 12 years")."""
     if not text or len(text) > MAX_CHARS:
         return []
     text = " ".join(text.replace("’", "'").replace("‘", "'").replace("“", '"').replace("”", '"').split())
@@ -251,7 +259,9 @@ def extract(text: str, *, speaker: str | None = None, known_secrets: tuple[str, 
     correction = bool(_CORRECTION.search(body))
     heard: list[Heard] = []
     antecedent = ""
-    last_name = ""  # the last proper name of the sentence before (not its first word)
+    # the last proper name of the sentence before (not its first word)
+    prior = _sentences(" ".join(before.split())) if before and len(before) <= MAX_CHARS else []
+    last_name = _last_name(prior[-1]) if prior else ""
     for sentence in _sentences(body):
         sentence = sentence.strip()
         rel = list(re.finditer(rf"\b{MY} (?P<rel>{REL})\b", sentence, re.I))
@@ -266,12 +276,14 @@ def extract(text: str, *, speaker: str | None = None, known_secrets: tuple[str, 
             continue
         sentence = _CONDITIONAL.sub("", sentence).strip()
         found: list[Heard] = []
-        pet = _PET_IS.match(sentence)
-        if pet and last_name:
-            kind = pet.group("kind").lower()
+        pet = _IS_MY.match(sentence)
+        kind = pet.group("kind").lower() if pet else ""
+        if pet and last_name and (kind in W.PETS or kind in W.BREEDS):
             found.append(Heard(who(kind), "name", last_name, "pet-name"))
             if kind in W.BREEDS:
                 found.append(Heard(who(kind), "breed", kind, "pet-breed"))
+        elif pet and last_name and pet.group("own"):  # a relation is said as "my wife", not "a wife"
+            found.append(Heard(who(kind), "name", last_name, "relation-name"))
         diet_alone = _DIET_ALONE.match(sentence)
         if diet_alone:
             found.append(Heard("", "diet", W.DIETS[diet_alone.group("d").lower()], "diet"))

@@ -82,6 +82,15 @@ def _merge(old: str | None, h: Heard) -> str:
     return ", ".join(items)
 
 
+def _said_before(store: UserStore, message: Message) -> str:
+    """The same person's message just before this one in the conversation (who "she" is)."""
+    if message.message_number <= 1:
+        return ""
+    earlier = store.messages(message.conversation_id, max(1, message.message_number - 4), message.message_number - 1)
+    mine = [m for m in earlier if m.role == "user" and m.author_id == message.author_id]
+    return mine[-1].content if mine else ""
+
+
 def keep_from(store: UserStore, message: Message, *, owner: str, known_secrets: tuple[str, ...] = ()) -> list[Noted]:
     """Read a stored message for facts and keep them, attributed to its author (a guest's
     statement is theirs: "I'm allergic to shellfish" from Tom is Tom's allergy). Never raises:
@@ -90,7 +99,8 @@ def keep_from(store: UserStore, message: Message, *, owner: str, known_secrets: 
         return []
     speaker = None if message.is_anchor else message.author_name
     try:
-        heard = extract(message.content, speaker=speaker, known_secrets=known_secrets)
+        heard = extract(message.content, speaker=speaker, known_secrets=known_secrets,
+                        before=_said_before(store, message))
         if not heard:
             return []
         base = "owner" if message.is_anchor else message.author_name
