@@ -193,3 +193,12 @@ def test_who_she_is_comes_from_the_same_persons_message_before(served):
     assert kept["wife.name"] == "Maria"
     assert (kept["tom.dog.name"], kept["tom.dog.breed"]) == ("Rex", "beagle")  # Tom's dog: he said it
     butler.close()
+
+
+def test_with_the_model_server_down_what_was_told_is_kept_and_said(cli, closed_port_url, monkeypatch):
+    monkeypatch.setenv("OLLAMA_HOST", closed_port_url)
+    r = cli("ask", "Remember that my sister Rachel lives in Sheffield.")
+    assert r.code != 0 and "not reachable" in r.err
+    assert "tatlock: noted: your sister's name is Rachel; your sister's location is Sheffield" in r.err
+    assert "Traceback" not in r.err
+    assert "sister.location = Sheffield" in cli("var", "list").out

@@ -184,7 +184,8 @@ def _ask(butler: "Butler", args: argparse.Namespace, question: str, material: st
             screen.token(ev.text)
         elif isinstance(ev, AnswerReplaced):
             screen.replace(ev.text)
-        if isinstance(ev, Notice) and ev.kind == "truncated" and not args.verbose:
+        # a long message cut, or what was kept from it though the model failed: said even so
+        if isinstance(ev, Notice) and ev.kind in ("truncated", "facts") and not args.verbose:
             err.write(f"tatlock: {inert(ev.message)}\n")
         if isinstance(ev, MessageStored) and ev.role == "user":
             saved = True
