@@ -202,3 +202,14 @@ def test_with_the_model_server_down_what_was_told_is_kept_and_said(cli, closed_p
     assert "tatlock: noted: your sister's name is Rachel; your sister's location is Sheffield" in r.err
     assert "Traceback" not in r.err
     assert "sister.location = Sheffield" in cli("var", "list").out
+
+
+def test_a_named_relative_who_moves_is_the_relative(served):
+    served.handler = quiet_model
+    butler = Butler(load())
+    butler.ask("Can you draft a short text to my sister Rachel? She's in Sheffield, so it's not far for her.")
+    butler.ask("Big news: Rachel's taken the job in Glasgow, she's moving up there this weekend.", new=True)
+    assert butler.facts.get("sister.location").value == "Glasgow"
+    assert [h.value for h in butler.facts.history("sister.location")] == ["Sheffield"]
+    assert "Rachel.location" not in {v.key for v in butler.facts.list()}
+    butler.close()

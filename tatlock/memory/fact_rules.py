@@ -243,6 +243,15 @@ def home(m: re.Match, s: str) -> list[Heard]:
     return [Heard(who(rel) if rel else "", "location", place, "home")]
 
 
+def moving(m: re.Match, s: str) -> list[Heard]:
+    """"Rachel's moving to Glasgow", "Rachel's taken the job in Glasgow, she's moving up there":
+    where someone named now lives (the name is matched to a relation when it is known)."""
+    name, place = named(m.group("name")), clean(m.group("place"), cut=False)
+    if not name or not place or name.lower().endswith("ing") or re.sub(r"s$", "", place.split()[0]) in NOT_NAMES:
+        return []  # "Swimming's moved to Tuesdays" is a routine
+    return [Heard(name, "location", place, "moving", correction=True)]
+
+
 def car(m: re.Match, s: str) -> list[Heard]:
     value = clean(m.group("car"))
     words = [w.lower().strip(",.()") for w in value.split()]
@@ -407,6 +416,10 @@ RULES: list[tuple[str, str, Build]] = [
         rf"(?P<place>{PLACE})",
      home),
     ("home", rf"\bwe'?re in (?P<place>{PLACE}, in {PLACE})", home),
+    ("moving", rf"(?:^|\s)(?P<name>{NAME})(?:'s| is| has) (?:now |just )?(?:moving|moved|relocating) "
+               rf"(?:up |down |over )?to (?P<place>{PLACE})", moving),
+    ("moving", rf"(?:^|\s)(?P<name>{NAME})(?:'s| has| is)\b[^.!?]*?\b(?:in|to) (?P<place>{PLACE})\b[^.!?]*?\b(?:she|he)"
+               rf"(?:'s| is) (?:moving|relocating) (?:up |down |over )?there\b", moving),
     ("from", rf"\bi'?m (?:originally )?from (?P<value>{PLACE})", attr("from", cut=False, proper=True)),
     ("birthplace", rf"\bi was born in (?P<value>{PLACE})", attr("birthplace", cut=False, proper=True)),
     ("birthplace", rf"(?P<value>{PLACE}) born and bred\b", attr("birthplace", cut=False, proper=True)),
