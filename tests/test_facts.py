@@ -211,5 +211,5 @@ def test_a_named_relative_who_moves_is_the_relative(served):
     butler.ask("Big news: Rachel's taken the job in Glasgow, she's moving up there this weekend.", new=True)
     assert butler.facts.get("sister.location").value == "Glasgow"
     assert [h.value for h in butler.facts.history("sister.location")] == ["Sheffield"]
-    assert "Rachel.location" not in {v.key for v in butler.facts.list()}
+    assert not [v.key for v in butler.facts.list() if v.key.startswith("rachel")]
     butler.close()
