@@ -21,9 +21,9 @@ from dataclasses import replace
 
 from tatlock.memory import fact_words as W
 from tatlock.memory.fact_rules import (
-    COMPILED, DATE, DAYNAMES, MULTI_WORDS, MY, NAME, NOT_NAMES, PET, PROVIDERS, RECUR, REL, TIME, Heard, clean,
-    named, who,
+    DATE, DAYNAMES, MULTI_WORDS, MY, NAME, NOT_NAMES, PET, PROVIDERS, RECUR, REL, TIME, Heard, clean, named, who,
 )
+from tatlock.memory.fact_table import COMPILED
 from tatlock.redact import redact
 
 __all__ = ["Heard", "extract", "secret", "MULTI"]
