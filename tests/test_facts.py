@@ -213,3 +213,14 @@ def test_a_named_relative_who_moves_is_the_relative(served):
     assert [h.value for h in butler.facts.history("sister.location")] == ["Sheffield"]
     assert not [v.key for v in butler.facts.list() if v.key.startswith("rachel")]
     butler.close()
+
+
+def test_what_a_pet_must_not_eat_is_the_pets(served):
+    served.handler = quiet_model
+    butler = Butler(load())
+    first = butler.ask("Took Biscuit to the vet this morning. He's our beagle, five years old.")
+    butler.ask("The vet thinks he has a food intolerance, so no chicken at all for him from now on.",
+               conversation_id=first.conversation_id)
+    assert butler.facts.get("dog.food_restriction").value == "no chicken"
+    assert butler.facts.get("dog.food_restriction").about == "owner's dog"
+    butler.close()

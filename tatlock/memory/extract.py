@@ -61,6 +61,10 @@ _IS_MY = re.compile(rf"^(?:and |oh |yeah |well )?(?:he|she|it)(?:'s| is|'s been|
 # "The dentist rang ... It's now 6 November at 3pm.": the appointment named in the message moved
 _NOW_ON = re.compile(rf"^(?:it's|it is|that's|that is) (?:now |been moved to |moved to )(?:on )?(?P<value>{DATE}"
                      rf"(?:,? at {TIME})?)", re.I)
+# "no chicken at all for him", "he can't have dairy": what someone just named must not eat
+_NOT_FOR = re.compile(r"\bno (?P<food>[a-z]+(?: [a-z]+)?) (?:at all |whatsoever )?for (?:him|her)\b"
+                      r"|\b(?:he|she) (?:can't|cannot|can not|mustn't|must not|shouldn't|isn't allowed to) (?:have|eat)"
+                      r" (?:any )?(?P<food2>[a-z]+(?: [a-z]+)?)\b", re.I)
 _APPOSITION = re.compile(rf"\b{MY} (?P<rel>{REL}),? (?P<name>{NAME})(?![\w'])", re.I)
 _INTERROGATIVE = re.compile(
     r"^(?:\w+,\s*)?(?:what|what's|whats|who|who's|whose|when|when's|where|where's|why|how|which|is|are|am|was|were|do"
@@ -261,7 +265,7 @@ def extract(text: str, *, speaker: str | None = None, known_secrets: tuple[str, 
     antecedent = ""
     # the last proper name of the sentence before (not its first word)
     prior = _sentences(" ".join(before.split())) if before and len(before) <= MAX_CHARS else []
-    last_name = _last_name(prior[-1]) if prior else ""
+    last_name = next((n for n in map(_last_name, reversed(prior)) if n), "")
     for sentence in _sentences(body):
         sentence = sentence.strip()
         rel = list(re.finditer(rf"\b{MY} (?P<rel>{REL})\b", sentence, re.I))
@@ -284,6 +288,11 @@ def extract(text: str, *, speaker: str | None = None, known_secrets: tuple[str, 
                 found.append(Heard(who(kind), "breed", kind, "pet-breed"))
         elif pet and last_name and pet.group("own"):  # a relation is said as "my wife", not "a wife"
             found.append(Heard(who(kind), "name", last_name, "relation-name"))
+        banned = _NOT_FOR.search(sentence)
+        if banned and last_name:  # "Biscuit ... so no chicken at all for him from now on"
+            food = clean(banned.group("food") or banned.group("food2"), cut=True).lower()
+            if food and food.split()[0] not in ("more", "longer", "idea", "way", "time", "point", "need", "reason"):
+                found.append(Heard(last_name, "food restriction", "no " + food, "not-for"))
         diet_alone = _DIET_ALONE.match(sentence)
         if diet_alone:
             found.append(Heard("", "diet", W.DIETS[diet_alone.group("d").lower()], "diet"))
