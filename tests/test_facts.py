@@ -224,3 +224,20 @@ def test_what_a_pet_must_not_eat_is_the_pets(served):
     assert butler.facts.get("dog.food_restriction").value == "no chicken"
     assert butler.facts.get("dog.food_restriction").about == "owner's dog"
     butler.close()
+
+
+async def test_the_memory_pane_shows_what_was_kept_and_from_whom(served):
+    from tui_support import running, said, send, until
+
+    served.handler = quiet_model
+    async with running() as (app, pilot):
+        await send(app, pilot, "My sister Harriet lives in Leeds, and I'm allergic to peanuts.")
+        assert said(app)[-1][1].endswith("(noted: your sister's name is Harriet; your allergy is peanuts; "
+                                         "your sister's location is Leeds)")
+        memory = app.pane("memory")
+        await until(pilot, lambda: "Harriet" in str(memory.query_one("#memory-variables").render()),
+                    what="the kept facts in the Memory pane")
+        shown = str(memory.query_one("#memory-variables").render())
+        assert "allergy = peanuts" in shown
+        assert "your sister's name = Harriet" in shown and "your sister's location = Leeds" in shown
+        assert "learnt from Tester in message 1" in shown
