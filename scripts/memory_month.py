@@ -204,7 +204,8 @@ def ask(month: dict[str, Any], home: Path, *, url: str | None, model: str, timeo
                 ms = (time.perf_counter() - t0) * 1000
             answer = final.answer if isinstance(final, TurnFinished) else f"(failed: {getattr(final, 'message', '')})"
             answering = [c for c in calls if c.phase in ("assess", "respond")]
-            prompt = "\n".join(m.get("content") or "" for c in answering for m in c.messages)
+            # the question itself is taken out: its own words are not the fact being in the prompt
+            prompt = "\n".join(m.get("content") or "" for c in answering for m in c.messages).replace(q["question"], "")
             block = re.search(r"## What you have been told.*?(?:\n\n|\Z)", prompt, re.S)
             row = {"fact": q.get("fact"), "speaker": q["speaker"], "question": q["question"],
                    "expected": q["expected"], "answer": answer, "ms": ms,
