@@ -55,6 +55,7 @@ def heard(text: str, speaker: str | None = None) -> set[tuple[str, str, str]]:
     ("My brother Kwame lives in Accra. Anyway he's a dentist",
      {("brother", "name", "Kwame"), ("brother", "location", "Accra"), ("brother", "job", "dentist")}),
     ("Arsenal lost again, I've supported them since I was six", {("", "team", "Arsenal")}),
+    ("I drink builders tea, milk and two sugars, if anyone asks", {("", "tea", "builders tea, milk and two sugars")}),
     ("I went vegetarian in January, so no meat recipes please", {("", "diet", "vegetarian")}),
     ("we got a new puppy!!! cockapoo called Nacho", {("dog", "name", "Nacho"), ("dog", "breed", "cockapoo")}),
     ("Hi, it's Tom. Not a seafood place though, I'm allergic to shellfish, prawns especially.",
@@ -81,6 +82,8 @@ def test_statements_are_read(text, kept):
     "my brother is a nightmare",  # not a job
     "I went vegan for a month once but gave up",  # a diet that was
     "I used to be vegetarian",
+    "I like coffee, it wakes me up",  # a taste, not how they take it
+    "It's a Tesla Model 3 I think",  # no car spoken of: whose?
 ])
 def test_near_misses_keep_nothing(text):
     assert heard(text) == set()
@@ -212,6 +215,15 @@ def test_a_named_relative_who_moves_is_the_relative(served):
     assert butler.facts.get("sister.location").value == "Glasgow"
     assert [h.value for h in butler.facts.history("sister.location")] == ["Sheffield"]
     assert not [v.key for v in butler.facts.list() if v.key.startswith("rachel")]
+    butler.close()
+
+
+def test_the_car_spoken_of_just_before_is_the_speakers(served):
+    served.handler = quiet_model
+    butler = Butler(load())
+    first = butler.ask("Car's making a funny noise again.")
+    butler.ask("It's a 2014 Toyota Corolla, never given me trouble before now.", conversation_id=first.conversation_id)
+    assert butler.facts.get("car").value == "2014 Toyota Corolla"
     butler.close()
 
 

@@ -21,7 +21,8 @@ from dataclasses import replace
 
 from tatlock.memory import fact_words as W
 from tatlock.memory.fact_rules import (
-    DATE, DAYNAMES, MULTI_WORDS, MY, NAME, NOT_NAMES, PET, PROVIDERS, RECUR, REL, TIME, Heard, clean, named, who,
+    DATE, DAYNAMES, MULTI_WORDS, MY, NAME, NOT_NAMES, PET, PROVIDERS, RECUR, REL, TIME, Heard, car, clean, named,
+    who,
 )
 from tatlock.memory.fact_table import COMPILED
 from tatlock.redact import redact
@@ -65,6 +66,9 @@ _NOW_ON = re.compile(rf"^(?:it's|it is|that's|that is) (?:now |been moved to |mo
 _NOT_FOR = re.compile(r"\bno (?P<food>[a-z]+(?: [a-z]+)?) (?:at all |whatsoever )?for (?:him|her)\b"
                       r"|\b(?:he|she) (?:can't|cannot|can not|mustn't|must not|shouldn't|isn't allowed to) (?:have|eat)"
                       r" (?:any )?(?P<food2>[a-z]+(?: [a-z]+)?)\b", re.I)
+# "Car's making a funny noise." / "It's a 2014 Toyota Corolla": the car spoken of is the speaker's
+_IT_IS_CAR = re.compile(r"^(?:it's|it is|its) (?:a|an) (?P<car>(?:[\w-]+ ){0,3}(?-i:[A-Z0-9])[\w-]*"
+                        r"(?: (?-i:[A-Z0-9])[\w-]*){0,2}(?: (?:estate|hatchback|ev|hybrid|electric|van))?)", re.I)
 _APPOSITION = re.compile(rf"\b{MY} (?P<rel>{REL}),? (?P<name>{NAME})(?![\w'])", re.I)
 _INTERROGATIVE = re.compile(
     r"^(?:\w+,\s*)?(?:what|what's|whats|who|who's|whose|when|when's|where|where's|why|how|which|is|are|am|was|were|do"
@@ -288,6 +292,9 @@ def extract(text: str, *, speaker: str | None = None, known_secrets: tuple[str, 
                 found.append(Heard(who(kind), "breed", kind, "pet-breed"))
         elif pet and last_name and pet.group("own"):  # a relation is said as "my wife", not "a wife"
             found.append(Heard(who(kind), "name", last_name, "relation-name"))
+        it_car = _IT_IS_CAR.match(sentence)
+        if it_car and re.search(r"\b(?:my |the |our )?car\b", f"{before} {body}", re.I):
+            found += [replace(h, rule="car-it") for h in car(it_car, sentence)]
         banned = _NOT_FOR.search(sentence)
         if banned and last_name:  # "Biscuit ... so no chicken at all for him from now on"
             food = clean(banned.group("food") or banned.group("food2"), cut=True).lower()

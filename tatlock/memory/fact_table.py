@@ -173,6 +173,10 @@ RULES: list[tuple[str, str, Build]] = [
                 r"way\b)[a-z][^.!?;,]*)",
      attr("dislikes")),
     ("tea", r"\bi take my (?P<what>tea|coffee) (?P<value>[^.!?;]+)", attr("{what}", cut=False)),
+    # "I drink builders tea, milk and two sugars": how they take it follows the drink
+    ("tea", r"\bi (?:drink|have|like|take) (?P<value>(?:[a-z']+ ){0,2}(?P<what>tea|coffee)(?:,| with) [^.!?;]*?"
+            r"\b(?:milk|sugars?|black|white|strong|weak|sweetener|honey|lemon|oat|soya|almond|cream|decaf)\b[^.!?;]*)",
+     attr("{what}", cut=False)),
     ("alcohol", r"\bi (?:don'?t|do not|never) drink\b(?! (?:coffee|tea|milk|water|fizzy|much|enough))",
      fixed("alcohol", "does not drink")),
     ("alcohol", r"\bi'?m not drinking at all\b", fixed("alcohol", "does not drink")),
