@@ -63,6 +63,12 @@ def covers(text: str, expected: str, share: float = 0.5) -> bool:
     return bool(need) and len(need & have) / len(need) >= share
 
 
+def holds(text: str, expected: str) -> bool:
+    """The expected answer, or what its parentheses say it also is ("yes, she eats fish now
+    (pescatarian)": "pescatarian" is the fact too)."""
+    return covers(text, expected) or any(covers(text, inner) for inner in re.findall(r"\(([^)]*)\)", expected))
+
+
 def load(path: Path) -> dict[str, Any]:
     try:
         month = json.loads(path.read_text(encoding="utf-8"))
@@ -210,8 +216,8 @@ def ask(month: dict[str, Any], home: Path, *, url: str | None, model: str, timeo
             row = {"fact": q.get("fact"), "speaker": q["speaker"], "question": q["question"],
                    "expected": q["expected"], "answer": answer, "ms": ms,
                    "route": getattr(final, "route", None), "quality": getattr(final, "quality", None),
-                   "in_prompt": covers(prompt, q["expected"]), "in_block": covers(block.group(0), q["expected"]) if block else False,
-                   "right": covers(answer, q["expected"])}
+                   "in_prompt": holds(prompt, q["expected"]), "in_block": holds(block.group(0), q["expected"]) if block else False,
+                   "right": holds(answer, q["expected"])}
             out.append(row)
             log(f"  {n:>2}/{len(month['questions'])} {row['fact'] or '-':>4} in prompt {'yes' if row['in_prompt'] else 'no ':<3}"
                 f" right {'yes' if row['right'] else 'no ':<3} {ms / 1000:5.1f} s  {q['question'][:60]}")
