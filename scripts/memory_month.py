@@ -17,7 +17,7 @@ It reports, per fact and in total: **captured** (a kept fact holds the fact's cu
 at least half of its words, in a fact about the right person), **in the prompt** (the words of
 the question's expected answer are in the prompt that answered it: the assessment's, or the
 respond phase's when there was one; and separately in its kept-facts block), and **right
-answers** (at least half of the expected answer's words, parentheses aside, are in the answer:
+answers** (at least half of the expected answer's words, parentheses aside, or of what its parentheses say, are in the answer:
 lenient, so the answers are printed with ``-v`` to be read). The fake server knows nothing:
 its answers are "I could not say, sir.", so its right answers count only what tatlock says
 itself.
