@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tatlock.memory.extract import Heard, extract  # noqa: E402
+from tatlock.memory.fact_extract import Heard, extract  # noqa: E402
 from tatlock.memory.fact_rules import who  # noqa: E402
 
 DEFAULT = ROOT / "tests" / "data" / "facts" / "facts_extract_train.jsonl"

@@ -13,7 +13,7 @@ import pytest
 from support.replies import direct, phase_of
 from tatlock.butler import Butler
 from tatlock.config import load
-from tatlock.memory.extract import extract
+from tatlock.memory.fact_extract import extract
 
 
 def heard(text: str, speaker: str | None = None) -> set[tuple[str, str, str]]:

@@ -1,7 +1,7 @@
 """The fact extractor's rule builders (what a rule keeps from a match) and the shapes its
 patterns are made of; the table of rules is ``memory/fact_table.py``.
 
-A rule matches inside one sentence (``memory/extract.py`` splits the message, drops questions,
+A rule matches inside one sentence (``memory/fact_extract.py`` splits the message, drops questions,
 secrets and anything imagined first). Patterns are compiled case-insensitive; a rule that
 needs a proper name checks the capital itself (``_named``), so "my sister is called Harriet"
 keeps Harriet and "my sister is called back" keeps nothing.

@@ -1,4 +1,4 @@
-"""The words the fact extractor (``memory/extract.py``) knows, as data: who people are to the
+"""The words the fact extractor (``memory/fact_extract.py``) knows, as data: who people are to the
 speaker, what a diet, a condition, a job, a car or a phone is called, and the words that mark a
 statement as something other than a fact about the speaker's life (a secret, a hypothesis, a
 story, a joke).

@@ -20,7 +20,7 @@ import logging
 import re
 from dataclasses import dataclass
 
-from tatlock.memory.extract import MULTI, Heard, extract
+from tatlock.memory.fact_extract import MULTI, Heard, extract
 from tatlock.memory.tokens import Estimator
 from tatlock.store.user import MAX_VAR_KEY, Message, UserStore, Variable
 

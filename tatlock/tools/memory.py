@@ -191,7 +191,7 @@ def set_personal_variable(*, ctx: ToolContext, key: str, value: str) -> dict:
         return {"error": "Both the name and the value of the fact are needed."}
     message_id = ctx.extra.get("message_id")
     value = str(value).strip()
-    # the fact may have been kept from this very message already (memory/extract.py): say so, keep one
+    # the fact may have been kept from this very message already (memory/fact_extract.py): say so, keep one
     for v in store.vars():
         if message_id is not None and v.source_message_id == message_id and v.value.casefold() == value.casefold():
             return {"key": v.key, "value": v.value, "saved": True, "note": "already kept from this message"}
