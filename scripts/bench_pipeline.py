@@ -7,12 +7,12 @@ tool calls, answers, compaction and cross-conversation summaries). For each hist
 (messages already stored for the user: one big conversation and three smaller ones, written
 through the store with varied text from the Anchor, two guests, a calendar bot and the
 assistant) the bench runs N DIRECT turns in the big conversation and N in fresh ones (``new``,
-which also builds the cross-conversation summary; each is deleted after its turn so every one
+which also adopts the briefing prepared in the background; each is deleted after its turn so every one
 starts after the same history) and reports the turn's wall time minus the time spent inside
 model calls (``backend.chat`` wrapped; the time spent in the pipeline's own per-token callbacks
 is counted as overhead, not model time), split by time window (before the first call, between
 calls, after the last, inside the token callback) and by component (a few pipeline functions
-wrapped from the bench: storing messages, the memory context, the cross-conversation summary,
+wrapped from the bench: storing messages, the memory context, adopting the briefing,
 the quality rules, the debug log, the compaction check, the tools). Then, per route (DIRECT,
 CAPABILITY_GUARD identity, TOOLS_NEEDED with get_current_datetime, MIXED with the weather tool
 against a loopback fake Open-Meteo): model calls per message and prompt tokens per call, from
@@ -207,7 +207,7 @@ class Probes:
         probes = self
 
         def timed(*a: Any, **k: Any) -> Any:
-            if threading.current_thread().name.startswith("tatlock-compactor"):
+            if threading.current_thread().name.startswith(("tatlock-compactor", "tatlock-housekeeping")):
                 return orig(*a, **k)
             t0 = time.perf_counter()
             try:
@@ -229,7 +229,7 @@ class Probes:
 
         self.wrap(UserStore, "add_message", "store")
         self.wrap(context_mod, "build", "context")
-        self.wrap(cross_mod, "build_cross_summary", "cross")
+        self.wrap(cross_mod, "adopt_briefing", "cross")
         self.wrap(gate_checks, "run", "quality")  # every check of an answer, whole or streamed
         self.wrap(DebugLog, "write", "debuglog")
         self.wrap(butler_mod.Butler, "schedule_compaction", "compaction_check")
@@ -245,8 +245,8 @@ class Probes:
             self.spans = {}
 
     def split(self, calls: list[CallTiming]) -> dict[str, float]:
-        """Milliseconds per component, exclusive: the cross summary without its model call and the
-        debug-log writes inside it."""
+        """Milliseconds per component, exclusive: the briefing's adoption without any model call and
+        the debug-log writes inside it."""
         with self._lock:
             spans = {k: list(v) for k, v in self.spans.items()}
 
@@ -977,7 +977,7 @@ def measure_routes(args: argparse.Namespace) -> dict[str, Any]:
                     turns.append(turn)
                     for b in fake.chat_requests[n_before:]:
                         kind = request_kind(b)
-                        if kind in ("compaction", "archive"):
+                        if kind in ("compaction", "archive", "cross_summary"):  # housekeeping, not the turn's
                             continue
                         calls.append({
                             "kind": kind, "prompt_tokens_est": estimate_prompt_tokens(b.get("messages")),
@@ -1056,8 +1056,8 @@ def print_default(sizes: list[dict[str, Any]], routes: dict[str, Any], args: arg
     print("   post = after the last call: quality gate, store the reply, compaction check, thread hand-back;")
     print("   in-stream = inside the per-token callback while the answer streams. conv big = the conversation")
     print("   holding most of the history; new = a fresh conversation per message, deleted after the turn so that")
-    print("   each starts after the same stored history (adds the cross-conversation summary call over the last")
-    print("   five conversations). assess tok = Phase 1 prompt tokens as the fake server estimates them)")
+    print("   each starts after the same stored history (and adopts the briefing prepared in the background: no")
+    print("   model call). assess tok = Phase 1 prompt tokens as the fake server estimates them)")
     print()
     rows = []
     names = (*Probes.COMPONENTS, "tools", "rest")
@@ -1072,7 +1072,7 @@ def print_default(sizes: list[dict[str, Any]], routes: dict[str, Any], args: arg
            "tools", "rest"], rows, left=2)
     print("  (p50 ms per message of each component, timed by wrapping it from the bench: store msgs =")
     print("   UserStore.add_message for the question and the reply; context = memory.context.build; cross =")
-    print("   cross.build_cross_summary without its model call; quality = the rules of quality.check; debug log =")
+    print("   cross.adopt_briefing (a new conversation's briefing, no model call); quality = the rules of quality.check; debug log =")
     print("   DebugLog.write for every event, the per-token ones included; compact chk = Butler.schedule_compaction;")
     print("   rest = the overhead left: prompt rendering, persona and tool registry reads, the turn thread and")
     print("   event queue, HTTP client work outside the wrapped chat() call. p50s of parts do not add up exactly)")

@@ -8,8 +8,9 @@
         butler.conversations.search("dentist")
 
 A turn's steps live in ``tatlock.pipeline.turn``; this module wires them to the stores, the
-backend, the debug log, the event hub and the background compaction. Interfaces hold no SQL
-and no model client: everything they show comes from here.
+backend, the debug log, the event hub and the housekeeping (compaction and briefings, off the
+user's time: ``tatlock.memory.housekeeping``). Interfaces hold no SQL and no model client:
+everything they show comes from here.
 """
 
 from __future__ import annotations
@@ -51,6 +52,8 @@ log = logging.getLogger(__name__)
 # beyond this a message is refused (as much as `tatlock ask` reads from a pipe); long ones are cut
 # for the model only, and stored whole
 MAX_QUESTION_CHARS = 2_000_000
+EMBED_GRACE = 2.0  # seconds a closing butler lets the background embedding go on (the newest messages first)
+RECORD = "summary_record.json"  # how each model has done at summaries (a hopeless one is not asked)
 MAX_ONE_OFF_CHARS = 4_000  # a one-off instruction (`ask -s`) sits in the system prompt beside the persona
 
 
@@ -74,8 +77,18 @@ class Butler:
         self._lock = threading.Lock()
         self._store: UserStore | None = None
         self._budget: int | None = None
-        self._compactors: list[Any] = []
+        self._embedding: Any = None  # the background worker computing message vectors (memory.vectors)
+        self._server_failed = False  # the last turn ended in an error: no background embedding after it
         self._turns: list[Turn] = []
+        # housekeeping (compaction, the next briefing): on a thread of its own, woken after each
+        # turn; a one-shot process (`tatlock ask`) sets one_shot and hands it on when it closes
+        from tatlock.memory.locks import turns_lock
+        from tatlock.memory.runner import Runner
+
+        self._housekeeping = Runner(self._housekeeper, mode=cfg.housekeeping,
+                                    spawn_args=None if self._backend_given else self._spawn_args)
+        self._turns_lock = turns_lock(self.paths, self.username)
+        self.closing_note: str | None = None
         self._workers = Workers("tatlock-turn")
         self._closed = False
         from tatlock import privacy, secrets
@@ -239,13 +252,20 @@ class Butler:
         for turn in turns:
             turn.cancel()
 
-    def close(self) -> None:
-        """Wait for running turns and background compaction, then close the databases."""
+    def close(self) -> str | None:
+        """Wait for running turns, then the housekeeping: in the foreground mode until it is
+        done; otherwise for at most a moment, then what is left goes on in a detached process
+        (or waits for the next one). Closes the databases. Returns one line to tell the user
+        when summaries go on after this process (also kept in ``closing_note``), else None."""
         if self._closed:
-            return
+            return self.closing_note
         for turn in list(self._turns):
             turn.wait(max(5.0, self.cfg.timeout))
-        self.wait_background()
+        self._finish_embedding()
+        try:
+            self.closing_note = self._housekeeping.finish()
+        except Exception:  # noqa: BLE001 - what is left is found by the next housekeeper
+            log.exception("housekeeping could not be handed on")
         with self._lock:
             self._closed = True
             store, self._store = self._store, None
@@ -256,6 +276,8 @@ class Butler:
         if self._backend is not None:
             self._backend.close()
         self.models.close()
+        self._housekeeping.close()
+        return self.closing_note
 
     # -- turns -----------------------------------------------------------------------------
 
@@ -323,6 +345,8 @@ class Butler:
 
         def emit(ev: Event) -> None:
             ev.turn_id = turn.id
+            if isinstance(ev, (ErrorEvent, TurnFinished)):  # a server that just failed is not asked to embed
+                self._server_failed = isinstance(ev, ErrorEvent)
             log_.write(ev)
             turn.put(ev)
             self.hub.publish(ev)
@@ -332,6 +356,7 @@ class Butler:
                             describe_image=self._describe_image if self.cfg.vision_model else None)
 
         def work() -> None:
+            let_go = self._turns_lock.hold()  # housekeeping in any process makes way while it runs
             try:
                 runner.run()
             except Exception as exc:  # a bug must not lose the message or hang the interface
@@ -341,19 +366,17 @@ class Butler:
                 else:
                     log.exception("turn %s failed", turn.id)
                     emit(ErrorEvent(f"internal error: {type(exc).__name__}: {exc}", "internal"))
-            try:
-                if not cancel.cancelled:
-                    self.schedule_compaction(conv.id, turn.id)
-            except Exception:  # noqa: BLE001 - compaction is retried after the next reply
-                log.exception("could not schedule compaction")
             finally:
-                turn.close()
+                let_go()
                 with self._lock:
                     if turn in self._turns:
                         self._turns.remove(turn)
+                self.schedule_compaction(conv.id, turn.id)  # wakes the housekeeping: nothing here waits on it
+                turn.close()
 
         with self._lock:
             self._turns.append(turn)
+        self._housekeeping.turn_started()  # a summary being written makes way for this turn
         emit(ConversationReady(conv.id, request.is_new))
         self._workers.submit(work)
         return turn
@@ -407,43 +430,89 @@ class Butler:
     def summary_options(self) -> dict[str, Any]:
         opts: dict[str, Any] = {"temperature": 0.2, "max_tokens": summary_tokens(self.budget())}
         if self.cfg.backend == "ollama":
-            opts["context"] = self.budget()
+            opts["context"] = self._summary_budget()
         return opts
 
-    def schedule_compaction(self, conversation_id: int, turn_id: str = "") -> None:
-        """Summarise the conversation's next block in the background once one is due (after a
-        turn, or after messages stored without one, e.g. over MCP)."""
-        from tatlock.memory.compaction import Compactor, next_block
+    def _summary_budget(self) -> int:
+        """The context budget for summaries: as the turns use it, or (a server that does not
+        answer now) the configured or tier's size, so closing never fails on it."""
+        try:
+            return self.budget()
+        except BackendError:
+            return int(self.cfg.context_size or self.cfg.effective("context_size"))
 
-        interval = int(self.cfg.effective("compact_interval"))
-        if next_block(self.store, conversation_id, interval) is None:
-            return
-        log_ = DebugLog(self.paths.conversation_logs, self.username, conversation_id, self.secrets)
+    def schedule_compaction(self, conversation_id: int = 0, turn_id: str = "") -> None:
+        """Messages were stored (a turn, or MCP's add_turn): wake the housekeeping, which
+        compacts what is due (in any conversation) and prepares the next briefing once things
+        are quiet. In a one-shot process it is handed on at close instead."""
+        self.schedule_embedding()
+        self._housekeeping.kick()
 
-        def emit(ev: Event) -> None:
-            ev.turn_id = ev.turn_id or turn_id
-            log_.write(ev)
-            self.hub.publish(ev)
+    def _housekeeper(self) -> Any:
+        from tatlock.memory import housekeeping, summarise
 
-        compactor = Compactor.start(self.paths, self.username, conversation_id, self.new_backend(), interval=interval,
-                                    budget_tokens=self.budget(), emit=emit, options=self.summary_options(),
-                                    estimator=self.estimator)
+        return housekeeping.Housekeeper(
+            self.paths, self.username, backend=self.new_backend, interval=int(self.cfg.effective("compact_interval")),
+            budget=self._summary_budget(), options=self.summary_options(), emit=self._housekeeping_event,
+            estimator=self.estimator, turns_running=lambda: bool(self._turns), shared_backend=self._backend_given,
+            settle=housekeeping.SETTLE, compact_settle=housekeeping.COMPACT_SETTLE,
+            record=summarise.TrackRecord(self.paths.data_dir / RECORD, self.model))
+
+    def _spawn_args(self) -> dict[str, Any]:
+        return {"paths": self.paths, "username": self.username, "model": self.model,
+                "budget": self._summary_budget(), "settle": self._housekeeping.housekeeper.settle,
+                "compact_settle": self._housekeeping.housekeeper.compact_settle}
+
+    def _housekeeping_event(self, conversation_id: int | None, ev: Event) -> None:
+        if conversation_id is not None:
+            DebugLog(self.paths.conversation_logs, self.username, conversation_id, self.secrets).write(ev)
+        self.hub.publish(ev)
+
+    @property
+    def one_shot(self) -> bool:
+        """A one-shot process (`tatlock ask`): its housekeeping is handed on when it closes."""
+        return self._housekeeping.one_shot
+
+    @one_shot.setter
+    def one_shot(self, value: bool) -> None:
+        self._housekeeping.one_shot = bool(value)
+
+    def schedule_embedding(self) -> None:
+        """Compute the vectors of messages that have none (semantic recall) on a background
+        thread, one at a time; nothing when embeddings are off."""
+        from tatlock.memory import vectors
+
         with self._lock:
-            self._compactors.append(compactor)
+            if self._closed or self._server_failed or (self._embedding is not None and self._embedding.running):
+                return
+        embedder = vectors.for_config(self.cfg)  # a backend of its own: a turn's cancel never cuts it
+        if embedder is None or not embedder.available:
+            return
+        store = self.store
+        with self._lock:
+            if not self._closed and (self._embedding is None or not self._embedding.running):
+                self._embedding = vectors.EmbedWorker.start(store, embedder)
+
+    def _finish_embedding(self) -> None:
+        """Before closing: the latest messages' vectors get a moment (they are done first), a
+        large backlog is left for the next run."""
+        worker = self._embedding
+        if worker is not None and not worker.finish(grace=EMBED_GRACE, bound=min(10.0, self.cfg.timeout)):
+            self._embedding = None  # a server that hangs: the daemon thread is left behind, nothing is lost
 
     @property
     def background_running(self) -> bool:
         with self._lock:
-            return any(c.running for c in self._compactors)
+            embedding = bool(self._embedding and self._embedding.running)
+        return self._housekeeping.busy or embedding
 
     def wait_background(self, timeout: float | None = None) -> bool:
-        """Wait for started compactions (so none is lost when the process exits)."""
-        with self._lock:
-            running = list(self._compactors)
-        done = all([c.wait(timeout) for c in running])
-        with self._lock:
-            self._compactors = [c for c in self._compactors if c.running]
-        return done
+        """Do the housekeeping now (the briefing without waiting for quiet) and wait for it and
+        for the background embedding: True once they have done what they can, False when they
+        are still at work after ``timeout``."""
+        done = self._housekeeping.wait(timeout)
+        worker = self._embedding
+        return (worker.wait(timeout) if worker is not None else True) and done
 
 
 def _question(text: Any) -> str:

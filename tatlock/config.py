@@ -52,6 +52,8 @@ class Config:
     base_url: str = "http://127.0.0.1:8080/v1"  # OpenAI-compatible servers
     api_key: str | None = None  # OpenAI-compatible; else keyring, else none
     vision_model: str | None = None
+    # semantic recall: the embedding model on the same server ("off": keyword search alone)
+    embedding_model: str = "all-minilm"
     timeout: float = 120.0  # seconds for one model call
     keep_alive: str = "30m"
     tier: str | None = None  # force "low" | "medium" | "high"
@@ -65,6 +67,10 @@ class Config:
     # folders analyze_file may read; None: the current folder, ~/Documents, ~/Downloads
     allowed_paths: tuple[str, ...] | None = None
     theme: str | None = None  # the TUI's colour theme (Textual's name); the TUI saves the one you pick
+    # summaries (compaction, briefings): "background" never delays an answer or an exit;
+    # "foreground": `tatlock ask` (and a closing program) finishes them before it exits;
+    # "off": none is made by itself (`tatlock memory compact` still makes them)
+    housekeeping: str = "background"
     source: dict[str, str] = field(default_factory=dict)  # field -> where it came from
 
     ENV = {
@@ -75,6 +81,7 @@ class Config:
         "base_url": "TATLOCK_BASE_URL",
         "api_key": "TATLOCK_API_KEY",
         "vision_model": "TATLOCK_VISION_MODEL",
+        "embedding_model": "TATLOCK_EMBEDDING_MODEL",
         "timeout": "TATLOCK_TIMEOUT",
         "keep_alive": "TATLOCK_KEEP_ALIVE",
         "tier": "TATLOCK_TIER",
@@ -87,6 +94,7 @@ class Config:
         "timezone": "TATLOCK_TIMEZONE",
         "allowed_paths": "TATLOCK_ALLOWED_PATHS",
         "theme": "TATLOCK_THEME",
+        "housekeeping": "TATLOCK_HOUSEKEEPING",
     }
 
     def user_explanation(self) -> str | None:
@@ -149,6 +157,7 @@ class Config:
 
 TIERS = ("low", "medium", "high", "auto")
 BACKENDS = ("ollama", "openai")
+HOUSEKEEPING = ("background", "foreground", "off")
 # Ollama's keep_alive: seconds ("300", "-1" forever, "0" unload at once) or a Go duration
 _KEEP_ALIVE_RE = re.compile(r"-?\d+(\.\d+)?|-?(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+")
 _CONTROL_RE = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")  # and bytes that were not UTF-8
@@ -161,6 +170,8 @@ ALLOWED_TEXT = {
     "ollama_host": "an http(s) URL such as http://127.0.0.1:11434",
     "base_url": "an http(s) URL such as http://127.0.0.1:8080/v1",
     "timezone": "an IANA time zone such as Europe/London or America/New_York",
+    "embedding_model": "an embedding model's name such as all-minilm (no spaces), or off",
+    "housekeeping": "background, foreground or off",
 }
 
 
@@ -227,6 +238,8 @@ def _check(cfg: Config, name: str) -> None:
     value = getattr(cfg, name)
     if name == "backend" and value not in BACKENDS:
         raise _Bad(ALLOWED_TEXT[name])
+    if name == "housekeeping" and value not in HOUSEKEEPING:
+        raise _Bad(ALLOWED_TEXT[name])
     if name == "tier":
         if value.lower() not in TIERS:
             raise _Bad(ALLOWED_TEXT[name])
@@ -246,6 +259,8 @@ def _check(cfg: Config, name: str) -> None:
         raise _Bad("1-32 lowercase letters, digits, '-' or '_', starting with a letter or digit")
     elif name in ("model", "vision_model") and (not value or any(c.isspace() for c in value) or len(value) > 300):
         raise _Bad("a model name such as llama3.2:3b (no spaces)")
+    elif name == "embedding_model" and (not value or any(c.isspace() for c in value) or len(value) > 300):
+        raise _Bad(ALLOWED_TEXT[name])
     elif name in ("anchor_id", "anchor_name") and not 1 <= len(value) <= 100:
         raise _Bad("1 to 100 characters")
     elif name == "allowed_paths":

@@ -149,6 +149,10 @@ class CompactionFinished(Event):
     ms: float
     prompt_tokens: int | None
     eval_tokens: int | None
+    # who wrote it: "model", "repaired" (the model's second, structured try) or "extract" (no
+    # model: the block's facts taken by rule), and why the model's own reply was not used
+    how: str = "model"
+    why: str | None = None
 
 
 @dataclass

@@ -19,7 +19,7 @@ _SCRUB = ("TATLOCK_", "OLLAMA_")
 
 
 @pytest.fixture(autouse=True)
-def home(tmp_path, monkeypatch) -> Path:
+def home(tmp_path, monkeypatch):
     """Every test gets an empty TATLOCK_HOME and none of the developer's settings."""
     for key in list(os.environ):
         if key.startswith(_SCRUB):
@@ -29,10 +29,41 @@ def home(tmp_path, monkeypatch) -> Path:
     monkeypatch.setenv("TATLOCK_HOME", str(h))
     monkeypatch.setenv("TATLOCK_USER", "tester")
     monkeypatch.setenv("TATLOCK_TIER", "low")  # deterministic defaults whatever the machine
+    # no summaries by themselves (no model calls beside the ones a test scripts, no detached
+    # process outliving its test); tests of the housekeeping choose their mode (a detached
+    # housekeeper one of them starts is ended when the test ends)
+    monkeypatch.setenv("TATLOCK_HOUSEKEEPING", "off")
     monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.null.Keyring")
     monkeypatch.delenv("VISUAL", raising=False)
     monkeypatch.delenv("EDITOR", raising=False)
-    return h
+    yield h
+    _end_housekeepers(h)
+
+
+def _end_housekeepers(home: Path) -> None:
+    """A detached housekeeper a test started (a test in the background mode) ends with its test:
+    it must not go on talking to a fake server whose port another test may have by now."""
+    import signal
+    import time
+
+    from tatlock.memory.locks import PID_NAME
+
+    for path in home.glob(f"users/*/{PID_NAME}"):
+        try:
+            pid = int(path.read_text().strip())
+            with open(f"/proc/{pid}/cmdline", "rb") as fh:
+                if b"tatlock.memory.detached" not in fh.read():
+                    continue  # it has ended, and its pid is someone else's now
+            os.kill(pid, signal.SIGTERM)  # it lets go of its claim; what is left waits, safely
+        except (OSError, ValueError):
+            continue
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                os.kill(pid, 0)
+            except OSError:
+                break
+            time.sleep(0.05)
 
 
 @dataclass

@@ -7,7 +7,7 @@ import pytest
 from tatlock.errors import BackendError
 from tatlock.llm.ollama import OllamaBackend
 from tatlock.llm.openai_compat import OpenAICompatBackend, to_openai_messages
-from support.fake_ollama import FakeError, FakeOllama, MidStreamError
+from support.fake_ollama import FakeError, FakeOllama, MidStreamError, split_pieces
 
 TOOL_ROUND = [
     {"role": "user", "content": "weather?"},
@@ -119,3 +119,70 @@ def test_llama_server_gets_a_grammar_of_compact_json(fake):
     assert json.loads(r.content)["answer"] == "Paris, sir."
     assert compact_gbnf({"type": "object"}) is None  # free-form objects go as a schema
     assert compact_gbnf(schema).startswith("root-decision ::=")
+
+
+# -- token counts (issue 18 item 7: `0+0` on the openai backend) ---------------------------
+
+
+def test_openai_backend_reads_usage_after_a_length_stop(fake):
+    """A server that stops at its token cap sends finish_reason "length", then its usage and
+    timings in a chunk of their own: they are read, not dropped with the rest of the stream."""
+    b = OpenAICompatBackend(fake.url + "/v1", "llama3.2:3b", timeout=10)
+    fake.queue({"content": "one two three four", "done_reason": "length"})
+    r = b.chat([{"role": "user", "content": "count " * 40}], options={"max_tokens": 4})
+    assert fake.chat_requests[-1]["stream_options"] == {"include_usage": True}
+    assert r.done_reason == "length" and r.content == "one two three four"
+    assert (r.prompt_tokens, r.eval_tokens) == (64, 4)  # (240 chars // 4) + 4, and four pieces
+    assert r.evaluated_tokens == 64  # llama-server's timings.prompt_n
+    fake.queue({"content": "cached", "prompt_eval_count": None})  # all of the prompt from the cache
+    r = b.chat([{"role": "user", "content": "count " * 40}])
+    assert (r.prompt_tokens, r.evaluated_tokens, r.eval_tokens) == (64, 0, 1)
+
+
+@pytest.mark.parametrize("backend", ["ollama", "openai"])
+def test_a_stream_we_stop_still_counts_what_it_generated(fake, backend):
+    from tatlock.llm.base import StopGeneration
+
+    b = (OllamaBackend(fake.url, "llama3.2:3b", timeout=10) if backend == "ollama"
+         else OpenAICompatBackend(fake.url + "/v1", "llama3.2:3b", timeout=10))
+    fake.queue("a b c d e f g h")
+    seen: list[str] = []
+
+    def stop_at_three(piece: str) -> None:
+        seen.append(piece)
+        if len(seen) == 3:
+            raise StopGeneration
+
+    r = b.chat([{"role": "user", "content": "go"}], on_token=stop_at_three)
+    assert r.done_reason == "stopped" and r.eval_tokens == 3  # the usage never came: counted from the stream
+    assert r.prompt_tokens is None  # not reported; the phase counts an estimate (below)
+
+
+def test_ask_reports_real_token_counts_on_the_openai_backend(cli, fake, monkeypatch):
+    """`ask -v` and `--json` show the server's counts, also for an answer cut at its length."""
+    import json
+
+    monkeypatch.setenv("TATLOCK_BACKEND", "openai")
+    monkeypatch.setenv("TATLOCK_BASE_URL", fake.url + "/v1")
+    monkeypatch.setenv("TATLOCK_MODEL", "llama3.2:3b")
+    answer = {"decision": "DIRECT", "guard_reason": "NONE", "tools": [], "tool_query": "",
+              "answer": "Paris is the capital of France, sir.", "topics": []}
+    fake.queue({"json": answer, "done_reason": "length"})
+    r = cli("ask", "--json", "-v", "What is the capital of France?")
+    assert r.code == 0, r.err
+    phase = json.loads(r.out)["phases"][0]
+    assert phase["name"] == "assess" and phase["model_calls"] == 1
+    assert phase["prompt_tokens"] >= 100  # the server's count of the whole prompt (persona, tools...)
+    assert phase["eval_tokens"] == len(split_pieces(json.dumps(answer)))
+    assert f"{phase['prompt_tokens']}+{phase['eval_tokens']} tokens" in r.err
+
+
+def test_a_phase_counts_an_unreported_prompt_at_its_estimate():
+    from tatlock.llm.base import ChatResult
+    from tatlock.pipeline.phases import Phase
+
+    events: list = []
+    p = Phase("respond", events.append)
+    p.add(ChatResult("x", prompt_tokens=None, eval_tokens=3), prompt_estimate=57)
+    p.add(ChatResult("y", prompt_tokens=12, eval_tokens=2), prompt_estimate=57)
+    assert p.finish()["prompt_tokens"] == 57 + 12 and events[-1].eval_tokens == 5

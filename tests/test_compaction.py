@@ -225,8 +225,6 @@ def test_summary_is_normalised_and_garbage_rejected():
 @pytest.mark.parametrize("reply", [
     FakeError(500, "model runner crashed"),
     MidStreamError("connection lost", after_chunks=3),
-    "Sure! They chatted about locker codes and phone numbers.",
-    "",
 ])
 def test_a_failed_compaction_writes_nothing_releases_the_claim_and_keeps_the_messages(store, backend, fake, reply):
     conv = conversation(store, 12)
@@ -245,6 +243,84 @@ def test_a_failed_compaction_writes_nothing_releases_the_claim_and_keeps_the_mes
     # the next reply's compaction simply succeeds
     c = compact_once(store, backend, conv, interval=10)
     assert (c.from_message, c.up_to_message) == (1, 10)
+
+
+@pytest.mark.parametrize("reply", [
+    "Sure! They chatted about locker codes and phone numbers.",
+    "",
+    "1. 12. 2026-11-20 10:00\n" * 30,  # what SmolLM2 wrote: a loop, stopped at its fourth line
+])
+def test_a_summary_in_the_wrong_shape_is_repaired_once_then_extracted_and_never_retried(store, backend, fake, reply):
+    conv = conversation(store, 12)
+    fake.queue(reply, {"json": {"topics_discussed": [], "factual_timeline": [], "key_facts_established": [],
+                                "unresolved_items": [], "technical_details": []}})
+    events: list = []
+    [c] = compact_due(store, backend, conv, interval=10, emit=events.append)
+    assert len(fake.chat_requests) == 2  # the summary, and one repair asked as structured output
+    repair = fake.chat_requests[1]
+    assert set(repair["format"]["properties"]) == {"topics_discussed", "factual_timeline", "key_facts_established",
+                                                   "unresolved_items", "technical_details"}
+    assert "Summarise messages 1 to 10" in repair["messages"][-1]["content"]
+    # the extract: every fact of the block, attributed, with its message number
+    assert (c.from_message, c.up_to_message, c.model) == (1, 10, "extract")
+    facts = context._key_facts(c.summary)
+    assert "- Alice (#1): Message 1: my locker code is 1001" in facts
+    assert "- Maria (#7): Maria here, message 7, my number is 555-0007" in facts
+    assert all(f"locker code is {1000 + i}" in c.summary for i in (1, 3, 5, 9))
+    assert "#11" not in c.summary and "1011" not in c.summary  # only the block's messages
+    assert [type(e) for e in events] == [CompactionStarted, CompactionFinished]
+    assert events[-1].how == "extract" and "not in the expected sections" in events[-1].why
+    assert claims(store) == [] and store.conversation(conv).compacted_up_to == 10
+    # the block is done: the next compaction has nothing to do, no model call
+    assert compact_due(store, backend, conv, interval=10) == [] and len(fake.chat_requests) == 2
+
+
+def test_a_repair_in_the_right_shape_is_used(store, backend, fake):
+    conv = conversation(store, 10)
+    fake.queue("I am unable to summarise.", {"json": {
+        "topics_discussed": ["lockers"], "factual_timeline": ["#1: Alice gave her locker code"],
+        "key_facts_established": ["Alice: locker code 1001", "Maria: number 555-0007"],
+        "unresolved_items": [], "technical_details": []}})
+    events: list = []
+    c = compact_once(store, backend, conv, interval=10, emit=events.append)
+    assert c.model == "repaired (llama3.2:3b)" and c.topics == ["lockers"]
+    assert context._key_facts(c.summary) == ["- Alice: locker code 1001", "- Maria: number 555-0007"]
+    assert events[-1].how == "repaired" and events[-1].eval_tokens
+
+
+def test_a_summary_that_invents_its_facts_is_not_used(store, backend, fake):
+    conv = conversation(store, 10)
+    invented = ("TOPICS DISCUSSED\n- cooking\n\nKEY FACTS ESTABLISHED\n- Gordon baked seventeen croissants\n"
+                "- Penelope prefers rhubarb crumble\n")
+    fake.queue(invented, invented)
+    c = compact_once(store, backend, conv, interval=10)
+    assert c.model == "extract" and "croissants" not in c.summary and "locker code is 1001" in c.summary
+
+
+def test_a_timed_out_summary_is_extracted_without_a_repair(store, fake):
+    conv = conversation(store, 10)
+    slow = OllamaBackend(fake.url, "llama3.2:3b", timeout=0.5)
+    fake.delay = 2.0
+    events: list = []
+    c = compact_once(store, slow, conv, interval=10, emit=events.append)
+    assert c.model == "extract" and len(fake.chat_requests) == 1
+    assert "did not finish the summary in time" in events[-1].why
+
+
+def test_a_cancelled_compaction_pauses_and_leaves_the_block_for_later(store, backend, fake):
+    from tatlock.llm.base import Cancel
+
+    conv = conversation(store, 10)
+    cancel = Cancel()
+    fake.delay = 5.0
+    threading.Timer(0.3, cancel.cancel).start()
+    events: list = []
+    t0 = time.monotonic()
+    assert compact_due(store, backend, conv, interval=10, emit=events.append, cancel=cancel) == []
+    assert time.monotonic() - t0 < 3  # the call was cut, not waited for
+    assert "paused" in events[-1].reason and claims(store) == [] and store.compacts(conv) == []
+    fake.delay = 0
+    assert compact_once(store, backend, conv, interval=10).model == "llama3.2:3b"
 
 
 def test_an_unreachable_server_is_a_failure_not_an_exception(store):
@@ -506,3 +582,77 @@ def test_compactor_with_a_failing_emit_still_compacts(store, paths, backend):
     c = Compactor.start(paths, "alice", conv, backend, interval=10, emit=broken)
     assert c.wait(10)
     assert len(store.compacts(conv)) == 1 and c.error is None
+
+
+def test_a_claim_of_a_killed_process_not_yet_reaped_is_taken_over(store, backend, fake):
+    """kill -9 leaves a zombie until its parent reaps it (in a container without an init, maybe
+    never): it works no more, so its claim is not respected for the claim's ten minutes."""
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        os.kill(child.pid, signal.SIGKILL)
+        deadline = time.monotonic() + 10
+        while open(f"/proc/{child.pid}/stat").read().rsplit(")", 1)[-1].split()[0] != "Z":
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        conv = conversation(store, 10)
+        put_claim(store, conv, pid=child.pid)
+        c = compact_once(store, backend, conv, interval=10)
+        assert (c.from_message, c.up_to_message) == (1, 10) and claims(store) == []
+    finally:
+        child.wait()
+
+
+# -- what the merge with the context fitting (issue 17 item 5) and regeneration (issue 18) keeps --
+
+
+EMPTY_REPAIR = {"json": {"topics_discussed": [], "factual_timeline": [], "key_facts_established": [],
+                         "unresolved_items": [], "technical_details": []}}
+
+
+def test_superseded_messages_are_left_out_of_a_compaction_and_of_its_extract(store, backend, fake):
+    from tatlock.store import revisions
+
+    conv = conversation(store, 12)
+    m3, m4, m5 = store.messages(conv, 3, 5)  # Alice's code 1003, the reply, Alice's code 1005
+    revisions.supersede(store, [m3.message_id, m4.message_id], by=m5.message_id, how="edited")
+    fake.queue("I am unable to summarise.", EMPTY_REPAIR)  # neither the summary nor its repair: the extract
+    c = compact_once(store, backend, conv, interval=10)
+    assert c.model == "extract" and (c.from_message, c.up_to_message) == (1, 10)
+    assert "1003" not in c.summary and "1001" in c.summary and "1005" in c.summary
+    assert all("1003" not in body["messages"][-1]["content"] for body in fake.chat_requests)
+
+
+def test_a_split_block_and_its_repairs_fit_the_window(store, backend, fake):
+    """Twenty messages of 600 digits (a token a digit) and a 2,048-token window: the block is
+    split into requests that fit, and so does each repair (the prompt and the repair's note), and
+    each step of the archive merge that follows."""
+    from support.window import prompt_tokens
+
+    conv = store.create_conversation("room", "cli").id
+    rng = random.Random(4)
+    for _ in range(20):
+        store.add_message(conv, "user", "".join(rng.choice("0123456789") for _ in range(600)), ALICE)
+    fake.handler = lambda body: EMPTY_REPAIR if body.get("format") else "I cannot summarise that."
+    done = compact_due(store, backend, conv, interval=20, budget_tokens=2048,
+                       options={"max_tokens": 512, "context": 2048})
+    assert len(done) > 1 and done[0].from_message == 1 and done[-1].up_to_message == 20
+    assert all(a.up_to_message + 1 == b.from_message for a, b in zip(done, done[1:], strict=False))
+    assert all(c.model == "extract" for c in done)
+    blocks = [b for b in fake.chat_requests if RANGE_RE.search(b["messages"][-1]["content"])]
+    assert len([b for b in blocks if b.get("format")]) == len(done)  # one repair a block, never more
+    assert len(blocks) < len(fake.chat_requests)  # the archive merge, in steps, with repairs too
+    for body in fake.chat_requests:
+        assert prompt_tokens(body) + body["options"]["num_predict"] <= 2048, prompt_tokens(body)
+
+
+def test_an_archive_without_the_model_is_merged_from_the_records(store, backend, fake):
+    conv = conversation(store, 85)
+    compact_due(store, backend, conv, interval=10, budget_tokens=100_000)
+    fake.reset()
+    archive = maybe_archive(store, backend, conv, budget_tokens=4096, use_model=False)
+    assert fake.chat_requests == [] and archive["how"] == "extract"
+    assert store.conversation(conv).metadata["archive"] == archive
+    n = archive["up_to_message"]
+    assert n in range(10, 71, 10) and len(archive["merged_compacts"]) == n // 10
+    assert "COMPACT 1-10: Alice said her flight" in archive["summary"]  # the records' facts, merged
+    assert claims(store) == []

@@ -255,14 +255,19 @@ def test_a_compaction_block_too_long_for_the_window_is_split_and_nothing_is_skip
     assert overflows(served.chat_requests) == []
 
 
-def test_a_briefing_from_huge_earlier_conversations_fits(cli, served):
+def test_a_briefing_from_huge_earlier_conversations_fits(cli, served, monkeypatch):
     served.handler = lambda body: (SUMMARY if phase_of(body) == "summary" else
                                    "Recent Highlights\n- numbers\nPatterns Across Sessions\n- none\nCurrent Context\n- x"
                                    if phase_of(body) == "cross_summary" else direct("Noted, sir."))
     for _ in range(5):
         assert cli("ask", "--new", "9" * 100_000).code == 0
     served.reset()
+    # the briefing is prepared after the answer (here before the process ends, to see its requests)
+    monkeypatch.setenv("TATLOCK_HOUSEKEEPING", "foreground")
     r = cli("ask", "--new", "Good morning")
     assert r.code == 0, r.err
-    assert any(phase_of(b) == "cross_summary" for b in served.chat_requests)
+    assert phase_of(served.chat_requests[0]) != "cross_summary"  # nothing before the answer
+    briefings = [b for b in served.chat_requests if phase_of(b) == "cross_summary"]  # (and its repair)
+    assert briefings and all("to fit the model's context" not in b["messages"][-1]["content"]
+                             for b in briefings)  # fitted by its maker, not cut on the way
     assert overflows(served.chat_requests) == []

@@ -18,9 +18,6 @@ def assess(answer: str, topics=("general",)) -> dict:
                      "answer": answer, "topics": list(topics)}}
 
 
-CROSS = ("Recent Highlights\n- The user said hello.\nPatterns Across Sessions\n- none\n"
-         "Current Context\n- greetings")
-
 
 def db_rows(home, sql, user="tester"):
     conn = sqlite3.connect(home / "users" / f"{user}_longterm.db")
@@ -214,9 +211,11 @@ def test_doctor_says_where_the_config_file_is_and_how_to_change_it(cli, served, 
 
 @pytest.fixture
 def empty_server(monkeypatch):
-    """A fake Ollama with no models that can pull only the low tier's model."""
+    """A fake Ollama with no models that can pull only the low tier's model (the embedding model,
+    pulled beside it, is tested in test_recall_vectors.py)."""
     with FakeOllama(models={}, pullable=["llama3.2:3b"]) as srv:
         monkeypatch.setenv("OLLAMA_HOST", srv.url)
+        monkeypatch.setenv("TATLOCK_EMBEDDING_MODEL", "off")
         yield srv
 
 
@@ -319,8 +318,7 @@ def test_unknown_backend_is_config_error(cli, monkeypatch):
 
 
 def test_chat_piped_lines_new_and_eof(cli, served, home):
-    served.queue(assess("Good evening, sir."), assess("Splendid, sir, thank you."),
-                 CROSS, assess("A fresh start, sir."))
+    served.queue(assess("Good evening, sir."), assess("Splendid, sir, thank you."), assess("A fresh start, sir."))
     r = cli("chat", stdin="Hello\n\nHow are you?\n/new\nGood morning\n")
     assert r.code == 0, r.err
     assert "Good evening, sir." in r.out and "Splendid, sir, thank you." in r.out and "A fresh start, sir." in r.out
@@ -329,7 +327,7 @@ def test_chat_piped_lines_new_and_eof(cli, served, home):
     assert "(a new conversation starts with your next message)" in r.err
     assert "Traceback" not in r.err
     # the blank line was skipped; every model reply was used
-    assert served.pending == 0 and len(served.chat_requests) == 4
+    assert served.pending == 0 and len(served.chat_requests) == 3  # no summary call before an answer
     msgs = db_rows(home, "SELECT conversation_id, message_number, role, content FROM conversation_messages"
                          " ORDER BY message_id")
     first, second = msgs[0][0], msgs[-1][0]
@@ -343,7 +341,7 @@ def test_chat_piped_lines_new_and_eof(cli, served, home):
     # the second exchange saw the first in its prompt; the new conversation did not
     second_prompt = "\n".join(m["content"] for m in served.chat_requests[1]["messages"])
     assert "Anchor (Tester): Hello" in second_prompt
-    last_prompt = "\n".join(m["content"] for m in served.chat_requests[3]["messages"])
+    last_prompt = "\n".join(m["content"] for m in served.chat_requests[2]["messages"])
     assert "Anchor (Tester): Hello" not in last_prompt
 
 
@@ -355,7 +353,7 @@ def test_chat_continues_the_latest_conversation(cli, served, home):
 
 
 def test_chat_new_flag_starts_fresh(cli, served, home):
-    served.queue(assess("First, sir."), CROSS, assess("Fresh, sir."))
+    served.queue(assess("First, sir."), assess("Fresh, sir."))
     assert cli("chat", stdin="one\n").code == 0
     assert cli("chat", "--new", stdin="two\n").code == 0
     assert db_rows(home, "SELECT count(*) FROM conversations") == [(2,)]

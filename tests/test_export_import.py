@@ -32,6 +32,7 @@ def seed(served) -> dict[str, int]:
     of recent conversations."""
     served.queue(SUMMARY, BRIEFING, direct("The tulips shall have the south bed, sir."),
                  direct("The zeppelin museum opens at nine, sir.", topics=("travel",)))
+    # (the briefing is prepared when the kitchen talk is over, and the garden talk begins with it)
     with tatlock.open() as butler:
         kitchen, _ = butler.rooms.open("!kitchen:example.org", "matrix")
         maria = butler.rooms.author("@maria:example.org", "Maria")
@@ -46,11 +47,11 @@ def seed(served) -> dict[str, int]:
         butler.store.set_var("location", "Rotterdam", author_id="@maria:example.org",
                              source_message_id=said.query.message_id)
         butler.store.set_var("diet", "vegetarian")
+        assert butler.wait_background()
         garden = butler.ask("I ordered forty tulip bulbs from Harrods.", new=True)
         butler.ask("And when does the zeppelin museum open?", conversation_id=garden.conversation_id)
         add_cross_summary(butler.store, garden.conversation_id, "Earlier: leek soup on Friday with Maria.",
                           sources=[kitchen.id], model="llama3.2:3b", created_at="2026-03-01T12:00:00+00:00")
-        butler.wait_background()
         return {"kitchen": kitchen.id, "garden": garden.conversation_id}
 
 
@@ -125,8 +126,12 @@ def test_export_all_json_holds_everything(cli, served, home, tmp_path):
     assert variables["location"]["author_id"] == "@maria:example.org"
     assert variables["location"]["source_message_id"] == msgs[0]["message_id"]
     assert variables["diet"]["source_message_id"] is None
-    assert [s["source_conversations"] for s in doc["cross_summaries"]] == [[ids["kitchen"]]] * 2
-    assert "Who buys the leeks" in doc["cross_summaries"][0]["summary"]
+    # the briefing prepared after the kitchen talk, the garden's copy of it, and one added by hand
+    briefings = doc["cross_summaries"]
+    assert [s["source_conversations"] for s in briefings] == [[ids["kitchen"]]] * 3
+    assert [s["conversation_id"] for s in briefings] == [None, ids["garden"], ids["garden"]]
+    assert "Who buys the leeks" in briefings[0]["summary"] and briefings[1]["summary"] == briefings[0]["summary"]
+    assert briefings[0]["covers"] == {str(ids["kitchen"]): 4} and briefings[0]["how"] == "model"
 
 
 def test_export_all_markdown_reads_with_attribution(cli, served, home, tmp_path):

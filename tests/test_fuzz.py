@@ -140,6 +140,15 @@ class Errors(logging.Handler):
 @pytest.fixture
 def fuzz_env(served, fake_server, monkeypatch, tmp_path):
     monkeypatch.setenv("TATLOCK_COMPACT_INTERVAL", "6")  # compaction runs beside the turns
+    from tatlock.memory import detached, housekeeping
+
+    monkeypatch.setenv("TATLOCK_HOUSEKEEPING", "background")  # on its thread, making way for the turns
+    monkeypatch.setattr(housekeeping, "SETTLE", 0.05)  # briefings between turns too
+    monkeypatch.setattr(housekeeping, "COMPACT_SETTLE", 0.02)
+    monkeypatch.setattr(detached, "spawn", lambda *a, **kw: None)  # what is left stays in this test's home
+    from tatlock.memory.summarise import TrackRecord
+
+    monkeypatch.setattr(TrackRecord, "worth_asking", lambda self: True)  # every summary's output is fuzzed
     monkeypatch.setenv("TATLOCK_TOOL_TIMEOUT", "2")
     monkeypatch.setenv("TATLOCK_TIMEOUT", "10")
     monkeypatch.setenv("TATLOCK_GEOCODING_URL", fake_server.url)
@@ -178,7 +187,7 @@ def check_turn(butler, turn, text: str, final) -> None:
         assert [r.content for r in replies] == [final.answer]
 
 
-def finish(butler, home: Path) -> None:
+def finish(butler, home: Path, interval: int = 6) -> None:
     assert butler.wait_background(60)
     db = home / "users" / "tester_longterm.db"
     conn = sqlite3.connect(db)
@@ -189,7 +198,7 @@ def finish(butler, home: Path) -> None:
                                   " WHERE conversation_id = ? ORDER BY from_message", (cid,)).fetchall()
             expected = 1
             for lo, hi in ranges:  # contiguous from 1; a block of text too dense for one request is split
-                assert lo == expected and lo <= hi <= lo + 5, (ranges, expected)
+                assert lo == expected and lo <= hi <= lo + interval - 1, (ranges, expected)
                 expected = hi + 1
     finally:
         conn.close()
@@ -246,7 +255,7 @@ def test_fuzz_what_the_user_says(fuzz_env, home, monkeypatch):
             count["answered"] += 1
 
         one()
-        finish(butler, home)
+        finish(butler, home, 200)
     assert sum(count.values()) >= 250 * SCALE and count["answered"] > 100, count
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from tatlock.store.user import Author, UserStore
+from support.fake_ollama import FakeError
 
 ANCHOR = Author("tester", "Tester", is_anchor=True)
 MARIA = Author("maria", "Maria")
@@ -409,14 +410,26 @@ def test_compact_server_down_is_one_line_and_writes_nothing(cli, home, served, m
     assert rows(home, "SELECT count(*) FROM compaction_claims") == [(0,)]
 
 
-def test_compact_summary_without_sections_fails_cleanly(cli, home, served, monkeypatch):
+def test_compact_summary_without_sections_is_made_without_the_model_and_says_so(cli, home, served, monkeypatch):
     monkeypatch.setenv("TATLOCK_COMPACT_INTERVAL", "5")
     cid = tea_conversation(home, 11)
-    served.queue(block_summary(1, 5), "Sure! They talked about tea.")
+    served.queue(block_summary(1, 5), "Sure! They talked about tea.", "Still no sections.")
     r = cli("memory", "compact", str(cid))
-    one_line_error(r, 1, "compaction failed", "KEY FACTS ESTABLISHED", "(1 block(s) compacted before)",
+    assert r.code == 0 and "Traceback" not in r.err
+    assert "compacted messages 1-5 in" in r.out
+    assert "compacted messages 6-10 in" in r.out and "taken without the model" in r.out
+    made = rows(home, "SELECT from_message, up_to_message, model FROM conversation_compacts")
+    assert made == [(1, 5, "llama3.2:3b"), (6, 10, "extract")]
+    assert rows(home, "SELECT count(*) FROM compaction_claims") == [(0,)]
+
+
+def test_compact_with_the_model_failing_is_one_line(cli, home, served, monkeypatch):
+    monkeypatch.setenv("TATLOCK_COMPACT_INTERVAL", "5")
+    cid = tea_conversation(home, 11)
+    served.queue(block_summary(1, 5), FakeError(500, "model runner crashed"))
+    r = cli("memory", "compact", str(cid))
+    one_line_error(r, 1, "compaction failed", "model runner crashed", "(1 block(s) compacted before)",
                    progress="compacting messages")
-    assert "compacted messages 1-5" in r.out
     assert rows(home, "SELECT from_message, up_to_message FROM conversation_compacts") == [(1, 5)]
     assert rows(home, "SELECT count(*) FROM compaction_claims") == [(0,)]
 

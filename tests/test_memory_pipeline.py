@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+import time
 
 from tatlock.butler import Butler
 from tatlock.config import load
@@ -40,7 +41,7 @@ def scripted_model(body: dict):
 
 
 def phase1_prompts(fake) -> list[str]:
-    return [r["messages"][1]["content"] for r in fake.chat_requests if r.get("format")]
+    return [r["messages"][1]["content"] for r in fake.chat_requests if replies.phase_of(r) == "assess"]
 
 
 def test_fact_from_message_1_reaches_the_prompt_at_message_130(served):
@@ -130,39 +131,51 @@ def test_anchor_comes_from_config(served, monkeypatch):
     butler.close()
 
 
-def test_new_conversation_starts_with_the_cross_conversation_summary(served, home):
+def test_a_new_conversation_starts_at_once_with_the_briefing_prepared_when_the_last_went_quiet(
+        served, home, monkeypatch):
+    from tatlock.memory import housekeeping
+
+    monkeypatch.setenv("TATLOCK_HOUSEKEEPING", "background")
+    monkeypatch.setattr(housekeeping, "SETTLE", 0.3)
     served.handler = scripted_model
     butler = Butler(load())
     butler.ask("Please remember: Philippa's birthday is on 3 May.")
     butler.ask("Goodbye for now")
+    db = home / "users" / "tester_longterm.db"
+    prepared = "SELECT count(*) FROM cross_conversation_summaries WHERE conversation_id IS NULL"
+    deadline = time.monotonic() + 20
+    while sqlite3.connect(db).execute(prepared).fetchone()[0] == 0:  # prepared once the talk went quiet
+        assert time.monotonic() < deadline, "no briefing was prepared"
+        time.sleep(0.05)
+    n = len(served.chat_requests)
     butler.ask("Good morning", new=True)
+    # the first answer of the new conversation: its assessment is the first call, nothing before it
+    assert replies.phase_of(served.chat_requests[n]) == "assess"
     first_prompt = phase1_prompts(served)[-1]
     assert "Earlier conversations with this user" in first_prompt
     assert "Philippa's birthday is on 3 May" in first_prompt
     assert re.search(r"Summary of last 1 conversation \| Updated: \d{4}-\d\d-\d\d", first_prompt)
     assert (home / "users" / "tester" / "cross_conversation_summary.md").exists()
-    # later turns of the same conversation keep it; no new summary is built
-    n = len(served.chat_requests)
+    # later turns of the same conversation keep it
     butler.ask("And another thing")
-    assert len(served.chat_requests) == n + 1
     assert "Philippa's birthday" in phase1_prompts(served)[-1]
-    butler.close()
-    conn = sqlite3.connect(home / "users" / "tester_longterm.db")
-    rows = conn.execute("SELECT conversation_id, source_conversations FROM cross_conversation_summaries").fetchall()
-    assert len(rows) == 1 and json.loads(rows[0][1]) == [1]
+    assert butler.close() is None  # nothing was left that is worth a line
+    conn = sqlite3.connect(db)
+    rows = conn.execute("SELECT conversation_id, source_conversations FROM cross_conversation_summaries"
+                        " WHERE conversation_id IS NOT NULL").fetchall()
+    assert [(cid, json.loads(src)) for cid, src in rows] == [(2, [1])]  # the one it began with
 
 
-def test_ask_waits_for_compaction_and_reports_it(cli, served, home, monkeypatch):
+def test_ask_in_the_foreground_mode_finishes_compaction_before_it_exits(cli, served, home, monkeypatch):
     monkeypatch.setenv("TATLOCK_COMPACT_INTERVAL", "4")
+    monkeypatch.setenv("TATLOCK_HOUSEKEEPING", "foreground")
     served.handler = scripted_model
-    for i in range(2):
-        assert cli("ask", f"Please remember item {i}").code == 0
-    r = cli("ask", "-v", "Please remember item 2")
+    assert cli("ask", "Please remember item 1").code == 0
+    r = cli("ask", "-v", "Please remember item 2")  # message 4: a block is due
     assert r.code == 0
     conn = sqlite3.connect(home / "users" / "tester_longterm.db")
     assert conn.execute("SELECT from_message, up_to_message FROM conversation_compacts").fetchall() == [(1, 4)]
-    assert "[compaction] messages 1-4" in r.err or conn.execute(
-        "SELECT count(*) FROM conversation_compacts").fetchone()[0] == 1
+    assert "[compaction] messages 1-4 done in" in r.err
 
 
 def test_topics_from_phase_1_are_counted_and_recallable(served, cli):

@@ -43,11 +43,12 @@ def usual_umask():
     os.umask(old)
 
 
-def test_ordinary_use_leaves_nothing_readable_by_others(cli, served, home, tmp_path, usual_umask):
-    served.queue(assess(answer="Good morning, sir."))
-    assert cli("ask", "Good morning").code == 0
-    served.queue(CROSS, assess(answer="Noted, sir."))
-    assert cli("ask", "--new", "I like tea").code == 0  # a second conversation: the cross summary file
+def test_ordinary_use_leaves_nothing_readable_by_others(cli, served, home, tmp_path, usual_umask, monkeypatch):
+    monkeypatch.setenv("TATLOCK_HOUSEKEEPING", "foreground")  # summaries made before `ask` ends: their files
+    served.queue(assess(answer="Good morning, sir."), CROSS)
+    assert cli("ask", "Good morning").code == 0  # then the briefing for the next conversation: its file
+    served.queue(assess(answer="Noted, sir."))
+    assert cli("ask", "--new", "I like tea").code == 0
     served.queue(assess(answer="Certainly, sir."))
     assert cli("chat", stdin="And coffee?\n").code == 0
     assert cli("persona", "add", "Be brief.").code == 0
@@ -57,7 +58,7 @@ def test_ordinary_use_leaves_nothing_readable_by_others(cli, served, home, tmp_p
     made = {p.relative_to(home).as_posix() for p in home.rglob("*")}
     assert {"system.db", "users/tester_longterm.db", "logs/conversations/tester-1.jsonl",
             "token_calibration.json"} <= made, made
-    assert any(m.startswith("users/tester/") for m in made)  # the cross-conversation summary
+    assert "users/tester/cross_conversation_summary.md" in made and "users/tester/housekeeping.lock" in made
     assert find_loose(home) == []
     assert mode(home) == 0o700 and mode(home / "users") == 0o700
 

@@ -107,12 +107,13 @@ def test_1_a_model_that_asks_for_a_key_or_shadow_gets_refusals_and_nothing_leaks
 # -- 2. data files were world-readable (0644 files, 0755 folders)
 
 
-def test_2_ordinary_use_leaves_nothing_that_others_can_read(cli, served, home, tmp_path):
+def test_2_ordinary_use_leaves_nothing_that_others_can_read(cli, served, home, tmp_path, monkeypatch):
+    monkeypatch.setenv("TATLOCK_HOUSEKEEPING", "foreground")  # the briefing's file is made before `ask` ends
     old = os.umask(0o022)  # the common default, under which Python makes 0644 files and 0755 folders
     try:
-        served.queue(direct("Good morning, sir."))
+        served.queue(direct("Good morning, sir."), CROSS)
         assert cli("ask", "Good morning").code == 0
-        served.queue(CROSS, direct("Noted, sir."))
+        served.queue(direct("Noted, sir."))
         assert cli("ask", "--new", "I like tea").code == 0
         served.queue(direct("Certainly, sir."))
         assert cli("chat", stdin="And coffee?\n").code == 0
@@ -466,6 +467,75 @@ def test_9b_the_default_user_is_explained_where_it_helps_and_only_once_on_first_
     listing = cli("user", "list").out
     assert "owner" in listing and "The default user is owner: your login name 'John.Smith'" in listing
     assert (home / "users" / "owner_longterm.db").exists()
+
+
+# -- issue 17, item 6: `tatlock ask` did not end when it said it gave up: after "the conversation
+#    summary is taking too long; it will be retried next time" it went on compacting until it was
+#    stopped at 110 s and 200 s (close() waited for the background work with no limit)
+
+
+def test_17_6_ask_ends_with_its_answer_and_the_summary_goes_on_safely_elsewhere(tatlock_proc, served, home,
+                                                                                 monkeypatch):
+    from tatlock.memory.locks import PRESENCE_NAME, Lock
+
+    monkeypatch.setenv("TATLOCK_HOUSEKEEPING", "background")  # the default, as the user had it
+    monkeypatch.setenv("TATLOCK_COMPACT_INTERVAL", "4")
+    gate, calls = threading.Event(), []
+
+    def model(body):
+        if phase_of(body) == "summary":  # a summariser that does not finish until the test says so
+            calls.append(time.monotonic())
+            gate.wait(60)
+            return ("TOPICS DISCUSSED\n- codes\n\nKEY FACTS ESTABLISHED\n- Tester: the boiler code is 4417\n"
+                    "- Tester: the gate code is 2291\n")
+        return direct("Noted, sir.")
+
+    served.handler = model
+
+    def wait(what, condition, timeout=30.0):
+        deadline = time.monotonic() + timeout
+        while not condition():
+            assert time.monotonic() < deadline, f"timed out waiting for {what}"
+            time.sleep(0.05)
+
+    r = tatlock_proc("ask", "The boiler code is 4417.")
+    assert r.code == 0 and r.err == ""  # (a briefing for the next conversation goes on quietly)
+    r = tatlock_proc("ask", "The gate code is 2291.", timeout=30)  # message 4: a block is due
+    # the answer, then one line saying that the summary goes on; no wait for it (it cannot finish)
+    assert r.code == 0 and r.out == "Noted, sir.\n"
+    [line] = [x for x in r.err.splitlines() if x.strip()]
+    assert line.startswith("tatlock: the summary of conversation 1, and the briefing for your next conversation, go "
+                           "on in the background (") and line.endswith("; it is safe to stop it")
+    assert "taking too long" not in r.err
+    wait("the housekeeper's summary call", lambda: len(calls) == 1)
+    presence = Lock(home / "users" / "tester" / PRESENCE_NAME)
+    first = presence.holder()
+    assert first and str(first) == (home / "users" / "tester" / "housekeeping.pid").read_text().strip()
+
+    # a second ask meanwhile: answered at once; the housekeeper makes way for it, and no second
+    # housekeeper starts (two processes never work on one memory's summaries at once)
+    served.token_delay = 0.05  # an answer that streams for a second, as a model's does: long enough to be seen
+    r = tatlock_proc("ask", "Thank you.", timeout=30)
+    served.token_delay = 0
+    assert r.code == 0 and r.out == "Noted, sir.\n"
+    assert "the housekeeping process already running" in r.err
+    wait("the summary asked again after the turn", lambda: len(calls) == 2)
+
+    # kill -9 mid-summary: nothing half-written; its claim is taken over by the next housekeeper
+    os.kill(first, 9)
+    wait("the housekeeper's end", lambda: presence.holder() is None)
+    conn = sqlite3.connect(home / "users" / "tester_longterm.db")
+    assert conn.execute("SELECT count(*) FROM conversation_compacts").fetchone()[0] == 0
+    assert conn.execute("SELECT pid FROM compaction_claims").fetchone()[0] == first  # left behind, dead
+    gate.set()
+    r = tatlock_proc("ask", "Goodnight.", timeout=30)
+    assert r.code == 0 and "on in the background (process " in r.err  # a new one: the last is gone
+    wait("the compacts", lambda: conn.execute("SELECT count(*) FROM conversation_compacts").fetchone()[0] == 2)
+    assert conn.execute("SELECT from_message, up_to_message, model FROM conversation_compacts").fetchall() == [
+        (1, 4, "llama3.2:3b"), (5, 8, "llama3.2:3b")]  # (the last ask made messages 5-8 a block too)
+    assert "4417" in conn.execute("SELECT summary FROM conversation_compacts").fetchone()[0]
+    wait("the claim's release", lambda: conn.execute("SELECT count(*) FROM compaction_claims").fetchone()[0] == 0)
+    conn.close()
 
 
 # == issue 18 (i18-setup): set-up that leads somewhere, and the CLI's small items ==================
@@ -1105,6 +1175,51 @@ def test_18_10_regenerate_and_edit_keep_the_old_reply_marked_superseded(served, 
              for r in stored_messages(home)]
     assert marks == [("What is the capital of France?", "edited"), ("Lyon, sir.", "regenerated"),
                      ("Paris, sir.", "edited"), ("What is the capital of Spain?", None), ("Madrid, sir.", None)]
+
+
+# == issue 18 item 8 and issue 19 item 4 (i19-recall): search that says why, recall that never
+#    returns the message being answered ===================================================
+# -- 18.8 `memory search France` listed hits without the word; the butler's own memory search
+#         ranked the message being asked first
+
+
+def test_18_8_memory_search_hits_have_the_word_or_say_why(cli, served, home):
+    served.queue(direct("Paris, sir."), direct("Very good, sir."))
+    assert cli("ask", "What is the capital of France?").code == 0
+    assert cli("ask", "Book me a table for two on Friday").code == 0
+    r = cli("memory", "search", "France")
+    assert r.code == 0
+    hits = r.out.strip().split("\n")
+    heads, snippets = hits[0::2], hits[1::2]
+    assert len(heads) >= 2  # the question, and the answer beside it
+    for head, text in zip(heads, snippets, strict=True):
+        assert "france" in text.lower() or "(next to #" in head or "similar in meaning" in head, (head, text)
+    answer = next(h for h, t in zip(heads, snippets, strict=True) if "Paris, sir." in t)
+    assert "(next to #1, which has france)" in answer
+    assert "(has france)" in heads[0]
+
+
+def test_18_8_the_butlers_recall_never_returns_the_message_being_answered(cli, served, home):
+    served.queue(direct("Paris, sir."))
+    assert cli("ask", "What is the capital of France?").code == 0
+    results = []
+
+    def recalling(body):
+        phase = phase_of(body)
+        if phase == "assess":
+            return tools_needed("recall_memories", query="France")
+        if phase == "select_tools":
+            return {"tool_calls": [{"name": "recall_memories", "arguments": {"keyword": "France"}}]}
+        results.append(body["messages"][-1]["content"])
+        return "We spoke of France before, sir: its capital is Paris."
+
+    served.handler = recalling
+    question = "Did I ever ask you about France?"
+    assert cli("ask", question).code == 0
+    findings = next(r for r in results if "Result of recall_memories" in r)
+    found = json.loads(findings.split("Result of recall_memories(keyword='France'): ", 1)[1].split("\n", 1)[0])
+    texts = [hit["text"] for hit in found["results"]]
+    assert "What is the capital of France?" in texts and question not in texts
 
 
 # == Issue 19 (facts kept without the model): items 1 and 6 ====================================

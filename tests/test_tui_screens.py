@@ -190,7 +190,12 @@ async def test_tools_screen_lists_parameters_and_switches_tools(served):
 
 
 async def test_compaction_and_memory_panes_follow_the_conversation(served, monkeypatch):
+    from tatlock.memory import detached, housekeeping
+
     monkeypatch.setenv("TATLOCK_COMPACT_INTERVAL", "4")
+    monkeypatch.setenv("TATLOCK_HOUSEKEEPING", "background")  # compaction on the housekeeping thread, live
+    monkeypatch.setattr(detached, "spawn", lambda *a, **kw: None)  # the briefing left at exit stays here
+    monkeypatch.setattr(housekeeping, "COMPACT_SETTLE", 0.1)
 
     def model(body):
         if body["messages"][0]["content"].startswith("You are the record keeper"):

@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from typing import TYPE_CHECKING, Any
 
 from tatlock.commands.common import open_butler
@@ -71,7 +70,8 @@ def trace(ev: Event) -> str | None:
     if isinstance(ev, CompactionStarted):
         return f"[compaction] messages {ev.from_message}-{ev.up_to_message} started"
     if isinstance(ev, CompactionFinished):
-        return f"[compaction] messages {ev.from_message}-{ev.up_to_message} done in {ev.ms:.0f} ms"
+        how = "" if ev.how == "model" else f" ({'repaired' if ev.how == 'repaired' else 'extracted'}: {ev.why})"
+        return f"[compaction] messages {ev.from_message}-{ev.up_to_message} done in {ev.ms:.0f} ms{how}"
     if isinstance(ev, CompactionFailed):
         return f"[compaction] failed: {ev.reason}"
     if isinstance(ev, Notice):
@@ -129,6 +129,7 @@ def run(args: argparse.Namespace) -> int:
     if args.new and args.conversation is not None:
         raise UsageError("--new and --conversation cannot be used together")
     butler = open_butler(args.user, model=args.model)
+    butler.one_shot = True  # summaries are not waited for: they go on in a process of their own
     err = sys.stderr
     unsubscribe = butler.subscribe(_tracer(err)) if args.verbose else (lambda: None)
     code: int | None = None
@@ -137,10 +138,11 @@ def run(args: argparse.Namespace) -> int:
         return code
     finally:
         try:
-            _wait_compaction(butler)
+            note = butler.close()
             unsubscribe()
-            butler.close()
-        except Stopped as exc:  # a signal while closing: leave now (a compaction left is taken over next time)
+            if note:
+                err.write(f"tatlock: {inert_line(note)}\n")
+        except Stopped as exc:  # a signal while closing: leave now (what is left is the next housekeeper's)
             exc.reported = code is not None and code >= 128  # the turn's end already said why
             raise
 
@@ -239,16 +241,3 @@ def _failed(out: Any, err: Any, screen: _Screen, args: argparse.Namespace, final
              "your question could not be saved")
     err.write(f"tatlock: {inert(message)}{f' ({inert(hint)})' if hint else ''} ({where})\n")
     return 1
-
-
-def _wait_compaction(butler: "Butler") -> None:
-    """A started compaction finishes before we exit, so none is lost."""
-    t0 = time.monotonic()
-    announced = False
-    while not butler.wait_background(timeout=0.5):
-        if not announced and sys.stderr.isatty():
-            sys.stderr.write("tatlock: saving a summary of this conversation…\n")
-            announced = True
-        if time.monotonic() - t0 > max(60.0, butler.cfg.timeout * 2):
-            sys.stderr.write("tatlock: the conversation summary is taking too long; it will be retried next time\n")
-            break

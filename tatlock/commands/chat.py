@@ -14,7 +14,7 @@ from typing import Callable
 
 from tatlock.commands.common import open_butler
 from tatlock.commands.signals import Stopped
-from tatlock.text import inert
+from tatlock.text import inert, inert_line
 from tatlock.events import AnswerReplaced, AnswerToken, ErrorEvent, MessageStored, Notice, TurnCancelled, TurnFinished
 from tatlock.turn import Turn
 
@@ -51,7 +51,9 @@ def run(args: argparse.Namespace) -> int:
             new = False
             sys.stdout.write("\n")
     finally:
-        butler.close()
+        note = butler.close()
+        if note:
+            print(f"tatlock: {inert_line(note)}", file=sys.stderr)
     return 0
 
 

@@ -67,7 +67,7 @@ def _print_hits(hits: list[Any]) -> None:
         where = (f"conversation {h.conversation_id} #{h.message_number} {h.author}"
                  if h.kind == "message" else
                  f"conversation {h.conversation_id} summary {h.messages[0]}-{h.messages[1]}")
-        out(f"{local(h.timestamp)}  {where}")
+        out(f"{local(h.timestamp)}  {where}" + (f"  ({h.why})" if h.why else ""))
         out("  " + clip(h.snippet, width() - 4))
 
 
@@ -114,7 +114,10 @@ def _compact(butler, args) -> int:
         if isinstance(ev, CompactionStarted) and ev.conversation_id == conv.id:
             print(f"compacting messages {ev.from_message}-{ev.up_to_message}…", file=sys.stderr, flush=True)
         elif isinstance(ev, CompactionFinished) and ev.conversation_id == conv.id:
-            out(f"compacted messages {ev.from_message}-{ev.up_to_message} in {ev.ms / 1000:.1f} s")
+            how = {"repaired": " (the model's second try, in the required shape)",
+                   "extract": " (its facts taken without the model: the model's summary was unusable)"}
+            out(f"compacted messages {ev.from_message}-{ev.up_to_message} in {ev.ms / 1000:.1f} s"
+                + how.get(ev.how, ""))
 
     unsubscribe = butler.subscribe(show)
     try:

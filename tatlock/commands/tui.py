@@ -34,7 +34,11 @@ def run(args: argparse.Namespace) -> int:
     finally:
         opened = butler or app.opened
         if opened is not None:
-            opened.close()  # waits for a stopped turn to be stored and for background compaction
+            note = opened.close()  # waits for a stopped turn to be stored; summaries go on in the background
+            if note:
+                from tatlock.text import inert_line
+
+                print(f"tatlock: {inert_line(note)}", file=sys.stderr)
     if app.failure is not None:
         raise app.failure  # shown as one line by the CLI
     if caught:

@@ -102,6 +102,7 @@ class OllamaBackend:
         result = ChatResult(content="", model=name)
         guard = CallGuard(self.client._client, self.timeout, cancel)
         cap, streamed = char_cap(options), 0
+        pieces = 0  # Ollama streams one token per record
         try:
             with guard:
                 stream = self.client.chat(
@@ -116,6 +117,7 @@ class OllamaBackend:
                         if msg.content:
                             timer.mark_first()
                             parts.append(msg.content)
+                            pieces += 1
                             streamed += len(msg.content)
                             if cap is not None and streamed > cap:  # the server ignores max_tokens
                                 result.done_reason = "length"
@@ -145,6 +147,8 @@ class OllamaBackend:
                 raise Cancelled("".join(parts))
             raise self._timeout()
         result.content = "".join(parts)
+        if result.eval_tokens is None and pieces:  # stopped before the final record: count what came
+            result.eval_tokens = pieces
         result.tool_calls = calls
         result.ms = timer.ms
         result.first_token_ms = timer.first
@@ -179,6 +183,25 @@ class OllamaBackend:
             return str(r.json().get("version", "?"))
         except (httpx.HTTPError, ValueError) as exc:
             raise self._fail(exc, self.model) from None
+
+    def embed(self, texts: list[str], *, model: str, timeout: float | None = None) -> list[list[float]]:
+        """One vector per text from ``/api/embed`` (texts past the model's context are truncated
+        by the server). A model that is not pulled is a BackendError of kind "model"."""
+        guard = CallGuard(self.client._client, timeout or self.timeout, None)
+        try:
+            with guard:
+                reply = self.client.embed(model=model, input=list(texts), truncate=True, keep_alive=self.keep_alive)
+                vectors = [[float(x) for x in v] for v in reply.embeddings or []]
+        except self._errors() as exc:
+            if guard.reason is None:
+                raise self._fail(exc, model) from None
+            vectors = []
+        if guard.reason is not None:
+            self._reset()
+            raise self._timeout()
+        if len(vectors) != len(texts):
+            raise BackendError(f"Ollama at {self.host} gave {len(vectors)} vectors for {len(texts)} texts")
+        return vectors
 
     def pull(self, model: str, on_progress: Callable[[PullProgress], None], cancel: Cancel | None = None) -> None:
         # a pull takes minutes: no overall deadline, only the per-read timeout and the cancel

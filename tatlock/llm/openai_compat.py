@@ -132,14 +132,15 @@ class OpenAICompatBackend:
         calls: dict[int, dict[str, Any]] = {}
         result = ChatResult(content="", model=name)
         guard = CallGuard(self.http, self.timeout, cancel)
-        cap, streamed = char_cap(options), 0
+        cap, streamed, stopped = char_cap(options), 0, False
+        pieces = 0  # content and tool-call deltas: a server streams about one token in each
         try:
             with guard, self.http.stream("POST", f"{self.base_url}/chat/completions", json=body) as resp:
                 if resp.status_code >= 400:
                     resp.read()
                     resp.raise_for_status()
                 for line in resp.iter_lines():
-                    if result.done_reason in ("stopped", "length") or guard.reason is not None:
+                    if stopped or guard.reason is not None:
                         break  # leaving the block closes the response: the server stops generating
                     if not line.startswith("data:"):
                         continue
@@ -175,16 +176,18 @@ class OpenAICompatBackend:
                         if piece:
                             timer.mark_first()
                             parts.append(piece)
+                            pieces += 1
                             streamed += len(piece)
                             if cap is not None and streamed > cap:  # the server ignores max_tokens
-                                result.done_reason = "length"
+                                result.done_reason, stopped = "length", True
                                 break
                             if on_token:
                                 try:
                                     on_token(piece)
                                 except StopGeneration:
-                                    result.done_reason = "stopped"
+                                    result.done_reason, stopped = "stopped", True
                                     break
+                        pieces += len(delta.get("tool_calls") or ())
                         for tc in delta.get("tool_calls") or ():
                             slot = calls.setdefault(tc.get("index", len(calls)), {"id": None, "name": "", "args": ""})
                             slot["id"] = tc.get("id") or slot["id"]
@@ -192,6 +195,8 @@ class OpenAICompatBackend:
                             slot["name"] += fn.get("name") or ""
                             slot["args"] += fn.get("arguments") or ""
                         if choice.get("finish_reason"):
+                            # the server ended the answer ("stop", "length", "tool_calls"): read on,
+                            # its usage (and llama-server's timings) come in the chunks that follow
                             result.done_reason = choice["finish_reason"]
         except httpx.HTTPError as exc:
             if guard.reason is None:
@@ -207,6 +212,9 @@ class OpenAICompatBackend:
                 raise Cancelled("".join(parts))
             raise self._timeout()
         result.content = "".join(parts)
+        if result.eval_tokens is None and pieces:
+            # the stream was closed before the server's usage came (we stopped it): count what came
+            result.eval_tokens = pieces
         for _, slot in sorted(calls.items()):
             try:
                 args = json.loads(slot["args"]) if slot["args"].strip() else {}
@@ -278,6 +286,30 @@ class OpenAICompatBackend:
     def version(self) -> str:
         self.models()
         return "openai-compatible"
+
+    def embed(self, texts: list[str], *, model: str, timeout: float | None = None) -> list[list[float]]:
+        """One vector per text from ``/embeddings`` (llama-server started with ``--embeddings``,
+        vLLM, LM Studio). A server that has no embeddings says so as kind "unsupported"."""
+        body = {"model": model, "input": list(texts), "encoding_format": "float"}
+        limit = timeout or self.timeout
+        try:
+            r = self.http.post(f"{self.base_url}/embeddings", json=body,
+                               timeout=httpx.Timeout(limit, connect=min(5.0, limit)))
+            if r.status_code == 501:  # llama-server without --embeddings
+                raise BackendError(f"{self.base_url} serves no embeddings (start it with --embeddings)",
+                                   kind="unsupported")
+            if r.status_code in (404, 405) and "model" not in r.text.lower():  # no such route
+                raise BackendError(f"{self.base_url} serves no embeddings ({r.status_code})", kind="unsupported")
+            r.raise_for_status()
+            data = sorted(r.json()["data"], key=lambda d: d.get("index", 0))
+            vectors = [[float(x) for x in d["embedding"]] for d in data]
+        except httpx.HTTPError as exc:
+            raise self._fail(exc, model) from None
+        except (ValueError, KeyError, TypeError, AttributeError):
+            raise BackendError(f"{self.base_url}/embeddings gave no vectors", kind="unsupported") from None
+        if len(vectors) != len(texts):
+            raise BackendError(f"{self.base_url}/embeddings gave {len(vectors)} vectors for {len(texts)} texts")
+        return vectors
 
     def pull(self, model: str, on_progress: Callable[[PullProgress], None], cancel: Cancel | None = None) -> None:
         raise BackendError("this server is OpenAI-compatible: models are loaded with the server's own tools",

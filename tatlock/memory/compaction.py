@@ -14,8 +14,11 @@ compact's ``up_to_message``. Each block goes through three steps:
    claim's release are written together.
 
 A process killed at any point leaves either nothing (the claim alone, taken over by the next
-run) or the whole compact: never a partial row, a gap or an overlap. A failure (model error,
-a reply without the summary sections) writes nothing and releases the claim; the raw
+run) or the whole compact: never a partial row, a gap or an overlap. A reply without the
+summary's sections is repaired once, else the block is summarised without the model (an
+extract of its facts, names, numbers and dates: memory/extract.py), so a small model's
+failure is not retried after every turn (memory/summarise.py). A server that cannot be used,
+or a call cancelled to make way for a turn, writes nothing and releases the claim; the raw
 messages stay in the context, so nothing is lost, only not yet summarised.
 
 When the compacts not yet merged into the archive outgrow their share of the context, the
@@ -31,12 +34,14 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from functools import partial
 from typing import Any, Callable
 
 from tatlock import prompts
 from tatlock.config import Paths
-from tatlock.errors import BackendError
 from tatlock.events import CompactionFailed, CompactionFinished, CompactionStarted, Event
+from tatlock.llm.base import Cancel
+from tatlock.memory import extract, summarise
 from tatlock.memory.context import SUMMARY_SHARE
 from tatlock.memory.fit import Window
 from tatlock.memory.summary_format import (  # noqa: F401 - re-exported (tests, the cross summary)
@@ -106,33 +111,45 @@ def _model_name(backend: Any, model: str | None, result: Any = None) -> str:
 # -- one block -----------------------------------------------------------------------------
 
 
-def _summarise(backend: Any, prompt: str, model: str | None, options: dict[str, Any] | None,
-               what: str) -> tuple[Any, tuple[str, list[str]]]:
-    """One summarising call: the model's reply, normalised; any failure becomes _Failed."""
+def _normalised(text: str) -> str | None:
+    normal = normalise_summary(text)
+    return normal[0] if normal else None
+
+
+def _summarise(backend: Any, prompt: str, *, source: str, make_extract: Callable[[], str], model: str | None,
+               options: dict[str, Any] | None, what: str, cancel: Cancel | None,
+               use_model: bool) -> tuple[summarise.Written, list[str]]:
+    """One record in the five sections: the model's, its repair, or the extract (summarise.py).
+    A server that cannot be used, or a pause for a turn, becomes _Failed / _Paused."""
+    shape = summarise.Shape(SECTIONS, _normalised, what)
     try:
-        result = backend.chat([{"role": "user", "content": prompt}], model=model,
-                              options={**OPTIONS, **(options or {})})
-    except BackendError as exc:
+        written = summarise.write(backend, prompt, shape=shape, source=source, extract=make_extract, model=model,
+                                  options={**OPTIONS, **(options or {})}, cancel=cancel, use_model=use_model)
+    except summarise.Paused:
+        raise _Paused() from None
+    except summarise.Unavailable as exc:
         raise _Failed(str(exc)) from None
-    normal = normalise_summary(result.content)
-    if normal is None:
-        shown = " ".join((result.content or "").split())[:80]
-        raise _Failed(f"the model's {what} has no {REQUIRED_SECTION} section"
-                      + (f" (it began: {shown!r})" if shown else " (it was empty)"))
-    return result, normal
+    if written.how != "model":
+        log.info("%s written as %s: %s", what, written.how, written.why)
+    normal = normalise_summary(written.text)
+    assert normal is not None  # write() returns only normalised text
+    return written, normal[1]
 
 
 def compact_once(store: UserStore, backend: Any, conversation_id: int, *, interval: int,
                  emit: Emit = _no_emit, model: str | None = None, owner: str | None = None,
                  claim_ttl: float = DEFAULT_CLAIM_TTL, options: dict[str, Any] | None = None,
                  max_transcript_tokens: int = MAX_TRANSCRIPT_TOKENS, estimator: Estimator | None = None,
+                 cancel: Cancel | None = None, use_model: bool = True,
                  budget_tokens: int | None = None) -> Compact | None:
     """Summarise the next due block once. Returns the new compact, or None (nothing due,
-    claimed by another process, or failed: then a CompactionFailed event says why). Never raises.
+    claimed by another process, paused by ``cancel``, or failed: then a CompactionFailed event
+    says why). ``use_model=False`` writes the extract without asking the model. Never raises.
 
     With ``budget_tokens`` (the context window) the transcript takes only the room beside the
-    instructions and the summary's allowance; a block whose messages cannot all fit there, even
-    cut short, is split: its first messages that fit are compacted now, the rest with the next block."""
+    instructions (its repair's included) and the summary's allowance; a block whose messages
+    cannot all fit there, even cut short, is split: its first messages that fit are compacted
+    now, the rest with the next block."""
     emit = _safe(emit)
     owner = owner or rows.new_owner()
     t0 = time.perf_counter()
@@ -161,19 +178,26 @@ def compact_once(store: UserStore, backend: Any, conversation_id: int, *, interv
         return None
     emit(CompactionStarted(conversation_id, first, last))
     try:
-        prompt = prompts.render("compaction.txt", from_message=first, up_to_message=last,
-                                transcript=transcript(messages, tokens, estimator))
-        result, (summary, topics) = _summarise(backend, prompt, model, options, "summary")
+        source = transcript(messages, tokens, estimator)
+        prompt = prompts.render("compaction.txt", from_message=first, up_to_message=last, transcript=source)
+        written, topics = _summarise(backend, prompt, source=source, make_extract=partial(
+            extract.compact_extract, messages), model=model, options=options, what="summary", cancel=cancel,
+            use_model=use_model)
+        made_by = _model_name(backend, model, written.calls[-1] if written.calls else None)
         try:
-            compact = rows.commit_compact(store, conversation_id, owner, first, last, summary=summary,
-                                          topics=topics, model=_model_name(backend, model, result))
+            compact = rows.commit_compact(store, conversation_id, owner, first, last, summary=written.text,
+                                          topics=topics, model=made_by if written.how == "model" else
+                                          f"{written.how}" + (f" ({made_by})" if written.how == "repaired" else ""))
         except rows.ClaimLost:
             raise _Failed("another process took over the claim while the model was summarising") from None
         except rows.Conflict as exc:
             raise _Failed(str(exc)) from None
     except Exception as exc:  # noqa: BLE001 - never raise into the turn: the raw messages stay in context
         _release(store, conversation_id, owner)
-        reason = str(exc) if isinstance(exc, _Failed) else f"{type(exc).__name__}: {exc}"
+        if isinstance(exc, _Paused):
+            reason = "paused to make way for a new message; it resumes when the conversation is quiet"
+        else:
+            reason = str(exc) if isinstance(exc, _Failed) else f"{type(exc).__name__}: {exc}"
         emit(CompactionFailed(conversation_id, f"messages {first}-{last}: {reason}"))
         return None
     try:
@@ -181,7 +205,7 @@ def compact_once(store: UserStore, backend: Any, conversation_id: int, *, interv
     except Exception:  # noqa: BLE001 - topics are an index; the compact itself is safe
         log.warning("could not store the topics of compact %s", compact.id, exc_info=True)
     emit(CompactionFinished(conversation_id, first, last, round((time.perf_counter() - t0) * 1000, 1),
-                            result.prompt_tokens, result.eval_tokens))
+                            written.prompt_tokens, written.eval_tokens, how=written.how, why=written.why))
     return compact
 
 
@@ -189,41 +213,49 @@ class _Failed(Exception):
     pass
 
 
+class _Paused(Exception):
+    pass
+
+
 def _transcript_room(most: int, budget_tokens: int | None, estimator: Estimator | None,
                      options: dict[str, Any] | None, first: int, last: int) -> int:
     """Tokens a block's transcript may take: ``most``, and within the window what the
-    instructions and the summary's allowance leave."""
+    instructions (with the repair's note, which the second try adds) and the summary's
+    allowance leave."""
     if not budget_tokens:
         return most
     window = Window(budget_tokens, estimator or Estimator())
     instructions = prompts.render("compaction.txt", from_message=first, up_to_message=last, transcript="")
-    return max(64, min(most, window.text_room((options or {}).get("max_tokens"), instructions)))
+    room = window.text_room((options or {}).get("max_tokens"), instructions + summarise.REPAIR_NOTE)
+    return max(64, min(most, room))
 
 
 def compact_due(store: UserStore, backend: Any, conversation_id: int, *, interval: int,
                 emit: Emit = _no_emit, model: str | None = None, owner: str | None = None,
                 claim_ttl: float = DEFAULT_CLAIM_TTL, budget_tokens: int | None = None,
                 estimator: Estimator | None = None, options: dict[str, Any] | None = None,
-                max_transcript_tokens: int = MAX_TRANSCRIPT_TOKENS) -> list[Compact]:
-    """Compact every due block (stopping at the first failure or foreign claim), then archive
-    old compacts if ``budget_tokens`` is given and they outgrew it. Never raises."""
+                max_transcript_tokens: int = MAX_TRANSCRIPT_TOKENS, cancel: Cancel | None = None,
+                use_model: bool = True) -> list[Compact]:
+    """Compact every due block (stopping at the first failure, pause or foreign claim), then
+    archive old compacts if ``budget_tokens`` is given and they outgrew it. Never raises."""
     owner = owner or rows.new_owner()
     done: list[Compact] = []
     end: int | None = None  # the end of a block that was split to fit: its rest is due at once
-    while True:
+    while not (cancel and cancel.cancelled):
         covered = store.compacted_up_to(conversation_id)
         size = end - covered if end is not None and end > covered else interval
         c = compact_once(store, backend, conversation_id, interval=size, emit=emit, model=model,
                          owner=owner, claim_ttl=claim_ttl, options=options,
                          max_transcript_tokens=max_transcript_tokens, estimator=estimator,
-                         budget_tokens=budget_tokens)
+                         budget_tokens=budget_tokens, cancel=cancel, use_model=use_model)
         if c is None:
             break
         done.append(c)
         end = covered + size if c.up_to_message < covered + size else None
-    if budget_tokens:
+    if budget_tokens and not (cancel and cancel.cancelled):
         maybe_archive(store, backend, conversation_id, budget_tokens=budget_tokens, estimator=estimator,
-                      emit=emit, model=model, owner=owner, claim_ttl=claim_ttl, options=options)
+                      emit=emit, model=model, owner=owner, claim_ttl=claim_ttl, options=options, cancel=cancel,
+                      use_model=use_model)
     return done
 
 
@@ -237,7 +269,8 @@ def _compact_cost(est: Estimator, c: Compact) -> int:
 def maybe_archive(store: UserStore, backend: Any, conversation_id: int, *, budget_tokens: int,
                   estimator: Estimator | None = None, emit: Emit = _no_emit, model: str | None = None,
                   owner: str | None = None, claim_ttl: float = DEFAULT_CLAIM_TTL,
-                  options: dict[str, Any] | None = None) -> dict[str, Any] | None:
+                  options: dict[str, Any] | None = None, cancel: Cancel | None = None,
+                  use_model: bool = True) -> dict[str, Any] | None:
     """Merge the oldest compacts into the archive once the unarchived ones exceed
     ``SUMMARY_SHARE * budget_tokens / 2``. Returns the new archive, or None (not needed,
     claimed elsewhere, or failed: the old archive stays and CompactionFailed says why).
@@ -276,8 +309,8 @@ def maybe_archive(store: UserStore, backend: Any, conversation_id: int, *, budge
         return None
 
     # the merge goes in steps that each fit the window: every step merges the archive so far with
-    # as many of the next compacts as fit beside it, and is committed, so that a failure keeps
-    # what was merged before it and the next run goes on from there
+    # as many of the next compacts as fit beside it, and is committed, so that a failure or a pause
+    # keeps what was merged before it and the next run goes on from there
     window = Window(budget_tokens, est)
     max_words = max(120, int(limit * 0.75 * est.chars_per_token / 5.5))  # ~5.5 characters a word
     # the merged record's allowance: room for the words asked for, and no more (the rest is for the records)
@@ -285,7 +318,7 @@ def maybe_archive(store: UserStore, backend: Any, conversation_id: int, *, budge
     options = {**(options or {}), "max_tokens": min(int(asked), max(256, max_words * 2))}
     result: dict[str, Any] | None = None
     todo = merge
-    while todo:
+    while todo and not (result is not None and cancel and cancel.cancelled):
         step_up_to = todo[-1].up_to_message
         try:
             batch, parts = _archive_step(window, options, archive if up_to else None, up_to, todo, max_words)
@@ -295,12 +328,17 @@ def maybe_archive(store: UserStore, backend: Any, conversation_id: int, *, budge
                                           claim_ttl, archived_up_to=up_to)
                 if busy:
                     return result
-            prompt = prompts.render("archive.txt", up_to_message=step_up_to, max_words=max_words,
-                                    summaries="\n\n".join(parts))
-            _result, (summary, _topics) = _summarise(backend, prompt, model, options, "archive")
+            source = "\n\n".join(parts)
+            prompt = prompts.render("archive.txt", up_to_message=step_up_to, max_words=max_words, summaries=source)
+            records = ([str(archive["summary"])] if up_to else []) + [c.summary for c in batch]
+            written, _topics = _summarise(backend, prompt, source=source,
+                                          make_extract=partial(extract.merged_records, records, max_words * 6),
+                                          model=model, options=options, what="archive", cancel=cancel,
+                                          use_model=use_model)
             new = {
                 "up_to_message": step_up_to,
-                "summary": summary,
+                "summary": written.text,
+                "how": written.how,
                 "created_at": iso(),
                 "merged_compacts": list(archive.get("merged_compacts") or []) + [c.id for c in batch],
             }
@@ -312,7 +350,10 @@ def maybe_archive(store: UserStore, backend: Any, conversation_id: int, *, budge
                 raise _Failed(str(exc)) from None
         except Exception as exc:  # noqa: BLE001 - the archive so far stays; compacts are untouched
             _release(store, conversation_id, owner)
-            reason = str(exc) if isinstance(exc, _Failed) else f"{type(exc).__name__}: {exc}"
+            if isinstance(exc, _Paused):
+                reason = "paused to make way for a new message; it resumes when the conversation is quiet"
+            else:
+                reason = str(exc) if isinstance(exc, _Failed) else f"{type(exc).__name__}: {exc}"
             emit(CompactionFailed(conversation_id, f"archive of messages 1-{step_up_to}: {reason}"))
             return result
         archive, up_to, result = new, step_up_to, new
@@ -323,11 +364,12 @@ def maybe_archive(store: UserStore, backend: Any, conversation_id: int, *, budge
 def _archive_step(window: Window, options: dict[str, Any] | None, archive: dict[str, Any] | None, up_to: int,
                   todo: list[Compact], max_words: int) -> tuple[list[Compact], list[str]]:
     """The next merge step: the archive so far and the next compacts that fit beside it (at
-    least one; a record too long for the room on its own is cut, keeping its head and its end)."""
+    least one; a record too long for the room on its own is cut, keeping its head and its end).
+    The room leaves the repair's note free too, as the second try adds it."""
     est = window.est
     instructions = prompts.render("archive.txt", up_to_message=todo[-1].up_to_message, max_words=max_words,
                                   summaries="")
-    room = window.text_room((options or {}).get("max_tokens"), instructions)
+    room = window.text_room((options or {}).get("max_tokens"), instructions + summarise.REPAIR_NOTE)
     parts: list[str] = []
     if archive is not None:
         # an archive is one summary (bounded by its answer's allowance), unless it was imported: then half the room

@@ -17,6 +17,8 @@ from typing import Any, Callable
 from tatlock.config import Config
 from tatlock.events import Event, ModelCall, PhaseFinished, PhaseStarted
 from tatlock.llm.base import Backend, Cancel, ChatResult
+from tatlock.memory import summarise
+from tatlock.memory.summarise import summary_tokens  # noqa: F401 - re-exported (the butler, tests)
 from tatlock.memory.fit import Window
 from tatlock.memory.tokens import Estimator
 from tatlock.store.system import SystemStore
@@ -24,17 +26,9 @@ from tatlock.store.user import UserStore
 
 # most tokens one call may generate, by phase; the phases that write the answer (assess, when it
 # answers directly, and respond) take TurnEnv.answer_tokens() instead
-MAX_TOKENS = {"select_tools": 300, "quality": 120, "summary": 1400}
+MAX_TOKENS = {"select_tools": 300, "quality": 120, "summary": summarise.MAX_TOKENS}
 
 Emit = Callable[[Event], None]
-
-
-def summary_tokens(window: int) -> int:
-    """Most tokens a summary (a compact, the archive, the briefing) may have: 1,400, or a quarter
-    of a smaller window (1,024 on the low tier's 4,096: with 1,400 a block's transcript had ~1,740
-    tokens beside the instructions, and forty short messages, each behind a dated header of some
-    twenty tokens on a digit-per-token tokenizer, had to be split into two requests)."""
-    return min(MAX_TOKENS["summary"], max(512, window // 4))
 
 
 @dataclass
@@ -78,9 +72,12 @@ class Phase:
         self.calls = self.prompt_tokens = self.eval_tokens = 0
         emit(PhaseStarted(name))
 
-    def add(self, r: ChatResult) -> None:
+    def add(self, r: ChatResult, prompt_estimate: int = 0) -> None:
+        """Count one call. A server that does not report the prompt's size (Ollama after a full
+        prompt-cache hit; any server whose stream we closed before its usage came) is counted
+        at ``prompt_estimate``, so a call never shows as 0 tokens."""
         self.calls += 1
-        self.prompt_tokens += r.prompt_tokens or 0
+        self.prompt_tokens += r.prompt_tokens if r.prompt_tokens is not None else prompt_estimate
         self.eval_tokens += r.eval_tokens or 0
 
     def finish(self, **detail: Any) -> dict[str, Any]:
@@ -95,30 +92,11 @@ def chat(env: TurnEnv, phase: Phase, messages: list[dict], *, cancel: Cancel | N
          temperature: float = 0.3, max_tokens: int) -> ChatResult:
     r = env.backend.chat(messages, schema=schema, tools=tools, on_token=on_token,
                          options=env.options(temperature, max_tokens), cancel=cancel)
-    phase.add(r)
+    # the calibration is FittedBackend's (from what was sent); a server that does not report the
+    # prompt's size is counted at its estimate
+    phase.add(r, env.estimator.messages(messages))
     phase.emit(ModelCall(phase.name, r.model, messages, r.content, round(r.ms, 1), r.prompt_tokens,
                          r.eval_tokens, [{"name": c.name, "arguments": c.arguments} for c in r.tool_calls],
                          schema is not None, [x["function"]["name"] for x in tools or ()],
                          r.evaluated_tokens, None if r.first_token_ms is None else round(r.first_token_ms, 1)))
     return r
-
-
-class CountingBackend:
-    """Passes calls through, counting them into a phase (for helpers that take a backend,
-    such as the cross-conversation summary), with the turn's cancel signal."""
-
-    def __init__(self, inner: Backend, phase: Phase, estimator: Estimator, cancel: Cancel | None):
-        self.inner, self.phase, self.estimator, self.cancel = inner, phase, estimator, cancel
-        self.model = inner.model
-        self.where = inner.where
-
-    def chat(self, messages: list[dict], **kw: Any) -> ChatResult:
-        kw.setdefault("cancel", self.cancel)
-        r = self.inner.chat(messages, **kw)
-        self.phase.add(r)
-        self.phase.emit(ModelCall(self.phase.name, r.model, messages, r.content, round(r.ms, 1),
-                                  r.prompt_tokens, r.eval_tokens, [], kw.get("schema") is not None, []))
-        return r
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.inner, name)

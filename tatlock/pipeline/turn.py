@@ -2,7 +2,8 @@
 
 1. ``store_question``: the user's message is stored (numbered in a BEGIN IMMEDIATE
    transaction) before any model call, so nothing is lost if the model fails;
-2. ``briefing``: a new conversation gets the summary of the user's recent conversations;
+2. ``briefing``: a new conversation adopts the summary of the user's recent conversations
+   prepared in the background (no model call before the answer);
 3. ``assess``: Phase 1 (structured output, a direct answer streamed as it is generated) with
    the deterministic guard rules beside it, and ``route`` to decide;
 4. ``answer``: Phases 2-3 (tools) and/or the guard path, then Phase 4 respond, where Phase 1's
@@ -35,7 +36,7 @@ from tatlock.pipeline import assess, budget, loops
 from tatlock.pipeline import facts as facts_mod
 from tatlock.pipeline import tools as tool_phase
 from tatlock.pipeline.gate import Brief, Finding, StreamGate, Verdict
-from tatlock.pipeline.phases import CountingBackend, Phase, TurnEnv, chat, summary_tokens
+from tatlock.pipeline.phases import Phase, TurnEnv, chat
 from tatlock.pipeline.quality import judge, stream_gate
 from tatlock.pipeline.respond import respond, system_prompt, tz_label
 from tatlock.pipeline.routing import authority, guards
@@ -207,24 +208,14 @@ class TurnRunner:
             revisions.supersede(self.env.store, self.req.supersedes, by=reply.message_id, how="regenerated")
 
     def briefing(self) -> str | None:
-        """The summary of recent conversations: built once for a new conversation, then reused."""
+        """The summary of recent conversations this conversation began with: a new one adopts
+        the briefing prepared in the background (no model call here; none yet: none)."""
         from tatlock.memory import cross
 
         store, conv = self.env.store, self.req.conversation
         if not self.req.is_new:
             return cross.latest_cross_summary(store, conv.id)
-        if not any(c.message_count for c in store.conversations(6, exclude=[conv.id])):
-            return None
-        p = Phase("cross_summary", self.emit)
-        backend = CountingBackend(self.env.backend, p, self.env.estimator, self.cancel)
-        summary = cross.build_cross_summary(store, backend, paths=self.env.cfg.paths,
-                                            exclude_conversation_id=conv.id, emit=self.emit, now=self.env.clock(),
-                                            options=self.env.options(0.2, summary_tokens(self.env.budget())),
-                                            estimator=self.env.estimator, budget_tokens=self.env.budget())
-        if summary is None:  # the model failed or wrote no usable summary: go on without it
-            self.emit(Notice("no summary of your recent conversations could be made this time", "cross_summary"))
-        self.phases.append(p.finish(built=summary is not None))
-        return summary
+        return cross.adopt_briefing(store, conv.id)
 
     def assess_request(self, msg: Message, *, cross_summary: str | None, now: dt.datetime, persona: str,
                        enabled: list[ToolSpec]) -> tuple[list[dict[str, Any]], dict[str, Any]]:

@@ -87,7 +87,9 @@ class Archive:
             lines += ["## Summaries of recent conversations", ""]
             for s in doc["cross_summaries"]:
                 sources = ", ".join(map(str, s["source_conversations"])) or "none"
-                lines += [f"### For conversation {s['conversation_id']} ({local(s['created_at'])}, from {sources})",
+                whom = (f"For conversation {s['conversation_id']}" if s["conversation_id"] is not None
+                        else "Prepared for the next new conversation")
+                lines += [f"### {whom} ({local(s['created_at'])}, from {sources})",
                           "", s["summary"].strip(), ""]
         for c in doc["conversations"]:
             conv = c["conversation"]

@@ -234,7 +234,15 @@ def summary(s: Any, where: str) -> dict[str, Any]:
            "summary": _field(s, "summary", str, where),
            "source_conversations": _field(s, "source_conversations", list, where, optional=True, default=[]),
            "model": _field(s, "model", str, where, optional=True, default="unknown"),
-           "created_at": _time(s, "created_at", where)}
+           "created_at": _time(s, "created_at", where),
+           # a briefing prepared ahead: what it covers ({"conversation id": messages}) and who wrote it
+           "covers": _field(s, "covers", dict, where, optional=True, default={}),
+           "how": _field(s, "how", str, where, optional=True, default="model")}
     if not all(isinstance(i, int) and not isinstance(i, bool) for i in out["source_conversations"]):
         raise Bad(f"{where}.source_conversations must be a list of conversation ids")
+    if not all(str(k).isdigit() and len(str(k)) < 19 and type(n) is int and 0 <= n < 2**63
+               for k, n in out["covers"].items()):
+        raise Bad(f"{where}.covers must map conversation ids to message counts")
+    if out["how"] not in ("model", "repaired", "extract"):
+        raise Bad(f"{where}.how must be model, repaired or extract")
     return out

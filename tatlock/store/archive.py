@@ -94,6 +94,7 @@ def dump(store: UserStore) -> dict[str, Any]:
         for r in conn.execute("SELECT * FROM cross_conversation_summaries ORDER BY id"):
             s = dict(r)
             s["source_conversations"] = json.loads(s["source_conversations"])
+            s["covers"] = json.loads(s.get("covers") or "{}")
             summaries.append(s)
     for c in convs:
         c["uid"] = conversation_uid(c)

@@ -36,7 +36,9 @@ __all__ = [
     "claim_next_block",
     "commit_archive",
     "commit_compact",
+    "due_conversations",
     "holds",
+    "latest_activity",
     "new_owner",
     "next_block",
     "release",
@@ -87,6 +89,22 @@ def next_block(store: UserStore, conversation_id: int, interval: int) -> tuple[i
     return _next_block(store.conn, conversation_id, interval)
 
 
+def due_conversations(store: UserStore, interval: int, *, limit: int = 50) -> list[int]:
+    """Conversations with a block due (``interval`` messages past the last compact), the most
+    recently active first: what housekeeping has to summarise."""
+    return [r[0] for r in store.conn.execute(
+        "SELECT id FROM conversations WHERE message_count - compacted_up_to >= ?"
+        " ORDER BY last_activity DESC, id DESC LIMIT ?", (max(1, interval), limit))]
+
+
+def latest_activity(store: UserStore) -> tuple[int, str | None, str | None]:
+    """(id, role, timestamp) of the newest message in the user's memory, from any process;
+    (0, None, None) when there is none. Housekeeping watches it to make way for a turn."""
+    row = store.conn.execute("SELECT message_id, role, timestamp FROM conversation_messages"
+                             " ORDER BY message_id DESC LIMIT 1").fetchone()
+    return (int(row[0]), row[1], row[2]) if row else (0, None, None)
+
+
 # -- claims --------------------------------------------------------------------------------
 
 
@@ -101,7 +119,11 @@ def _pid_alive(pid: int) -> bool:
         return True
     except OSError:
         return False
-    return True
+    try:  # a process killed whose parent has gone is a zombie until someone reaps it (a container
+        with open(f"/proc/{pid}/stat", "rb") as fh:  # without an init may never): it works no more
+            return fh.read().rsplit(b")", 1)[-1].split()[0] != b"Z"
+    except (OSError, IndexError):  # no /proc (macOS): the signal's answer stands
+        return True
 
 
 def claim_is_live(row: Any, now: dt.datetime | None = None) -> bool:

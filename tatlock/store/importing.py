@@ -358,7 +358,12 @@ def _summary(conn: sqlite3.Connection, s: dict[str, Any], staging: Staging) -> i
         return 0
     found = (staging.conversation_ours(i) if db.fits(i) else None for i in s["source_conversations"])
     sources = [i for i in found if i is not None]
+    # what a prepared briefing covers, by the conversations' ids here
+    mapped = ((staging.conversation_ours(int(k)), n) for k, n in (s.get("covers") or {}).items()
+              if str(k).isdigit() and db.fits(int(k)))
+    covers = {str(i): n for i, n in mapped if i is not None}
     conn.execute("INSERT INTO cross_conversation_summaries (conversation_id, summary, source_conversations, model,"
-                 " created_at) VALUES (?, ?, ?, ?, ?)", (cid, s["summary"], json.dumps(sources), s["model"],
-                                                        s["created_at"]))
+                 " created_at, covers, how) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                 (cid, s["summary"], json.dumps(sources), s["model"], s["created_at"], json.dumps(covers),
+                  s.get("how") or "model"))
     return 1
