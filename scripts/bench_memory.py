@@ -12,6 +12,14 @@ tokens per compaction (as the server counted them) and milliseconds per compacti
 model that answers at once this is tatlock's own overhead: SQLite, claims and HTTP).
 
     scripts/bench memory [--messages 20,100,300] [--interval N] [--budget TOKENS]
+
+With ``--month PATH``: the end-to-end part instead (``scripts/memory_month.py``): a month of
+conversations in which facts are told (some corrected later), then questions in new
+conversations; facts captured, facts in the answering prompt, right answers, with the fake
+server or a real model (``--local-llm [URL]``).
+
+    scripts/bench memory --month [PATH] [--local-llm [URL]] [-v] [--json] [--questions A-B --save FILE]
+    scripts/bench memory --month [PATH] --merge FILE... [-v]
 """
 
 from __future__ import annotations
@@ -179,7 +187,27 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--budget", type=int, default=low.context_size,
                     help=f"context budget in tokens (default {low.context_size}, the low tier's)")
     ap.add_argument("--seed", type=int, default=7, help="seed of the scripted conversation")
+    ap.add_argument("--month", nargs="?", type=Path, const=ROOT / "tests" / "data" / "facts" / "facts_month_train.json",
+                    metavar="PATH", help="the end-to-end month instead (default tests/data/facts/facts_month_train.json)")
+    ap.add_argument("--local-llm", nargs="?", const="http://127.0.0.1:18080/v1", metavar="URL",
+                    help="with --month: ask the questions of a real model (an OpenAI-compatible /v1 URL, or an "
+                         "Ollama host; default http://127.0.0.1:18080/v1)")
+    ap.add_argument("--model", default="local", help="with --local-llm: the model's name (default local)")
+    ap.add_argument("--timeout", type=float, default=180, help="with --local-llm: seconds per model call")
+    ap.add_argument("-v", "--verbose", action="store_true", help="with --month: every kept fact, question and answer")
+    ap.add_argument("--json", action="store_true", help="with --month: the results as JSON")
+    ap.add_argument("--questions", metavar="A-B", help="with --month: ask only questions A to B (e.g. 1-10: a slow "
+                    "model asked in parts, each --save'd, then --merge'd)")
+    ap.add_argument("--save", type=Path, metavar="FILE", help="with --month: also write the results as JSON to FILE")
+    ap.add_argument("--merge", type=Path, nargs="+", metavar="FILE",
+                    help="with --month: report the parts saved with --save together (nothing is run)")
     args = ap.parse_args(argv)
+    if args.month is not None:
+        import memory_month
+
+        return memory_month.run(args.month, url=args.local_llm, model=args.model, timeout=args.timeout,
+                                verbose=args.verbose, as_json=args.json, questions=args.questions, save=args.save,
+                                merge=args.merge)
     try:
         checkpoints = sorted({int(x) for x in args.messages.split(",") if x.strip()})
     except ValueError:

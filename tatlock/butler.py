@@ -114,7 +114,9 @@ class Butler:
             self.persona = Persona(self.system)
             self.tools = Tools(self.system)
             self.users = Users(self.system, self.paths)
-            self.variables = Variables(lambda: self.store, lambda: self.anchor().id)
+            # what it knows about its owner and their world (personal variables are facts)
+            self.facts = self.variables = Variables(lambda: self.store, lambda: self.anchor().id,
+                                                    lambda: self.anchor().name)
             self.conversations = Conversations(self)
             self.rooms = Rooms(self)
             self.archive = Archive(self)

@@ -154,7 +154,8 @@ def build_parser() -> Parser:
 
     # -- var -------------------------------------------------------------------------------
     v = sub.add_parser("var", help="personal variables (facts such as location)",
-                       description="Personal variables the butler knows about a user, e.g. location.")
+                       description="Personal variables: the facts the butler keeps about a user and their world, "
+                                   "e.g. location (see also `tatlock memory facts`).")
     vs = v.add_subparsers(dest="action", metavar="ACTION", required=True, parser_class=Parser)
     x = vs.add_parser("list", help="list variables")
     _user_opt(x)
@@ -206,6 +207,17 @@ def build_parser() -> Parser:
                                   "anything is written; importing it twice adds nothing, and an import that "
                                   "stopped half way is finished by importing the same file again.")
     x.add_argument("file", help="a file written by `tatlock memory export --all --format json` (- for stdin)")
+    _user_opt(x)
+    x = ms.add_parser("facts", help="what tatlock knows about you and your world: list, edit or forget a fact",
+                      description="The facts tatlock keeps (what you and your guests told it, and personal variables "
+                                  "set by hand), each with whom it is about, who said it and where. A new value "
+                                  "supersedes the old one, which is kept as history.")
+    x.add_argument("fact_action", nargs="?", choices=("list", "edit", "forget"), default="list", metavar="ACTION",
+                   help="list (default), edit KEY VALUE, or forget KEY")
+    x.add_argument("key", nargs="?", help="the fact's key, as listed (e.g. sister.name)")
+    x.add_argument("value", nargs="?", help="the new value (edit)")
+    x.add_argument("--history", action="store_true", help="every earlier value, not only the last")
+    x.add_argument("--json", action="store_true", help="the facts and their history as JSON")
     _user_opt(x)
     x = ms.add_parser("stats", help="counts and sizes")
     _user_opt(x)

@@ -84,6 +84,15 @@ class Decision(Event):
 
 
 @dataclass
+class FactsKept(Event):
+    """Facts read from the user's message and kept (``memory/facts.py``), before any model call:
+    each {"key", "about", "attribute", "value", "status" (new | changed | same), "before"}."""
+
+    message_id: int
+    facts: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass
 class GuardFired(Event):
     reason: str
     rule: str

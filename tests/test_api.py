@@ -216,7 +216,7 @@ def test_a_tool_that_times_out_cannot_write_after_its_turn(served, monkeypatch, 
         "I could not note it just now, sir.",
     )
     with tatlock.open() as butler:
-        final = butler.ask("Remember that I live in Paris")
+        final = butler.ask("Please save Paris as my location")  # a call of the model's: the extractor keeps nothing
         assert "could not" in final.answer
         assert done.wait(3)
         assert "error" in outcome and "ended" in str(outcome["error"])

@@ -97,3 +97,21 @@ def test_a_weather_question_runs_the_weather_tool(local_llm, weather_env):
         events = list(turn)
     assert any(isinstance(e, ToolCalled) and e.name == "get_weather_forecast" for e in events)
     assert isinstance(events[-1], TurnFinished) and events[-1].tools[:1] == ["get_weather_forecast"]
+
+
+@pytest.mark.timeout(900)
+def test_a_fact_told_once_is_in_the_prompt_of_a_later_conversation(local_llm):
+    """Issue 19: what the small model does with it aside, a fact told in one conversation is in
+    the prompt that answers a question about it in a later one (kept without the model)."""
+    from tatlock.butler import Butler
+    from tatlock.config import load
+    from tatlock.events import ModelCall
+
+    with Butler(load()) as butler:
+        told = butler.ask("Remember that my sister Harriet lives in Harrogate.")
+        assert "(noted: your sister's name is Harriet; your sister's location is Harrogate)" in told.answer
+        turn = butler.turn("Which town does my sister live in?", new=True)
+        calls = [e for e in turn if isinstance(e, ModelCall)]
+        turn.result()
+    prompt = "\n".join(m.get("content") or "" for c in calls if c.phase in ("assess", "respond") for m in c.messages)
+    assert "- Tester's sister's location: Harrogate" in prompt

@@ -677,6 +677,6 @@ def test_forget_also_forgets_personal_variables_learnt_in_it(cli, home):
     store.set_var("tea", "Assam", author_id="tester")  # set by hand, not from the conversation
     store.close()
     r = cli("memory", "forget", str(conv.id), "--yes")
-    assert r.code == 0 and "personal variables learnt in it (location)" in r.out
+    assert r.code == 0 and "the facts learnt only in it (location)" in r.out
     assert cli("var", "get", "location").code == 1
     assert cli("var", "get", "tea").out.strip() == "Assam"

@@ -86,16 +86,16 @@ def test_multi_party_attribution_and_prompt_format(served, home):
     robo = Author("robo-7", "Robo", is_bot=True)
     butler.ask("Good evening everyone", room_id="kitchen")
     butler.ask("Hello! I am visiting from Lisbon", room_id="kitchen", author=maria)
-    # Maria tells the butler a fact: it is hers, not the room's or the owner's
+    # Maria tells the butler a fact: it is hers, not the room's or the owner's (the fact extractor
+    # keeps it as she says it, so the model's set_personal_variable call is not needed)
     served.handler = None
     served.queue(
         {"json": {"decision": "TOOLS_NEEDED", "guard_reason": "NONE", "tools": ["set_personal_variable"],
                   "tool_query": "favourite tea", "answer": "", "topics": ["tea"]}},
-        {"tool_calls": [{"name": "set_personal_variable",
-                         "arguments": {"key": "favourite_tea", "value": "Darjeeling"}}]},
         "Darjeeling it is, madam.",
     )
-    butler.ask("My favourite tea is Darjeeling", room_id="kitchen", author=maria)
+    said = butler.ask("My favourite tea is Darjeeling", room_id="kitchen", author=maria)
+    assert said.answer.endswith("(noted: your favourite tea is Darjeeling)")
     served.handler = scripted_model
     butler.ask("Beep. Reminder: the oven timer is done.", room_id="kitchen", author=robo)
     butler.ask("Thank you all", room_id="kitchen")
@@ -104,6 +104,7 @@ def test_multi_party_attribution_and_prompt_format(served, home):
     assert "Maria: Hello! I am visiting from Lisbon" in prompt
     assert "[Robo (bot)]: Beep. Reminder: the oven timer is done." in prompt
     assert "Assistant: Very good, sir." in prompt
+    assert "- Maria's favourite tea: Darjeeling" in prompt  # the kept facts block
     assert "Latest message, from Anchor (Tester):\nThank you all" in prompt
     conv = butler.store.conversations()[0]
     assert (conv.room_id, conv.interface) == ("kitchen", "tui")
@@ -111,7 +112,7 @@ def test_multi_party_attribution_and_prompt_format(served, home):
     assert rows["maria"].message_count == 2 and rows["robo-7"].is_bot
     assert rows["tester"].message_count == 2 and rows["tatlock"].message_count == 5
     var = butler.store.vars()[0]
-    assert (var.key, var.value, var.author_id) == ("favourite_tea", "Darjeeling", "maria")
+    assert (var.key, var.value, var.author_id, var.about) == ("maria.favourite_tea", "Darjeeling", "maria", "Maria")
     src = butler.store.message(var.source_message_id)
     assert src.author_id == "maria" and "Darjeeling" in src.content
     butler.close()

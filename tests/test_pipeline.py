@@ -8,6 +8,7 @@ import json
 import pytest
 
 from support.fake_ollama import FakeError, MidStreamError
+from support.replies import sent
 from support.store import stored_messages as db_messages
 
 
@@ -117,14 +118,15 @@ def test_weather_tools_flow(cli, served, weather_env):
 
 
 def test_memory_recall_tool_flow(cli, served):
-    # "remember that ..." is a fact to save: the rules are sure, so the tool runs even though
-    # the model answered directly (3 calls)
-    served.queue(assess(answer="Noted, sir."),
-                 {"tool_calls": [{"name": "set_personal_variable",
-                                  "arguments": {"key": "sister_maria_birthday", "value": "3 May"}}]},
-                 "Noted, sir: Maria's birthday is on the 3rd of May.")
+    # "remember that ..." is a fact to save: the rules are sure it needs saving, and the fact
+    # extractor has kept it already (memory/facts.py), so no set_personal_variable call is made:
+    # the answer is told what was kept (2 calls), and the user is told too, whatever the model says
+    served.queue(assess(answer="Noted, sir."), "Noted, sir: Maria's birthday is on the 3rd of May.")
     first = ask_json(cli, "Remember that my sister Maria's birthday is on 3 May")
-    assert first["route"] == "TOOLS_NEEDED" and first["tools"] == ["set_personal_variable"]
+    assert first["route"] == "TOOLS_NEEDED" and first["tools"] == []
+    assert len(served.chat_requests) == 2
+    assert "Saved in memory from this message: Tester's sister's name: Maria; Tester's sister's birthday: 3 May" in sent(served)
+    assert first["answer"].endswith("(noted: your sister's name is Maria; your sister's birthday is 3 May)")
     before = len(served.chat_requests)
     served.queue(
         assess("TOOLS_NEEDED", tools=["recall_memories"], query="Maria birthday"),
@@ -147,7 +149,8 @@ def test_username_is_injected_never_taken_from_the_model(cli, served, home):
                          "arguments": {"key": "location", "value": "Rotterdam", "username": "mallory"}}]},
         "Rotterdam it is, sir.",
     )
-    assert ask_json(cli, "I live in Rotterdam, remember that")["tools"] == ["set_personal_variable"]
+    # (worded so that the fact extractor keeps nothing: the model's own call is what is tested)
+    assert ask_json(cli, "Please save Rotterdam as my location")["tools"] == ["set_personal_variable"]
     assert cli("var", "get", "location").out.strip() == "Rotterdam"
     assert not (home / "users" / "mallory_longterm.db").exists()
 

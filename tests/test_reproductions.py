@@ -1220,3 +1220,32 @@ def test_18_8_the_butlers_recall_never_returns_the_message_being_answered(cli, s
     found = json.loads(findings.split("Result of recall_memories(keyword='France'): ", 1)[1].split("\n", 1)[0])
     texts = [hit["text"] for hit in found["results"]]
     assert "What is the capital of France?" in texts and question not in texts
+
+
+# == Issue 19 (facts kept without the model): items 1 and 6 ====================================
+# -- 19.1 none of 6 "remember that..." statements stored anything (the model never made the tool
+# call), `tatlock var list` stayed empty and each new conversation started blank
+
+
+def test_19_1_what_is_told_is_kept_without_the_models_tool_call(cli, served):
+    def never_calls_a_tool(body):  # the small model's way: it answers, and saves nothing
+        phase = phase_of(body)
+        if phase == "quality":
+            return {"json": {"verdict": "APPROVED", "reason": "fine"}}
+        if phase in ("summary", "cross_summary"):
+            return "TOPICS DISCUSSED\n- the day"
+        return direct("Of course, sir.") if phase == "assess" else "Of course, sir."
+
+    served.handler = never_calls_a_tool
+    said = ["Remember that I'm allergic to peanuts.", "remember that my sister is called Harriet",
+            "Please remember: I live in Leeds.", "Just so you know, I'm vegetarian."]
+    for text in said:
+        r = cli("ask", "--new", text)
+        assert r.code == 0 and "(noted: your " in r.out, r.out  # the answer says what was kept
+    listed = cli("var", "list").out
+    for value in ("peanuts", "Harriet", "Leeds", "vegetarian"):
+        assert value in listed, listed
+    assert cli("ask", "--new", "Where do I live, and what am I allergic to?").code == 0
+    prompt = [r for r in served.chat_requests if phase_of(r) == "assess"][-1]
+    text = "\n".join(m.get("content") or "" for m in prompt["messages"])
+    assert "- Tester's location: Leeds" in text and "- Tester's allergy: peanuts" in text

@@ -244,9 +244,11 @@ def var(args: argparse.Namespace) -> int:
             if not items:
                 out(f"No personal variables for {name}.")
             for item in items:
-                source = f"  (from {item.author_id}" + (
-                    f", message {item.source_message_id})" if item.source_message_id else ")") if item.author_id else ""
-                out(f"{item.key} = {item.value}{source}")
+                who = item.author_name or item.author_id
+                source = f"  (from {who}" + (
+                    f", message {item.source_message_id})" if item.source_message_id else ")") if who else ""
+                about = f"  [{v.line(item).split(':')[0]}]" if item.about != "owner" else ""
+                out(f"{item.key} = {item.value}{source}{about}")
             return 0
         if args.action == "get":
             out(v.get(args.key).value)

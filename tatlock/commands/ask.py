@@ -20,8 +20,8 @@ from tatlock.errors import UsageError
 from tatlock.text import inert, inert_json, inert_line
 from tatlock.events import (
     AnswerReplaced, AnswerToken, CompactionFailed, CompactionFinished, CompactionStarted, Decision, ErrorEvent,
-    Event, GuardFired, MessageStored, Notice, PhaseFinished, QualityVerdict, ToolCalled, ToolResult, TurnCancelled,
-    TurnFinished,
+    Event, FactsKept, GuardFired, MessageStored, Notice, PhaseFinished, QualityVerdict, ToolCalled, ToolResult,
+    TurnCancelled, TurnFinished,
 )
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -76,6 +76,8 @@ def trace(ev: Event) -> str | None:
         return f"[compaction] failed: {ev.reason}"
     if isinstance(ev, Notice):
         return f"[note] {ev.message}"
+    if isinstance(ev, FactsKept):
+        return "[facts] kept " + "; ".join(f"{f['key']} = {f['value']} ({f['status']})" for f in ev.facts)
     if isinstance(ev, TurnCancelled):
         return "[turn] cancelled"
     return None
@@ -188,7 +190,8 @@ def _ask(butler: "Butler", args: argparse.Namespace, question: str, material: st
             screen.token(ev.text)
         elif isinstance(ev, AnswerReplaced):
             screen.replace(ev.text)
-        if isinstance(ev, Notice) and ev.kind == "truncated" and not args.verbose:
+        # a long message cut, or what was kept from it though the model failed: said even so
+        if isinstance(ev, Notice) and ev.kind in ("truncated", "facts") and not args.verbose:
             err.write(f"tatlock: {inert(ev.message)}\n")
         if isinstance(ev, MessageStored) and ev.role == "user":
             saved = True

@@ -203,6 +203,62 @@ class _Progress:
             sys.stderr.flush()
 
 
+def _source(butler, f: Any) -> str:
+    """Where a fact came from, in words."""
+    who = f.author_name or f.author_id or "someone"
+    if f.source_message_id is None:
+        return f"set by hand by {who}" if f.author_id else "set by hand"
+    how = "heard from" if f.origin == "heard" else "saved by the model for"
+    return f"{how} {who}, message {f.source_message_id}"
+
+
+def _facts(butler, args) -> int:
+    v = butler.facts
+    if args.fact_action == "edit":
+        if not args.key or args.value is None:
+            raise UsageError("`memory facts edit` takes a key and a value: tatlock memory facts edit KEY VALUE")
+        before = v.value(args.key)
+        item = v.edit(args.key, args.value)
+        out(f"{item.key} = {item.value}" + (f" (was {before}; kept as history)" if before and before != item.value
+                                             else ""))
+        return 0
+    if args.fact_action == "forget":
+        if not args.key:
+            raise UsageError("`memory facts forget` takes a key: tatlock memory facts forget KEY")
+        gone = v.forget(args.key)
+        out(f"Forgot {gone.key} ({v.line(gone)}) and its earlier values.")
+        return 0
+    items = v.list()
+    if args.json:
+        import dataclasses
+        import json
+
+        print(json.dumps({"facts": [dataclasses.asdict(f) for f in items],
+                          "history": [dataclasses.asdict(p) for p in v.history()]}, ensure_ascii=False, indent=1))
+        return 0
+    if not items:
+        out(f"Nothing kept for {butler.username} yet: what you tell tatlock about yourself and your world is kept "
+            "here (`tatlock var set KEY VALUE` sets one by hand).")
+        return 0
+    past: dict[str, list[Any]] = {}
+    for p in v.history():
+        past.setdefault(p.key, []).append(p)
+    owner = butler.anchor().name
+    out(f"What tatlock knows ({len(items)} fact{'s' if len(items) != 1 else ''} for {butler.username}; "
+        "`tatlock memory facts edit KEY VALUE` changes one, `tatlock memory facts forget KEY` forgets one)")
+    group = None
+    for f in sorted(items, key=lambda f: (f.about != "owner", f.about, f.key)):
+        subject = owner + f.about[5:] if f.about.startswith("owner") else f.about
+        if subject != group:
+            group = subject
+            out(f"\n{subject}")
+        out(f"  {f.key} = {clip(f.value, max(30, width() - len(f.key) - 8))}")
+        out(f"      {f.attribute or f.key}; {_source(butler, f)}, {local(f.updated_at)}")
+        for p in past.get(f.key, [])[: None if args.history else 1]:
+            out(f"      was {clip(p.value, 60)} (until {local(p.replaced_at)}; {_source(butler, p)})")
+    return 0
+
+
 def _stats(butler, args) -> int:
     s = butler.conversations.stats()
     out(f"user:           {butler.username}")
@@ -224,7 +280,9 @@ def _forget(butler, args) -> int:
     gone = butler.conversations.forget(conv.id)
     extra = []
     if gone.variables:
-        extra.append(f"the personal variables learnt in it ({', '.join(gone.variables)})")
+        extra.append(f"the facts learnt only in it ({', '.join(gone.variables)})")
+    if getattr(gone, "restored", None):
+        extra.append(f"its corrections (the earlier value of {', '.join(gone.restored)} is back)")
     if gone.cross_summaries:
         extra.append(f"{gone.cross_summaries} summary(ies) of recent conversations that quoted it")
     out(f"Forgot conversation {conv.id}: its messages, summaries, topics and debug log"
@@ -233,4 +291,5 @@ def _forget(butler, args) -> int:
 
 
 ACTIONS = {"conversations": _conversations, "show": _show, "search": _search, "recall": _recall,
-           "compact": _compact, "export": _export, "import": _import, "stats": _stats, "forget": _forget}
+           "compact": _compact, "export": _export, "import": _import, "stats": _stats, "forget": _forget,
+           "facts": _facts}

@@ -60,6 +60,7 @@ class MemoryContext:
     messages: list[Message] = field(default_factory=list)
     cross_summary: str | None = None
     withdrawn: list[int] = field(default_factory=list)  # superseded messages inside the summaries
+    facts: str = ""  # the kept facts block (memory/facts.py): first, as it changes least
 
     def summary_block(self) -> str:
         parts = []
@@ -88,7 +89,7 @@ class MemoryContext:
     def prompt_block(self) -> str:
         """The memory as a prompt sees it: summaries first, then the conversation so far (the
         latest message, the one being answered, is given apart)."""
-        parts = []
+        parts = [self.facts] if self.facts else []
         block = self.summary_block()
         if block:
             parts.append(block)
@@ -150,15 +151,17 @@ def _within(text: str, tokens: int, est: Estimator) -> str:
 
 
 def build(store: UserStore, conversation_id: int, *, budget_tokens: int, estimator: Estimator | None = None,
-          cross_summary: str | None = None, exclude: Collection[int] = ()) -> MemoryContext:
+          cross_summary: str | None = None, exclude: Collection[int] = (),
+          facts_block: str = "") -> MemoryContext:
     """The memory within ``SHARES`` of ``budget_tokens``: the uncompacted messages first (up to
     ``RAW_SHARE``), the summaries in what they leave (at least ``SUMMARY_SHARE``), then the raw
     messages again in what the summaries leave; counted as requests are checked (``Estimator.bound``).
-    ``exclude``: message ids left out besides the superseded ones (the answer a regeneration is replacing)."""
+    ``exclude``: message ids left out besides the superseded ones (the answer a regeneration is replacing).
+    ``facts_block``: the kept facts (memory/facts.py), shown first; it takes its room from the summaries'."""
     est = estimator or Estimator()
     conv = store.conversation(conversation_id)
     covered = store.compacted_up_to(conversation_id)
-    ctx = MemoryContext(cross_summary=cross_summary)
+    ctx = MemoryContext(cross_summary=cross_summary, facts=facts_block)
     pending = [m for m in store.messages(conversation_id, covered + 1)
                if m.message_id not in exclude and not revisions.is_superseded(m)]
     # the raw messages are cut in characters: at the rate their text takes tokens by ``bound``
@@ -179,6 +182,8 @@ def build(store: UserStore, conversation_id: int, *, budget_tokens: int, estimat
     room = share - (est.bound(ctx.archive) if ctx.archive else 0)
     if ctx.cross_summary:
         room -= est.bound(ctx.cross_summary)
+    if facts_block:  # the facts block takes its share from the summaries'
+        room -= est.bound(facts_block)
     remaining = store.compacts(conversation_id, after=ctx.archive_up_to)
     kept: list[Compact] = []
     for c in reversed(remaining):  # newest first

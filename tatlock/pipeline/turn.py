@@ -26,11 +26,12 @@ from typing import Any, Callable
 from tatlock import prompts
 from tatlock.errors import BackendError, TatlockError
 from tatlock.events import (
-    AnswerReplaced, AnswerToken, Decision, ErrorEvent, Event, GuardFired, MessageStored, TurnCancelled,
-    TurnFinished,
+    AnswerReplaced, AnswerToken, Decision, ErrorEvent, Event, FactsKept, GuardFired, MessageStored, Notice,
+    TurnCancelled, TurnFinished,
 )
 from tatlock.llm.base import Cancel, Cancelled, StopGeneration
 from tatlock.memory import context as memory_context
+from tatlock.memory import facts as kept_facts
 from tatlock.pipeline import assess, budget, loops
 from tatlock.pipeline import facts as facts_mod
 from tatlock.pipeline import tools as tool_phase
@@ -102,6 +103,7 @@ class TurnRunner:
         self.plan: Plan | None = None
         self._verdicts: dict[int, Verdict] = {}  # a finished stream gate's verdict
         self.scope = TurnScope(env.store)
+        self.noted: list[kept_facts.Noted] = []  # facts kept from the question (before any model call)
 
     # -- what the user sees ----------------------------------------------------------------
 
@@ -157,6 +159,10 @@ class TurnRunner:
             # the answer stopped at its length limit mid-way: say so, rather than end mid-sentence
             self.show(CUT_NOTE)
             answer = answer.rstrip() + CUT_NOTE
+        noted = self.noted_line()
+        if noted:  # what was kept, said whatever the model did (never the model's words)
+            self.show("\n\n" + noted)
+            answer = answer.rstrip() + "\n\n" + noted
         self.store_reply(answer, plan, verdict, [r.name for r in runs])
 
     def store_question(self) -> Message:
@@ -177,7 +183,23 @@ class TurnRunner:
         if req.supersedes:  # an edited question replaces the old one and its answers, now
             revisions.supersede(self.env.store, req.supersedes, by=msg.message_id, how="edited")
         self.emit(MessageStored(msg.message_id, msg.message_number, "user", req.author.name))
+        self.noted = kept_facts.keep_from(self.env.store, msg, owner=self.owner(), known_secrets=self.env.secrets)
+        if self.noted:
+            self.emit(FactsKept(msg.message_id, [
+                {"key": n.fact.key, "about": n.fact.about, "attribute": n.fact.attribute, "value": n.fact.value,
+                 "status": n.status, "before": n.before} for n in self.noted]))
         return msg
+
+    def owner(self) -> str:
+        """The owner's name, as facts about them are said ("Hannah's sister")."""
+        if self.req.author.is_anchor:
+            return self.req.author.name
+        cfg = self.env.cfg
+        return cfg.anchor_name or (cfg.anchor_id or self.env.username).replace("-", " ").replace("_", " ").title()
+
+    def noted_line(self) -> str:
+        return kept_facts.acknowledge(self.noted, speaker_is_owner=self.req.author.is_anchor,
+                                      speaker=self.req.author.name, owner=self.owner())
 
     def replaced_by(self, reply: Message) -> None:
         """A new answer to a question answered before: the earlier answers are superseded once
@@ -208,9 +230,11 @@ class TurnRunner:
         room = budget.assess_room(env, assess.system_prompt(persona, enabled), turn_vars)
         turn_vars["question"] = budget.question(env, msg.content, self.req.material, room, self.emit)
         room -= env.estimator.bound(turn_vars["question"])
+        facts = kept_facts.block(env.store.vars(), owner=self.owner(), question=msg.content, budget_tokens=env.budget(),
+                                 estimator=env.estimator)
         mem = memory_context.build(env.store, msg.conversation_id, estimator=env.estimator,
                                    budget_tokens=budget.memory_budget(room, memory_context.SHARES),
-                                   cross_summary=cross_summary, exclude=self.req.supersedes)
+                                   cross_summary=cross_summary, exclude=self.req.supersedes, facts_block=facts)
         # recalled memory is data, redacted like a tool result: a secret pasted once is not handed on
         turn_vars["memory"] = budget.memory(env, redact(mem.prompt_block()), room)
         return assess.request(persona, enabled, **turn_vars), turn_vars
@@ -311,7 +335,10 @@ class TurnRunner:
             return self._finish_stream(gate, brief), [], brief, self._stream_verdict(gate, brief)
         runs: list[tool_phase.ToolRun] = []
         tool_lines: list[str] = []  # the tools' results as the respond phase reads them
-        if plan.route == "TOOLS_NEEDED" or (plan.route == "CAPABILITY_GUARD" and plan.wanted):
+        kept_only = self._kept_already(plan)
+        if kept_only:
+            tool_lines = kept_only
+        elif plan.route == "TOOLS_NEEDED" or (plan.route == "CAPABILITY_GUARD" and plan.wanted):
             msg = self.question
             assert msg is not None
             runs = run_tools(self.env, self.emit, enabled=enabled, wanted=plan.wanted,
@@ -344,6 +371,17 @@ class TurnRunner:
         else:
             answer = rest
         return answer, runs, brief, verdict
+
+    def _kept_already(self, plan: Plan) -> list[str]:
+        """A message whose facts the extractor kept needs no ``set_personal_variable`` call:
+        when that is all the tools route wanted, the findings are what was kept."""
+        if not self.noted or "set_personal_variable" not in plan.wanted:
+            return []
+        plan.wanted = [w for w in plan.wanted if w != "set_personal_variable"]
+        if plan.wanted:
+            return []
+        owner = self.owner()
+        return ["Saved in memory from this message: " + "; ".join(kept_facts.line(n.fact, owner) for n in self.noted)]
 
     def _show_gated(self, gate: StreamGate, piece: str, *, replacing: bool) -> None:
         safe = gate.feed(piece)
@@ -414,6 +452,9 @@ class TurnRunner:
                                 reply_id, self._ms()))
 
     def _end_failed(self, exc: BackendError) -> None:
+        noted = self.noted_line()
+        if noted:  # the model failed, but what was said is kept
+            self.emit(Notice(noted.strip("()"), "facts"))
         if self.shown.strip():  # the model failed mid-answer: keep what was said, marked
             try:
                 self._partial_reply(failed=exc.message)

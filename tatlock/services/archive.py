@@ -56,7 +56,8 @@ class Archive:
             })
         return {"format": FORMAT, "version": VERSION, "exported_at": iso(), "user": self._core.username,
                 "anchor": {"id": anchor.id, "name": anchor.name}, "conversations": convs,
-                "variables": rows["variables"], "cross_summaries": rows["cross_summaries"]}
+                "variables": rows["variables"], "fact_history": rows["fact_history"],
+                "cross_summaries": rows["cross_summaries"]}
 
     def export(self, format: str = "json") -> str:  # noqa: A002 - the CLI's word
         if format == "json":

@@ -100,6 +100,8 @@ class _Document:
                 self._records("variables", records.variable, self.staging.add_variable)
             elif key == "cross_summaries":
                 self._records("cross_summaries", records.summary, self.staging.add_summary)
+            elif key == "fact_history":
+                self._records("fact_history", records.past_value, self.staging.add_past_value)
             elif key in CONVERSATION_PARTS:
                 single = single or _Conversation(self, 0, "conversation")
                 single.part(key)

@@ -200,7 +200,7 @@ def variable(v: Any, where: str) -> dict[str, Any]:
 
     out = {"key": _field(v, "key", str, where), "value": _field(v, "value", str, where),
            "updated_at": _time(v, "updated_at", where), "author_id": _field(v, "author_id", str, where, optional=True),
-           "source_message_id": _field(v, "source_message_id", int, where, optional=True)}
+           "source_message_id": _field(v, "source_message_id", int, where, optional=True), **_fact_fields(v, where)}
     try:
         if var_key(out["key"]) != out["key"]:
             raise Bad(f"{where}.key {out['key']!r} is not a variable name")
@@ -208,6 +208,30 @@ def variable(v: Any, where: str) -> dict[str, Any]:
         raise Bad(f"{where}.key: {exc.message}") from None
     if not out["value"].strip() or len(out["value"]) > MAX_VAR_VALUE:
         raise Bad(f"{where}.value must be 1 to {MAX_VAR_VALUE} characters")
+    return out
+
+
+def _fact_fields(v: Any, where: str) -> dict[str, Any]:
+    """What a fact says besides its value (exports before facts had them: the owner's, set by hand)."""
+    out = {"about": _field(v, "about", str, where, optional=True, default="owner") or "owner",
+           "attribute": _field(v, "attribute", str, where, optional=True),
+           "author_name": _field(v, "author_name", str, where, optional=True),
+           "origin": _field(v, "origin", str, where, optional=True),
+           "statement": _field(v, "statement", str, where, optional=True)}
+    if out["origin"] not in (None, "hand", "tool", "heard"):
+        raise Bad(f"{where}.origin must be hand, tool or heard")
+    if out["origin"] is None:
+        out["origin"] = "tool" if v.get("source_message_id") is not None else "hand"
+    return out
+
+
+def past_value(v: Any, where: str) -> dict[str, Any]:
+    """A fact's earlier value (``fact_history``)."""
+    out = variable({**v, "updated_at": v.get("stated_at")} if isinstance(v, dict) else v, where)
+    out["stated_at"] = out.pop("updated_at")
+    out["replaced_at"] = _time(v, "replaced_at", where)
+    superseded = _field(v, "superseded", int, where, optional=True, default=1)
+    out["superseded"] = 0 if superseded in (0, False) else 1
     return out
 
 

@@ -87,6 +87,9 @@ def dump(store: UserStore) -> dict[str, Any]:
             by_id[r[0]]["topics"].append({"name": r[2], "mentions": r[3], "first_seen": r[4], "last_seen": r[5],
                                           "messages": links.get((r[0], r[1]), [])})
         variables = [dict(r) for r in conn.execute("SELECT * FROM personal_variables ORDER BY key")]
+        # a fact's earlier values (its id is this home's own, and says nothing elsewhere)
+        history = [{k: r[k] for k in r.keys() if k != "id"}
+                   for r in conn.execute("SELECT * FROM fact_history ORDER BY id")]
         summaries = []
         for r in conn.execute("SELECT * FROM cross_conversation_summaries ORDER BY id"):
             s = dict(r)
@@ -95,4 +98,4 @@ def dump(store: UserStore) -> dict[str, Any]:
             summaries.append(s)
     for c in convs:
         c["uid"] = conversation_uid(c)
-    return {"conversations": convs, "variables": variables, "cross_summaries": summaries}
+    return {"conversations": convs, "variables": variables, "fact_history": history, "cross_summaries": summaries}

@@ -26,7 +26,7 @@ import time
 from typing import Any, Callable, Iterable
 
 from tatlock.errors import StoreError
-from tatlock.store import db
+from tatlock.store import db, facts
 from tatlock.store.archive import Imported, conversation_uid
 from tatlock.store.staging import Staging
 from tatlock.store.user import UserStore
@@ -148,6 +148,7 @@ def write(store: UserStore, staging: Staging, total: int, got: Imported,
             _conversation(w, staging, idx, head, count, ours, first, hidden)
         w.each(staging.unlinked(), lambda p: _reply(w.conn, staging, p[0], p[1]))
         w.each(staging.variables(), lambda v: _count(got, "variables", _variable(w.conn, v, staging)))
+        w.each(staging.past_values(), lambda v: _past_value(w.conn, v, staging))
         w.each(staging.summaries(), lambda s: _count(got, "summaries", _summary(w.conn, s, staging)))
         w.commit()
     except BaseException:
@@ -324,17 +325,29 @@ def _topic(conn: sqlite3.Connection, cid: int, t: dict[str, Any], c: dict[str, A
 
 
 def _variable(conn: sqlite3.Connection, v: dict[str, Any], staging: Staging) -> int:
-    """Add a personal variable we lack, or take the file's when it was stated later than ours."""
+    """Add a fact we lack, or take the file's when it was stated later than ours (ours is then
+    kept as its earlier value, as a correction keeps it)."""
     source = staging.ours(v["source_message_id"]) if v["source_message_id"] is not None else None
     mine = conn.execute("SELECT value, updated_at FROM personal_variables WHERE key = ?", (v["key"],)).fetchone()
     if mine is not None and (mine["value"] == v["value"] or mine["updated_at"] >= v["updated_at"]):
         return 0
-    conn.execute(
-        "INSERT INTO personal_variables (key, value, updated_at, author_id, source_message_id) VALUES (?, ?, ?, ?, ?)"
-        " ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at,"
-        " author_id = excluded.author_id, source_message_id = excluded.source_message_id",
-        (v["key"], v["value"], v["updated_at"], v["author_id"], source))
+    facts.keep(conn, v["key"], v["value"], about=v["about"], attribute=v["attribute"], author_id=v["author_id"],
+               author_name=v["author_name"], source_message_id=source, origin=v["origin"], statement=v["statement"],
+               when=v["updated_at"])
     return 1
+
+
+def _past_value(conn: sqlite3.Connection, v: dict[str, Any], staging: Staging) -> None:
+    """Add a fact's earlier value unless it is here already."""
+    source = staging.ours(v["source_message_id"]) if v["source_message_id"] is not None else None
+    if conn.execute("SELECT 1 FROM fact_history WHERE key = ? AND value = ? AND stated_at = ? AND replaced_at = ?",
+                    (v["key"], v["value"], v["stated_at"], v["replaced_at"])).fetchone():
+        return
+    conn.execute(
+        "INSERT INTO fact_history (key, value, about, attribute, stated_at, author_id, author_name,"
+        " source_message_id, origin, statement, replaced_at, superseded) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (v["key"], v["value"], v["about"], v["attribute"], v["stated_at"], v["author_id"], v["author_name"], source,
+         v["origin"], v["statement"], v["replaced_at"], v["superseded"]))
 
 
 def _summary(conn: sqlite3.Connection, s: dict[str, Any], staging: Staging) -> int:

@@ -30,6 +30,7 @@ CREATE TABLE compacts (conv INTEGER NOT NULL, pos INTEGER NOT NULL, from_message
 CREATE TABLE topics (conv INTEGER NOT NULL, pos INTEGER NOT NULL, body TEXT NOT NULL, PRIMARY KEY (conv, pos));
 CREATE TABLE variables (key TEXT PRIMARY KEY, pos INTEGER NOT NULL, body TEXT NOT NULL);
 CREATE TABLE summaries (pos INTEGER PRIMARY KEY, body TEXT NOT NULL);
+CREATE TABLE past_values (pos INTEGER PRIMARY KEY, body TEXT NOT NULL);
 """
 
 
@@ -103,6 +104,9 @@ class Staging:
             raise Duplicate() from None
         except sqlite3.Error as exc:
             raise _scratch_error(exc) from None
+
+    def add_past_value(self, pos: int, v: dict[str, Any]) -> None:
+        self._insert("INSERT INTO past_values (pos, body) VALUES (?, ?)", (pos, json.dumps(v)))
 
     def add_summary(self, pos: int, s: dict[str, Any]) -> None:
         self._insert("INSERT INTO summaries (pos, body) VALUES (?, ?)", (pos, json.dumps(s)))
@@ -197,6 +201,10 @@ class Staging:
 
     def variables(self) -> Iterator[dict[str, Any]]:
         return self._pages("SELECT pos, body FROM variables WHERE pos > ? ORDER BY pos LIMIT 100", (),
+                           lambda r: json.loads(r[1]))
+
+    def past_values(self) -> Iterator[dict[str, Any]]:
+        return self._pages("SELECT pos, body FROM past_values WHERE pos > ? ORDER BY pos LIMIT 100", (),
                            lambda r: json.loads(r[1]))
 
     def summaries(self) -> Iterator[dict[str, Any]]:

@@ -17,20 +17,17 @@ from typing import Any, Iterable
 
 from tatlock.config import Paths, validate_username
 from tatlock.errors import NotFound, UsageError
-from tatlock.store import db
+from tatlock.store import db, facts
 from tatlock.store.connections import ThreadConnections
 from tatlock.store.user_records import (
     Author, Compact, Conversation, Forgotten, Message, Participant, Variable, _compact, _conversation, _message,
 )
+from tatlock.store.facts import MAX_VAR_KEY, MAX_VAR_VALUE, Kept, PastValue
 from tatlock.text import valid_text
 from tatlock.timeutil import iso
 
-__all__ = ["UserStore", "Author", "Compact", "Conversation", "Forgotten", "Message", "Participant", "Variable",
-           "MAX_VAR_KEY", "MAX_VAR_VALUE"]
-
-# personal variables go into prompts and tool results: a fact, not a document
-MAX_VAR_KEY = 64
-MAX_VAR_VALUE = 1000
+__all__ = ["UserStore", "Author", "Compact", "Conversation", "Forgotten", "Kept", "Message", "Participant",
+           "PastValue", "Variable", "MAX_VAR_KEY", "MAX_VAR_VALUE"]
 
 
 class UserStore:
@@ -116,15 +113,12 @@ class UserStore:
 
     def forget_conversation(self, conversation_id: int) -> Forgotten:
         """Delete a conversation and everything derived from it, in one transaction: its
-        messages, compacts, participants and topic links (cascades), the personal variables
-        learnt in it, topics nobody refers to any more, and the summaries of recent
-        conversations that quoted it."""
+        messages, compacts, participants and topic links (cascades), the facts (personal
+        variables) learnt only in it (a fact it corrected gets its earlier value back), topics
+        nobody refers to any more, and the summaries of recent conversations that quoted it."""
         with db.transaction(self.conn):
             conv = self.conversation(conversation_id)
-            facts = [r[0] for r in self.conn.execute(
-                "DELETE FROM personal_variables WHERE source_message_id IN"
-                " (SELECT message_id FROM conversation_messages WHERE conversation_id = ?) RETURNING key",
-                (conversation_id,))]
+            learnt, restored = facts.forget_learnt_in(self.conn, conversation_id)
             # briefings that quoted it, and the one built for it (it only served this conversation)
             gone = self.conn.execute(
                 "DELETE FROM cross_conversation_summaries WHERE conversation_id = ? OR EXISTS"
@@ -135,7 +129,7 @@ class UserStore:
                 "DELETE FROM topics WHERE id NOT IN (SELECT topic_id FROM conversation_topics)"
                 " AND id NOT IN (SELECT topic_id FROM topic_messages)"
             )
-        return Forgotten(conv, facts, gone)
+        return Forgotten(conv, learnt, gone, restored)
 
     def set_conversation_metadata(self, conversation_id: int, **values: Any) -> None:
         with db.transaction(self.conn):
@@ -266,36 +260,31 @@ class UserStore:
             "SELECT coalesce(max(up_to_message), 0) FROM conversation_compacts WHERE conversation_id = ?",
             (conversation_id,)).fetchone()[0]
 
-    # -- personal variables ----------------------------------------------------------------
+    # -- personal variables: the facts tatlock keeps (store/facts.py) --------------------------
 
     def get_var(self, key: str) -> str | None:
         row = self.conn.execute("SELECT value FROM personal_variables WHERE key = ?", (var_key(key),)).fetchone()
         return row[0] if row else None
 
     def set_var(self, key: str, value: str, *, author_id: str | None = None,
-                source_message_id: int | None = None) -> None:
-        value = str(value).strip()
-        if not value:
-            raise UsageError("the value is empty")
-        if len(value) > MAX_VAR_VALUE or "\x00" in value:
-            raise UsageError(f"a personal variable holds at most {MAX_VAR_VALUE} characters of text")
-        self.conn.execute(
-            "INSERT INTO personal_variables (key, value, updated_at, author_id, source_message_id)"
-            " VALUES (?, ?, ?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value,"
-            " updated_at = excluded.updated_at, author_id = excluded.author_id,"
-            " source_message_id = excluded.source_message_id",
-            (var_key(key), value, iso(), author_id, source_message_id),
-        )
+                source_message_id: int | None = None, **fact: Any) -> Kept:
+        """Keep ``value`` for ``key``; the value it replaces is kept as history (see store/facts.py)."""
+        origin = fact.pop("origin", None) or ("tool" if source_message_id is not None else "hand")
+        return facts.keep(self.conn, var_key(key), value, author_id=author_id, source_message_id=source_message_id,
+                          origin=origin, **fact)
 
     def unset_var(self, key: str) -> bool:
-        return self.conn.execute("DELETE FROM personal_variables WHERE key = ?", (var_key(key),)).rowcount > 0
+        return facts.remove(self.conn, var_key(key))
 
     def var(self, key: str) -> Variable | None:
         row = self.conn.execute("SELECT * FROM personal_variables WHERE key = ?", (var_key(key),)).fetchone()
-        return _variable(row) if row else None
+        return facts.variable(row) if row else None
 
     def vars(self) -> list[Variable]:
-        return [_variable(r) for r in self.conn.execute("SELECT * FROM personal_variables ORDER BY key")]
+        return [facts.variable(r) for r in self.conn.execute("SELECT * FROM personal_variables ORDER BY key")]
+
+    def var_history(self, key: str | None = None, *, superseded_only: bool = False) -> list[PastValue]:
+        return facts.history(self.conn, var_key(key) if key is not None else None, superseded_only=superseded_only)
 
     # -- topics ----------------------------------------------------------------------------
 
@@ -332,10 +321,6 @@ class UserStore:
             " ORDER BY ct.mention_count DESC, t.name",
             (conversation_id,),
         ).fetchall()
-
-
-def _variable(row: sqlite3.Row) -> Variable:
-    return Variable(row["key"], row["value"], row["updated_at"], row["author_id"], row["source_message_id"])
 
 
 def var_key(key: str) -> str:

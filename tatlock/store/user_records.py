@@ -87,11 +87,18 @@ def _compact(row: sqlite3.Row) -> Compact:
 
 @dataclass(frozen=True)
 class Variable:
+    """A fact tatlock keeps: the current value of one thing about the owner or their world."""
+
     key: str
     value: str
     updated_at: str
     author_id: str | None  # who stated it
     source_message_id: int | None  # where (None: set by hand)
+    about: str = "owner"  # whom it is about: "owner", "owner's sister", "Tom" (a guest), "Tom's dog"
+    attribute: str | None = None  # what, in words ("name", "allergy")
+    author_name: str | None = None
+    origin: str = "hand"  # hand (var set, the API) | tool (the model called set_personal_variable) | heard
+    statement: str | None = None  # the words it was read from (origin "heard")
 
 
 @dataclass(frozen=True)
@@ -112,3 +119,4 @@ class Forgotten:
     conversation: Conversation
     variables: list[str]
     cross_summaries: int
+    restored: list[str] = field(default_factory=list)  # facts it had corrected: their earlier value is back

@@ -155,17 +155,44 @@ def get_conversation_summary(*, ctx: ToolContext, conversation_id: int | None = 
     return out
 
 
-def get_personal_variable(*, ctx: ToolContext, key: str) -> dict:
+def _owner(ctx: ToolContext) -> str:
+    cfg = ctx.config
+    name = getattr(cfg, "anchor_name", None) if cfg is not None else None
+    aid = (getattr(cfg, "anchor_id", None) if cfg is not None else None) or ctx.username
+    return name or aid.replace("-", " ").replace("_", " ").title()
+
+
+def _matching(store, ctx: ToolContext, text: str) -> list[dict[str, Any]]:
+    """The kept facts that answer ``text`` (the question when the model gave no usable key)."""
+    from tatlock.memory import facts
+
+    owner = _owner(ctx)
+    found = facts.answering(store.vars(), text, owner=owner)
+    return [{"fact": facts.line(f, owner), "key": f.key, "said_by": f.author_name or f.author_id,
+             "when": local(f.updated_at)} for f in found]
+
+
+def get_personal_variable(*, ctx: ToolContext, key: str = "") -> dict:
+    """One kept fact by its key; without a key, or with one nothing is kept under, the kept facts
+    that answer the question (a model that asks for "sister" finds "sister.name")."""
     store = _store(ctx)
     if store is None:
         return NO_MEMORY
-    try:
-        value = store.get_var(str(key))
-    except Exception:
-        return {"error": "Give the name of the fact to read."}
-    if value is None:
+    value = None
+    if str(key or "").strip():
+        try:
+            value = store.get_var(str(key))
+        except Exception:  # noqa: BLE001 - not a name a fact is kept under: look by the words instead
+            value = None
+    if value is not None:
+        return {"key": key, "value": value}
+    question = " ".join(x for x in (str(key or ""), str(ctx.extra.get("question") or "")) if x.strip())
+    matches = _matching(store, ctx, question) if question else []
+    if matches:
+        return {"key": key or None, "kept_facts": matches}
+    if str(key or "").strip():
         return {"key": key, "value": None, "note": f"Nothing is remembered for {key!r}."}
-    return {"key": key, "value": value}
+    return {"value": None, "note": "Nothing kept in memory answers this."}
 
 
 def set_personal_variable(*, ctx: ToolContext, key: str, value: str) -> dict:
@@ -174,7 +201,12 @@ def set_personal_variable(*, ctx: ToolContext, key: str, value: str) -> dict:
         return NO_MEMORY
     if not str(key or "").strip() or not str(value or "").strip():
         return {"error": "Both the name and the value of the fact are needed."}
+    message_id = ctx.extra.get("message_id")
+    value = str(value).strip()
+    # the fact may have been kept from this very message already (memory/fact_extract.py): say so, keep one
+    for v in store.vars():
+        if message_id is not None and v.source_message_id == message_id and v.value.casefold() == value.casefold():
+            return {"key": v.key, "value": v.value, "saved": True, "note": "already kept from this message"}
     # attributed to whoever said it, not to the room
-    store.set_var(str(key), str(value).strip(), author_id=ctx.author_id or ctx.username,
-                  source_message_id=ctx.extra.get("message_id"))
-    return {"key": str(key).strip().lower().replace(" ", "_"), "value": str(value).strip(), "saved": True}
+    kept = store.set_var(str(key), value, author_id=ctx.author_id or ctx.username, source_message_id=message_id)
+    return {"key": kept.fact.key, "value": kept.fact.value, "saved": True}

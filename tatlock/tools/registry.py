@@ -87,9 +87,10 @@ BUILTIN_TOOLS: tuple[ToolSpec, ...] = (
     ),
     ToolSpec(
         "get_personal_variable",
-        "Read a remembered personal fact about the user, such as 'location' or 'birthday'.",
+        "Read a remembered personal fact about the user, such as 'location' or 'birthday'; without a key, "
+        "the kept facts that answer the question.",
         "tatlock.tools.memory", "get_personal_variable", "personal",
-        (_p("key", "string", "The name of the fact, e.g. 'location'", True),),
+        (_p("key", "string", "The name of the fact, e.g. 'location' (optional)", False),),
     ),
     ToolSpec(
         "set_personal_variable",

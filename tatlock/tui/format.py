@@ -20,6 +20,7 @@ from tatlock.events import (
     Decision,
     ErrorEvent,
     Event,
+    FactsKept,
     GuardFired,
     MessageStored,
     ModelCall,
@@ -189,6 +190,8 @@ def event_line(ev: Event) -> str | None:
         return one_line(f"answer withdrawn by the gate: {ev.reason}", 120)
     if isinstance(ev, Notice):
         return one_line(f"notice: {ev.message}", 120)
+    if isinstance(ev, FactsKept):
+        return one_line("facts kept: " + "; ".join(f"{f['key']} = {f['value']}" for f in ev.facts), 120)
     if isinstance(ev, ErrorEvent):
         hint = f" ({ev.hint})" if ev.hint else ""
         return one_line(f"error [{ev.kind}]: {ev.message}{hint}", 160)
