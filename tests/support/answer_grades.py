@@ -281,10 +281,13 @@ def _carries(kind: str, q: str, a: str, t: Truth, expected: str) -> tuple[bool, 
         return said, other
     if kind == "capabilities":
         return _capabilities(q, a, t)
-    # told_same, told_other, general: the expected words
-    want = _normalise(re.sub(r"[^\w\s]", " ", expected)).split()
+    # told_same, told_other, general, small talk: the expected words ("a|b": either will do)
     have = _normalise(re.sub(r"[^\w\s']", " ", a))
-    return bool(want) and all(re.search(rf"\b{re.escape(w)}", have) for w in want), False
+    for alternative in expected.split("|"):
+        want = _normalise(re.sub(r"[^\w\s]", " ", alternative)).split()
+        if want and all(re.search(rf"\b{re.escape(w)}", have) for w in want):
+            return True, False
+    return False, False
 
 
 def _capabilities(q: str, a: str, t: Truth) -> tuple[bool, bool]:
