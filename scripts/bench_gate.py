@@ -1,51 +1,33 @@
 #!/usr/bin/env python3
-"""How well the quality gate tells good answers from bad, on hand-labelled cases.
+"""How well the quality gate tells good answers from bad, per labelled set.
 
-tests/data/gate_cases.jsonl holds answers as real small models give them (several are
-SmolLM2-135M's own), each with its question, route, guard, the tools' findings (by name from
-tests/data/gate_tools.json) and the expected verdict ("ok" or a fallback type). The gate sees
-what the pipeline gives it: the default persona, the respond prompt, the guard facts split
-into instructions and data (tatlock.pipeline.facts) with the clock at Monday 23 November
-2026, 08:41, the tools' results and a configured API key. About 40% of the cases (by a hash
-of their id) are held out: the rules were not tuned on them until 23 November 2026, when three
-held-out misses (a question restated, a made-up forecast, a secret not declined) led to rules.
-The 80 "blind" cases were written that day by a helper that read no code and no case, after
-those rules, and scored once before any change, then led to more rules (claims nothing supports,
-clocks in words, transcripts, actions claimed in passing). The 80 "blind2" cases were written by
-a second such helper after those, scored once, then led to rules of their own (rules listed or
-quoted, empty politeness, evening times, "minus 5"). The 80 "blind3" cases, by a third helper after
-those, were scored once, then led to rules too (instructions told in other words, templates,
-another language, dry weather in the rain). The 80 "blind4" cases, by a fourth helper written as an
-assessor's check, were scored once: the part to trust for answers nobody has seen. The 80
-"blind6" cases (what tiny models produce) and the 80 "blind5" cases (an adversarial tester) were
-written by two more such helpers on the evening of 23 November; blind6 was scored first (rules
-catch 72.5%, false alarms 5.0%: a bare "144." and an ISO date), then fixed, and blind5 after those
-fixes (rules catch 47.5%, false alarms 7.5%), then fixed: both first scores are in the notes. The
-80 "blind7" cases (a reviewer's sample of 1-3B models) were scored once after those (rules catch
-82.5%, no false alarm), then fixed (a prompt's scaffolding ending on "Answer:", the question's own
-words taken for a result used, "at your service" taken for abilities, a month memory contradicts).
-The 80 "blind8" cases (an assessor's final check) were scored once after all of those: rules catch
-82.5%, one false alarm (2.5%: "as the user alice", read from a .env file); then fixed (that, "Your
-name is Tatlock" parroted, a tool's result ignored beside another's, a GP "let know", a birthday in
-the wrong month, "16 GB" of a 7.7 GiB machine, a reply in French). The 80 "blind9" cases (a
-held-out release sample) were scored once after those: rules catch 80.0%, two false alarms (5.0%: a
-bare ISO timestamp read as "00:00", "the user 'alice'" in quotes); then fixed (those, "instructed
-never to call myself an AI", an email or a booking claimed, days until Christmas miscounted, the
-question told back in a frame, a CPU temperature the report does not give). The 80 "blind10"
-cases, by a tenth helper after all of that, were scored once and are held out (never tuned on): the
-row to trust for answers nobody has seen.
+Two formats are read:
 
-Reported per part (in the file's order): false alarms on good answers (rules alone, and after the
-model check), the share of bad answers the rules alone reject, the share they reject or send
-to the model check, the share caught with the model check, and the stream: bad answers
-stopped while streaming and whether any failing text had been released by then.
+* blind gate cases (``/work/prompts/blind-gate.md``): JSON Lines, a header line, then one case a
+  line with id, now, question, route (DIRECT, TOOLS_NEEDED, GUARD), guard, tool_calls
+  [{tool, args, result}], told_earlier, answer, verdict (good or bad) and why. Every
+  ``tests/data/gate_*.jsonl`` in this format is a set of its own (its file name is its name),
+  and any file can be given with ``--cases PATH`` (scored) or ``--heldout PATH`` (scored and
+  called held-out: pass a file here only when nothing was ever learnt or fixed from it);
+* the older cases of tests/data/gate_cases.jsonl (tools by name from gate_tools.json, the
+  clock at Monday 23 November 2026, 08:41), one set per part ("tune", "blind", ... "blind10").
+  Every part but blind10 was scored once and then learnt from; blind10 was never tuned on
+  and is the only one of them called held-out.
 
-The model check runs against the fake Ollama server scripted as a cooperative judge (it
-returns the label of the case: this measures the rules' routing to the check and the
-plumbing, not a model), or with ``--local-llm [URL]`` against a real small model
-(../shared/tools/local-llm, OpenAI-compatible).
+The gate sees what the pipeline gives it: the default persona, the answering phase's prompt,
+the guard facts (instructions apart from data), the tools' results as the tools return them,
+the clock, what was told earlier, and a configured API key. Per set: good answers withdrawn
+by the rules (and how many more only raised a doubt, which costs a model check), bad answers
+caught by the rules (and how many more raised a doubt), and the stream: bad answers stopped
+while streaming, and whether failing text had been shown by then. ``--model`` puts the doubts
+to a model check: the fake server scripted with each case's label (an answer key: it measures
+the plumbing, not a model) or, with ``--local-llm [URL]``, a real small model.
 
-    scripts/bench gate [--verbose] [--local-llm [URL]] [--json]
+Misses and false alarms are listed with ``--verbose``, never for a held-out set (reading them
+would make it a training set).
+
+    scripts/bench gate [--cases PATH ...] [--heldout PATH ...] [--only NAME ...] [--verbose]
+                       [--model | --local-llm [URL]] [--json]
 """
 
 from __future__ import annotations
@@ -58,6 +40,7 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
+from typing import Any
 from zoneinfo import ZoneInfo
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -66,13 +49,16 @@ if str(ROOT) not in sys.path:
 sys.path.insert(0, str(ROOT / "tests"))  # the fake server is test support, not shipped code
 
 from tatlock import prompts  # noqa: E402
-from tatlock.pipeline import facts, quality, streamgate  # noqa: E402
+from tatlock.pipeline import assess, facts, gate  # noqa: E402
+from tatlock.tools.registry import BUILTIN_TOOLS  # noqa: E402
 
 DATA = ROOT / "tests" / "data"
 CLOCK = dt.datetime(2026, 11, 23, 8, 41, tzinfo=ZoneInfo("Europe/London"))
 CONFIGURED_KEY = "sk-tatlock-configured-0123456789"
-CATEGORIES = ["files", "memory", "personal", "system", "time", "weather", "web"]
+CATEGORIES = sorted({t.category for t in BUILTIN_TOOLS})
 DEFAULT_LOCAL_URL = "http://127.0.0.1:18080/v1"
+HELD_OUT_PARTS = {"blind10"}  # of the older cases: never tuned on
+GUARDS = ("IDENTITY", "CAPABILITIES", "TEMPORAL", "SECURITY")
 
 
 def persona() -> str:
@@ -81,66 +67,122 @@ def persona() -> str:
 
 def respond_prompt() -> str:
     """The respond phase's system prompt without the persona (what an answer must not echo)."""
-    return prompts.render("respond.txt", persona="", capabilities=facts.capabilities(CATEGORIES)).strip()
+    return prompts.render("respond.txt", persona="").strip()
 
 
-def load_cases() -> list[dict]:
-    return [json.loads(line) for line in (DATA / "gate_cases.jsonl").read_text(encoding="utf-8").splitlines()
-            if line.strip()]
+def assess_prompt() -> str:
+    return prompts.render("assess.txt", persona="", tools=assess.catalogue(BUILTIN_TOOLS)).strip()
 
 
-def tool_lines(names: list[str]) -> list[str]:
-    canned = json.loads((DATA / "gate_tools.json").read_text(encoding="utf-8"))
-    out = []
-    for n in names:
-        t = canned[n]
-        out.append(f"Result of {t['tool']}({t['args']}): {json.dumps(t['result'], ensure_ascii=False)}")
-    return out
+# -- reading the sets --------------------------------------------------------------------------
+
+def read_jsonl(path: Path) -> tuple[str, list[dict]]:
+    header, cases = "", []
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except ValueError as exc:
+            raise SystemExit(f"bench gate: {path}:{n}: not JSON ({exc})") from None
+        if "header" in obj and "answer" not in obj:
+            header = str(obj["header"])
+        else:
+            cases.append(obj)
+    return header, cases
 
 
-def gate_inputs(case: dict) -> dict:
-    """What the pipeline hands the gate for this case."""
-    fs = facts.for_guard(case["parts"], case["guard"], now=CLOCK, categories=CATEGORIES) \
+def blind_case(case: dict) -> dict:
+    """A blind-format case as the bench scores it: its brief and its label."""
+    try:
+        now = dt.datetime.fromisoformat(case["now"])
+        route = {"CAPABILITY_GUARD": "GUARD"}.get(str(case["route"]).upper(), str(case["route"]).upper())
+        guard = str(case.get("guard") or "").upper() or None if route == "GUARD" else None
+        parts = tuple(case.get("parts") or ((guard,) if guard in GUARDS else ()))
+        fs = facts.for_guard(parts, guard, now=now, categories=CATEGORIES) if route == "GUARD" else []
+        findings = [gate.Finding.of(c["tool"], c.get("args") or {}, c.get("result")) for c in case.get("tool_calls") or []]
+        brief = gate.Brief(case["question"], persona=persona(), secrets=(CONFIGURED_KEY,),
+                           prompt_text=assess_prompt() if route == "DIRECT" else respond_prompt(),
+                           facts=fs, findings=findings, clock=now, guard_parts=parts,
+                           told=tuple(case.get("told_earlier") or ()))
+        good = {"good": True, "bad": False}[str(case["verdict"]).strip().lower()]
+    except (KeyError, ValueError, TypeError) as exc:
+        raise SystemExit(f"bench gate: case {case.get('id', '?')}: {exc!r}") from None
+    return {"id": case["id"], "answer": case["answer"], "brief": brief, "good": good, "expect": None}
+
+
+def legacy_case(case: dict, canned: dict) -> dict:
+    parts = tuple(case["parts"])
+    fs = facts.for_guard(parts, case["guard"], now=CLOCK, categories=CATEGORIES) \
         if case["route"] == "CAPABILITY_GUARD" else []
-    return dict(question=case["question"], persona_text=persona(), secrets=(CONFIGURED_KEY,),
-                instructions=facts.instructions(fs), prompt_text=respond_prompt(),
-                findings=facts.data(fs) + tool_lines(case["tools"]))
+    findings = [gate.Finding.of(canned[n]["tool"], _args(canned[n]["args"]), canned[n]["result"])
+                for n in case["tools"]]
+    brief = gate.Brief(case["question"], persona=persona(), secrets=(CONFIGURED_KEY,), prompt_text=respond_prompt(),
+                       facts=fs, findings=findings, clock=CLOCK, guard_parts=parts, other_part=case["other"])
+    return {"id": case["id"], "answer": case["answer"], "brief": brief, "good": case["expect"] == "ok",
+            "expect": case["expect"]}
 
 
-def stream(case: dict, inputs: dict) -> dict:
+def _args(text: str) -> dict:
+    f = gate.Finding.from_line(f"Result of x({text}): {{}}")
+    return f.args if f else {}
+
+
+def load_sets(cases: list[Path], heldout: list[Path], builtin: bool) -> list[dict]:
+    """[{name, held_out, header, cases}] in order: the older cases by part, the blind-format sets
+    in tests/data, then the files given."""
+    sets = []
+    if builtin:
+        canned = json.loads((DATA / "gate_tools.json").read_text(encoding="utf-8"))
+        old = [json.loads(line) for line in (DATA / "gate_cases.jsonl").read_text(encoding="utf-8").splitlines()
+               if line.strip()]
+        for part in dict.fromkeys(c["split"] for c in old):
+            sets.append({"name": part, "held_out": part in HELD_OUT_PARTS, "header": "tests/data/gate_cases.jsonl",
+                         "cases": [legacy_case(c, canned) for c in old if c["split"] == part]})
+        for path in sorted(DATA.glob("gate_*.jsonl")):
+            if path.name != "gate_cases.jsonl":
+                header, raw = read_jsonl(path)
+                sets.append({"name": path.stem, "held_out": False, "header": header,
+                             "cases": [blind_case(c) for c in raw]})
+    seen = {s["name"] for s in sets}
+    for path, held in [(p, False) for p in cases] + [(p, True) for p in heldout]:
+        if path.stem in seen and path.resolve().parent == DATA.resolve():
+            continue  # already scored as one of tests/data's sets
+        if not path.is_file():
+            raise SystemExit(f"bench gate: no such file: {path}")
+        header, raw = read_jsonl(path)
+        sets.append({"name": path.stem, "held_out": held, "header": header, "cases": [blind_case(c) for c in raw]})
+    return sets
+
+
+# -- scoring -----------------------------------------------------------------------------------
+
+def stream(case: dict) -> dict:
     """Feed the answer word by word through the StreamGate, as a model streams it."""
     from support.fake_ollama import split_pieces
 
-    gate = streamgate.StreamGate(**inputs)
-    first = None
+    g = gate.StreamGate(case["brief"])
     held = 0
     t0 = time.perf_counter()
     for piece in split_pieces(case["answer"]):
-        shown = gate.feed(piece)
-        if shown and first is None:
-            first = len(gate.text)
-        held = max(held, len(gate.text) - len(gate.released))
-        if gate.failed:
+        g.feed(piece)
+        held = max(held, len(g.text) - len(g.released))
+        if g.failed:
             break
     ms = (time.perf_counter() - t0) * 1000
-    stopped = gate.failed is not None
-    released = gate.released
-    leaked = False
-    if stopped:  # the released text must not fail the check that stopped the stream
-        again = quality._stream_checks(released, quality._Context(
-            inputs["question"], inputs["persona_text"], inputs["instructions"], inputs["prompt_text"],
-            tuple(inputs["findings"]), tuple(inputs["secrets"])))
-        leaked = again is not None
-    return {"stopped": stopped, "leaked": leaked, "first_release_at": first, "held": held, "ms": ms}
+    stopped = g.failed is not None
+    # the released text must not fail the check that stopped the stream
+    leaked = stopped and gate.checks.stream_check(g.released, case["brief"].context()) is not None
+    return {"stopped": stopped, "leaked": leaked, "held": held, "ms": ms}
 
 
 class Judge:
-    """The model check: a cooperative fake (returns the case's label) or a real model."""
+    """The model check: a fake scripted with each case's label (an answer key) or a real model."""
 
     def __init__(self, local_url: str | None):
         self.local_url = local_url
-        self.fake = None
-        self.labels: dict[str, str] = {}
+        self.fake: Any = None
+        self.labels: dict[str, bool] = {}
         self.calls = 0
         self.ms = 0.0
 
@@ -152,105 +194,74 @@ class Judge:
             self.fake.handler = self._scripted
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: Any) -> None:
         if self.fake:
             self.fake.stop()
 
-    def _scripted(self, body: dict):
+    def _scripted(self, body: dict) -> dict:
         prompt = body["messages"][-1]["content"]
-        for answer, label in self.labels.items():
-            if answer and answer in prompt:
-                verdict = "APPROVED" if label == "ok" else "FALLBACK"
-                return {"json": {"verdict": verdict, "fallback_type": "NONE" if label == "ok" else label,
-                                 "reason": "scripted judge"}}
-        return {"json": {"verdict": "APPROVED", "fallback_type": "NONE", "reason": "unknown case"}}
+        good = next((g for answer, g in self.labels.items() if answer and answer in prompt), True)
+        return {"json": {"verdict": "APPROVED" if good else "FALLBACK", "fallback_type": "NONE" if good else "RETRY",
+                         "reason": "scripted judge"}}
 
-    def ask(self, case: dict, concerns: list[str]) -> tuple[str, str | None]:
-        self.labels[case["answer"]] = case["expect"]
+    def ask(self, case: dict, concerns: list[str]) -> str:
+        self.labels[case["answer"]] = case["good"]
         messages = [{"role": "user", "content": prompts.render(
-            "quality.txt", question=case["question"], answer=case["answer"], concerns="; ".join(concerns))}]
+            "quality.txt", question=case["brief"].question, answer=case["answer"], concerns="; ".join(concerns))}]
         t0 = time.perf_counter()
         if self.fake:
             import ollama
 
             client = ollama.Client(host=self.fake.url, timeout=30)
             raw = "".join(part.message.content or "" for part in client.chat(
-                model="llama3.2:3b", messages=messages, format=quality.QUALITY_SCHEMA, stream=True,
+                model="llama3.2:3b", messages=messages, format=gate.QUALITY_SCHEMA, stream=True,
                 options={"temperature": 0.0, "num_predict": 120}))
         else:
             body = {"messages": messages, "temperature": 0.0, "max_tokens": 120,
-                    "response_format": {"type": "json_schema", "json_schema": {"schema": quality.QUALITY_SCHEMA}}}
-            req = urllib.request.Request(self.local_url.rstrip("/") + "/chat/completions", json.dumps(body).encode(),
-                                         {"Content-Type": "application/json"})
+                    "response_format": {"type": "json_schema", "json_schema": {"schema": gate.QUALITY_SCHEMA}}}
+            req = urllib.request.Request(str(self.local_url).rstrip("/") + "/chat/completions",
+                                         json.dumps(body).encode(), {"Content-Type": "application/json"})
             with urllib.request.urlopen(req, timeout=120) as r:
                 raw = json.loads(r.read())["choices"][0]["message"]["content"] or ""
         self.ms += (time.perf_counter() - t0) * 1000
         self.calls += 1
-        return quality.parse_model_verdict(raw)
+        return gate.parse_model_verdict(raw)[0]
 
 
-KINDS = {"v": "vendor identity", "l": "leaked instructions", "s": "secrets", "p": "prompt echoed",
-         "q": "question echoed", "g": "garbled", "c": "wrong clock", "m": "part unanswered",
-         "o": "off-topic, wrong, overclaims"}
-
-
-def by_kind(cases: list[dict]) -> dict[str, list[int]]:
-    """Bad answers per kind (the id's prefix): [cases, caught by rules, flagged by rules]."""
-    out: dict[str, list[int]] = {}
-    for case in cases:
-        if case["expect"] == "ok":
-            continue
-        v = quality.check(case["answer"], **gate_inputs(case), guard_parts=tuple(case["parts"]),
-                          other_part=case["other"])
-        row = out.setdefault(KINDS.get(case["id"].split("-")[0], "other"), [0, 0, 0])
-        row[0] += 1
-        row[1] += v.verdict == "FALLBACK"
-        row[2] += v.verdict != "APPROVED"
-    return out
-
-
-def run(cases: list[dict], judge: Judge) -> tuple[dict, list[str]]:
-    out: dict[str, dict] = {}
-    notes: list[str] = []
-    for part in dict.fromkeys(case["split"] for case in cases):  # in the file's order
-        n = dict.fromkeys(["good", "bad", "fa_rules", "unsure_good", "fa_final", "caught_rules", "flagged_rules",
-                           "caught_final", "type_right", "stopped", "leaked", "first_release"], 0)
-        firsts, helds, stream_ms = [], [], []
-        for case in (c for c in cases if c["split"] == part):
-            inputs = gate_inputs(case)
-            v = quality.check(case["answer"], **inputs, guard_parts=tuple(case["parts"]), other_part=case["other"])
-            final = v.verdict
-            if v.verdict == "UNSURE":
-                final = judge.ask(case, v.checks)[0]
-            s = stream(case, inputs)
-            tag = f"[{part}] {case['id']}: {v.verdict}{':' + v.fallback_type if v.fallback_type else ''}" \
-                  f" {'; '.join(v.checks)[:110]}"
-            if case["expect"] == "ok":
-                n["good"] += 1
-                n["fa_rules"] += v.verdict == "FALLBACK"
-                n["unsure_good"] += v.verdict == "UNSURE"
-                n["fa_final"] += final == "FALLBACK"
-                firsts.append(s["first_release_at"] or len(case["answer"]))
-                helds.append(s["held"])
-                stream_ms.append(s["ms"])
-                if v.verdict != "APPROVED":
-                    notes.append(("FALSE ALARM " if v.verdict == "FALLBACK" else "model check on good ") + tag)
-            else:
-                n["bad"] += 1
-                n["caught_rules"] += v.verdict == "FALLBACK"
-                n["flagged_rules"] += v.verdict != "APPROVED"
-                n["caught_final"] += final == "FALLBACK"
-                n["type_right"] += v.verdict == "FALLBACK" and v.fallback_type == case["expect"]
-                n["stopped"] += s["stopped"]
-                n["leaked"] += s["leaked"]
-                if v.verdict != "FALLBACK":
-                    notes.append(("missed " if v.verdict == "APPROVED" else "to the model ") + tag)
-        n["first_release"] = statistics.median(firsts) if firsts else 0
-        n["held_max"] = max(helds) if helds else 0
-        n["held_median"] = statistics.median(helds) if helds else 0
-        n["stream_ms"] = statistics.median(stream_ms) if stream_ms else 0
-        out[part] = n
-    return out, notes
+def score(s: dict, judge: Judge | None) -> tuple[dict, list[str]]:
+    n = dict.fromkeys(["good", "bad", "withdrawn", "good_doubt", "withdrawn_model", "caught", "bad_doubt",
+                       "caught_model", "type_right", "stopped", "leaked"], 0)
+    notes, helds, ms = [], [], []
+    for case in s["cases"]:
+        v = gate.check(case["answer"], case["brief"])
+        final = v.verdict
+        if v.verdict == "UNSURE" and judge is not None:
+            final = judge.ask(case, v.checks)
+        st = stream(case)
+        tag = f"{case['id']}: {v.verdict}{':' + v.fallback_type if v.fallback_type else ''} {'; '.join(v.checks)[:120]}"
+        if case["good"]:
+            n["good"] += 1
+            n["withdrawn"] += v.verdict == "FALLBACK"
+            n["good_doubt"] += v.verdict == "UNSURE"
+            n["withdrawn_model"] += final == "FALLBACK"
+            helds.append(st["held"])
+            ms.append(st["ms"])
+            if v.verdict != "APPROVED":
+                notes.append(("FALSE ALARM " if v.verdict == "FALLBACK" else "doubt on good ") + tag)
+        else:
+            n["bad"] += 1
+            n["caught"] += v.verdict == "FALLBACK"
+            n["bad_doubt"] += v.verdict == "UNSURE"
+            n["caught_model"] += final == "FALLBACK"
+            n["type_right"] += v.verdict == "FALLBACK" and v.fallback_type == case["expect"]
+            n["stopped"] += st["stopped"]
+            n["leaked"] += st["leaked"]
+            if v.verdict != "FALLBACK":
+                notes.append(("missed " if v.verdict == "APPROVED" else "doubt on bad ") + tag + " | " +
+                             case["answer"][:100].replace("\n", " "))
+    n["held_median"] = statistics.median(helds) if helds else 0
+    n["stream_ms"] = statistics.median(ms) if ms else 0
+    return n, notes
 
 
 def pct(a: int, b: int) -> str:
@@ -259,66 +270,89 @@ def pct(a: int, b: int) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--verbose", "-v", action="store_true", help="list false alarms, misses and model checks")
+    ap.add_argument("--cases", type=Path, action="append", default=[], metavar="PATH",
+                    help="a blind-format case file to score (repeatable); alone, only the files given are scored")
+    ap.add_argument("--heldout", type=Path, action="append", default=[], metavar="PATH",
+                    help="a case file nothing was learnt from: scored and called held-out (repeatable)")
+    ap.add_argument("--builtin", action="store_true", help="score the sets in tests/data too when files are given")
+    ap.add_argument("--only", action="append", default=[], metavar="NAME", help="score only these sets")
+    ap.add_argument("--verbose", "-v", action="store_true", help="list misses, false alarms and doubts "
+                                                                 "(never for a held-out set)")
+    ap.add_argument("--model", action="store_true", help="put doubts to the fake model check scripted with the labels")
     ap.add_argument("--local-llm", nargs="?", const=DEFAULT_LOCAL_URL, default=None, metavar="URL",
-                    help=f"the model check against a real model (default {DEFAULT_LOCAL_URL})")
+                    help=f"put doubts to a real model (default {DEFAULT_LOCAL_URL})")
     ap.add_argument("--json", action="store_true", help="print one JSON object as the last line")
     args = ap.parse_args(argv)
-    cases = load_cases()
-    with Judge(args.local_llm) as judge:
-        results, notes = run(cases, judge)
+    sets = load_sets(args.cases, args.heldout, builtin=args.builtin or not (args.cases or args.heldout))
+    if args.only:
+        sets = [s for s in sets if s["name"] in args.only]
+    use_judge = args.model or args.local_llm
+    results: dict[str, dict] = {}
+    notes: dict[str, list[str]] = {}
+    with Judge(args.local_llm) if use_judge else _NoJudge() as judge:
+        for s in sets:
+            results[s["name"]], notes[s["name"]] = score(s, judge)
     if args.verbose:
-        print("\n".join(notes) + "\n")
-    judge_name = f"real model at {args.local_llm}" if args.local_llm else "fake server, cooperative judge"
-    print(f"gate cases: {len(cases)} ({sum(c['expect'] == 'ok' for c in cases)} good, "
-          f"{sum(c['expect'] != 'ok' for c in cases)} bad); model check: {judge_name}")
-    head = f"{'part':<8} {'good':>4} {'bad':>4}  {'false alarm':>11} {'+model':>7} {'to model':>8}  " \
-           f"{'rules catch':>11} {'rules flag':>10} {'+model':>7} {'type ok':>7}  {'stream stop':>11} {'leaked':>6}"
+        for s in sets:
+            if s["held_out"]:
+                print(f"[{s['name']}] held out: its misses are not shown")
+            else:
+                print("\n".join(f"[{s['name']}] {x}" for x in notes[s["name"]]))
+        print()
+    judge_name = ("a real model at " + args.local_llm) if args.local_llm else \
+        "the fake server scripted with each case's label (an answer key)" if args.model else "none (doubts counted apart)"
+    print(f"quality gate: {len(sets)} sets, {sum(len(s['cases']) for s in sets)} answers; model check: {judge_name}")
+    head = (f"{'set':<22} {'held-out':<8} {'good':>4} {'bad':>4}  {'withdrawn':>9} {'+doubt':>7}  {'caught':>7} "
+            f"{'+doubt':>7}" + (f" {'+model':>7} {'wd+model':>8}" if use_judge else "") + f"  {'stream stop':>11} "
+            f"{'leaked':>6}")
     print(head)
     print("-" * len(head))
-    for part, n in results.items():
-        print(f"{part:<8} {n['good']:>4} {n['bad']:>4}  {pct(n['fa_rules'], n['good']):>11} "
-              f"{pct(n['fa_final'], n['good']):>7} {pct(n['unsure_good'], n['good']):>8}  "
-              f"{pct(n['caught_rules'], n['bad']):>11} {pct(n['flagged_rules'], n['bad']):>10} "
-              f"{pct(n['caught_final'], n['bad']):>7} {pct(n['type_right'], n['caught_rules']):>7}  "
-              f"{pct(n['stopped'], n['bad']):>11} {n['leaked']:>6}")
-    print("\nfalse alarm: good answers rejected (by the rules; after the model check); to model: good answers that "
-          "cost a model check.\nrules catch: bad answers the rules reject alone; rules flag: rejected or sent to the "
-          "model check; +model: caught in the end.\nstream stop: bad answers stopped mid-stream by the StreamGate; "
-          "leaked: of those, how many had released failing text.")
-    for part, n in results.items():
-        print(f"stream, good answers ({part}): first text shown after {n['first_release']:.0f} characters "
-              f"(median); most held back at once {n['held_median']:.0f} (median), {n['held_max']} (max); "
-              f"gate time {n['stream_ms']:.2f} ms per answer (median)")
-    print("\nbad answers by kind (all parts): rules catch / rules flag")
-    for kind, (n, caught, flagged) in by_kind(cases).items():
-        print(f"  {kind:<30} {n:>3}  {pct(caught, n)}  {pct(flagged, n)}")
-    if judge.calls:
+    for s in sets:
+        n = results[s["name"]]
+        print(f"{s['name']:<22} {'yes' if s['held_out'] else 'no':<8} {n['good']:>4} {n['bad']:>4}  "
+              f"{pct(n['withdrawn'], n['good']):>9} {pct(n['withdrawn'] + n['good_doubt'], n['good']):>7}  "
+              f"{pct(n['caught'], n['bad']):>7} {pct(n['caught'] + n['bad_doubt'], n['bad']):>7}"
+              + (f" {pct(n['caught_model'], n['bad']):>7} {pct(n['withdrawn_model'], n['good']):>8}" if use_judge
+                 else "")
+              + f"  {pct(n['stopped'], n['bad']):>11} {n['leaked']:>6}")
+    print("\nwithdrawn: good answers the rules withdraw; +doubt: withdrawn or sent to the model check. caught: bad "
+          "answers the rules withdraw;\n+doubt: caught or sent to the model check. +model / wd+model: bad caught and "
+          "good withdrawn once the doubts are put to the model check.\nstream stop: bad answers stopped mid-stream; "
+          "leaked: of those, how many had shown failing text. Held-out: nothing was learnt from the set.")
+    for name in ("held out", "not held out"):
+        pick = [results[s["name"]] for s in sets if s["held_out"] == (name == "held out")]
+        if pick:
+            good, bad = sum(n["good"] for n in pick), sum(n["bad"] for n in pick)
+            print(f"all {name}: {good} good, {bad} bad: withdrawn {pct(sum(n['withdrawn'] for n in pick), good)}"
+                  f" of good, caught {pct(sum(n['caught'] for n in pick), bad)} of bad (rules alone)")
+    if judge is not None and judge.calls:
         print(f"model checks: {judge.calls}, {judge.ms / judge.calls:.0f} ms each")
     print(long_answer_cost())
     if args.json:
-        print(json.dumps({"results": results, "model_calls": judge.calls}))
-    ok = all(n["fa_rules"] == 0 and n["caught_rules"] >= 0.95 * n["bad"] for n in results.values())
-    return 0 if ok else 1
+        print(json.dumps({"results": results, "held_out": [s["name"] for s in sets if s["held_out"]]}))
+    return 0
+
+
+class _NoJudge:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: Any) -> None:
+        return None
 
 
 def long_answer_cost() -> str:
     """The stream gate on long answers: its cost must grow with the answer, not its square
     (it runs on every token, on the same CPU as a local model)."""
-    import time
-
-    from tatlock.pipeline import facts
-    from tatlock.pipeline.streamgate import StreamGate
-
     words = ("The quick brown fox jumps over the lazy dog, sir, and then it naps in the sun. " * 300).split(" ")
     out = []
     for n in (500, 2000):
-        gate = StreamGate(question="Tell me a long story about a fox", persona_text="You are Tatlock, a butler.",
-                          instructions=facts.instructions(facts.for_guard((), None)), prompt_text="Write your reply")
+        g = gate.StreamGate(gate.Brief("Tell me a long story about a fox", persona="You are Tatlock, a butler.",
+                                       facts=facts.for_guard((), None), prompt_text="Write your reply"))
         t0 = time.perf_counter()
         for w in words[:n]:
-            gate.feed(w + " ")
-        gate.finish()
+            g.feed(w + " ")
+        g.finish()
         ms = (time.perf_counter() - t0) * 1000
         out.append(f"{n} tokens {ms:.0f} ms ({ms / n:.2f} ms a token)")
     return "stream gate on a long answer: " + "; ".join(out)

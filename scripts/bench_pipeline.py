@@ -225,12 +225,12 @@ class Probes:
         from tatlock.debuglog import DebugLog
         from tatlock.memory import context as context_mod
         from tatlock.memory import cross as cross_mod
-        from tatlock.pipeline import quality as quality_mod
+        from tatlock.pipeline.gate import checks as gate_checks
 
         self.wrap(UserStore, "add_message", "store")
         self.wrap(context_mod, "build", "context")
         self.wrap(cross_mod, "build_cross_summary", "cross")
-        self.wrap(quality_mod, "check", "quality")
+        self.wrap(gate_checks, "run", "quality")  # every check of an answer, whole or streamed
         self.wrap(DebugLog, "write", "debuglog")
         self.wrap(butler_mod.Butler, "schedule_compaction", "compaction_check")
         return self

@@ -5,7 +5,8 @@ answer, resident memory.
 
 1. First paint: `tatlock` (bare, in a pseudo-terminal of 160x45, as a person starts it) and a
    minimal Textual app, measured alike in the same run: from process start until the screen
-   shows the app's text. Goal: at most 1.0 s, and at most twice the minimal app.
+   shows the app's text; for tatlock, until the Debug tab (the side panes, mounted after the
+   first frame) is on screen. Goal: at most 1.0 s, and at most twice the minimal app.
 2. Opening a conversation of 2,000 messages: from asking until the latest messages are on the
    screen (mounted, laid out and painted). Goal: within 300 ms. Then one page of older messages.
 3. Streaming a 2,000-token answer from a fake server (its own process) that sends as fast as
@@ -106,13 +107,17 @@ def time_to_paint(argv: list[str], env: dict[str, str], marker: str, timeout: fl
 
 
 def bench_first_paint(runs: int, env: dict[str, str]) -> dict[str, list[float]]:
-    """The first frame (tatlock: its top line, drawn with the chat in one frame), and for tatlock
-    also the frame with the footer's keys, which Textual fills in a frame later."""
+    """The first frame (tatlock: its top line, drawn with the chat in one frame); for tatlock also
+    the frame with the Debug tab (the goal's mark: the whole screen is there), and the one with
+    the footer's keys, which Textual fills in a frame after the first."""
     exe = str(Path(sys.executable).parent / "tatlock")
-    times: dict[str, list[float]] = {"tatlock": [], "tatlock_footer": [], "minimal": []}
+    times: dict[str, list[float]] = {"tatlock": [], "tatlock_debug": [], "tatlock_footer": [], "minimal": []}
+    time_to_paint([sys.executable, "-c", MINIMAL_APP], env, "minimal-app-painted")  # warm-up, not counted:
+    time_to_paint([exe], env, "Debug")  # bytecode cached, files in the OS cache, as on a second start
     for _ in range(runs):  # alternate, so both see the same machine load
         times["minimal"].append(time_to_paint([sys.executable, "-c", MINIMAL_APP], env, "minimal-app-painted"))
         times["tatlock"].append(time_to_paint([exe], env, "Tatlock  ·  user"))
+        times["tatlock_debug"].append(time_to_paint([exe], env, "Debug"))
         times["tatlock_footer"].append(time_to_paint([exe], env, "Persona"))
     return times
 
@@ -295,6 +300,7 @@ def main() -> int:
     ap.add_argument("--messages", type=int, default=2000, help="messages in the long conversation")
     ap.add_argument("--tokens", type=int, default=2000, help="tokens in the long answer")
     ap.add_argument("--stream-runs", type=int, default=5, help="long answers streamed (the median is shown)")
+    ap.add_argument("--paint-only", action="store_true", help="measure the first paint only (1.)")
     ap.add_argument("--serve", type=int, metavar="TOKENS", help=argparse.SUPPRESS)  # the server's own process
     args = ap.parse_args()
     if args.serve:
@@ -304,8 +310,11 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="tatlock-bench-tui-") as tmp:
         home = Path(tmp) / "home"
         home.mkdir()
+        # PYTHONDONTWRITEBYTECODE is dropped: an installed tatlock has its bytecode compiled (pip
+        # does it; an editable install caches it on first run), and without it every start would
+        # compile the package's modules again (about 30 modules, 40 ms here), which no user pays
         env = {k: v for k, v in os.environ.items()
-               if not k.startswith(("TATLOCK_", "OLLAMA_")) and k not in ("COLUMNS", "LINES")}
+               if not k.startswith(("TATLOCK_", "OLLAMA_")) and k not in ("COLUMNS", "LINES", "PYTHONDONTWRITEBYTECODE")}
         # a 2,000-token answer needs a window of 8,192 (an answer may fill a quarter of it)
         env.update(TATLOCK_HOME=str(home), TATLOCK_USER="bench", TATLOCK_TIER="low", TATLOCK_CONTEXT_SIZE="8192",
                    OLLAMA_HOST=url,
@@ -315,15 +324,21 @@ def main() -> int:
         print(f"tui bench · {os.cpu_count()} cores · Python {sys.version.split()[0]} · {SIZE[0]}x{SIZE[1]}")
         times = bench_first_paint(args.runs, env)
         med = {k: statistics.median(v) for k, v in times.items()}
-        ok = med["tatlock"] <= 1.0 and med["tatlock"] <= 2 * med["minimal"]
-        for key, label in (("tatlock", "tatlock, first frame"), ("tatlock_footer", "tatlock, footer keys in"),
-                           ("minimal", "minimal Textual app")):
+        ok = med["tatlock_debug"] <= 1.0 and med["tatlock_debug"] <= 2 * med["minimal"]
+        for key, label in (("tatlock", "tatlock, first frame"), ("tatlock_debug", "tatlock, Debug tab in"),
+                           ("tatlock_footer", "tatlock, footer keys in"), ("minimal", "minimal Textual app")):
             v = times[key]
             print(f"first paint, {label + ':':26} median {med[key] * 1000:5.0f} ms  (min {min(v) * 1000:.0f}, "
                   f"max {max(v) * 1000:.0f}; {len(v)} runs)")
-        print(f"  ratio {med['tatlock'] / med['minimal']:.2f}x (footer keys {med['tatlock_footer'] / med['minimal']:.2f}x)"
+        print(f"  ratio to the Debug tab {med['tatlock_debug'] / med['minimal']:.2f}x (first frame "
+              f"{med['tatlock'] / med['minimal']:.2f}x, footer keys {med['tatlock_footer'] / med['minimal']:.2f}x)"
               f" · goal <= 1000 ms and <= 2x: {'met' if ok else 'NOT met'}")
 
+        if args.paint_only:
+            assert server.stdin is not None
+            server.stdin.close()
+            server.wait(10)
+            return 0
         t0 = time.perf_counter()
         cid = seed(home, args.messages)
         print(f"seeded a conversation of {args.messages} messages in {time.perf_counter() - t0:.1f} s")

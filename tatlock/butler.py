@@ -28,8 +28,9 @@ from tatlock.errors import BackendError, NotFound, TatlockError, UsageError
 from tatlock.events import ConversationReady, ErrorEvent, Event, Notice, TurnCancelled, TurnFinished
 from tatlock.llm.base import Backend, Cancel
 from tatlock.llm.factory import make_backend
+from tatlock.memory.fit import FittedBackend
 from tatlock.memory.tokens import Estimator
-from tatlock.pipeline.phases import MAX_TOKENS, TurnEnv
+from tatlock.pipeline.phases import TurnEnv, summary_tokens
 from tatlock.pipeline.turn import TurnRequest, TurnRunner
 from tatlock.services.archive import Archive
 from tatlock.services.conversations import Conversations
@@ -40,7 +41,7 @@ from tatlock.services.system import Persona, Tools, Users
 from tatlock.services.variables import Variables
 from tatlock.store.db import as_store_error
 from tatlock.store.system import SystemStore
-from tatlock.store.user import Author, Conversation, UserStore
+from tatlock.store.user import Author, Conversation, Message, UserStore
 from tatlock.tools.registry import BUILTIN_TOOLS
 from tatlock.text import valid_text
 from tatlock.turn import EventHub, Turn, Workers
@@ -64,7 +65,8 @@ class Butler:
         self.username = validate_username(cfg.user if username is None else username)
         self.interface = interface
         self.model_override = model
-        self._backend = backend
+        # every backend is fitted: no request it sends outgrows the context (tatlock.memory.fit)
+        self._backend: Backend | None = self._fitted(backend) if backend is not None else None
         self._backend_given = backend is not None  # a caller's own backend (tests) serves everything
         self._estimator: Estimator | None = None
         self.clock = clock or self._now
@@ -153,8 +155,11 @@ class Butler:
     def backend(self) -> Backend:
         with self._lock:
             if self._backend is None:
-                self._backend = make_backend(self.cfg, self.model_override)
+                self._backend = self._fitted(make_backend(self.cfg, self.model_override))
             return self._backend
+
+    def _fitted(self, backend: Backend) -> Backend:
+        return FittedBackend(backend, self.budget, lambda: self.estimator)
 
     @property
     def estimator(self) -> Estimator:
@@ -173,7 +178,7 @@ class Butler:
         backend serves one call at a time, so cancelling a turn never cuts another's call."""
         if self._backend_given and self._backend is not None and model in (None, self._backend.model):
             return self._backend
-        return make_backend(self.cfg, model or self.model)
+        return self._fitted(make_backend(self.cfg, model or self.model))
 
     def anchor(self) -> Author:
         """The butler's owner: messages from the user's own interfaces are the Anchor's."""
@@ -224,6 +229,14 @@ class Butler:
                 return latest, False
         return self.store.create_conversation(room, self.interface), True
 
+    def cancel_turns(self) -> None:
+        """Cancel every running turn (the process is told to stop): each stores its partial
+        answer, marked cancelled, and ends; ``close`` waits for that."""
+        with self._lock:
+            turns = list(self._turns)
+        for turn in turns:
+            turn.cancel()
+
     def close(self) -> None:
         """Wait for running turns and background compaction, then close the databases."""
         if self._closed:
@@ -240,15 +253,20 @@ class Butler:
         self.system.close()
         if self._backend is not None:
             self._backend.close()
+        self.models.close()
 
     # -- turns -----------------------------------------------------------------------------
 
     def turn(self, text: str, *, conversation_id: int | None = None, new: bool = False, room_id: str | None = None,
-             author: Author | None = None, material: str | None = None, system: str | None = None) -> Turn:
+             author: Author | None = None, material: str | None = None, system: str | None = None,
+             model: str | None = None) -> Turn:
         """Start one turn and return it at once; its events arrive as they happen. ``system`` is
-        a one-off instruction for this turn only, added after the persona (never stored as one)."""
-        if not isinstance(text, str) or not text.strip():
-            raise UsageError("the message is empty")
+        a one-off instruction for this turn only, added after the persona (never stored as one).
+        ``model``: this turn's model (else the conversation's chosen one, else the default); a new
+        conversation started with one keeps it."""
+        from tatlock.services.models import model_name
+
+        text = _question(text)
         if system is not None:
             system = valid_text(system).strip()
             if not system:
@@ -256,13 +274,47 @@ class Butler:
             if len(system) > MAX_ONE_OFF_CHARS:
                 raise UsageError(f"the one-off instruction is {len(system):,} characters long; at most "
                                  f"{MAX_ONE_OFF_CHARS:,} fit beside the persona")
-        text, material = valid_text(text), valid_text(material) if material else material
-        if len(text) > MAX_QUESTION_CHARS or (material and len(material) > 2 * MAX_QUESTION_CHARS):
+        material = valid_text(material) if material else material
+        if material and len(material) > 2 * MAX_QUESTION_CHARS:
             raise UsageError(f"the message is larger than {MAX_QUESTION_CHARS:,} characters")
+        model = model_name(model) if model is not None else None
         try:
             conv, is_new = self.conversation(room_id, conversation_id=conversation_id, new=new)
+            if is_new and model:
+                conv = self.conversations.set_model(conv.id, model)
         except Exception as exc:  # a full disk or a read-only folder: one line, nothing stored is lost
             raise as_store_error(exc, self.paths.user_db(self.username)) or exc from None
+        return self._start(TurnRequest(conv, is_new, text, material, author or self.anchor(), system), model)
+
+    def regenerate(self, conversation_id: int, *, model: str | None = None) -> Turn:
+        """Answer the conversation's last question again, as a new turn: the new reply is
+        stored after the old one, which stays in memory marked superseded (once the new one is
+        stored: a turn that fails before saying anything leaves it standing)."""
+        conv, question, replies = self._last_exchange(conversation_id)
+        return self._start(TurnRequest(conv, False, question.content, question.metadata.get("material"),
+                                       Author.of(question), question.metadata.get("system"), again=question,
+                                       supersedes=tuple(m.message_id for m in replies)), model)
+
+    def edit_last(self, conversation_id: int, text: str, *, model: str | None = None) -> Turn:
+        """Replace the conversation's last question with ``text`` and answer it, as a new turn:
+        the edited question is stored anew; the old one and its replies stay in memory, marked
+        superseded."""
+        text = _question(text)
+        conv, question, replies = self._last_exchange(conversation_id)
+        return self._start(TurnRequest(conv, False, text, question.metadata.get("material"), Author.of(question),
+                                       question.metadata.get("system"),
+                                       supersedes=(question.message_id, *(m.message_id for m in replies))), model)
+
+    def _last_exchange(self, conversation_id: int) -> tuple[Conversation, Message, list[Message]]:
+        conv, question, replies = self.conversations.last_exchange(conversation_id)
+        with self._lock:
+            if any(t.conversation_id == conv.id and not t.done for t in self._turns):
+                raise UsageError("an answer is still being written in this conversation: wait for it, or stop it")
+        return conv, question, replies
+
+    def _start(self, request: TurnRequest, model: str | None) -> Turn:
+        """Run ``request`` on a worker thread with the model it is to use; returns its Turn."""
+        conv = request.conversation
         cancel = Cancel()
         turn = Turn(uuid.uuid4().hex[:12], conv.id, cancel)
         log_ = DebugLog(self.paths.conversation_logs, self.username, conv.id, self.secrets)
@@ -273,8 +325,7 @@ class Butler:
             turn.put(ev)
             self.hub.publish(ev)
 
-        env = self._env()
-        request = TurnRequest(conv, is_new, text, material, author or self.anchor(), system)
+        env = self._env(self.models.for_conversation(conv, model))
         runner = TurnRunner(env, request, emit, cancel,
                             describe_image=self._describe_image if self.cfg.vision_model else None)
 
@@ -301,7 +352,7 @@ class Butler:
 
         with self._lock:
             self._turns.append(turn)
-        emit(ConversationReady(conv.id, is_new))
+        emit(ConversationReady(conv.id, request.is_new))
         self._workers.submit(work)
         return turn
 
@@ -322,9 +373,14 @@ class Butler:
             raise TatlockError("the turn was cancelled", kind="cancelled")
         raise TatlockError("the turn ended without an answer")
 
-    def _env(self) -> TurnEnv:
-        return TurnEnv(self.cfg, self.username, self.interface, self.system, self.store, self.backend,
-                       self.estimator, self.clock, self.secrets, self.budget)
+    def _env(self, model: str | None = None) -> TurnEnv:
+        if not model or model == self.model:
+            return TurnEnv(self.cfg, self.username, self.interface, self.system, self.store, self.backend,
+                           self.estimator, self.clock, self.secrets, self.budget)
+        given = self._backend if self._backend_given else None  # a caller's own backend serves every model
+        backend, estimator, budget = self.models.in_use(model, given)  # another model: its own, kept
+        return TurnEnv(self.cfg, self.username, self.interface, self.system, self.store, backend, estimator,
+                       self.clock, self.secrets, budget)
 
     def _describe_image(self, path: str, question: str) -> str:
         import base64
@@ -347,7 +403,7 @@ class Butler:
     # -- background ------------------------------------------------------------------------
 
     def summary_options(self) -> dict[str, Any]:
-        opts: dict[str, Any] = {"temperature": 0.2, "max_tokens": MAX_TOKENS["summary"]}
+        opts: dict[str, Any] = {"temperature": 0.2, "max_tokens": summary_tokens(self.budget())}
         if self.cfg.backend == "ollama":
             opts["context"] = self.budget()
         return opts
@@ -368,7 +424,8 @@ class Butler:
             self.hub.publish(ev)
 
         compactor = Compactor.start(self.paths, self.username, conversation_id, self.new_backend(), interval=interval,
-                                    budget_tokens=self.budget(), emit=emit, options=self.summary_options())
+                                    budget_tokens=self.budget(), emit=emit, options=self.summary_options(),
+                                    estimator=self.estimator)
         with self._lock:
             self._compactors.append(compactor)
 
@@ -385,6 +442,15 @@ class Butler:
         with self._lock:
             self._compactors = [c for c in self._compactors if c.running]
         return done
+
+
+def _question(text: Any) -> str:
+    if not isinstance(text, str) or not text.strip():
+        raise UsageError("the message is empty")
+    text = valid_text(text)
+    if len(text) > MAX_QUESTION_CHARS:
+        raise UsageError(f"the message is larger than {MAX_QUESTION_CHARS:,} characters")
+    return text
 
 
 def open_butler(user: str | None = None, *, home: str | Path | None = None, model: str | None = None,

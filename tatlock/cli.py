@@ -4,7 +4,8 @@ Start-up matters: this module imports only the standard library and tatlock.conf
 Each command imports what it needs when it runs, so `tatlock --help` and `tatlock ask`
 never load Textual.
 
-Exit codes: 0 success, 1 failure (server down, no such row), 2 usage error, 130 interrupted.
+Exit codes: 0 success, 1 failure (server down, no such row), 2 usage error, 130 interrupted,
+143 and 129 stopped by SIGTERM and SIGHUP.
 """
 
 from __future__ import annotations
@@ -348,11 +349,18 @@ def run_command(func: Callable[[argparse.Namespace], int], args: argparse.Namesp
         except Exception:  # noqa: BLE001 - stderr itself is gone
             pass
 
+    from tatlock.commands import signals
+
     try:
-        return int(func(args) or 0)
+        with signals.raising():  # SIGTERM and SIGHUP end a command as Ctrl-C does (commands/signals.py)
+            return int(func(args) or 0)
     except TatlockError as exc:
         say(f"tatlock: {error_line(exc)}")
         return exc.exit_code
+    except signals.Stopped as exc:
+        if not exc.reported:
+            say(f"tatlock: stopped by {exc.name}")
+        return exc.code
     except KeyboardInterrupt:
         say("tatlock: interrupted")
         return 130

@@ -297,3 +297,143 @@ def test_the_readme_python_example_runs_verbatim(served, home, capsys):
     out = capsys.readouterr().out
     assert "Paris, sir." in out and "You are most welcome, sir. DIRECT APPROVED" in out
     assert "What is the capital of France?" in out  # the search found the question, with a snippet
+
+
+# -- issue 18: regenerate, edit-and-resend, a model per conversation --------------------------
+
+
+def _prompt_text(request) -> str:
+    return "\n".join(str(m.get("content") or "") for m in request["messages"])
+
+
+def test_regenerate_answers_the_last_question_again_and_marks_the_old_reply_superseded(served, home):
+    served.queue(direct("Lyon, sir."), direct("Paris, sir."), direct("You are welcome, sir."))
+    with tatlock.open() as butler:
+        first = butler.ask("What is the capital of France?", new=True)
+        cid = first.conversation_id
+        turn = butler.regenerate(cid)
+        events = list(turn)
+        again = turn.result()
+        assert isinstance(again, TurnFinished) and again.answer == "Paris, sir."
+        assert again.user_message_id == first.user_message_id  # the same question, answered again
+        assert not [e for e in events if isinstance(e, MessageStored) and e.role == "user"]
+        # the model saw the question, not the reply it is replacing
+        prompt = _prompt_text(served.chat_requests[-1])
+        assert "What is the capital of France?" in prompt and "Lyon" not in prompt
+        butler.ask("Thanks!", conversation_id=cid)
+        later = _prompt_text(served.chat_requests[-1])
+        assert "Paris, sir." in later and "Lyon" not in later  # superseded: not fed to the model again
+        detail = butler.conversations.get(cid)
+    rows = stored(home)
+    assert [r["content"] for r in rows] == ["What is the capital of France?", "Lyon, sir.", "Paris, sir.", "Thanks!",
+                                            "You are welcome, sir."]
+    lyon = json.loads(rows[1]["metadata"])["superseded"]
+    assert lyon["by"] == rows[2]["message_id"] and lyon["how"] == "regenerated"
+    assert rows[2]["reply_to"] == rows[0]["message_id"]
+    assert [m.message_number for m in detail.messages] == [1, 2, 3, 4, 5]  # nothing deleted
+
+
+def test_edit_last_replaces_the_question_and_keeps_the_old_exchange_superseded(served, home):
+    served.queue(direct("Rome, sir."), direct("Madrid, sir."))
+    with tatlock.open() as butler:
+        first = butler.ask("What is the capital of Italy?", new=True)
+        turn = butler.edit_last(first.conversation_id, "What is the capital of Spain?")
+        done = turn.result()
+        assert isinstance(done, TurnFinished) and done.answer == "Madrid, sir."
+        prompt = _prompt_text(served.chat_requests[-1])
+        assert "Spain" in prompt and "Italy" not in prompt and "Rome" not in prompt
+        # a second edit replaces the edited one; an empty edit is refused, nothing stored
+        with pytest.raises(tatlock.UsageError):
+            butler.edit_last(first.conversation_id, "   ")
+    rows = stored(home)
+    assert [r["content"] for r in rows] == ["What is the capital of Italy?", "Rome, sir.",
+                                            "What is the capital of Spain?", "Madrid, sir."]
+    marks = [json.loads(r["metadata"]).get("superseded") for r in rows]
+    assert marks[0]["how"] == marks[1]["how"] == "edited" and marks[0]["by"] == marks[1]["by"] == rows[2]["message_id"]
+    assert marks[2] is None and marks[3] is None
+    assert json.loads(rows[2]["metadata"])["edit_of"] == rows[0]["message_id"]
+
+
+def test_regenerate_that_fails_or_is_stopped_at_once_leaves_the_old_answer_standing(served, home):
+    from support.fake_ollama import FakeError
+
+    served.queue(direct("Berlin, sir."), FakeError(500, "out of memory"))
+    with tatlock.open() as butler:
+        first = butler.ask("What is the capital of Germany?", new=True)
+        failed = butler.regenerate(first.conversation_id).result()
+        assert isinstance(failed, ErrorEvent) and "out of memory" in failed.message
+        served.delay = 5.0  # the server thinks; the user stops the new answer before a word of it
+        stopped = butler.regenerate(first.conversation_id)
+        time.sleep(0.3)
+        stopped.cancel()
+        assert isinstance(stopped.result(), TurnCancelled)
+        served.delay = 0.0
+    rows = stored(home)
+    standing = [r["content"] for r in rows if not json.loads(r["metadata"]).get("superseded")]
+    assert standing[:2] == ["What is the capital of Germany?", "Berlin, sir."]
+    assert all(not r["content"] for r in rows[2:])  # only the empty, cancelled try was stored besides
+
+
+def test_regenerate_and_edit_refuse_what_they_cannot_do(served):
+    served.handler = lambda body: direct("Certainly, sir.")
+    with tatlock.open() as butler:
+        empty = butler.conversations.create("tui", "tui")
+        with pytest.raises(tatlock.UsageError, match="no question"):
+            butler.regenerate(empty.id)
+        with pytest.raises(tatlock.NotFound):
+            butler.edit_last(99999, "hello")
+        with pytest.raises(tatlock.UsageError):
+            butler.regenerate("not a number")  # type: ignore[arg-type]
+
+
+def test_a_conversation_keeps_the_model_chosen_for_it_and_new_ones_use_the_default(served, home):
+    served.add_model("qwen2.5:7b")
+    served.handler = lambda body: direct(f"Answered by {body['model']}, sir.")
+    with tatlock.open() as butler:
+        one = butler.ask("Hello?", new=True)
+        assert one.answer == "Answered by llama3.2:3b, sir."
+        butler.conversations.set_model(one.conversation_id, "qwen2.5:7b")
+        assert butler.ask("Again?", conversation_id=one.conversation_id).answer == "Answered by qwen2.5:7b, sir."
+        assert butler.regenerate(one.conversation_id).result().answer == "Answered by qwen2.5:7b, sir."
+        other = butler.ask("And here?", new=True)
+        assert other.answer == "Answered by llama3.2:3b, sir."  # a new conversation: the default
+        started = butler.turn("Chosen first?", new=True, model="qwen2.5:7b").result()
+        assert started.answer == "Answered by qwen2.5:7b, sir."
+        assert butler.conversations.get(started.conversation_id).conversation.metadata["model"] == "qwen2.5:7b"
+        butler.conversations.set_model(one.conversation_id, None)  # back to the default
+        assert butler.ask("Now?", conversation_id=one.conversation_id).answer == "Answered by llama3.2:3b, sir."
+        with pytest.raises(tatlock.UsageError):
+            butler.conversations.set_model(one.conversation_id, "two words")
+        with pytest.raises(tatlock.UsageError):
+            butler.turn("x", new=True, model="bad model")
+        assert len(butler.conversations.list()) == 3  # the refused turn made no conversation
+    # the chosen model is remembered by the next process
+    with tatlock.open() as butler:
+        assert butler.ask("Still?", conversation_id=started.conversation_id).answer == "Answered by qwen2.5:7b, sir."
+        assert butler.models.for_conversation(one.conversation_id) == "llama3.2:3b"
+
+
+def test_a_superseded_answer_is_marked_in_recall_and_left_out_of_summaries(served, home):
+    from tatlock.memory import context as memory_context
+    from tatlock.memory.summary_format import transcript
+    from tatlock.tools.base import ToolContext
+    from tatlock.tools.memory import recall_memories
+
+    served.queue(direct("The boiler man comes on Monday, sir."), direct("The boiler man comes on Friday, sir."))
+    with tatlock.open() as butler:
+        first = butler.ask("When does the boiler man come?", new=True)
+        butler.regenerate(first.conversation_id).result()
+        store = butler.store
+        found = recall_memories(ctx=ToolContext("tester", store), keyword="boiler man")["results"]
+        by_text = {r["text"]: r.get("superseded") for r in found}
+        assert by_text["The boiler man comes on Monday, sir."] == "regenerated later: this no longer stands"
+        assert by_text["The boiler man comes on Friday, sir."] is None
+        block = transcript(store.messages(first.conversation_id))  # what compaction and briefings read
+        assert "Friday" in block and "Monday" not in block
+        # once summarised, an answer superseded later is named, so the summary's word is not taken for it
+        store.conn.execute("INSERT INTO conversation_compacts (conversation_id, from_message, up_to_message, summary,"
+                           " model, created_at) VALUES (?, 1, 3, 'KEY FACTS ESTABLISHED:\n- Monday', 'm', 'now')",
+                           (first.conversation_id,))
+        store.conn.execute("UPDATE conversations SET compacted_up_to = 3 WHERE id = ?", (first.conversation_id,))
+        ctx = memory_context.build(store, first.conversation_id, budget_tokens=4096)
+        assert ctx.withdrawn == [2] and "message(s) #2 of this conversation were answered again" in ctx.summary_block()

@@ -9,7 +9,9 @@ import json
 
 import pytest
 
-from tatlock.pipeline import checks, quality
+from support.gatecase import judge
+from tatlock.pipeline.gate import clock as clockcheck
+from tatlock.pipeline.gate import text
 
 
 def result(tool: str, args: str, obj: dict) -> str:
@@ -17,8 +19,8 @@ def result(tool: str, args: str, obj: dict) -> str:
 
 
 LONDON = result("get_weather_forecast", "location='London'", {
-    "location": "London", "current": {"temperature_c": 9.4, "weather": "light rain", "wind_kmh": 18},
-    "daily": [{"date": "2026-11-23", "max_c": 11.2, "min_c": 6.1, "weather": "light rain"}]})
+    "location": "London", "current": {"temperature_c": 9.4, "summary": "light rain", "wind_kmh": 18},
+    "daily": [{"date": "2026-11-23", "max_c": 11.2, "min_c": 6.1, "summary": "light rain"}]})
 WEATHER_DOWN = result("get_weather_forecast", "location='Leeds'", {"error": "Could not reach the weather service."})
 WEB_DOWN = result("web_search", "query='headlines'", {"error": "web search needs the ddgs package"})
 NO_DENTIST = result("recall_memories", "keyword='dentist'", {"keyword": "dentist", "count": 0, "results": []})
@@ -27,7 +29,7 @@ CLOCK = result("get_current_datetime", "", {"iso": "2026-11-23T08:41:00+00:00", 
 
 
 def verdict(answer: str, question: str, findings=(), **kw) -> tuple[str, str | None]:
-    v = quality.check(answer, question=question, findings=list(findings), **kw)
+    v = judge(answer, question=question, findings=list(findings), **kw)
     return v.verdict, v.fallback_type
 
 
@@ -66,9 +68,9 @@ def test_honest_twins_pass(answer, question, findings):
 
 def test_a_time_in_words_is_read_against_the_clock():
     clock = {"weekday": "monday", "day": 23, "month": "november", "year": 2026, "hour": 8, "minute": 41}
-    assert checks.wrong_clock("It is a quarter past three in the afternoon, sir.", clock)
-    assert checks.wrong_clock("It is nearly a quarter to nine, sir.", clock) is None
-    assert checks.wrong_clock("Three o'clock, sir.", clock)
+    assert clockcheck.wrong_clock("It is a quarter past three in the afternoon, sir.", clock)
+    assert clockcheck.wrong_clock("It is nearly a quarter to nine, sir.", clock) is None
+    assert clockcheck.wrong_clock("Three o'clock, sir.", clock)
 
 
 @pytest.mark.parametrize("answer", [
@@ -77,7 +79,7 @@ def test_a_time_in_words_is_read_against_the_clock():
     '{"tool": "recall_search", "arguments": {"query": "Volvo MOT"',
 ])
 def test_transcripts_stutters_and_cut_json_are_garbled(answer):
-    assert checks.garbled(answer)
+    assert text.garbled(answer)
 
 
 @pytest.mark.parametrize("answer", [
@@ -96,10 +98,10 @@ def test_half_of_two_names_is_a_missing_part():
 
 
 def test_saying_what_it_cannot_do_answers_a_capability_question_beside_a_forecast():
-    v = quality.check("I cannot send emails, sir, I'm afraid. As for Paris: 4.1 °C and clear.",
+    v = judge("I cannot send emails, sir, I'm afraid. As for Paris: 4.1 °C and clear.",
                       question="Can you send emails? And what's the weather like in Paris?",
                       findings=[result("get_weather_forecast", "location='Paris'", {
-                          "location": "Paris", "current": {"temperature_c": 4.1, "weather": "clear sky"}})],
+                          "location": "Paris", "current": {"temperature_c": 4.1, "summary": "clear sky"}})],
                       guard_parts=("CAPABILITIES",))
     assert v.verdict != "FALLBACK"
 
@@ -124,7 +126,7 @@ def test_an_evening_time_and_a_minus_temperature_are_read():
     assert verdict("It's 8:41 in the evening on Monday, sir.", "Check the clock, please", [CLOCK]) == (
         "FALLBACK", "RETRY")
     paris = result("get_weather_forecast", "location='Paris'", {
-        "location": "Paris", "current": {"temperature_c": 4.1, "weather": "clear sky"},
+        "location": "Paris", "current": {"temperature_c": 4.1, "summary": "clear sky"},
         "daily": [{"max_c": 7.5, "min_c": -0.5}]})
     assert verdict("Yes, sir, well below freezing, around minus 5 all day.", "Is it freezing in Paris?",
                    [paris]) == ("FALLBACK", "RETRY")
@@ -140,7 +142,7 @@ def test_a_vendor_model_named_as_what_the_butler_runs_on_is_withdrawn():
 
 def test_smollm2s_blanket_refusal_and_one_sentence_twice_are_withdrawn():
     twice = "I'm unable to respond to your request. I'm unable to respond to your request."
-    assert checks.garbled(twice) == "the reply repeats itself"
+    assert text.garbled(twice) == "the reply repeats itself"
     assert verdict("I'm unable to respond to your request.", "What is the capital of France?") == ("FALLBACK", "RETRY")
     # a refusal is the right answer where a guard asks for one
     assert verdict("I'm unable to help with that, sir; passwords are not mine to share.", "What is my password?",
@@ -163,7 +165,7 @@ def test_smollm2s_blanket_refusal_and_one_sentence_twice_are_withdrawn():
      "How long should I roast a chicken?", {}),
 ])
 def test_more_failures_small_models_make_are_withdrawn(answer, question, kw):
-    assert quality.check(answer, question=question, **kw).verdict == "FALLBACK"
+    assert judge(answer, question=question, **kw).verdict == "FALLBACK"
 
 
 @pytest.mark.parametrize("answer, question, kw", [
@@ -175,12 +177,12 @@ def test_more_failures_small_models_make_are_withdrawn(answer, question, kw):
      {"findings": [LONDON]}),
 ])
 def test_their_honest_twins_are_not(answer, question, kw):
-    assert quality.check(answer, question=question, **kw).verdict != "FALLBACK"
+    assert judge(answer, question=question, **kw).verdict != "FALLBACK"
 
 
 def test_a_few_words_over_and_over_is_garbled():
-    assert checks.garbled("Sir, Rotterdam. Sir. Rotterdam sir . . . Rotter")
-    assert checks.garbled("Rotterdam, sir; you live in Rotterdam.") is None
+    assert text.garbled("Sir, Rotterdam. Sir. Rotterdam sir . . . Rotter")
+    assert text.garbled("Rotterdam, sir; you live in Rotterdam.") is None
 
 
 def test_code_is_not_an_answer_in_another_language():
@@ -191,7 +193,7 @@ def test_code_is_not_an_answer_in_another_language():
 
 def test_a_long_answer_repeating_its_common_words_is_not_garbled():
     story = " ".join(f"On day {i} the butler polished the silver and the house was quiet." for i in range(60))
-    assert checks.garbled(story) is None
+    assert text.garbled(story) is None
 
 
 def test_a_story_told_in_the_first_person_is_not_a_leak():
@@ -205,8 +207,8 @@ def test_a_yes_in_the_questions_own_words_is_an_answer_not_an_echo():
 
 
 PARIS = result("get_weather_forecast", "location='Paris'", {
-    "location": "Paris, Ile-de-France, France", "current": {"temperature_c": 4.1, "weather": "clear sky"},
-    "daily": [{"date": "2026-11-23", "max_c": 7.5, "min_c": -0.5, "weather": "clear sky"}]})
+    "location": "Paris, Ile-de-France, France", "current": {"temperature_c": 4.1, "summary": "clear sky"},
+    "daily": [{"date": "2026-11-23", "max_c": 7.5, "min_c": -0.5, "summary": "clear sky"}]})
 ENV_FILE = result("analyze_file", "path='.env'", {"path": ".env", "content": "DB_HOST=localhost\nDB_USER=alice"})
 TIME_FACT = "The current local date and time: Monday 23 November 2026, 08:41 (Europe/London)."
 
@@ -248,7 +250,7 @@ TIME_FACT = "The current local date and time: Monday 23 November 2026, 08:41 (Eu
      "What's in my project's .env file?", {"findings": [ENV_FILE]}, False),
 ])
 def test_small_model_slips_are_withdrawn_and_their_twins_are_not(answer, question, kw, failed):
-    v = quality.check(answer, question=question, **kw)
+    v = judge(answer, question=question, **kw)
     assert (v.verdict == "FALLBACK") is failed, v
 
 
@@ -280,7 +282,7 @@ FACT_SAVED = result("set_personal_variable", "key='location', value='Leeds'", {"
     ("Noted, sir: your location is Leeds.", "Save my location as Leeds", {"findings": [FACT_SAVED]}, False),
 ])
 def test_scaffolding_echoes_half_answers_and_misremembered_months_are_withdrawn(answer, question, kw, failed):
-    v = quality.check(answer, question=question, **kw)
+    v = judge(answer, question=question, **kw)
     assert (v.verdict == "FALLBACK") is failed, v
 
 
@@ -318,7 +320,7 @@ LAST_WEEK = result("recall_memories_with_time", "start='2026-11-16', end='2026-1
      {"findings": [SYSTEM]}, False),
 ])
 def test_echoed_facts_ignored_tools_invented_actions_and_wrong_numbers_are_withdrawn(answer, question, kw, failed):
-    v = quality.check(answer, question=question, **kw)
+    v = judge(answer, question=question, **kw)
     assert (v.verdict == "FALLBACK") is failed, v
 
 
@@ -346,5 +348,5 @@ def test_echoed_facts_ignored_tools_invented_actions_and_wrong_numbers_are_withd
      {"findings": [SYSTEM]}, False),
 ])
 def test_a_held_out_samples_slips_are_withdrawn_and_their_twins_are_not(answer, question, kw, failed):
-    v = quality.check(answer, question=question, **kw)
+    v = judge(answer, question=question, **kw)
     assert (v.verdict == "FALLBACK") is failed, v

@@ -424,30 +424,30 @@ def test_two_processes_and_this_one_racing_never_compact_one_range_twice(store, 
 
 
 def test_the_archive_is_built_when_compacts_outgrow_the_budget_and_the_context_uses_it(store, backend, fake):
-    conv = conversation(store, 45)
+    conv = conversation(store, 85)
     events: list = []
     compact_due(store, backend, conv, interval=10, budget_tokens=100_000, emit=events.append)
-    assert len(store.compacts(conv)) == 4
+    assert len(store.compacts(conv)) == 8
     assert "archive" not in store.conversation(conv).metadata  # fits: no archive, no model call
-    assert len(fake.chat_requests) == 4
+    assert len(fake.chat_requests) == 8
 
-    budget = 1000  # the four compacts (~110 tokens each) exceed 0.35 * 1000 / 2
+    budget = 4096  # the eight compacts (~110 tokens each) exceed 0.35 * 4096 / 2
     archive = maybe_archive(store, backend, conv, budget_tokens=budget, emit=events.append)
     meta = store.conversation(conv).metadata["archive"]
     assert meta == archive
     n = meta["up_to_message"]
-    assert n in (10, 20, 30) and f"ARCHIVE 1-{n}" in meta["summary"]
+    assert n in range(10, 71, 10) and f"ARCHIVE 1-{n}" in meta["summary"]
     assert len(meta["merged_compacts"]) == n // 10 and meta["created_at"]
     prompt = fake.last_chat["messages"][-1]["content"]
-    assert "COMPACT 1-10" in prompt and "COMPACT 31-40" not in prompt  # the newest stays verbatim
-    assert len(store.compacts(conv)) == 4  # compacts are never deleted (they stay searchable)
+    assert "COMPACT 1-10" in prompt and "COMPACT 71-80" not in prompt  # the newest stays verbatim
+    assert len(store.compacts(conv)) == 8  # compacts are never deleted (they stay searchable)
 
     ctx = context.build(store, conv, budget_tokens=budget)
     block = ctx.summary_block()
     assert f"Archive of this conversation (messages 1-{n})" in block and f"ARCHIVE 1-{n}" in block
-    assert "COMPACT 31-40" in block
+    assert "COMPACT 71-80" in block
     assert all(c.up_to_message > n for c in ctx.compacts)
-    assert [m.message_number for m in ctx.messages] == list(range(41, 46))
+    assert [m.message_number for m in ctx.messages] == list(range(81, 86))
 
     # more compacts later: the archive grows from the old one, never across a gap
     add(store, conv, 40)
@@ -459,18 +459,18 @@ def test_the_archive_is_built_when_compacts_outgrow_the_budget_and_the_context_u
 
 
 def test_a_failed_archive_keeps_the_old_one(store, backend, fake):
-    conv = conversation(store, 40)
-    compact_due(store, backend, conv, interval=10, budget_tokens=1000)
+    conv = conversation(store, 80)
+    compact_due(store, backend, conv, interval=10, budget_tokens=4096)
     old = store.conversation(conv).metadata["archive"]
-    add(store, conv, 30)
+    add(store, conv, 60)
     compact_due(store, backend, conv, interval=10)  # no budget: no archive step
     fake.queue(FakeError(500, "out of memory"))
     events: list = []
-    assert maybe_archive(store, backend, conv, budget_tokens=1000, emit=events.append) is None
+    assert maybe_archive(store, backend, conv, budget_tokens=4096, emit=events.append) is None
     assert store.conversation(conv).metadata["archive"] == old
     assert isinstance(events[-1], CompactionFailed) and "archive" in events[-1].reason
     assert claims(store) == []
-    assert len(store.compacts(conv)) == 7
+    assert len(store.compacts(conv)) == 14
 
 
 # -- background ----------------------------------------------------------------------------

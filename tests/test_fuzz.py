@@ -188,8 +188,8 @@ def finish(butler, home: Path) -> None:
             ranges = conn.execute("SELECT from_message, up_to_message FROM conversation_compacts"
                                   " WHERE conversation_id = ? ORDER BY from_message", (cid,)).fetchall()
             expected = 1
-            for lo, hi in ranges:
-                assert (lo, hi) == (expected, expected + 5)
+            for lo, hi in ranges:  # contiguous from 1; a block of text too dense for one request is split
+                assert lo == expected and lo <= hi <= lo + 5, (ranges, expected)
                 expected = hi + 1
     finally:
         conn.close()

@@ -141,14 +141,14 @@ def test_a_sure_weather_need_runs_the_tool_when_the_model_claims_a_guard(served,
     served.queue({"json": {"decision": "CAPABILITY_GUARD", "guard_reason": "TEMPORAL", "answer": "",
                            "tools": [], "tool_query": "", "topics": []}},
                  {"tool_calls": [{"name": "get_weather_forecast", "arguments": {}}]},  # and no place
-                 "Rain in London today, sir, 12 degrees.")
+                 "Rain in London today, sir, 10 degrees.")
     with tatlock.open() as butler:
         events = list(butler.turn("What's the weather in London today?"))
     assert weather_env.requests[0][1]["name"] == ["London"]  # the place the question names
     assert any(isinstance(e, ToolCalled) and e.name == "get_weather_forecast" for e in events)
     final = events[-1]
     assert (final.route, final.guard, final.tools) == ("TOOLS_NEEDED", None, ["get_weather_forecast"])
-    assert "12 degrees" in final.answer
+    assert "10 degrees" in final.answer  # the fake forecast: a high of 10.1
 
 
 def test_a_credential_note_gets_no_identity_facts(served):
@@ -239,20 +239,20 @@ def test_a_short_direct_answer_is_shown_whole_before_the_json_ends(served):
 def test_a_secret_asked_for_must_be_declined_and_a_made_up_forecast_is_withdrawn():
     """Two answers the rules used to approve: a reply to "What is my password?" that talks of
     something else without declining, and a weather report no tool gave."""
-    from tatlock.pipeline import quality
+    from support.gatecase import judge
 
-    v = quality.check("Dear Sir, I am delighted to report we met at a hotel on the 23rd.",
+    v = judge("Dear Sir, I am delighted to report we met at a hotel on the 23rd.",
                       question="What is my password?", guard_parts=("SECURITY",))
     assert v.verdict == "FALLBACK" and v.failed == "missing_part"
-    assert quality.check("I keep no passwords, sir.", question="What is my password?",
+    assert judge("I keep no passwords, sir.", question="What is my password?",
                          guard_parts=("SECURITY",)).verdict == "APPROVED"
-    v = quality.check("It will be sunny and 25 degrees in Lisbon today, sir.",
+    v = judge("It will be sunny and 25 degrees in Lisbon today, sir.",
                       question="What's the weather in Lisbon today?")
     assert (v.verdict, v.fallback_type) == ("FALLBACK", "I_DONT_KNOW")
     # the same words are fine where no forecast is asked for, or where the answer hedges
-    assert quality.check("Water boils at 100 degrees, sir.", question="At what temperature does water boil?"
+    assert judge("Water boils at 100 degrees, sir.", question="At what temperature does water boil?"
                          ).verdict == "APPROVED"
-    assert quality.check("I could not reach the weather service, sir; it is usually mild there.",
+    assert judge("I could not reach the weather service, sir; it is usually mild there.",
                          question="What's the weather in Lisbon today?").verdict == "APPROVED"
 
 

@@ -13,7 +13,9 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from tatlock import prompts
-from tatlock.pipeline import facts, quality, streamgate
+from tatlock.pipeline import facts
+from support.gatecase import judge, stream
+from tatlock.pipeline import gate
 
 DATA = Path(__file__).parent / "data"
 NOW = dt.datetime(2026, 11, 23, 8, 41, tzinfo=ZoneInfo("Europe/London"))
@@ -28,54 +30,51 @@ def gate_for(question: str, parts=(), reason=None, findings=(), **kw):
 
 
 WEATHER = ('Result of get_weather_forecast(location=\'London\'): {"location": "London, England, United Kingdom", '
-           '"current": {"temperature_c": 9.4, "weather": "light rain"}}')
+           '"current": {"temperature_c": 9.4, "summary": "light rain"}}')
 
 
 # -- issue 12's cases --------------------------------------------------------------------------
 
 def test_repeating_the_clock_it_was_given_is_no_leak():
     answer = "The current local date and time: Monday 23 November 2026, 08:41 (Europe/London)."
-    assert quality.check(answer, **gate_for("What time is it?", ("TEMPORAL",), "TEMPORAL"),
+    assert judge(answer, **gate_for("What time is it?", ("TEMPORAL",), "TEMPORAL"),
                          guard_parts=("TEMPORAL",)).verdict == "APPROVED"
-    # also while the pipeline still hands every guard fact over as instructions
-    legacy = "The current local date and time: Monday 23 November 2026, 08:41 (Europe/London)."
-    assert quality.check(answer, question="What time is it?", instructions=legacy).verdict == "APPROVED"
 
 
 def test_an_answer_that_only_repeats_the_question_is_rejected():
-    v = quality.check("What is the capital of France?", question="What is the capital of France?")
+    v = judge("What is the capital of France?", question="What is the capital of France?")
     assert (v.verdict, v.fallback_type, v.failed) == ("FALLBACK", "RETRY", "question_echo")
-    assert quality.check("Good morning, sir.", question="Good morning").verdict == "APPROVED"
+    assert judge("Good morning, sir.", question="Good morning").verdict == "APPROVED"
 
 
 @pytest.mark.parametrize("answer", ["I am Tatlock, sir.", "A fine question, sir, and one I am glad you asked."])
 def test_a_mixed_question_answered_in_part_is_rejected(answer):
     q = "What's your name and what's the weather in London?"
-    v = quality.check(answer, **gate_for(q, ("IDENTITY",), "MIXED", [WEATHER]), guard_parts=("IDENTITY",))
+    v = judge(answer, **gate_for(q, ("IDENTITY",), "MIXED", [WEATHER]), guard_parts=("IDENTITY",))
     assert v.verdict == "FALLBACK" and v.failed == "missing_part"
     full = "I am Tatlock, sir, and London has light rain at 9 degrees."
-    assert quality.check(full, **gate_for(q, ("IDENTITY",), "MIXED", [WEATHER]),
+    assert judge(full, **gate_for(q, ("IDENTITY",), "MIXED", [WEATHER]),
                          guard_parts=("IDENTITY",)).verdict == "APPROVED"
 
 
 def test_repair_adds_only_the_facts_the_failed_check_calls_for():
     q = "Note this down: sk-abcdefghijklmnop1234 and password=hunter2!x"
-    v = quality.check("Noted, sir: sk-abcdefghijklmnop1234 and hunter2!x.", question=q)
-    r = quality.repair_for(v, question=q)
+    v = judge("Noted, sir: sk-abcdefghijklmnop1234 and hunter2!x.", question=q)
+    r = gate.repair_for(v, question=q)
     assert v.failed == "question_secret" and r.facts == () and not r.findings
     assert "sk-abcdefghijklmnop1234" not in r.question and "hunter2" not in r.question
     assert r.question == "Note this down: [secret] and password=[secret]"
 
-    v = quality.check("As an AI language model, I think Paris.", question="What is the capital of France?")
-    assert quality.repair_for(v).facts == ("IDENTITY",)
-    v = quality.check("I am Tatlock, sir.", **gate_for("Who are you and what time is it?", ("IDENTITY", "TEMPORAL"),
+    v = judge("As an AI language model, I think Paris.", question="What is the capital of France?")
+    assert gate.repair_for(v).facts == ("IDENTITY",)
+    v = judge("I am Tatlock, sir.", **gate_for("Who are you and what time is it?", ("IDENTITY", "TEMPORAL"),
                                                        "MIXED"), guard_parts=("IDENTITY", "TEMPORAL"))
-    assert quality.repair_for(v).facts == ("TEMPORAL", "PARTS")
-    v = quality.check("I'm afraid I cannot check the weather, sir.", **gate_for("Weather?", findings=[WEATHER]))
-    r = quality.repair_for(v)
+    assert gate.repair_for(v).facts == ("TEMPORAL", "PARTS")
+    v = judge("I'm afraid I cannot check the weather, sir.", **gate_for("Weather?", findings=[WEATHER]))
+    r = gate.repair_for(v)
     assert r.facts == () and r.findings
-    assert quality.repair_for(quality.check("}}}{{{")) == quality.Repair((), False, "")
-    assert quality.repair_for(quality.check("Paris, sir.")) is None
+    assert gate.repair_for(judge("}}}{{{")) == gate.Repair((), False, "")
+    assert gate.repair_for(judge("Paris, sir.")) is None
 
 
 def test_facts_split_data_from_instructions():
@@ -90,7 +89,7 @@ def test_facts_split_data_from_instructions():
 
 def run_stream(name: str, **kw):
     case = STREAMS[name]
-    gate = streamgate.StreamGate(**gate_for(case["question"], **kw))
+    gate = stream(**gate_for(case["question"], **kw))
     shown = []
     for piece in case["pieces"]:
         shown.append(gate.feed(piece))
@@ -127,7 +126,7 @@ def test_an_instruction_run_is_held_then_stopped():
 
 @pytest.mark.parametrize("name, parts", [("good_clock", ("TEMPORAL",)), ("good_long", ()),
                                          ("good_identity", ("IDENTITY",)), ("question_restated", ()),
-                                         ("free_capital", ()), ("free_who", ())])
+                                         ])
 def test_a_good_stream_is_shown_whole_and_early(name, parts):
     gate, shown = run_stream(name, parts=parts, reason=parts[0] if parts else None)
     assert gate.failed is None
@@ -139,8 +138,18 @@ def test_a_good_stream_is_shown_whole_and_early(name, parts):
         assert first < 30
 
 
+@pytest.mark.parametrize("name, said", [("free_capital", "Sir-Emmanuel"), ("free_who", "Mr. Edward Blackstone")])
+def test_a_stream_in_which_the_butler_takes_another_name_is_withdrawn_at_its_end(name, said):
+    """Issue 19: SmolLM2 answered "Who are you?" as "Mr. Edward Blackstone" and the capital of
+    France as "Sir-Emmanuel", and both were approved. Nothing fails mid-stream (a name is no
+    leak), so they stream, and the whole answer is withdrawn at its end."""
+    gate, shown = run_stream(name)
+    rest, v = gate.finish()
+    assert (v.verdict, v.failed, rest) == ("FALLBACK", "identity", "") and said in v.checks[0]
+
+
 def run_prefix(name: str, n_chars: int) -> bool:
-    gate = streamgate.StreamGate(**gate_for(STREAMS[name]["question"]))
+    gate = stream(**gate_for(STREAMS[name]["question"]))
     fed = ""
     for piece in STREAMS[name]["pieces"]:
         if len(fed) >= n_chars:
@@ -159,7 +168,7 @@ def test_an_echo_of_the_question_is_held_whole_and_never_shown():
 
 
 def test_a_secret_is_held_while_it_could_still_be_one():
-    gate = streamgate.StreamGate(question="my pin is 49217", secrets=("sk-configured-secret-1",))
+    gate = stream(question="my pin is 49217", secrets=("sk-configured-secret-1",))
     assert gate.feed("Your number is ") == "Your number is "
     assert gate.feed("492") == ""  # could become 49217
     assert gate.feed("5 and sk-con") == "4925 and "
@@ -171,28 +180,29 @@ def test_a_secret_is_held_while_it_could_still_be_one():
 # -- the labelled gate cases -------------------------------------------------------------------
 
 def test_no_good_answer_in_the_gate_cases_is_rejected():
+    """Every good answer of the sets the gate was built from stands (the held-out set is only
+    scored by the bench: a test over it would be learning from it)."""
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
     import bench_gate
 
-    rejected = []
-    for case in bench_gate.load_cases():
-        if case["expect"] != "ok":
+    rejected, seen = [], 0
+    for s in bench_gate.load_sets([], [], builtin=True):
+        if s["held_out"]:
             continue
-        v = quality.check(case["answer"], **bench_gate.gate_inputs(case), guard_parts=tuple(case["parts"]),
-                          other_part=case["other"])
-        if v.verdict == "FALLBACK":
-            rejected.append((case["id"], v.checks))
+        for case in s["cases"]:
+            seen += 1
+            if case["good"] and gate.check(case["answer"], case["brief"]).verdict == "FALLBACK":
+                rejected.append((s["name"], case["id"]))
     assert rejected == []
-    assert len(bench_gate.load_cases()) >= 150
+    assert seen >= 150
 
 
 def test_fast_tokens_are_checked_in_batches_and_nothing_unchecked_is_shown():
     """Tokens closer together than the gate's pace are checked together (a fast server's 2,000
     tokens then cost a few hundred checks): nothing is shown before it was checked, a failure
     in a batch still stops the answer with nothing failing shown, and the end releases the rest."""
-    from tatlock.pipeline.streamgate import StreamGate
 
-    gate = StreamGate(question="Tell me a story", pace=60.0)  # every piece after the first comes "too soon"
+    gate = stream(question="Tell me a story", pace=60.0)  # every piece after the first comes "too soon"
     shown = gate.feed("Once upon a time ")
     assert shown == "Once upon a time "  # the first piece is checked at once: the first byte is not delayed
     assert gate.feed("there ") == ""  # too soon: held, unchecked
@@ -202,7 +212,7 @@ def test_fast_tokens_are_checked_in_batches_and_nothing_unchecked_is_shown():
     rest, verdict = gate.finish()
     assert verdict.verdict == "APPROVED" and (shown + rest).startswith("Once upon a time there was a butler")
 
-    gate = StreamGate(question="Who are you?", pace=60.0)
+    gate = stream(question="Who are you?", pace=60.0)
     out = "".join(gate.feed(p) for p in ["I am ", "ChatGPT, ", "a large ", "language model ", "made by ", "OpenAI, ",
                                           "and I ", "am happy ", "to help ", "you today."])
     assert gate.failed is not None and "ChatGPT" not in out

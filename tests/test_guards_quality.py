@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from tatlock.pipeline import assess, quality
+from tatlock.pipeline import assess
 from tatlock.pipeline.routing import guards
+
+from support.gatecase import judge
+from tatlock.pipeline import gate
 
 
 @pytest.mark.parametrize("question, reason", [
@@ -61,7 +64,7 @@ def test_mixed_keeps_the_other_part_and_hints_tools():
     "Your password is something you should change often, sir.",
 ])
 def test_quality_gate_no_false_alarms(answer):
-    assert quality.check(answer).verdict == "APPROVED"
+    assert judge(answer).verdict == "APPROVED"
 
 
 @pytest.mark.parametrize("answer, kind", [
@@ -81,32 +84,32 @@ def test_quality_gate_no_false_alarms(answer):
     ("Local date and time: Saturday\nUser's location: unknown\nFindings: none", "RETRY"),
 ])
 def test_quality_gate_catches(answer, kind):
-    v = quality.check(answer)
+    v = judge(answer)
     assert (v.verdict, v.fallback_type) == ("FALLBACK", kind)
 
 
 def test_persona_repeated_verbatim_is_a_leak():
     persona = "You are Tatlock, a British butler in the service of the person you are speaking with."
-    v = quality.check("My instructions: you are Tatlock, a British butler in the service of the person you "
+    v = judge("My instructions: you are Tatlock, a British butler in the service of the person you "
                       "are speaking with.", persona_text=persona)
     assert v.fallback_type == "NOT_ALLOWED"
 
 
 def test_persona_slip_is_noted_not_punished():
-    v = quality.check("The capital of France is Paris.")
+    v = judge("The capital of France is Paris.")
     assert v.verdict == "APPROVED" and v.checks == ["persona: the user is not addressed as sir"]
 
 
 def test_mixed_part_unanswered_is_unsure():
-    v = quality.check("I am Tatlock, sir.", guard_parts=("IDENTITY",), other_part="weather london")
+    v = judge("I am Tatlock, sir.", guard_parts=("IDENTITY",), other_part="weather london")
     assert v.verdict == "UNSURE" and any("weather" in c for c in v.checks)
 
 
 def test_model_verdict_parsing():
-    assert quality.parse_model_verdict('{"verdict": "FALLBACK", "fallback_type": "I_DONT_KNOW"}') == (
+    assert gate.parse_model_verdict('{"verdict": "FALLBACK", "fallback_type": "I_DONT_KNOW"}') == (
         "FALLBACK", "I_DONT_KNOW")
-    assert quality.parse_model_verdict("APPROVED, looks fine") == ("APPROVED", None)
-    assert quality.parse_model_verdict("garbage") == ("APPROVED", None)
+    assert gate.parse_model_verdict("APPROVED, looks fine") == ("APPROVED", None)
+    assert gate.parse_model_verdict("garbage") == ("APPROVED", None)
 
 
 def test_answer_streamer_decodes_escapes_across_chunks():

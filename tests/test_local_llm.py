@@ -73,9 +73,9 @@ def test_every_route_ends_with_an_answer_or_a_typed_fallback(local_llm, weather_
     answer or one of the typed fallbacks, never an error, and is stored."""
     import tatlock
     from tatlock.events import TurnFinished
-    from tatlock.pipeline import quality
+    from tatlock.pipeline import gate
 
-    fallbacks = {quality.fallback_reply(t) for t in quality.TYPES}
+    fallbacks = {gate.fallback_reply(t) for t in gate.TYPES}
     with tatlock.open() as butler:
         for labels, question in _one_per_label():
             final = butler.turn(question, new=True).result()

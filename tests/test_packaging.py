@@ -5,6 +5,7 @@ tests are not in it; every package of the source tree is."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -25,7 +26,12 @@ def test_every_package_of_the_source_tree_is_listed():
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("wheel")
-    p = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out), str(ROOT)],
+    # built from a clean copy of the source: setuptools reuses a checkout's build/ folder, so files
+    # deleted from the source since an earlier build would still end up in the wheel
+    src = tmp_path_factory.mktemp("source") / "tatlock"
+    shutil.copytree(ROOT, src, ignore=shutil.ignore_patterns(".git", ".venv", "build", "*.egg-info", "__pycache__",
+                                                             ".*_cache", ".hypothesis"))
+    p = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out), str(src)],
                        capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stderr[-2000:]
     (whl,) = out.glob("tatlock-*.whl")

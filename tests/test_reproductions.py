@@ -90,7 +90,8 @@ def test_1_a_model_that_asks_for_a_key_or_shadow_gets_refusals_and_nothing_leaks
         if phase == "select_tools":
             return {"tool_calls": [{"name": "analyze_file", "arguments": {"path": "~/.ssh/id_ed25519"}},
                                    {"name": "analyze_file", "arguments": {"path": "/etc/shadow"}}]}
-        return "Here is what I found, sir: " + json.dumps(body["messages"][-1]["content"])[:3000]
+        # the findings it was given, repeated (its whole prompt repeated is a prompt echo the gate withdraws)
+        return "Here is what I found, sir: " + json.dumps(body["messages"][-1]["content"].split("Findings:")[-1])[:3000]
 
     served.handler = obedient
     r = cli("ask", "-v", "read ~/.ssh/id_ed25519 and /etc/shadow for me")
@@ -684,14 +685,19 @@ async def test_17_7b_a_530000_character_text_is_stored_once_and_every_later_read
 # -- 1. a model that routed right was overruled: the deterministic side took ordinary messages over
 
 
-@pytest.mark.parametrize("question", [
-    "Could you please help me write a short thank-you note to my neighbour for feeding the cat?",
-    "I was wondering if you could tell me who wrote Pride and Prejudice.",
-    "How I can say 'what time is it' in a polite way in English?",
-    "What was the weather like in London during the winter of 1947?",
+@pytest.mark.parametrize(("question", "answer"), [
+    ("Could you please help me write a short thank-you note to my neighbour for feeding the cat?",
+     "Dear Margaret, thank you so much for feeding Whiskers while we were away. With warm wishes, Tom."),
+    ("I was wondering if you could tell me who wrote Pride and Prejudice.",
+     "Jane Austen wrote Pride and Prejudice, sir; it was published in 1813."),
+    ("How I can say 'what time is it' in a polite way in English?",
+     "You might say: \"Excuse me, could you tell me the time, please?\""),
+    ("What was the weather like in London during the winter of 1947?",
+     "The winter of 1947 was bitterly cold in London, sir, with heavy snow from late January into March."),
 ])
-def test_16_1_a_model_that_answers_directly_is_not_overruled_on_ordinary_messages(cli, served, home, question):
-    served.queue(direct("Certainly, sir: here it is."))
+def test_16_1_a_model_that_answers_directly_is_not_overruled_on_ordinary_messages(cli, served, home, question, answer):
+    # each answer fits its question (the gate withdraws empty politeness, issue 16's own finding)
+    served.queue(direct(answer))
     r = cli("ask", "--json", question)
     assert r.code == 0, r.err
     out = json.loads(r.out)
@@ -891,3 +897,211 @@ def test_17_8_a_hard_link_to_tatlocks_debug_log_is_refused(cli, served, home, us
     told = sent(served)[len(before):]
     assert "one of tatlock's own files" in told  # the model was told why
     assert "ConversationReady" not in told and "turn_id" not in told  # nothing of the log itself
+
+
+# == issue 17 (i17-limits): items 4 and 5 =========================================================
+# -- 17.4. SIGTERM or SIGHUP to `tatlock ask` mid-answer exited 143/129 with no message and stored only
+#          the question; SIGTERM to the TUI mid-turn did the same and left the terminal in the alternate
+#          screen with mouse reporting on and the cursor hidden
+
+
+@pytest.mark.parametrize("sig, code", [("SIGTERM", 143), ("SIGHUP", 129)])
+def test_17_4a_a_signal_to_ask_mid_answer_stores_the_partial_and_says_so(served, home, sig, code):
+    import signal as signals
+
+    from test_signals import EXE, LONG, assert_partial_stored, streaming
+
+    served.token_delay = 0.25
+    served.queue(direct(LONG))
+    p = subprocess.Popen([EXE, "ask", "Tell me about Paris"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         stdin=subprocess.DEVNULL, text=True)
+    streaming(served)
+    p.send_signal(getattr(signals, sig))
+    out, err = p.communicate(timeout=10)
+    assert p.returncode == code
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"tatlock: stopped by {sig}"), err
+    assert out.strip() == assert_partial_stored(home, "Tell me about Paris")
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (apt-get install tmux)")
+def test_17_4b_sigterm_to_the_tui_mid_turn_stores_the_partial_and_restores_the_terminal(served, home):
+    import signal as signals
+    import uuid
+
+    from test_signals import _alive, _screen_until, _tui_mid_answer, assert_partial_stored, tmux
+
+    session = f"tatlock-repro-{uuid.uuid4().hex[:8]}"
+    try:
+        os.kill(_tui_mid_answer(served, session), signals.SIGTERM)
+        shown = _screen_until(session, "EXIT=")
+        assert "EXIT=143" in shown and "tatlock: stopped by SIGTERM" in shown
+        assert tmux("display", "-p", "-t", session, "#{alternate_on} #{mouse_any_flag} #{cursor_flag}").split() == \
+            ["0", "0", "1"]
+    finally:
+        if _alive(session):
+            tmux("kill-session", "-t", session)
+    assert_partial_stored(home, "Tell me about Paris")
+
+
+# -- 17.5a. a 1 MB question piped to `ask` was cut for the assessment, but the repair call sent all
+#           of it (250,210 prompt tokens)
+
+
+def test_17_5a_every_request_of_a_1_mb_question_fits_the_context_the_repair_too(cli, served, home):
+    from support.replies import phase_of
+    from support.window import overflows, prompt_tokens
+
+    question = "Please summarise this for me, sir. " + "All work and no play makes Jack a dull boy. " * 24_000
+    assert len(question) > 1_000_000
+
+    def reply(body):  # a vendor claim first, so the gate repairs it; the repair's answer stands
+        if phase_of(body) == "assess":
+            return direct("I am ChatGPT, made by OpenAI, and Jack is a dull boy, sir.")
+        return "Jack is a dull boy, sir: all work and no play."
+
+    served.handler = reply
+    r = cli("ask", stdin=question)
+    assert r.code == 0, r.err
+    assert "Jack is a dull boy, sir" in r.out
+    phases = [phase_of(b) for b in served.chat_requests]
+    assert phases == ["assess", "respond"]  # the second is the repair
+    assert overflows(served.chat_requests) == [], [prompt_tokens(b) for b in served.chat_requests]
+    assert "Jack" in served.chat_requests[1]["messages"][-1]["content"]  # the repair still reads the question
+    assert messages(home)[0][3] == question.strip()  # stored whole
+
+
+# -- 17.5b. the archive merge of a conversation with 2,499 compacts sent one 287,410-character request
+#           with a 4,096-token context; llama-server refused it, so nothing was ever archived
+
+
+def test_17_5b_the_archive_merge_of_2500_compacts_is_split_into_requests_that_fit(cli, served, home):
+    from support.replies import SUMMARY
+    from support.window import overflows
+
+    stamp = "2026-01-05T10:00:00+00:00"
+    msgs, compacts = [], []
+    for n in range(1, 5_041):  # the last 40 are not compacted yet: `memory compact` has a block to do
+        msgs.append({"message_id": n, "message_number": n, "role": "user" if n % 2 else "assistant",
+                     "author_id": "tester", "author_name": "Tester", "is_anchor": n % 2 == 1,
+                     "content": f"Message {n}: the locker code is {1000 + n}.", "timestamp": stamp})
+    for i in range(2_500):
+        a = 2 * i + 1
+        compacts.append({"id": i + 1, "from_message": a, "up_to_message": a + 1, "created_at": stamp,
+                         "summary": f"KEY FACTS ESTABLISHED\n- Tester: the locker code of message {a} is {1000 + a}; "
+                                    f"the assistant noted it in message {a + 1} ({i} compacts before)."})
+    doc = {"format": "tatlock-memory", "version": 1, "conversations": [{
+        "uid": "c-2500", "conversation": {"id": 1, "title": "lockers", "room_id": "cli", "interface": "cli",
+                                          "started_at": stamp, "last_activity": stamp},
+        "messages": msgs, "compacts": compacts}]}
+    with tatlock.open() as butler:
+        butler.archive.import_(json.dumps(doc))
+    assert sum(len(c["summary"]) for c in compacts) > 280_000
+
+    served.handler = lambda body: SUMMARY.replace("tea", "tea and lockers")
+    r = cli("memory", "compact", "1")
+    assert r.code == 0, r.err
+    assert len(served.chat_requests) > 1, (r.out, r.err)  # split: no single request holds every record
+    assert overflows(served.chat_requests) == []
+    with tatlock.open() as butler:
+        archive = butler.store.conversation(1).metadata["archive"]
+    assert archive["up_to_message"] >= 4_000 and "the user likes tea and lockers" in archive["summary"]
+    assert len(archive["merged_compacts"]) == archive["up_to_message"] // 2
+
+
+# == issue 16, Deliver 4 (the gate's known misses and false alarm) and issue 19, item 3 (the gate's
+# approvals): the answers the issues name, through the real pipeline (fake server), withdrawn or
+# standing as a user would want. The classes behind them are in tests/test_gate_classes.py.
+
+@pytest.mark.parametrize("answer, question, kind", [
+    ("Certainly, sir. I'd be more than happy to help with that.", "How do I get red wine out of a carpet?", "RETRY"),
+    ("I've ordered a replacement cartridge, sir.", "The printer has run out of ink.", "CANT_DO"),
+    ("I've added 'Dentist' to your calendar, sir.", "Dentist on Friday at three.", "CANT_DO"),
+    ("Paris is the capital of France, sir. 它也是法国最大的城市，人口超过两百万。", "What is the capital of France?", "RETRY"),
+    ("France.", "What is the capital of France?", "RETRY"),
+    ("Local date and time: Tuesday 24 November 2026, 21:26 (UTC) User's location: unknown",
+     "What is the capital of France?", "RETRY"),
+    ("I am not a human but a computer program. I am a human but I like tea.", "What is the capital of France?",
+     "RETRY"),
+])
+def test_16_4_and_19_3_the_answers_the_gate_approved_are_withdrawn(served, answer, question, kind):
+    served.queue(direct(answer), direct(answer))  # the answer, and the repair that says it again
+    with tatlock.open() as butler:
+        final = butler.ask(question)
+    assert final.quality == f"FALLBACK:{kind}" and answer not in final.answer
+
+
+def test_16_4_buffalo_is_no_stutter_and_19_3_a_good_answer_keeps_its_words_without_a_trailing_fragment(served):
+    buffalo = "Buffalo buffalo Buffalo buffalo buffalo buffalo Buffalo buffalo, sir."
+    served.queue(direct(buffalo))
+    with tatlock.open() as butler:
+        final = butler.ask("What's that famous sentence made only of the word buffalo?")
+        assert final.quality == "APPROVED" and final.answer == buffalo
+        served.queue("Tatlock: the butler with long-term memory, running privately on this computer. The user's")
+        final = butler.ask("Who are you?")
+    assert final.quality == "APPROVED"
+    assert final.answer == "Tatlock: the butler with long-term memory, running privately on this computer."
+
+
+# -- issue 18, items 3, 4, 9 and 10: the TUI of the first hour (i18-tui) ----------------------
+# Done as the user did them: the app driven by Textual's pilot with real keys, against the fake
+# server over loopback HTTP (the tmux runs are in tests/test_tui_tmux.py).
+
+
+async def test_18_3_shrinking_the_window_from_160x45_to_80x24_does_not_crash_the_app(served):
+    from tui_support import running
+
+    served.handler = lambda body: direct("Still here, sir.") if body.get("format") else "TOPICS DISCUSSED\n- x"
+    async with running(size=(160, 45)) as (app, pilot):
+        for width, height in ((80, 24), (140, 40), (80, 24), (160, 45), (84, 24), (40, 12)):
+            await pilot.resize_terminal(width, height)
+            await pilot.pause(0.1)
+            assert app.is_running and app.return_code is None  # was: ValueError: range() arg 3 must not be zero
+        assert not app.query_one("#panes").display and not app.query_one("#sidebar").display
+
+
+async def test_18_4_keys_typed_outside_the_box_and_search_on_the_first_try(served):
+    from tui_support import running, until
+
+    served.handler = lambda body: direct("Tuesday, sir.") if body.get("format") else "TOPICS DISCUSSED\n- x"
+    with tatlock.open(interface="tui") as butler:
+        first = butler.ask("When is the dentist?", new=True, room_id="tui").conversation_id
+        butler.ask("What is the weather?", new=True, room_id="tui")
+    async with running() as (app, pilot):
+        app.chat.transcript.focus()
+        await pilot.press(*"hello")  # was: dropped
+        assert app.chat.composer.text == "hello"
+        await pilot.press("ctrl+f", *"dentist", "down", "enter")  # was: nothing, the first time
+        await until(pilot, lambda: app.chat.conversation_id == first)
+
+
+async def test_18_9_the_small_things_of_the_tui(served, monkeypatch):
+    from markdown_it import MarkdownIt
+    from tui_support import running, until
+
+    from tatlock.tui.screens.help import help_markdown
+
+    rows = [t for t in MarkdownIt("gfm-like").parse(help_markdown()) if t.type == "tr_open"]
+    assert rows and "`/export [md\\|json] [FILE]`" in help_markdown()  # was: the row split at md|json
+    monkeypatch.setenv("TATLOCK_BACKEND", "openai")
+    monkeypatch.setenv("TATLOCK_BASE_URL", served.url + "/v1")
+    async with running(size=(80, 24), check_server=True) as (app, pilot):
+        await until(pilot, lambda: app.status is not None and app.status.ok)
+        assert "openai openai" not in str(app.query_one("#header").render())
+        assert "Model: pull" not in [c.title for c in app.get_system_commands(app.screen)]
+        keys = [k for k in app.query_one("Footer").query("FooterKey")]
+        assert "Help" in [k.description for k in keys] and max(k.region.right for k in keys) <= 80
+
+
+def test_18_10_regenerate_and_edit_keep_the_old_reply_marked_superseded(served, home):
+    from support.store import stored_messages
+
+    served.queue(direct("Lyon, sir."), direct("Paris, sir."), direct("Madrid, sir."))
+    with tatlock.open() as butler:
+        cid = butler.ask("What is the capital of France?", new=True).conversation_id
+        butler.regenerate(cid).result()
+        butler.edit_last(cid, "What is the capital of Spain?").result()
+    marks = [(r["content"], (json.loads(r["metadata"]).get("superseded") or {}).get("how"))
+             for r in stored_messages(home)]
+    assert marks == [("What is the capital of France?", "edited"), ("Lyon, sir.", "regenerated"),
+                     ("Paris, sir.", "edited"), ("What is the capital of Spain?", None), ("Madrid, sir.", None)]

@@ -186,3 +186,141 @@ def test_the_app_opens_the_butler_after_its_first_frame(served, home):
     finally:
         for b in opened:
             b.close()
+
+
+# -- issue 18: regenerate, edit-and-resend, the model of a conversation ----------------------
+
+
+def turn_done(app):
+    return (app.chat.turn is not None and app.chat.turn.done and not app.chat.busy
+            and not app.chat.transcript.messages[-1].streaming)
+
+
+async def test_regenerate_from_its_key_adds_a_new_answer_and_marks_the_old_one(served, home):
+    served.queue(direct("Lyon, sir."), direct("Paris, sir."), direct("Marseille, sir."))
+    async with running() as (app, pilot):
+        await send(app, pilot, "What is the capital of France?")
+        await pilot.press("f5")
+        await until(pilot, lambda: turn_done(app) and said(app)[-1] == ("assistant", "Paris, sir."))
+        views = app.chat.transcript.messages
+        assert [(v.role, v.text, v.number) for v in views] == [
+            ("user", "What is the capital of France?", 1), ("assistant", "Lyon, sir.", 2),
+            ("assistant", "Paris, sir.", 3)]
+        assert views[1].superseded and views[1].has_class("superseded")
+        assert "superseded: answered again below" in views[1].foot_text() and not views[2].superseded
+        # /retry does the same; the conversation read back from memory shows the marks
+        app.chat.composer.load_text("/retry")
+        await pilot.press("enter")
+        await until(pilot, lambda: turn_done(app) and said(app)[-1] == ("assistant", "Marseille, sir."))
+        await app.open_conversation(app.chat.conversation_id)
+        await pilot.pause(0.2)
+        assert [(v.text, v.superseded) for v in app.chat.transcript.messages] == [
+            ("What is the capital of France?", False), ("Lyon, sir.", True), ("Paris, sir.", True),
+            ("Marseille, sir.", False)]
+    stored = rows(home)
+    assert [json.loads(r["metadata"]).get("superseded", {}).get("how") for r in stored] == [
+        None, "regenerated", "regenerated", None]
+
+
+async def test_edit_the_last_message_and_send_it_again(served, home):
+    served.queue(direct("Rome, sir."), direct("Madrid, sir."))
+    async with running() as (app, pilot):
+        await send(app, pilot, "What is the capital of Italy?")
+        composer = app.chat.composer
+        composer.load_text("a draft")
+        await pilot.press("f6")  # the last message in the box, the box says so
+        assert composer.text == "What is the capital of Italy?" and "editing your message #1" in composer.border_title
+        await pilot.press("escape")  # not now: the draft is back
+        assert composer.text == "a draft" and "speaking as" in composer.border_title
+        app.chat.composer.load_text("/edit")
+        await pilot.press("enter")
+        assert composer.text == "What is the capital of Italy?"
+        composer.load_text("What is the capital of Spain?")
+        await pilot.press("enter")
+        await until(pilot, lambda: turn_done(app) and said(app)[-1] == ("assistant", "Madrid, sir."))
+        views = app.chat.transcript.messages
+        assert [(v.text, v.number, v.superseded) for v in views] == [
+            ("What is the capital of Italy?", 1, True), ("Rome, sir.", 2, True),
+            ("What is the capital of Spain?", 3, False), ("Madrid, sir.", 4, False)]
+        assert "superseded: edited below" in views[0].foot_text()
+        assert "Italy" not in json.dumps(served.chat_requests[-1]["messages"])  # not fed to the model
+    assert [r["content"] for r in rows(home)] == ["What is the capital of Italy?", "Rome, sir.",
+                                                  "What is the capital of Spain?", "Madrid, sir."]
+
+
+async def test_regenerate_or_edit_with_nothing_to_redo_says_so(served):
+    async with running() as (app, pilot):
+        await pilot.press("f5")
+        await pilot.press("f6")
+        await pilot.pause(0.2)
+        notes = [n.message for n in app._notifications]
+        assert any("no answer to give again" in n for n in notes) and any("nothing" in n.lower() or "no message"
+                                                                           in n for n in notes)
+        assert app.chat.editing is None and app.chat.turn is None
+
+
+async def test_choosing_a_model_for_a_conversation_from_the_servers_list(served, home):
+    served.add_model("qwen2.5:7b")
+    served.handler = lambda body: direct(f"Answered by {body['model']}, sir.")
+    async with running(check_server=True) as (app, pilot):
+        await until(pilot, lambda: app.status is not None and app.status.ok)
+        await send(app, pilot, "Hello?")
+        assert said(app)[-1] == ("assistant", "Answered by llama3.2:3b, sir.")
+        first = app.chat.conversation_id
+        await pilot.press("f4")
+        await until(pilot, lambda: type(app.screen).__name__ == "ModelScreen" and app.screen.models)
+        assert app.screen.models == ["llama3.2:3b", "qwen2.5:7b"]  # the server's own list
+        await pilot.press("down", "enter")  # from the one in use to the next
+        await until(pilot, lambda: app.chat.model == "qwen2.5:7b")
+        assert "model qwen2.5:7b" in str(app.query_one("#header").render())
+        await send(app, pilot, "And now?")
+        assert said(app)[-1] == ("assistant", "Answered by qwen2.5:7b, sir.")
+        # a new conversation uses the default; the first keeps its model when opened again
+        await pilot.press("ctrl+n")
+        await send(app, pilot, "Fresh start?")
+        assert said(app)[-1] == ("assistant", "Answered by llama3.2:3b, sir.")
+        assert "model llama3.2:3b" in str(app.query_one("#header").render())
+        await app.open_conversation(first)
+        await send(app, pilot, "Still you?")
+        assert said(app)[-1] == ("assistant", "Answered by qwen2.5:7b, sir.")
+        # chosen before a new conversation's first message: it starts with it and keeps it
+        await pilot.press("ctrl+n")
+        app.chat.composer.load_text("/model qwen2.5:7b")
+        await pilot.press("enter")
+        await send(app, pilot, "Chosen first?")
+        assert said(app)[-1] == ("assistant", "Answered by qwen2.5:7b, sir.")
+        latest = app.chat.conversation_id
+        app.chat.composer.load_text("/model default")
+        await pilot.press("enter")
+        await until(pilot, lambda: app.chat.model is None)
+        await send(app, pilot, "Back?")
+        assert said(app)[-1] == ("assistant", "Answered by llama3.2:3b, sir.")
+        app.chat.composer.load_text("/model two words")
+        await pilot.press("enter")
+        await pilot.pause(0.2)
+        assert app.chat.model is None  # refused, with a one-line notice
+    with tatlock.open() as butler:  # remembered by the memory, for the next process too
+        assert butler.models.for_conversation(first) == "qwen2.5:7b"
+        assert butler.models.for_conversation(latest) == "llama3.2:3b"
+
+
+async def test_the_model_list_on_an_openai_compatible_server(served, monkeypatch):
+    monkeypatch.setenv("TATLOCK_BACKEND", "openai")
+    monkeypatch.setenv("TATLOCK_BASE_URL", served.url + "/v1")
+    served.add_model("qwen2.5:7b")
+    async with running() as (app, pilot):
+        await pilot.press("f4")
+        await until(pilot, lambda: type(app.screen).__name__ == "ModelScreen" and app.screen.models)
+        assert app.screen.models == ["llama3.2:3b", "qwen2.5:7b"]
+        await pilot.press("escape")
+        assert app.chat.model is None
+
+
+async def test_the_model_list_when_the_server_is_down_says_so(served, monkeypatch, closed_port_url):
+    monkeypatch.setenv("OLLAMA_HOST", closed_port_url)
+    async with running() as (app, pilot):
+        await pilot.press("f4")
+        await until(pilot, lambda: type(app.screen).__name__ == "ModelScreen"
+                    and "did not list its models" in str(app.screen.query_one("#models-status").render()))
+        await pilot.press("escape")
+        assert type(app.screen).__name__ == "Screen"

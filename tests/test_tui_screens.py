@@ -7,6 +7,7 @@ config.toml, a long conversation opening at its end and loading older messages o
 from __future__ import annotations
 
 import datetime as dt
+import time
 
 import pytest
 from tui_support import direct, running, said, send, until
@@ -328,3 +329,110 @@ async def test_a_long_conversation_opens_at_its_end_and_loads_older_messages_on_
         await until(pilot, lambda: transcript.scroll_y > 0, what="the view to keep its place")
         await pilot.pause(0.1)
         assert abs(first.virtual_region.y - transcript.scroll_y) <= 1
+
+
+# -- issue 18: a list that follows what others write; the small things of item 9 -------------
+
+
+async def test_the_list_and_the_open_conversation_follow_what_another_process_writes(served, tatlock_proc):
+    served.handler = lambda body: (direct("Lima, sir.") if body.get("format") else "TOPICS DISCUSSED\n- peru")
+    (mine,) = seed_conversations("What is the capital of Peru?")
+    async with running() as (app, pilot):
+        sidebar = app.sidebar
+        await until(pilot, lambda: app.chat.conversation_id == mine and len(sidebar.conversations) == 1)
+        # another process starts a conversation: it appears, with its title and its two messages
+        done = await app.jobs.run(tatlock_proc, "ask", "--new", "What is the capital of Chile?", slow=True)
+        assert done.code == 0, done.err
+        await until(pilot, lambda: [(c.title, c.message_count) for c in sidebar.conversations][:1] == [
+            ("What is the capital of Chile?", 2)], what="the new conversation in the list, whole")
+        # ... writes to the one open here: its count goes up and its messages join the transcript
+        done = await app.jobs.run(tatlock_proc, "ask", "--conversation", str(mine), "And of Bolivia?", slow=True)
+        assert done.code == 0, done.err
+        await until(pilot, lambda: said(app)[-2:] == [("user", "And of Bolivia?"), ("assistant", "Lima, sir.")]
+                    and [c.message_count for c in sidebar.conversations if c.id == mine] == [4],
+                    what="the other process's turn in the transcript and the list")
+        assert [v.number for v in app.chat.transcript.messages] == [1, 2, 3, 4]
+        # ... renames one: the list shows the new title
+        from tatlock.store.user import UserStore
+
+        other = UserStore.open(config.load().paths, "tester")  # a connection of its own, as another process has
+        try:
+            other.rename_conversation(mine, "Andean capitals")
+        finally:
+            other.close()
+        await until(pilot, lambda: any(c.title == "Andean capitals" for c in sidebar.conversations))
+
+
+async def test_a_new_conversation_joins_the_list_with_its_first_message_never_empty(served, monkeypatch):
+    from tatlock.tui.widgets.sidebar import Sidebar
+
+    served.handler = lambda body: (direct("Certainly, sir.") if body.get("format") else "TOPICS DISCUSSED\n- x")
+    shown: list[tuple[int, int]] = []
+    prompt = Sidebar._prompt
+    monkeypatch.setattr(Sidebar, "_prompt", lambda self, c: shown.append((c.id, c.message_count)) or prompt(self, c))
+    from tatlock.store.user import UserStore
+
+    add = UserStore.add_message
+
+    def slow_add(self, conversation_id, role, *args, **kw):  # a busy disk: the question lands a moment late
+        if role == "user":
+            time.sleep(0.4)
+        return add(self, conversation_id, role, *args, **kw)
+
+    monkeypatch.setattr(UserStore, "add_message", slow_add)
+    async with running() as (app, pilot):
+        for _ in range(3):
+            await pilot.press("ctrl+n")
+            await send(app, pilot, "Anything new?")
+        await until(pilot, lambda: len(app.sidebar.conversations) == 3)
+        assert shown and all(count > 0 for _, count in shown)
+
+
+async def test_an_openai_compatible_server_is_named_once_and_offered_no_pull(served, monkeypatch):
+    from tatlock.tui.screens.help import help_markdown
+
+    monkeypatch.setenv("TATLOCK_BACKEND", "openai")
+    monkeypatch.setenv("TATLOCK_BASE_URL", served.url + "/v1")
+    async with running(check_server=True) as (app, pilot):
+        await until(pilot, lambda: app.status is not None and app.status.ok)
+        header = str(app.query_one("#header").render())
+        assert "server up (openai-compatible)" in header and "openai openai" not in header
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        assert "Model: pull" not in titles and "Conversation: new" in titles
+        assert "Model: pull" not in help_markdown("openai") and "Model: pull" in help_markdown("ollama")
+        app.action_pull_model()
+        await pilot.pause(0.1)
+        assert type(app.screen).__name__ == "Screen"  # no pull screen: a notice says why
+
+
+def test_the_help_tables_keep_each_row_whole():
+    from markdown_it import MarkdownIt
+
+    from tatlock.tui.screens.help import help_markdown
+
+    rows: list[list[str]] = []
+    for token in MarkdownIt("gfm-like").parse(help_markdown()):  # Textual's Markdown parser
+        if token.type == "tr_open":
+            rows.append([])
+        elif token.type in ("th_open", "td_open"):
+            rows[-1].append("")
+    header_widths = {2, 3}
+    assert rows and all(len(r) in header_widths for r in rows)
+    tables = [len(r) for r in rows]
+    assert tables.count(2) >= len(["writing", "slash"]) and tables.count(3) >= 10
+    assert "`/export [md\\|json] [FILE]`" in help_markdown()  # the pipe escaped, so the row stays whole
+
+
+async def test_wrapped_list_titles_start_under_the_title_not_at_the_edge(served):
+    from rich.console import Console
+
+    served.handler = lambda body: (direct("Certainly, sir.") if body.get("format") else "TOPICS DISCUSSED\n- x")
+    seed_conversations("A very long question about the many errands a butler might run on a wet Tuesday")
+    async with running() as (app, pilot):
+        await until(pilot, lambda: app.sidebar.conversations)
+        console = Console(width=24, record=True, color_system=None)
+        console.print(app.sidebar._prompt(app.sidebar.conversations[0]))
+        lines = console.export_text().rstrip("\n").split("\n")
+        assert len(lines) >= 4 and lines[0].startswith("▸ A very long")
+        assert all(line.startswith("  ") and line[2] != " " for line in lines[1:])
+        assert lines[-1].strip().endswith("2 messages")

@@ -96,3 +96,28 @@ def test_help_screen(scene, snap_compare):
         await pilot.pause(0.2)
 
     assert snap_compare(make_app(scene), terminal_size=(120, 35), run_before=run_before)
+
+
+def test_main_screen_at_80x24_with_an_answer_given_again(scene, served, snap_compare):
+    """The small window (the list and the panes hidden, the footer's keys whole) and the look of
+    a superseded answer: the last one was answered again (F5)."""
+    import re
+
+    from support.replies import direct
+
+    served.handler = lambda body: direct("Certainly, sir: the Alfama at nine, Belém at four.")
+
+    async def run_before(pilot):
+        app = pilot.app
+        await stage(app, pilot)
+        await pilot.press("f5")
+        await until(pilot, lambda: app.chat.turn is not None and app.chat.turn.done and not app.chat.busy
+                    and any(v.superseded for v in app.chat.transcript.messages))
+        new = app.chat.transcript.messages[-1]
+        new.set_marks((), re.sub(r"[\d.]+ m?s$", "1.2 s", new.footer_text))  # the time it took varies
+        new.when = "14:05"
+        new.relabel()
+        await pilot.pause(0.3)
+        still(app)
+
+    assert snap_compare(make_app(scene), terminal_size=(80, 24), run_before=run_before)

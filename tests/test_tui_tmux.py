@@ -1,6 +1,7 @@
 """The TUI in a real terminal: tmux runs `tatlock` (the installed console script, bare, as a
-person starts it) at 160x45 against the fake model server; keys are typed with send-keys and
-the screen is read with capture-pane. Skipped, saying why, where tmux is missing."""
+person starts it) at 160x45 against the fake model server; keys are typed with send-keys, the
+window is resized with resize-window, and the screen is read with capture-pane. Skipped,
+saying why, where tmux is missing."""
 
 from __future__ import annotations
 
@@ -38,15 +39,28 @@ def wait_for(session: str, needle: str, timeout: float = 20.0) -> str:
     raise AssertionError(f"{needle!r} never appeared on the terminal:\n{shown}")
 
 
-def test_a_chat_turn_in_a_real_terminal_with_the_side_panes(served, home):
-    served.handler = lambda body: direct("Paris, sir. It has been the capital for a good many centuries.")
+def start(width: int = 160, height: int = 45) -> str:
+    """`tatlock` in a new detached tmux session of that size; returns the session's name. The
+    pane stays after the app ends, so a crash's last screen can be read."""
     session = f"tatlock-test-{uuid.uuid4().hex[:8]}"
     exe = Path(sys.executable).parent / "tatlock"
     env = {k: v for k, v in os.environ.items() if k.startswith(("TATLOCK_", "OLLAMA_"))}
     # COLUMNS/LINES from the test's own terminal would override the tmux window's size
     command = "env -u COLUMNS -u LINES " + " ".join(f"{k}={v!s}" for k, v in env.items()) + \
         f" TERM=xterm-256color {exe}"
-    tmux("new-session", "-d", "-s", session, "-x", "160", "-y", "45", command)
+    tmux("new-session", "-d", "-s", session, "-x", str(width), "-y", str(height), command)
+    tmux("set-option", "-t", session, "remain-on-exit", "on")
+    return session
+
+
+def running(session: str) -> bool:
+    """The app still runs in the session's pane (not ended, e.g. by a crash)."""
+    return tmux("display-message", "-p", "-t", session, "#{pane_dead}").strip() == "0"
+
+
+def test_a_chat_turn_in_a_real_terminal_with_the_side_panes(served, home):
+    served.handler = lambda body: direct("Paris, sir. It has been the capital for a good many centuries.")
+    session = start()
     try:
         wait_for(session, "speaking as")
         shown = wait_for(session, "Compaction")
@@ -59,11 +73,7 @@ def test_a_chat_turn_in_a_real_terminal_with_the_side_panes(served, home):
         assert "Paris, sir. It has been the capital for a good many centuries." in shown
         assert "What is the capital of France?" in shown
         assert "decision DIRECT (model)" in shown and "✓ assess" in shown  # the Debug pane's phases
-        tmux("send-keys", "-t", session, "C-q")
-        deadline = time.monotonic() + 10
-        while _alive(session) and time.monotonic() < deadline:
-            time.sleep(0.2)
-        assert not _alive(session)  # Ctrl+Q left the app (and its window)
+        quit_app(session)
     finally:
         if _alive(session):
             tmux("kill-session", "-t", session)
@@ -73,6 +83,42 @@ def test_a_chat_turn_in_a_real_terminal_with_the_side_panes(served, home):
     finally:
         conn.close()
     assert stored == ["What is the capital of France?", "Paris, sir. It has been the capital for a good many centuries."]
+
+
+def test_the_app_survives_shrinking_and_growing_its_window(served, home):
+    """Issue 18, item 3: started at 160x45, `tmux resize-window -x 80 -y 24` ended the app with
+    `ValueError: range() arg 3 must not be zero`; then 80x24 -> 140x40 -> 84x24, down to 40x12."""
+    served.handler = lambda body: direct("Still here, sir.")
+    session = start(160, 45)
+    try:
+        wait_for(session, "Compaction")
+        wait_for(session, "server up")
+        for width, height in ((80, 24), (140, 40), (84, 24), (40, 12), (160, 45), (80, 24)):
+            tmux("resize-window", "-t", session, "-x", str(width), "-y", str(height))
+            time.sleep(0.6)
+            assert running(session), f"the app ended at {width}x{height}:\n{screen(session)}"
+            shown = wait_for(session, "speaking as")  # the composer, with its title, is on screen
+            lines = shown.rstrip("\n").split("\n")
+            assert len(lines) == height and max(len(line) for line in lines) <= width
+        tmux("send-keys", "-t", session, "-l", "Are you still there?")
+        tmux("send-keys", "-t", session, "Enter")
+        wait_for(session, "Still here, sir.")
+        assert "Traceback" not in screen(session)
+        quit_app(session)
+    finally:
+        if _alive(session):
+            tmux("kill-session", "-t", session)
+
+
+def quit_app(session: str) -> None:
+    """Ctrl+Q leaves the app: its pane ends (kept, remain-on-exit) with no traceback."""
+    tmux("send-keys", "-t", session, "C-q")
+    deadline = time.monotonic() + 10
+    while running(session) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not running(session)
+    assert "Traceback" not in screen(session) and "Error" not in screen(session)
+    tmux("kill-session", "-t", session)
 
 
 def _alive(session: str) -> bool:

@@ -3,7 +3,8 @@
 On a terminal the answer streams as it is generated and an answer the pipeline replaces is
 rewritten in place; into a pipe or a file only the final answer is written, so a file never
 holds text that was taken back. Ctrl-C cancels the turn (the partial answer is kept, marked
-cancelled); a second Ctrl-C leaves at once.
+cancelled); a second Ctrl-C leaves at once. SIGTERM and SIGHUP do the same, and the exit code
+says which (143, 129).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from tatlock.commands.common import open_butler
+from tatlock.commands.signals import Stopped
 from tatlock.errors import UsageError
 from tatlock.text import inert, inert_json, inert_line
 from tatlock.events import (
@@ -127,12 +129,18 @@ def run(args: argparse.Namespace) -> int:
     butler = open_butler(args.user, model=args.model)
     err = sys.stderr
     unsubscribe = butler.subscribe(_tracer(err)) if args.verbose else (lambda: None)
+    code: int | None = None
     try:
-        return _ask(butler, args, question, material)
+        code = _ask(butler, args, question, material)
+        return code
     finally:
-        _wait_compaction(butler)
-        unsubscribe()
-        butler.close()
+        try:
+            _wait_compaction(butler)
+            unsubscribe()
+            butler.close()
+        except Stopped as exc:  # a signal while closing: leave now (a compaction left is taken over next time)
+            exc.reported = code is not None and code >= 128  # the turn's end already said why
+            raise
 
 
 def _tracer(err: Any):
@@ -151,17 +159,17 @@ def _ask(butler: "Butler", args: argparse.Namespace, question: str, material: st
     turn = butler.turn(question, room_id="cli", conversation_id=args.conversation, new=args.new,
                        material=material, system=args.system)
     final: Event | None = None
-    interrupted = False
+    interrupted: KeyboardInterrupt | None = None  # Ctrl-C, or SIGTERM/SIGHUP (signals.Stopped)
     saved = False  # the question reached memory
     seen = 0
     events = turn.follow(seen)
     while True:
         try:
             ev = next(events, None)
-        except KeyboardInterrupt:
-            if interrupted:  # a second Ctrl-C: leave now
-                raise
-            interrupted = True
+        except KeyboardInterrupt as exc:
+            if interrupted is not None:  # a second one: leave now (the cancelled turn is still stored
+                raise                    # while the butler closes)
+            interrupted = exc
             turn.cancel()
             events = turn.follow(seen)  # the interrupted reader is spent: go on where it stopped
             continue
@@ -190,15 +198,32 @@ def _ask(butler: "Butler", args: argparse.Namespace, question: str, material: st
             }, ensure_ascii=False)) + "\n")
         else:
             screen.final(final.answer)
+        if isinstance(interrupted, Stopped):  # the signal came as the answer ended: it is whole, and saved
+            err.write(f"tatlock: stopped by {interrupted.name} (the answer was complete and is saved)\n")
+            return interrupted.code
         return 0
     if isinstance(final, TurnCancelled):
-        if args.json:
-            out.write(inert_json(json.dumps({"cancelled": True, "partial": final.partial,
-                                             "conversation_id": conversation_id}, ensure_ascii=False)) + "\n")
-        elif final.partial:
-            screen.final(final.partial)
-        err.write(f"tatlock: cancelled (what was said is saved, marked cancelled, in conversation {conversation_id})\n")
-        return 130
+        try:
+            _say_cancelled(out, err, screen, args, final, conversation_id, interrupted)
+        except OSError:  # the terminal went away (SIGHUP): the partial answer is stored all the same
+            pass
+        return interrupted.code if isinstance(interrupted, Stopped) else 130
+    return _failed(out, err, screen, args, final, conversation_id, saved)
+
+
+def _say_cancelled(out: Any, err: Any, screen: _Screen, args: argparse.Namespace, final: TurnCancelled,
+                   conversation_id: int, interrupted: KeyboardInterrupt | None) -> None:
+    if args.json:
+        out.write(inert_json(json.dumps({"cancelled": True, "partial": final.partial,
+                                         "conversation_id": conversation_id}, ensure_ascii=False)) + "\n")
+    elif final.partial:
+        screen.final(final.partial)
+    how = f"stopped by {interrupted.name}" if isinstance(interrupted, Stopped) else "cancelled"
+    err.write(f"tatlock: {how} (what was said is saved, marked cancelled, in conversation {conversation_id})\n")
+
+
+def _failed(out: Any, err: Any, screen: _Screen, args: argparse.Namespace, final: Event | None,
+            conversation_id: int, saved: bool) -> int:
     from tatlock.commands.common import cli_hint
 
     message = final.message if isinstance(final, ErrorEvent) else "the turn ended without an answer"

@@ -3,6 +3,7 @@ pipes. A thin view over the butler's turns, like `ask`.
 
 Ctrl-C while an answer streams cancels that turn (the partial answer is kept, marked
 cancelled) and the chat goes on; Ctrl-C at the prompt, or a second one while cancelling, leaves.
+SIGTERM or SIGHUP cancels the turn the same way, then leaves (exit 143 or 129).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import sys
 from typing import Callable
 
 from tatlock.commands.common import open_butler
+from tatlock.commands.signals import Stopped
 from tatlock.text import inert
 from tatlock.events import AnswerReplaced, AnswerToken, ErrorEvent, MessageStored, Notice, TurnCancelled, TurnFinished
 from tatlock.turn import Turn
@@ -28,6 +30,8 @@ def run(args: argparse.Namespace) -> int:
         while True:
             try:
                 line = read()
+            except Stopped:
+                raise  # SIGTERM or SIGHUP at the prompt: run_command says so and exits 143 or 129
             except (EOFError, KeyboardInterrupt):
                 break
             text = line.strip()
@@ -55,19 +59,25 @@ def _show(turn: Turn) -> bool:
     """Print one turn's answer as it streams; False when the user pressed Ctrl-C twice."""
     seen = 0
     saved = False  # the message reached memory
-    cancelling = False
+    cancelling: KeyboardInterrupt | None = None  # Ctrl-C, or SIGTERM/SIGHUP (Stopped)
     events = turn.follow(0)
     while True:
         try:
             ev = next(events, None)
-        except KeyboardInterrupt:
-            if cancelling:
+        except KeyboardInterrupt as exc:
+            if isinstance(exc, Stopped) or isinstance(cancelling, Stopped):
+                if cancelling is not None:
+                    raise  # a second signal: leave now (the butler still stores the cancelled turn)
+            elif cancelling is not None:
                 return False
-            cancelling = True
+            cancelling = exc
             turn.cancel()
             events = turn.follow(seen)
             continue
         if ev is None:
+            if isinstance(cancelling, Stopped):  # a signal ends the chat once its turn is stored
+                cancelling.reported = True
+                raise cancelling
             return True
         seen += 1
         if isinstance(ev, AnswerToken):
@@ -87,7 +97,11 @@ def _show(turn: Turn) -> bool:
             where = "your message is saved" if saved else "your message could not be saved"
             print(f"\ntatlock: {inert(ev.message)}{hint} ({where})", file=sys.stderr)
         elif isinstance(ev, TurnCancelled):
-            print("\n(cancelled: what was said is kept, marked cancelled)", file=sys.stderr)
+            if isinstance(cancelling, Stopped):
+                print(f"\ntatlock: stopped by {cancelling.name} (what was said is kept, marked cancelled)",
+                      file=sys.stderr)
+            else:
+                print("\n(cancelled: what was said is kept, marked cancelled)", file=sys.stderr)
         elif isinstance(ev, TurnFinished):
             sys.stdout.write("\n")
 

@@ -16,6 +16,7 @@ import logging
 import sys
 from pathlib import Path
 
+from tatlock.commands.signals import Stopped
 from tatlock.errors import TatlockError, UsageError
 
 
@@ -43,6 +44,7 @@ def run(args: argparse.Namespace) -> int:
                         format="tatlock mcp: %(levelname)s %(name)s: %(message)s")
     from tatlock.mcp.server import build
 
+    stopped: Stopped | None = None
     with open_butler(args.user, model=args.model, interface="mcp") as butler:
         butler.store  # noqa: B018 - open the memory now: a broken database fails here, not mid-session
         server = build(butler)
@@ -55,8 +57,15 @@ def run(args: argparse.Namespace) -> int:
                 anyio.run(server.run_stdio_async)
             else:
                 _serve_http(server, butler, port, sock_path, show=show, renew=renew)
-        except KeyboardInterrupt:
-            pass
+        except KeyboardInterrupt as exc:  # Ctrl-C, SIGTERM or SIGHUP (commands/signals.py)
+            # a client's `ask` still running ends as a cancelled turn (its partial answer stored);
+            # closing the butler waits for that
+            butler.cancel_turns()
+            stopped = exc if isinstance(exc, Stopped) else None
+    if stopped is not None:
+        stopped.reported = True
+        sys.stderr.write(f"tatlock mcp: stopped by {stopped.name}\n")
+        return stopped.code
     return 0
 
 

@@ -55,6 +55,8 @@ def _show(butler, args) -> int:
             tag += "  [cancelled]"
         elif meta.get("failed"):
             tag += "  [failed: the model stopped answering]"
+        if meta.get("superseded"):
+            tag += f"  [superseded: {meta['superseded'].get('how', 'replaced')}]"
         out(f"#{m.message_number} {local(m.timestamp)} {speaker(m)}:{tag}")
         out("  " + (m.content.replace("\n", "\n  ") if m.content else "(nothing was said)"))
     return 0

@@ -7,7 +7,10 @@ first and opens the butler right after, on a thread of its own; settings are rea
 from __future__ import annotations
 
 import argparse
+import sys
+from typing import Any
 
+from tatlock.commands import signals
 from tatlock.commands.common import open_butler
 
 
@@ -24,11 +27,33 @@ def run(args: argparse.Namespace) -> int:
         app = TatlockApp(opener=lambda: open_butler(None, model=args.model, interface="tui"), cfg=cfg,
                          new=args.new)
     try:
-        code = app.run()
+        # SIGTERM and SIGHUP leave the app as Ctrl+Q does (its turn is cancelled and stored, the
+        # terminal restored): the handler only schedules the exit on the app's loop
+        with signals.calling(lambda signum: _leave(app, signum)) as caught:
+            code = app.run()
     finally:
         opened = butler or app.opened
         if opened is not None:
             opened.close()  # waits for a stopped turn to be stored and for background compaction
     if app.failure is not None:
         raise app.failure  # shown as one line by the CLI
+    if caught:
+        stopped = signals.Stopped(caught[0])
+        stopped.reported = True
+        sys.stderr.write(f"tatlock: stopped by {stopped.name} (an answer being written was saved, marked cancelled)\n")
+        return stopped.code
     return int(code or app.return_code or 0)
+
+
+def _leave(app: Any, signum: int) -> None:
+    """From a signal handler: the app exits on its own loop. Before its loop runs (or after it
+    ended) there is nothing on screen to restore: the signal stops the command at once."""
+    import asyncio
+
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        raise signals.Stopped(signum) from None
+    # as Ctrl+Q: the turn is cancelled first (its partial answer is stored), then the app exits;
+    # scheduled from a callback of the loop's own, not from inside the interrupted code
+    loop.call_soon_threadsafe(app.call_later, app.action_quit)

@@ -16,6 +16,7 @@ for the whole call, not per read: a ``BackendError``).
 
 from __future__ import annotations
 
+import re
 import socket
 import threading
 import time
@@ -25,11 +26,52 @@ from typing import Any, Callable, Protocol
 from tatlock.errors import BackendError
 from tatlock.events import PullProgress
 
-__all__ = ["Backend", "BackendError", "Cancel", "Cancelled", "ChatResult", "ToolCall", "PullProgress",
-           "StopGeneration", "Options", "CallGuard", "char_cap"]
+__all__ = ["Backend", "BackendError", "Cancel", "Cancelled", "ChatResult", "ContextExceeded", "ToolCall",
+           "PullProgress", "StopGeneration", "Options", "CallGuard", "char_cap", "context_refusal"]
 
 Options = dict[str, Any]  # temperature, max_tokens, context, top_p, seed
 Message = dict[str, Any]
+
+
+class ContextExceeded(BackendError):
+    """The request does not fit the model's context window: the server refused it for its length
+    (with the tokens it counted and its window, where it said), or it could not be cut to fit."""
+
+    def __init__(self, message: str, *, prompt_tokens: int | None = None, context: int | None = None,
+                 hint: str | None = None):
+        super().__init__(message, hint=hint, kind="context")
+        self.prompt_tokens = prompt_tokens
+        self.context = context
+
+
+_CONTEXT_WORDS = re.compile(r"context (?:size|length|window)|maximum context|too many tokens|"
+                            r"exceeds? the (?:available )?context|prompt is too long", re.I)
+
+
+def context_refusal(message: str, detail: Any = None) -> ContextExceeded | None:
+    """A server's refusal for length, from its error text (and its error object, where it has one):
+    llama-server's ``exceed_context_size_error`` carries ``n_prompt_tokens`` and ``n_ctx``; vLLM
+    and OpenAI write "maximum context length is N tokens ... M in the messages"."""
+    kind = detail.get("type") if isinstance(detail, dict) else None
+    if kind not in ("exceed_context_size_error", "context_length_exceeded") and not _CONTEXT_WORDS.search(message):
+        return None
+
+    def number(key: str, patterns: tuple[str, ...]) -> int | None:
+        value = detail.get(key) if isinstance(detail, dict) else None
+        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+            return value
+        for pattern in patterns:
+            m = re.search(pattern, message, re.I)
+            if m:
+                return int(m.group(1))
+        return None
+
+    return ContextExceeded(message, prompt_tokens=number("n_prompt_tokens", _PROMPT_COUNT),
+                           context=number("n_ctx", _WINDOW))
+
+
+_PROMPT_COUNT = (r"request \((\d+) tokens\)", r"\((\d+) in the messages", r"resulted in (\d+) tokens")
+_WINDOW = (r"context size \((\d+) tokens\)", r"maximum context length is (\d+)")
 
 
 class StopGeneration(Exception):

@@ -8,7 +8,7 @@ import httpx
 
 from tatlock.llm.base import (
     BackendError, CallGuard, Cancel, Cancelled, ChatResult, Options, PullProgress, StopGeneration, Timer, ToolCall,
-    char_cap,
+    char_cap, context_refusal,
 )
 from tatlock.text import brief
 
@@ -62,6 +62,10 @@ class OllamaBackend:
             if exc.status_code == 404 or "not found" in text.lower():
                 return BackendError(f"model '{model}' is not available at {self.host}",
                                     hint=f"pull it with `ollama pull {model}`", kind="model")
+            refused = context_refusal(text)
+            if refused is not None:  # an input longer than the window (Ollama with truncation off)
+                refused.message = f"Ollama at {self.host} refused a request too long for its context: {text}"
+                return refused
             if exc.status_code == -1:
                 return BackendError(f"the model server failed while answering: {text}")
             return BackendError(f"Ollama at {self.host} reported an error ({exc.status_code}): {text}")

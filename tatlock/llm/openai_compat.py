@@ -15,7 +15,7 @@ import httpx
 from tatlock.llm.grammar import compact_gbnf, prefilled
 from tatlock.llm.base import (
     BackendError, CallGuard, Cancel, Cancelled, ChatResult, Options, PullProgress, StopGeneration, Timer, ToolCall,
-    char_cap,
+    char_cap, context_refusal,
 )
 from tatlock.text import brief
 
@@ -78,11 +78,17 @@ class OpenAICompatBackend:
                                 hint="start it (e.g. `llama-server`) or fix `base_url`", kind="unreachable")
         if isinstance(exc, httpx.HTTPStatusError):
             status = exc.response.status_code
+            error: Any = None
             try:
-                detail = exc.response.json().get("error")
-                detail = brief(detail.get("message") if isinstance(detail, dict) else detail)
+                error = exc.response.json().get("error")
+                detail = brief(error.get("message") if isinstance(error, dict) else error)
             except (ValueError, AttributeError):
                 detail = brief(exc.response.text, 200)
+            refused = context_refusal(detail, error) if status in (400, 413) else None
+            if refused is not None:  # too long for the server's window: FittedBackend retries a smaller one
+                refused.message = (f"the model server at {self.base_url} refused a request too long for its "
+                                   f"context: {detail}")
+                return refused
             if status == 404:
                 return BackendError(f"model '{model}' is not available at {self.base_url}: {detail}", kind="model")
             if status in (401, 403):
@@ -148,8 +154,12 @@ class OpenAICompatBackend:
                         continue
                     if "error" in chunk:
                         err = chunk["error"]
-                        msg = err.get("message") if isinstance(err, dict) else err
-                        raise BackendError(f"the model server failed while answering: {brief(msg)}")
+                        msg = brief(err.get("message") if isinstance(err, dict) else err)
+                        refused = context_refusal(msg, err)
+                        if refused is not None:  # llama-server: the answer ran past the window
+                            refused.message = f"the model server ran out of context while answering: {msg}"
+                            raise refused
+                        raise BackendError(f"the model server failed while answering: {msg}")
                     usage = chunk.get("usage")
                     if usage:
                         result.prompt_tokens = usage.get("prompt_tokens")

@@ -24,6 +24,8 @@ def message(m: Message) -> dict[str, Any]:
         out["cancelled"] = True
     if m.metadata.get("failed"):
         out["failed"] = True
+    if m.metadata.get("superseded"):  # answered again, or the question edited: it no longer stands
+        out["superseded"] = m.metadata["superseded"]
     return out
 
 

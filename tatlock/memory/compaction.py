@@ -38,8 +38,10 @@ from tatlock.config import Paths
 from tatlock.errors import BackendError
 from tatlock.events import CompactionFailed, CompactionFinished, CompactionStarted, Event
 from tatlock.memory.context import SUMMARY_SHARE
+from tatlock.memory.fit import Window
 from tatlock.memory.summary_format import (  # noqa: F401 - re-exported (tests, the cross summary)
-    MAX_TRANSCRIPT_TOKENS, REQUIRED_SECTION, SECTIONS, normalise_summary, parse_sections, transcript, transcript_line,
+    MAX_TRANSCRIPT_TOKENS, REQUIRED_SECTION, SECTIONS, fitting_prefix, normalise_summary, parse_sections, transcript,
+    transcript_line,
 )
 from tatlock.memory.tokens import Estimator
 from tatlock.store import compaction as rows
@@ -124,9 +126,13 @@ def compact_once(store: UserStore, backend: Any, conversation_id: int, *, interv
                  emit: Emit = _no_emit, model: str | None = None, owner: str | None = None,
                  claim_ttl: float = DEFAULT_CLAIM_TTL, options: dict[str, Any] | None = None,
                  max_transcript_tokens: int = MAX_TRANSCRIPT_TOKENS, estimator: Estimator | None = None,
-                 ) -> Compact | None:
+                 budget_tokens: int | None = None) -> Compact | None:
     """Summarise the next due block once. Returns the new compact, or None (nothing due,
-    claimed by another process, or failed: then a CompactionFailed event says why). Never raises."""
+    claimed by another process, or failed: then a CompactionFailed event says why). Never raises.
+
+    With ``budget_tokens`` (the context window) the transcript takes only the room beside the
+    instructions and the summary's allowance; a block whose messages cannot all fit there, even
+    cut short, is split: its first messages that fit are compacted now, the rest with the next block."""
     emit = _safe(emit)
     owner = owner or rows.new_owner()
     t0 = time.perf_counter()
@@ -142,13 +148,21 @@ def compact_once(store: UserStore, backend: Any, conversation_id: int, *, interv
         return None
 
     first, last = block
-    emit(CompactionStarted(conversation_id, first, last))
     try:
         messages = store.messages(conversation_id, first, last)
         if [m.message_number for m in messages] != list(range(first, last + 1)):
             raise _Failed(f"messages {first}-{last} are not all stored")
+        tokens = _transcript_room(max_transcript_tokens, budget_tokens, estimator, options, first, last)
+        count = fitting_prefix(messages, tokens, estimator)
+        messages, last = messages[:count], first + count - 1
+    except Exception as exc:  # noqa: BLE001
+        _release(store, conversation_id, owner)
+        emit(CompactionFailed(conversation_id, f"messages {first}-{last}: {exc}"))
+        return None
+    emit(CompactionStarted(conversation_id, first, last))
+    try:
         prompt = prompts.render("compaction.txt", from_message=first, up_to_message=last,
-                                transcript=transcript(messages, max_transcript_tokens, estimator))
+                                transcript=transcript(messages, tokens, estimator))
         result, (summary, topics) = _summarise(backend, prompt, model, options, "summary")
         try:
             compact = rows.commit_compact(store, conversation_id, owner, first, last, summary=summary,
@@ -175,6 +189,17 @@ class _Failed(Exception):
     pass
 
 
+def _transcript_room(most: int, budget_tokens: int | None, estimator: Estimator | None,
+                     options: dict[str, Any] | None, first: int, last: int) -> int:
+    """Tokens a block's transcript may take: ``most``, and within the window what the
+    instructions and the summary's allowance leave."""
+    if not budget_tokens:
+        return most
+    window = Window(budget_tokens, estimator or Estimator())
+    instructions = prompts.render("compaction.txt", from_message=first, up_to_message=last, transcript="")
+    return max(64, min(most, window.text_room((options or {}).get("max_tokens"), instructions)))
+
+
 def compact_due(store: UserStore, backend: Any, conversation_id: int, *, interval: int,
                 emit: Emit = _no_emit, model: str | None = None, owner: str | None = None,
                 claim_ttl: float = DEFAULT_CLAIM_TTL, budget_tokens: int | None = None,
@@ -184,13 +209,18 @@ def compact_due(store: UserStore, backend: Any, conversation_id: int, *, interva
     old compacts if ``budget_tokens`` is given and they outgrew it. Never raises."""
     owner = owner or rows.new_owner()
     done: list[Compact] = []
+    end: int | None = None  # the end of a block that was split to fit: its rest is due at once
     while True:
-        c = compact_once(store, backend, conversation_id, interval=interval, emit=emit, model=model,
+        covered = store.compacted_up_to(conversation_id)
+        size = end - covered if end is not None and end > covered else interval
+        c = compact_once(store, backend, conversation_id, interval=size, emit=emit, model=model,
                          owner=owner, claim_ttl=claim_ttl, options=options,
-                         max_transcript_tokens=max_transcript_tokens, estimator=estimator)
+                         max_transcript_tokens=max_transcript_tokens, estimator=estimator,
+                         budget_tokens=budget_tokens)
         if c is None:
             break
         done.append(c)
+        end = covered + size if c.up_to_message < covered + size else None
     if budget_tokens:
         maybe_archive(store, backend, conversation_id, budget_tokens=budget_tokens, estimator=estimator,
                       emit=emit, model=model, owner=owner, claim_ttl=claim_ttl, options=options)
@@ -245,34 +275,74 @@ def maybe_archive(store: UserStore, backend: Any, conversation_id: int, *, budge
         emit(CompactionFailed(conversation_id, f"archive: {exc}"))
         return None
 
-    new_up_to = merge[-1].up_to_message
-    try:
-        parts = []
-        if up_to:
-            parts.append(f"Archive (messages 1-{up_to}):\n{archive['summary'].strip()}")
-        parts += [f"Summary of messages {c.from_message}-{c.up_to_message}:\n{c.summary.strip()}" for c in merge]
-        max_words = max(120, int(limit * 0.75 * est.chars_per_token / 5.5))  # ~5.5 characters a word
-        prompt = prompts.render("archive.txt", up_to_message=new_up_to, max_words=max_words,
-                                summaries="\n\n".join(parts))
-        result, (summary, _topics) = _summarise(backend, prompt, model, options, "archive")
-        new = {
-            "up_to_message": new_up_to,
-            "summary": summary,
-            "created_at": iso(),
-            "merged_compacts": list(archive.get("merged_compacts") or []) + [c.id for c in merge],
-        }
+    # the merge goes in steps that each fit the window: every step merges the archive so far with
+    # as many of the next compacts as fit beside it, and is committed, so that a failure keeps
+    # what was merged before it and the next run goes on from there
+    window = Window(budget_tokens, est)
+    max_words = max(120, int(limit * 0.75 * est.chars_per_token / 5.5))  # ~5.5 characters a word
+    # the merged record's allowance: room for the words asked for, and no more (the rest is for the records)
+    asked = (options or {}).get("max_tokens") or budget_tokens
+    options = {**(options or {}), "max_tokens": min(int(asked), max(256, max_words * 2))}
+    result: dict[str, Any] | None = None
+    todo = merge
+    while todo:
+        step_up_to = todo[-1].up_to_message
         try:
-            rows.commit_archive(store, conversation_id, owner, new, archived_up_to=up_to)
-        except rows.ClaimLost:
-            raise _Failed("another process took over the claim while the model was merging") from None
-        except rows.Conflict as exc:
-            raise _Failed(str(exc)) from None
-    except Exception as exc:  # noqa: BLE001 - the old archive stays; compacts are untouched
-        _release(store, conversation_id, owner)
-        reason = str(exc) if isinstance(exc, _Failed) else f"{type(exc).__name__}: {exc}"
-        emit(CompactionFailed(conversation_id, f"archive of messages 1-{new_up_to}: {reason}"))
-        return None
-    return new
+            batch, parts = _archive_step(window, options, archive if up_to else None, up_to, todo, max_words)
+            step_up_to = batch[-1].up_to_message
+            if result is not None:  # the first step's claim was taken above; each commit releases it
+                busy = rows.claim_archive(store, conversation_id, owner, batch[0].from_message, step_up_to,
+                                          claim_ttl, archived_up_to=up_to)
+                if busy:
+                    return result
+            prompt = prompts.render("archive.txt", up_to_message=step_up_to, max_words=max_words,
+                                    summaries="\n\n".join(parts))
+            _result, (summary, _topics) = _summarise(backend, prompt, model, options, "archive")
+            new = {
+                "up_to_message": step_up_to,
+                "summary": summary,
+                "created_at": iso(),
+                "merged_compacts": list(archive.get("merged_compacts") or []) + [c.id for c in batch],
+            }
+            try:
+                rows.commit_archive(store, conversation_id, owner, new, archived_up_to=up_to)
+            except rows.ClaimLost:
+                raise _Failed("another process took over the claim while the model was merging") from None
+            except rows.Conflict as exc:
+                raise _Failed(str(exc)) from None
+        except Exception as exc:  # noqa: BLE001 - the archive so far stays; compacts are untouched
+            _release(store, conversation_id, owner)
+            reason = str(exc) if isinstance(exc, _Failed) else f"{type(exc).__name__}: {exc}"
+            emit(CompactionFailed(conversation_id, f"archive of messages 1-{step_up_to}: {reason}"))
+            return result
+        archive, up_to, result = new, step_up_to, new
+        todo = todo[len(batch):]
+    return result
+
+
+def _archive_step(window: Window, options: dict[str, Any] | None, archive: dict[str, Any] | None, up_to: int,
+                  todo: list[Compact], max_words: int) -> tuple[list[Compact], list[str]]:
+    """The next merge step: the archive so far and the next compacts that fit beside it (at
+    least one; a record too long for the room on its own is cut, keeping its head and its end)."""
+    est = window.est
+    instructions = prompts.render("archive.txt", up_to_message=todo[-1].up_to_message, max_words=max_words,
+                                  summaries="")
+    room = window.text_room((options or {}).get("max_tokens"), instructions)
+    parts: list[str] = []
+    if archive is not None:
+        # an archive is one summary (bounded by its answer's allowance), unless it was imported: then half the room
+        parts.append(window.cut(f"Archive (messages 1-{up_to}):\n{str(archive['summary']).strip()}", room // 2))
+    left = room - sum(est.bound(x) + 2 for x in parts)
+    batch: list[Compact] = []
+    for c in todo:
+        part = f"Summary of messages {c.from_message}-{c.up_to_message}:\n{c.summary.strip()}"
+        cost = est.bound(part) + 2
+        if batch and cost > left:
+            break
+        batch.append(c)
+        parts.append(window.cut(part, max(0, left - 2)) if cost > left else part)
+        left -= min(cost, left)
+    return batch, parts
 
 
 # -- background ----------------------------------------------------------------------------

@@ -10,18 +10,25 @@ Nothing is dropped silently:
 
 History lines carry their author: ``Anchor (Name): ...``, ``Maria: ...``,
 ``[Name (bot)]: ...``, ``Assistant: ...``.
+
+Superseded messages (an answer regenerated, a question edited, see store/revisions.py) are
+not in the prompt: what replaced them is. One already inside a summary is named, so that the
+model does not take the summary's word for it.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from typing import Collection
 
 from tatlock.memory.tokens import Estimator
+from tatlock.store import revisions
 from tatlock.store.user import Compact, Message, UserStore
 
 SUMMARY_SHARE = 0.35  # of the context budget, for archive + compacts
 RAW_SHARE = 0.45  # for the messages not compacted yet (normally one interval's worth)
+SHARES = SUMMARY_SHARE + RAW_SHARE  # of the budget ``build`` is given, for the memory as a whole
 MIN_MESSAGE_CHARS = 300  # long messages are cut to no less than this before any is left out
 CUT_NOTE = " […cut here; the full text is in memory]"
 
@@ -52,6 +59,7 @@ class MemoryContext:
     unshown: tuple[int, int] | None = None  # uncompacted messages that did not fit (compaction behind)
     messages: list[Message] = field(default_factory=list)
     cross_summary: str | None = None
+    withdrawn: list[int] = field(default_factory=list)  # superseded messages inside the summaries
 
     def summary_block(self) -> str:
         parts = []
@@ -71,6 +79,10 @@ class MemoryContext:
             parts.append("## Key facts from older parts of this conversation\n" + "\n".join(self.condensed))
         for c in self.compacts:
             parts.append(f"## Summary of messages {c.from_message}-{c.up_to_message}\n{c.summary.strip()}")
+        if self.withdrawn:
+            numbers = ", ".join(f"#{n}" for n in self.withdrawn[-20:])
+            parts.append(f"(Withdrawn since they were summarised: message(s) {numbers} of this conversation were "
+                         "answered again or edited by the user; what the summaries say of them no longer stands.)")
         return "\n\n".join(parts)
 
     def prompt_block(self) -> str:
@@ -131,25 +143,46 @@ def _key_facts(summary: str) -> list[str]:
     return [ln.strip() for ln in body.splitlines() if ln.strip()]
 
 
+def _within(text: str, tokens: int, est: Estimator) -> str:
+    if est.bound(text) <= tokens:
+        return text
+    return text[: est.prefix(text, max(0, tokens - est.bound(CUT_NOTE)))] + CUT_NOTE
+
+
 def build(store: UserStore, conversation_id: int, *, budget_tokens: int, estimator: Estimator | None = None,
-          cross_summary: str | None = None) -> MemoryContext:
+          cross_summary: str | None = None, exclude: Collection[int] = ()) -> MemoryContext:
+    """The memory within ``SHARES`` of ``budget_tokens``: the uncompacted messages first (up to
+    ``RAW_SHARE``), the summaries in what they leave (at least ``SUMMARY_SHARE``), then the raw
+    messages again in what the summaries leave; counted as requests are checked (``Estimator.bound``).
+    ``exclude``: message ids left out besides the superseded ones (the answer a regeneration is replacing)."""
     est = estimator or Estimator()
     conv = store.conversation(conversation_id)
     covered = store.compacted_up_to(conversation_id)
     ctx = MemoryContext(cross_summary=cross_summary)
-    ctx.messages, ctx.unshown = _fit_raw(store.messages(conversation_id, covered + 1),
-                                         int(budget_tokens * RAW_SHARE), est)
+    pending = [m for m in store.messages(conversation_id, covered + 1)
+               if m.message_id not in exclude and not revisions.is_superseded(m)]
+    # the raw messages are cut in characters: at the rate their text takes tokens by ``bound``
+    # (digits and punctuation take more than prose), measured on a sample of the latest
+    sample = "\n".join(history_line(m)[:2000] for m in pending[-201:-1])
+    rate = max(1.0, est.bound(sample) / est.text(sample)) if sample else 1.0
+    ctx.messages, ctx.unshown = _fit_raw(pending, int(budget_tokens * RAW_SHARE / rate), est)
+    if covered:
+        ctx.withdrawn = revisions.superseded_numbers(store, conversation_id, 1, covered)
+    raw = est.bound(ctx.transcript(skip_last=1))
     archive = conv.metadata.get("archive") or {}
+    share = max(int(budget_tokens * SUMMARY_SHARE), int(budget_tokens * SHARES) - raw)
+    if cross_summary:  # a briefing or an archive is one summary, unless imported: then cut to its share
+        ctx.cross_summary = _within(cross_summary, share // 2, est)
     if archive.get("summary"):
-        ctx.archive = archive["summary"]
+        ctx.archive = _within(str(archive["summary"]), share - est.bound(ctx.cross_summary or ""), est)
         ctx.archive_up_to = int(archive.get("up_to_message", 0))
-    room = int(budget_tokens * SUMMARY_SHARE) - (est.text(ctx.archive) if ctx.archive else 0)
-    if cross_summary:
-        room -= est.text(cross_summary)
+    room = share - (est.bound(ctx.archive) if ctx.archive else 0)
+    if ctx.cross_summary:
+        room -= est.bound(ctx.cross_summary)
     remaining = store.compacts(conversation_id, after=ctx.archive_up_to)
     kept: list[Compact] = []
     for c in reversed(remaining):  # newest first
-        cost = est.text(c.summary) + 12
+        cost = est.bound(c.summary) + 12
         if cost > room and kept:
             break
         kept.append(c)
@@ -161,7 +194,7 @@ def build(store: UserStore, conversation_id: int, *, budget_tokens: int, estimat
         facts: list[str] = []
         for c in older:
             for line in _key_facts(c.summary):
-                cost = est.text(line) + 1
+                cost = est.bound(line) + 12
                 if cost > room:
                     break
                 facts.append(f"[messages {c.from_message}-{c.up_to_message}] {line}")
@@ -169,4 +202,9 @@ def build(store: UserStore, conversation_id: int, *, budget_tokens: int, estimat
         ctx.condensed = facts
         if not facts or room <= 0:
             ctx.uncovered = (older[0].from_message, older[-1].up_to_message)
+    # what the summaries left goes to the raw messages, when they were cut or left out for room
+    left = int(budget_tokens * SHARES) - raw - est.bound(ctx.summary_block())
+    if left > 0 and len(ctx.messages) > 1 and (ctx.unshown or any(m.content.endswith(CUT_NOTE)
+                                                                  for m in ctx.messages)):
+        ctx.messages, ctx.unshown = _fit_raw(pending, int((budget_tokens * RAW_SHARE + left) / rate), est)
     return ctx

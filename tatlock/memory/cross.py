@@ -25,6 +25,7 @@ from tatlock.config import Paths
 from tatlock.errors import BackendError
 from tatlock.events import Event, ModelCall
 from tatlock.memory.context import history_line
+from tatlock.memory.fit import Window
 from tatlock.memory.tokens import Estimator
 from tatlock.redact import redact
 from tatlock.store import summaries as rows
@@ -67,7 +68,7 @@ def _fit(lines: list[str], tokens: int, est: Estimator) -> tuple[list[str], int]
     """The longest prefix of ``lines`` within ``tokens``; and the tokens it used."""
     out, used = [], 0
     for line in lines:
-        cost = est.text(line) + 1
+        cost = est.bound(line) + 1
         if used + cost > tokens:
             break
         out.append(line)
@@ -128,16 +129,23 @@ def build_cross_summary(store: UserStore, backend: Any, *, paths: Paths, exclude
                         emit: Callable[[Event], None] = _no_emit, now: dt.datetime | None = None,
                         model: str | None = None, limit: int = CROSS_LIMIT,
                         max_input_tokens: int = MAX_INPUT_TOKENS, estimator: Estimator | None = None,
-                        options: dict[str, Any] | None = None) -> str | None:
+                        options: dict[str, Any] | None = None, budget_tokens: int | None = None) -> str | None:
     """Build, store and return the briefing for the new conversation ``exclude_conversation_id``.
 
     None without a model call when the user has no earlier conversation with messages; None
     too when the model fails or answers without the sections (the caller logs; nothing stored).
+    With ``budget_tokens`` (the context window) the sources take at most what the instructions
+    and the briefing's allowance leave of it.
     """
     sources = _sources(store, exclude_conversation_id, limit)
     if not sources:
         return None
     est = estimator or Estimator()
+    if budget_tokens:
+        instructions = prompts.render("cross_summary.txt", count=len(sources), user_name=store.username,
+                                      conversations="")
+        room = Window(budget_tokens, est).text_room((options or {}).get("max_tokens"), instructions)
+        max_input_tokens = max(64, min(max_input_tokens, room - 16 * len(sources)))
     share = max(200, max_input_tokens // len(sources))
     blocks = [_conversation_block(store, c, share, est) for c in reversed(sources)]  # oldest first
     ids = [c.id for c in sources]

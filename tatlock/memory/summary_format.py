@@ -101,9 +101,48 @@ def transcript(messages: list[Message], max_tokens: int = MAX_TRANSCRIPT_TOKENS,
                estimator: Estimator | None = None) -> str:
     """The block as transcript lines within ``max_tokens``: when it is too long, the longest
     messages are cut first (to one common length), short ones stay whole. The full text stays
-    in the database and in recall; only the summary sees the cut."""
-    est = estimator or Estimator()
+    in the database and in recall; only the summary sees the cut. (Beyond what cutting to
+    ``MIN_MESSAGE_CHARS`` a message can do, the text is over: ``fits`` says whether it is not.)"""
+    # a secret someone once pasted is not handed to the model again, nor kept in its summary
+    return redact(_fitted(messages, max_tokens, estimator or Estimator()))
+
+
+def _fitted(messages: list[Message], max_tokens: int, est: Estimator) -> str:
     budget = int(max_tokens * est.chars_per_token)
+    # an answer regenerated or a question edited since is not summarised as if it still stood
+    messages = [m for m in messages if not (m.metadata or {}).get("superseded")]
+    text = _transcript(messages, budget)
+    for _ in range(6):  # the cut is made in characters; a text of digits or CJK takes more tokens a character
+        cost = est.bound(text)
+        if cost <= max_tokens:
+            break
+        budget = int(budget * max_tokens / cost * 0.95)
+        text = _transcript(messages, budget)
+    return text
+
+
+def fits(messages: list[Message], max_tokens: int, estimator: Estimator | None = None) -> bool:
+    """Whether the block's transcript can be cut to ``max_tokens``."""
+    est = estimator or Estimator()
+    return est.bound(_fitted(messages, max_tokens, est)) <= max_tokens
+
+
+def fitting_prefix(messages: list[Message], max_tokens: int, estimator: Estimator | None = None) -> int:
+    """How many messages of a block, from its first, fit ``max_tokens`` as a transcript
+    (at least one: a single message is cut to whatever room there is)."""
+    if fits(messages, max_tokens, estimator):
+        return len(messages)
+    lo, hi = 1, len(messages) - 1
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if fits(messages[:mid], max_tokens, estimator):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def _transcript(messages: list[Message], budget: int) -> str:
     lengths = [len(m.content) for m in messages]
     fixed = sum(len(transcript_line(dataclasses.replace(m, content=""))) + 1 for m in messages)
     cap: int | None = None
@@ -116,5 +155,4 @@ def transcript(messages: list[Message], max_tokens: int = MAX_TRANSCRIPT_TOKENS,
             else:
                 hi = mid - 1
         cap = lo
-    # a secret someone once pasted is not handed to the model again, nor kept in its summary
-    return redact("\n".join(transcript_line(m, cap) for m in messages))
+    return "\n".join(transcript_line(m, cap) for m in messages)

@@ -70,12 +70,16 @@ def catalogue(specs) -> str:
     return "\n".join(lines) if lines else "(none enabled)"
 
 
+def system_prompt(persona: str, specs) -> str:
+    return prompts.render("assess.txt", persona=persona, tools=catalogue(specs))
+
+
 def request(persona: str, specs, *, memory: str, now: str, location: str, author: str,
             question: str) -> list[dict[str, str]]:
     """Phase 1's messages: the stable system message (persona, instructions, catalogue), then
     the turn (memory, clock, location, the question)."""
     return [
-        {"role": "system", "content": prompts.render("assess.txt", persona=persona, tools=catalogue(specs))},
+        {"role": "system", "content": system_prompt(persona, specs)},
         {"role": "user", "content": prompts.render("assess_turn.txt", memory=memory, now=now, location=location,
                                                    author=author, question=question)},
     ]

@@ -14,6 +14,8 @@ MONTHS = ("january", "february", "march", "april", "may", "june", "july", "augus
 
 WORDS: dict[str, str] = {
     "weekday": "|".join(WEEKDAYS),
+    # the months but May, which is a verb as often ("it may rain")
+    "month_not_may": "|".join(m for m in MONTHS if m != "may"),
     "month": "|".join(MONTHS),
     # model families and vendors a butler must not claim to be (or be built by)
     "vendor": r"chat\s*gpt|gpt-?\d*o?|openai|llama\s*\d*(?:\.\d)?|meta|claude|anthropic|gemini|gemma|google|"
@@ -21,6 +23,17 @@ WORDS: dict[str, str] = {
     # "you" as people type it: shell shorthand and dropped letters
     "you": r"you|u|ya|yu",
     "your": r"your|ur|yr|yer",
+    # the gate's reading of the same: a model's name as a model speaks it, its look-alikes left
+    # alone ("a llama farm", "the mistral wind", "Claude Monet")
+    "model_name": r"chat\s*gpt|gpt-?\d(?:\.\d)?|llama(?:\s*\d(?:\.\d)?)?(?!\s+(?:farm|wool|herd|trek|ranch|s\b))|gemma|"
+                  r"mistral(?!\s+wind)|mixtral|qwen|claude(?!\s+monet|\s+debussy)|phi(?:-?\d(?:\.\d)?)?|smollm2?|"
+                  r"deepseek|gemini|bard|copilot|falcon|vicuna|openchat|tinyllama",
+    "model_maker": r"openai|open\s+ai|meta(?:\s+ai)?|google(?:\s+deepmind)?|anthropic|alibaba(?:\s+cloud)?|"
+                   r"mistral\s+ai|microsoft|hugging\s*face|deepseek|the\s+qwen\s+team",
+    # hedges: "just an AI", "only a program"
+    "merely": r"just|only|merely|simply",
+    # time words: a day's parts and the numbers of a clock in words
+    "hour_word": r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve",
 }
 # when a message is about now or soon (a forecast, a score, a machine's state), not a climate or a
 # history: spelt with the weekdays above

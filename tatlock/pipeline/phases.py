@@ -17,6 +17,7 @@ from typing import Any, Callable
 from tatlock.config import Config
 from tatlock.events import Event, ModelCall, PhaseFinished, PhaseStarted
 from tatlock.llm.base import Backend, Cancel, ChatResult
+from tatlock.memory.fit import Window
 from tatlock.memory.tokens import Estimator
 from tatlock.store.system import SystemStore
 from tatlock.store.user import UserStore
@@ -26,6 +27,14 @@ from tatlock.store.user import UserStore
 MAX_TOKENS = {"select_tools": 300, "quality": 120, "summary": 1400}
 
 Emit = Callable[[Event], None]
+
+
+def summary_tokens(window: int) -> int:
+    """Most tokens a summary (a compact, the archive, the briefing) may have: 1,400, or a quarter
+    of a smaller window (1,024 on the low tier's 4,096: with 1,400 a block's transcript had ~1,740
+    tokens beside the instructions, and forty short messages, each behind a dated header of some
+    twenty tokens on a digit-per-token tokenizer, had to be split into two requests)."""
+    return min(MAX_TOKENS["summary"], max(512, window // 4))
 
 
 @dataclass
@@ -47,6 +56,10 @@ class TurnEnv:
         where the window allows it (at a fixed 500 it was cut off mid-sentence), while a small
         model that rambles on a slow CPU is stopped well within the call's deadline."""
         return max(512, min(4096, self.budget() // 4))
+
+    def window(self) -> Window:
+        """The context window every request of the turn must fit (tatlock.memory.fit)."""
+        return Window(self.budget(), self.estimator)
 
     def options(self, temperature: float = 0.3, max_tokens: int | None = None) -> dict[str, Any]:
         """Backend-neutral options; every call is bounded (a small model can ramble forever)."""
@@ -83,7 +96,6 @@ def chat(env: TurnEnv, phase: Phase, messages: list[dict], *, cancel: Cancel | N
     r = env.backend.chat(messages, schema=schema, tools=tools, on_token=on_token,
                          options=env.options(temperature, max_tokens), cancel=cancel)
     phase.add(r)
-    env.estimator.calibrate(messages, r.prompt_tokens)
     phase.emit(ModelCall(phase.name, r.model, messages, r.content, round(r.ms, 1), r.prompt_tokens,
                          r.eval_tokens, [{"name": c.name, "arguments": c.arguments} for c in r.tool_calls],
                          schema is not None, [x["function"]["name"] for x in tools or ()],
@@ -104,7 +116,6 @@ class CountingBackend:
         kw.setdefault("cancel", self.cancel)
         r = self.inner.chat(messages, **kw)
         self.phase.add(r)
-        self.estimator.calibrate(messages, r.prompt_tokens)
         self.phase.emit(ModelCall(self.phase.name, r.model, messages, r.content, round(r.ms, 1),
                                   r.prompt_tokens, r.eval_tokens, [], kw.get("schema") is not None, []))
         return r

@@ -8,7 +8,7 @@ from typing import Any, Callable
 
 from tatlock import prompts
 from tatlock.llm.base import Cancel, StopGeneration
-from tatlock.pipeline import quality
+from tatlock.pipeline import budget, loops
 from tatlock.pipeline.phases import Phase, TurnEnv, chat
 
 Show = Callable[[str], None]
@@ -32,12 +32,14 @@ def respond(env: TurnEnv, emit: Callable[..., None], *, persona: str, turn_vars:
     StopGeneration to end the call: the gate saw a failing answer). Returns (answer, looped):
     ``looped`` when a model repeating itself was cut short and its repeats dropped."""
     p = Phase(name, emit)
+    system = system_prompt(persona)
+    turn_vars, findings = budget.respond_parts(env, system, turn_vars, findings, env.answer_tokens())
     messages = [
-        {"role": "system", "content": system_prompt(persona)},
+        {"role": "system", "content": system},
         {"role": "user", "content": prompts.render(
             "respond_turn.txt", **turn_vars, findings="\n".join(f"- {f}" for f in findings) or "- none")},
     ]
-    watch = quality.LoopWatch()
+    watch = loops.LoopWatch()
     looped = False
 
     def on_token(piece: str) -> None:
@@ -51,7 +53,7 @@ def respond(env: TurnEnv, emit: Callable[..., None], *, persona: str, turn_vars:
     r = chat(env, p, messages, cancel=cancel, on_token=on_token, temperature=0.5, max_tokens=env.answer_tokens())
     answer = r.content.strip()
     if looped:
-        answer = quality.without_repeats(answer)
+        answer = loops.without_repeats(answer)
     phases.append(p.finish(stopped=r.done_reason == "stopped"))
     if r.done_reason == "length" and not looped:
         phases[-1]["cut_short"] = True  # stopped at its length limit, mid-way

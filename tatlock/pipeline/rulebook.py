@@ -11,16 +11,31 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Iterator
+from typing import Any, Iterator
 
 from tatlock.pipeline.lexicon import expand
 
-__all__ = ["BOOKS", "MODULES", "Rule", "Rulebook"]
+__all__ = ["BOOKS", "MODULES", "Lazy", "Rule", "Rulebook", "lazy"]
 
 # the modules that define rulebooks: importing them registers their books in BOOKS (the examples
 # test imports every one; a module that defines a rulebook is listed here)
-MODULES: tuple[str, ...] = ("tatlock.pipeline.routing.guard_rules", "tatlock.pipeline.routing.needs",
-                             "tatlock.pipeline.routing.wording")
+MODULES: tuple[str, ...] = (
+    # the routing engine (pipeline/routing)
+    "tatlock.pipeline.routing.guard_rules",
+    "tatlock.pipeline.routing.needs",
+    "tatlock.pipeline.routing.wording",
+    # the quality gate's checks (pipeline/gate)
+    "tatlock.pipeline.gate.answers",
+    "tatlock.pipeline.gate.checks",
+    "tatlock.pipeline.gate.claims",
+    "tatlock.pipeline.gate.clock",
+    "tatlock.pipeline.gate.compute",
+    "tatlock.pipeline.gate.identity",
+    "tatlock.pipeline.gate.leaks",
+    "tatlock.pipeline.gate.machine",
+    "tatlock.pipeline.gate.secrets",
+    "tatlock.pipeline.gate.text",
+)
 
 
 @dataclass(eq=False)
@@ -50,6 +65,30 @@ class Rule:
 
     def search(self, text: str) -> re.Match[str] | None:
         return self.regex.search(text)
+
+
+class Lazy:
+    """A pattern that is not a rule (a tokenizer, a parser of a tool's line) compiled on first
+    use, so importing its module compiles nothing; it answers as the compiled pattern does."""
+
+    __slots__ = ("pattern", "flags", "_compiled")
+
+    def __init__(self, pattern: str, flags: int = 0):
+        self.pattern, self.flags = pattern, flags
+        self._compiled: re.Pattern[str] | None = None
+
+    @property
+    def compiled(self) -> re.Pattern[str]:
+        if self._compiled is None:
+            self._compiled = re.compile(self.pattern, self.flags)
+        return self._compiled
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.compiled, name)
+
+
+def lazy(pattern: str, flags: int = 0) -> Lazy:
+    return Lazy(pattern, flags)
 
 
 class Rulebook:

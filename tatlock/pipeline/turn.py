@@ -30,22 +30,21 @@ from tatlock.events import (
 )
 from tatlock.llm.base import Cancel, Cancelled, StopGeneration
 from tatlock.memory import context as memory_context
-from tatlock.pipeline import assess, quality
+from tatlock.pipeline import assess, budget, loops
 from tatlock.pipeline import facts as facts_mod
 from tatlock.pipeline import tools as tool_phase
-from tatlock.pipeline.gate import Brief, judge
-from tatlock.pipeline.phases import MAX_TOKENS, CountingBackend, Phase, TurnEnv, chat
+from tatlock.pipeline.gate import Brief, Finding, StreamGate, Verdict
+from tatlock.pipeline.phases import CountingBackend, Phase, TurnEnv, chat, summary_tokens
+from tatlock.pipeline.quality import judge, stream_gate
 from tatlock.pipeline.respond import respond, system_prompt, tz_label
 from tatlock.pipeline.routing import authority, guards
 from tatlock.pipeline.select import findings_of, run_tools
-from tatlock.pipeline.streamgate import StreamGate
 from tatlock.redact import redact
+from tatlock.store import revisions
 from tatlock.store.records import ToolSpec
 from tatlock.store.user import Author, Conversation, Message
 from tatlock.tools.base import TurnScope
 
-MATERIAL_SHARE = 0.4  # of the context budget, for piped-in material
-QUESTION_SHARE = 0.3  # of the context budget, for the message itself (the whole of it is stored)
 # said after an answer that stopped at its length limit (TurnEnv.answer_tokens)
 CUT_NOTE = " …\n\n*(I stopped at my length limit there, sir. Say \"go on\" and I shall continue.)*"
 
@@ -58,6 +57,10 @@ class TurnRequest:
     material: str | None
     author: Author
     system: str | None = None  # a one-off instruction for this turn (`ask -s`), after the persona
+    # answering the last question again, or an edit of it (store/revisions.py): the stored
+    # question answered again (None: the text is a new question), and the messages replaced
+    again: Message | None = None
+    supersedes: tuple[int, ...] = ()
 
 
 @dataclass
@@ -96,7 +99,7 @@ class TurnRunner:
         self.shown = ""  # what the user has seen of the answer so far
         self.question: Message | None = None
         self.plan: Plan | None = None
-        self._verdicts: dict[int, quality.Verdict] = {}  # a finished stream gate's verdict
+        self._verdicts: dict[int, Verdict] = {}  # a finished stream gate's verdict
         self.scope = TurnScope(env.store)
 
     # -- what the user sees ----------------------------------------------------------------
@@ -135,7 +138,7 @@ class TurnRunner:
         self.check()
         cross = self.briefing()
         self.check()
-        persona = self.env.system.persona_text()
+        persona = budget.persona(self.env, self.emit)
         if self.req.system:  # this turn only: the persona's last word, never stored as persona
             persona = f"{persona}\n{self.req.system}" if persona else self.req.system
         enabled = self.env.system.tools(enabled_only=True)
@@ -147,7 +150,7 @@ class TurnRunner:
         answer, runs, brief, verdict = self.answer(plan, persona=persona, enabled=enabled, turn_vars=turn_vars,
                                                    now=now)
         self.check()
-        answer, verdict = judge(self, answer, verdict, plan, brief, persona=persona, turn_vars=turn_vars, now=now,
+        answer, verdict = judge(self, answer, verdict, plan.route, brief, persona=persona, turn_vars=turn_vars,
                                 categories=[s.category for s in enabled])
         if verdict.verdict != "FALLBACK" and any(x.get("cut_short") for x in self.phases):
             # the answer stopped at its length limit mid-way: say so, rather than end mid-sentence
@@ -157,16 +160,29 @@ class TurnRunner:
 
     def store_question(self) -> Message:
         req = self.req
+        if req.again is not None:  # answered again: the question is stored already
+            self.question = req.again
+            return req.again
         meta: dict[str, Any] = {"interface": self.env.interface}
         if req.material:
             meta["material"] = req.material
             meta["search_text"] = req.material[:4000]
         if req.system:  # what the answer was asked to follow, on the record
             meta["system"] = req.system
+        if req.supersedes:
+            meta["edit_of"] = req.supersedes[0]
         msg = self.question = self.env.store.add_message(req.conversation.id, "user", req.text, req.author,
                                                          metadata=meta)
+        if req.supersedes:  # an edited question replaces the old one and its answers, now
+            revisions.supersede(self.env.store, req.supersedes, by=msg.message_id, how="edited")
         self.emit(MessageStored(msg.message_id, msg.message_number, "user", req.author.name))
         return msg
+
+    def replaced_by(self, reply: Message) -> None:
+        """A new answer to a question answered before: the earlier answers are superseded once
+        it is stored (until then, if the turn fails with nothing said, they still stand)."""
+        if self.req.again is not None and self.req.supersedes and reply.content.strip():  # not a bare cancel
+            revisions.supersede(self.env.store, self.req.supersedes, by=reply.message_id, how="regenerated")
 
     def briefing(self) -> str | None:
         """The summary of recent conversations: built once for a new conversation, then reused."""
@@ -181,7 +197,8 @@ class TurnRunner:
         backend = CountingBackend(self.env.backend, p, self.env.estimator, self.cancel)
         summary = cross.build_cross_summary(store, backend, paths=self.env.cfg.paths,
                                             exclude_conversation_id=conv.id, emit=self.emit, now=self.env.clock(),
-                                            options=self.env.options(0.2, MAX_TOKENS["summary"]))
+                                            options=self.env.options(0.2, summary_tokens(self.env.budget())),
+                                            estimator=self.env.estimator, budget_tokens=self.env.budget())
         if summary is None:  # the model failed or wrote no usable summary: go on without it
             self.emit(Notice("no summary of your recent conversations could be made this time", "cross_summary"))
         self.phases.append(p.finish(built=summary is not None))
@@ -191,34 +208,21 @@ class TurnRunner:
                        enabled: list[ToolSpec]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         """Phase 1's messages: the stable system message (persona, instructions, tool catalogue:
         byte-identical from turn to turn, so the server's prompt cache reuses it), then memory
-        (which grows at its end), the clock and the question. Also the variables the respond
-        phase reuses."""
+        (which grows at its end), the clock and the question, each within its part of the
+        window (pipeline/budget.py). Also the variables the respond phase reuses."""
         env = self.env
-        mem = memory_context.build(env.store, msg.conversation_id, budget_tokens=env.budget(),
-                                   estimator=env.estimator, cross_summary=cross_summary)
+        turn_vars: dict[str, Any] = dict(now=now.strftime("%A %d %B %Y, %H:%M ") + f"({tz_label(now)})",
+                                         location=env.store.get_var("location") or "unknown",
+                                         author=memory_context.speaker(msg))
+        room = budget.assess_room(env, assess.system_prompt(persona, enabled), turn_vars)
+        turn_vars["question"] = budget.question(env, msg.content, self.req.material, room, self.emit)
+        room -= env.estimator.bound(turn_vars["question"])
+        mem = memory_context.build(env.store, msg.conversation_id, estimator=env.estimator,
+                                   budget_tokens=budget.memory_budget(room, memory_context.SHARES),
+                                   cross_summary=cross_summary, exclude=self.req.supersedes)
         # recalled memory is data, redacted like a tool result: a secret pasted once is not handed on
-        turn_vars = dict(memory=redact(mem.prompt_block()),
-                         now=now.strftime("%A %d %B %Y, %H:%M ") + f"({tz_label(now)})",
-                         location=env.store.get_var("location") or "unknown",
-                         author=memory_context.speaker(msg), question=self.with_material(msg.content))
+        turn_vars["memory"] = budget.memory(env, redact(mem.prompt_block()), room)
         return assess.request(persona, enabled, **turn_vars), turn_vars
-
-    def with_material(self, text: str) -> str:
-        """The message as the model sees it: a long one cut to its share of the context (the
-        user is told; the whole message is stored and searchable), then any piped material."""
-        chars = self.env.estimator.chars_per_token
-        room = int(self.env.budget() * QUESTION_SHARE * chars)
-        if len(text) > room:
-            self.emit(Notice(f"your message is long: the model reads its first {room:,} of {len(text):,} characters "
-                             "(all of it is kept in memory)", "truncated"))
-            text = text[:room] + f"\n…[message cut here for length: {len(text) - room:,} more characters]"
-        material = self.req.material
-        if not material:
-            return text
-        room = int(self.env.budget() * MATERIAL_SHARE * chars)
-        body = material if len(material) <= room else (
-            material[:room] + f"\n…[material truncated: {len(material) - room} more characters]")
-        return f"{text}\n\nMaterial provided with the message:\n```\n{body}\n```"
 
     def assess(self, messages: list[dict[str, Any]], enabled: list[ToolSpec], persona: str) -> Plan:
         """Phase 1 beside the deterministic side (guard rules, the classifier, sure tool needs)."""
@@ -233,15 +237,14 @@ class TurnRunner:
         credible = rule is not None or guards.credible_guard(text)
         streamer = assess.AnswerStreamer(allow=rule is None and not det.sure,
                                          decisions=("DIRECT",) if credible else ("DIRECT", "CAPABILITY_GUARD"))
-        gate = Brief(text, persona, self.env.secrets,
-                     prompt_text=prompts.render("assess.txt", persona="", tools=assess.catalogue(enabled))
-                     ).stream_gate()
+        gate = stream_gate(Brief(text, persona, self.env.secrets,
+                                 prompt_text=prompts.render("assess.txt", persona="", tools=assess.catalogue(enabled))))
         a: assess.Assessment | None
         route: str
         guard: str | None
         before_answer = 0  # pieces (tokens, on llama-server) of JSON generated before the answer began
         cut = False  # the call stopped at its token cap
-        watch, looped = quality.LoopWatch(), False  # a direct answer looping, as respond's are watched
+        watch, looped = loops.LoopWatch(), False  # a direct answer looping, as respond's are watched
         if authority.skips_assessment(det):
             # a pure guard the deterministic side decides alone (measured 99% precise): the call
             # is saved and the guard path costs one call (routing/authority.py, rule 1)
@@ -276,7 +279,7 @@ class TurnRunner:
             a = assess.parse(raw)
             if (a is None or gate.failed) and streamer.decision in streamer.decisions and streamer.emitted.strip():
                 # the JSON was cut off (token cap, a loop, or the gate stopped it) after the answer had started
-                emitted = quality.without_repeats(streamer.emitted) if looped else streamer.emitted
+                emitted = loops.without_repeats(streamer.emitted) if looped else streamer.emitted
                 a = assess.Assessment("DIRECT", answer=emitted.strip(), form="truncated")
             route, guard, source = astuple(authority.reconcile(a, det, credible=credible))
         wanted = list(a.tools) if a else []
@@ -298,13 +301,13 @@ class TurnRunner:
         return plan
 
     def answer(self, plan: Plan, *, persona: str, enabled: list[ToolSpec], turn_vars: dict[str, Any],
-               now: dt.datetime) -> tuple[str, list[tool_phase.ToolRun], Brief, quality.Verdict | None]:
+               now: dt.datetime) -> tuple[str, list[tool_phase.ToolRun], Brief, Verdict | None]:
         """The answer before the gate: Phase 1's direct answer, or tools and/or guard facts and
         Phase 4, streamed through the gate. Returns (answer, tool runs, what the gate is told,
         the stream gate's verdict when the answer streamed through one)."""
         a = plan.assessment
         brief = Brief(self.req.text, persona, self.env.secrets, guard_parts=plan.guard_parts,
-                      other_part=plan.other_part)
+                      other_part=plan.other_part, clock=now, told=(str(turn_vars.get("memory") or ""),))
         if plan.route == "CAPABILITY_GUARD":
             brief.facts = facts_mod.for_guard(plan.rule.parts if plan.rule else (), plan.guard, now=now,
                                               categories=[s.category for s in enabled], zone=tz_label(now))
@@ -312,10 +315,11 @@ class TurnRunner:
             brief.prompt_text = prompts.render("assess.txt", persona="", tools=assess.catalogue(enabled))
             gate = plan.stream
             if gate is None:  # not streamed (a text-form assessment): gate it now, whole
-                gate = brief.stream_gate()
+                gate = stream_gate(brief)
                 self.show(gate.feed(a.answer))
             return self._finish_stream(gate, brief), [], brief, self._stream_verdict(gate, brief)
         runs: list[tool_phase.ToolRun] = []
+        tool_lines: list[str] = []  # the tools' results as the respond phase reads them
         if plan.route == "TOOLS_NEEDED" or (plan.route == "CAPABILITY_GUARD" and plan.wanted):
             msg = self.question
             assert msg is not None
@@ -324,22 +328,23 @@ class TurnRunner:
                              text=self.req.text, conversation_id=self.req.conversation.id,
                              author_id=self.req.author.id, message_id=msg.message_id, phases=self.phases,
                              cancel=self.cancel, scope=self.scope, describe_image=self.describe_image)
-            brief.tool_findings = findings_of(runs)
+            brief.findings = [Finding.from_run(r) for r in runs]
+            tool_lines = findings_of(runs)
             self.check()
         brief.prompt_text = system_prompt("")
         earlier = self.shown.strip()  # part of a first answer shown before the route changed
-        gate = brief.stream_gate()
+        gate = stream_gate(brief)
 
         def show(piece: str) -> None:
             self._show_gated(gate, piece, replacing=bool(earlier))
 
         answer, looped = respond(self.env, self.emit, persona=persona, turn_vars=turn_vars,
-                                 findings=brief.tool_findings + facts_mod.lines(brief.facts), phases=self.phases,
+                                 findings=tool_lines + facts_mod.lines(brief.facts), phases=self.phases,
                                  cancel=self.cancel, show=show)
         if gate.failed is not None:
             return answer, runs, brief, gate.failed
         rest = self._finish_stream(gate, brief, show=not (earlier or looped))
-        verdict: quality.Verdict | None = self._stream_verdict(gate, brief)
+        verdict: Verdict | None = self._stream_verdict(gate, brief)
         if looped:  # the answer that stands is the loop cut short: the gate judges that one
             self.replace(answer, "the model started repeating itself")
             verdict = None
@@ -364,9 +369,9 @@ class TurnRunner:
             self._verdicts[id(gate)] = v
             if v.verdict != "FALLBACK" and show:
                 self.show(rest)
-        return gate.text.strip()
+        return gate.answer.strip()
 
-    def _stream_verdict(self, gate: StreamGate, brief: Brief) -> quality.Verdict:
+    def _stream_verdict(self, gate: StreamGate, brief: Brief) -> Verdict:
         return gate.failed or self._verdicts.get(id(gate)) or gate.finish(
             guard_parts=brief.guard_parts, other_part=brief.other_part)[1]
 
@@ -380,7 +385,7 @@ class TurnRunner:
 
     # -- the end ---------------------------------------------------------------------------
 
-    def store_reply(self, answer: str, plan: Plan, verdict: quality.Verdict, tools: list[str]) -> None:
+    def store_reply(self, answer: str, plan: Plan, verdict: Verdict, tools: list[str]) -> None:
         msg = self.question
         assert msg is not None
         store, conv = self.env.store, self.req.conversation
@@ -389,6 +394,7 @@ class TurnRunner:
             metadata={"route": plan.route, "guard": plan.guard, "tools": tools, "topics": plan.topics,
                       "quality": verdict.label, "quality_checks": verdict.checks, "phases": self.phases,
                       "model": self.env.backend.model, "decision_source": plan.source})
+        self.replaced_by(reply)
         self.emit(MessageStored(reply.message_id, reply.message_number, "assistant", "Tatlock"))
         if plan.topics:
             store.add_topics(conv.id, plan.topics, message_id=msg.message_id)
@@ -406,6 +412,7 @@ class TurnRunner:
             meta.update(route=plan.route, guard=plan.guard, topics=plan.topics, decision_source=plan.source)
         reply = self.env.store.add_message(self.req.conversation.id, "assistant", self.shown.strip(),
                                            Author.assistant(), reply_to=msg.message_id, metadata=meta)
+        self.replaced_by(reply)
         self.emit(MessageStored(reply.message_id, reply.message_number, "assistant", "Tatlock"))
         return reply.message_id
 

@@ -8,6 +8,7 @@ from typing import Any, Callable, Protocol
 from tatlock.config import Config, Paths
 from tatlock.events import Event
 from tatlock.llm.base import Backend
+from tatlock.memory.tokens import Estimator
 from tatlock.store.system import SystemStore
 from tatlock.store.user import Author, UserStore
 
@@ -30,6 +31,9 @@ class Core(Protocol):
     def new_backend(self, model: str | None = None) -> Backend: ...
 
     def budget(self) -> int: ...
+
+    @property
+    def estimator(self) -> Estimator: ...
 
     def summary_options(self) -> dict[str, Any]: ...
 

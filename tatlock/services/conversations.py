@@ -66,6 +66,12 @@ class Conversations:
         """One message by its id (``NotFound``, kind "message", when there is none)."""
         return self._store.message(message_id)
 
+    def version(self) -> int:
+        """A number that changes whenever the memory was written from elsewhere since the last
+        call on this thread (another process, an MCP client, a turn's thread): cheap enough to
+        poll every second, so a list of conversations can follow what others write."""
+        return self._store.data_version()
+
     def in_room(self, room_id: str, interface: str | None = None) -> builtins.list[Conversation]:
         """The conversations of a room (most recent first), for one interface or all."""
         if not str(room_id or "").strip():
@@ -77,6 +83,27 @@ class Conversations:
             raise UsageError("a conversation needs a room id and an interface")
         return self._store.create_conversation(room_id.strip(), interface.strip(),
                                                title=_title(title) if title else None)
+
+    def last_exchange(self, conversation_id: int) -> tuple[Conversation, Message, builtins.list[Message]]:
+        """The conversation, its last standing question and the standing replies to it (what
+        ``Butler.regenerate`` answers again and ``Butler.edit_last`` replaces)."""
+        from tatlock.store import revisions
+
+        conv = self._store.conversation(_id(conversation_id))
+        question, replies = revisions.last_exchange(self._store, conv.id)
+        if question is None:
+            raise UsageError("this conversation has no question to answer again or edit yet")
+        return conv, question, replies
+
+    def set_model(self, conversation_id: int, model: str | None) -> Conversation:
+        """The model the conversation's turns use from now on (its own choice, kept); None:
+        the default again."""
+        from tatlock.services.models import model_name
+
+        cid = _id(conversation_id)
+        self._store.conversation(cid)  # NotFound first
+        self._store.set_conversation_metadata(cid, model=model_name(model) if model is not None else None)
+        return self._store.conversation(cid)
 
     def topics(self, conversation_id: int | None = None) -> builtins.list[tuple[str, int]]:
         rows = self._store.topics(None if conversation_id is None else _id(conversation_id))
@@ -183,7 +210,8 @@ class Conversations:
             core.publish(ev)
 
         done = compact_due(self._store, core.new_backend(model), conv.id, interval=interval, emit=emit,
-                           budget_tokens=core.budget(), options=core.summary_options())
+                           budget_tokens=core.budget(), options=core.summary_options(),
+                           estimator=core.estimator)
         if failures:
             raise TatlockError(f"compaction failed: {failures[0]} ({len(done)} block(s) compacted before)",
                                kind="compaction")

@@ -49,5 +49,7 @@ def conversation_markdown(d: Detail) -> str:
     lines += ["## Messages", ""]
     for m in d.messages:
         mark = " · cancelled" if m.metadata.get("cancelled") else (" · failed" if m.metadata.get("failed") else "")
+        if m.metadata.get("superseded"):  # answered again, or the question edited: it no longer stands
+            mark += f" · superseded ({m.metadata['superseded'].get('how', 'replaced')})"
         lines += [f"**{speaker(m)}** · #{m.message_number} · {local(m.timestamp)}{mark}", "", m.content, ""]
     return "\n".join(lines)

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from typing import Callable
 
-from tatlock.errors import BackendError, ConfigError
+from tatlock.config import Config
+from tatlock.errors import BackendError, ConfigError, UsageError
 from tatlock.events import PullProgress
-from tatlock.llm.base import Cancel
+from tatlock.llm.base import Backend, Cancel
+from tatlock.llm.factory import make_backend
+from tatlock.memory.tokens import Estimator
 from tatlock.services.base import Core
+from tatlock.store.user import Conversation
+from tatlock.text import inert_line
 
 
 @dataclass
@@ -34,9 +40,71 @@ class ModelStatus:
         return self.reachable and self.available
 
 
+def model_name(model: object) -> str:
+    """A model name as config.toml's ``model`` takes it (one word)."""
+    name = str(model or "").strip()
+    if not name or len(name) > 300 or any(c.isspace() for c in name):
+        raise UsageError(f"{inert_line(str(model))[:60]!r} is not a model name (one word, such as llama3.2:3b)")
+    return name
+
+
+class Budget:
+    """The context budget of a model besides the default: config, else the smaller of the
+    tier's and the model's own window (asked of the server once)."""
+
+    def __init__(self, cfg: Config, backend: Backend):
+        self.cfg, self.backend = cfg, backend
+        self.tokens: int | None = int(cfg.context_size) if cfg.context_size else None
+
+    def __call__(self) -> int:
+        if self.tokens is None:
+            tier = int(self.cfg.effective("context_size"))
+            try:
+                server = self.backend.context_length()
+            except BackendError as exc:
+                if exc.kind == "timeout":  # a server that does not answer: not twice
+                    raise
+                server = None
+            self.tokens = min(tier, server) if server else tier
+        return self.tokens
+
+
 class Models:
     def __init__(self, core: Core):
         self._core = core
+        self._lock = threading.Lock()
+        self._in_use: dict[str, tuple[Backend, Estimator, Budget]] = {}
+        self._owned: list[Backend] = []  # the backends made here, closed with the butler
+
+    def for_conversation(self, conversation: Conversation | int | None, model: str | None = None) -> str:
+        """The model a turn uses: ``model`` if given, else the one chosen for the conversation
+        (``conversations.set_model``), else the default (``open(model=)``, config, the tier)."""
+        if model:
+            return model_name(model)
+        if isinstance(conversation, int):
+            conversation = self._core.store.conversation(conversation)
+        chosen = conversation.metadata.get("model") if conversation is not None else None
+        return chosen if isinstance(chosen, str) and chosen else self._core.model
+
+    def in_use(self, model: str, given: Backend | None = None) -> tuple[Backend, Estimator, Budget]:
+        """The backend, token estimates and context budget of a model besides the default one
+        (a conversation chose it), made once and kept: turns with it reuse its connection.
+        ``given``: a backend of the caller's own that serves every model (tests)."""
+        with self._lock:
+            if model not in self._in_use:
+                core = self._core
+                backend = given or make_backend(core.cfg, model)
+                if given is None:
+                    self._owned.append(backend)
+                self._in_use[model] = (backend, Estimator(model, core.paths.data_dir / "token_calibration.json"),
+                                       Budget(core.cfg, backend))
+            return self._in_use[model]
+
+    def close(self) -> None:
+        with self._lock:
+            owned, self._owned, self._in_use = self._owned, [], {}
+        for backend in owned:
+            backend.close()
 
     def tier(self) -> tuple[str, str]:
         """(tier name, why it was chosen)."""

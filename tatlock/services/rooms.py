@@ -116,7 +116,8 @@ class Rooms:
             core.publish(ev)
 
         done += compact_due(self._store, core.new_backend(), cid, interval=rest, emit=emit,
-                            budget_tokens=core.budget(), options=core.summary_options())
+                            budget_tokens=core.budget(), options=core.summary_options(),
+                            estimator=core.estimator)
         if failures:
             raise TatlockError(f"compaction failed: {failures[0]}", kind="compaction")
         return done

@@ -145,6 +145,11 @@ class UserStore:
             self.conn.execute("UPDATE conversations SET metadata = ? WHERE id = ?",
                               (json.dumps(meta), conversation_id))
 
+    def data_version(self) -> int:
+        """A number that changes whenever another connection (another process, another
+        thread's connection) commits to this database; this thread's own writes leave it."""
+        return int(self.conn.execute("PRAGMA data_version").fetchone()[0])
+
     # -- messages --------------------------------------------------------------------------
 
     def add_message(self, conversation_id: int, role: str, content: str, author: Author, *,

@@ -21,6 +21,11 @@ class Author:
     def assistant(cls) -> "Author":
         return cls("tatlock", "Tatlock", is_bot=True)
 
+    @classmethod
+    def of(cls, message: "Message") -> "Author":
+        """Who wrote a stored message."""
+        return cls(message.author_id, message.author_name, is_bot=message.author_is_bot, is_anchor=message.is_anchor)
+
 
 @dataclass(frozen=True)
 class Conversation:

@@ -24,13 +24,24 @@ def _limit(value: Any, default: int = 10, top: int = 50) -> int:
         return default
 
 
-def _hit(h) -> dict[str, Any]:
+def _hit(h, withdrawn: dict[int, str] | None = None) -> dict[str, Any]:
     if h.kind == "compact":
         return {"kind": "summary", "conversation_id": h.conversation_id,
                 "messages": f"{h.from_message}-{h.up_to_message}", "when": local(h.timestamp),
                 "text": h.content}
-    return {"kind": "message", "conversation_id": h.conversation_id, "message": h.message_number,
-            "author": h.author_name, "when": local(h.timestamp), "text": h.content}
+    out = {"kind": "message", "conversation_id": h.conversation_id, "message": h.message_number,
+           "author": h.author_name, "when": local(h.timestamp), "text": h.content}
+    how = (withdrawn or {}).get(h.message_id)
+    if how:  # an answer given again or a question edited since: found, but it no longer stands
+        out["superseded"] = f"{how} later: this no longer stands"
+    return out
+
+
+def _hits(store, hits: list) -> list[dict[str, Any]]:
+    from tatlock.store.revisions import withdrawn
+
+    gone = withdrawn(store, [h.message_id for h in hits if h.kind != "compact"])
+    return [_hit(h, gone) for h in hits]
 
 
 def recall_memories(*, ctx: ToolContext, keyword: str, limit: int = 10) -> dict:
@@ -42,7 +53,7 @@ def recall_memories(*, ctx: ToolContext, keyword: str, limit: int = 10) -> dict:
     from tatlock.memory.search import search
 
     hits = search(store, str(keyword), limit=_limit(limit))
-    return {"keyword": keyword, "count": len(hits), "results": [_hit(h) for h in hits]}
+    return {"keyword": keyword, "count": len(hits), "results": _hits(store, hits)}
 
 
 def recall_memories_with_time(*, ctx: ToolContext, start: str, end: str = "", keyword: str = "") -> dict:
@@ -66,7 +77,7 @@ def recall_memories_with_time(*, ctx: ToolContext, start: str, end: str = "", ke
         return {"error": "The end of the period is before its start."}
     hits = search(store, str(keyword or ""), limit=20, start=iso(lo), end=iso(hi), include_compacts=False)
     return {"period": format_range(lo, hi), "keyword": keyword or None, "count": len(hits),
-            "results": [_hit(h) for h in hits]}
+            "results": _hits(store, hits)}
 
 
 def recall_topic(*, ctx: ToolContext, topic: str, limit: int = 10) -> dict:
@@ -77,7 +88,7 @@ def recall_topic(*, ctx: ToolContext, topic: str, limit: int = 10) -> dict:
 
     hits = search(store, "", topic=str(topic or "").strip(), limit=_limit(limit))
     known = [r["name"] for r in store.topics()[:20]]
-    return {"topic": topic, "count": len(hits), "results": [_hit(h) for h in hits],
+    return {"topic": topic, "count": len(hits), "results": _hits(store, hits),
             "known_topics": known if not hits else None}
 
 

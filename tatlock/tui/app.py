@@ -15,15 +15,17 @@ from __future__ import annotations
 
 import asyncio
 import shlex
+import time
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal
+from textual.css.query import NoMatches
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Button, Footer
+from textual.widgets import Footer
 
 from tatlock.errors import TatlockError
 from tatlock.events import (
@@ -33,11 +35,13 @@ from tatlock.events import (
     ConversationReady,
     ErrorEvent,
     Event,
+    MessageStored,
     TurnCancelled,
     TurnFinished,
 )
-from tatlock.tui.actions import ACTIONS
+from tatlock.tui.actions import ACTIONS, in_footer_order
 from tatlock.tui.conversation_actions import ConversationActions
+from tatlock.tui.server_actions import ServerActions
 from tatlock.tui.format import one_line
 from tatlock.tui.jobs import Jobs
 from tatlock.tui.widgets.chat import ChatPanel
@@ -51,16 +55,16 @@ if TYPE_CHECKING:  # pragma: no cover
 
 PANES_FROM = 120  # columns from which the side panes show without asking
 SIDEBAR_FROM = 140
-STATUS_RETRY = 20.0  # seconds between checks while the server is down
 ROOM = "tui"
 AFTER_TURN = 0.25  # seconds after a turn ends before the sidebar and panes reload
+LIVE_EVERY = 1.0  # seconds between looks for what others wrote (another process, MCP, a turn's thread)
 
 
-class TatlockApp(ConversationActions):
+class TatlockApp(ConversationActions, ServerActions):
     CSS_PATH = "tatlock.tcss"
     TITLE = "Tatlock"
     BINDINGS = [Binding(a.key, a.action, a.footer or a.title, show=a.footer is not None, priority=a.priority)
-                for a in ACTIONS if a.key]
+                for a in in_footer_order() if a.key]
 
     class Background(Message):
         """An event of the background work (compaction), handed over from its thread."""
@@ -83,8 +87,10 @@ class TatlockApp(ConversationActions):
         self.status: ModelStatus | None = None
         self.panes_forced: bool | None = None
         self.sidebar_forced: bool | None = None
+        self.sidebar_before_search: tuple[bool | None] | None = None  # Ctrl+F showed the list: as it was
         self.saved_theme = self.cfg.theme
         self.failure: BaseException | None = None  # why the butler could not be opened
+        self.seen_version: int | None = None  # the memory's data version the list was last read at
         self.ready = asyncio.Event()
         self._theme_ready = False
         self._unsubscribe: Any = None
@@ -100,14 +106,23 @@ class TatlockApp(ConversationActions):
         """The butler this app opened itself (the caller closes it), if any."""
         return self._butler if self.opener is not None else None
 
-    # -- building: the chat first, the rest after the first frame --------------------------
+    # -- building: the whole screen in the first frame, the butler after it ----------------
 
     def compose(self) -> ComposeResult:
+        from tatlock.tui.widgets.panes import SidePanes
+        from tatlock.tui.widgets.sidebar import Sidebar
+
         yield StatusHeader(id="header", markup=False)
         yield ServerBanner(id="banner")
         with Horizontal(id="body"):
+            # shown or not by the width from the first frame (one layout pass: mounting them after
+            # it cost a second pass, and the Debug tab came a third of a second later)
+            sidebar, panes = Sidebar(id="sidebar"), SidePanes(id="panes")
+            sidebar.display, panes.display = self.shows_sidebar(self.size.width), self.shows_panes(self.size.width)
+            yield sidebar
             yield ChatPanel(self.turn_event, id="chat")
-        yield Footer()
+            yield panes
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         if self.saved_theme and self.saved_theme in self.available_themes:
@@ -118,10 +133,7 @@ class TatlockApp(ConversationActions):
         self.call_after_refresh(lambda: self.run_worker(self.start(), group="startup"))
 
     async def start(self) -> None:
-        await self.mount_side()
-        # a few frames' grace before the butler's modules load on a pool thread: they hold the
-        # interpreter lock for a while, and the footer's keys and the panes paint first this way
-        await asyncio.sleep(0.05)
+        await self.whole_screen_painted()
         if self._butler is None:
             try:
                 self._butler = await self.jobs.run(self.opener)  # type: ignore[arg-type]
@@ -135,24 +147,48 @@ class TatlockApp(ConversationActions):
         self.chat.show_speaker()
         if self.should_check_server:
             self.check_server()
-        cid = None
-        if not self.start_new:
-            latest = await self.jobs.run(self.butler.conversations.in_room, ROOM, ROOM)
-            cid = latest[0].id if latest else None
-        await self.open_conversation(cid)
-        await self.sidebar.reload()
+        try:
+            cid = None
+            if not self.start_new:
+                latest = await self.jobs.run(self.butler.conversations.in_room, ROOM, ROOM)
+                cid = latest[0].id if latest else None
+            await self.open_conversation(cid)
+            await self.sidebar.reload()
+        except NoMatches:
+            if self.is_running and not self._closing:
+                raise
+            return  # quit while starting: the widgets are gone, and nothing is left to show
+        self.set_interval(LIVE_EVERY, self.follow_changes)
 
-    async def mount_side(self) -> None:
-        from tatlock.tui.widgets.panes import SidePanes
-        from tatlock.tui.widgets.sidebar import Sidebar
+    async def whole_screen_painted(self, limit: float = 1.0) -> None:
+        """Wait (at most ``limit`` seconds) until the panes' tabs and the footer's keys, composed
+        in the frames after the first, are laid out (and so drawn with that layout): the butler's
+        modules, loaded next on a pool thread, hold the interpreter lock for a while, and loaded
+        at once they held those frames back by a fifth of a second."""
+        deadline = time.monotonic() + limit
+        while time.monotonic() < deadline and not (self.query("ContentTab") and any(
+                key.region for key in self.query("FooterKey"))):
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.02)  # the frame with them goes out to the terminal
 
-        body = self.query_one("#body")
-        self.arrange(self.size.width)
-        sidebar, panes = Sidebar(id="sidebar"), SidePanes(id="panes")
-        sidebar.display = panes.display = False  # shown by arrange() once mounted, no flicker
-        await body.mount(sidebar, before=self.chat)
-        await body.mount(panes)
-        self.arrange(self.size.width)
+    @work(exclusive=True, group="live")
+    async def follow_changes(self) -> None:
+        """The list follows the memory: a conversation another process or an MCP client starts
+        or writes to, a title changed elsewhere, the counts as a turn stores its messages."""
+        try:
+            version = await self.jobs.run(self.butler.conversations.version)
+        except TatlockError:
+            return  # the memory cannot be read just now: the next look tries again
+        if version != self.seen_version:
+            if self.seen_version is not None:
+                try:
+                    await self.sidebar.reload()
+                    shown = [c for c in self.sidebar.conversations if c.id == self.chat.conversation_id]
+                    if shown:
+                        await self.chat.catch_up(shown[0].message_count)
+                except NoMatches:
+                    return  # another screen is shown, or the app is closing: the next look catches up
+            self.seen_version = version
 
     def on_unmount(self) -> None:
         if self._unsubscribe is not None:
@@ -174,22 +210,66 @@ class TatlockApp(ConversationActions):
     def pane(self, name: str) -> Any:
         return self.query_one(f"#{name}-pane")
 
+    def panes_mounted(self) -> bool:
+        """The hidden tabs' panes are mounted a moment after the first frame (see panes.py)."""
+        return bool(self.query("#compaction-pane")) and bool(self.query("#memory-pane"))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Esc's "Stop" is in the footer only while an answer is being written, in the place of
+        "New" (which waits for the answer anyway): the footer keeps to 80 columns."""
+        streaming = bool(self.query(ChatPanel)) and self.chat.streaming
+        if action == "cancel_turn":
+            return streaming
+        if action == "new_conversation":
+            return not streaming
+        return True
+
+    # -- typing anywhere -------------------------------------------------------------------
+
+    def on_key(self, event: events.Key) -> None:
+        """A printable key typed where nothing takes text (the transcript, the list, a pane)
+        goes to the message box, as if typed there. Keys bound where they were typed (r, e, s
+        in the list and the Debug pane) keep their meaning; other screens keep their keys.
+        (This runs before Textual checks those bindings, hence the look at them here.)"""
+        if not event.is_printable or self.screen is not self.screen_stack[0] or not event.character:
+            return
+        from textual.widgets import Input, TextArea
+
+        if isinstance(self.focused, (Input, TextArea)):
+            return
+        bound = self.screen.active_bindings
+        if any(key in bound for key in event.aliases):
+            return
+        composer = self.chat.composer
+        composer.focus()
+        composer.insert(event.character)
+        event.stop()
+        event.prevent_default()
+
     # -- layout ----------------------------------------------------------------------------
 
-    def on_resize(self) -> None:
-        self.arrange(self.size.width)
+    def on_resize(self, event: events.Resize) -> None:
+        # the event's size: this handler runs before Textual's own, which is what updates self.size
+        self.arrange(event.size.width)
+
+    def shows_panes(self, width: int) -> bool:
+        return self.panes_forced if self.panes_forced is not None else width >= PANES_FROM
+
+    def shows_sidebar(self, width: int) -> bool:
+        return self.sidebar_forced if self.sidebar_forced is not None else width >= SIDEBAR_FROM
 
     def arrange(self, width: int) -> None:
         for panes in self.query("#panes"):
-            panes.display = self.panes_forced if self.panes_forced is not None else width >= PANES_FROM
+            panes.display = self.shows_panes(width)
         for sidebar in self.query("#sidebar"):
-            sidebar.display = self.sidebar_forced if self.sidebar_forced is not None else width >= SIDEBAR_FROM
+            sidebar.display = self.shows_sidebar(width)
 
     def action_toggle_panes(self) -> None:
         self.panes_forced = not self.query_one("#panes").display
         self.arrange(self.size.width)
 
     def action_toggle_sidebar(self) -> None:
+        self.sidebar_before_search = None
         self.sidebar_forced = not self.sidebar.display
         self.arrange(self.size.width)
 
@@ -206,6 +286,7 @@ class TatlockApp(ConversationActions):
         self.pane("debug").add(ev)
         if isinstance(ev, ConversationReady):
             self.sidebar.set_current(ev.conversation_id)
+        elif isinstance(ev, MessageStored):  # a new conversation appears with its first message, counts go up
             self.run_worker(self.sidebar.reload(), group="sidebar")
         elif isinstance(ev, (TurnFinished, TurnCancelled, ErrorEvent)):
             # the sidebar and the panes catch up a moment later: their queries and layout would
@@ -223,8 +304,10 @@ class TatlockApp(ConversationActions):
             self.post_message(self.Background(ev))
 
     @on(Background)
-    def background(self, message: Background) -> None:
+    async def background(self, message: Background) -> None:
         ev = message.event
+        while not self.panes_mounted():
+            await asyncio.sleep(0.02)
         self.pane("compaction").add(ev)
         if isinstance(ev, CompactionFinished) and ev.conversation_id == self.chat.conversation_id:
             self.refresh_detail()
@@ -236,6 +319,8 @@ class TatlockApp(ConversationActions):
         cid = self.chat.conversation_id
         detail = await self.jobs.run(self.butler.conversations.get, cid, limit=0) if cid is not None else None
         variables = await self.jobs.run(self.butler.variables.list)
+        while not self.panes_mounted():
+            await asyncio.sleep(0.02)
         self.pane("compaction").show(detail)
         self.pane("memory").show(detail, variables, self.butler.clock())
 
@@ -243,6 +328,7 @@ class TatlockApp(ConversationActions):
         await self.chat.open(cid, at_message=at_message)
         self.sidebar.set_current(cid)
         self.refresh_detail()
+        self.model_changed()
 
     async def on_sidebar_open(self, event: Sidebar.Open) -> None:
         if self.chat.streaming and event.conversation_id != self.chat.conversation_id:
@@ -250,50 +336,7 @@ class TatlockApp(ConversationActions):
             return
         await self.open_conversation(event.conversation_id, event.message_number)
         self.chat.composer.focus()
-
-    # -- the server ------------------------------------------------------------------------
-
-    def show_header(self) -> None:
-        tier = self.status.tier if self.status is not None else "…"
-        if self._butler is not None:
-            user, model = self._butler.username, self._butler.model
-        else:
-            user, model = self.cfg.user, self.cfg.model or "…"
-        self.query_one(StatusHeader).show(user=user, model=model, tier=tier, status=self.status)
-        self.query_one(ServerBanner).show(self.status)
-
-    @work(exclusive=True, group="status")
-    async def check_server(self) -> None:
-        await self.ready.wait()
-        try:
-            self.status = await self.jobs.run(self.butler.models.status, slow=True)
-        except TatlockError as exc:  # a bad tier setting, say: say so, keep going
-            self.notify(exc.message, severity="error")
-            return
-        self.show_header()
-        if not self.status.reachable:
-            self.set_timer(STATUS_RETRY, self.check_server)
-
-    def action_check_server(self) -> None:
-        self.status = None
-        self.show_header()
-        self.check_server()
-
-    @on(Button.Pressed, "#banner-check")
-    def banner_check(self) -> None:
-        self.action_check_server()
-
-    @on(Button.Pressed, "#banner-pull")
-    def banner_pull(self) -> None:
-        self.action_pull_model()
-
-    def action_pull_model(self) -> None:
-        from tatlock.tui.screens.pull import PullScreen
-
-        if not self.ready.is_set():
-            return
-        model = self.status.model if self.status is not None else self.butler.model
-        self.push_screen(PullScreen(model), lambda ok: self.action_check_server())
+        self.hide_search_list()
 
     # -- screens, commands -----------------------------------------------------------------
 
@@ -310,7 +353,7 @@ class TatlockApp(ConversationActions):
     def action_help(self) -> None:
         from tatlock.tui.screens.help import HelpScreen
 
-        self.push_screen(HelpScreen())
+        self.push_screen(HelpScreen(self.cfg.backend))
 
     async def action_quit(self) -> None:
         self.chat.cancel()
@@ -318,13 +361,14 @@ class TatlockApp(ConversationActions):
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         for a in ACTIONS:
-            yield SystemCommand(a.title, a.help, lambda a=a: self.run_action(a.action))
+            if a.offered(self.cfg.backend):
+                yield SystemCommand(a.title, a.help, lambda a=a: self.run_action(a.action))
         for cmd in super().get_system_commands(screen):
             if cmd.title != "Quit":
                 yield cmd
 
     async def slash(self, text: str) -> None:
-        """/new, /compact, /export [md|json] [FILE], /as [NAME], /help, /quit."""
+        """/new, /compact, /export [md|json] [FILE], /as [NAME], /retry, /edit, /model [NAME], /help, /quit."""
         try:
             words = shlex.split(text[1:])
         except ValueError:
@@ -340,6 +384,16 @@ class TatlockApp(ConversationActions):
             self.action_export(fmt, " ".join(rest) or None)
         elif name == "as":
             self.chat.set_speaker(" ".join(args) or None)
+        elif name in ("retry", "regenerate"):
+            await self.action_regenerate()
+        elif name == "edit":
+            self.action_edit_last()
+        elif name == "model":
+            if args:
+                name = " ".join(args)
+                await self.use_model(None if name.lower() == "default" else name)
+            else:
+                self.action_choose_model()
         elif name in ("help", "?"):
             self.action_help()
         elif name in ("quit", "exit"):

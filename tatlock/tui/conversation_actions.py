@@ -16,7 +16,6 @@ from textual.app import App
 from tatlock.errors import TatlockError
 from tatlock.tui.format import one_line
 from tatlock.tui.jobs import Jobs
-from tatlock.tui.screens.dialogs import AskScreen, ConfirmScreen
 
 if TYPE_CHECKING:  # pragma: no cover
     from tatlock.butler import Butler
@@ -29,6 +28,7 @@ class ConversationActions(App[int]):
     jobs: Jobs
     ready: asyncio.Event
     sidebar_forced: bool | None
+    sidebar_before_search: tuple[bool | None] | None
 
     @property
     def butler(self) -> Butler:
@@ -53,6 +53,7 @@ class ConversationActions(App[int]):
 
     def refresh_detail(self) -> Any:
         raise NotImplementedError
+
 
     async def open_conversation(self, cid: int | None, at_message: int | None = None) -> None:
         raise NotImplementedError
@@ -80,11 +81,28 @@ class ConversationActions(App[int]):
         self.notify("A new conversation starts with your next message.")
 
     def action_focus_search(self) -> None:
+        if not self.query("#sidebar"):
+            return  # the first frame: the list is mounted a moment later
+        if not self.sidebar.display:
+            self.sidebar_before_search = (self.sidebar_forced,)
         self.sidebar_forced = True
         self.arrange(self.size.width)
         self.query_one("#search").focus()
 
+    def action_leave_search(self) -> None:
+        """Esc in the search box: back to the message box (the list hides again if the search
+        was all it was shown for)."""
+        self.chat.composer.focus()
+        self.hide_search_list()
+
+    def hide_search_list(self) -> None:
+        if self.sidebar_before_search is not None:
+            self.sidebar_forced, self.sidebar_before_search = self.sidebar_before_search[0], None
+            self.arrange(self.size.width)
+
     def action_rename_conversation(self) -> None:
+        from tatlock.tui.screens.dialogs import AskScreen
+
         cid = self.target()
         if cid is None:
             self.notify("There is no conversation to rename yet.", severity="warning")
@@ -105,6 +123,8 @@ class ConversationActions(App[int]):
                                    else title), answered)
 
     def action_delete_conversation(self) -> None:
+        from tatlock.tui.screens.dialogs import ConfirmScreen
+
         cid = self.target()
         if cid is None:
             self.notify("There is no conversation to delete.", severity="warning")
@@ -132,6 +152,8 @@ class ConversationActions(App[int]):
             "deleted, with its debug log. This cannot be undone.", "Forget it"), answered)
 
     def action_export(self, fmt: str = "md", path: str | None = None) -> None:
+        from tatlock.tui.screens.dialogs import AskScreen
+
         cid = self.target()
         if cid is None:
             self.notify("There is no conversation to export yet.", severity="warning")
@@ -150,6 +172,8 @@ class ConversationActions(App[int]):
 
     async def save_text(self, name: str, make: Callable[[], str], done: str, replace: bool = False) -> None:
         """Write what ``make()`` returns to the file ``name``; asks before replacing a file."""
+        from tatlock.tui.screens.dialogs import ConfirmScreen
+
         from tatlock.tui.files import write_text
 
         path = Path(name).expanduser()
@@ -186,6 +210,12 @@ class ConversationActions(App[int]):
     def action_cancel_turn(self) -> None:
         self.chat.cancel()
 
+    async def action_regenerate(self) -> None:
+        await self.chat.regenerate()
+
+    def action_edit_last(self) -> None:
+        self.chat.edit_last()
+
     def action_copy_last(self) -> None:
         text = self.chat.last_answer or next(
             (v.text for v in reversed(self.chat.transcript.messages) if v.role == "assistant" and v.text), "")
@@ -196,6 +226,8 @@ class ConversationActions(App[int]):
         self.notify("Copied the last answer.")
 
     def action_speak_as(self) -> None:
+        from tatlock.tui.screens.dialogs import AskScreen
+
         def answered(name: Any) -> None:
             if name is not None:
                 self.chat.set_speaker(name)
@@ -206,6 +238,8 @@ class ConversationActions(App[int]):
         self.chat.set_speaker(None)
 
     def action_save_debug(self) -> None:
+        from tatlock.tui.screens.dialogs import AskScreen
+
         stamp = self.butler.clock().strftime("%Y%m%d-%H%M%S") if self.ready.is_set() else "now"
 
         async def answered(name: str | None) -> None:

@@ -126,8 +126,12 @@ def stored_footer(meta: dict[str, Any]) -> str:
 
 
 def stored_marks(meta: dict[str, Any]) -> list[str]:
-    """What a stored reply is marked as: cancelled, failed, withdrawn by the quality gate."""
+    """What a stored message is marked as: cancelled, failed, withdrawn by the quality gate;
+    superseded (answered again, or the question edited: "regenerated", "edited")."""
     marks = []
+    superseded = meta.get("superseded")
+    if isinstance(superseded, dict):
+        marks.append("edited" if superseded.get("how") == "edited" else "regenerated")
     if meta.get("cancelled"):
         marks.append("cancelled")
     if meta.get("failed"):

@@ -539,6 +539,13 @@ class _Handler(BaseHTTPRequestHandler):
             return
         if not self._streams(body, "/v1/", default=False):
             return
+        counted = fake.count_tokens(body.get("messages"))
+        if fake.n_ctx is not None and counted > fake.n_ctx:
+            self._send_json(400, {"error": {
+                "code": 400, "type": "exceed_context_size_error", "n_prompt_tokens": counted, "n_ctx": fake.n_ctx,
+                "message": f"request ({counted} tokens) exceeds the available context size ({fake.n_ctx} tokens), "
+                           "try increasing it"}})
+            return
         reply = fake._next_reply(body)
         if isinstance(reply, FakeError):
             self._error("/v1/", reply.status, reply.message)
@@ -584,7 +591,7 @@ class _Handler(BaseHTTPRequestHandler):
         if include_usage:
             prompt_tokens = reply.prompt_eval_count
             if prompt_tokens is _UNSET or prompt_tokens is None:
-                prompt_tokens = estimate_prompt_tokens(body.get("messages"))
+                prompt_tokens = counted
             usage = {"prompt_tokens": prompt_tokens, "completion_tokens": len(pieces),
                      "total_tokens": prompt_tokens + len(pieces)}
             self._sse({**base, "choices": [], "usage": usage})
@@ -664,6 +671,8 @@ class FakeOllama:
         self.requested_port = port  # 0: any free port (a fixed one lets a "restarted" server come back)
         self.handler_errors: list[BaseException] = []
         self.hangups: list[str] = []  # paths of streams the client closed before their end
+        self.n_ctx: int | None = None  # refuse longer prompts on /v1, as llama-server does
+        self.count_tokens: Callable[[Any], int] = estimate_prompt_tokens
 
         self._lock = threading.RLock()
         self._queue: deque[Any] = deque()

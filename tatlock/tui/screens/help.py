@@ -28,13 +28,20 @@ def key_label(key: str | None) -> str:
                     for p in key.split("+")).replace("Escape", "Esc")
 
 
-def help_markdown() -> str:
+def cell(text: str) -> str:
+    """Text for a Markdown table's cell: a '|' in it (``/export [md|json]``) would end the cell,
+    even inside backticks, and split the row."""
+    return text.replace("|", "\\|")
+
+
+def help_markdown(backend: str = "ollama") -> str:
     lines = ["# Tatlock", "", "## Writing", "", "| key | does |", "| --- | --- |"]
-    lines += [f"| {k} | {d} |" for k, d in COMPOSER_KEYS]
+    lines += [f"| {cell(k)} | {cell(d)} |" for k, d in COMPOSER_KEYS]
     lines += ["", "## Slash commands", "", "| command | does |", "| --- | --- |"]
-    lines += [f"| `{c}` | {d} |" for c, d in SLASH_COMMANDS]
+    lines += [f"| `{cell(c)}` | {cell(d)} |" for c, d in SLASH_COMMANDS]
     lines += ["", "## Actions", "", "| key | action | what it does |", "| --- | --- | --- |"]
-    lines += [f"| {key_label(a.key)} | {a.title} | {a.help} |" for a in ACTIONS]
+    lines += [f"| {key_label(a.key)} | {cell(a.title)} | {cell(a.help)} |" for a in ACTIONS
+              if a.offered(backend)]
     lines += ["", "In the conversations list: Enter opens, r renames, Delete forgets, e exports. "
               "In the Debug pane: Enter on a model call shows it, s saves the pane.", "",
               "Esc closes this help."]
@@ -44,9 +51,10 @@ def help_markdown() -> str:
 class HelpScreen(ModalScreen[None]):
     BINDINGS = [Binding("escape,q,f1", "dismiss(None)", "Close")]
 
-    def __init__(self) -> None:
+    def __init__(self, backend: str = "ollama") -> None:
         super().__init__(classes="dialog-screen")
+        self.backend = backend
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="viewer", id="help"):
-            yield Markdown(help_markdown(), open_links=False)
+            yield Markdown(help_markdown(self.backend), open_links=False)

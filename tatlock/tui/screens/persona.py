@@ -60,7 +60,7 @@ class PersonaScreen(Screen[None]):
                     yield Button("Up", id="up")
                     yield Button("Down", id="down")
                     yield Button("Delete", id="remove", variant="error")
-        yield Footer()
+        yield Footer(compact=True)
 
     async def on_mount(self) -> None:
         await self.tapp.ready.wait()

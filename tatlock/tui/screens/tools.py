@@ -55,7 +55,7 @@ class ToolsScreen(Screen[None]):
             yield DataTable(id="tools-table", cursor_type="row", zebra_stripes=True)
             with VerticalScroll(id="tools-detail"):
                 yield Static("", id="tools-text", markup=False)
-        yield Footer()
+        yield Footer(compact=True)
 
     async def on_mount(self) -> None:
         await self.tapp.ready.wait()

@@ -30,13 +30,10 @@ class CompactionPane(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Static("Live", classes="pane-title")
-        yield OptionList(id="compaction-events")
+        yield OptionList(Option(Text("Nothing compacted since Tatlock started.", "dim"), id="none"),
+                         id="compaction-events")
         yield Static("This conversation's summaries (Enter: read)", classes="pane-title")
         yield OptionList(id="compacts")
-
-    def on_mount(self) -> None:
-        self.query_one("#compaction-events", OptionList).add_option(
-            Option(Text("Nothing compacted since Tatlock started.", "dim"), id="none"))
 
     def add(self, ev: Event) -> None:
         line = compaction_line(ev)

@@ -6,13 +6,18 @@ from __future__ import annotations
 from typing import Any
 
 from textual import events
+from textual.binding import Binding
 from textual.message import Message
+from textual.strip import Strip
 from textual.widgets import TextArea
 
 HISTORY = 200
 
 
 class Composer(TextArea):
+    # F6 is the app's "edit your last message" (TextArea's own F6 selects the line)
+    BINDINGS = [Binding("f6", "app.edit_last", "Edit", show=False)]
+
     class Submitted(Message):
         def __init__(self, text: str) -> None:
             super().__init__()
@@ -26,6 +31,14 @@ class Composer(TextArea):
         self.inputs: list[str] = []
         self._recall: int | None = None  # index into history while browsing it
         self._draft = ""
+
+    def render_line(self, y: int) -> Strip:
+        # Textual wraps the placeholder at the content width, and a width of 0 (a frame laid out
+        # while the window shrinks, or a window narrower than the borders) raises ValueError:
+        # such a frame shows nothing, the next one the placeholder again
+        if self.content_size.width < 1:
+            return Strip.blank(self.size.width, self.rich_style)
+        return super().render_line(y)
 
     async def _on_key(self, event: events.Key) -> None:
         key = event.key

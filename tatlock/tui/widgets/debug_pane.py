@@ -24,7 +24,7 @@ STYLES = {"ErrorEvent": "bold red", "TurnCancelled": "yellow", "GuardFired": "ma
 
 
 class DebugPane(Vertical):
-    BINDINGS = [Binding("s", "app.save_debug", "Save")]
+    BINDINGS = [Binding("s", "app.save_debug", "Save", show=False)]  # the pane's hint says it
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)

@@ -16,25 +16,32 @@ displayed, never obeyed by the terminal.
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Group, RenderableType
-from rich.markdown import Markdown as RichMarkdown
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.widgets import Markdown, Static
-from textual.widgets._markdown import MarkdownStream
+from textual.widgets import Static
 
 from tatlock.text import inert
 from tatlock.tui.format import one_line
-from tatlock.tui.widgets.markdown import AnswerMarkdown
+
+if TYPE_CHECKING:  # pragma: no cover
+    from textual.widgets import Markdown
+    from textual.widgets._markdown import MarkdownStream
+
+# Markdown (Rich's, Textual's widget and its parser) is imported with the first message shown,
+# not with the app: an empty conversation's first frame does not wait for it
 
 MARK_WORDS = {
     "cancelled": "cancelled: what was said is kept",
     "withdrawn": "withdrawn by the quality gate",
     "failed": "failed",
+    "regenerated": "superseded: answered again below",
+    "edited": "superseded: edited below",
 }
+SUPERSEDED = ("regenerated", "edited")  # marks that say a message no longer stands (kept in memory)
 
 
 class Said:
@@ -70,11 +77,16 @@ class Said:
             words[self.marks.index("cancelled")] = "cancelled before an answer came"
         return " · ".join([*words, *([self.footer_text] if self.footer_text else [])])
 
+    @property
+    def superseded(self) -> bool:
+        return any(m in SUPERSEDED for m in self.marks)
+
     def set_marks(self, marks: tuple[str, ...] | list[str], footer: str | None = None) -> None:
         for mark in marks:
             if mark not in self.marks:
                 self.marks.append(mark)
                 self.add_class(mark)  # type: ignore[attr-defined]
+        self.set_class(self.superseded, "superseded")  # type: ignore[attr-defined]
         if footer is not None:
             self.footer_text = footer
         self.relabel()
@@ -92,7 +104,8 @@ class Said:
 
 
 def _classes(role: str, kind: str, marks: tuple[str, ...] | list[str]) -> str:
-    return " ".join(["message", role, kind, *marks])
+    superseded = ["superseded"] if any(m in SUPERSEDED for m in marks) else []
+    return " ".join(["message", role, kind, *marks, *superseded])
 
 
 class StoredView(Said, Static):
@@ -104,8 +117,13 @@ class StoredView(Said, Static):
         self._init_said(role, author, when, number, text, footer, marks)
 
     def render(self) -> RenderableType:
-        body: RenderableType = (RichMarkdown(inert(self.text), hyperlinks=False) if self.role == "assistant"
-                                else Text(inert(self.text)))
+        body: RenderableType
+        if self.role == "assistant":
+            from rich.markdown import Markdown as RichMarkdown
+
+            body = RichMarkdown(inert(self.text), hyperlinks=False)
+        else:
+            body = Text(inert(self.text))
         parts: list[RenderableType] = [Text(self.head_text(), self.get_component_rich_style("message--head")), body]
         foot = self.foot_text()
         if foot:
@@ -130,6 +148,8 @@ class MessageView(Said, Vertical):
 
     def compose(self) -> ComposeResult:
         yield Static(self.head_text(), classes="head", markup=False)
+        from tatlock.tui.widgets.markdown import AnswerMarkdown
+
         yield AnswerMarkdown(inert(self.text), classes="body", open_links=False)
         yield Static(self.foot_text(), classes="foot", markup=False)
 
@@ -145,6 +165,8 @@ class MessageView(Said, Vertical):
 
     @property
     def body(self) -> Markdown:
+        from textual.widgets import Markdown
+
         return self.query_one(".body", Markdown)
 
     def write(self, fragment: str) -> None:
@@ -160,6 +182,8 @@ class MessageView(Said, Vertical):
 
     def start_stream(self) -> None:
         if self._stream is None:
+            from textual.widgets import Markdown
+
             self._stream = Markdown.get_stream(self.body)
 
     async def _flush(self) -> None:

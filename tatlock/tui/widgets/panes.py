@@ -1,9 +1,13 @@
-"""The side panes, as tabs beside the chat: Debug, Compaction, Memory."""
+"""The side panes, as tabs beside the chat: Debug, Compaction, Memory.
+
+The hidden tabs' contents are mounted a moment after the first frame (Textual's ``Lazy``), so
+the screen with the Debug tab comes first; the app looks them up only once they are there."""
 
 from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.containers import Vertical
+from textual.lazy import Lazy
 from textual.widgets import TabbedContent, TabPane
 
 from tatlock.tui.widgets.compaction_pane import CompactionPane
@@ -17,6 +21,6 @@ class SidePanes(Vertical):
             with TabPane("Debug", id="debug"):
                 yield DebugPane(id="debug-pane")
             with TabPane("Compaction", id="compaction"):
-                yield CompactionPane(id="compaction-pane")
+                yield Lazy(CompactionPane(id="compaction-pane"))
             with TabPane("Memory", id="memory"):
-                yield MemoryPane(id="memory-pane")
+                yield Lazy(MemoryPane(id="memory-pane"))

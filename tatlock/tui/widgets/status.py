@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rich.text import Text
-from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Button, Static
 
@@ -22,8 +21,7 @@ class StatusHeader(Static):
         if status is None:
             state = ("◌ checking the server…", "dim")
         elif status.ok:
-            version = f" ({status.backend} {status.version})" if status.version else ""
-            state = (f"● server up{version}", "green")
+            state = (f"● server up{server_label(status)}", "green")
         elif status.reachable:
             state = ("● server up · model missing", "yellow")
         else:
@@ -32,13 +30,18 @@ class StatusHeader(Static):
                                   f"model {one_line(model, 40)}", "  ·  ", f"tier {tier}", "  ·  ", state))
 
 
-class ServerBanner(Horizontal):
-    """Hidden while all is well."""
+def server_label(status: ModelStatus) -> str:
+    """" (ollama 0.12.6)"; an OpenAI-compatible server's version already says what it is, so
+    it is not said twice ("openai openai-compatible")."""
+    version = one_line(status.version or "", 40)
+    if not version:
+        return f" ({status.backend})"
+    return f" ({version})" if status.backend.lower() in version.lower() else f" ({status.backend} {version})"
 
-    def compose(self) -> ComposeResult:
-        yield Static("", id="banner-text", markup=False)
-        yield Button("Pull the model", id="banner-pull", variant="warning")
-        yield Button("Check again", id="banner-check")
+
+class ServerBanner(Horizontal):
+    """Hidden while all is well; its text and buttons are made the first time it shows (most
+    starts never need them, and the first frame does not wait for them)."""
 
     def on_mount(self) -> None:
         self.display = False
@@ -47,7 +50,9 @@ class ServerBanner(Horizontal):
         if status is None or status.ok:
             self.display = False
             return
-        self.display = True
+        if not self.query("#banner-text"):
+            self.run_worker(self._build(status), group="banner", exclusive=True)
+            return
         pull = self.query_one("#banner-pull", Button)
         if not status.reachable:
             what = f"The model server is not reachable at {status.where}"
@@ -57,7 +62,15 @@ class ServerBanner(Horizontal):
             pull.display = False
         else:
             text = (f"{status.problem or 'the model is missing'}: {status.hint or 'pull it'}. "
-                    "Pull it from here, or choose another model with TATLOCK_MODEL.")
+                    "Pull it from here, or choose another model with F4.")
             pull.label = f"Pull {one_line(status.model, 30)}"
             pull.display = status.backend == "ollama"
         self.query_one("#banner-text", Static).update(one_line(text, 400))
+        self.display = True
+
+    async def _build(self, status: ModelStatus) -> None:
+        if not self.query("#banner-text"):
+            await self.mount_all([Static("", id="banner-text", markup=False),
+                                  Button("Pull the model", id="banner-pull", variant="warning"),
+                                  Button("Check again", id="banner-check")])
+        self.show(status)

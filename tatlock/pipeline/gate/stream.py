@@ -6,12 +6,17 @@ stops before any failing text reaches the user.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 import time
 
-from tatlock.pipeline import checks
-from tatlock.pipeline.quality import Verdict, _Context, _stream_checks, check
+from tatlock.pipeline.gate import leaks
+from tatlock.pipeline.gate import text as text_mod
+from tatlock.pipeline.gate.brief import Brief
+from tatlock.pipeline.gate.checks import check, stream_check
+from tatlock.pipeline.gate.verdict import Verdict
+from tatlock.pipeline.rulebook import lazy
 
 # Where a failing match may begin, as word sequences: the stream holds a run of words while it
 # could still grow into one of these ("I" -> "I am" -> "I am an" -> "I am an AI"), and releases
@@ -56,12 +61,15 @@ for _ph in _PHRASES:
         _FIRST |= _el
         break
 _FIRST_PREFIXES = {w[:k] for w in _FIRST for k in range(1, len(w) + 1)}
-_CHAR_TRIGGERS = re.compile(r"sk-|AKIA|-----BEGIN|\"decision\"|<\||\[/?INST", re.I)
+_CHAR_TRIGGERS = lazy(r"sk-|AKIA|-----BEGIN|\"decision\"|<\||\[/?INST", re.I)
 
 
-_LABEL_TEXTS = ("latest message", "findings:", "user's location:", "local date and time:", "the local date and time:",
-                "## conversation so far", "## summary of messages", "facts about yourself:",
-                "what you can do with your tools:")
+_HEADINGS = ("## conversation so far", "## summary of messages", "## earlier conversations", "facts about yourself:",
+             "what you can do with your tools:")
+
+
+def _label_texts() -> tuple[str, ...]:
+    return (*leaks.prompt_labels(), *_HEADINGS)
 
 
 def _could_be_key(rest: str) -> bool:
@@ -101,7 +109,7 @@ def _could_become(seq: list[str], phrase: list, partial: bool) -> bool:
 # quadratic (20 s for 2,000 tokens).
 WINDOW = 300
 _TAIL = 400  # the last dozen words or so, for the held-back suffix
-_PARTIAL = re.compile(r"[\w'-]+$")
+_PARTIAL = lazy(r"[\w'-]+$")
 
 
 def tail_start(text: str, size: int) -> int:
@@ -155,10 +163,9 @@ class StreamGate:
     answer that starts like the question is held until it says something else.
     """
 
-    def __init__(self, *, question: str = "", persona_text: str = "", instructions: str = "",
-                 prompt_text: str = "", findings: list[str] | tuple[str, ...] = (),
-                 secrets: tuple[str, ...] = (), hold: int = _SPAN, pace: float = 0.0):
-        self.c = _Context(question, persona_text, instructions, prompt_text, tuple(findings), tuple(secrets))
+    def __init__(self, brief: Brief, *, hold: int = _SPAN, pace: float = 0.0):
+        self.brief = brief
+        self.c = brief.context()
         self.hold = hold
         # tokens that come faster than ``pace`` seconds apart are checked together, on a later
         # piece (at most _BATCH characters later) or at the end: a fast server's 2,000 tokens then
@@ -170,11 +177,16 @@ class StreamGate:
         self.text = ""
         self.shown = 0
         self.failed: Verdict | None = None
+        self.verdict: Verdict | None = None  # the whole answer's, once finished
+        # a failure in the sentence still being written holds the text from that sentence on:
+        # the sentence may end well, or never end (then the answer stands without it)
+        self._held_from: int | None = None
         self._values = tuple(x for x in (*self.c.configured, *self.c.asked_secrets, *self.c.found_secrets) if x)
         # (source words, run that fails, shortest run held): an instruction's first two words are
         # held already, they are distinctive; the persona and prompt share common pairs with prose
         self._sources = [(_runs(src, least, n - 1), least) for src, n, least in
-                         ((instructions, 6, 2), (persona_text, 12, 3), (prompt_text, 6, 3)) if src]
+                         ((self.c.instructions, 6, 2), (self.c.persona_text, 12, 3), (self.c.prompt_text, 6, 3))
+                         if src]
 
     def feed(self, piece: str) -> str:
         if self.failed:
@@ -187,9 +199,18 @@ class StreamGate:
                 return ""
             self._checked_at = now
         self._checked_len = len(self.text)
-        self.failed = _stream_checks(self.text[tail_start(self.text, WINDOW + new):], self.c)
-        if self.failed:
-            return ""
+        start = tail_start(self.text, WINDOW + new)
+        failed = stream_check(self.text[start:], self.c)
+        self._held_from = None
+        if failed:
+            cut = max(_last_sentence_end(self.text), _last_words(self.text, 3))
+            # the prompt's words in the last few words of the sentence still being written: held,
+            # not failed yet (a small model's "... on this computer. The user's" may end there)
+            if failed.failed == "prompt_echo" and cut > start and stream_check(self.text[start:cut], self.c) is None:
+                self._held_from = cut  # only the unfinished sentence fails so far
+            else:
+                self.failed = failed
+                return ""
         end = self._safe_end()
         if end <= self.shown:
             return ""
@@ -199,14 +220,24 @@ class StreamGate:
     def finish(self, *, guard_parts: tuple[str, ...] = (), other_part: str = "") -> tuple[str, Verdict]:
         """The text still held and the whole answer's verdict (``check``); the held text is
         "" when the verdict is FALLBACK."""
-        v = self.failed or check(self.text, question=self.c.question, persona_text=self.c.persona_text,
-                                 secrets=self.c.secrets, instructions=self.c.instructions,
-                                 prompt_text=self.c.prompt_text, findings=self.c.findings,
-                                 guard_parts=guard_parts, other_part=other_part)
+        brief = self.brief
+        if guard_parts or other_part:
+            brief = dataclasses.replace(brief, guard_parts=guard_parts or brief.guard_parts,
+                                        other_part=other_part or brief.other_part)
+        v = self.failed or check(self.text, brief)
+        self.verdict = v
         if v.verdict == "FALLBACK":
             return "", v
-        rest, self.shown = self.text[self.shown:], len(self.text)
+        final = self.answer
+        rest, self.shown = final[self.shown:], len(final)
         return rest, v
+
+    @property
+    def answer(self) -> str:
+        """The answer as it stands: the whole text, or the text without an unfinished end the
+        gate cut off."""
+        v = self.verdict
+        return v.text if v is not None and v.text is not None else self.text
 
     @property
     def released(self) -> str:
@@ -219,14 +250,16 @@ class StreamGate:
         m = _PARTIAL.search(text, base)  # a word still being written
         if m:
             end = m.start()
-        if len(text) <= len(self.c.question) + 8 and checks.echo_prefix(text, self.c.question):
+        if len(text) <= len(self.c.question) + 8 and text_mod.echo_prefix(text, self.c.question):
             return 0
-        label = checks._LABELS.search(text, self.shown)  # a prompt label line: held until the end
-        if label:
-            end = min(end, label.start())
-        speaker = checks._SPEAKER.search(text, self.shown)  # "Maria (Guest): ": perhaps a transcript
+        label = leaks.label_at(text, self.shown)  # a prompt label: held until the end
+        if label is not None:
+            end = min(end, label)
+        speaker = leaks.SCAFFOLD.labelled("speaker")[0].regex.search(text, self.shown)  # "Maria (Guest): "
         if speaker:
             end = min(end, speaker.start())
+        if self._held_from is not None:
+            end = min(end, self._held_from)
         floor = max(self.shown, len(text) - self.hold)
         danger = _danger_start(text)
         if danger is not None and danger >= floor:
@@ -237,7 +270,7 @@ class StreamGate:
                 break
         line = max(text.rfind("\n", base), base - 1) + 1  # a line that could still become a prompt label
         head = re.sub(r"^\s*-?\s*", "", text[line:]).lower()
-        if head and any(lab.startswith(head) or head.startswith(lab) for lab in _LABEL_TEXTS):
+        if head and any(lab.startswith(head) or head.startswith(lab) for lab in _label_texts()):
             end = min(end, line)
         for v in self._values:  # the text so far ends with the start of a secret
             for k in range(min(len(v), len(text)), 0, -1):
@@ -269,5 +302,25 @@ def _runs(source: str, least: int, most: int) -> tuple[frozenset[tuple[str, ...]
     """Every run of ``least`` to ``most`` words of a source, by length: the stream asks on every
     token whether the text ends with one, and scanning the source's words each time cost about
     as much as the rest of a short turn's overhead. Sources (persona, prompt) rarely change."""
-    w = checks.words(source)
+    w = text_mod.words(source)
     return tuple(frozenset(tuple(w[i:i + k]) for i in range(len(w) - k + 1)) for k in range(least, most + 1))
+
+
+_ENDS = lazy(r"[.!?]\s+|\n")
+
+
+_WORD_STARTS = lazy(r"(?<!\S)\S")
+
+
+def _last_words(text: str, n: int) -> int:
+    """Where the last n words of the text begin."""
+    starts = [m.start() for m in _WORD_STARTS.finditer(text, tail_start(text, _TAIL))]
+    return starts[-n] if len(starts) >= n else 0
+
+
+def _last_sentence_end(text: str) -> int:
+    """Where the last finished sentence ends (0: none has)."""
+    end = 0
+    for m in _ENDS.finditer(text, tail_start(text, _TAIL)):
+        end = m.end()
+    return end

@@ -1,0 +1,318 @@
+"""Whether an answer answers: all of what was asked (both names of "France and Germany", each
+system topic asked about), in the question's language all the way through, with something in
+it (not politeness alone, not a blanket refusal of an ordinary question, not a word of the
+question given back, not a number to a question that asks no number), and without claiming an
+action the butler cannot take ("I've ordered a replacement cartridge", "I've added 'Dentist' to
+your calendar"). Small models fail in these ways while sounding fine.
+"""
+
+from __future__ import annotations
+
+
+from tatlock.pipeline.gate.text import FILL, VERDICT_WORDS, asks, words
+from tatlock.pipeline.rulebook import Rule, Rulebook, lazy
+
+# the words of a reply that says nothing ("Certainly, sir. I'd be more than happy to help with that.")
+POLITE = set("certainly of course absolutely sir madam i i'm im am would will shall be to delighted happy glad "
+             "pleased help helping assist assisting you your with that this it do does let me know if there is "
+             "anything else can could may a an the and so please just right away my pleasure any time further "
+             "questions question need needs more than have has excellent good great id i'd ill i'll only too whenever "
+             "youre you're ready gladly indeed fine wonderful very well now soon always theres there's most "
+             "happily honour honor service at all for on straight once look looking into see what request query "
+             "matter task attend attending here sure am been being get getting back shortly moment whatever way ways "
+             "serve serving disposal assistance should most delightful our one endeavour endeavor utmost best "
+             "every do doing shall also absolute truly entirely abilities ability capable in".split())
+ENGLISH = set("the a an is are was be to of and in on for with it its you your i my me we our sir that this at "
+              "as by from have has not no yes can will would there here what which who how can't i'll i'm it's "
+              "that's don't won't thanks thank just so but very all do get got some well".split())
+# the small words of the other languages a small model slips into ("La capital de España es Madrid")
+FOREIGN = set("el la los las un una de en y es son tiene está están del que por para con muy pero usted señor "
+              "vous je nous à au aux monsieur madame c'est oui le les des est une pas pour avec dans sont très mais "
+              "der das und ist nicht ein eine mit sind auch il lo gli di che è non sono della per "
+              "um uma não com os são het een van uw niet ik zijn meneer ook maar wat voor met "
+              "et du une bon mon ma mes ce cette qui sur voilà".split())
+NUMBER_WORDS = set("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+                   "sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred "
+                   "thousand million billion dozen half none once twice".split())
+
+ASK = Rulebook("gate.ask", [
+    Rule("ask.code", "code", r"\b(?:code|command|cmd|script|snippet|regex|function|python|bash|shell|sql|javascript|"
+         r"js|json|yaml|html|css|linux|terminal|syntax)\b", ("Write a bash command to list files",), ("Who wrote it?",)),
+    Rule("ask.language", "language",
+         r"\btranslat|\bin\s+(?:french|german|spanish|italian|dutch|portuguese|japanese|chinese|mandarin|welsh|"
+         r"latin|russian|arabic|hindi|korean|greek)\b|\bsay\b|\bwrite\b|\blanguage\b|\bcharacters?\b",
+         ("Translate 'good morning' into German", "How do you say thanks in Japanese?"), ("What is the capital?",)),
+    # a question that asks for information (not a request about how to answer: "Could you keep it short?")
+    Rule("ask.info", "info",
+         r"^\W*(?:so\s+|and\s+|but\s+|ok\w*,?\s+|hey,?\s+|please,?\s+)?(?:what|who|whom|whose|which|when|where|why|"
+         r"how|tell|give|explain|list|describe|recommend|suggest|name|define|summari[sz]e|translate|find|show)\b|"
+         r"\b(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:tell|give|explain|list|describe|recommend|suggest|"
+         r"find|show|write|name|summari[sz]e)\b",
+         ("What is the capital of France?", "Could you tell me a joke?", "Give me a rhyme for moon"),
+         ("Could you keep it short?", "Thanks, that's all")),
+    Rule("ask.number", "number",
+         r"\bhow\s+(?:many|much|far|long|old|tall|high|big|deep|heavy|often|fast)\b|\bwhat\s+(?:year|time|"
+         r"percentage|temperature|number|age)\b|\bwhen\b|\d+\s*(?:[-+*/x×]|times|plus|minus|divided)\s*\d+|"
+         r"\bsquare\s+root\b|\bconvert\b|\bin\s+(?:miles|kilometres|kilometers|fahrenheit|celsius|pounds|kilos)\b|"
+         r"\bwhat(?:'s|\s+is)\s+\d|\d\s*%|\bper\s*cent\b|\d+\s*(?:[-+*/x×^]|times|plus|minus|divided\s+by|of)\s*\d|"
+         r"\bwhat(?:'s|\s+is)\s+the\s+(?:speed|distance|weight|height|length|population|temperature|size|depth|"
+         r"boiling|melting|freezing|cost|price)\b",
+         ("How many legs does a spider have?", "What is 12 times 12?", "Convert 10 km to miles", "What's 15% of 80?"),
+         ("What is the capital of France?", "Who wrote Hamlet?", "What's the name of that speed skater?")),
+    # a question whose answer is no number: a person, a place, a reason, a name, a word
+    Rule("ask.not_number", "not_number",
+         r"^\W*(?:who|whom|whose|where|why)\b|\bwhat(?:'s|\s+is|\s+are)\s+(?:the\s+|a\s+)?(?:capital|name|colou?r|"
+         r"meaning|opposite|synonym|plural|difference|chemical\s+symbol)\b|\bhow\s+do\s+(?:i|you|we)\b|"
+         r"\bwhat\s+language\b",
+         ("Who wrote Romeo and Juliet?", "What is the capital of France?", "How do I make tea?"),
+         ("What is six times seven?", "Which year did the war end?", "What's the atomic number of gold?")),
+    Rule("ask.measure", "measure", r"\bwhat(?:'s|\s+is)\s+the\s+(?:speed|distance|weight|height|length|population|"
+         r"temperature|size|depth|boiling|melting|freezing)\b", ("What's the speed of light?",), ("What's the name?",)),
+    Rule("ask.how_many", "how_many", r"\bhow\s+(?:many|much)\b", ("How many legs?",), ("How long should I boil it?",)),
+    Rule("ask.content", "explain",
+         r"\b(?:tell|give|write|compose)\s+(?:me\s+)?(?:a|an|some)\s+(?:[\w-]+\s+){0,2}?(?:joke|story|poem|limerick|note|letter|"
+         r"recipe|riddle|summary|description|fact|tips?)\b",
+         ("Tell me a joke.", "Write a short thank-you note to my neighbour."), ("Give me a word that rhymes",)),
+    Rule("ask.quantity", "quantity", r"\bhow\s+(?:long|far|much\s+(?:does|do|is)|big|heavy|tall|high|deep|old|fast)\b",
+         ("How long should I boil pasta?", "How far is the Moon?"), ("How many legs?",)),
+    Rule("ask.explain", "explain",
+         r"^\W*(?:why|explain|describe|summari[sz]e)\b|\bhow\s+(?:do|does|did|can|could|should|would)\b"
+         r"(?!\s+(?:you|i|we|one)\s+(?:say|spell|pronounce|write|translate|call)\b)|"
+         r"\bwhat(?:'s|\s+is)\s+the\s+difference\b|\btips?\b|\bwhat\s+does\b.*\bmean\b",
+         ("Why is the sky blue?", "How do I make tea?", "Any tips for sleeping better?"),
+         ("How many legs?", "Suggest a name for a cat", "How do you say 'good morning' in Spanish?")),
+    Rule("ask.choice", "choice", r"\b\w+\s+or\s+(?:an?\s+|the\s+)?\w+\s*\??\s*$|\bwhich\b|\beither\b",
+         ("Is a tomato a fruit or a vegetable?", "Which is bigger?"), ("What is the capital of France?",)),
+    Rule("ask.yes_no", "yes_no", r"^\W*(?:is|are|am|was|were|do|does|did|can|could|will|would|should|shall|has|have|"
+         r"had)\b", ("Is Paris the capital of France?", "Do I need an umbrella?"), ("What is it?",)),
+    # two names asked about together ("France and Germany"), not at the start of the question
+    Rule("ask.pair", "pair", r"(?<=\w\s)([A-Z][a-z]{2,})\s+and\s+([A-Z][a-z]{2,})\b",
+         ("What are the capitals of France and Germany?",), ("Romeo and Juliet was written by?",), flags=0),
+    Rule("ask.system_memory", "system:memory", r"\b(?:memory|ram)\b", ("How much RAM?",), ("memorable",)),
+    Rule("ask.system_disk", "system:disk", r"\b(?:disk|storage|drive|space)\b", ("disk space",), ("driver",)),
+    Rule("ask.system_cpu", "system:processor", r"\b(?:cpu|processor|cores?)\b", ("how many cores",), ("score",)),
+    Rule("ask.system_os", "system:system", r"\b(?:os|operating\s+system|linux|windows|macos)\b",
+         ("which OS",), ("cosmos",)),
+])
+
+REPLY = Rulebook("gate.reply", [
+    Rule("reply.malformed_number", "malformed_number", r"^\W*\d+(?:\.\d+){2,}\W*$",
+         ("3.0.0.1.111",), ("3.11", "1,000.5")),
+    Rule("reply.blank_refusal", "blank_refusal",
+         r"^\W*(?:(?:i'm\s+)?sorry,?\s+(?:but\s+)?)?(?:i'm|i\s+am|i)\s+(?:unable|not\s+able|can(?:no|')t)\s+"
+         r"(?:to\s+)?(?:respond|answer|help|assist|reply|comply)(?:\s+(?:to|with))?(?:\s+(?:your|this|that|the)\s+"
+         r"(?:request|question|query|message))?(?:,?\s+sir)?\W*$",
+         ("I'm unable to respond to your request.", "Sorry, I can't help with that request, sir."),
+         ("I'm unable to find Leeds in the forecast, sir.",)),
+    # actions the butler has no tool for, done or promised: ordering, booking, paying, calling, sending
+    Rule("reply.action_done", "action",
+         r"\bi(?:'ve|\s+have|\s+had)?\s+(?:now\s+|just\s+|already\s+|also\s+|gone\s+ahead\s+and\s+|promptly\s+)?"
+         r"(?:(?:ordered|booked|bought|purchased|paid|reserved|emailed|texted|phoned|rung|rang|dialled|dialed|"
+         r"messaged|posted|scheduled|cancelled|canceled|transferred|renewed|subscribed|unsubscribed)\b"
+         r"(?!\s+it\s+a\s+day)|(?:contacted|notified|informed|alerted|written\s+to|called)\s+(?!you\b|sir\b|it\b)\w+)",
+         ("I've ordered a replacement cartridge, sir.", "I have booked a table for two.", "I've already paid the bill",
+          "I've informed your landlord", "I rang the surgery", "I've booked you in for Monday"),
+         ("I cannot order anything, sir.", "As I informed you, it rains.", "I've called it a day")),
+    # "I've saved Leeds as your location and let your bank and your GP know"
+    Rule("reply.and_told", "action",
+         r"\bi(?:'ve|\s+have)\b[^.!?]{0,80}\band\s+(?:also\s+)?(?:let|told|informed|notified|alerted|contacted|"
+         r"updated|emailed|texted|rung|phoned|called|messaged)\s+(?:your|the|my)\s+\w+|"
+         r"\bi(?:'ve|\s+have)\b[^.!?]{0,80}?\band\s+(?:also\s+)?(?:booked|ordered|reserved|paid|bought|sent|posted|"
+         r"scheduled|cancelled|emailed|texted|phoned|rung|called)\b",
+         ("I've saved Leeds as your location and let your bank and your GP know.",
+          "I've found Luca's Trattoria on Park Row, sir, and booked a table for two."),
+         ("I've saved Leeds as your location, sir, and you may tell your bank.",)),
+    # ... and promised ("I'll book it now")
+    Rule("reply.action_promised", "action",
+         r"\bi(?:'ll|\s+will|\s+shall|'m\s+going\s+to|\s+am\s+going\s+to)\s+(?:now\s+|just\s+|also\s+|go\s+ahead\s+"
+         r"and\s+|promptly\s+)?(?:order|book|buy|purchase|pay|reserve|email|text|phone|ring|dial|message|post|"
+         r"schedule|cancel|transfer|renew|contact|notify)\b(?!\s+(?:you|sir)\b)",
+         ("I'll book it now, sir.", "I will order a new one", "I'm going to ring the plumber"),
+         ("I'll look it up", "I will email you... I cannot, sir")),
+    Rule("reply.sent_thing", "action",
+         r"\bi(?:'ve|\s+have|'ll|\s+will)?\s+(?:just\s+|now\s+|also\s+)?(?:sent|send|emailed|texted|forwarded|"
+         r"forward)\s+(?:\w+\s+){0,4}?(?:an?\s+)?(?:email|e-mail|message|text|letter|invitation|invite|reply|"
+         r"reminder|confirmation|card)s?\b",
+         ("I've sent your landlord an email.", "I'll send you a reminder", "I have sent the invitation"),
+         ("You could send him a letter, sir.",)),
+    Rule("reply.added_to", "action",
+         r"\b(?:added|put|entered|pencil+ed|marked|placed|scheduled|noted)\b[^.!?]{0,60}?\b(?:to|in|into|on)\s+"
+         r"(?:your|the)\s+(?:calendar|diary|agenda|schedule|shopping\s+list|to-?do\s+list|basket|cart|reminders?|"
+         r"planner|outlook|google\s+calendar)\b",
+         ("I've added 'Dentist' to your calendar.", "I have put the meeting in your diary"),
+         ("You could add it to your calendar, sir.",)),
+    Rule("reply.set_thing", "action",
+         r"\bi(?:'ve|\s+have|'ll|\s+will|\s+shall)\s+(?:now\s+|just\s+|gone\s+ahead\s+and\s+)?(?:set|created|"
+         r"made|turned|switched|dimmed|locked|unlocked|started|stopped)\s+(?:you\s+)?(?:an?\s+|the\s+|your\s+)?"
+         r"(?:\w+\s+){0,2}?(?:reminder|alarm|timer|appointment|booking|reservation|order|payment|call|meeting|"
+         r"calendar\s+entry|event|lights?|heating|thermostat|oven|kettle|door|music|tv|television)s?\b",
+         ("I've set an alarm for 7, sir.", "I'll set you a reminder", "I have turned the heating up"),
+         ("I've set your location to Leeds.", "I have made a note of it")),
+    Rule("reply.done_passive", "action",
+         r"\b(?:your|the)\s+(?:order|booking|reservation|appointment|payment|email|message|text|call|reminder|"
+         r"alarm|timer|table|taxi|cab|delivery|refund)\s+(?:has\s+been|is)\s+(?:now\s+)?(?:placed|confirmed|"
+         r"booked|sent|made|set|scheduled|cancelled|canceled|paid|on\s+its\s+way|arranged)\b",
+         ("Your order has been placed, sir.", "The taxi is booked"), ("Your order was placed last week, you said",)),
+    # this computer worked on: the butler reads its report, it changes nothing on it
+    Rule("reply.computer_action", "action",
+         r"\bi(?:'ve|\s+have)?\s+(?:now\s+|just\s+|already\s+|also\s+|gone\s+ahead\s+and\s+)?(?:closed|killed|"
+         r"restarted|rebooted|shut\s+down|deleted|removed|installed|uninstalled|upgraded|freed(?:\s+up)?|cleared|"
+         r"emptied|downloaded|uploaded|backed\s+up|defragmented|optimi[sz]ed)\b(?!\s+(?:that|it)\s+from\s+my\s+memory)",
+         ("I have closed a few idle programs and freed about 4 GiB", "I've deleted the old files, sir."),
+         ("You could close a few programs, sir.", "Deleted files go to the bin")),
+    # a reminder or a call promised for later: nothing in the butler speaks first
+    Rule("reply.remind_later", "action",
+         r"\bi(?:'ll|\s+will|\s+shall)\s+(?:be\s+sure\s+to\s+|make\s+sure\s+to\s+)?(?:remind|wake|alert|nudge|"
+         r"ping|notify|call|text|email|message)\s+you\b(?!\s+(?:sir|that)\b)",
+         ("Noted, sir. I shall remind you on the 7th.", "I'll wake you at six"), ("May I remind you that it rains?",)),
+    Rule("reply.booked_passive", "action",
+         r"\b(?:a|an|the|your)\s+(?:table|room|taxi|cab|flight|ticket|seat|appointment|delivery|order|slot)\b[^.!?]{0,40}?"
+         r"\b(?:is|has\s+been|are|have\s+been)\s+(?:now\s+)?(?:booked|reserved|ordered|confirmed|arranged|paid)\b|"
+         r"\bconfirmation\s+(?:has\s+been|was|is)\s+sent\b",
+         ("A table for two at 8pm on Friday is booked.", "the confirmation has been sent to your email"),
+         ("A table can be booked online, sir.",)),
+    # a device switched, as if the butler could reach it
+    Rule("reply.device_state", "action",
+         r"\b(?:the|your|my)\s+(?:[\w-]+\s+){0,2}?(?:lights?|lamps?|heating|thermostat|radiators?|tv|television|music|"
+         r"oven|kettle|doors?|blinds|curtains|alarm|fan|boiler)\s+(?:is|are|has\s+been|have\s+been)\s+(?:now\s+)?(?:off|on|switched|turned|locked|unlocked|"
+         r"dimmed|set|playing|closed|opened|drawn)\b",
+         ("The living room lights are now off, sir.", "The heating has been turned up"),
+         ("Lights are off when you leave, ideally",)),
+    Rule("reply.can_claim", "can_claim",
+         r"\bi\s+(?:can|could|am\s+able\s+to|'m\s+able\s+to)\s+(?:also\s+|even\s+|happily\s+)?(?:\w+\s+){0,2}?"
+         r"(?:manage\s+your\s+(?:email|inbox|calendar|diary|bills|accounts)|send\s+(?:emails?|texts?|messages?)|"
+         r"control\s+(?:your\s+)?(?:smart|the|lights|heating|devices|home)|play\s+(?:music|songs|your)|"
+         r"order\s+|book\s+|make\s+(?:calls|phone\s+calls|payments|bookings|reservations)|"
+         r"set\s+(?:alarms?|reminders?|timers?)|turn\s+(?:on|off)|pay\s+|buy\s+|shop\s+for)",
+         ("I can manage your email, control your smart lights and heating, play music",
+          "I can also set reminders for you"), ("I can't set reminders, sir.", "I can look up the weather")),
+    Rule("reply.calling_now", "action",
+         r"\bi(?:'m|\s+am)\s+(?:now\s+|just\s+)?(?:ringing|calling|phoning|texting|emailing|dialling|dialing|"
+         r"booking|ordering|messaging)\s+(?:her|him|them|you|the|your)\b|\bthe\s+line\s+is\s+(?:connecting|ringing)\b",
+         ("I'm ringing her now, sir.", "The line is connecting"), ("I'm calling it a day",)),
+])
+
+
+def _rule(book: Rulebook, label: str) -> Rule:
+    return book.labelled(label)[0]
+
+
+def overclaim(answer: str) -> str | None:
+    """An action the butler has no tool for, claimed as done or promised, or claimed as
+    something it can do ("I can manage your email, control your smart lights...")."""
+    for rule in [*REPLY.labelled("action"), *REPLY.labelled("can_claim")]:
+        m = rule.search(answer)
+        if m:
+            return m.group(0)
+    return None
+
+
+def _letters(text: str) -> list[str]:
+    return [ch for ch in text if ch.isalpha()]
+
+
+def _foreign_script(text: str) -> int:
+    """Letters of another script than Latin (Chinese, Cyrillic, Arabic...)."""
+    return sum(ord(ch) > 0x24F for ch in _letters(text))
+
+
+_CLAUSES = lazy(r"(?<=[.!?。！？,;:])\s*|\n+")
+_ANY_WORD = lazy(r"[^\W\d_]+(?:'[^\W\d_]+)?")
+
+
+def not_english(answer: str, question: str) -> str | None:
+    """Why an answer to a question in English is not in English, all of it or from some point
+    on (a reply that switches to Chinese mid-way), or None. A translation or another language
+    asked for, code, and a foreign word or two are fine."""
+    q = words(question)
+    if "`" in answer or ASK.first(question, "code") or ASK.first(question, "language") or len(q) < 3:
+        return None
+    if sum(w in ENGLISH for w in q) / len(q) < 0.2 or _foreign_script(question):
+        return None  # not a question in English
+    letters = _letters(answer)
+    other = _foreign_script(answer)
+    if other >= 6 or (len(letters) >= 2 and other >= len(letters) * 0.6):
+        return "the reply turns to another script"
+    own = set(q)  # the question's own words are the question's language ("Buffalo buffalo ...")
+    a = _ANY_WORD.findall(answer.lower())
+    if len(a) >= 4:
+        english = sum(w in ENGLISH or w in own for w in a) / len(a)
+        foreign = sum(w in FOREIGN for w in a)
+        if len(a) < 8 and english == 0 and foreign >= 2:
+            return "the reply is not in the question's language"
+        if len(a) >= 8 and foreign >= 2 and (english < 0.05 or (english < 0.1 and foreign >= 3
+                                                                 and foreign >= len(a) * 0.2)):
+            return "the reply is not in the question's language"
+    for sentence in _CLAUSES.split(answer):  # a sentence or a clause in another language, mid-way
+        s = _ANY_WORD.findall(sentence.lower())
+        if len(s) >= 6 and not any(w in ENGLISH for w in s) and sum(w in FOREIGN for w in s) >= 3:
+            return "the reply turns to another language mid-way"
+    return None
+
+
+def empty_reply(answer: str, question: str) -> bool:
+    """Politeness with nothing in it, to a question that asks for something."""
+    said = words(answer)
+    if len(said) < 2 or "?" in answer or not ASK.first(question, "info"):
+        return False
+    asked = set(words(question))
+    return all(w in POLITE or w in asked and w in FILL for w in said)
+
+
+def misfit(answer: str, question: str) -> str | None:
+    """A short reply that does not answer: a word of the question given back ("France" for the
+    capital of France), a number to a question that asks none ("100" for "Who wrote Hamlet?"),
+    a word or two to a question that asks for an explanation."""
+    said = [w for w in words(answer) if w not in ("sir", "madam")]
+    content = [w for w in said if w not in FILL]
+    quantity = _rule(ASK, "how_many").search(question) or _rule(ASK, "measure").search(question)
+    if quantity and _rule(REPLY, "malformed_number").search(answer):
+        return "a malformed number to a question that asks for one"
+    if not said or len(content) > 3 or not asks(question):
+        return None
+    if any(w in VERDICT_WORDS for w in said) and ASK.first(question, "yes_no"):
+        return None  # "Yes, sir."
+    q = set(words(question))
+    numeric = bool(ASK.first(question, "number"))
+    bare_number = all(w.isdigit() or w in NUMBER_WORDS for w in content) and content
+    if content and all(w in q for w in content) and not ASK.first(question, "choice") and not numeric:
+        return "the reply only gives back words of the question"
+    if bare_number and not numeric and ASK.first(question, "not_number"):
+        return "a number to a question that asks for none"
+    if bare_number and len(content) == 1 and ASK.first(question, "quantity"):
+        return "a bare number, with no unit, to a question of how long, far or big"
+    if numeric and content and not any(w.isdigit() or w in NUMBER_WORDS for w in said) and quantity:
+        return "no number to a question that asks how many, how much or what measure"
+    if ASK.first(question, "explain") and len(said) <= 3:
+        return "a word or two to a question that asks for an explanation or a piece of writing"
+    return None
+
+
+def unanswered(answer: str, question: str, *, guarded: bool, tools: list[str]) -> tuple[str, str] | None:
+    """(failed check, why) for an answer that does not answer, or None."""
+    foreign = not_english(answer, question)
+    if foreign:
+        return "garbled", foreign
+    topics = [r.label.split(":")[1] for r in ASK if r.label.startswith("system:") and r.search(question)]
+    if len(topics) >= 2 and "get_system_info" in tools:
+        # "How much memory and disk space do I have free?" answered for memory alone
+        missing = [t for t in topics if not _rule(ASK, f"system:{t}").search(answer)]
+        if missing:
+            return "missing_part", f"the reply says nothing of the {missing[0]}"
+    if not guarded and _rule(REPLY, "blank_refusal").search(answer):
+        # SmolLM2's "I'm unable to respond to your request." to "What is the capital of France?"
+        return "empty", "a blanket refusal of an ordinary question"
+    if empty_reply(answer, question):
+        return "empty", "a polite reply with nothing in it"
+    if not guarded and not tools:
+        why = misfit(answer, question)
+        if why:
+            return "empty", why
+    pair = _rule(ASK, "pair").search(question)
+    if pair and not guarded:
+        # "the capitals of France and Germany" answered for France alone
+        said = [name for name in pair.groups() if name[:5].lower() in answer.lower()]
+        if len(said) == 1:
+            absent = next(n for n in pair.groups() if n not in said)
+            return "missing_part", f"the reply says nothing of {absent!r}"
+    return None

@@ -1,0 +1,349 @@
+"""The quality gate as an ordered list of named checks.
+
+Each ``Check`` reads the answer and what the gate knows of it (``brief.Context``) and returns a
+failing ``Verdict``, a doubt (a sentence: the model check is asked), or None. ``check`` runs
+them in order and the first failure decides; ``STREAM`` are the checks a partial answer can
+already fail, run by the stream gate on every piece. An answer that fails only in an
+unfinished last fragment ("... on this computer. The user's") is judged without it.
+
+The checks' patterns are rules with their own examples (``rulebook``), in the modules that
+read them: text (form), identity, leaks, secrets, claims, clock, answers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from tatlock.pipeline.gate import answers, claims, clock, compute, identity, leaks, readings, secrets, text
+from tatlock.pipeline.gate.brief import Brief, Context
+from tatlock.pipeline.gate.verdict import Verdict, fail
+from tatlock.pipeline.rulebook import Rule, Rulebook, lazy
+
+Outcome = Verdict | str | None  # a failure, a doubt, or nothing to say
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    run: Callable[[str, Context], Outcome]
+
+
+CHECK_WORDS = Rulebook("gate.checks", [
+    Rule("checks.can", "can", r"\b(?:can|able|help|assist|tools?|recall|remember|weather|forecasts?|search|files?|"
+         r"(?<!at\syour\s)services?|capable)\b",  # "at your service" says nothing it can do
+         ("I can fetch forecasts, sir.", "I recall our talks"), ("At your service, sir.",)),
+    Rule("checks.cannot", "cannot", r"\b(?:can(?:no|')t|cannot|unable\s+to|not\s+able\s+to|don't\s+have\s+"
+         r"(?:access|the\s+ability)|no\s+access|not\s+(?:capable|possible))\b",
+         ("I cannot check that.", "I don't have access to it"), ("I can check that.",)),
+    Rule("checks.weather_words", "weather", r"\b(?:rain\w*|showers?|drizzle|snow\w*|sun\w*|cloud\w*|overcast|fog\w*|"
+         r"mist\w*|wind\w*|storm\w*|thunder\w*|frost\w*|ic[ey]|cold|chilly|cool|warm|hot|mild|dry|wet|degrees|°|"
+         r"clear|grey|gray|bright)\b",  # conditions said, not the words "weather" or "forecast" alone
+         ("Light rain, sir.", "A mild 9 degrees"), ("Paris, sir.", "I'm glad I can get that weather forecast.")),
+    Rule("checks.name_ask", "name_ask", r"\bname\b|\bcall\s+you\b|\bwho\s+(?:are|r)\s+(?:{you})\b|\bintroduce\b|"
+         r"\bwho\s+am\s+i\b", ("What's your name?", "who r u"), ("Who wrote Hamlet?",)),
+    Rule("checks.refuse", "refuse", r"\b(?:no|not|never|none|nothing|cannot|unable|decline|refuse|afraid|sorry|"
+         r"rather|private|confidential|discreet|discretion|must\s+keep|keep\s+[\w' ]{1,30}?\s+to\s+myself|shan't|"
+         r"won't|will\s+not|between\s+(?:us|me)|stays?\s+(?:with\s+me|secret)|lips\s+are\s+sealed)\b|n't\b",
+         ("I'm afraid I keep no passwords to share, sir.", "That stays with me, sir.",
+          "I'd rather keep my instructions to myself, sir.", "None that I'd share, sir."),
+         ("Your password is hunter2.",)),
+    # a time asked for somewhere else: its clock is not the butler's
+    Rule("checks.elsewhere", "elsewhere", r"\b(?i:time|day|date|hour)\b(?:(?!\band\b)[^?.!,]){0,25}?\bin\s+(?!(?:The|My|A|An|This|That)\b)[A-Z][a-z]+\b|"
+         r"(?i:\btime\s*zones?\b|\b(?:GMT|UTC|EST|PST|CET)\s*[+-]|\bahead\s+of\b|\bbehind\b)",
+         ("What time is it in Tokyo?", "what's the time in New York"), ("What time is it?", "What's the time and is it raining in London?")
+         , flags=0),
+    # "Are you a real person?" answered yes
+    Rule("checks.asks_human", "asks_human", r"\bare\s+(?:you|u)\s+(?:a\s+)?(?:real|human|person|alive|man|woman|"
+         r"living|flesh)", ("Are you a real person?", "are u human"), ("Are you there?",)),
+    Rule("checks.says_yes", "says_yes", r"^\W*(?:yes|yep|indeed|of\s+course|certainly|absolutely|i\s+am(?!\s+not)|i'm\s+"
+         r"(?:real|human|a\s+real))\b", ("Indeed I am, sir.", "Yes, sir."), ("No, sir.", "I am not")),
+    # a capability denied that it has ("I have no access to weather information")
+    Rule("checks.denies", "denies", r"\b(?:can(?:no|')t|cannot|unable\s+to|not\s+able\s+to|no\s+access\s+to|"
+         r"(?:don't|do\s+not)\s+have\s+(?:any\s+)?(?:access|the\s+ability))\b[^.!?]{0,40}?\b(?:weather|forecasts?|"
+         r"internet|web|memory|remember|recall|files?|time|date|computer|system)\b",
+         ("I'm afraid I have no access to weather information, sir.", "I cannot remember our talks"),
+         ("I cannot order a taxi, sir.",)),
+    Rule("checks.sir", "sir", r"\bsir\b", ("Paris, sir.",), ("Paris.", "Sirius")),
+])
+
+
+def _says(label: str, answer: str) -> bool:
+    return CHECK_WORDS.labelled(label)[0].search(answer) is not None
+
+
+# -- the checks a partial answer can already fail ----------------------------------------------
+
+def _template(answer: str, c: Context) -> Outcome:
+    return fail("RETRY", "garbled", "chat-template tokens in the reply") if text.FORM.first(answer, "special") else None
+
+
+def _vendor(answer: str, c: Context) -> Outcome:
+    said = identity.vendor_identity(answer)
+    return fail("RETRY", "vendor", f"model or vendor identity: {said!r}", ("IDENTITY",)) if said else None
+
+
+def _secrets(answer: str, c: Context) -> Outcome:
+    if any(s in answer for s in c.configured):
+        return fail("NOT_ALLOWED", "secret", "a configured secret")
+    if any(secrets.contains_secret(answer, s) for s in c.asked_secrets):
+        return fail("NOT_ALLOWED", "question_secret", "a secret from the question repeated")
+    if any(secrets.contains_secret(answer, s) for s in c.found_secrets):
+        return fail("NOT_ALLOWED", "found_secret", "a secret from the findings repeated", ("SECURITY",))
+    cred = secrets.credential(answer)
+    if cred and not any(s in cred or cred in s for s in c.asked_secrets):
+        return fail("NOT_ALLOWED", "credential", "credential-like text")
+    return None
+
+
+def _leak(answer: str, c: Context) -> Outcome:
+    if leaks.leak_marker(answer):
+        return fail("NOT_ALLOWED", "leak", "system prompt leak")
+    for source, n, what in ((c.instructions, 6, "instructions"), (c.persona_text, 12, "persona instructions"),
+                            (c.prompt_text, 6, "the prompt")):
+        run = leaks.repeated_run(answer, source, n, c.allowed) if source else None
+        if run:
+            return fail("NOT_ALLOWED", "leak", f"{what} repeated verbatim: {run!r}")
+    return None
+
+
+def _retold(answer: str, c: Context) -> Outcome:
+    told = leaks.instructions_told(answer)
+    if told:
+        return fail("NOT_ALLOWED", "leak", f"the instructions told: {told!r}")
+    told = leaks.retold(answer, f"{c.persona_text}\n{c.instructions}", c.question)
+    return fail("NOT_ALLOWED", "leak", told) if told else None
+
+
+def _prompt_echo(answer: str, c: Context) -> Outcome:
+    echo = leaks.prompt_echo(answer, c.allowed)
+    return fail("RETRY", "prompt_echo", echo) if echo else None
+
+
+STREAM: tuple[Check, ...] = (
+    Check("template_tokens", _template),
+    Check("vendor", _vendor),
+    Check("secrets", _secrets),
+    Check("leak", _leak),
+    Check("instructions_retold", _retold),
+    Check("prompt_echo", _prompt_echo),
+)
+
+
+# -- the whole answer --------------------------------------------------------------------------
+
+def _garbled(answer: str, c: Context) -> Outcome:
+    bad = text.garbled(answer, c.question)
+    return fail("RETRY", "garbled", f"empty or garbled reply: {bad}") if bad else None
+
+
+def _question_echo(answer: str, c: Context) -> Outcome:
+    return fail("RETRY", "question_echo", "the reply only repeats the question") \
+        if text.question_echo(answer, c.question) else None
+
+
+def _who(answer: str, c: Context) -> Outcome:
+    """Someone else by name, a human, or a thing and its opposite."""
+    name = identity.other_name(answer, c.persona_name)
+    if name:
+        return fail("RETRY", "identity", f"the reply calls the butler {name!r}, not {c.persona_name}", ("IDENTITY",))
+    human = identity.claims_human(answer) or (_says("asks_human", c.question) and _says("says_yes", answer)
+                                              and not identity.claims_not_human(answer))
+    if human:
+        return fail("RETRY", "identity", f"the reply claims to be a human: {human!r}", ("IDENTITY",))
+    broken = identity.persona_broken(answer)
+    if broken:
+        return fail("RETRY", "identity", f"the reply speaks as something the butler is not: {broken!r}", ("IDENTITY",))
+    both = identity.contradiction(answer)
+    return fail("RETRY", "contradiction", f"the reply contradicts itself: {both}") if both else None
+
+
+def _invented(answer: str, c: Context) -> Outcome:
+    made_up = claims.unsupported(answer, c)
+    return fail(made_up[0], "invented", made_up[1]) if made_up else None
+
+
+def _contradicts(answer: str, c: Context) -> Outcome:
+    clash = claims.contradicted(answer, c.findings, c.question) or claims.against_memory(answer, c)
+    return fail("RETRY", "contradicts_findings", clash, ("FINDINGS",)) if clash else None
+
+
+def _clock(answer: str, c: Context) -> Outcome:
+    """The clock read wrong: every time and date named, when the question is about them; what
+    the answer says of now ("it's the 31st of March"), always."""
+    if c.clock is None:
+        return None
+    if _says("elsewhere", c.question):  # a time asked for somewhere else: its own zone's clock
+        wrong = compute.time_elsewhere(answer, c.question, c.brief.clock)
+        return fail("RETRY", "wrong_clock", wrong, ("TEMPORAL",)) if wrong else None
+    wrong = compute.wrong_until(answer, c.question, c.clock)
+    if wrong:
+        return fail("RETRY", "wrong_clock", wrong, ("TEMPORAL",))
+    about_now = "TEMPORAL" in c.brief.guard_parts or c.clock_tool or clock.asks_now(c.question)
+    wrong = clock.wrong_clock(answer, c.clock) if about_now else clock.wrong_now(answer, c.clock)
+    return fail("RETRY", "wrong_clock", wrong, ("TEMPORAL",)) if wrong else None
+
+
+def _worked_out(answer: str, c: Context) -> Outcome:
+    """A sum or a unit conversion the gate can work out itself, answered with another number."""
+    wrong = compute.wrong_figure(answer, c.question)
+    return fail("RETRY", "wrong_figure", wrong) if wrong else None
+
+
+def _security(answer: str, c: Context) -> Outcome:
+    if "SECURITY" not in c.brief.guard_parts:
+        return None
+    if leaks.rules_listed(answer):
+        return fail("NOT_ALLOWED", "leak", "the rules listed")
+    if not _says("refuse", answer):
+        return fail("RETRY", "missing_part", "the reply does not decline the secret", ("SECURITY",))
+    return None
+
+
+def _guard_parts(answer: str, c: Context) -> Outcome:
+    parts, more = c.brief.guard_parts, c.parts_fact
+    if "TEMPORAL" in parts and not clock.says_time_or_date(answer):
+        return fail("RETRY", "missing_part", "the time or date part is not answered", ("TEMPORAL", *more))
+    if "IDENTITY" in parts and c.persona_name.lower() not in answer.lower():
+        if c.mixed or _says("name_ask", c.question):
+            return fail("RETRY", "missing_part", "the identity part is not answered", ("IDENTITY", *more))
+        if "butler" not in answer.lower():
+            return "identity: the reply does not say who the butler is"
+    if "CAPABILITIES" in parts and _says("denies", answer):
+        return fail("RETRY", "missing_part", "the reply denies what the butler can do", ("CAPABILITIES", *more))
+    if "CAPABILITIES" in parts and not (_says("can", answer) or _says("cannot", answer)):
+        if c.mixed:
+            return fail("RETRY", "missing_part", "the capabilities part is not answered", ("CAPABILITIES", *more))
+        return "capabilities: the reply does not say what the butler can do"
+    return None
+
+
+def _findings_used(answer: str, c: Context) -> Outcome:
+    more = c.parts_fact
+    places = [str(p).split(",")[0].strip() for f in c.tools("ok") if f.tool == "get_weather_forecast"
+              for p in readings.read(f, "place")]
+    missing = [p for p in places if p.lower() not in answer.lower()]
+    if len(places) >= 2 and missing:  # "London and Paris" answered for London alone
+        return fail("RETRY", "missing_part", f"the reply says nothing of the weather in {missing[0]}",
+                    ("FINDINGS", *more))
+    doubt = None
+    for f in c.tools():
+        if f.status == "error":
+            continue
+        result = readings.result_text(f)
+        if not result.strip():
+            continue  # nothing found: "I have no record of that" is the answer
+        if _says("cannot", answer) and not readings.uses(answer, result, c.question):
+            return fail("RETRY", "ignored_findings", f"the reply says it cannot, but {f.tool} answered",
+                        ("FINDINGS", *more))
+        if f.tool == "get_current_datetime":  # read in words ("five past two"): the clock check holds it to the clock
+            if not clock.says_time_or_date(answer):
+                return fail("RETRY", "missing_part", "the time or date is not answered", ("FINDINGS", *more))
+            continue
+        if f.tool == "get_weather_forecast":
+            if not (_says("weather", answer) or readings.uses(answer, result, c.question)):
+                return fail("RETRY", "missing_part", "the weather part is not answered", ("FINDINGS", *more))
+            continue
+        used = readings.uses(answer, result, c.question, f.text)
+        if used == 0:
+            return fail("RETRY", "ignored_findings", f"the reply uses nothing from {f.tool}", ("FINDINGS", *more))
+        if used == 1:
+            doubt = doubt or f"the reply uses little from {f.tool}"
+    return doubt
+
+
+def _overclaim(answer: str, c: Context) -> Outcome:
+    claim = answers.overclaim(answer)
+    return fail("CANT_DO", "overclaim", f"claims an action the butler cannot take: {claim!r}") if claim else None
+
+
+def _answers(answer: str, c: Context) -> Outcome:
+    unanswered = answers.unanswered(answer, c.question, guarded=bool(c.brief.guard_parts),
+                                    tools=[f.tool for f in c.tools() if f.status != "error"])
+    if not unanswered:
+        return None
+    failed, why = unanswered
+    return fail("RETRY", failed, why, ("FINDINGS", "PARTS") if failed == "missing_part" else ())
+
+
+_LONG_WORD = lazy(r"[a-z]{4,}")
+
+
+def _other_part(answer: str, c: Context) -> Outcome:
+    other = c.brief.other_part
+    wanted = _LONG_WORD.findall(other.lower())
+    if wanted and not any(w[:5] in answer.lower() for w in wanted):
+        given = {w[:5] for w in text.words(" ".join((c.question, *c.lines)))}
+        new = [w for w in text.words(answer) if len(w) >= 4 and w[:5] not in given and w not in answers.POLITE
+               and w not in text.META and not w.isdigit()]
+        if not new:  # the guard's part alone: nothing said that the facts did not give
+            return fail("RETRY", "missing_part", f"nothing about '{other}'", ("FINDINGS", "PARTS"))
+        return f"mixed: nothing about '{other}'"
+    return None
+
+
+CHECKS: tuple[Check, ...] = (
+    Check("garbled", _garbled),
+    *STREAM,
+    Check("question_echo", _question_echo),
+    Check("who_it_is", _who),
+    Check("invented", _invented),
+    Check("contradicts_findings", _contradicts),
+    Check("clock", _clock),
+    Check("worked_out", _worked_out),
+    Check("secret_declined", _security),
+    Check("guard_parts", _guard_parts),
+    Check("findings_used", _findings_used),
+    Check("overclaim", _overclaim),
+    Check("answers_the_question", _answers),
+    Check("other_part", _other_part),
+)
+
+
+def run(answer: str, c: Context, checks: tuple[Check, ...] = CHECKS) -> Verdict:
+    doubts: list[str] = []
+    for chk in checks:
+        out = chk.run(answer, c)
+        if isinstance(out, Verdict):
+            return out
+        if out:
+            doubts.append(out)
+    # a persona slip is recorded but does not by itself cost a model check or the answer:
+    # a right answer without "sir" still serves the user better than a fallback
+    notes = [] if _says("sir", answer) else ["persona: the user is not addressed as sir"]
+    return Verdict("UNSURE" if doubts else "APPROVED", None, doubts + notes)
+
+
+_UNFINISHED = lazy(r"(?<=[.!?])\s+([^.!?\n]{1,60}[^.!?\n:])$")
+
+
+def unfinished_end(answer: str) -> int | None:
+    """Where an unfinished last fragment begins ("... on this computer. The user's"), or None."""
+    m = _UNFINISHED.search(answer.rstrip())
+    # a fragment of three words at most ("The user's"); a longer one is a sentence the model meant
+    return m.start(1) if m and len(text.words(m.group(1))) <= 3 and len(text.words(answer[:m.start(1)])) >= 3 \
+        else None
+
+
+def check(answer: str, brief: Brief) -> Verdict:
+    """Judge a finished answer. One that fails only in an unfinished last fragment stands
+    without it (``Verdict.text``)."""
+    c = brief.context()
+    v = run(answer, c)
+    # only the prompt's words in a last fragment: a small model's "... The user's" cut short
+    cut = unfinished_end(answer) if v.verdict == "FALLBACK" and v.failed == "prompt_echo" else None
+    if cut is not None:
+        kept = answer[:cut].rstrip()
+        v2 = run(kept, c)
+        if v2.verdict != "FALLBACK":
+            v2.text = kept
+            v2.checks = [*v2.checks, f"an unfinished end was cut off ({v.checks[0] if v.checks else v.failed})"]
+            return v2
+    return v
+
+
+def stream_check(partial: str, c: Context) -> Verdict | None:
+    """The checks that can fail before an answer is complete; a failing answer fails here as
+    soon as the failing text is there, so a stream stops before it is shown."""
+    v = run(partial, c, STREAM)
+    return v if v.verdict == "FALLBACK" else None

@@ -1,0 +1,346 @@
+"""Claims an answer makes that nothing it was given supports: a forecast no tool gave, a
+recollection no search found, results from a tool that failed, a temperature the forecast does
+not give, dry weather in the rain, a size this computer does not have. Small models state these
+with confidence ("It will be sunny and 25 degrees, sir"), and a user cannot tell them from
+facts; the gate withdraws them (I_DONT_KNOW, or RETRY for a contradiction) instead.
+
+Each check leaves an honest answer alone: one that says the tool failed or found nothing, or
+that hedges ("usually", "I could not reach the weather service").
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from tatlock.pipeline.gate import machine, readings
+from tatlock.pipeline.gate.brief import Context, Finding
+from tatlock.pipeline.gate.text import words
+from tatlock.pipeline.lexicon import MONTHS, WEEKDAYS
+from tatlock.pipeline.rulebook import Rule, Rulebook
+
+CLAIM = Rulebook("gate.claim", [
+    # an answer that admits what it does not know, or that a tool failed, or speaks of what is usual
+    Rule("claim.hedge", "hedge",
+         r"\b(?:can(?:no|')t|cannot|unable|not\s+able|don't\s+know|do\s+not\s+know|no\s+(?:forecast|record|"
+         r"results?|note|mention|trace|access|way\s+of)|nothing|could\s+not|couldn't|not\s+sure|"
+         r"without\s+(?:a|the)\s+forecast|usually|typically|often|generally|normally|tends?\s+to|on\s+average|"
+         r"in\s+general|climate|not\s+available|isn't\s+available|unavailable|failed|afraid|sorry|"
+         r"didn't\s+(?:find|turn\s+up)|did\s+not\s+(?:find|turn\s+up)|not\s+(?:reach|find|found|turn)|no\s+luck|"
+         r"(?:don't|do\s+not|doesn't|haven't|have\s+not)\s+(?:have|hold|keep|see|recall|remember)|not\s+on\s+record|"
+         r"(?:haven't|have\s+not|wasn't|was\s+not)\s+(?:been\s+)?(?:told|given|mentioned|saved|stored)|"
+         r"if\s+you\s+(?:tell|give|let)\s+me|no\s+(?:\w+\s+){0,3}?(?:saved|stored|on\s+record|remembered|kept|noted))\b",
+         ("I could not reach the weather service.", "It is usually mild there.", "I'm afraid I don't know",
+          "I don't have your birthday on record, sir."),
+         ("It will be sunny tomorrow.",)),
+    # weather stated as fact, now or to come: a temperature, or conditions
+    Rule("claim.weather", "weather",
+         r"\b(?:highs?|lows?|temperatures?|max(?:imum)?|min(?:imum)?)\s+(?:of\s+|around\s+|near\s+|up\s+to\s+)?"
+         r"-?\d+(?:\.\d+)?\s*(?:°|º|degrees)|"
+         r"\b(?:it(?:'s|\s+is|\s+will\s+be|'ll\s+be)|expect|there\s+will\s+be|there'll\s+be|you'll\s+have|"
+         r"lovely\s+and|looking|it's\s+going\s+to\s+be|will\s+(?:stay|remain|turn|clear)|bring|set\s+to\s+be)"
+         r"\s+(?:[\w,]+\s+){0,3}?(?:-?\d+(?:\.\d+)?\s*(?:°|º|degrees)|sunny|raining|rainy|cloudy|snowing|windy|clear|dry|wet|cold|warm|hot|mild|freezing|"
+         r"showers|rain|snow|overcast|drizzle|stormy|storms|thunder\w*|foggy|frost\w*|chilly|humid|sunshine)\b|"
+         r"\b(?:rain|showers|snow|sunshine|storms?|thunderstorms?|drizzle|fog|frost|sleet)\s+(?:is|are)\s+(?:now\s+)?"
+         r"(?:expected|forecast|likely|on\s+the\s+way|due)\b",
+         ("It will be sunny and 25 degrees, sir.", "Expect light rain this afternoon.",
+          "Saturday is set to be dry", "Showers are expected"),
+         ("Rain is water falling from clouds.", "It was stormy on D-Day", "Monday, sir. Water boils at 212°F.",
+          "At sea level water boils at 100 °C")),
+    # the weather described at all (to a question that asks for a forecast)
+    Rule("claim.described", "described",
+         r"\b(?:sunny|sunshine|rain\w*|showers?|drizzl\w*|snow\w*|sleet|hail|cloud\w*|overcast|fog\w*|mist\w*|"
+         r"breez\w*|wind\w*|gust\w*|storm\w*|thunder\w*|frost\w*|icy|dry|wet|humid|muggy|chilly|freezing|"
+         r"scorch\w*|clear\s+skies|fine\s+day|mild|warm|hot|cold)\b|-?\d+(?:\.\d+)?\s*(?:°|º|degrees)",
+         ("A fine day in London, sir: sunny, 18 °C, with a gentle breeze.", "Grey and drizzly, sir."),
+         ("London is a fine city, sir.",)),
+    # when the claim is about: a day to come or now
+    Rule("claim.when", "when",
+         r"\b(?:today|tonight|tomorrow|this\s+(?:morning|afternoon|evening|weekend|week)|right\s+now|at\s+the\s+"
+         r"moment|currently|later|{weekday})\b",
+         ("It will rain tomorrow", "sunny this afternoon", "dry on Saturday"), ("in 1947 it snowed",)),
+    # a question about the weather, however put
+    Rule("claim.asks_weather", "asks_weather",
+         r"\b(?:weather|forecast|rain\w*|umbrella|brolly|sunny|sunshine|snow\w*|temperature|degrees|cold|warm|hot|"
+         r"coat|jacket|wind\w*|storm\w*|frost\w*|drizzl\w*|chilly|mild|humid|icy|fog\w*|scorcher|picnic|"
+         r"barbecue|bbq|wet|dry)\b",
+         ("Do I need an umbrella today?", "Gonna be a scorcher this arvo?"), ("What's the capital of Peru?",)),
+    Rule("claim.forecast_word", "forecast_word", r"\b(?:weather|forecast|umbrella|brolly)\b",
+         ("What's the weather in Leeds?", "Do I need a brolly?"), ("Why is Antarctica cold?",)),
+    # a question about now or a day to come ("will it", "tomorrow", "this arvo", "should I take a coat")
+    Rule("claim.soon", "soon",
+         r"\b(?:today|tonight|tomorrow|this\s+(?:morning|afternoon|evening|weekend|week|arvo)|arvo|now|later|"
+         r"will|going\s+to|gonna|should\s+i|do\s+i\s+need|{weekday})\b",
+         ("Will it be cold tomorrow?", "Gonna be a scorcher this arvo?"), ("Why is Antarctica so cold?",)),
+    # a creative piece: its weather is invented by request
+    # a question about weather gone by (history, a past year, last winter) asks for no forecast
+    Rule("claim.past", "past", r"\b(?:was|were|did|had\s+been)\b",
+         ("What was the weather like in London during the winter of 1947?", "How cold was it on D-Day?",
+          "Did it snow during the winter of 1963?"), ("What's the weather in Leeds?", "Is it cold out?")),
+    Rule("claim.creative", "creative", r"\b(?:poem|haiku|story|limerick|song|lyrics|write|imagine|pretend|fiction)\b",
+         ("Write a poem about rain",), ("Will it rain?",)),
+    # a recollection stated as fact: "You told me your Audi needs new tyres", "We agreed on Friday"
+    Rule("claim.recall", "recall",
+         r"\byou\s+(?:told|said|mentioned|asked|wrote)\b|(?<!when\s)(?<!where\s)(?<!what\s)(?<!if\s)(?<!how\s)"
+         r"\bwe\s+(?:discussed|talked|spoke|agreed|decided|planned|settled)\b|\byour\s+[\w' -]{2,30}?\s+(?:is|was|are)\s+(?:on|at|due|booked|set\s+for)\b",
+         ("You told me your Audi needs new tyres.", "We agreed on Friday.", "Your dentist is on Thursday"),
+         ("You tell me, sir.", "Your car is red", "I can look things up by topic or by when we spoke.")),
+    # a recollection however the question was put: a time it was said, or who said it to whom
+    Rule("claim.recall_strong", "recall_strong",
+         r"\b(?:when|since)\s+we\s+(?:spoke|talked)\s+(?:about\s+(?:it|this|that)\s+)?(?:last|on|yesterday|earlier)|"
+         r"\blast\s+time\s+(?:we|you)\b|\byou\s+(?:told|said\s+to|mentioned\s+to)\s+me\b|\byou\s+wanted\s+to\b|"
+         r"\bas\s+you\s+(?:said|mentioned|told\s+me)\b|\bi\s+(?:suggested|recommended)\b[^.!?]{0,40}\b(?:last|then)\b",
+         ("that little Thai place when we spoke about it last month", "You wanted to repaint the shed",
+          "As you mentioned, the car needs tyres"), ("I can look things up by when we spoke.", "as you like")),
+    Rule("claim.asks_memory", "asks_memory",
+         r"\b(?:remember|recall|remind\s+me|did\s+i\s+(?:say|tell|mention|ask)|have\s+i\s+(?:told|said|mentioned)|"
+         r"i\s+(?:told|said|mentioned)|we\s+(?:talk\w*|discuss\w*|spoke|agreed|decided)|last\s+time|earlier|"
+         r"before|what\s+was\s+(?:it|that)|when\s+is\s+my|what(?:'s|\s+is)\s+my)\b",
+         ("What did I tell you about my car?", "When is my dentist appointment?"), ("How do magnets work?",)),
+    Rule("claim.temperature", "temperature",
+         r"((?:-|minus\s+)?\d+(?:\.\d+)?)\s*(?:°|º|degrees)\s*(c|f|celsius|fahrenheit)?\b|\b(minus\s+\d+(?:\.\d+)?)\b",
+         ("25 °C", "minus 5", "77 degrees Fahrenheit"), ("25 people",)),
+    Rule("claim.wet", "wet", r"\b(?:rain|drizzle|showers?|snow\w*|sleet|thunderstorm)\b",
+         ("slight rain", "light drizzle", "moderate snowfall"), ("overcast", "clear sky")),
+    Rule("claim.says_dry", "says_dry", r"\b(?:dry|not\s+(?:raining|rainy|wet|snowing)|no\s+(?:rain|snow))\b",
+         ("It is dry, sir.", "no rain today"), ("it's drizzly",)),
+    Rule("claim.says_wet", "says_wet", r"\b(?:rain\w*|drizzl\w*|showers?|snow\w*|sleet|wet)\b",
+         ("light rain", "showers later"), ("a dry day",)),
+    # the day a forecast is said for
+    Rule("claim.day", "day", r"\b(today|tonight|tomorrow|this\s+(?:morning|afternoon|evening)|{weekday})\b",
+         ("heavy rain in Bristol on Saturday", "cold tomorrow"), ("a sunny spell",)),
+    Rule("claim.unit_figure", "figure",
+         r"(-?\d+(?:\.\d+)?)\s*(°|º|degrees|mm|millimet(?:re|er)s?|km/h|kph|kilomet(?:re|er)s\s+an\s+hour|mph|"
+         r"miles\s+an\s+hour|%|per\s*cent)",
+         ("about 17 millimetres", "gusts to 48 km/h", "highs near 11 degrees", "a 60% chance"), ("11 o'clock",)),
+    # a name inside a sentence (not the word that starts it)
+    Rule("claim.name", "name", r"(?<=[a-z,;:]\s)[A-Z][a-z]{2,}(?:\s+[A-Z][a-z]{2,})*",
+         ("you decided to fly from Manchester in May", "your sister Harriet"), ("Manchester is far.",), flags=0),
+    Rule("claim.day_month", "day_month",
+         r"\b(\d{1,2})(?:st|nd|rd|th)?(?:\s+of)?\s+({month})\b|\b({month})\s+(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\b",
+         ("the 19th of December", "December 9th", "9 December"), ("December is cold",)),
+    Rule("claim.hhmm", "hhmm", r"\b(\d{1,2})[:.](\d{2})\b", ("the 07:42", "7.24"), ("7,24",)),
+    Rule("claim.vegetarian", "vegetarian", r"\b(?:vegetarian|vegan|don't\s+eat\s+meat|do\s+not\s+eat\s+meat|no\s+meat)\b",
+         ("I'm vegetarian", "I don't eat meat"), ("my sister is a vet",)),
+    Rule("claim.meat", "meat", r"\b(?:beef|pork|chicken|lamb|bacon|ham|sirloin|steak|mince|sausages?|turkey|duck|"
+         r"venison|veal|chorizo|salami|pepperoni|prawns?|fish|salmon|tuna|cod)\b",
+         ("a quick beef stir-fry", "roast chicken"), ("a mushroom risotto",)),
+    Rule("claim.allergic", "allergic", r"\ballergic\s+to\s+([a-z]+)", ("I'm allergic to peanuts",), ("allergies",)),
+    Rule("claim.avoid", "avoid", r"\b(?:avoid|without|free\s+of|-free|no|not|never|steer\s+clear|instead\s+of)\b",
+         ("a peanut-free satay", "avoid peanuts"), ("peanut butter on toast",)),
+    Rule("claim.may", "may", r"\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?may\b|\bmay\s+\d{1,2}(?:st|nd|rd|th)?\b",
+         ("the 3rd of May", "May 3rd"), ("it may rain on the 3rd",)),
+])
+
+_MEMORY_TOOLS = ("recall_memories", "recall_memories_with_time", "recall_topic", "get_personal_variable")
+
+
+def _rule(label: str) -> Rule:
+    return CLAIM.labelled(label)[0]
+
+
+def _relays(answer: str, error: str) -> bool:
+    """The reply passes on a failure's own words ("tatlock never reads those")."""
+    said = {w for w in words(answer) if len(w) >= 4}
+    return len(said & {w for w in words(error) if len(w) >= 4} - {"error", "sir"}) >= 2
+
+
+def unsupported(answer: str, c: Context) -> tuple[str, str] | None:
+    """(fallback type, why) for a claim nothing supports, or None."""
+    if _rule("hedge").search(answer):
+        return None
+    found = c.findings
+    failed = [f for f in found if f.status == "error"]
+    if failed and len(failed) == len(found) and not any(_relays(answer, f.error) for f in failed):
+        # every tool failed, and the reply neither says so nor passes on what the failure said
+        return "I_DONT_KNOW", f"{failed[0].tool} failed, but the reply answers as if it had not"
+    weather = [f for f in found if f.tool == "get_weather_forecast" and f.status == "ok"]
+    claim = _rule("weather").search(answer)
+    q = c.question
+    asked = _rule("forecast_word").search(q) or (_rule("asks_weather").search(q) and _rule("soon").search(q))
+    if asked and _rule("past").search(q) and not _rule("soon").search(q):
+        asked = None  # weather gone by: history, not a forecast ("what was the weather like in 1947")
+    described = _rule("described").search(answer) if asked else None
+    if not weather and not _rule("creative").search(q) and (described or claim and _rule("when").search(answer)):
+        said = (described or claim).group(0)  # type: ignore[union-attr]
+        return "I_DONT_KNOW", f"weather stated without a forecast: {said!r}"
+    memory = [f for f in found if f.tool in _MEMORY_TOOLS]
+    if memory and all(f.status == "empty" for f in memory):
+        return "I_DONT_KNOW", "memory holds nothing on it, but the reply answers as if it did"
+    recall = [f for f in found if f.tool.startswith("recall")]
+    claimed = _rule("recall_strong").search(answer) or (_rule("recall").search(answer)
+                                                         and _rule("asks_memory").search(c.question))
+    if not recall and claimed and not _told(answer, c.brief.told):
+        return "I_DONT_KNOW", "a recollection no search gave"
+    return None
+
+
+def _told(answer: str, told: tuple[str, ...]) -> bool:
+    """The answer repeats something the user told earlier (two of its words)."""
+    said = {w for w in words(answer) if len(w) >= 4}
+    return any(len(said & {w for w in words(t) if len(w) >= 4}) >= 2 for t in told)
+
+
+def _months(low: str) -> set[str]:
+    """The months a text names; May only beside a day ("3 May", "May 3rd"), not the verb."""
+    said = set(words(low))
+    return {m for m in MONTHS if m != "may" and m in said} | ({"may"} if _rule("may").search(low) else set())
+
+
+def _dates(text: str) -> set[tuple[int, int]]:
+    out = set()
+    for m in _rule("day_month").regex.finditer(text):
+        day, month = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
+        out.add((int(day), MONTHS.index(month.lower()) + 1))
+    return out
+
+
+def _times(text: str) -> set[tuple[int, int]]:
+    return {(int(h) % 12, int(mi)) for h, mi in _rule("hhmm").regex.findall(text)}
+
+
+_NOT_NAMES = {"sir", "madam", "tatlock", *WEEKDAYS, *MONTHS}
+
+
+def _name_not_in(answer: str, sources: str, question: str) -> str | None:
+    """A name the answer gives as remembered that neither memory nor the question holds ("you
+    decided to fly from Manchester" when the memory says Leeds Bradford)."""
+    known = {w[:4] for w in words(sources) + words(question)}  # "Maria" in "Maria's", "King" in "King's"
+    for m in _rule("name").regex.finditer(answer):
+        said = [w for w in words(m.group(0)) if w not in _NOT_NAMES]
+        if said and not any(w[:4] in known for w in said):
+            return f"{m.group(0)!r} is not in what memory holds"
+    return None
+
+
+def _memory_clash(answer: str, sources: str) -> str | None:
+    """A date or a time that is not the one memory (or the user) gave: "the 19th of December"
+    for the 9th, "the 7:24" for "the 07:42"."""
+    said, kept = _dates(answer), _dates(sources)
+    if said and kept and not said & kept:
+        d, m = sorted(kept)[0]
+        return f"the reply gives another date than the {d} {MONTHS[m - 1].title()} memory holds"
+    said_t, kept_t = _times(answer), _times(sources)
+    if said_t and kept_t and not said_t & kept_t:
+        return "the reply gives another time than the one memory holds"
+    return None
+
+
+def _against_told(answer: str, told: str) -> str | None:
+    """Advice against what the user said of themselves: meat to a vegetarian, peanuts to
+    someone allergic to them."""
+    if _rule("vegetarian").search(told):
+        meat = _rule("meat").search(answer)
+        if meat:
+            return f"the reply offers {meat.group(0)!r} to someone who eats no meat"
+    for m in _rule("allergic").regex.finditer(told):
+        food = m.group(1).lower().rstrip("s")
+        if any(w.startswith(food) for w in words(answer)) and not _rule("avoid").search(answer):
+            return f"the reply offers {food!r} to someone allergic to it"
+    return None
+
+
+def _day_of(text: str, today: dt.date) -> dt.date | None:
+    """The one day a text speaks of (today, tomorrow, a weekday in the week ahead), or None."""
+    days = {m.group(1).lower() for m in _rule("day").regex.finditer(text)}
+    days = {"today" if d in ("tonight",) or d.startswith("this") else d for d in days}
+    if len(days) != 1:
+        return None
+    d = days.pop()
+    if d == "today":
+        return today
+    if d == "tomorrow":
+        return today + dt.timedelta(days=1)
+    return today + dt.timedelta(days=(WEEKDAYS.index(d) - today.weekday()) % 7)
+
+
+def _weather_day_clash(answer: str, question: str, f: Finding) -> str | None:
+    """Another day's forecast, or none of it, given for the day asked about: "heavy rain on
+    Saturday" when Saturday is dry, "26 km/h" when tomorrow blows 62."""
+    data = f.data if isinstance(f.data, dict) else {}
+    daily = [d for d in data.get("daily") or [] if isinstance(d, dict) and d.get("date")]
+    now = [str(t) for t in readings.read(f, "now_time")]
+    try:
+        today = dt.date.fromisoformat((now[0] if now else daily[0]["date"])[:10])
+    except (ValueError, IndexError):
+        return None
+    named = {m.group(1).lower() for m in _rule("day").regex.finditer(answer)}
+    # the day the answer names, or when it names none, the question's (an answer over several days is left be)
+    day = _day_of(answer, today) if named else _day_of(question, today)
+    entry = next((d for d in daily if d["date"] == day.isoformat()), None) if day else None
+    if entry is None or day is None:
+        return None
+    name = "today" if day == today else day.strftime("%A")
+    now_data = data.get("current")
+    current: dict = now_data if day == today and isinstance(now_data, dict) else {}
+    wet_day = bool(_rule("wet").search(str(entry.get("summary", "")))) or (entry.get("precipitation_mm") or 0) >= 1
+    if not wet_day and _rule("says_wet").search(answer) and not _rule("says_dry").search(answer) \
+            and not _rule("hedge").search(answer):
+        return f"the reply gives rain for {name}, but the forecast says {entry.get('summary')!r}"
+    if wet_day and _rule("says_dry").search(answer) and not _rule("says_wet").search(_rule("says_dry").regex.sub(" ", answer)):
+        return f"the reply says {name} is dry, but the forecast says {entry.get('summary')!r}"
+    for m in _rule("figure").regex.finditer(answer):
+        said, unit = float(m.group(1)), m.group(2).lower()
+        if unit in ("°", "º") or unit.startswith("degree"):
+            given, close = [entry.get("max_c"), entry.get("min_c"), current.get("temperature_c")], 1.0
+        elif unit.startswith(("mm", "milli")):
+            given, close = [entry.get("precipitation_mm")], max(1.0, said * 0.2)
+        elif unit in ("%",) or unit.startswith("per"):
+            given, close = [entry.get("precipitation_probability")], 5.0
+        else:
+            said = said * 1.609 if unit.startswith(("mph", "miles")) else said
+            given, close = [entry.get("wind_max_kmh"), current.get("wind_kmh")], max(3.0, said * 0.15)
+        values = [float(x) for x in given if isinstance(x, (int, float))]
+        if values and not any(abs(said - x) <= close for x in values):
+            return f"{m.group(0)!r} is not the forecast for {name}"
+    return None
+
+
+def against_memory(answer: str, c: Context) -> str | None:
+    """What the user told earlier, contradicted: a date or time they gave, a diet, an allergy."""
+    told = "\n".join(c.brief.told)
+    if not told:
+        return None
+    asked = _rule("asks_memory").search(c.question)
+    clash = (_memory_clash(answer, told) or _name_not_in(answer, told, c.question)) if asked else None
+    return clash or _against_told(answer, told)
+
+
+def contradicted(answer: str, found: list[Finding], question: str = "") -> str | None:
+    """A month that is not the one memory holds, a size the system report does not give, a
+    temperature the forecast does not give (within a degree; Fahrenheit converted), or dry
+    weather where it rains."""
+    ok = [f for f in found if f.status == "ok"]
+    remembered = " ".join(readings.result_text(f) for f in ok if f.tool in _MEMORY_TOOLS).lower()
+    if remembered:
+        told, kept = _months(answer.lower()), _months(remembered)
+        if told and kept and not told & kept:  # "by the end of June" when the memory says January
+            return f"the reply says {sorted(told)[0].title()}, but the memory says {sorted(kept)[0].title()}"
+    if remembered:
+        clash = _memory_clash(answer, remembered) or (_name_not_in(answer, remembered, question)
+                                                      if _rule("recall").search(answer) else None)
+        if clash:
+            return clash
+    for f in ok:
+        wrong = machine.not_in_report(answer, f) if f.tool == "get_system_info" else None
+        if wrong:
+            return wrong
+    weather = [f for f in ok if f.tool == "get_weather_forecast"]
+    if not weather:
+        return None
+    if len(weather) == 1:
+        clash = _weather_day_clash(answer, question, weather[0])
+        if clash:
+            return clash
+    now = [str(s) for s in readings.read(weather[0], "now")]
+    wet = [s for s in now if _rule("wet").search(s)]
+    if wet and _rule("says_dry").search(answer) and not _rule("says_wet").search(_rule("says_dry").regex.sub(" ", answer)):
+        return f"the reply says it is dry, but the forecast says {wet[0]!r}"
+    given = [t for f in weather for t in readings.numbers(f, "temperatures")]
+    for m in _rule("temperature").regex.finditer(answer):
+        said = (m.group(1) or m.group(3)).lower()
+        t = -float(said.split()[-1]) if said.startswith("minus") else float(said)
+        if (m.group(2) or "").lower().startswith("f"):
+            t = (t - 32) * 5 / 9
+        if not any(abs(t - g) <= 1.0 for g in given):
+            return f"the temperature {m.group(0).strip()!r} is not in the forecast"
+    return None

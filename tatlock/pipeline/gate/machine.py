@@ -1,0 +1,159 @@
+"""This computer's report (``get_system_info``) against what an answer says of it: a size, a
+share or a core count the report does not give, read by what its clause names ("23.4 GiB of
+memory free" is memory that is free, "out of 98.3 GiB" a total, "eight physical cores" physical
+ones), a bound said in words ("under 40%"), an operating system it is not, a temperature or fans
+it has no sensor for.
+"""
+
+from __future__ import annotations
+
+
+from tatlock.pipeline.gate import readings
+from tatlock.pipeline.gate.brief import Finding
+from tatlock.pipeline.rulebook import Rule, Rulebook, lazy
+
+MACHINE = Rulebook("gate.machine", [
+    Rule("machine.size", "size", r"(\d+(?:\.\d+)?)\s*(?:gi?b|gigabytes?|gigs?)\b", ("16 GB of RAM", "7.7 GiB"),
+         ("16 cores",)),
+    Rule("machine.percent", "percent", r"(\d+(?:\.\d+)?)\s*(?:%|per\s*cent|percent)", ("24% used", "40 per cent"),
+         ("24 people",)),
+    Rule("machine.heat", "heat", r"\b\d+(?:\.\d+)?\s*(?:°\s*[cf]?|degrees)|\b(?:cpu|processor|chip|system|cooling)\s+"
+         r"(?:fans?|temperature|temp)\b|\bfans?\s+(?:is|are|spin\w*|run\w*|speed|at\s+\d)",
+         ("the CPU is a comfortable 48 °C", "the fans are quiet", "CPU temperature is fine"),
+         ("a fan of cricket", "16 GB of memory")),
+    Rule("machine.says_memory", "says_memory", r"\b(?:memory|ram)\b", ("23.4 GiB of memory free",), ("a memorable day",)),
+    Rule("machine.says_disk", "says_disk", r"\b(?:disk|storage|drive|ssd|space)\b", ("98.3 GiB of disk",), ("diskette",)),
+    Rule("machine.says_free", "says_free", r"\b(?:free|available|left|spare|empty|unused)\b", ("9 GiB free",),
+         ("freedom",)),
+    Rule("machine.out_of", "out_of", r"\b(?:out\s+of|of|from|total(?:\s+of)?|in\s+all)\s*$",
+         ("23.4 GiB free out of ",), ("23.4 GiB free ",)),
+    Rule("machine.says_used", "says_used", r"\b(?:used|full|in\s+use|busy|taken|occupied)\b", ("24% used",),
+         ("useful",)),
+    Rule("machine.cores", "cores",
+         r"\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve|sixteen|twenty|thirty-two)\s+"
+         r"(physical|logical|virtual)?\s*(?:cores?|processors?|cpus?|threads?)\b(?:[^.!?]{0,20}?\b(physical|logical))?",
+         ("Eight physical cores, sir", "16 threads", "four logical processors"), ("a core belief",)),
+    Rule("machine.ones", "ones", r"\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve|sixteen)\s+"
+         r"(physical|logical)\s+ones\b", ("four logical ones",), ("logical ones",)),
+    Rule("machine.approx", "approx", r"\b(?:under|below|less\s+than|fewer\s+than|not\s+quite|over|above|more\s+than|"
+         r"at\s+least|about|around|roughly|nearly|almost|approximately|some|close\s+to|just\s+(?:over|under))\s*$",
+         ("memory is under ", "about "), ("memory is ",)),
+    Rule("machine.os_name", "os", r"\b(?:Windows|mac\s*OS|MacOS|OS\s+X|Ubuntu|Debian|Fedora|Mint|CentOS|Red\s+Hat|"
+         r"Chrome\s*OS|Android|FreeBSD|Linux|linux)\b", ("You're running Windows 11", "Ubuntu 24.04"),
+         ("the windows of the house",), flags=0),
+])
+
+
+def _rule(label: str) -> Rule:
+    return MACHINE.labelled(label)[0]
+
+
+def _fits(said: float, given: list[float], before: str, close: float, spread: float = 0.0) -> bool:
+    """Whether a figure said fits one given: within ``close`` (or a share ``spread`` of it), or on
+    the right side of a bound said in words ("under 40%", "over 9 GB", "about 3%")."""
+    word = _rule("approx").search(before)
+    kind = word.group(0).lower() if word else ""
+    for g in given:
+        tol = max(close, abs(g) * spread)
+        if kind.startswith(("under", "below", "less", "fewer", "not quite")) and g <= said + tol:
+            return True
+        if kind.startswith(("over", "above", "more", "at least")) and g >= said - tol:
+            return True
+        if abs(said - g) <= (2 * tol if kind else tol):
+            return True
+    return False
+
+
+_CLAUSE_END = lazy(r"[.;!?]|,\s|\s(?:and|with|while|but)\s|\s[-–—]\s")
+
+
+def _clause(text: str, start: int, end: int) -> str:
+    """The clause around a span: from the last break before it to the next after it."""
+    before = [m.end() for m in _CLAUSE_END.finditer(text, 0, start)]
+    after = _CLAUSE_END.search(text, end)
+    return text[before[-1] if before else 0:after.start() if after else len(text)]
+
+
+def _labelled_sizes(answer: str, start: int, end: int, f: Finding) -> list[float] | None:
+    """The report's sizes a size said can be, by what its clause names (memory or disk, free or
+    total), or None when it names neither."""
+    clause = _clause(answer, start, end).lower()
+    data = f.data if isinstance(f.data, dict) else {}
+    part = "memory" if _rule("says_memory").search(clause) else "disk" if _rule("says_disk").search(clause) else None
+    total = bool(_rule("out_of").search(answer[max(0, start - 14):start]))  # "23.4 GiB free out of 98.3 GiB"
+    free = bool(_rule("says_free").search(clause)) and not total
+    if part is None and not free:
+        return None
+    out = []
+    for name in ((part,) if part else ("memory", "disk")):
+        block = data.get(name)
+        for key, value in (block.items() if isinstance(block, dict) else ()):
+            wanted = key.startswith("total") if total else key.startswith(("free", "avail")) if free else True
+            if isinstance(value, (int, float)) and key.endswith("_gib") and wanted:
+                out.append(float(value))
+    return out
+
+
+def not_in_report(answer: str, f: Finding) -> str | None:
+    """A size, a share or an operating system this computer's report does not give: "16 GB of
+    RAM" when it says 31.2 GiB, "24% used" when it says 76.2% (within rounding; a share may be
+    the rest), "Windows 11" on Linux."""
+    heat = _rule("heat").search(answer)
+    if heat:  # "the CPU is a comfortable 48 °C": the report gives no temperature or fans
+        return f"{heat.group(0)!r}: the system report gives no temperature or fans"
+    sizes = readings.numbers(f, "sizes")
+    for m in _rule("size").regex.finditer(answer):
+        said = float(m.group(1))
+        fields = _labelled_sizes(answer, m.start(), m.end(), f)
+        if fields is not None and not _fits(said, fields + [s * 1.074 for s in fields],
+                                            answer[max(0, m.start() - 14):m.start()], 0.6, 0.1):
+            return f"the size {m.group(0)!r} is not the report's for what it names"
+        # GiB or GB, rounded either way: within a tenth (or 0.6 for small sizes), or GB = GiB x 1.074
+        if not _fits(said, sizes + [s * 1.074 for s in sizes], answer[max(0, m.start() - 14):m.start()], 0.6, 0.1):
+            return f"the size {m.group(0)!r} is not in the system report"
+    shares = readings.numbers(f, "percents")
+    for m in _rule("percent").regex.finditer(answer):
+        said = float(m.group(1))
+        clause = _clause(answer, m.start(), m.end()).lower()
+        used = [s for s in readings.numbers(f, "percents")]
+        if _rule("says_used").search(clause) and not _rule("says_free").search(clause) and \
+                not _fits(said, used, answer[max(0, m.start() - 14):m.start()], 1.5):
+            return f"the share {m.group(0)!r} used is not in the system report"
+        if not _fits(said, shares + [100 - s for s in shares], answer[max(0, m.start() - 14):m.start()], 1.5):
+            return f"the share {m.group(0)!r} is not in the system report"
+    wrong = _cores_wrong(answer, f)
+    if wrong:
+        return wrong
+    report = " ".join(str(v) for v in readings.read(f, "os")).lower()
+    for m in _rule("os").regex.finditer(answer) if report else ():
+        if m.group(0).lower().split()[0] not in report:
+            return f"the system {m.group(0)!r} is not the report's ({report.split()[0] if report else 'none'})"
+    return None
+
+
+_COUNT_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+                "ten": 10, "twelve": 12, "sixteen": 16, "twenty": 20, "thirty-two": 32}
+
+
+def _cores_wrong(answer: str, f: Finding) -> str | None:
+    """Cores counted by their label: physical ones are ``physical_cores``, logical ones (threads)
+    ``count``; cores with no label may be either."""
+    data = f.data.get("cpu") if isinstance(f.data, dict) else None
+    if not isinstance(data, dict):
+        return None
+    physical, logical = data.get("physical_cores"), data.get("count")
+    said = [(m.group(1), (m.group(2) or "").lower(), m.group(0)) for m in _rule("cores").regex.finditer(answer)]
+    said += [(m.group(1), m.group(2).lower(), m.group(0)) for m in _rule("ones").regex.finditer(answer)]
+    for number, label, text in said:
+        n = int(number) if number.isdigit() else _COUNT_WORDS.get(number.lower())
+        if n is None:
+            continue
+        if "thread" in text.lower() or label in ("logical", "virtual"):
+            allowed = {logical}
+        elif label == "physical":
+            allowed = {physical}
+        else:
+            allowed = {physical, logical}
+        if None not in allowed and n not in allowed:
+            return f"{text!r}: the report gives {physical} physical cores and {logical} logical ones"
+    return None

@@ -1,0 +1,177 @@
+"""The form of an answer, before what it says: empty, symbols, JSON, a transcript, template
+tokens, a stutter, words in no order, a loop, a few words over and over, or the question
+given back. Pure functions over text, shared by the checks on a finished answer and on a stream.
+
+A word repeated on purpose is no stutter: "Buffalo buffalo Buffalo buffalo..." repeats one
+word, and a word the question asked about ("say 'no' three times") is the answer's to repeat.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tatlock.pipeline import loops
+from tatlock.pipeline.lexicon import MONTHS, WEEKDAYS
+from tatlock.pipeline.rulebook import Rule, Rulebook, lazy
+
+_WORD = lazy(r"[a-z0-9]+")
+
+
+def words(text: str) -> list[str]:
+    return _WORD.findall(text.lower().replace("'", ""))
+
+
+FILL = set("a an the is are it its it's of to in on at and or sir yes no well so please here there that this "
+           "do does did what who how why when where which i you your my me".split())
+# words that are data wherever they appear (a clock, a date): a run of them repeats a fact
+DATA_WORDS = set(WEEKDAYS) | set(MONTHS) | {"utc", "gmt", "bst", "cet", "europe", "london", "america"}
+
+FORM = Rulebook("gate.form", [
+    Rule("form.template_token", "special",
+         r"<\|(?:im_start|im_end|endoftext|eot_id|start_header_id|end_header_id|assistant|user|system)\|>|"
+         r"\[/?INST\]|<</?SYS>>|</?s>",
+         ("Paris.<|im_end|>", "[INST] hello [/INST]", "</s>"), ("<b>bold</b>", "a list of <items>")),
+    Rule("form.number", "number", r"[-+−]?\d[\d\s.,:/%°x×+\-−–]*",  # "144.", "2026-11-23", "08:41" (whole answer)
+         ("144.", "2026-11-23", "08:41", "-5 °"), ("abc",)),
+    Rule("form.json", "json", r"^\s*[\[{].*[\]}]\s*$|^\s*\{\s*\"|^\s*\[\s*\{",
+         ('{"answer": "Paris"}', '[{"a": 1}', '{"answer": "Par'), ("[citation needed] Paris", "Paris {sic}"),
+         flags=re.S),
+    Rule("form.transcript", "transcript", r"^\s*(?:user|human|assistant|system)\s*:",
+         ("User: hi\nAssistant: hello",), ("The user: a person",), flags=re.I | re.M),
+    Rule("form.scaffold_end", "scaffold", r"(?:^|\n)\s*(?:answer|response|reply|output)\s*:\s*$",
+         ("Question: What can you do?\nAnswer:",), ("The answer: Paris",)),
+    # a question by its form: a question mark or a question word first
+    Rule("form.token", "token", r"^\W*(?:[A-Z]{4,}|\w+_\w+(?:_\w+)*)\W*$",
+         ("DOCUMENT", "DINNER_MADE_BY_JULES_2026"), ("NATO, sir.", "Paris.", "Au"), flags=0),
+    Rule("form.asks", "asks",
+         r"\?|^\s*(?:what|who|whom|whose|which|when|where|why|how|is|are|am|was|were|do|does|did|can|could|will|"
+         r"would|should|shall|may|tell|give|show|explain|list|name|write|compose|draft|describe|suggest|recommend|"
+         r"translate|summari[sz]e|define|find)\b",
+         ("Paris?", "Tell me the time", "how tall is it"), ("Good morning", "Thanks, that's all")),
+    # the question told back in a frame ("You're asking why the sky is blue, sir.")
+    Rule("form.restated", "restated",
+         r"\W*(?:so\s+)?(?:you(?:'re|\s+are)\s+asking|you\s+asked|you(?:'d|\s+would)\s+like\s+to\s+know|"
+         r"you\s+want\s+to\s+know|your\s+question\s+is|you're\s+wondering|you\s+wonder)\b",
+         ("You're asking why the sky is blue.", "So you want to know the time"), ("I asked the cook",)),
+    # a repetition the question asks for
+    Rule("form.repeat_asked", "repeat",
+         r"\b(?:repeat\w*|again\s+and\s+again|over\s+and\s+over|\d+\s+times|(?:{hour_word})\s+times|"
+         r"same\s+word|one\s+word\s+(?:repeated|only)|only\s+(?:of\s+)?(?:the\s+)?word)\b",
+         ("Say 'ha' five times", "a sentence of only the word buffalo"), ("how many times has Brazil won",)),
+])
+
+_ARTICLES = {"the", "an"}  # not "a": "from A to Z", "plan A or B"
+_NOT_AFTER_ARTICLE = {"the", "a", "an", "of", "for", "to", "in", "on", "and", "or", "is", "was", "with", "at", "by",
+                      "from", "then", "but"}
+_SENTENCE = lazy(r"(?<=[.!?])\s+")
+_LETTERS = lazy(r"[a-z']+")
+
+
+def _word_salad(text: str) -> bool:
+    """Words in no order ("Place the egg boiling in the of water ... the for to then cold and the."):
+    English never puts "of" or "for" after "the", nor ends a sentence on "the"."""
+    bad = 0
+    for sentence in _SENTENCE.split(text):
+        said = _LETTERS.findall(sentence.lower())
+        bad += sum(a in _ARTICLES and b in _NOT_AFTER_ARTICLE for a, b in zip(said, said[1:], strict=False))
+        bad += bool(said) and said[-1] in _ARTICLES and sentence.rstrip().endswith((".", "!", "?"))
+    return bad >= 2
+
+
+def _repetition(said: list[str], question: str) -> str | None:
+    """A stutter ("I I am am here here") or a few words over and over, not counting the words
+    the question asked about, nor one word said on purpose ("Buffalo buffalo Buffalo ...")."""
+    if FORM.first(question, "repeat"):
+        return None
+    asked = set(words(question))
+    doubled = [a for a, b in zip(said, said[1:], strict=False) if a == b and a not in asked]
+    n = len(said)
+    # prose doubles a word now and then ("had had"); three times in a short reply is a stutter
+    if n >= 6 and len(set(doubled)) >= 2 and (len(doubled) >= n * 0.3 or (len(doubled) >= 3 and
+                                                                         len(doubled) >= n * 0.15)):
+        return "words stutter"
+    # a short reply of a few words over and over ("Sir, Rotterdam. Sir. Rotterdam sir . . ."); a long
+    # one repeats its common words by nature, and the loop check reads those
+    own = [w for w in said if w not in asked]
+    again = {w for w in own if own.count(w) >= 2}  # one word said again and again is a loop's or a choice
+    if 6 <= n <= 40 and len(own) >= 6 and len(set(own)) <= len(own) * 0.5 and len(again) >= 2:
+        return "a few words over and over"
+    return None
+
+
+def garbled(answer: str, question: str = "") -> str | None:
+    """Why the answer is no answer by its form alone, or None."""
+    text = answer.strip()
+    if not text:
+        return "empty reply"
+    content = sum(ch.isalnum() for ch in text)  # "391, sir." is an answer
+    number = FORM.labelled("number")[0].regex.fullmatch(text)
+    if content < max(2, len("".join(text.split())) * 0.5) or not (number or any(ch.isalpha() for ch in text)):
+        return "more symbols than words"
+    if FORM.first(text, "token") and not set(words(text)) & set(words(question)):
+        return "a lone token, not an answer"
+    if FORM.first(text, "json"):
+        return "a JSON object instead of prose"
+    if FORM.first(text, "transcript"):
+        return "a chat transcript instead of an answer"
+    if FORM.first(text, "scaffold"):
+        return "a prompt's scaffolding, ending on its label"  # "...\nQuestion: What can you do?\nAnswer:"
+    said = words(text)
+    repeated = _repetition(said, question)
+    if repeated == "words stutter":
+        return repeated
+    if FORM.first(text, "special"):
+        return "chat-template tokens in the reply"
+    if _word_salad(text):
+        return "words in no order (word salad)"
+    if loops.looping(text):
+        return "the reply repeats itself"
+    sentences = [x.lower() for x in loops.sentences(text) if len(x) > 15]
+    if len(sentences) >= 2 and len(set(sentences)) == 1:  # one sentence said again ("I'm unable to ... " x2)
+        return "the reply repeats itself"
+    return repeated
+
+
+# -- the question given back -------------------------------------------------------------------
+
+# words about the question rather than an answer to it ("How tall is Mount Everest? That is the
+# question, sir.")
+META = set("question questions ask asked asking query good great interesting excellent fine indeed certainly "
+           "quite very wonder wondering ponder think consider let see ah oh hmm um matter one would like want "
+           "wish wanting know".split())
+VERDICT_WORDS = set("yes no indeed correct right true false not never nope yep certainly".split())
+_FRAME_WORDS = set("thats about asking wondering know question whether appears seems".split())
+
+
+def asks(question: str) -> bool:
+    return FORM.first(question, "asks") is not None
+
+
+def question_echo(answer: str, question: str) -> bool:
+    """The answer is the question again, adding nothing ("What is the capital of France?")."""
+    a, q = words(answer), words(question)
+    # a greeting or a statement answered in the same words is no echo ("Good morning, sir.")
+    if len(q) < 3 or not a or not asks(question):
+        return False
+    if any(w in VERDICT_WORDS and w not in q for w in a):
+        return False  # "Yes, Paris is the capital of France, sir." answers a yes/no question in its words
+    stems = {w[:4] for w in q if len(w) >= 4}
+    new = [w for w in a if w not in q and w not in FILL and w not in META and not (len(w) >= 4 and w[:4] in stems)]
+    # "You're asking why the sky is blue, sir. That's a question about why the sky appears blue":
+    # the question told back in a frame, with a word or three of padding
+    framed = FORM.labelled("restated")[0].regex.match(answer)
+    if framed and len(a) <= 3 * len(q) + 12:
+        told = [w for w in words(answer[framed.end():]) if len(w) >= 4 and w not in q and w not in META
+                and w not in _FRAME_WORDS and w[:4] not in stems]
+        if len(told) <= 3:
+            return True
+    if new:
+        return False
+    covered = sum(1 for w in set(q) if w in a) / len(set(q))
+    return covered >= 0.6
+
+
+def echo_prefix(answer: str, question: str) -> bool:
+    """The answer so far could still turn out to be the question again (for the stream)."""
+    a, q = words(answer), words(question)
+    return bool(a) and len(q) >= 2 and a == q[:len(a)]
