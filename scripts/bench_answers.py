@@ -106,7 +106,9 @@ def tatlock_turn(butler: Any, text: str, **kw: Any) -> dict[str, Any]:
     if isinstance(final, TurnFinished):
         return {"answer": final.answer, "total_s": total, "first_s": first, "route": final.route,
                 "guard": final.guard, "quality": final.quality, "tools": final.tools,
-                "conversation_id": final.conversation_id}
+                "conversation_id": final.conversation_id,
+                "phases": [[x["name"], x["ms"], x["model_calls"], x.get("prompt_tokens"), x.get("eval_tokens")]
+                           for x in final.phases]}
     return {"answer": "", "total_s": total, "first_s": first, "error": getattr(final, "message", "no answer"),
             "conversation_id": None}
 
@@ -247,11 +249,23 @@ def report(records: list[dict[str, Any]], *, show: bool) -> None:
               f"fallbacks); median answer {fs(t['median_s'])} s against {fs(b['median_s'])} s"
               f" ({'-' if ratio is None else f'{ratio:.1f}x'}); first byte {fs(t['first_median_s'])} s against "
               f"{fs(b['first_median_s'])} s")
+    phases = [p for r in records if r["side"] == "tatlock" for p in r.get("phases") or []]
+    if phases:
+        print("\ntatlock's time by phase (over its answers): phase, turns it ran in, model calls, median and total s,"
+              " median prompt and eval tokens")
+        rows = []
+        for name in dict.fromkeys(p[0] for p in phases):
+            mine = [p for p in phases if p[0] == name]
+            rows.append([name, len(mine), sum(p[2] for p in mine), fs(statistics.median(p[1] for p in mine) / 1000),
+                         fs(sum(p[1] for p in mine) / 1000), statistics.median(p[3] or 0 for p in mine),
+                         statistics.median(p[4] or 0 for p in mine)])
+        table(["phase", "turns", "calls", "median s", "total s", "prompt tok", "eval tok"], rows)
     if show:
         print()
         for r in records:
             ans = " ".join((r.get("answer") or r.get("error") or "").split())
-            extra = f" [{r.get('route')}/{r.get('guard') or '-'} {r.get('quality')}]" if r["side"] == "tatlock" else ""
+            extra = f" [{r.get('route')}/{r.get('guard') or '-'} {r.get('quality')} " + " ".join(
+                f"{p[0]}:{p[1] / 1000:.1f}" for p in r.get("phases") or []) + "]" if r["side"] == "tatlock" else ""
             print(f"{r['grade']:<8} {r['side']:<7} {r['id']}: {r['question']!r} -> {ans[:200]!r}{extra}")
 
 
