@@ -27,13 +27,15 @@ def system_prompt(persona: str) -> str:
 
 def respond(env: TurnEnv, emit: Callable[..., None], *, persona: str, turn_vars: dict[str, Any],
             findings: list[str], phases: list[dict[str, Any]], cancel: Cancel | None,
-            show: Show | None, name: str = "respond") -> tuple[str, bool]:
+            show: Show | None, name: str = "respond", max_tokens: int | None = None) -> tuple[str, bool]:
     """The persona's answer, streamed through ``show`` when given (``show`` may raise
     StopGeneration to end the call: the gate saw a failing answer). Returns (answer, looped):
-    ``looped`` when a model repeating itself was cut short and its repeats dropped."""
+    ``looped`` when a model repeating itself was cut short and its repeats dropped.
+    ``max_tokens``: a tighter bound than an answer's (a short answer from facts in hand)."""
     p = Phase(name, emit)
     system = system_prompt(persona)
-    turn_vars, findings = budget.respond_parts(env, system, turn_vars, findings, env.answer_tokens())
+    limit = min(max_tokens or env.answer_tokens(), env.answer_tokens())
+    turn_vars, findings = budget.respond_parts(env, system, turn_vars, findings, limit)
     messages = [
         {"role": "system", "content": system},
         {"role": "user", "content": prompts.render(
@@ -50,7 +52,7 @@ def respond(env: TurnEnv, emit: Callable[..., None], *, persona: str, turn_vars:
         if show is not None:
             show(piece)
 
-    r = chat(env, p, messages, cancel=cancel, on_token=on_token, temperature=0.5, max_tokens=env.answer_tokens())
+    r = chat(env, p, messages, cancel=cancel, on_token=on_token, temperature=0.5, max_tokens=limit)
     answer = r.content.strip()
     if looped:
         answer = loops.without_repeats(answer)
