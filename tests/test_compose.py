@@ -164,3 +164,8 @@ def test_kept_facts_a_lookup_found_answer_a_question_about_what_was_told():
 def test_a_failed_lookup_is_no_answer():
     err = gate.Finding.of("get_personal_variable", {}, {"error": "missing argument: key"})
     assert composed("What am I allergic to?", findings=[err]) is None
+
+
+@pytest.mark.parametrize("question", ["What time is it in Tokyo?", "what's the date in Sydney right now?"])
+def test_the_time_elsewhere_is_no_reading_of_this_clock(question):
+    assert "clock" not in compose.asked(question, brief(question, ("TEMPORAL",)))

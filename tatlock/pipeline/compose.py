@@ -124,7 +124,7 @@ def asked(question: str, brief: gate.Brief) -> list[str]:
             continue
         out.append(rule.label)
     parts = set(brief.guard_parts)
-    if "TEMPORAL" in parts or clock_mod.asks_now(question):
+    if ("TEMPORAL" in parts or clock_mod.asks_now(question)) and not _ELSEWHERE.search(question):
         out.append("clock")
     if "IDENTITY" in parts and not {"name", "nature"} & set(out):
         out.append("name")
@@ -138,6 +138,9 @@ def asked(question: str, brief: gate.Brief) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+# the time somewhere else ("what time is it in Tokyo?") is no reading of this clock (the gate works it out)
+_ELSEWHERE = lazy(r"\b(?:time|date|day|hour)\b[^?.!]*\b(?:in|at)\s+(?!the\s+(?:morning|afternoon|evening)\b)"
+                  r"(?:[A-Z][a-z]+|new\s+york|los\s+angeles|tokyo|sydney|london|paris)")
 _WH = lazy(r"^\s*(?:\w+,?\s+)?(?:what|whats|what's|where|when|whens|who|which|how)\b", re.I)
 
 
