@@ -169,3 +169,14 @@ def test_a_failed_lookup_is_no_answer():
 @pytest.mark.parametrize("question", ["What time is it in Tokyo?", "what's the date in Sydney right now?"])
 def test_the_time_elsewhere_is_no_reading_of_this_clock(question):
     assert "clock" not in compose.asked(question, brief(question, ("TEMPORAL",)))
+
+
+def test_what_it_can_do_is_carried_by_its_own_words_not_by_a_chance_one():
+    c = composed("What are you able to do?", ("CAPABILITIES",))
+    assert not c.carried_by("Hi anchor, I'm here to assist you with your local business.", "x")
+    assert c.carried_by("I can tell you the time and fetch the weather, sir.", "x")
+
+
+def test_a_possessive_points_at_the_line_too():
+    c = composed("What's my dog's name?", memory="## Conversation so far\nAnchor (Ann): My dog is called Biscuit.\n")
+    assert c is not None and "Biscuit" in c.text

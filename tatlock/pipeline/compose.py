@@ -41,10 +41,10 @@ ASKS = Rulebook("compose.asks", [
          ("What's my name?", "who are you talking about?", "what is the name of that song?")),
     Rule("asks.nature", "nature",
          r"\bwhat\s+(?:even\s+|exactly\s+)?(?:are|r)\s+(?:{you})\b(?!\s+(?:doing|up\s+to|called|having|thinking|"
-         r"reading|watching|saying))|\bare\s+(?:{you})\s+(?:a\s+(?:bot|robot|person|human|computer|machine|program)|"
+         r"reading|watching|saying|able|good|capable|going|into|working|like|made|for))|\bare\s+(?:{you})\s+(?:a\s+(?:bot|robot|person|human|computer|machine|program)|"
          r"human|real|alive|a\s+real|running)\b|\b(?:{you})\s+running\s+on\b",
          ("what even are you?", "Are you a robot?", "Are you running on some company's server or on this machine?"),
-         ("what are you doing later?", "are you free on Friday?")),
+         ("what are you doing later?", "are you free on Friday?", "What are you able to do?")),
     Rule("asks.capabilities", "capabilities",
          r"\bwhat\s+(?:else\s+)?(?:can|could)\s+(?:{you})\s+(?:actually\s+|really\s+)?(?:do|help)\b|"
          r"\bwhat\s+are\s+(?:{you})\s+(?:able\s+to|good\s+at|capable\s+of)\b|\b(?:{your})\s+(?:abilities|capabilities|skills)\b|"
@@ -148,8 +148,13 @@ def _asks_machine(question: str) -> bool:
     return bool(re.search(r"\b(?:computer|machine|system|box|laptop|pc)\b", question, re.I))
 
 
+def _stem(word: str) -> str:
+    """A word's first five letters, a plural's or a possessive's s dropped ("dog's" is "dog")."""
+    return (word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word)[:5]
+
+
 def _stems(text: str) -> set[str]:
-    return {w[:5] for w in words(text) if w not in _ASKING and len(w) >= 3}
+    return {_stem(w) for w in words(text) if w not in _ASKING and len(w) >= 3}
 
 
 def told_line(question: str, memory: str) -> Said | None:
@@ -184,7 +189,7 @@ def told_line(question: str, memory: str) -> Said | None:
 
 # the most tokens of an answer to a question the facts in hand answer: a sentence or two (a small
 # model that has not said the fact by then will not; the answer is then composed from it)
-FACT_ANSWER_TOKENS = 160
+FACT_ANSWER_TOKENS = 64
 _WHOLE = lazy(r"[.!?…][\"')\]]?\s*$")
 
 
@@ -240,7 +245,8 @@ def _to_you(text: str) -> str:
 
 def _to_me(text: str) -> str:
     """A fact about the butler, said by the butler: "Your name is Tatlock" -> "My name is Tatlock"."""
-    return re.sub(r"\b(?:your|you're|yours|you)\b", lambda m: _TO_ME[m.group(0).lower()], text, flags=re.I)
+    out = re.sub(r"\b(?:your|you're|yours|you)\b", lambda m: _TO_ME[m.group(0).lower()], text, flags=re.I)
+    return out[:1].upper() + out[1:]
 
 
 @dataclass(frozen=True)
@@ -362,6 +368,8 @@ def compose(question: str, brief: gate.Brief, *, memory: str = "", categories: t
     return Composed(" ".join(parts), tuple(kind for kind, _ in used), tuple(k for _, k in used), was_asked)
 
 
+# words of the abilities' phrases that name none of them
+_GENERIC = {"local", "tell", "this", "earlier", "your", "things", "help", "questions", "answer", "general"}
 _NUMBER_WORDS = dict(zip("one two three four five six seven eight nine ten eleven twelve".split(),
                          map(str, range(1, 13)), strict=True))
 # the report's values a question about each part of the machine is answered by
@@ -388,7 +396,7 @@ def carries(answer: str, question: str, kind: str, k: gate.Known) -> bool:
     if k.kind == "told":
         given = _stems(question)
         line = str(k.value)
-        own = {w for w in words(line) if len(w) >= 3 and w not in _ASKING and w[:5] not in given}
+        own = {w for w in words(line) if len(w) >= 3 and w not in _ASKING and _stem(w) not in given}
         key = {w.lower() for w in re.findall(r"(?<!^)(?<![.!?]\s)\b(?:[A-Z][a-z]+|\d+)", line)} & own
         calendar = set(WEEKDAYS) | set(MONTHS)
         if re.search(r"\b(?:called|name|named|who)\b", question, re.I):
@@ -396,6 +404,11 @@ def carries(answer: str, question: str, kind: str, k: gate.Known) -> bool:
         elif re.search(r"\b(?:when|whens|when's|what\s+day|date)\b", question, re.I):
             key = {w for w in key if w in calendar or w.isdigit()} or key
         return bool((key or own) & set(words(answer)))
+    if k.kind == "capabilities":
+        # two of the things it can do named by their own words ("local" in "your local business" is none)
+        said = {_stem(w) for w in words(answer)}
+        named = [p for p in k.value if {_stem(w) for w in words(p) if len(w) >= 4 and w not in _GENERIC} & said]
+        return len(named) >= min(2, len(k.value))
     if k.kind == "system" and isinstance(k.value, dict):
         if kind == "system.os":
             system = str((k.value.get("os") or {}).get("system") or "")

@@ -371,6 +371,9 @@ class TurnRunner:
                                  findings=tool_lines + facts_mod.lines(brief.facts), phases=self.phases,
                                  cancel=self.cancel, show=show,
                                  max_tokens=compose.FACT_ANSWER_TOKENS if known is not None else None)
+        if known is not None:  # meant to be short: no "go on" offered (one that lacks the fact is composed)
+            for x in self.phases:
+                x.pop("cut_short", None)
         if gate.failed is not None:
             return answer, runs, brief, gate.failed
         rest = self._finish_stream(gate, brief, show=not (earlier or looped))
