@@ -65,3 +65,28 @@ def test_the_tier_decides_unless_set(home, monkeypatch, tier):
     assert load().effective("answer_form") == TIERS[tier].answer_form
     monkeypatch.setenv("TATLOCK_ANSWER_FORM", "plain")
     assert load().effective("answer_form") == "plain"
+
+
+def test_plain_routing_call_ends_once_it_has_decided_direct(cli, served, monkeypatch):
+    monkeypatch.setenv("TATLOCK_ANSWER_FORM", "plain")
+    served.queue('{"decision":"DIRECT","topics":["geography"],"guard_reason":"NONE","tools":[],"tool_query":""}',
+                 "Paris, sir.")
+    served.token_delay = 0.001
+    out = ask_json(cli, "What is the capital of France?")
+    assert out["answer"] == "Paris, sir." and out["topics"] == ["geography"]
+    answer = served.chat_requests[1]
+    # asked as a plain chat client asks: the persona and one instruction, then the question
+    assert answer["messages"][-1] == {"role": "user", "content": "What is the capital of France?"}
+    assert "one or two sentences" in answer["messages"][0]["content"] and "Findings" not in str(answer["messages"])
+
+
+def test_plain_answer_sees_this_conversation_as_chat_turns(cli, served, monkeypatch):
+    monkeypatch.setenv("TATLOCK_ANSWER_FORM", "plain")
+    route = {"json": {"decision": "DIRECT", "topics": [], "guard_reason": "NONE", "tools": [], "tool_query": ""}}
+    served.queue(route, "Noted, sir.")
+    first = ask_json(cli, "I have been reading about volcanoes.")
+    served.queue(route, "Etna, sir.")
+    ask_json(cli, "--conversation", str(first["conversation_id"]), "Which one erupts most often in Europe?")
+    msgs = served.chat_requests[-1]["messages"]
+    assert [m["role"] for m in msgs] == ["system", "user", "assistant", "user"]
+    assert msgs[1]["content"] == "I have been reading about volcanoes." and msgs[2]["content"] == "Noted, sir."

@@ -193,6 +193,23 @@ def parse(raw: str) -> Assessment | None:
     return None
 
 
+# the head of a routing call (the plain form) that has decided DIRECT and named its topics: what
+# follows only routes the other decisions, so the call ends here
+_DIRECT_HEAD = re.compile(r'^\s*\{\s*"decision"\s*:\s*"DIRECT"\s*,\s*"topics"\s*:\s*(\[[^\]]*\])')
+
+
+def routed_direct(raw: str) -> Assessment | None:
+    """A routing call's decision once it is DIRECT with its topics, or None."""
+    m = _DIRECT_HEAD.search(raw)
+    if not m:
+        return None
+    try:
+        topics = json.loads(m.group(1))
+    except ValueError:
+        topics = []
+    return Assessment("DIRECT", topics=_strings(topics)[:5])
+
+
 class AnswerStreamer:
     """Pulls the ``answer`` string out of a JSON object while it is being generated.
 

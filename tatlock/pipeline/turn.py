@@ -36,7 +36,7 @@ from tatlock.pipeline import tools as tool_phase
 from tatlock.pipeline.gate import Brief, Finding, StreamGate, Verdict
 from tatlock.pipeline.phases import CountingBackend, Phase, TurnEnv, chat, summary_tokens
 from tatlock.pipeline.quality import judge, stream_gate
-from tatlock.pipeline.respond import respond, system_prompt, tz_label
+from tatlock.pipeline.respond import answer_plain, respond, system_prompt, tz_label
 from tatlock.pipeline.routing import authority, guards
 from tatlock.pipeline.select import findings_of, run_tools
 from tatlock.redact import redact
@@ -262,8 +262,14 @@ class TurnRunner:
             a, raw = None, ""
             route, guard, source = "TOOLS_NEEDED", None, "rules"
         else:
+            head: list[str] = []  # the routing call's JSON so far (the plain form)
+
             def on_token(piece: str) -> None:
                 nonlocal before_answer, looped
+                if plain:
+                    head.append(piece)
+                    if assess.routed_direct("".join(head)) is not None:
+                        raise StopGeneration  # DIRECT and its topics: the rest routes nothing
                 if streamer.start is None:
                     before_answer += 1
                 decoded = streamer.feed(piece)
@@ -288,6 +294,8 @@ class TurnRunner:
             raw = r1.content
             cut = r1.done_reason == "length"
             a = assess.parse(raw)
+            if a is None and plain:
+                a = assess.routed_direct(raw)
             if (a is None or gate.failed) and streamer.decision in streamer.decisions and streamer.emitted.strip():
                 # the JSON was cut off (token cap, a loop, or the gate stopped it) after the answer had started
                 emitted = loops.without_repeats(streamer.emitted) if looped else streamer.emitted
@@ -367,10 +375,15 @@ class TurnRunner:
             if known is not None and compose.said_whole(gate.answer) and known.carried_by(gate.answer, self.req.text):
                 raise StopGeneration  # it has said what was asked: a small model's next sentences only stray
 
-        answer, looped = respond(self.env, self.emit, persona=persona, turn_vars=turn_vars,
-                                 findings=tool_lines + facts_mod.lines(brief.facts), phases=self.phases,
-                                 cancel=self.cancel, show=show,
-                                 max_tokens=compose.FACT_ANSWER_TOKENS if known is not None else None)
+        if self.form == "plain" and plan.route == "DIRECT" and not tool_lines and known is None:
+            # the plain form's direct answer: the question as a plain chat client asks it
+            answer, looped = answer_plain(self.env, self.emit, persona=persona, question=str(turn_vars["question"]),
+                                          memory=self.memory, phases=self.phases, cancel=self.cancel, show=show)
+        else:
+            answer, looped = respond(self.env, self.emit, persona=persona, turn_vars=turn_vars,
+                                     findings=tool_lines + facts_mod.lines(brief.facts), phases=self.phases,
+                                     cancel=self.cancel, show=show,
+                                     max_tokens=compose.FACT_ANSWER_TOKENS if known is not None else None)
         if known is not None:  # meant to be short: no "go on" offered (one that lacks the fact is composed)
             for x in self.phases:
                 x.pop("cut_short", None)
