@@ -436,3 +436,20 @@ def test_smollm2s_unsaid_claims_and_numbers_that_are_none_are_withdrawn(answer, 
 ])
 def test_their_look_alikes_stand(answer, question):
     assert not withdrawn(answer, question)
+
+
+@pytest.mark.parametrize("answer, question", [
+    ("Still here, sir.", "Are you still there?"),  # the TUI's resize test, withdrawn by the first gate package
+    ("Awake, sir.", "Are you awake?"),
+    ("Ready when you are, sir.", "Are you ready?"),
+])
+def test_a_yes_or_no_question_answered_in_its_own_words_stands(answer, question):
+    assert not withdrawn(answer, question)
+
+
+@pytest.mark.parametrize("answer, question", [
+    ("France.", "What is the capital of France?"),
+    ("Hamlet, sir.", "Who wrote Hamlet?"),
+])
+def test_a_question_that_asks_for_something_is_not_answered_by_its_own_words(answer, question):
+    assert withdrawn(answer, question)

@@ -275,7 +275,10 @@ def misfit(answer: str, question: str) -> str | None:
     q = set(words(question))
     numeric = bool(ASK.first(question, "number"))
     bare_number = all(w.isdigit() or w in NUMBER_WORDS for w in content) and content
-    if content and all(w in q for w in content) and not ASK.first(question, "choice") and not numeric:
+    # a yes-or-no question is often answered in its own words ("Are you still there?" "Still
+    # here, sir."); a question that asks for something else is not ("France" for its capital)
+    if content and all(w in q for w in content) and not ASK.first(question, "choice") and not numeric \
+            and not ASK.first(question, "yes_no"):
         return "the reply only gives back words of the question"
     if bare_number and not numeric and ASK.first(question, "not_number"):
         return "a number to a question that asks for none"

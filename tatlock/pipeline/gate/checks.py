@@ -138,6 +138,8 @@ def _garbled(answer: str, c: Context) -> Outcome:
 
 
 def _question_echo(answer: str, c: Context) -> Outcome:
+    if answers.ASK.first(c.question, "yes_no") and not answer.rstrip().endswith("?"):
+        return None  # a yes-or-no question answered in its own words affirms it ("Are you ready?" "Ready, sir.")
     return fail("RETRY", "question_echo", "the reply only repeats the question") \
         if text.question_echo(answer, c.question) else None
 
