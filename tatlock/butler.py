@@ -51,6 +51,7 @@ log = logging.getLogger(__name__)
 # beyond this a message is refused (as much as `tatlock ask` reads from a pipe); long ones are cut
 # for the model only, and stored whole
 MAX_QUESTION_CHARS = 2_000_000
+EMBED_GRACE = 2.0  # seconds a closing butler lets the background embedding go on (the newest messages first)
 MAX_ONE_OFF_CHARS = 4_000  # a one-off instruction (`ask -s`) sits in the system prompt beside the persona
 
 
@@ -75,6 +76,8 @@ class Butler:
         self._store: UserStore | None = None
         self._budget: int | None = None
         self._compactors: list[Any] = []
+        self._embedding: Any = None  # the background worker computing message vectors (memory.vectors)
+        self._server_failed = False  # the last turn ended in an error: no background embedding after it
         self._turns: list[Turn] = []
         self._workers = Workers("tatlock-turn")
         self._closed = False
@@ -243,6 +246,7 @@ class Butler:
             return
         for turn in list(self._turns):
             turn.wait(max(5.0, self.cfg.timeout))
+        self._finish_embedding()
         self.wait_background()
         with self._lock:
             self._closed = True
@@ -321,6 +325,8 @@ class Butler:
 
         def emit(ev: Event) -> None:
             ev.turn_id = turn.id
+            if isinstance(ev, (ErrorEvent, TurnFinished)):  # a server that just failed is not asked to embed
+                self._server_failed = isinstance(ev, ErrorEvent)
             log_.write(ev)
             turn.put(ev)
             self.hub.publish(ev)
@@ -413,6 +419,7 @@ class Butler:
         turn, or after messages stored without one, e.g. over MCP)."""
         from tatlock.memory.compaction import Compactor, next_block
 
+        self.schedule_embedding()
         interval = int(self.cfg.effective("compact_interval"))
         if next_block(self.store, conversation_id, interval) is None:
             return
@@ -429,15 +436,38 @@ class Butler:
         with self._lock:
             self._compactors.append(compactor)
 
+    def schedule_embedding(self) -> None:
+        """Compute the vectors of messages that have none (semantic recall) on a background
+        thread, one at a time; nothing when embeddings are off."""
+        from tatlock.memory import vectors
+
+        with self._lock:
+            if self._closed or self._server_failed or (self._embedding is not None and self._embedding.running):
+                return
+        embedder = vectors.for_config(self.cfg)  # a backend of its own: a turn's cancel never cuts it
+        if embedder is None or not embedder.available:
+            return
+        store = self.store
+        with self._lock:
+            if not self._closed and (self._embedding is None or not self._embedding.running):
+                self._embedding = vectors.EmbedWorker.start(store, embedder)
+
+    def _finish_embedding(self) -> None:
+        """Before closing: the latest messages' vectors get a moment (they are done first), a
+        large backlog is left for the next run."""
+        worker = self._embedding
+        if worker is not None and not worker.finish(grace=EMBED_GRACE, bound=min(10.0, self.cfg.timeout)):
+            self._embedding = None  # a server that hangs: the daemon thread is left behind, nothing is lost
+
     @property
     def background_running(self) -> bool:
         with self._lock:
-            return any(c.running for c in self._compactors)
+            return any(c.running for c in self._compactors) or bool(self._embedding and self._embedding.running)
 
     def wait_background(self, timeout: float | None = None) -> bool:
-        """Wait for started compactions (so none is lost when the process exits)."""
+        """Wait for started compactions and embedding (so none is lost when the process exits)."""
         with self._lock:
-            running = list(self._compactors)
+            running = list(self._compactors) + ([self._embedding] if self._embedding is not None else [])
         done = all([c.wait(timeout) for c in running])
         with self._lock:
             self._compactors = [c for c in self._compactors if c.running]

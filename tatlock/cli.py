@@ -285,7 +285,9 @@ def build_parser() -> Parser:
                                    "problem comes with what to do about it. Exit code 1 when something is wrong.")
     d.set_defaults(func=_cmd("doctor", "doctor"))
     s = sub.add_parser("setup", help="get the model: pull it through Ollama, with progress",
-                       description="Pull the hardware tier's model (or --model) through Ollama, with progress. "
+                       description="Pull the hardware tier's model (or --model) through Ollama, with progress, "
+                                   "and beside it the embedding model for memory search by meaning "
+                                   "(embedding_model, all-minilm by default; not with --model, nor when it is off). "
                                    "With backend openai (llama-server, LM Studio, vLLM) nothing can be pulled: "
                                    "setup says whether the server has the model, and what to do if not.")
     s.add_argument("--model", metavar="NAME", help="the model to pull (default: config or hardware tier)")

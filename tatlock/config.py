@@ -52,6 +52,8 @@ class Config:
     base_url: str = "http://127.0.0.1:8080/v1"  # OpenAI-compatible servers
     api_key: str | None = None  # OpenAI-compatible; else keyring, else none
     vision_model: str | None = None
+    # semantic recall: the embedding model on the same server ("off": keyword search alone)
+    embedding_model: str = "all-minilm"
     timeout: float = 120.0  # seconds for one model call
     keep_alive: str = "30m"
     tier: str | None = None  # force "low" | "medium" | "high"
@@ -78,6 +80,7 @@ class Config:
         "base_url": "TATLOCK_BASE_URL",
         "api_key": "TATLOCK_API_KEY",
         "vision_model": "TATLOCK_VISION_MODEL",
+        "embedding_model": "TATLOCK_EMBEDDING_MODEL",
         "timeout": "TATLOCK_TIMEOUT",
         "keep_alive": "TATLOCK_KEEP_ALIVE",
         "tier": "TATLOCK_TIER",
@@ -167,6 +170,7 @@ ALLOWED_TEXT = {
     "ollama_host": "an http(s) URL such as http://127.0.0.1:11434",
     "base_url": "an http(s) URL such as http://127.0.0.1:8080/v1",
     "timezone": "an IANA time zone such as Europe/London or America/New_York",
+    "embedding_model": "an embedding model's name such as all-minilm (no spaces), or off",
 }
 
 
@@ -254,6 +258,8 @@ def _check(cfg: Config, name: str) -> None:
         raise _Bad("1-32 lowercase letters, digits, '-' or '_', starting with a letter or digit")
     elif name in ("model", "vision_model") and (not value or any(c.isspace() for c in value) or len(value) > 300):
         raise _Bad("a model name such as llama3.2:3b (no spaces)")
+    elif name == "embedding_model" and (not value or any(c.isspace() for c in value) or len(value) > 300):
+        raise _Bad(ALLOWED_TEXT[name])
     elif name in ("anchor_id", "anchor_name") and not 1 <= len(value) <= 100:
         raise _Bad("1 to 100 characters")
     elif name == "allowed_paths":

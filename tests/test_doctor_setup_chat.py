@@ -214,9 +214,11 @@ def test_doctor_says_where_the_config_file_is_and_how_to_change_it(cli, served, 
 
 @pytest.fixture
 def empty_server(monkeypatch):
-    """A fake Ollama with no models that can pull only the low tier's model."""
+    """A fake Ollama with no models that can pull only the low tier's model (the embedding model,
+    pulled beside it, is tested in test_recall_vectors.py)."""
     with FakeOllama(models={}, pullable=["llama3.2:3b"]) as srv:
         monkeypatch.setenv("OLLAMA_HOST", srv.url)
+        monkeypatch.setenv("TATLOCK_EMBEDDING_MODEL", "off")
         yield srv
 
 

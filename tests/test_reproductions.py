@@ -1153,3 +1153,48 @@ def test_19_2_what_was_said_two_turns_ago_is_answered_from_the_conversation(serv
         butler.ask("I must buy some flowers for her room.", conversation_id=cid)
         final = butler.ask("What did I say my sister is called?", conversation_id=cid)
     assert "Harriet" in final.answer and final.tools == []
+
+
+# == issue 18 item 8 and issue 19 item 4 (i19-recall): search that says why, recall that never
+#    returns the message being answered ===================================================
+# -- 18.8 `memory search France` listed hits without the word; the butler's own memory search
+#         ranked the message being asked first
+
+
+def test_18_8_memory_search_hits_have_the_word_or_say_why(cli, served, home):
+    served.queue(direct("Paris, sir."), direct("Very good, sir."))
+    assert cli("ask", "What is the capital of France?").code == 0
+    assert cli("ask", "Book me a table for two on Friday").code == 0
+    r = cli("memory", "search", "France")
+    assert r.code == 0
+    hits = r.out.strip().split("\n")
+    heads, snippets = hits[0::2], hits[1::2]
+    assert len(heads) >= 2  # the question, and the answer beside it
+    for head, text in zip(heads, snippets, strict=True):
+        assert "france" in text.lower() or "(next to #" in head or "similar in meaning" in head, (head, text)
+    answer = next(h for h, t in zip(heads, snippets, strict=True) if "Paris, sir." in t)
+    assert "(next to #1, which has france)" in answer
+    assert "(has france)" in heads[0]
+
+
+def test_18_8_the_butlers_recall_never_returns_the_message_being_answered(cli, served, home):
+    served.queue(direct("Paris, sir."))
+    assert cli("ask", "What is the capital of France?").code == 0
+    results = []
+
+    def recalling(body):
+        phase = phase_of(body)
+        if phase == "assess":
+            return tools_needed("recall_memories", query="France")
+        if phase == "select_tools":
+            return {"tool_calls": [{"name": "recall_memories", "arguments": {"keyword": "France"}}]}
+        results.append(body["messages"][-1]["content"])
+        return "We spoke of France before, sir: its capital is Paris."
+
+    served.handler = recalling
+    question = "Did I ever ask you about France?"
+    assert cli("ask", question).code == 0
+    findings = next(r for r in results if "Result of recall_memories" in r)
+    found = json.loads(findings.split("Result of recall_memories(keyword='France'): ", 1)[1].split("\n", 1)[0])
+    texts = [hit["text"] for hit in found["results"]]
+    assert "What is the capital of France?" in texts and question not in texts

@@ -216,6 +216,32 @@ def test_speaker_named_in_question_ranks_their_turn_first(store, monkeypatch):
     assert search(store, question)[0].message_id == johns.message_id
 
 
+def test_irregular_forms_stay_in_their_own_group():
+    """Each line of the word groups ends its group: "run" once also matched "write", "wrote",
+    "written" (the next line's group), "draw" matched "choose"."""
+    from tatlock.memory.query import match_expr
+
+    assert match_expr("run") == '"run" OR "ran"'
+    assert match_expr("draw") == '"draw" OR "drew" OR "drawn"'
+    assert match_expr("written") == '"written" OR "write" OR "wrote"'
+    assert match_expr("mum") == '"mum" OR "mom" OR "mother"'
+
+
+def test_light_verb_weighs_less_than_the_subject(store):
+    """ "When did Maria go to the beach?": the beach, not "go" (whose forms are in many turns),
+    decides; the turn that says "went" but not "beach" ranks below the one about the beach."""
+    filler(store)
+    conv = store.create_conversation("room", "cli")
+    went = add(store, conv.id, MARIA, "I went out.", "2023-05-01T10:00:00+00:00")
+    for i in range(4):
+        add(store, conv.id, JOHN, f"Nothing much happened on day {i}.", f"2023-05-01T11:0{i}:00+00:00")
+    beach = add(store, conv.id, MARIA, "Last Sunday the sand and the sea at the beach were lovely, all of it.",
+                "2023-05-01T12:00:00+00:00")
+    hits = search(store, "When did Maria go to the beach?")
+    assert ids(hits)[0] == beach.message_id
+    assert went.message_id in ids(hits)
+
+
 def test_neighbouring_turn_is_found(store):
     conv = store.create_conversation("room", "cli")
     add(store, conv.id, JOHN, "How did the marathon go?", "2023-05-01T10:00:00+00:00")
@@ -348,15 +374,19 @@ def test_bench_evaluate_gives_expected_recall(bench, paths):
 def test_bench_main_json(bench, tmp_path, capsys):
     data = tmp_path / "locomo.json"
     data.write_text(json.dumps(FIXTURE))
-    assert bench.main(["--data", str(data), "--k", "1,5", "--json"]) == 0
+    assert bench.main(["--data", str(data), "--k", "1,5", "--json", "--embeddings", "off"]) == 0
     out = capsys.readouterr()
-    result = json.loads(out.out.strip().splitlines()[-1])
+    figures = json.loads(out.out.strip().splitlines()[-1])
+    assert set(figures) == {"embeddings_off"}  # BM25 alone: no encoder, no server
+    result = figures["embeddings_off"]
     assert result["questions"] == 3
     assert result["recall@5"] == pytest.approx(100.0)
     assert result["recall@1"] == pytest.approx(100 * 2.5 / 3)
     assert set(result["by_category"]["temporal"]) >= {"recall@1", "recall@5"}
     assert result["query_ms_p50"] >= 0 and result["query_ms_p95"] >= result["query_ms_p50"]
     assert "ingesting conv-test" in out.err
+    assert bench.main(["--data", str(data), "--conversations", "conv-nope", "--embeddings", "off"]) == 2
+    assert "no conversation conv-nope" in capsys.readouterr().err
 
 
 def test_bench_norm_ids_matches_baseline(bench):

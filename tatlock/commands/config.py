@@ -118,7 +118,8 @@ def _default_source(cfg: Config, name: str) -> str:
         return "default: your login name" if not why.startswith("default: ") else why
     described = {"timezone": "default: the system's", "allowed_paths": "default: the current folder, "
                  "~/Documents, ~/Downloads", "anchor_id": "default: the user", "anchor_name":
-                 "default: from the user's name", "vision_model": "default: none (images need one)"}
+                 "default: from the user's name", "vision_model": "default: none (images need one)",
+                 "embedding_model": "default: semantic recall on (`off` for keyword search alone)"}
     return described.get(name, "default")
 
 
@@ -320,6 +321,7 @@ TEMPLATE = """\
 # timezone = "Europe/London"
 # allowed_paths = [".", "~/Documents", "~/Downloads"]
 # vision_model = "llava"
+# embedding_model = "all-minilm"          # semantic recall; "off" for keyword search alone
 # theme = "textual-dark"
 # (api_key: keep it in the keyring with `tatlock secret set api_key`, not here)
 """

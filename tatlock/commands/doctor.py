@@ -114,8 +114,31 @@ def setup(args: argparse.Namespace) -> int:
         sys.stderr.write(f"pulling {model} from {butler.cfg.ollama_host}\n")
         butler.models.pull(model, on_progress=bar.update)
         bar.done()
-    out(f"{model} is ready")
+        extra = "" if args.model else _pull_embedding_model(butler)
+    out(f"{model} is ready{extra}")
     return 0
+
+
+def _pull_embedding_model(butler: Butler) -> str:
+    """Semantic recall's model beside the chat model (unless embeddings are off). Its failure
+    is said, not fatal: memory search works on keywords alone meanwhile."""
+    from tatlock.errors import BackendError
+    from tatlock.memory.vectors import OFF
+
+    name = butler.cfg.embedding_model
+    if not name or name.lower() in OFF:
+        return ""
+    bar = _ProgressLine(sys.stderr)
+    sys.stderr.write(f"pulling {name} (for memory search by meaning) from {butler.cfg.ollama_host}\n")
+    try:
+        butler.models.pull(name, on_progress=bar.update)
+    except BackendError as exc:
+        bar.done()
+        sys.stderr.write(f"tatlock: {inert_line(exc.message)}; memory search uses keywords alone until it is there "
+                         "(run `tatlock setup` again, or `tatlock config set embedding_model off`)\n")
+        return ""
+    bar.done()
+    return f", and {name} for memory search"
 
 
 def _setup_openai(butler: Butler, model: str) -> int:

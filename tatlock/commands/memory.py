@@ -67,7 +67,7 @@ def _print_hits(hits: list[Any]) -> None:
         where = (f"conversation {h.conversation_id} #{h.message_number} {h.author}"
                  if h.kind == "message" else
                  f"conversation {h.conversation_id} summary {h.messages[0]}-{h.messages[1]}")
-        out(f"{local(h.timestamp)}  {where}")
+        out(f"{local(h.timestamp)}  {where}" + (f"  ({h.why})" if h.why else ""))
         out("  " + clip(h.snippet, width() - 4))
 
 

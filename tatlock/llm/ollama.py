@@ -180,6 +180,25 @@ class OllamaBackend:
         except (httpx.HTTPError, ValueError) as exc:
             raise self._fail(exc, self.model) from None
 
+    def embed(self, texts: list[str], *, model: str, timeout: float | None = None) -> list[list[float]]:
+        """One vector per text from ``/api/embed`` (texts past the model's context are truncated
+        by the server). A model that is not pulled is a BackendError of kind "model"."""
+        guard = CallGuard(self.client._client, timeout or self.timeout, None)
+        try:
+            with guard:
+                reply = self.client.embed(model=model, input=list(texts), truncate=True, keep_alive=self.keep_alive)
+                vectors = [[float(x) for x in v] for v in reply.embeddings or []]
+        except self._errors() as exc:
+            if guard.reason is None:
+                raise self._fail(exc, model) from None
+            vectors = []
+        if guard.reason is not None:
+            self._reset()
+            raise self._timeout()
+        if len(vectors) != len(texts):
+            raise BackendError(f"Ollama at {self.host} gave {len(vectors)} vectors for {len(texts)} texts")
+        return vectors
+
     def pull(self, model: str, on_progress: Callable[[PullProgress], None], cancel: Cancel | None = None) -> None:
         # a pull takes minutes: no overall deadline, only the per-read timeout and the cancel
         guard = CallGuard(self.client._client, None, cancel)

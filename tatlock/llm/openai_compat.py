@@ -279,6 +279,30 @@ class OpenAICompatBackend:
         self.models()
         return "openai-compatible"
 
+    def embed(self, texts: list[str], *, model: str, timeout: float | None = None) -> list[list[float]]:
+        """One vector per text from ``/embeddings`` (llama-server started with ``--embeddings``,
+        vLLM, LM Studio). A server that has no embeddings says so as kind "unsupported"."""
+        body = {"model": model, "input": list(texts), "encoding_format": "float"}
+        limit = timeout or self.timeout
+        try:
+            r = self.http.post(f"{self.base_url}/embeddings", json=body,
+                               timeout=httpx.Timeout(limit, connect=min(5.0, limit)))
+            if r.status_code == 501:  # llama-server without --embeddings
+                raise BackendError(f"{self.base_url} serves no embeddings (start it with --embeddings)",
+                                   kind="unsupported")
+            if r.status_code in (404, 405) and "model" not in r.text.lower():  # no such route
+                raise BackendError(f"{self.base_url} serves no embeddings ({r.status_code})", kind="unsupported")
+            r.raise_for_status()
+            data = sorted(r.json()["data"], key=lambda d: d.get("index", 0))
+            vectors = [[float(x) for x in d["embedding"]] for d in data]
+        except httpx.HTTPError as exc:
+            raise self._fail(exc, model) from None
+        except (ValueError, KeyError, TypeError, AttributeError):
+            raise BackendError(f"{self.base_url}/embeddings gave no vectors", kind="unsupported") from None
+        if len(vectors) != len(texts):
+            raise BackendError(f"{self.base_url}/embeddings gave {len(vectors)} vectors for {len(texts)} texts")
+        return vectors
+
     def pull(self, model: str, on_progress: Callable[[PullProgress], None], cancel: Cancel | None = None) -> None:
         raise BackendError("this server is OpenAI-compatible: models are loaded with the server's own tools",
                            hint="pulling works only with backend = \"ollama\"", kind="pull")

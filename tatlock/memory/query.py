@@ -26,12 +26,14 @@ what when where which while who whom why will with would you your yours yourself
 s t d ll m re ve
 """.split())
 
-# words that frame a question rather than name its subject
+# words that frame a question rather than name its subject, and light verbs that say little
+# of it ("when did Maria go to the beach": beach, not go)
 FRAMING = frozenset("""
 mention mentioned mentions describe described describes say says said tell told talk talked
 talking according likely think thinks thought kind type sort something anything ever also
 recently specific specifically name named way ways discuss discussed discussing chat chatted
 conversation conversations remember remind happen happened
+go make get take have feel like want know use come see look keep give find put try
 """.split())
 
 _TIME_WORDS = frozenset("""
@@ -61,7 +63,7 @@ become became | learn learnt
 mom mum mother | dad father | kid child children | photo picture pic | movie film | vacation holiday
 """
 _VARIANTS: dict[str, tuple[str, ...]] = {}
-for _group in _GROUPS.split("|"):
+for _group in re.split(r"[|\n]", _GROUPS):  # a line's end ends its group too
     _forms = tuple(_group.split())
     for _form in _forms:
         _VARIANTS[_form] = tuple(dict.fromkeys(_VARIANTS.get(_form, ()) + tuple(f for f in _forms if f != _form)))

@@ -1,31 +1,39 @@
 """Memory search: the one ranking behind ``recall_memories``, ``tatlock memory search`` and
 the LoCoMo benchmark (``scripts/bench locomo``).
 
-Lexical only (SQLite FTS5, porter stemming), no model, no network. A query is split into
-words; every word is quoted before it reaches FTS5, so no query syntax (``AND``, ``*``,
-``NEAR(``, ``col:x``, stray quotes) can leak in. Each content word is looked up on its own
-(``bm25()`` of a one-word query is that word's BM25 contribution), which lets the
-ranking combine the per-word scores in ways one OR-query cannot:
+Lexical first (SQLite FTS5, porter stemming), and semantic where the messages' vectors
+exist (``memory.vectors``: computed in the background by the server's embedding model; the
+query's own vector is the only model call a search makes, bounded, and skipped when it
+cannot be had). A query is split into words; every word is quoted before it reaches FTS5,
+so no query syntax (``AND``, ``*``, ``NEAR(``, ``col:x``, stray quotes) can leak in. Each
+content word is looked up on its own (``bm25()`` of a one-word query is that word's BM25
+contribution), which lets the ranking combine the per-word scores in ways one OR-query cannot:
 
 * **turn score**: weighted sum of the words' BM25 scores over content and image captions
   (``metadata.search_text``); names of the people in the conversation are not matched as
   words (they are in half of all messages) but boost that person's own messages;
+* **meaning** (with vectors): BM25 scaled to 1 at its best plus the calibrated similarity
+  (``memory.hybrid.fuse``); the most similar messages join the candidates;
 * **neighbours**: a message also scores by the messages right before and after it in its
   conversation, since an answer usually sits next to the words of the question;
 * **surroundings**: a message among others that together cover many of the query's words
-  (each word counted once, at its best message within a few messages either side) ranks
-  higher than a lone match;
+  (each word counted once, at its best message within a few messages either side; the
+  meaning counts as one more word) ranks higher than a lone match;
 * **answer-type hints**: "when" questions favour messages with time words, "how many"
   ones messages with numbers, and so on; dates named in the query ("on 8 May, 2023",
   "in June 2022") favour messages written around then.
 
 Filters (time range, conversation, topic) apply before ranking; compacts (summaries of
-message ranges) are searched the same way and ranked with the messages.
+message ranges) are searched the same way and ranked with the messages. Every hit says why
+it matched (``memory.hybrid.explain``), and messages named in ``exclude`` (the one being
+answered) are never hits.
 
-On the LoCoMo development half (``scripts/bench locomo``) evidence recall@10 is 79.8
-(naive FTS5 BM25 over the same turns: 62.9), at about 2 ms a question. No schema and no
-SQL of its own: the queries it needs (per-word BM25 over ``messages_fts``/``compacts_fts``,
-message rows, neighbours, filters) are in ``tatlock.store.search``.
+LoCoMo evidence recall@10 (``scripts/bench locomo``; naive FTS5 BM25 over the same turns:
+62.9 on the development half): 82.1 with BM25 alone and 85.1 with all-minilm's vectors on
+the conversations the weights were tuned on (conv-26, conv-30, conv-41), 78.6 and 79.0 on
+the other two (conv-42, conv-43).
+No SQL of its own: the queries it needs are in ``tatlock.store.search`` and
+``tatlock.store.vectors``.
 """
 
 from __future__ import annotations
@@ -34,8 +42,9 @@ import datetime as _dt
 import sqlite3
 from collections import deque
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Iterable
 
+from tatlock.memory.hybrid import explain, fuse
 from tatlock.memory.query import (
     FRAMING,
     STOPWORDS,
@@ -48,6 +57,7 @@ from tatlock.memory.query import (
     quote,
     split_words,
 )
+from tatlock.memory.vectors import Semantic
 from tatlock.store import search as queries
 from tatlock.store.user import UserStore
 
@@ -67,6 +77,7 @@ class Hit:
     role: str | None
     content: str
     timestamp: str  # a compact's: the timestamp of the first message it covers
+    why: str = ""  # why it matched, in words ("has france", "next to #12, which has france", ...)
 
 
 @dataclass(frozen=True)
@@ -92,6 +103,13 @@ class Ranking:
     per_word: int = 1000  # best messages kept per query word (bounds the work on a huge memory)
     candidates: int = 3000  # at most this many matching messages are ranked (the best by own score)
     compact: float = 2.0  # compacts' BM25 sum times this, to rank them with messages
+    # semantic recall (message vectors): fused with BM25 on one normalised scale
+    dense: float = 0.75  # weight of a message's calibrated similarity, beside its BM25 share (best = 1)
+    dense_cover: float = 0.25  # weight of the best similarity in its surroundings, as one more query word
+    dense_pool: int = 50  # most similar messages added to the candidates
+    dense_floor: float = 0.95  # similarities at or below this quantile of the memory's count as none
+    dense_span: float = 1.0  # a similarity counts fully only this many standard deviations above the floor
+    dense_min: float = 0.0  # calibrated similarities at or below this count as none
 
 
 RANKING = Ranking()
@@ -100,21 +118,24 @@ RANKING = Ranking()
 
 
 def search(store: UserStore, query: str, *, limit: int = 10, start: str | None = None, end: str | None = None,
-           conversation_id: int | None = None, topic: str | None = None,
-           include_compacts: bool = True) -> list[Hit]:
+           conversation_id: int | None = None, topic: str | None = None, include_compacts: bool = True,
+           semantic: Semantic | None = None, exclude: Iterable[int] = ()) -> list[Hit]:
     """Search one user's memory; best hits first.
 
     ``start``/``end`` (ISO UTC timestamps, compared as text) bound message timestamps
     (``start <= timestamp < end``); ``topic`` keeps messages tagged with that topic or in a
     conversation that has it. A query without content words but with a filter returns
-    the most recent matching messages. Never raises on odd input: returns [].
+    the most recent matching messages. ``semantic`` adds the message vectors' similarity
+    (BM25 alone without it, or while there are none); ``exclude`` names messages that are
+    never hits (the message being answered). Never raises on odd input: returns [].
     """
     try:
         limit = int(limit)
         if limit <= 0 or not isinstance(query, str):
             return []
+        skip = frozenset(int(i) for i in exclude if i is not None)
         return _search(store, query, limit, _bound(start), _bound(end), conversation_id, topic,
-                       include_compacts, RANKING)
+                       include_compacts, RANKING, semantic=semantic, exclude=skip)
     except (sqlite3.Error, ValueError, TypeError, OverflowError):
         return []
 
@@ -135,11 +156,15 @@ def _bound(value: Any) -> str | None:
 
 
 def _search(store: UserStore, query: str, limit: int, start: str | None, end: str | None,
-            conversation_id: int | None, topic: str | None, include_compacts: bool, rk: Ranking) -> list[Hit]:
+            conversation_id: int | None, topic: str | None, include_compacts: bool, rk: Ranking, *,
+            semantic: Semantic | None = None, exclude: frozenset[int] = frozenset(),
+            dense: dict[int, float] | None = None) -> list[Hit]:
+    """The search itself; ``dense`` (message_id -> similarity) stands in for ``semantic`` in
+    experiments that computed the similarities beforehand."""
     flt = queries.message_filter(start, end, conversation_id, topic)
     terms = content_terms(query)
     if flt and all(t in FRAMING for t in terms):  # "what did we talk about" + a time range
-        return _recent(store, flt, limit)
+        return [h for h in _recent(store, flt, limit + len(exclude)) if h.message_id not in exclude][:limit]
     if not terms:
         terms = query_terms(query)  # only stopwords: search for them anyway
         if not terms:
@@ -156,7 +181,9 @@ def _search(store: UserStore, query: str, limit: int, start: str | None, end: st
         weights[w] = rk.framing if w in FRAMING else 1.0
     cflt = queries.compact_filter(start, end, conversation_id, topic) if include_compacts else queries.Filter()
     if not weights:  # the query only names people: their latest messages and mentions
-        recent = _recent(store, flt, limit, mentioning=" OR ".join(quote(w) for w in named))
+        recent = _recent(store, flt, limit + len(exclude), mentioning=" OR ".join(quote(w) for w in named),
+                         names=tuple(sorted(named)))
+        recent = [h for h in recent if h.message_id not in exclude]
         if include_compacts:
             recent = _compacts(store, {w: 1.0 for w in named}, {}, cflt, limit, rk) + recent
         return recent[:limit]
@@ -168,7 +195,7 @@ def _search(store: UserStore, query: str, limit: int, start: str | None, end: st
         scores = {}
         for mid, s in queries.word_scores(store, match_expr(w, rk.expand), flt, content_weight=rk.w_content,
                                           extra_weight=rk.w_extra, limit=rk.per_word):
-            if s > 0:
+            if s > 0 and mid not in exclude:
                 scores[mid] = s * weight
         per_term[w] = scores
         for mid, s in scores.items():
@@ -179,12 +206,18 @@ def _search(store: UserStore, query: str, limit: int, start: str | None, end: st
         own = {mid: s for mid, s in own.items() if mid in keep}
         per_term = {w: {mid: s for mid, s in scores.items() if mid in keep} for w, scores in per_term.items()}
 
+    if dense is None and semantic is not None:
+        dense = semantic.similar(store, query, flt, exclude=exclude.__contains__)
+    scale = 1.0
+    if dense:
+        scale = 1.0 / (max(own.values(), default=0.0) or 1.0)
+        own, per_term = fuse(own, per_term, dense, rk, scale)
     hits: list[Hit] = []
     if own:
-        hits = _rank_messages(store, query, own, per_term, speakers, flt, limit, rk)
+        hits = _rank_messages(store, query, own, per_term, speakers, flt, limit, rk, exclude)
     if include_compacts:
         # summaries name people in the third person: names count there, next to other words
-        hits += _compacts(store, weights, {w: 1.0 for w in named}, cflt, limit, rk)
+        hits += _compacts(store, weights, {w: 1.0 for w in named}, cflt, limit, rk, scale)
         hits.sort(key=lambda h: -h.score)
     return hits[:limit]
 
@@ -201,7 +234,7 @@ def _people(store: UserStore) -> dict[str, set[str]]:
 
 def _rank_messages(store: UserStore, query: str, own: dict[int, float],
                    per_term: dict[str, dict[int, float]], speakers: set[str], flt: queries.Filter, limit: int,
-                   rk: Ranking) -> list[Hit]:
+                   rk: Ranking, exclude: frozenset[int] = frozenset()) -> list[Hit]:
     meta: dict[int, queries.MessageRef] = {ref.message_id: ref for ref in queries.message_refs(store, list(own))}
     pos = {(r.conversation_id, r.message_number): mid for mid, r in meta.items()}
 
@@ -246,6 +279,8 @@ def _rank_messages(store: UserStore, query: str, own: dict[int, float],
 
     scored: list[tuple[float, int]] = []
     for mid, (_, c, n, author, _role, ts) in meta.items():
+        if mid in exclude:
+            continue
         s = own.get(mid, 0.0)
         if rk.neighbour or rk.neighbour_next:
             s += rk.neighbour * own_at(c, n - 1) + rk.neighbour_next * own_at(c, n + 1)
@@ -273,7 +308,9 @@ def _rank_messages(store: UserStore, query: str, own: dict[int, float],
     out = []
     for s, mid in pool[:limit]:
         _, c, n, author, role, ts = meta[mid]
-        out.append(Hit("message", round(s, 6), c, mid, n, None, None, author, role, texts.get(mid, ("", ""))[0], ts))
+        content, searchable = texts.get(mid, ("", ""))
+        out.append(Hit("message", round(s, 6), c, mid, n, None, None, author, role, content, ts,
+                       explain(mid, searchable, per_term, meta, pos)))
     return out
 
 
@@ -310,26 +347,31 @@ def _window_cover(meta: dict[int, queries.MessageRef], per_term: dict[str, dict[
     return cover
 
 
-def _recent(store: UserStore, flt: queries.Filter, limit: int, *, mentioning: str | None = None) -> list[Hit]:
+def _recent(store: UserStore, flt: queries.Filter, limit: int, *, mentioning: str | None = None,
+            names: tuple[str, ...] = ()) -> list[Hit]:
+    why = ("mentions " + ", ".join(names)) if names else "the latest in the period"
     return [Hit("message", 0.0, r.conversation_id, r.message_id, r.message_number, None, None, r.author_name,
-                r.role, content, r.timestamp)
+                r.role, content, r.timestamp, why)
             for r, content in queries.recent_messages(store, flt, limit, mentioning=mentioning)]
 
 
 def _compacts(store: UserStore, weights: dict[str, float], names: dict[str, float], flt: queries.Filter, limit: int,
-              rk: Ranking) -> list[Hit]:
+              rk: Ranking, scale: float = 1.0) -> list[Hit]:
     """Compacts matching the words, scored on the same per-word BM25 scale as messages
     (times ``rk.compact``). ``names`` only add to compacts that match some word."""
     scores: dict[int, float] = {}
+    found: dict[int, list[str]] = {}
     for w, weight in weights.items():
         for cid, s in queries.compact_scores(store, match_expr(w, rk.expand), flt):
             if s > 0:
-                scores[cid] = scores.get(cid, 0.0) + s * weight * rk.compact
+                scores[cid] = scores.get(cid, 0.0) + s * weight * rk.compact * scale
+                found.setdefault(cid, []).append(w)
     if scores or not weights:
         for w, weight in names.items():
             for cid, s in queries.compact_scores(store, quote(w), flt):
                 if s > 0 and (cid in scores or not weights):
-                    scores[cid] = scores.get(cid, 0.0) + s * weight * rk.compact
+                    scores[cid] = scores.get(cid, 0.0) + s * weight * rk.compact * scale
+                    found.setdefault(cid, []).append(w)
     best = sorted(scores, key=lambda i: (-scores[i], i))[:limit]
     rows = queries.compact_rows(store, best)
     hits = []
@@ -338,5 +380,6 @@ def _compacts(store: UserStore, weights: dict[str, float], names: dict[str, floa
         if r is None:  # deleted since it was scored
             continue
         hits.append(Hit("compact", round(scores[cid], 6), r.conversation_id, None, None, r.from_message,
-                        r.up_to_message, None, None, r.summary, r.first_timestamp or r.created_at))
+                        r.up_to_message, None, None, r.summary, r.first_timestamp or r.created_at,
+                        "the summary has " + ", ".join(found.get(cid, []))))
     return hits

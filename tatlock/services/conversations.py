@@ -123,8 +123,9 @@ class Conversations:
     def search(self, query: str, *, limit: int = 10, since: str | dt.datetime | None = None,
                until: str | dt.datetime | None = None, topic: str | None = None,
                conversation_id: int | None = None) -> builtins.list[Hit]:
-        """Full-text search (BM25 over messages and summaries, the recall ranking), best first,
-        each hit with a snippet around the words found. ``since``/``until`` take dates or
+        """Memory search (BM25 over messages and summaries fused with the messages' meaning where
+        their vectors are computed: the recall ranking), best first, each hit with a snippet
+        around the words found and why it matched. ``since``/``until`` take dates or
         phrases ("last week", "2026-03-01")."""
         from tatlock.memory.search import search
 
@@ -133,8 +134,10 @@ class Conversations:
             raise UsageError("the end of the period is before its start")
         if not (str(query or "").strip() or start or end or topic):
             raise UsageError("give words to search for, a period or a topic")
+        from tatlock.memory.vectors import semantic_for
+
         hits = search(self._store, str(query or ""), limit=max(1, int(limit)), start=start, end=end, topic=topic,
-                      conversation_id=conversation_id)
+                      conversation_id=conversation_id, semantic=semantic_for(self._core.cfg))
         titles = {c.id: c.title for c in self._store.conversations()}
         return [_hit(h, query, titles.get(h.conversation_id)) for h in hits]
 
@@ -246,7 +249,7 @@ def _hit(h: Any, query: str, title: str | None) -> Hit:
     kind = "summary" if h.kind == "compact" else "message"
     rng = (h.from_message, h.up_to_message) if kind == "summary" else None
     return Hit(kind, h.conversation_id, h.message_id, h.message_number, rng, h.author_name, h.role, h.timestamp,
-               h.content, snippet(h.content, query), h.score, title)
+               h.content, snippet(h.content, query), h.score, title, h.why)
 
 
 def snippet(text: str, query: str, width: int = SNIPPET_CHARS) -> str:

@@ -78,7 +78,28 @@ class Doctor:
             out.append(Check(label, True, model + listed + context))
         else:
             out.append(Check(label, False, st.problem or model, st.hint, kind="model", choices=tuple(st.models)))
+        out.append(self._embeddings())
         return out
+
+    def _embeddings(self) -> Check:
+        """Semantic recall's model, asked for one vector: information, never a problem (memory
+        search works on keywords alone without it)."""
+        from tatlock.memory import vectors
+
+        cfg = self._core.cfg
+        embedder = vectors.for_config(cfg, self._core.new_backend())
+        if embedder is None:
+            return Check("embeddings", None, f"off (embedding_model = {cfg.embedding_model}): memory search uses "
+                                             "keywords alone")
+        try:
+            dims = len(embedder.embed(["tatlock doctor"], timeout=min(10.0, cfg.timeout))[0])
+        except TatlockError as exc:
+            fix = ("`tatlock setup` pulls it" if cfg.backend == "ollama" and exc.kind == "model" else
+                   "serve an embedding model there (llama-server --embeddings), or `tatlock config set "
+                   "embedding_model off`")
+            return Check("embeddings", None, f"{embedder.model} not available ({exc.message}): memory search uses "
+                                             f"keywords alone; {fix}")
+        return Check("embeddings", True, f"{embedder.model} ({dims} dimensions): memory search uses meaning too")
 
     def _folders(self) -> list[Check]:
         p = self._core.paths

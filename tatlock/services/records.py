@@ -38,6 +38,7 @@ class Hit:
     snippet: str
     score: float = 0.0
     title: str | None = None
+    why: str = ""  # why it matched: "has france", "next to #12, which has france", "similar in meaning"...
 
 
 @dataclass

@@ -31,6 +31,8 @@ def _hit(h, withdrawn: dict[int, str] | None = None) -> dict[str, Any]:
                 "text": h.content}
     out = {"kind": "message", "conversation_id": h.conversation_id, "message": h.message_number,
            "author": h.author_name, "when": local(h.timestamp), "text": h.content}
+    if h.why and not h.why.startswith("has "):  # a hit without the words says why it is one
+        out["why"] = h.why
     how = (withdrawn or {}).get(h.message_id)
     if how:  # an answer given again or a question edited since: found, but it no longer stands
         out["superseded"] = f"{how} later: this no longer stands"
@@ -44,6 +46,13 @@ def _hits(store, hits: list) -> list[dict[str, Any]]:
     return [_hit(h, gone) for h in hits]
 
 
+def _asked(ctx: ToolContext) -> tuple[int, ...]:
+    """The message being answered: never a hit of the butler's own recall (it would rank first,
+    having every word of the question)."""
+    mid = ctx.extra.get("message_id")
+    return (int(mid),) if isinstance(mid, int) else ()
+
+
 def recall_memories(*, ctx: ToolContext, keyword: str, limit: int = 10) -> dict:
     store = _store(ctx)
     if store is None:
@@ -51,8 +60,9 @@ def recall_memories(*, ctx: ToolContext, keyword: str, limit: int = 10) -> dict:
     if not str(keyword or "").strip():
         return {"error": "Give a keyword to look for."}
     from tatlock.memory.search import search
+    from tatlock.memory.vectors import semantic_for
 
-    hits = search(store, str(keyword), limit=_limit(limit))
+    hits = search(store, str(keyword), limit=_limit(limit), semantic=semantic_for(ctx.config), exclude=_asked(ctx))
     return {"keyword": keyword, "count": len(hits), "results": _hits(store, hits)}
 
 
@@ -61,6 +71,7 @@ def recall_memories_with_time(*, ctx: ToolContext, start: str, end: str = "", ke
     if store is None:
         return NO_MEMORY
     from tatlock.memory.search import search
+    from tatlock.memory.vectors import semantic_for
     from tatlock.tools.dates import format_range, parse_range
 
     now = ctx.now()
@@ -75,7 +86,8 @@ def recall_memories_with_time(*, ctx: ToolContext, start: str, end: str = "", ke
         hi = second[1]
     if hi <= lo:
         return {"error": "The end of the period is before its start."}
-    hits = search(store, str(keyword or ""), limit=20, start=iso(lo), end=iso(hi), include_compacts=False)
+    hits = search(store, str(keyword or ""), limit=20, start=iso(lo), end=iso(hi), include_compacts=False,
+                  semantic=semantic_for(ctx.config) if str(keyword or "").strip() else None, exclude=_asked(ctx))
     return {"period": format_range(lo, hi), "keyword": keyword or None, "count": len(hits),
             "results": _hits(store, hits)}
 
@@ -86,7 +98,7 @@ def recall_topic(*, ctx: ToolContext, topic: str, limit: int = 10) -> dict:
         return NO_MEMORY
     from tatlock.memory.search import search
 
-    hits = search(store, "", topic=str(topic or "").strip(), limit=_limit(limit))
+    hits = search(store, "", topic=str(topic or "").strip(), limit=_limit(limit), exclude=_asked(ctx))
     known = [r["name"] for r in store.topics()[:20]]
     return {"topic": topic, "count": len(hits), "results": _hits(store, hits),
             "known_topics": known if not hits else None}

@@ -14,6 +14,7 @@ needs it waits for it, and the composer takes typing from the first frame.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import shlex
 import time
 from typing import TYPE_CHECKING, Any, Callable, Iterable
@@ -148,6 +149,10 @@ class TatlockApp(ConversationActions, ServerActions):
         if self.should_check_server:
             self.check_server()
         try:
+            # the memory's version before the list is first read: whatever another process writes
+            # from here on is a change the live list sees (a first look later could take it as the start)
+            with contextlib.suppress(TatlockError):  # unreadable now: the first look takes its place
+                self.seen_version = await self.jobs.run(self.butler.conversations.version)
             cid = None
             if not self.start_new:
                 latest = await self.jobs.run(self.butler.conversations.in_room, ROOM, ROOM)

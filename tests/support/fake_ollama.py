@@ -5,10 +5,16 @@ httpx work against it unchanged:
 
 * Ollama: ``POST /api/chat`` (streamed NDJSON; ``format``, ``tools``, ``options`` and
   ``keep_alive`` are recorded), ``GET /api/tags``, ``POST /api/show`` (``model_info`` with
-  ``<family>.context_length``), ``GET /api/version``, ``POST /api/pull`` (streamed progress).
+  ``<family>.context_length``), ``GET /api/version``, ``POST /api/pull`` (streamed progress),
+  ``POST /api/embed`` (for a model it has; a 404 for one it has not, as Ollama).
 * OpenAI-compatible, as llama.cpp's ``llama-server`` / vLLM: ``POST /v1/chat/completions``
   (SSE with tool-call deltas and a usage chunk), ``GET /v1/models``, llama-server's
-  ``GET /props``; with ``api_key`` set, a missing or wrong ``Authorization: Bearer`` gets a 401.
+  ``GET /props``, ``POST /v1/embeddings`` (with ``embeddings=False``: llama-server's 501 for a
+  server started without ``--embeddings``); with ``api_key`` set, a missing or wrong
+  ``Authorization: Bearer`` gets a 401.
+
+Embeddings come from ``embed(texts) -> vectors`` (default ``hashed_vectors``: a bag of words,
+so texts that share words are near; ``support.encoder.MiniLM().embed`` serves all-minilm's own).
 
 tatlock always streams, so a request with ``stream: false`` (the OpenAI default) is refused
 with a 400 that says so, rather than answered in a shape no test of tatlock exercises.
@@ -60,6 +66,7 @@ __all__ = [
     "MidStreamError",
     "Recorded",
     "estimate_prompt_tokens",
+    "hashed_vectors",
     "split_pieces",
 ]
 
@@ -122,6 +129,20 @@ def estimate_prompt_tokens(messages: Iterable[dict] | None) -> int:
     """``sum(len(content)//4 + 4)`` over the messages, at least 1."""
     total = sum(len(str(m.get("content") or "")) // 4 + 4 for m in messages or [])
     return max(1, total)
+
+
+def hashed_vectors(texts: list[str], dims: int = 64) -> list[list[float]]:
+    """Deterministic stand-in embeddings: each lowercased word adds +-1 to a hashed dimension,
+    then unit length. Texts sharing words are similar; others are near orthogonal."""
+    out = []
+    for text in texts:
+        vec = [0.0] * dims
+        for word in re.findall(r"[^\W_]+", text.lower()):
+            h = int(hashlib.sha256(word.encode()).hexdigest()[:8], 16)
+            vec[h % dims] += 1.0 if (h >> 8) & 1 else -1.0
+        norm = math.sqrt(sum(x * x for x in vec)) or 1.0
+        out.append([x / norm for x in vec] if any(vec) else [1.0 / math.sqrt(dims)] * dims)
+    return out
 
 
 # --------------------------------------------------------------------------- reply model
@@ -599,7 +620,59 @@ class _Handler(BaseHTTPRequestHandler):
         self._end_stream()
 
 
+def _inputs(body: dict) -> list[str] | None:
+    raw = body.get("input")
+    if isinstance(raw, str):
+        return [raw]
+    if isinstance(raw, list) and all(isinstance(x, str) for x in raw):
+        return list(raw)
+    return None
+
+
+def _api_embed(self: _Handler, body: dict) -> None:
+    fake = self.fake
+    self._pause(fake.delay)
+    model = str(body.get("model") or "")
+    texts = _inputs(body)
+    if fake._resolve(model) is None:
+        self._error("/api/", 404, f'model "{model}" not found, try pulling it first')
+    elif texts is None:
+        self._error("/api/", 400, "invalid input type")
+    else:
+        with fake._lock:
+            fake.embedded += len(texts)
+        self._send_json(200, {"model": model, "embeddings": fake.embed(texts), "total_duration": 1000,
+                              "load_duration": 10, "prompt_eval_count": sum(len(t.split()) for t in texts)})
+
+
+def _v1_embeddings(self: _Handler, body: dict) -> None:
+    fake = self.fake
+    self._pause(fake.delay)
+    if not self._oai_auth():
+        return
+    if not fake.embeddings:
+        self._error("/v1/", 501, "This server does not support embeddings. Start it with `--embeddings`",
+                    oai_type="not_supported_error")
+        return
+    model = str(body.get("model") or "")
+    texts = _inputs(body)
+    llamacpp = fake.owned_by == "llamacpp" and len(fake.models) == 1
+    if fake._resolve(model) is None and not llamacpp:
+        self._error("/v1/", 404, f'model "{model}" not found', oai_type="not_found_error")
+    elif texts is None:
+        self._error("/v1/", 400, "'input' must be a string or a list of strings", oai_type="invalid_request_error")
+    else:
+        with fake._lock:
+            fake.embedded += len(texts)
+        vectors = fake.embed(texts)
+        self._send_json(200, {"object": "list", "model": model, "data": [
+            {"object": "embedding", "index": i, "embedding": v} for i, v in enumerate(vectors)],
+            "usage": {"prompt_tokens": 1, "total_tokens": 1}})
+
+
 _ROUTES: dict[tuple[str, str], Callable[[_Handler, dict], None]] = {
+    ("POST", "/api/embed"): _api_embed,
+    ("POST", "/v1/embeddings"): _v1_embeddings,
     ("GET", "/api/version"): _Handler._version,
     ("GET", "/api/tags"): _Handler._tags,
     ("POST", "/api/show"): _Handler._show,
@@ -644,6 +717,9 @@ class FakeOllama:
         port: the port to listen on (default: a free one; a fixed one lets a restarted server come back).
         owned_by: what ``/v1/models`` says owns each model; "llamacpp" with one model plays llama.cpp's
             server, whose /v1/chat/completions answers with its one model whatever name is asked.
+        embed: ``fn(texts) -> vectors`` behind /api/embed and /v1/embeddings (default ``hashed_vectors``);
+            a model must be one the fake has (``models``) to be embedded with.
+        embeddings: False plays llama-server started without ``--embeddings`` (/v1/embeddings: 501).
     """
 
     def __init__(
@@ -658,6 +734,8 @@ class FakeOllama:
         version: str = "0.12.6",
         port: int = 0,
         owned_by: str = "fake",
+        embed: Callable[[list[str]], list[list[float]]] | None = None,
+        embeddings: bool = True,
     ) -> None:
         src = DEFAULT_MODELS if models is None else models
         self.models: dict[str, dict] = {n: _norm_spec(s) for n, s in src.items()}
@@ -668,6 +746,9 @@ class FakeOllama:
         self.api_key = api_key
         self.version = version
         self.owned_by = owned_by
+        self.embed = embed or hashed_vectors  # texts -> vectors, for the models it has
+        self.embeddings = embeddings  # False: /v1/embeddings answers 501 (llama-server without --embeddings)
+        self.embedded = 0  # texts embedded so far
         self.requested_port = port  # 0: any free port (a fixed one lets a "restarted" server come back)
         self.handler_errors: list[BaseException] = []
         self.hangups: list[str] = []  # paths of streams the client closed before their end
