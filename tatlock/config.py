@@ -58,6 +58,9 @@ class Config:
     keep_alive: str = "30m"
     tier: str | None = None  # force "low" | "medium" | "high"
     compact_interval: int | None = None  # None: by tier
+    # where a direct answer is written: "json" (inside the assessment, streamed as it is generated)
+    # or "plain" (a short routing call, then the answer as plain text); None: by tier
+    answer_form: str | None = None
     context_size: int | None = None  # None: from the server, else by tier
     anchor_id: str | None = None  # None: the user
     anchor_name: str | None = None
@@ -86,6 +89,7 @@ class Config:
         "keep_alive": "TATLOCK_KEEP_ALIVE",
         "tier": "TATLOCK_TIER",
         "compact_interval": "TATLOCK_COMPACT_INTERVAL",
+        "answer_form": "TATLOCK_ANSWER_FORM",
         "context_size": "TATLOCK_CONTEXT_SIZE",
         "anchor_id": "TATLOCK_ANCHOR_ID",
         "anchor_name": "TATLOCK_ANCHOR_NAME",
@@ -158,6 +162,7 @@ class Config:
 TIERS = ("low", "medium", "high", "auto")
 BACKENDS = ("ollama", "openai")
 HOUSEKEEPING = ("background", "foreground", "off")
+ANSWER_FORMS = ("json", "plain")
 # Ollama's keep_alive: seconds ("300", "-1" forever, "0" unload at once) or a Go duration
 _KEEP_ALIVE_RE = re.compile(r"-?\d+(\.\d+)?|-?(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+")
 _CONTROL_RE = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")  # and bytes that were not UTF-8
@@ -166,6 +171,7 @@ FLOAT_RANGES = {"timeout": (0.0, 3600.0), "tool_timeout": (0.0, 600.0)}  # above
 ALLOWED_TEXT = {
     "backend": "ollama or openai",
     "tier": "low, medium, high or auto",
+    "answer_form": "json (the answer inside the assessment) or plain (a routing call, then the answer)",
     "keep_alive": "seconds (300; -1 keeps the model loaded, 0 unloads it) or a duration such as 30m or 1h",
     "ollama_host": "an http(s) URL such as http://127.0.0.1:11434",
     "base_url": "an http(s) URL such as http://127.0.0.1:8080/v1",
@@ -239,6 +245,8 @@ def _check(cfg: Config, name: str) -> None:
     if name == "backend" and value not in BACKENDS:
         raise _Bad(ALLOWED_TEXT[name])
     if name == "housekeeping" and value not in HOUSEKEEPING:
+        raise _Bad(ALLOWED_TEXT[name])
+    if name == "answer_form" and value not in ANSWER_FORMS:
         raise _Bad(ALLOWED_TEXT[name])
     if name == "tier":
         if value.lower() not in TIERS:

@@ -88,6 +88,10 @@ class Tier:
     compact_interval: int
     context_size: int  # tokens
     reason: str  # one human sentence saying why this tier
+    # where a direct answer is written (config ``answer_form``): "json", inside the assessment's
+    # JSON (one call, the first byte soonest), or "plain", a short routing call and then the
+    # answer as plain text; chosen per tier by `scripts/bench answers --env TATLOCK_ANSWER_FORM=...`
+    answer_form: str = "json"
 
 
 # The one table of tiers. ``reason`` here is generic; tier_for() and

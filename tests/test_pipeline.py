@@ -314,12 +314,12 @@ def test_tool_exception_becomes_a_result(cli, served, monkeypatch):
         raise RuntimeError("clock on fire")
 
     monkeypatch.setattr(clock, "get_current_datetime", boom)
-    served.queue(assess("TOOLS_NEEDED", tools=["get_current_datetime"]),
-                 {"tool_calls": [{"name": "get_current_datetime", "arguments": {}}]},
-                 "I could not read the clock, sir.")
+    # a tool that takes no argument is run without a call to choose its arguments
+    served.queue(assess("TOOLS_NEEDED", tools=["get_current_datetime"]), "I could not read the clock, sir.")
     out = ask_json(cli, "Check the clock tool")
     assert out["tools"] == ["get_current_datetime"]
-    assert "clock on fire" in served.chat_requests[2]["messages"][1]["content"]
+    assert len(served.chat_requests) == 2
+    assert "clock on fire" in served.chat_requests[1]["messages"][1]["content"]
 
 
 def test_disabled_tools_are_never_offered(cli, served):
@@ -342,10 +342,11 @@ def test_truncated_json_keeps_the_streamed_answer(cli, served):
 
 def test_a_looping_model_is_stopped_early_and_its_repeats_dropped(cli, served, home):
     served.token_delay = 0.002
-    loop = "Tatlock, sir. " + "I am here to help. " * 200
+    # (a question no fact in hand answers: an answer that has said its fact stops there anyway)
+    loop = "I would rather not say, sir. " + "I am here to help. " * 200
     served.queue(loop)
-    out = ask_json(cli, "Who are you?")
-    assert out["answer"] == "Tatlock, sir. I am here to help."
+    out = ask_json(cli, "What is my password?")
+    assert out["answer"] == "I would rather not say, sir. I am here to help."
     # the stream was cut short: the model's output as received is a small part of the loop
     log = home / "logs" / "conversations" / f"tester-{out['conversation_id']}.jsonl"
     raw = [json.loads(x)["raw"] for x in log.read_text().splitlines() if '"ModelCall"' in x]

@@ -1177,6 +1177,54 @@ def test_18_10_regenerate_and_edit_keep_the_old_reply_marked_superseded(served, 
                      ("Paris, sir.", "edited"), ("What is the capital of Spain?", None), ("Madrid, sir.", None)]
 
 
+# == issue 19, item 2 (i19-answers): answers from what the butler knows ===========================
+# On SmolLM2 the right answer was in hand in 11 of 48 questions and the user got an apology or a
+# wrong answer: the system report ignored, the name invented ("Sr. Kylie Spencer", approved), the
+# tool list for "What can you do?", a weather call's own question, a fact told two turns earlier
+# sent to get_personal_variable with no key.
+
+
+def test_19_2_the_system_report_in_hand_is_the_answer_not_an_apology(served):
+    served.queue("I am afraid I cannot say, sir.")  # the model ignores the report it was given
+    with tatlock.open() as butler:
+        final = butler.ask("How many CPU cores does this computer have?")
+    assert f"{os.cpu_count()} CPU cores" in final.answer and final.quality == "APPROVED"
+    assert "afraid" not in final.answer
+
+
+def test_19_2_an_invented_name_is_not_approved_and_the_butlers_is_said(served):
+    served.queue("I am Sr. Kylie Spencer, your humble servant.")
+    with tatlock.open() as butler:
+        final = butler.ask("Who are you?")
+    assert "Kylie" not in final.answer and "Tatlock" in final.answer
+
+
+def test_19_2_what_it_can_do_comes_from_its_tools(served):
+    served.queue("Sr. HQ (Bench) Wesleyan University 1000 North 101 West 13, 123456 USA HQ: What can you do?")
+    with tatlock.open() as butler:
+        enabled = [s.category for s in butler.tools.enabled()]
+        final = butler.ask("What can you do?")
+    assert final.answer.startswith("I can ") and "weather" in final.answer and "weather" in enabled
+
+
+def test_19_2_a_tools_question_is_passed_on(served, closed_port_url, monkeypatch):
+    monkeypatch.setenv("TATLOCK_GEOCODING_URL", closed_port_url)
+    served.queue(tools_needed("get_weather_forecast"), {"tool_calls": [
+        {"name": "get_weather_forecast", "arguments": {"location": ""}}]}, "The weather is lovely, sir.")
+    with tatlock.open() as butler:
+        final = butler.ask("Will I need an umbrella tomorrow?")
+    assert "Which place" in final.answer or "town or city" in final.answer, final.answer
+
+
+def test_19_2_what_was_said_two_turns_ago_is_answered_from_the_conversation(served):
+    served.queue(direct("How lovely, sir."), direct("Splendid, sir."), "I could not say, sir.")
+    with tatlock.open() as butler:
+        cid = butler.ask("My sister is called Harriet, she's coming to stay on Friday.", new=True).conversation_id
+        butler.ask("I must buy some flowers for her room.", conversation_id=cid)
+        final = butler.ask("What did I say my sister is called?", conversation_id=cid)
+    assert "Harriet" in final.answer and final.tools == []
+
+
 # == issue 18 item 8 and issue 19 item 4 (i19-recall): search that says why, recall that never
 #    returns the message being answered ===================================================
 # -- 18.8 `memory search France` listed hits without the word; the butler's own memory search

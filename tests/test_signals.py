@@ -150,9 +150,11 @@ def test_a_second_signal_before_the_turn_is_cancelled_still_ends_it_at_once(cli,
 
 def test_sigterm_during_the_tool_phase_stores_the_question_and_an_empty_cancelled_reply(served, home):
     """The model is choosing the tools (slowly): the signal ends the turn at once all the same."""
-    served.handler = lambda body: (tools_needed("get_system_info") if phase_of(body) == "assess" else
-                                   tool_call("get_system_info") if phase_of(body) == "select_tools" else "Done, sir.")
-    p = subprocess.Popen([EXE, "ask", "How much memory has this computer?"], stdout=subprocess.PIPE,
+    # a tool with an argument to choose (one without is run with no call to choose it)
+    served.handler = lambda body: (tools_needed("recall_memories") if phase_of(body) == "assess" else
+                                   tool_call("recall_memories", query="memory") if phase_of(body) == "select_tools"
+                                   else "Done, sir.")
+    p = subprocess.Popen([EXE, "ask", "What did we say about the garden last week?"], stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
     wait_for(lambda: len(served.chat_requests) >= 1, what="the assessment")
     served.delay = 30.0  # every later call waits: the tool phase's first is under way when the signal comes
@@ -165,7 +167,7 @@ def test_sigterm_during_the_tool_phase_stores_the_question_and_an_empty_cancelle
     assert p.returncode == 143, err
     assert one_line(err).startswith("tatlock: stopped by SIGTERM")
     (_, q, _), (role, reply, meta) = rows(home)
-    assert q == "How much memory has this computer?" and role == "assistant"
+    assert q == "What did we say about the garden last week?" and role == "assistant"
     assert meta["cancelled"] is True and reply == "" and meta["route"] == "TOOLS_NEEDED"
 
 

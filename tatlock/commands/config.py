@@ -95,7 +95,7 @@ def _value(cfg: Config, name: str) -> tuple[Any, str]:
 
 
 def _default(cfg: Config, name: str) -> Any:
-    if name in ("model", "compact_interval", "context_size"):
+    if name in ("model", "compact_interval", "context_size", "answer_form"):
         return cfg.effective(name)
     if name == "tier":
         return cfg.hardware_tier().name
@@ -109,7 +109,7 @@ def _default(cfg: Config, name: str) -> Any:
 
 
 def _default_source(cfg: Config, name: str) -> str:
-    if name in ("model", "compact_interval", "tier"):
+    if name in ("model", "compact_interval", "tier", "answer_form"):
         return f"default: hardware tier {cfg.hardware_tier().name}"
     if name == "context_size":
         return f"default: hardware tier {cfg.hardware_tier().name}, or the model's own if smaller"
@@ -316,6 +316,7 @@ TEMPLATE = """\
 # keep_alive = "30m"
 # tier = "auto"                           # low, medium, high or auto
 # compact_interval = 40                   # messages
+# answer_form = "json"                    # or "plain": where a direct answer is written (default: by tier)
 # context_size = 4096                     # tokens
 # timezone = "Europe/London"
 # allowed_paths = [".", "~/Documents", "~/Downloads"]

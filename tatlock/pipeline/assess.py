@@ -19,7 +19,7 @@ ROUTES = ("DIRECT", "TOOLS_NEEDED", "CAPABILITY_GUARD")
 GUARDS = ("IDENTITY", "CAPABILITIES", "TEMPORAL", "SECURITY", "MIXED")
 
 
-def schema(tool_names: list[str]) -> dict[str, Any]:
+def schema(tool_names: list[str], *, answer: bool = True) -> dict[str, Any]:
     # property order matters: the decision comes first so the answer can be streamed the
     # moment it starts, knowing it is a direct answer; the answer comes next, so the first
     # token reaches the user before the model writes the other fields; the topics follow, so
@@ -28,18 +28,19 @@ def schema(tool_names: list[str]) -> dict[str, Any]:
     tools_items: dict[str, Any] = {"type": "string", "maxLength": 40}
     if tool_names:
         tools_items = {"type": "string", "enum": tool_names}
-    return {
-        "type": "object",
-        "properties": {
-            "decision": {"type": "string", "enum": list(ROUTES)},
-            "answer": {"type": "string", "maxLength": 2000},
-            "topics": {"type": "array", "items": {"type": "string", "maxLength": 40}, "maxItems": 3},
-            "guard_reason": {"type": "string", "enum": ["NONE", *GUARDS]},
-            "tools": {"type": "array", "items": tools_items, "maxItems": 4},
-            "tool_query": {"type": "string", "maxLength": 200},
-        },
-        "required": ["decision", "answer", "topics", "guard_reason", "tools", "tool_query"],
+    # ``answer=False``: the routing call of the plain answer form (config ``answer_form``), whose
+    # direct answer is written next by the respond phase, as plain text
+    properties: dict[str, Any] = {
+        "decision": {"type": "string", "enum": list(ROUTES)},
+        "answer": {"type": "string", "maxLength": 2000},
+        "topics": {"type": "array", "items": {"type": "string", "maxLength": 40}, "maxItems": 3},
+        "guard_reason": {"type": "string", "enum": ["NONE", *GUARDS]},
+        "tools": {"type": "array", "items": tools_items, "maxItems": 4},
+        "tool_query": {"type": "string", "maxLength": 200},
     }
+    if not answer:
+        del properties["answer"]
+    return {"type": "object", "properties": properties, "required": list(properties)}
 
 
 # What each built-in tool is for, in a few words: the catalogue is in every Phase 1 prompt,
@@ -70,16 +71,21 @@ def catalogue(specs) -> str:
     return "\n".join(lines) if lines else "(none enabled)"
 
 
-def system_prompt(persona: str, specs) -> str:
-    return prompts.render("assess.txt", persona=persona, tools=catalogue(specs))
+# the answer's form (config ``answer_form``) -> the instructions of the assessment
+PROMPTS = {"json": "assess.txt", "plain": "assess_route.txt"}
+ROUTING_TOKENS = 160  # the routing call of the plain form: the fields after the decision, bounded
+
+
+def system_prompt(persona: str, specs, form: str = "json") -> str:
+    return prompts.render(PROMPTS[form], persona=persona, tools=catalogue(specs))
 
 
 def request(persona: str, specs, *, memory: str, now: str, location: str, author: str,
-            question: str) -> list[dict[str, str]]:
+            question: str, form: str = "json") -> list[dict[str, str]]:
     """Phase 1's messages: the stable system message (persona, instructions, catalogue), then
     the turn (memory, clock, location, the question)."""
     return [
-        {"role": "system", "content": system_prompt(persona, specs)},
+        {"role": "system", "content": system_prompt(persona, specs, form)},
         {"role": "user", "content": prompts.render("assess_turn.txt", memory=memory, now=now, location=location,
                                                    author=author, question=question)},
     ]
@@ -185,6 +191,23 @@ def parse(raw: str) -> Assessment | None:
     if m:
         return Assessment("DIRECT", answer=m.group(1).strip(), form="text")
     return None
+
+
+# the head of a routing call (the plain form) that has decided DIRECT and named its topics: what
+# follows only routes the other decisions, so the call ends here
+_DIRECT_HEAD = re.compile(r'^\s*\{\s*"decision"\s*:\s*"DIRECT"\s*,\s*"topics"\s*:\s*(\[[^\]]*\])')
+
+
+def routed_direct(raw: str) -> Assessment | None:
+    """A routing call's decision once it is DIRECT with its topics, or None."""
+    m = _DIRECT_HEAD.search(raw)
+    if not m:
+        return None
+    try:
+        topics = json.loads(m.group(1))
+    except ValueError:
+        topics = []
+    return Assessment("DIRECT", topics=_strings(topics)[:5])
 
 
 class AnswerStreamer:

@@ -16,7 +16,7 @@ from tatlock import prompts
 from tatlock.events import Event, QualityVerdict
 from tatlock.llm.base import Cancel
 from tatlock.pipeline import facts as facts_mod
-from tatlock.pipeline import budget, gate
+from tatlock.pipeline import budget, compose, gate
 from tatlock.pipeline.phases import MAX_TOKENS, Phase, TurnEnv, chat
 from tatlock.pipeline.respond import respond
 
@@ -54,6 +54,25 @@ def judge(host: Host, answer: str, verdict: gate.Verdict | None, route: str, bri
     if v.text is not None:  # the gate cut an unfinished end off: the rest stands
         answer = v.text
     by_model = False
+    # the facts in hand that answer the question (the clock, the butler's name, the system
+    # report, a line the user said...): an answer to such a question must carry them, and one
+    # that fails is answered from them rather than with an apology (pipeline/compose.py)
+    known = compose.compose(brief.question, brief, memory=str(turn_vars.get("memory") or ""),
+                            categories=tuple(categories))
+    if known is not None and v.verdict != "FALLBACK" and known.asked and not known.carried_by(answer, brief.question):
+        v = gate.Verdict("FALLBACK", "I_DONT_KNOW", [*v.checks, "the answer does not carry the fact asked for ("
+                                                     + ", ".join(known.kinds) + ")"], "carries")
+    if known is not None and v.verdict == "FALLBACK" and v.fallback_type != "NOT_ALLOWED":
+        v = gate.Verdict("APPROVED", None, [*v.checks, "answered from the facts in hand: " + ", ".join(known.kinds)])
+        host.replace(known.text, "; ".join(v.checks))
+        for x in host.phases:  # the composed answer is whole, whatever length the model's stopped at
+            x.pop("cut_short", None)
+        host.emit(QualityVerdict(v.verdict, v.fallback_type, v.checks, False))
+        host.phases.append(p.finish(verdict=v.label, composed=list(known.kinds)))
+        return known.text, v
+    if known is not None and v.verdict == "UNSURE" and known.asked:
+        # the rules' doubts are soft and the answer carries the fact asked for: no model check
+        v = gate.Verdict("APPROVED", None, [*v.checks, "carries the fact asked for"])
     repair = gate.repair_for(v, question=brief.question) if v.verdict == "FALLBACK" else None
     if repair is not None and host.model_calls() < host.call_limit(route):
         # one second attempt, told only what the failed check calls for

@@ -37,6 +37,8 @@ MODULES: tuple[str, ...] = (
     "tatlock.pipeline.gate.reference",
     "tatlock.pipeline.gate.secrets",
     "tatlock.pipeline.gate.text",
+    # answers composed from the facts in hand (what a question asks for)
+    "tatlock.pipeline.compose",
 )
 
 

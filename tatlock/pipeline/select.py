@@ -41,9 +41,17 @@ def run_tools(env: TurnEnv, emit: Callable[..., None], *, enabled: list[ToolSpec
     p2 = Phase("select_tools", emit)
     offered = selected
     for rnd in range(1, max(1, env.cfg.tool_rounds) + 1):
-        r = chat(env, p2, messages, cancel=cancel, tools=[json_schema(s) for s in offered], temperature=0.0,
-                 max_tokens=MAX_TOKENS["select_tools"])
-        calls = [(c.name, c.arguments, "model") for c in r.tool_calls if c.name in by_key]
+        content = ""
+        calls: list[tuple[str, dict[str, Any], str]]
+        if rnd == 1 and wanted and all(not s.params for s in offered):
+            # tools that take no argument (this computer's report, the clock): nothing for the
+            # model to choose, so no call is spent on it
+            calls = [(s.key, {}, "no arguments") for s in offered]
+        else:
+            r = chat(env, p2, messages, cancel=cancel, tools=[json_schema(s) for s in offered], temperature=0.0,
+                     max_tokens=MAX_TOKENS["select_tools"])
+            content = r.content or ""
+            calls = [(c.name, c.arguments, "model") for c in r.tool_calls if c.name in by_key]
         if not calls and rnd == 1:
             # the model named tools in Phase 1 but did not call them: fill what can be filled
             for spec in selected[:2] if wanted else ():
@@ -53,7 +61,7 @@ def run_tools(env: TurnEnv, emit: Callable[..., None], *, enabled: list[ToolSpec
         if not calls:
             break
         p3 = Phase("run_tools", emit)
-        messages.append({"role": "assistant", "content": r.content or "",
+        messages.append({"role": "assistant", "content": content,
                          "tool_calls": [{"function": {"name": n, "arguments": a}} for n, a, _ in calls]})
         for name, args, source in calls:
             emit(ToolCalled(name, args, rnd))

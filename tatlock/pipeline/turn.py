@@ -32,13 +32,13 @@ from tatlock.events import (
 from tatlock.llm.base import Cancel, Cancelled, StopGeneration
 from tatlock.memory import context as memory_context
 from tatlock.memory import facts as kept_facts
-from tatlock.pipeline import assess, budget, loops
+from tatlock.pipeline import assess, budget, compose, loops
 from tatlock.pipeline import facts as facts_mod
 from tatlock.pipeline import tools as tool_phase
 from tatlock.pipeline.gate import Brief, Finding, StreamGate, Verdict
 from tatlock.pipeline.phases import Phase, TurnEnv, chat
 from tatlock.pipeline.quality import judge, stream_gate
-from tatlock.pipeline.respond import respond, system_prompt, tz_label
+from tatlock.pipeline.respond import answer_plain, respond, system_prompt, tz_label
 from tatlock.pipeline.routing import authority, guards
 from tatlock.pipeline.select import findings_of, run_tools
 from tatlock.redact import redact
@@ -97,6 +97,8 @@ class TurnRunner:
         self.env, self.req, self.emit, self.cancel = env, req, emit, cancel
         self.describe_image = describe_image
         self.t0 = time.perf_counter()
+        self.form = "json"  # where a direct answer is written (config answer_form), set per turn
+        self.memory = ""  # the memory block of this turn's prompts
         self.phases: list[dict[str, Any]] = []
         self.shown = ""  # what the user has seen of the answer so far
         self.question: Message | None = None
@@ -227,7 +229,8 @@ class TurnRunner:
         turn_vars: dict[str, Any] = dict(now=now.strftime("%A %d %B %Y, %H:%M ") + f"({tz_label(now)})",
                                          location=env.store.get_var("location") or "unknown",
                                          author=memory_context.speaker(msg))
-        room = budget.assess_room(env, assess.system_prompt(persona, enabled), turn_vars)
+        form = self.form = str(env.cfg.effective("answer_form"))
+        room = budget.assess_room(env, assess.system_prompt(persona, enabled, form), turn_vars)
         turn_vars["question"] = budget.question(env, msg.content, self.req.material, room, self.emit)
         room -= env.estimator.bound(turn_vars["question"])
         facts = kept_facts.block(env.store.vars(), owner=self.owner(), question=msg.content, budget_tokens=env.budget(),
@@ -236,8 +239,8 @@ class TurnRunner:
                                    budget_tokens=budget.memory_budget(room, memory_context.SHARES),
                                    cross_summary=cross_summary, exclude=self.req.supersedes, facts_block=facts)
         # recalled memory is data, redacted like a tool result: a secret pasted once is not handed on
-        turn_vars["memory"] = budget.memory(env, redact(mem.prompt_block()), room)
-        return assess.request(persona, enabled, **turn_vars), turn_vars
+        turn_vars["memory"] = self.memory = budget.memory(env, redact(mem.prompt_block()), room)
+        return assess.request(persona, enabled, **turn_vars, form=form), turn_vars
 
     def assess(self, messages: list[dict[str, Any]], enabled: list[ToolSpec], persona: str) -> Plan:
         """Phase 1 beside the deterministic side (guard rules, the classifier, sure tool needs)."""
@@ -250,7 +253,8 @@ class TurnRunner:
         # a direct answer streams only when nothing deterministic will overrule it; so does the
         # answer of a guard the model would imagine (overruled below: its answer stands)
         credible = rule is not None or guards.credible_guard(text)
-        streamer = assess.AnswerStreamer(allow=rule is None and not det.sure,
+        plain = self.form == "plain"  # a routing call: the direct answer is written next, by respond
+        streamer = assess.AnswerStreamer(allow=rule is None and not det.sure and not plain,
                                          decisions=("DIRECT",) if credible else ("DIRECT", "CAPABILITY_GUARD"))
         gate = stream_gate(Brief(text, persona, self.env.secrets,
                                  prompt_text=prompts.render("assess.txt", persona="", tools=assess.catalogue(enabled))))
@@ -266,9 +270,21 @@ class TurnRunner:
             assert rule is not None
             a, raw = None, ""
             route, guard, source = "CAPABILITY_GUARD", rule.reason, "rules"
+        elif self._sure_alone(det, enabled):
+            # sure tools that need nothing from the model (no argument to fill: this computer's
+            # report; or a lookup of what this conversation holds): they run whatever the model
+            # would answer (routing/authority.py, rule 3), so its assessment would only cost time
+            a, raw = None, ""
+            route, guard, source = "TOOLS_NEEDED", None, "rules"
         else:
+            head: list[str] = []  # the routing call's JSON so far (the plain form)
+
             def on_token(piece: str) -> None:
                 nonlocal before_answer, looped
+                if plain:
+                    head.append(piece)
+                    if assess.routed_direct("".join(head)) is not None:
+                        raise StopGeneration  # DIRECT and its topics: the rest routes nothing
                 if streamer.start is None:
                     before_answer += 1
                 decoded = streamer.feed(piece)
@@ -287,11 +303,14 @@ class TurnRunner:
                     if verdict.verdict != "FALLBACK":
                         self.show(rest)
 
-            r1 = chat(self.env, p1, messages, cancel=self.cancel, schema=assess.schema([s.key for s in enabled]),
-                      on_token=on_token, max_tokens=self.env.answer_tokens())
+            r1 = chat(self.env, p1, messages, cancel=self.cancel,
+                      schema=assess.schema([s.key for s in enabled], answer=not plain), on_token=on_token,
+                      max_tokens=assess.ROUTING_TOKENS if plain else self.env.answer_tokens())
             raw = r1.content
             cut = r1.done_reason == "length"
             a = assess.parse(raw)
+            if a is None and plain:
+                a = assess.routed_direct(raw)
             if (a is None or gate.failed) and streamer.decision in streamer.decisions and streamer.emitted.strip():
                 # the JSON was cut off (token cap, a loop, or the gate stopped it) after the answer had started
                 emitted = loops.without_repeats(streamer.emitted) if looped else streamer.emitted
@@ -315,6 +334,14 @@ class TurnRunner:
             self.phases[-1]["cut_short"] = True
         return plan
 
+    def _sure_alone(self, det: guards.Deterministic, enabled: list[ToolSpec]) -> bool:
+        if det.guard is not None or not det.sure or not det.tools:
+            return False
+        by_key = {s.key: s for s in enabled}
+        if all(t in by_key and not by_key[t].params for t in det.tools):
+            return True
+        return compose.told_in_conversation(self.req.text, det.tools, self.memory) is not None
+
     def answer(self, plan: Plan, *, persona: str, enabled: list[ToolSpec], turn_vars: dict[str, Any],
                now: dt.datetime) -> tuple[str, list[tool_phase.ToolRun], Brief, Verdict | None]:
         """The answer before the gate: Phase 1's direct answer, or tools and/or guard facts and
@@ -335,8 +362,12 @@ class TurnRunner:
             return self._finish_stream(gate, brief), [], brief, self._stream_verdict(gate, brief)
         runs: list[tool_phase.ToolRun] = []
         tool_lines: list[str] = []  # the tools' results as the respond phase reads them
-        kept_only = self._kept_already(plan)
-        if kept_only:
+        said = compose.told_in_conversation(self.req.text, plan.wanted, str(turn_vars.get("memory") or ""))
+        kept_only = self._kept_already(plan) if said is None else None
+        if said is not None:  # asked what was said in this conversation: answered from it, not looked up
+            plan.wanted = []
+            tool_lines = [f"Earlier in this conversation, {turn_vars['author']} said: \"{said.text}\""]
+        elif kept_only:
             tool_lines = kept_only
         elif plan.route == "TOOLS_NEEDED" or (plan.route == "CAPABILITY_GUARD" and plan.wanted):
             msg = self.question
@@ -352,13 +383,28 @@ class TurnRunner:
         brief.prompt_text = system_prompt("")
         earlier = self.shown.strip()  # part of a first answer shown before the route changed
         gate = stream_gate(brief)
+        # facts in hand that answer the question: the answer is short, and whole once it has said them
+        known = compose.compose(self.req.text, brief, memory=self.memory,
+                                categories=tuple(s.category for s in enabled))
+        known = known if known is not None and known.asked else None
 
         def show(piece: str) -> None:
             self._show_gated(gate, piece, replacing=bool(earlier))
+            if known is not None and compose.said_whole(gate.answer) and known.carried_by(gate.answer, self.req.text):
+                raise StopGeneration  # it has said what was asked: a small model's next sentences only stray
 
-        answer, looped = respond(self.env, self.emit, persona=persona, turn_vars=turn_vars,
-                                 findings=tool_lines + facts_mod.lines(brief.facts), phases=self.phases,
-                                 cancel=self.cancel, show=show)
+        if self.form == "plain" and plan.route == "DIRECT" and not tool_lines and known is None:
+            # the plain form's direct answer: the question as a plain chat client asks it
+            answer, looped = answer_plain(self.env, self.emit, persona=persona, question=str(turn_vars["question"]),
+                                          memory=self.memory, phases=self.phases, cancel=self.cancel, show=show)
+        else:
+            answer, looped = respond(self.env, self.emit, persona=persona, turn_vars=turn_vars,
+                                     findings=tool_lines + facts_mod.lines(brief.facts), phases=self.phases,
+                                     cancel=self.cancel, show=show,
+                                     max_tokens=compose.FACT_ANSWER_TOKENS if known is not None else None)
+        if known is not None:  # meant to be short: no "go on" offered (one that lacks the fact is composed)
+            for x in self.phases:
+                x.pop("cut_short", None)
         if gate.failed is not None:
             return answer, runs, brief, gate.failed
         rest = self._finish_stream(gate, brief, show=not (earlier or looped))

@@ -1,0 +1,418 @@
+"""Answers from what the butler knows, for when the model's answer fails.
+
+A small model ignores facts it was handed: the clock in its prompt, its own name, this
+computer's report, a tool's error, what the user said two turns ago. Where such a fact answers
+the question, the butler says it: ``asked`` reads what the question asks for (rules with their
+examples, and the route: a TEMPORAL guard asks for the clock, a system report answers a
+question about cores), ``facts_for`` picks the facts in hand that answer it (``gate.in_hand``
+plus what is always known: the clock, the butler's name and nature, its tools; and the line
+of the conversation or of the kept facts that the question points at), ``compose`` writes a
+short answer from them with the templates of ``prompts/composed.txt``, in the fact's own words.
+``carries`` tells whether an answer carries them, so an answer that skips the fact it was
+asked for is not approved.
+
+Nothing here is an answer to a known question: a template is filled only from a fact in hand,
+and where no fact answers, the answer is None and the gate's fallback stands.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from dataclasses import dataclass
+from typing import Any
+
+from tatlock import prompts
+from tatlock.pipeline import facts as facts_mod
+from tatlock.pipeline import gate
+from tatlock.pipeline.gate import clock as clock_mod
+from tatlock.pipeline.gate.text import words
+from tatlock.pipeline.lexicon import MONTHS, WEEKDAYS
+from tatlock.pipeline.rulebook import Rule, Rulebook, lazy
+
+ASKS = Rulebook("compose.asks", [
+    Rule("asks.name", "name",
+         r"\b(?:(?:{your})\s+name|(?:what|how)\s+(?:do|should|shall|can|may)\s+(?:i|we)\s+(?:call|address)\s+(?:{you})|"
+         r"what\s+(?:are|r)\s+(?:{you})\s+called|(?:{you})(?:'re|\s+are|\s+r)\s+called|"
+         r"who\s+(?:are\s+(?:{you})\b(?!\s+(?:talking|speaking|referring))|am\s+i\s+(?:talking|speaking|chatting)\s+(?:to|with)|"
+         r"is\s+this|'?s\s+this))",
+         ("What's your name?", "sorry whats ur name again?", "what do I call you?", "Who am I talking to, exactly?",
+          "remind me what you're called", "Who are you?"),
+         ("What's my name?", "who are you talking about?", "what is the name of that song?")),
+    Rule("asks.nature", "nature",
+         r"\bwhat\s+(?:even\s+|exactly\s+)?(?:are|r)\s+(?:{you})\b(?!\s+(?:doing|up\s+to|called|having|thinking|"
+         r"reading|watching|saying|able|good|capable|going|into|working|like|made|for))|\bare\s+(?:{you})\s+(?:a\s+(?:bot|robot|person|human|computer|machine|program)|"
+         r"human|real|alive|a\s+real|running)\b|\b(?:{you})\s+running\s+on\b",
+         ("what even are you?", "Are you a robot?", "Are you running on some company's server or on this machine?"),
+         ("what are you doing later?", "are you free on Friday?", "What are you able to do?")),
+    Rule("asks.capabilities", "capabilities",
+         r"\bwhat\s+(?:else\s+)?(?:can|could)\s+(?:{you})\s+(?:actually\s+|really\s+)?(?:do|help)\b|"
+         r"\bwhat\s+are\s+(?:{you})\s+(?:able\s+to|good\s+at|capable\s+of)\b|\b(?:{your})\s+(?:abilities|capabilities|skills)\b|"
+         r"\bhow\s+can\s+(?:{you})\s+help\b",
+         ("What can you do?", "what can you actually do for me?", "what are your capabilities?"),
+         ("what can you tell me about Rome?", "what can I do about my cough?")),
+    # a question about what the user told: their own things ("my sister", "our anniversary") or
+    # what they said ("did I say"), not advice ("what should I cook?", "how do I fix...")
+    Rule("asks.told", "told",
+         r"\b(?:what|what's|whats|where|where's|wheres|when|when's|whens|who|who's|whos|which|how)\b[^.!?]*?"
+         r"(?:\b(?:my|our|mine)\b|\b(?:did|do|am|have|was)\s+i\b(?!\s+(?:need|have\s+to|fix|make|get|go|start|stop|"
+         r"cook|write|spell|say\s+(?:in|hello|thanks|goodbye)))|\bi\s+(?:told|said|mentioned))|"
+         r"\b(?:remember|recall)\b[^.!?]*\b(?:my|our|what\s+i|where\s+i|when\s+i|who\s+i)\b|"
+         r"\bi\s+(?:told|said\s+to)\s+(?:{you})\b",
+         ("What did I say my sister is called?", "what am I allergic to?", "whens my dentist appt",
+          "which football team do I support?", "when's our wedding anniversary?", "where do i work, do u remember",
+          "Where did I park? I literally just told you"),
+         ("what should I cook tonight?", "how do I fix a puncture?", "What is the capital of France?",
+          "who wrote Hamlet?")),
+    # a question of several parts: facts answer one part at most, so nothing is composed
+    Rule("asks.more", "more",
+         r"\b(?:and|also|then|plus)\s+(?:tell|what|what's|whats|how|who|where|when|which|can|could|would|give|show|"
+         r"explain|describe|write|find|recommend|suggest)\b|\?[^?]+\?",
+         ("Who made you, and tell me about Paris?", "What's the date? And what's the weather like?"),
+         ("What's the date and time?", "Who am I talking to, exactly?")),
+    Rule("asks.cores", "system.cores", r"\b(?:cores|cpus?|processors?|threads)\b",
+         ("How many CPU cores does this computer have?", "cpu cores?"), ("a core belief", "apple core")),
+    Rule("asks.memory", "system.memory", r"\b(?:memory|ram|gigs)\b(?!\s+(?:lane|of\s+(?:my|our|the)))",
+         ("How much memory does this computer have?", "hw much ram have i got"), ("a memory of my father",)),
+    Rule("asks.disk", "system.disk",
+         r"\b(?:disk|hard\s+drive|storage|(?:space|room)\s+(?:is\s+)?(?:free|left))\b|\bfree\s+space\b",
+         ("how much free disk space is left?", "is my hard drive nearly full?"), ("a long drive",)),
+    Rule("asks.os", "system.os",
+         r"\b(?:operating\s+system|os|linux|mac\s*os)\b|\b(?:windows|mac)\s+or\b|\bor\s+(?:windows|mac)\b|"
+         r"\b(?:is\s+(?:this|it)|running)\s+(?:windows|mac)\b",
+         ("what operating system is this computer running?", "is this windows or mac or linux"),
+         ("the windows of the house",)),
+])
+# the words of a question that say what kind of thing is asked, not which thing
+_ASKING = set("what whats where wheres when whens who whos which how did do does say said told tell remember recall "
+              "again called call name named is are was were am the a an my our i me you your u ur of to for in on "
+              "at and or it its that this just now please remind btw again so yet ever testing minute ago".split())
+_TO_YOU = {"i": "you", "i'm": "you're", "im": "you're", "my": "your", "me": "you", "mine": "yours", "am": "are",
+           "i've": "you've", "i'll": "you'll", "i'd": "you'd", "myself": "yourself", "we": "you", "our": "your",
+           "us": "you", "we're": "you're", "ours": "yours"}
+_TO_ME = {"your": "my", "you": "I", "you're": "I'm", "yours": "mine"}
+_SPEAKER = lazy(r"^(?:Anchor \(([^)]*)\)|\[[^\]]*\(bot\)\]|[\w .'-]{1,40}):\s+(.*)$")
+_TEMPLATE = lazy(r"^([a-z_.]+):\s*(.*)$")
+
+
+@dataclass(frozen=True)
+class Said:
+    """A line of memory that a question about what was told points at."""
+
+    text: str  # the line, as said (in the speaker's words)
+    source: str  # "conversation" (a turn of this conversation) or "memory" (kept facts, summaries)
+    score: int  # how many of the question's words it shares
+
+
+def templates() -> dict[str, str]:
+    out: dict[str, str] = {}
+    for line in prompts.load("composed.txt").splitlines():
+        m = _TEMPLATE.match(line.strip())
+        if m and not line.startswith("#"):
+            out[m.group(1)] = m.group(2)
+    return out
+
+
+def asked(question: str, brief: gate.Brief) -> list[str]:
+    """What the question asks for, most specific first: "told", "name", "nature",
+    "capabilities", "clock", "system.cores"... (empty: nothing the facts answer)."""
+    out: list[str] = []
+    if ASKS.first(question, "more"):
+        return out
+    for rule in ASKS.matches(question):
+        if rule.label == "told" and not question.rstrip().endswith("?") and not _WH.search(question):
+            continue
+        out.append(rule.label)
+    parts = set(brief.guard_parts)
+    if ("TEMPORAL" in parts or clock_mod.asks_now(question)) and not _ELSEWHERE.search(question):
+        out.append("clock")
+    if "IDENTITY" in parts and not {"name", "nature"} & set(out):
+        out.append("name")
+    if "CAPABILITIES" in parts and "capabilities" not in out:
+        out.append("capabilities")
+    system = [k for k in out if k.startswith("system.")]
+    if not any(f.tool == "get_system_info" for f in brief.findings):
+        out = [k for k in out if k not in system]  # "which OS?" is answered only from a report in hand
+    elif not system and _asks_machine(question):
+        out.append("system")
+    return list(dict.fromkeys(out))
+
+
+# the time somewhere else ("what time is it in Tokyo?") is no reading of this clock (the gate works it out)
+_ELSEWHERE = lazy(r"\b(?:time|date|day|hour)\b[^?.!]*\b(?:in|at)\s+(?!the\s+(?:morning|afternoon|evening)\b)"
+                  r"(?:[A-Z][a-z]+|new\s+york|los\s+angeles|tokyo|sydney|london|paris)")
+_WH = lazy(r"^\s*(?:\w+,?\s+)?(?:what|whats|what's|where|when|whens|who|which|how)\b", re.I)
+
+
+def _asks_machine(question: str) -> bool:
+    return bool(re.search(r"\b(?:computer|machine|system|box|laptop|pc)\b", question, re.I))
+
+
+def _stem(word: str) -> str:
+    """A word's first five letters, a plural's or a possessive's s dropped ("dog's" is "dog")."""
+    return (word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word)[:5]
+
+
+def _stems(text: str) -> set[str]:
+    return {_stem(w) for w in words(text) if w not in _ASKING and len(w) >= 3}
+
+
+def told_line(question: str, memory: str) -> Said | None:
+    """The line of memory (a user's turn of this conversation, a kept fact, a summary's line)
+    that shares most of the question's own words; on a tie the latest. Replies are not lines
+    the user told."""
+    want = _stems(question)
+    if not want:
+        return None
+    best: Said | None = None
+    section = ""
+    for raw in memory.splitlines():
+        line = raw.strip()
+        if not line:
+            continue
+        if line.startswith("#"):
+            section = line.lower()
+            continue
+        source = "memory"
+        m = _SPEAKER.match(line)
+        if "conversation so far" in section:
+            if not m or line.startswith("Assistant:"):
+                continue
+            line, source = m.group(2).strip(), "conversation"
+        line = line.lstrip("-* ").strip()
+        have = _stems(line)
+        score = len(want & have)
+        if score and have - want and (best is None or score >= best.score):
+            best = Said(line, source, score)
+    return best
+
+
+# the most tokens of an answer to a question the facts in hand answer: a sentence or two (a small
+# model that has not said the fact by then will not; the answer is then composed from it)
+FACT_ANSWER_TOKENS = 64
+_WHOLE = lazy(r"[.!?…][\"')\]]?\s*$")
+
+
+# what answers each guard's part of a question
+_COVERS = {"TEMPORAL": {"clock"}, "IDENTITY": {"name", "nature"}, "CAPABILITIES": {"capabilities"}}
+
+
+def said_whole(text: str) -> bool:
+    """The text ends at the end of a sentence."""
+    return bool(_WHOLE.search(text))
+
+
+# the tools that look up what the user told (a question about this conversation needs none of them)
+LOOKUPS = frozenset({"get_personal_variable", "recall_memories", "recall_memories_with_time", "recall_topic"})
+
+
+def told_in_conversation(question: str, wanted: list[str], memory: str) -> Said | None:
+    """The turn of this conversation a question about what the user said points at, when the
+    route would only look it up (a variable, a recall): then the conversation answers it."""
+    if not set(wanted) <= LOOKUPS or not ASKS.first(question, "told"):
+        return None
+    said = told_line(question, memory)
+    return said if said is not None and said.source == "conversation" else None
+
+
+def _found_lines(brief: gate.Brief) -> str:
+    """What the lookups of memory found (kept facts, a value, recalled turns), as lines of
+    memory a question about what was told can point at."""
+    lines: list[str] = []
+    for f in brief.findings:
+        if f.tool not in LOOKUPS or f.status != "ok" or not isinstance(f.data, dict):
+            continue
+        for kept in f.data.get("kept_facts") or []:
+            if isinstance(kept, dict) and kept.get("fact"):
+                lines.append(str(kept["fact"]))
+        if f.data.get("value") and f.data.get("key"):
+            lines.append(f"{f.data['key']}: {f.data['value']}")
+        for hit in f.data.get("results") or []:
+            if isinstance(hit, dict) and hit.get("text"):
+                lines.append(str(hit["text"]))
+    return ("\n## Found in memory\n" + "\n".join(lines) + "\n") if lines else ""
+
+
+def _to_you(text: str) -> str:
+    """The user's words turned to the butler's address: "my sister" -> "your sister"."""
+    def swap(m: re.Match[str]) -> str:
+        w = m.group(0)
+        out = _TO_YOU.get(w.lower(), w)
+        return out[0].upper() + out[1:] if w[0].isupper() and m.start() == 0 else out
+    return re.sub(r"\b(?:i'm|i've|i'll|i'd|im|i|my|me|mine|myself|am|we're|we|our|ours|us)\b", swap, text,
+                  flags=re.I)
+
+
+def _to_me(text: str) -> str:
+    """A fact about the butler, said by the butler: "Your name is Tatlock" -> "My name is Tatlock"."""
+    out = re.sub(r"\b(?:your|you're|yours|you)\b", lambda m: _TO_ME[m.group(0).lower()], text, flags=re.I)
+    return out[:1].upper() + out[1:]
+
+
+@dataclass(frozen=True)
+class Composed:
+    text: str
+    kinds: tuple[str, ...]  # what it was composed from ("clock", "told", "system.cores"...)
+    facts: tuple[gate.Known, ...]  # the facts it carries (for ``carries``)
+    asked: bool  # the question asked for these facts (not only a kept value or a tool's error in hand)
+
+    def carried_by(self, answer: str, question: str) -> bool:
+        """Whether an answer carries every fact this one was composed from."""
+        return all(carries(answer, question, kind.removesuffix(".time"), k)
+                   for kind, k in zip(self.kinds, self.facts, strict=True))
+
+
+def _fields(kind: str, k: gate.Known) -> dict[str, Any] | None:
+    v = k.value
+    if kind.startswith("clock"):
+        return {"weekday": v["weekday"].title(), "day": v["day"], "month": v["month"].title(), "year": v["year"],
+                "time": f"{v['hour']:02d}:{v['minute']:02d}"}
+    if kind == "name":
+        return {"name": v}
+    if kind == "nature":
+        return {"identity": _to_me(str(v)).rstrip(".")}
+    if kind == "capabilities":
+        listed = list(v) or ["answer questions from general knowledge"]
+        return {"abilities": ", ".join(listed[:-1]) + (" and " if len(listed) > 1 else "") + listed[-1]}
+    if kind.startswith("system") and isinstance(v, dict):
+        cpu, mem, disk, osd = (v.get(x) or {} for x in ("cpu", "memory", "disk", "os"))
+        f = {"count": cpu.get("count"), "physical": cpu.get("physical_cores"), "total": mem.get("total_gib"),
+             "available": mem.get("available_gib"), "free": disk.get("free_gib"),
+             "os": " ".join(str(osd.get(x)) for x in ("system", "release") if osd.get(x))}
+        if kind == "system.disk":
+            f["total"] = disk.get("total_gib")
+        return f
+    if kind.startswith("tool_error"):
+        return {"error": str(v).strip()}
+    if kind == "kept":
+        return {"key": str(v[0]).replace("_", " ").replace(".", "'s "), "value": v[1]}
+    if kind in ("told", "memory"):
+        return {"said": str(v).strip()}
+    return None
+
+
+def facts_for(question: str, brief: gate.Brief, *, memory: str = "", categories: tuple[str, ...] = ()
+              ) -> tuple[list[tuple[str, gate.Known]], bool]:
+    """The facts in hand that answer the question, each with the template kind it fills, and
+    whether the question asked for them (False: a kept value or a tool's error found instead)."""
+    kinds = asked(question, brief)
+    if not kinds and not brief.findings:
+        return [], False
+    have = gate.in_hand(brief)
+    by = {k.kind: k for k in have}
+    if "nature" not in by:  # the butler's own facts are always in hand, guard or not
+        by["nature"] = gate.Known("nature", facts_mod.IDENTITY_DATA, facts_mod.IDENTITY_DATA, "identity")
+    if "capabilities" not in by:
+        ab = facts_mod.abilities(categories)
+        by["capabilities"] = gate.Known("capabilities", ab, facts_mod.capabilities(categories), "tools")
+    out: list[tuple[str, gate.Known]] = []
+    for kind in kinds:
+        if kind == "told":
+            said = told_line(question, memory + _found_lines(brief))
+            if said is not None:
+                out.append(("told" if said.source == "conversation" else "memory",
+                            gate.Known("told", said.text, said.text, said.source)))
+            continue
+        base = "system" if kind.startswith("system") else kind
+        if base in by:
+            out.append((kind, by[base]))
+    if not out:  # nothing asked that a fact answers: a kept value or a tool's error may still be the answer
+        for k in have:
+            if k.kind == "kept" and k.value[1]:
+                out.append(("kept", k))
+            elif k.kind == "tool_error" and k.value and k.source.removeprefix("tool:") not in LOOKUPS:
+                # (a lookup of memory that failed is no answer: "missing argument: key")
+                out.append(("tool_error.ask" if "?" in str(k.value) else "tool_error", k))
+        return out[:1], False
+    return out, True
+
+
+def compose(question: str, brief: gate.Brief, *, memory: str = "", categories: tuple[str, ...] = ()
+            ) -> Composed | None:
+    """A short answer from the facts in hand that answer the question, or None."""
+    found, was_asked = facts_for(question, brief, memory=memory, categories=categories)
+    if not found:
+        return None
+    table = templates()
+    parts: list[str] = []
+    used: list[tuple[str, gate.Known]] = []
+    for kind, k in found:
+        if kind == "name" and any(x == "nature" for x, _ in found):
+            continue  # "I am Tatlock: a butler..." says the name already
+        if kind == "clock" and re.search(r"\b(?:time|late|early|hour|o'clock)\b", question, re.I):
+            kind = "clock.time"
+        fields = _fields(kind, k)
+        template = table.get(kind)
+        if fields is None or template is None:
+            continue
+        if kind in ("told", "memory"):
+            fields["said"] = _to_you(fields["said"])
+        try:
+            parts.append(string.Template(template).substitute({n: str(x) for n, x in fields.items()}))
+        except (KeyError, ValueError):
+            continue
+        used.append((kind, k))
+    if not parts:
+        return None
+    # the facts must answer the whole question: a tool's result in hand that the answer would
+    # leave out (a forecast, a search: no fact a template says) means a part unanswered
+    covered = {"system" if k.startswith("system") else k.split(".")[0] for k, _ in used}
+    for f in brief.findings:
+        if f.status == "ok" and not (f.tool == "get_system_info" and "system" in covered) \
+                and not (f.tool in LOOKUPS and covered & {"told", "memory", "kept"}):
+            return None
+    # and every part of a guarded question: a general part ("...and tell me about Paris") or a
+    # secret asked for is no fact in hand
+    if brief.other_part or any(not covered & _COVERS.get(part, set()) for part in brief.guard_parts):
+        return None
+    return Composed(" ".join(parts), tuple(kind for kind, _ in used), tuple(k for _, k in used), was_asked)
+
+
+# words of the abilities' phrases that name none of them
+_GENERIC = {"local", "tell", "this", "earlier", "your", "things", "help", "questions", "answer", "general"}
+_NUMBER_WORDS = dict(zip("one two three four five six seven eight nine ten eleven twelve".split(),
+                         map(str, range(1, 13)), strict=True))
+# the report's values a question about each part of the machine is answered by
+_SYSTEM_VALUES = {"system.cores": (("cpu", "count"), ("cpu", "physical_cores")),
+                  "system.memory": (("memory", "total_gib"), ("memory", "available_gib")),
+                  "system.disk": (("disk", "free_gib"), ("disk", "total_gib")),
+                  "system": (("cpu", "count"), ("memory", "total_gib"), ("memory", "available_gib"),
+                             ("disk", "free_gib"))}
+
+
+def _says_number(answer: str, value: Any) -> bool:
+    said = set(re.findall(r"\d+(?:\.\d+)?", answer)) | {_NUMBER_WORDS[w] for w in words(answer) if w in _NUMBER_WORDS}
+    try:
+        x = float(value)
+    except (TypeError, ValueError):
+        return False
+    return any(abs(float(s) - x) <= max(0.06, abs(x) * 0.03) or s == str(round(x)) for s in said)
+
+
+def carries(answer: str, question: str, kind: str, k: gate.Known) -> bool:
+    """Whether the answer carries the fact: for a line told, one of its own words that the
+    question did not give (a name or a number first: "Harriet", not "coming"); for the system
+    report, a value of the part asked about; else the gate's reading (``gate.carries``)."""
+    if k.kind == "told":
+        given = _stems(question)
+        line = str(k.value)
+        own = {w for w in words(line) if len(w) >= 3 and w not in _ASKING and _stem(w) not in given}
+        key = {w.lower() for w in re.findall(r"(?<!^)(?<![.!?]\s)\b(?:[A-Z][a-z]+|\d+)", line)} & own
+        calendar = set(WEEKDAYS) | set(MONTHS)
+        if re.search(r"\b(?:called|name|named|who)\b", question, re.I):
+            key -= calendar  # asked for a name: "Cuthbert", not "Sunday"
+        elif re.search(r"\b(?:when|whens|when's|what\s+day|date)\b", question, re.I):
+            key = {w for w in key if w in calendar or w.isdigit()} or key
+        return bool((key or own) & set(words(answer)))
+    if k.kind == "capabilities":
+        # two of the things it can do named by their own words ("local" in "your local business" is none)
+        said = {_stem(w) for w in words(answer)}
+        named = [p for p in k.value if {_stem(w) for w in words(p) if len(w) >= 4 and w not in _GENERIC} & said]
+        return len(named) >= min(2, len(k.value))
+    if k.kind == "system" and isinstance(k.value, dict):
+        if kind == "system.os":
+            system = str((k.value.get("os") or {}).get("system") or "")
+            return bool(system) and system.lower() in answer.lower()
+        values = [(k.value.get(a) or {}).get(b) for a, b in _SYSTEM_VALUES.get(kind, _SYSTEM_VALUES["system"])]
+        return any(_says_number(answer, v) for v in values if v is not None)
+    return gate.carries(answer, k)

@@ -1,0 +1,182 @@
+"""Answers from what the butler knows (issue 19 item 2): what a question asks for, the facts in
+hand that answer it, the answer composed from them, and whether an answer carries them; then
+end to end, a turn whose model answer fails is answered from the facts, not with an apology."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+import pytest
+
+from tatlock.pipeline import compose, facts, gate
+
+NOW = dt.datetime(2026, 11, 25, 9, 5, tzinfo=dt.timezone.utc)
+CATS = ("memory", "personal", "system", "time", "weather")
+REPORT = {"cpu": {"count": 6, "physical_cores": 3, "percent": 3.0},
+          "memory": {"total_gib": 31.2, "available_gib": 12.4, "used_percent": 60.0},
+          "disk": {"total_gib": 480.0, "free_gib": 211.7, "used_percent": 56.0},
+          "os": {"system": "Linux", "release": "6.8.0"}}
+SAID = ("## Conversation so far\nAnchor (Ann): My brother Cuthbert is coming for lunch on Sunday.\n"
+        "Assistant: Splendid, sir.\nAnchor (Ann): Also, the spare key is under the blue flowerpot.\n")
+
+
+def brief(q, parts=(), findings=()):
+    b = gate.Brief(q, "You are Tatlock, a butler.", clock=NOW, guard_parts=tuple(parts), findings=list(findings))
+    if parts:
+        b.facts = facts.for_guard(parts, parts[0], now=NOW, categories=CATS)
+    return b
+
+
+def composed(q, parts=(), findings=(), memory=""):
+    return compose.compose(q, brief(q, parts, findings), memory=memory, categories=CATS)
+
+
+@pytest.mark.parametrize("question, parts, want", [
+    ("sorry, what's ur name?", (), "Tatlock"),
+    ("Which year are we in?", ("TEMPORAL",), "2026"),
+    ("What day of the week is it?", ("TEMPORAL",), "Wednesday"),
+    ("what time is it?", ("TEMPORAL",), "09:05"),
+    ("What are you able to do?", ("CAPABILITIES",), "weather"),
+])
+def test_butler_facts_compose_an_answer(question, parts, want):
+    c = composed(question, parts)
+    assert c is not None and want in c.text and c.asked
+    assert c.carried_by(c.text, question)  # what it composes carries what it was composed from
+
+
+@pytest.mark.parametrize("question, want, wrong", [
+    ("How many processor cores has this machine got?", "6", "It has 4 cores, sir."),
+    ("how much RAM is in this box?", "31.2", "You have 8 GB of memory, sir."),
+    ("How much free disk space is there?", "211.7", "Plenty, sir."),
+    ("Which operating system does this computer run?", "Linux", "Windows, sir."),
+])
+def test_system_report_answers_the_part_asked(question, want, wrong):
+    c = composed(question, findings=[gate.Finding.of("get_system_info", {}, REPORT)])
+    assert c is not None and want in c.text
+    assert not c.carried_by(wrong, question)
+
+
+def test_the_report_is_used_only_when_in_hand():
+    assert composed("How many processor cores has this machine got?") is None
+
+
+def test_a_tool_error_that_asks_is_passed_on():
+    err = gate.Finding.of("get_weather_forecast", {}, {"error": "Which place? Give a town or city."})
+    c = composed("Will I need a brolly tomorrow?", findings=[err])
+    assert c is not None and "Which place? Give a town or city." in c.text and not c.asked
+
+
+def test_what_was_said_is_answered_from_the_conversation_line_it_points_at():
+    c = composed("Where did I say the spare key is?", memory=SAID)
+    assert c is not None and c.kinds == ("told",)
+    assert "your" not in c.text.lower() or "flowerpot" in c.text
+    assert "flowerpot" in c.text and "Cuthbert" not in c.text
+    c = composed("what's my brother called again?", memory=SAID)
+    assert c is not None and "Cuthbert" in c.text
+    assert c.carried_by("Your brother is Cuthbert, sir.", "what's my brother called again?")
+    assert not c.carried_by("Your brother is coming on Sunday, sir.", "what's my brother called again?")
+
+
+def test_replies_are_not_what_the_user_told():
+    assert compose.told_line("What did I say was splendid?", SAID) is None
+
+
+@pytest.mark.parametrize("question", [
+    "What is the capital of France?", "what should I cook for Sunday lunch?", "how do I fix a puncture?",
+    "Tell me a story about a key.",
+])
+def test_nothing_composed_where_no_fact_answers(question):
+    assert composed(question, memory=SAID) is None
+
+
+def test_a_lookup_of_this_conversation_is_answered_from_it():
+    said = compose.told_in_conversation("What did I say my brother is called?", ["get_personal_variable"], SAID)
+    assert said is not None and "Cuthbert" in said.text
+    assert compose.told_in_conversation("What did I say my brother is called?", ["web_search"], SAID) is None
+    assert compose.told_in_conversation("What is my sister called?", ["get_personal_variable"], SAID) is None
+
+
+# -- end to end: the real client against the fake server ------------------------------------------
+
+
+def ask_json(cli, *args):
+    r = cli("ask", "--json", *args)
+    assert r.code == 0, r.err
+    return json.loads(r.out.strip().splitlines()[-1])
+
+
+def test_a_wrong_name_is_replaced_by_the_butlers_own(cli, served):
+    # the rules decide the guard alone; the model's answer invents a name and the gate withdraws it
+    served.queue("I am Sr. Kylie Spencer, at your service.")
+    out = ask_json(cli, "What's your name?")
+    assert "Tatlock" in out["answer"] and "Kylie" not in out["answer"]
+    assert out["quality"] == "APPROVED" and "sorry" not in out["answer"].lower()
+    assert out["phases"][-1]["name"] == "quality"
+
+
+def test_an_answer_that_skips_the_clock_is_answered_from_it(cli, served):
+    served.queue("A fine question, sir, and a fine day for it.")
+    out = ask_json(cli, "What year is it?")
+    assert str(dt.datetime.now().year) in out["answer"]
+    assert out["quality"] == "APPROVED"
+
+
+def test_a_question_about_this_conversation_is_not_sent_to_a_lookup(cli, served):
+    served.queue({"json": {"decision": "DIRECT", "guard_reason": "NONE", "tools": [], "tool_query": "",
+                           "answer": "How lovely, sir.", "topics": ["family"]}})
+    first = ask_json(cli, "My sister is called Harriet, she's coming to stay on Friday.")
+    before = len(served.chat_requests)
+    served.queue("I am afraid I could not say, sir.")
+    out = ask_json(cli, "--conversation", str(first["conversation_id"]), "What did I say my sister is called?")
+    assert out["tools"] == []  # no variable lookup, and no assessment: the conversation answers it
+    assert "Harriet" in out["answer"] and out["quality"] == "APPROVED"
+    (respond,) = served.chat_requests[before:]
+    assert 'said: "My sister is called Harriet' in "\n".join(m["content"] for m in respond["messages"])
+
+
+def test_an_answer_that_has_said_the_fact_asked_for_ends_there(cli, served, home):
+    # a small model says the year and then strays; the answer stands at the sentence that said it
+    year = dt.datetime.now().year
+    served.token_delay = 0.002
+    served.queue(f"It is {year}, sir. " + "Also, I am a famous pirate with seven ships and a parrot. " * 20)
+    out = ask_json(cli, "Which year are we in?")
+    assert out["answer"] == f"It is {year}, sir." and out["quality"] == "APPROVED"
+    (respond,) = served.chat_requests
+    assert respond["options"]["num_predict"] <= compose.FACT_ANSWER_TOKENS  # and it was short by bound
+
+
+def test_a_report_in_hand_answers_without_a_call_to_choose_arguments(cli, served):
+    served.queue("This computer is in fine fettle, sir.")  # the model ignores the report
+    out = ask_json(cli, "How many CPU cores does this computer have?")
+    assert out["tools"] == ["get_system_info"] and len(served.chat_requests) == 1  # the answer's call only
+    import os
+    assert f"{os.cpu_count()} CPU cores" in out["answer"]
+
+
+def test_kept_facts_a_lookup_found_answer_a_question_about_what_was_told():
+    found = gate.Finding.of("get_personal_variable", {}, {"key": None, "kept_facts": [
+        {"fact": "Ann's allergy: peanuts", "key": "allergy"}, {"fact": "Ann's home: Leeds", "key": "location"}]})
+    c = composed("What am I allergic to?", findings=[found])
+    assert c is not None and "peanuts" in c.text and "Leeds" not in c.text
+
+
+def test_a_failed_lookup_is_no_answer():
+    err = gate.Finding.of("get_personal_variable", {}, {"error": "missing argument: key"})
+    assert composed("What am I allergic to?", findings=[err]) is None
+
+
+@pytest.mark.parametrize("question", ["What time is it in Tokyo?", "what's the date in Sydney right now?"])
+def test_the_time_elsewhere_is_no_reading_of_this_clock(question):
+    assert "clock" not in compose.asked(question, brief(question, ("TEMPORAL",)))
+
+
+def test_what_it_can_do_is_carried_by_its_own_words_not_by_a_chance_one():
+    c = composed("What are you able to do?", ("CAPABILITIES",))
+    assert not c.carried_by("Hi anchor, I'm here to assist you with your local business.", "x")
+    assert c.carried_by("I can tell you the time and fetch the weather, sir.", "x")
+
+
+def test_a_possessive_points_at_the_line_too():
+    c = composed("What's my dog's name?", memory="## Conversation so far\nAnchor (Ann): My dog is called Biscuit.\n")
+    assert c is not None and "Biscuit" in c.text
