@@ -42,7 +42,7 @@ for p in (str(ROOT), str(ROOT / "tests"), str(ROOT / "scripts")):
 from bench_pipeline import FAKE_MODEL, fake_weather, isolate_env, request_kind  # noqa: E402
 from support.fake_ollama import FakeOllama  # noqa: E402
 
-from tatlock.events import TurnFinished  # noqa: E402
+from tatlock.events import FactsKept, TurnFinished  # noqa: E402
 from tatlock.pipeline.routing import classifier, guards  # noqa: E402
 from tatlock.pipeline.routing.examples import GUARDS, OTHER, TOOLS, Example, read_examples  # noqa: E402
 
@@ -104,15 +104,21 @@ def run_set(butler: Any, model: Model, examples: list[Example], competent: bool)
     for e in examples:
         model.example = e
         conv = butler.store.create_conversation("cli", "cli")
-        finished = None
+        finished, kept = None, False
         for ev in butler.turn(e.text, conversation_id=conv.id):
             if isinstance(ev, TurnFinished):
                 finished = ev
+            elif isinstance(ev, FactsKept) and ev.facts:
+                kept = True
         butler.wait_background()
         butler.store.delete_conversation(conv.id)
         route = finished.route if finished else "ERROR"
         guard = finished.guard if finished else None
         ran = {NEED_OF.get(t, t) for t in (finished.tools if finished else [])}
+        if kept and route == "TOOLS_NEEDED":
+            # "remember that ...": the fact was kept by the extractor before any model call, so the
+            # personal-variable tool is not run again for it; the need is met all the same
+            ran.add("personal")
         out.append({"example": e, "route": route, "guard": guard, "needs": ran})
     return out
 
