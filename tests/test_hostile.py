@@ -297,14 +297,16 @@ def _turn_for(phase: str) -> tuple[str, dict]:
     good: dict = {"assess": direct("Very good, sir."), "respond": "Very good, sir.", "quality": {"json": {
         "verdict": "APPROVED", "fallback_type": "NONE", "reason": "fine"}}, "summary": SUMMARY, "cross_summary": CROSS}
     if phase == "select_tools":
-        good["assess"] = tools_needed("conversation_stats")
-        good["select_tools"] = {"tool_calls": [{"name": "conversation_stats", "arguments": {}}]}
-        return "How many conversations have we had?", good
+        # a tool with an argument to choose (one that takes none is run without this call)
+        good["assess"] = tools_needed("recall_topic")
+        good["select_tools"] = {"tool_calls": [{"name": "recall_topic", "arguments": {"topic": "tea"}}]}
+        return "What did we say on the topic of tea?", good
     if phase == "quality":
         good["assess"] = tools_needed("recall_memories")
         good["select_tools"] = {"tool_calls": [{"name": "recall_memories", "arguments": {"keyword": "drink"}}]}
         good["respond"] = "Lemon, sir."  # one word of what was found: a doubt for the model, not a failure
-        return "What do I drink in the morning?", good
+        # (not a question about what the user told: facts in hand would answer that without the model check)
+        return "What did we say about drinks in the morning?", good
     if phase == "respond":
         good["assess"] = assessment("DIRECT", "")  # no answer in Phase 1: Phase 4 writes it
     if phase == "repair":  # Phase 1's answer fails the gate: the respond phase writes it again
