@@ -118,7 +118,7 @@ def run_tatlock(case: dict[str, Any], url: str, model: str, extra: dict[str, str
 
     saved = dict(os.environ)
     try:
-        with tempfile.TemporaryDirectory(prefix="tatlock-bench-answers-") as tmp:
+        with tempfile.TemporaryDirectory(prefix="tatlock-bench-answers-", ignore_cleanup_errors=True) as tmp:
             os.environ.clear()
             os.environ.update(env_for(Path(tmp), url, model, extra))
             with tatlock.open() as butler:
