@@ -28,6 +28,9 @@ class Jobs:
         return await loop.run_in_executor(self.slow if slow else self.quick, partial(fn, *args, **kwargs))
 
     def close(self) -> None:
-        # queued work is dropped; running work ends on its own (the butler's close waits for turns)
-        self.quick.shutdown(wait=False, cancel_futures=True)
+        # queued work is dropped. A memory read under way is waited for (a few milliseconds): the
+        # butler closes every thread's connection next, and SQLite crashes the process when a
+        # connection is closed under a query still running on it. Work that waits on the model
+        # server ends on its own (the butler's close waits for turns).
         self.slow.shutdown(wait=False, cancel_futures=True)
+        self.quick.shutdown(wait=True, cancel_futures=True)
