@@ -3,7 +3,7 @@
     .venv/bin/pip install cairosvg      # once (needs the cairo library: apt-get install libcairo2)
     .venv/bin/python scripts/tui_screenshot.py [--out docs/tatlock.png] [--svg FILE]
 
-The scene is the snapshot tests' (tests/tui_scene.py): a conversation with fixed times in a
+The scene is the snapshot tests' (tests/support/tui_scene.py): a conversation with fixed times in a
 temporary TATLOCK_HOME, the fake model server, one turn's events in the Debug pane. Textual
 exports the screen as SVG; cairosvg turns it into PNG, with DejaVu Sans Mono standing in for
 the SVG's Fira Code so the cells line up without that font installed.
@@ -35,7 +35,7 @@ async def shoot() -> str:
     import tatlock
     from tatlock import config
     from tatlock.tui.app import TatlockApp
-    from tui_scene import seed, stage
+    from support.tui_scene import seed, stage
 
     seed(config.load().paths)
     with tatlock.open(interface="tui") as butler:
@@ -61,7 +61,7 @@ def main() -> int:
         except ImportError:  # times then follow the clock: fine for a picture
             svg = asyncio.run(shoot())
         else:
-            from tui_scene import NOW
+            from support.tui_scene import NOW
 
             with time_machine.travel(NOW, tick=False):
                 svg = asyncio.run(shoot())

@@ -15,7 +15,7 @@ import uuid
 from pathlib import Path
 
 import pytest
-from tui_support import direct
+from support.tui import direct
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (apt-get install tmux)")
 

@@ -10,7 +10,7 @@ import datetime as dt
 import time
 
 import pytest
-from tui_support import direct, running, said, send, until
+from support.tui import direct, running, said, send, until
 
 import tatlock
 from tatlock import config

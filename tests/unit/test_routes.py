@@ -13,8 +13,8 @@ import pytest
 from tatlock.pipeline.routing import authority, classifier, gates, guards, wording
 from tatlock.pipeline.routing.examples import LABELS, OTHER, digest, read_examples, read_folder
 
-DATA = Path(__file__).parent / "data" / "routes"
-ROOT = Path(__file__).resolve().parent.parent
+DATA = Path(__file__).parent.parent / "data" / "routes"
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _trainer():

@@ -61,7 +61,7 @@ def _one_per_label() -> list[tuple[str, str]]:
     from tatlock.pipeline.intents import read_examples
 
     seen: dict[str, str] = {}
-    for ex in read_examples(Path(__file__).parent / "data" / "routes_heldout.txt"):
+    for ex in read_examples(Path(__file__).parent.parent / "data" / "routes_heldout.txt"):
         key = "+".join(sorted(ex.labels)) or "-"
         seen.setdefault(key, ex.text)
     return sorted(seen.items())

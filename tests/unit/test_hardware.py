@@ -448,7 +448,7 @@ def test_import_is_light() -> None:
         "bad = [m for m in ('psutil', 'pynvml', 'threading', 'platform') if m in sys.modules]; "
         "print(','.join(bad))"
     )
-    root = pathlib.Path(__file__).resolve().parents[1]
+    root = pathlib.Path(__file__).resolve().parents[2]
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=30, cwd=root)
     assert out.returncode == 0, out.stderr
     assert "psutil" not in out.stdout and "pynvml" not in out.stdout

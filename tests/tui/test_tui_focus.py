@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 from test_tui_screens import seed_conversations
-from tui_support import direct, running, until
+from support.tui import direct, running, until
 
 
 @pytest.fixture

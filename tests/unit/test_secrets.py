@@ -11,7 +11,7 @@ import sys
 import keyring
 import pytest
 from keyring.backends import fail, null
-from memory_keyring import LockedKeyring, MemoryKeyring
+from support.memory_keyring import LockedKeyring, MemoryKeyring
 
 from tatlock import redact, secrets
 from tatlock.config import load

@@ -239,7 +239,7 @@ def test_what_a_pet_must_not_eat_is_the_pets(served):
 
 
 async def test_the_memory_pane_shows_what_was_kept_and_from_whom(served):
-    from tui_support import running, said, send, until
+    from support.tui import running, said, send, until
 
     served.handler = quiet_model
     async with running() as (app, pilot):

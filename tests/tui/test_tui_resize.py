@@ -7,8 +7,8 @@ dialog, and while an answer streams; then it still takes a message at 40x12."""
 from __future__ import annotations
 
 import pytest
-from tui_scene import seed
-from tui_support import direct, running, said, send, until
+from support.tui_scene import seed
+from support.tui import direct, running, said, send, until
 
 from tatlock import config
 

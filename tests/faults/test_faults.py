@@ -22,7 +22,7 @@ import tatlock
 from support.replies import SUMMARY, direct, phase_of, tools_needed
 from tatlock.events import AnswerToken, ErrorEvent, ToolCalled, TurnCancelled, TurnFinished
 
-TESTS = Path(__file__).resolve().parent
+TESTS = Path(__file__).resolve().parents[1]
 EXE = str(Path(sys.executable).parent / "tatlock")
 LONG = ("Paris is the capital of France, sir, and has been for a good many centuries, through kings, "
         "emperors, republics and a great deal of pastry.")

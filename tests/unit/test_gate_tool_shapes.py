@@ -30,7 +30,7 @@ from tatlock.tools import clock, files, memory, system, weather, web
 from tatlock.tools.base import ToolContext
 
 NOW = dt.datetime(2026, 11, 21, 15, 0, tzinfo=ZoneInfo("Europe/London"))
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parent.parent / "data"
 
 
 @pytest.fixture

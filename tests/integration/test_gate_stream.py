@@ -17,7 +17,7 @@ from tatlock.pipeline import facts
 from support.gatecase import judge, stream
 from tatlock.pipeline import gate
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parent.parent / "data"
 NOW = dt.datetime(2026, 11, 23, 8, 41, tzinfo=ZoneInfo("Europe/London"))
 PERSONA = "\n".join(prompts.paragraphs("persona.txt"))
 STREAMS = json.loads((DATA / "stream_pieces.json").read_text(encoding="utf-8"))
@@ -182,7 +182,7 @@ def test_a_secret_is_held_while_it_could_still_be_one():
 def test_no_good_answer_in_the_gate_cases_is_rejected():
     """Every good answer of the sets the gate was built from stands (the held-out set is only
     scored by the bench: a test over it would be learning from it)."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
     import bench_gate
 
     rejected, seen = [], 0

@@ -1,7 +1,7 @@
 """A tiny in-memory keyring backend: the real ``keyring`` API and code paths, no OS store.
 
 Select it with ``keyring.set_keyring(MemoryKeyring())`` or
-``PYTHON_KEYRING_BACKEND=memory_keyring.MemoryKeyring`` (with tests/ on PYTHONPATH).
+``PYTHON_KEYRING_BACKEND=support.memory_keyring.MemoryKeyring`` (with tests/ on PYTHONPATH).
 """
 
 from __future__ import annotations

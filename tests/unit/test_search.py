@@ -17,7 +17,7 @@ from tatlock.memory import search as search_mod
 from tatlock.memory.search import Hit, fts_query, search
 from tatlock.store.user import Author, UserStore
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 MARIA = Author("maria", "Maria")
 JOHN = Author("john", "John")
 

@@ -98,7 +98,7 @@ def turn_events(conversation_id: int) -> list[Any]:
 
 async def stage(app: Any, pilot: Any) -> None:
     """Wait for the app to settle on the scene, then fill the panes and stop the cursors blinking."""
-    from tui_support import until
+    from support.tui import until
 
     await until(pilot, lambda: app.ready.is_set() and app.sidebar.conversations and app.chat.transcript.messages
                 and app.status is not None, what="the scene")

@@ -826,7 +826,7 @@ def test_17_2_exports_are_0600_and_the_folder_they_go_into_stays_as_it_was(cli, 
 
 
 async def test_17_2_the_tuis_export_and_the_lists_e_write_0600_files(served, pub, monkeypatch):
-    from tui_support import running, send, until
+    from support.tui import running, send, until
 
     served.handler = lambda body: direct("Certainly, sir.")
     monkeypatch.chdir(pub)
@@ -1119,7 +1119,7 @@ def test_16_4_buffalo_is_no_stutter_and_19_3_a_good_answer_keeps_its_words_witho
 
 
 async def test_18_3_shrinking_the_window_from_160x45_to_80x24_does_not_crash_the_app(served):
-    from tui_support import running
+    from support.tui import running
 
     served.handler = lambda body: direct("Still here, sir.") if body.get("format") else "TOPICS DISCUSSED\n- x"
     async with running(size=(160, 45)) as (app, pilot):
@@ -1131,7 +1131,7 @@ async def test_18_3_shrinking_the_window_from_160x45_to_80x24_does_not_crash_the
 
 
 async def test_18_4_keys_typed_outside_the_box_and_search_on_the_first_try(served):
-    from tui_support import running, until
+    from support.tui import running, until
 
     served.handler = lambda body: direct("Tuesday, sir.") if body.get("format") else "TOPICS DISCUSSED\n- x"
     with tatlock.open(interface="tui") as butler:
@@ -1147,7 +1147,7 @@ async def test_18_4_keys_typed_outside_the_box_and_search_on_the_first_try(serve
 
 async def test_18_9_the_small_things_of_the_tui(served, monkeypatch):
     from markdown_it import MarkdownIt
-    from tui_support import running, until
+    from support.tui import running, until
 
     from tatlock.tui.screens.help import help_markdown
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from tui_support import LONG, direct, running, said, send, until
+from support.tui import LONG, direct, running, said, send, until
 
 import tatlock
 from tatlock.tui.widgets.message import MessageView, StoredView

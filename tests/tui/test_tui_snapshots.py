@@ -9,8 +9,8 @@ import time
 
 import pytest
 import time_machine
-from tui_scene import NOW, seed, stage, still
-from tui_support import until
+from support.tui_scene import NOW, seed, stage, still
+from support.tui import until
 
 import tatlock
 from tatlock import config
