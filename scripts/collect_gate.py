@@ -47,7 +47,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("questions", type=Path)
     ap.add_argument("-o", "--out", type=Path, required=True)
-    ap.add_argument("--url", default=DEFAULT_URL, help=f"OpenAI-compatible server (default {DEFAULT_URL})")
+    ap.add_argument(
+        "--url", default=DEFAULT_URL, help=f"OpenAI-compatible server (default {DEFAULT_URL})"
+    )
     ap.add_argument("--model", default="smollm2")
     ap.add_argument("--name", default="smollm2", help="the set's name: ids are NAME-<n>")
     args = ap.parse_args(argv)
@@ -72,16 +74,32 @@ def main(argv: list[str] | None = None) -> int:
     written = 0
     with FakeWeb() as web, args.out.open("a", encoding="utf-8") as out:
         if args.out.stat().st_size == 0:
-            out.write(json.dumps({"header": f"{args.name}: real answers of {args.model} through tatlock's pipeline "
-                                            f"(scripts/collect_gate.py), {time.strftime('%Y-%m-%d')}; graded by hand "
-                                            "as a user would."}) + "\n")
+            out.write(
+                json.dumps(
+                    {
+                        "header": f"{args.name}: real answers of {args.model} through tatlock's "
+                        f"pipeline "
+                        f"(scripts/collect_gate.py), {time.strftime('%Y-%m-%d')}; graded by hand "
+                        "as a user would."
+                    }
+                )
+                + "\n"
+            )
         for n, turns in enumerate(conversations, 1):
             with tempfile.TemporaryDirectory(prefix="tatlock-collect-") as tmp:
-                os.environ.update(TATLOCK_HOME=tmp, TATLOCK_USER="collector", TATLOCK_TIER="low",
-                                  TATLOCK_BACKEND="openai", TATLOCK_BASE_URL=args.url, TATLOCK_MODEL=args.model,
-                                  TATLOCK_TIMEOUT="300", TATLOCK_GEOCODING_URL=web.url,
-                                  TATLOCK_OPEN_METEO_URL=web.url + "/", TATLOCK_WEB_SEARCH_URL=web.url + "/search",
-                                  PYTHON_KEYRING_BACKEND="keyring.backends.null.Keyring")
+                os.environ.update(
+                    TATLOCK_HOME=tmp,
+                    TATLOCK_USER="collector",
+                    TATLOCK_TIER="low",
+                    TATLOCK_BACKEND="openai",
+                    TATLOCK_BASE_URL=args.url,
+                    TATLOCK_MODEL=args.model,
+                    TATLOCK_TIMEOUT="300",
+                    TATLOCK_GEOCODING_URL=web.url,
+                    TATLOCK_OPEN_METEO_URL=web.url + "/",
+                    TATLOCK_WEB_SEARCH_URL=web.url + "/search",
+                    PYTHON_KEYRING_BACKEND="keyring.backends.null.Keyring",
+                )
                 with tatlock.open() as butler:
                     conv: int | None = None
                     for i, text in enumerate(turns):
@@ -92,7 +110,9 @@ def main(argv: list[str] | None = None) -> int:
                         for ev in butler.turn(text, conversation_id=conv, new=conv is None):
                             kind = type(ev).__name__
                             if kind == "ToolCalled":
-                                calls.append({"tool": ev.name, "args": ev.arguments, "result": None})
+                                calls.append(
+                                    {"tool": ev.name, "args": ev.arguments, "result": None}
+                                )
                             elif kind == "ToolResult" and calls:
                                 calls[-1]["result"] = ev.result
                             elif isinstance(ev, TurnFinished):
@@ -103,25 +123,49 @@ def main(argv: list[str] | None = None) -> int:
                             continue
                         plan, now = seen["plan"], seen["now"]
                         route = {"CAPABILITY_GUARD": "GUARD"}.get(plan.route, plan.route)
-                        case = {"id": f"{args.name}-{n:03d}", "now": now.isoformat(timespec="seconds"),
-                                "question": text, "route": route, "guard": plan.guard,
-                                "parts": list(plan.guard_parts), "tool_calls": calls, "told_earlier": turns[:-1],
-                                "answer": seen["answer"], "verdict": "", "why": "",
-                                "gate_then": final.quality if final else None,
-                                "shown": final.answer if final else None,
-                                "seconds": round(time.perf_counter() - t0, 1)}
+                        case = {
+                            "id": f"{args.name}-{n:03d}",
+                            "now": now.isoformat(timespec="seconds"),
+                            "question": text,
+                            "route": route,
+                            "guard": plan.guard,
+                            "parts": list(plan.guard_parts),
+                            "tool_calls": calls,
+                            "told_earlier": turns[:-1],
+                            "answer": seen["answer"],
+                            "verdict": "",
+                            "why": "",
+                            "gate_then": final.quality if final else None,
+                            "shown": final.answer if final else None,
+                            "seconds": round(time.perf_counter() - t0, 1),
+                        }
                         cases = [case]
-                        if final is not None and final.quality == "APPROVED" and \
-                                final.answer.replace(turn_mod.CUT_NOTE, "").strip() != seen["answer"].strip():
-                            # the first answer failed and a repair stood: the gate judged that one too
-                            cases.append({**case, "id": case["id"] + "r", "answer": final.answer.replace(turn_mod.CUT_NOTE, "").strip(),
-                                          "repair_of": case["id"]})
+                        if (
+                            final is not None
+                            and final.quality == "APPROVED"
+                            and final.answer.replace(turn_mod.CUT_NOTE, "").strip()
+                            != seen["answer"].strip()
+                        ):
+                            # the first answer failed and a repair stood: the gate judged that one
+                            # too
+                            cases.append(
+                                {
+                                    **case,
+                                    "id": case["id"] + "r",
+                                    "answer": final.answer.replace(turn_mod.CUT_NOTE, "").strip(),
+                                    "repair_of": case["id"],
+                                }
+                            )
                         for c in cases:
                             out.write(json.dumps(c, ensure_ascii=False, default=str) + "\n")
                         out.flush()
                         written += len(cases)
-                        print(f"{case['id']} {case['seconds']:>5}s {route}/{plan.guard or '-'} "
-                              f"{case['gate_then']}: {case['answer'][:90]!r}", file=sys.stderr, flush=True)
+                        print(
+                            f"{case['id']} {case['seconds']:>5}s {route}/{plan.guard or '-'} "
+                            f"{case['gate_then']}: {case['answer'][:90]!r}",
+                            file=sys.stderr,
+                            flush=True,
+                        )
     print(f"{written} cases written to {args.out}", file=sys.stderr)
     return 0
 

@@ -17,7 +17,8 @@ It reports, per fact and in total: **captured** (a kept fact holds the fact's cu
 at least half of its words, in a fact about the right person), **in the prompt** (the words of
 the question's expected answer are in the prompt that answered it: the assessment's, or the
 respond phase's when there was one; and separately in its kept-facts block), and **right
-answers** (at least half of the expected answer's words, parentheses aside, or of what its parentheses say, are in the answer:
+answers** (at least half of the expected answer's words, parentheses aside, or of what its
+parentheses say, are in the answer:
 lenient, so the answers are printed with ``-v`` to be read). The fake server knows nothing:
 its answers are "I could not say, sir.", so its right answers count only what tatlock says
 itself.
@@ -40,10 +41,12 @@ for p in (str(ROOT), str(ROOT / "tests")):
     if p not in sys.path:
         sys.path.insert(0, p)
 
-STOP = frozenset("""
+STOP = frozenset(
+    """
 a an the of to in on at for and or is are was be my our your his her their its it i me we us he she they them with
 from by as that this at no not yes now every each just so very
-""".split())
+""".split()
+)
 
 
 def words(text: str) -> set[str]:
@@ -66,7 +69,9 @@ def covers(text: str, expected: str, share: float = 0.5) -> bool:
 def holds(text: str, expected: str) -> bool:
     """The expected answer, or what its parentheses say it also is ("yes, she eats fish now
     (pescatarian)": "pescatarian" is the fact too)."""
-    return covers(text, expected) or any(covers(text, inner) for inner in re.findall(r"\(([^)]*)\)", expected))
+    return covers(text, expected) or any(
+        covers(text, inner) for inner in re.findall(r"\(([^)]*)\)", expected)
+    )
 
 
 def load(path: Path) -> dict[str, Any]:
@@ -83,14 +88,25 @@ def load(path: Path) -> dict[str, Any]:
 def _fake_model(answer: str):
     from support.replies import phase_of
 
-    summary = ("TOPICS DISCUSSED:\n- the day\nFACTUAL TIMELINE:\n- (a summary of the fake model, holding no fact)\n"
-               "KEY FACTS ESTABLISHED:\n- none\nUNRESOLVED ITEMS:\n- none\nTECHNICAL DETAILS:\n- none")
+    summary = (
+        "TOPICS DISCUSSED:\n- the day\nFACTUAL TIMELINE:\n- (a summary of the fake model, holding "
+        "no fact)\n"
+        "KEY FACTS ESTABLISHED:\n- none\nUNRESOLVED ITEMS:\n- none\nTECHNICAL DETAILS:\n- none"
+    )
 
     def handler(body: dict[str, Any]) -> Any:
         phase = phase_of(body)
         if phase == "assess":
-            return {"json": {"decision": "DIRECT", "guard_reason": "NONE", "answer": answer, "tools": [],
-                             "tool_query": "", "topics": ["day"]}}
+            return {
+                "json": {
+                    "decision": "DIRECT",
+                    "guard_reason": "NONE",
+                    "answer": answer,
+                    "tools": [],
+                    "tool_query": "",
+                    "topics": ["day"],
+                }
+            }
         if phase == "quality":
             return {"json": {"verdict": "APPROVED", "reason": "fine"}}
         if phase == "summary":
@@ -107,9 +123,15 @@ def _fake_model(answer: str):
 def _env(home: Path, owner: str, *, url: str | None, model: str, timeout: float) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("TATLOCK_", "OLLAMA_"))}
     user = re.sub(r"[^a-z0-9_-]", "", owner.lower()) or "owner"
-    env.update(TATLOCK_HOME=str(home), TATLOCK_USER=user, TATLOCK_ANCHOR_NAME=owner, TATLOCK_TIER="low",
-               TATLOCK_TIMEOUT=str(timeout), PYTHON_KEYRING_BACKEND="keyring.backends.null.Keyring",
-               TATLOCK_MODEL=model)
+    env.update(
+        TATLOCK_HOME=str(home),
+        TATLOCK_USER=user,
+        TATLOCK_ANCHOR_NAME=owner,
+        TATLOCK_TIER="low",
+        TATLOCK_TIMEOUT=str(timeout),
+        PYTHON_KEYRING_BACKEND="keyring.backends.null.Keyring",
+        TATLOCK_MODEL=model,
+    )
     if url and url.rstrip("/").endswith("/v1"):
         env.update(TATLOCK_BACKEND="openai", TATLOCK_BASE_URL=url)
     elif url:
@@ -121,7 +143,7 @@ def _butler(env: dict[str, str], day: dt.date):
     from tatlock.butler import Butler
     from tatlock.config import load as load_config
 
-    when = dt.datetime.combine(day, dt.time(9, 0), tzinfo=dt.timezone.utc)
+    when = dt.datetime.combine(day, dt.time(9, 0), tzinfo=dt.UTC)
     return Butler(load_config(env), clock=lambda: when, interface="cli")
 
 
@@ -138,14 +160,19 @@ def tell(month: dict[str, Any], home: Path, log) -> dict[str, Any]:
                 cid = None
                 for m in conv["messages"]:
                     author = None if m["speaker"] == "owner" else butler.guest(m["speaker"])
-                    final = butler.turn(m["text"], new=cid is None, conversation_id=cid, author=author).result()
+                    final = butler.turn(
+                        m["text"], new=cid is None, conversation_id=cid, author=author
+                    ).result()
                     cid = getattr(final, "conversation_id", cid)
                     turns += 1
         with _butler(env, dt.date.today()) as butler:
             kept = butler.facts.list()
             history = butler.facts.history()
             lines = [butler.facts.line(f) for f in kept]
-    log(f"told: {turns} turns in {len(month['conversations'])} conversations, {time.perf_counter() - t0:.1f} s")
+    log(
+        f"told: {turns} turns in {len(month['conversations'])} conversations, "
+        f"{time.perf_counter() - t0:.1f} s"
+    )
     return {"kept": kept, "lines": lines, "history": history}
 
 
@@ -160,7 +187,9 @@ def captured(fact: dict[str, Any], lines: list[str], owner: str) -> bool:
     relations = {w.lower() for w in re.findall(r"'s ([a-z]+)", about)}
     what = fact["what"].lower()
     relation = what.split("'s ")[0] if "'s " in what else ""
-    subjects: dict[str, list[tuple[str, str]]] = {}  # "hannah's dog" -> [("hannah's dog's name", "Biscuit"), ...]
+    subjects: dict[
+        str, list[tuple[str, str]]
+    ] = {}  # "hannah's dog" -> [("hannah's dog's name", "Biscuit"), ...]
     for line in lines:
         subject, _, value = line.partition(":")
         subj = re.sub(r"\s*\([^)]*\)", "", subject.lower()).strip()
@@ -171,11 +200,14 @@ def captured(fact: dict[str, Any], lines: list[str], owner: str) -> bool:
         if people:
             named_here = any(re.search(rf"\b{re.escape(p)}\b", whose) for p in people)
             by_relation = names.get(whose) in people or (
-                bool(relations) and any(r in whose for r in relations) and whose.startswith(me))
+                bool(relations) and any(r in whose for r in relations) and whose.startswith(me)
+            )
             if not (named_here or by_relation):
                 continue
-        elif whose != me and not (whose.startswith(me + "'s ") and (
-                whose[len(me) + 3:] == relation or whose[len(me) + 3:] in what.split())):
+        elif whose != me and not (
+            whose.startswith(me + "'s ")
+            and (whose[len(me) + 3 :] == relation or whose[len(me) + 3 :] in what.split())
+        ):
             continue
         values = [v for s, v in kept if not relation or relation in s]
         if covers(" ".join(values), fact["value"]):
@@ -183,10 +215,14 @@ def captured(fact: dict[str, Any], lines: list[str], owner: str) -> bool:
     return False
 
 
-def ask(month: dict[str, Any], home: Path, *, url: str | None, model: str, timeout: float, log) -> list[dict]:
+def ask(
+    month: dict[str, Any], home: Path, *, url: str | None, model: str, timeout: float, log
+) -> list[dict]:
     from tatlock.events import ModelCall, TurnFinished
 
-    end = max(dt.date.fromisoformat(c["date"]) for c in month["conversations"]) + dt.timedelta(days=1)
+    end = max(dt.date.fromisoformat(c["date"]) for c in month["conversations"]) + dt.timedelta(
+        days=1
+    )
     out = []
     fake_ctx = None
     if url is None:
@@ -208,27 +244,55 @@ def ask(month: dict[str, Any], home: Path, *, url: str | None, model: str, timeo
                         calls.append(ev)
                 final = turn.result()
                 ms = (time.perf_counter() - t0) * 1000
-            answer = final.answer if isinstance(final, TurnFinished) else f"(failed: {getattr(final, 'message', '')})"
+            answer = (
+                final.answer
+                if isinstance(final, TurnFinished)
+                else f"(failed: {getattr(final, 'message', '')})"
+            )
             answering = [c for c in calls if c.phase in ("assess", "respond")]
             # the question itself is taken out: its own words are not the fact being in the prompt
-            prompt = "\n".join(m.get("content") or "" for c in answering for m in c.messages).replace(q["question"], "")
+            prompt = "\n".join(
+                m.get("content") or "" for c in answering for m in c.messages
+            ).replace(q["question"], "")
             block = re.search(r"## What you have been told.*?(?:\n\n|\Z)", prompt, re.S)
-            row = {"fact": q.get("fact"), "speaker": q["speaker"], "question": q["question"],
-                   "expected": q["expected"], "answer": answer, "ms": ms,
-                   "route": getattr(final, "route", None), "quality": getattr(final, "quality", None),
-                   "in_prompt": holds(prompt, q["expected"]), "in_block": holds(block.group(0), q["expected"]) if block else False,
-                   "right": holds(answer, q["expected"])}
+            row = {
+                "fact": q.get("fact"),
+                "speaker": q["speaker"],
+                "question": q["question"],
+                "expected": q["expected"],
+                "answer": answer,
+                "ms": ms,
+                "route": getattr(final, "route", None),
+                "quality": getattr(final, "quality", None),
+                "in_prompt": holds(prompt, q["expected"]),
+                "in_block": holds(block.group(0), q["expected"]) if block else False,
+                "right": holds(answer, q["expected"]),
+            }
             out.append(row)
-            log(f"  {n:>2}/{len(month['questions'])} {row['fact'] or '-':>4} in prompt {'yes' if row['in_prompt'] else 'no ':<3}"
-                f" right {'yes' if row['right'] else 'no ':<3} {ms / 1000:5.1f} s  {q['question'][:60]}")
+            log(
+                f"  {n:>2}/{len(month['questions'])} {row['fact'] or '-':>4} in prompt "
+                f"{'yes' if row['in_prompt'] else 'no ':<3}"
+                f" right {'yes' if row['right'] else 'no ':<3} {ms / 1000:5.1f} s  "
+                f"{q['question'][:60]}"
+            )
     finally:
         if fake_ctx is not None:
             fake_ctx.stop()
     return out
 
 
-def run(path: Path, *, url: str | None, model: str, timeout: float, verbose: bool, as_json: bool,
-        questions: str | None = None, save: Path | None = None, merge: list[Path] | None = None) -> int:
+def run(
+    path: Path,
+    *,
+    url: str | None,
+    model: str,
+    timeout: float,
+    verbose: bool,
+    as_json: bool,
+    questions: str | None = None,
+    save: Path | None = None,
+    merge: list[Path] | None = None,
+) -> int:
     """Tell the month and ask its questions (``questions``: "11-20", a part of them, so that a
     slow model can be asked in parts, each saved with ``save`` and reported together with
     ``merge``)."""
@@ -244,8 +308,11 @@ def run(path: Path, *, url: str | None, model: str, timeout: float, verbose: boo
                 parts.append(json.loads(part.read_text(encoding="utf-8")))
             except (OSError, ValueError) as exc:
                 raise SystemExit(f"bench memory: cannot read {part}: {exc}") from None
-        told = {"lines": parts[0]["kept"], "kept": parts[0]["kept"], "history": [None] * parts[0]["summary"][
-            "superseded_values"]}
+        told = {
+            "lines": parts[0]["kept"],
+            "kept": parts[0]["kept"],
+            "history": [None] * parts[0]["summary"]["superseded_values"],
+        }
         got = parts[0]["captured"]
         rows = [r for p in parts for r in p["questions"]]
         model_name = parts[0]["summary"]["model"]
@@ -253,8 +320,10 @@ def run(path: Path, *, url: str | None, model: str, timeout: float, verbose: boo
         if questions:
             m = re.fullmatch(r"(\d+)-(\d+)", questions)
             if not m or not 1 <= int(m.group(1)) <= int(m.group(2)):
-                raise SystemExit(f"bench memory: --questions takes a range such as 1-10, not {questions!r}")
-            month["questions"] = month["questions"][int(m.group(1)) - 1: int(m.group(2))]
+                raise SystemExit(
+                    f"bench memory: --questions takes a range such as 1-10, not {questions!r}"
+                )
+            month["questions"] = month["questions"][int(m.group(1)) - 1 : int(m.group(2))]
         with tempfile.TemporaryDirectory(prefix="tatlock-bench-month-") as tmp:
             home = Path(tmp)
             told = tell(month, home, log)
@@ -263,38 +332,66 @@ def run(path: Path, *, url: str | None, model: str, timeout: float, verbose: boo
         model_name = "fake (answers nothing)" if url is None else f"{model} at {url}"
     facts = month["facts"]
     corrected = [f for f in facts if f.get("old_value")]
-    old_shown = [f["id"] for f in corrected
-                 if any(covers(line.split(":", 1)[1], f["old_value"], 0.75) and not covers(line.split(":", 1)[1],
-                                                                                         f["value"])
-                        for line in told["lines"])]
+    old_shown = [
+        f["id"]
+        for f in corrected
+        if any(
+            covers(line.split(":", 1)[1], f["old_value"], 0.75)
+            and not covers(line.split(":", 1)[1], f["value"])
+            for line in told["lines"]
+        )
+    ]
     ms = sorted(r["ms"] for r in rows)
     summary = {
-        "month": str(path), "model": model_name,
-        "facts": len(facts), "captured": sum(got.values()),
-        "corrections": len(corrected), "corrections_captured": sum(got[f["id"]] for f in corrected),
+        "month": str(path),
+        "model": model_name,
+        "facts": len(facts),
+        "captured": sum(got.values()),
+        "corrections": len(corrected),
+        "corrections_captured": sum(got[f["id"]] for f in corrected),
         "corrected_but_old_value_current": old_shown,
-        "questions": len(rows), "in_prompt": sum(r["in_prompt"] for r in rows),
-        "in_facts_block": sum(r["in_block"] for r in rows), "right": sum(r["right"] for r in rows),
+        "questions": len(rows),
+        "in_prompt": sum(r["in_prompt"] for r in rows),
+        "in_facts_block": sum(r["in_block"] for r in rows),
+        "right": sum(r["right"] for r in rows),
         "median_s": round(ms[len(ms) // 2] / 1000, 2) if ms else None,
-        "kept_facts": len(told["kept"]), "superseded_values": len(told["history"]),
+        "kept_facts": len(told["kept"]),
+        "superseded_values": len(told["history"]),
     }
-    result = {"summary": summary, "captured": got, "questions": rows,
-              "kept": told["lines"] if merge else [str(x) for x in told["lines"]]}
+    result = {
+        "summary": summary,
+        "captured": got,
+        "questions": rows,
+        "kept": told["lines"] if merge else [str(x) for x in told["lines"]],
+    }
     if save:
         save.write_text(json.dumps(result, indent=1, ensure_ascii=False), encoding="utf-8")
     if as_json:
         print(json.dumps(result, indent=1, ensure_ascii=False))
         return 0
-    print(f"memory month: {path} ({month['owner']}: {len(month['conversations'])} conversations, "
-          f"{sum(len(c['messages']) for c in month['conversations'])} messages); asking {summary['model']}")
-    print(f"  facts captured:           {summary['captured']:>2} of {summary['facts']}"
-          f"  (corrections: {summary['corrections_captured']} of {summary['corrections']} at their new value)")
-    print(f"  kept facts in memory:     {summary['kept_facts']:>2}  ({summary['superseded_values']} earlier values kept as"
-          " history)")
-    print(f"  answering prompt has it:  {summary['in_prompt']:>2} of {summary['questions']}"
-          f"  (in the kept-facts block: {summary['in_facts_block']})")
-    print(f"  right answers:            {summary['right']:>2} of {summary['questions']}"
-          f"  (median {summary['median_s']} s a question)")
+    print(
+        f"memory month: {path} ({month['owner']}: {len(month['conversations'])} conversations, "
+        f"{sum(len(c['messages']) for c in month['conversations'])} messages); asking "
+        f"{summary['model']}"
+    )
+    print(
+        f"  facts captured:           {summary['captured']:>2} of {summary['facts']}"
+        f"  (corrections: {summary['corrections_captured']} of {summary['corrections']} at their "
+        f"new value)"
+    )
+    print(
+        f"  kept facts in memory:     {summary['kept_facts']:>2}  ({summary['superseded_values']} "
+        f"earlier values kept as"
+        " history)"
+    )
+    print(
+        f"  answering prompt has it:  {summary['in_prompt']:>2} of {summary['questions']}"
+        f"  (in the kept-facts block: {summary['in_facts_block']})"
+    )
+    print(
+        f"  right answers:            {summary['right']:>2} of {summary['questions']}"
+        f"  (median {summary['median_s']} s a question)"
+    )
     missed = [f["id"] for f in facts if not got[f["id"]]]
     print(f"  facts not captured: {', '.join(missed) or 'none'}")
     if verbose:
@@ -303,7 +400,11 @@ def run(path: Path, *, url: str | None, model: str, timeout: float, verbose: boo
             print(f"  - {line}")
         print("\nquestions:")
         for r in rows:
-            print(f"  [{r['fact']}] {r['speaker']}: {r['question']}\n      expected: {r['expected']}  | in prompt: "
-                  f"{r['in_prompt']}  right: {r['right']}  ({r['route']}, {r['quality']}, {r['ms'] / 1000:.1f} s)\n"
-                  f"      answer: {' '.join(r['answer'].split())[:300]}")
+            print(
+                f"  [{r['fact']}] {r['speaker']}: {r['question']}\n      expected: {r['expected']}  "
+                f"| in prompt: "
+                f"{r['in_prompt']}  right: {r['right']}  ({r['route']}, {r['quality']}, "
+                f"{r['ms'] / 1000:.1f} s)\n"
+                f"      answer: {' '.join(r['answer'].split())[:300]}"
+            )
     return 0

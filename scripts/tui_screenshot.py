@@ -27,15 +27,17 @@ sys.path.insert(0, str(ROOT / "tests"))
 def to_png(svg: str, out: Path) -> None:
     import cairosvg
 
-    svg = re.sub(r"font-family:[^;\"]*", "font-family: DejaVu Sans Mono", svg).replace('"Fira Code"', '"DejaVu Sans Mono"')
+    svg = re.sub(r"font-family:[^;\"]*", "font-family: DejaVu Sans Mono", svg).replace(
+        '"Fira Code"', '"DejaVu Sans Mono"'
+    )
     cairosvg.svg2png(bytestring=svg.encode(), write_to=str(out), output_width=1600)
 
 
 async def shoot() -> str:
     import tatlock
+    from support.tui_scene import seed, stage
     from tatlock import config
     from tatlock.tui.app import TatlockApp
-    from support.tui_scene import seed, stage
 
     seed(config.load().paths)
     with tatlock.open(interface="tui") as butler:
@@ -53,8 +55,14 @@ def main() -> int:
     from support.fake_ollama import FakeOllama
 
     with tempfile.TemporaryDirectory() as tmp, FakeOllama() as fake:
-        os.environ.update(TATLOCK_HOME=tmp, TATLOCK_USER="tester", TATLOCK_TIER="low", OLLAMA_HOST=fake.url,
-                          TATLOCK_MODEL="llama3.2:3b", TZ="UTC")
+        os.environ.update(
+            TATLOCK_HOME=tmp,
+            TATLOCK_USER="tester",
+            TATLOCK_TIER="low",
+            OLLAMA_HOST=fake.url,
+            TATLOCK_MODEL="llama3.2:3b",
+            TZ="UTC",
+        )
         time.tzset()
         try:
             import time_machine

@@ -27,7 +27,17 @@ if TYPE_CHECKING:  # pragma: no cover
     from tatlock.butler import Butler
     from tatlock.turn import Turn
 
-__all__ = ["open", "Butler", "Turn", "Cancel", "events", "TatlockError", "BackendError", "NotFound", "UsageError"]
+__all__ = [
+    "BackendError",
+    "Butler",
+    "Cancel",
+    "NotFound",
+    "TatlockError",
+    "Turn",
+    "UsageError",
+    "events",
+    "open",
+]
 
 _LAZY = {
     "Butler": ("tatlock.butler", "Butler"),
@@ -40,8 +50,14 @@ _LAZY = {
 }
 
 
-def open(user: str | None = None, *, home: Any = None, model: str | None = None,  # noqa: A001 - the API's name
-         interface: str = "api", create: bool = True) -> "Butler":
+def open(
+    user: str | None = None,
+    *,
+    home: Any = None,
+    model: str | None = None,
+    interface: str = "api",
+    create: bool = True,
+) -> Butler:
     """Open the butler for ``user`` (default: the configured user), with the same configuration
     and paths as the CLI (TATLOCK_HOME, config.toml, the environment); ``home`` overrides
     TATLOCK_HOME. Use it as a context manager, or call ``close()``."""

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 from tatlock.files import own_files
 
@@ -30,22 +30,76 @@ __all__ = ["own_files"]  # here for the tools, which ask this module what they m
 # below the home folder: credential stores and browser profiles (dot-folders are refused
 # anyway; these are listed so that an allowed folder inside them still refuses them)
 _HOME_PRIVATE = (
-    ".ssh", ".gnupg", ".pki", ".aws", ".azure", ".kube", ".docker", ".password-store", ".netrc", ".pgpass",
-    ".git-credentials", ".npmrc", ".pypirc", ".authinfo", ".authinfo.gpg", ".vault-token", ".terraform.d",
-    ".config/gcloud", ".config/gh", ".config/hub", ".config/op", ".config/Bitwarden", ".config/keybase",
-    ".local/share/keyrings", ".local/share/kwalletd", ".mozilla", ".thunderbird", ".config/google-chrome",
-    ".config/chromium", ".config/BraveSoftware", ".config/microsoft-edge", ".config/vivaldi", ".config/opera",
-    ".config/Signal", ".config/Slack", ".config/discord", ".var/app",
-    "Library/Keychains", "Library/Cookies", "Library/Application Support/Google/Chrome",
-    "Library/Application Support/Firefox", "Library/Application Support/BraveSoftware",
-    "Library/Application Support/Microsoft Edge", "Library/Safari", "Library/Mail", "Library/Messages",
-    "snap/firefox", "snap/chromium",
+    ".ssh",
+    ".gnupg",
+    ".pki",
+    ".aws",
+    ".azure",
+    ".kube",
+    ".docker",
+    ".password-store",
+    ".netrc",
+    ".pgpass",
+    ".git-credentials",
+    ".npmrc",
+    ".pypirc",
+    ".authinfo",
+    ".authinfo.gpg",
+    ".vault-token",
+    ".terraform.d",
+    ".config/gcloud",
+    ".config/gh",
+    ".config/hub",
+    ".config/op",
+    ".config/Bitwarden",
+    ".config/keybase",
+    ".local/share/keyrings",
+    ".local/share/kwalletd",
+    ".mozilla",
+    ".thunderbird",
+    ".config/google-chrome",
+    ".config/chromium",
+    ".config/BraveSoftware",
+    ".config/microsoft-edge",
+    ".config/vivaldi",
+    ".config/opera",
+    ".config/Signal",
+    ".config/Slack",
+    ".config/discord",
+    ".var/app",
+    "Library/Keychains",
+    "Library/Cookies",
+    "Library/Application Support/Google/Chrome",
+    "Library/Application Support/Firefox",
+    "Library/Application Support/BraveSoftware",
+    "Library/Application Support/Microsoft Edge",
+    "Library/Safari",
+    "Library/Mail",
+    "Library/Messages",
+    "snap/firefox",
+    "snap/chromium",
 )
 # system paths: secrets and pseudo-files (a FIFO or /dev/zero would block or never end)
 _SYSTEM_PRIVATE = (
-    "/etc/shadow", "/etc/gshadow", "/etc/shadow-", "/etc/gshadow-", "/etc/sudoers", "/etc/sudoers.d",
-    "/etc/ssh", "/etc/ssl/private", "/etc/security/opasswd", "/etc/master.passwd", "/etc/spwd.db",
-    "/root", "/proc", "/sys", "/dev", "/run", "/var/lib", "/var/db", "/private/etc/master.passwd",
+    "/etc/shadow",
+    "/etc/gshadow",
+    "/etc/shadow-",
+    "/etc/gshadow-",
+    "/etc/sudoers",
+    "/etc/sudoers.d",
+    "/etc/ssh",
+    "/etc/ssl/private",
+    "/etc/security/opasswd",
+    "/etc/master.passwd",
+    "/etc/spwd.db",
+    "/root",
+    "/proc",
+    "/sys",
+    "/dev",
+    "/run",
+    "/var/lib",
+    "/var/db",
+    "/private/etc/master.passwd",
     "/private/var/db",
 )
 # file names that hold keys or passwords wherever they are
@@ -55,8 +109,23 @@ _SECRET_FILE = re.compile(
     r"login data|cookies|web data|shadow|gshadow|master\.passwd|htpasswd|\.htpasswd)"
 )
 # folders that are never a sensible place to read from (a cwd of / must not open the machine)
-_NOT_A_ROOT = {"/", "/etc", "/usr", "/var", "/bin", "/sbin", "/lib", "/lib64", "/boot", "/opt", "/srv", "/tmp",
-               "/private", "/System", "/Library"}
+_NOT_A_ROOT = {
+    "/",
+    "/etc",
+    "/usr",
+    "/var",
+    "/bin",
+    "/sbin",
+    "/lib",
+    "/lib64",
+    "/boot",
+    "/opt",
+    "/srv",
+    "/tmp",
+    "/private",
+    "/System",
+    "/Library",
+}
 
 DEFAULT_DESCRIPTION = "the current folder, ~/Documents and ~/Downloads"
 
@@ -149,7 +218,10 @@ def check_entry(entry: str, private_dirs: Iterable[Path] = ()) -> str | None:
     if reason:
         return reason
     home = _home()
-    if any(part.startswith(".") for part in (p.relative_to(home).parts if _within(p, home) else p.parts)):
+    if any(
+        part.startswith(".")
+        for part in (p.relative_to(home).parts if _within(p, home) else p.parts)
+    ):
         return "a hidden (dot) folder"
     if not p.is_dir():
         return "not an existing folder"
@@ -165,8 +237,12 @@ def refusal(path: Path, roots: list[Path], private_dirs: Iterable[Path] = ()) ->
     root = next((r for r in roots if _within(path, r)), None)
     if root is None:
         where = ", ".join(str(r) for r in roots) or "none are configured"
-        return (f"{path} is outside the folders tatlock may read ({where}); "
-                "add its folder to allowed_paths in config.toml to allow it.")
+        return (
+            f"{path} is outside the folders tatlock may read ({where}); "
+            "add its folder to allowed_paths in config.toml to allow it."
+        )
     if any(part.startswith(".") for part in path.relative_to(root).parts):
-        return f"{path} is a hidden (dot) file or inside a hidden folder; tatlock does not read those."
+        return (
+            f"{path} is a hidden (dot) file or inside a hidden folder; tatlock does not read those."
+        )
     return None

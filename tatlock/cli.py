@@ -11,7 +11,7 @@ Exit codes: 0 success, 1 failure (server down, no such row), 2 usage error, 130 
 from __future__ import annotations
 
 import argparse
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from tatlock import __version__
 
@@ -22,8 +22,14 @@ class _Unbroken(argparse.HelpFormatter):
     def _fill_text(self, text: str, width: int, indent: str) -> str:
         import textwrap
 
-        return textwrap.fill(" ".join(text.split()), width, initial_indent=indent, subsequent_indent=indent,
-                             break_long_words=False, break_on_hyphens=False)
+        return textwrap.fill(
+            " ".join(text.split()),
+            width,
+            initial_indent=indent,
+            subsequent_indent=indent,
+            break_long_words=False,
+            break_on_hyphens=False,
+        )
 
 
 class Parser(argparse.ArgumentParser):
@@ -50,49 +56,71 @@ def build_parser() -> Parser:
     p = Parser(
         prog="tatlock",
         description="Tatlock, a terminal butler with long-term memory, on a local model.",
-        epilog="Run `tatlock COMMAND --help` for each command. Settings: `tatlock config` (config.toml; "
-               "`tatlock config path` says where). Data lives in $TATLOCK_HOME when set; `tatlock doctor` says "
-               "where.",
+        epilog="Run `tatlock COMMAND --help` for each command. Settings: `tatlock config` "
+        "(config.toml; "
+        "`tatlock config path` says where). Data lives in $TATLOCK_HOME when set; `tatlock doctor` "
+        "says "
+        "where.",
     )
     p.add_argument("--version", action="version", version=f"tatlock {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
 
     # -- ask -------------------------------------------------------------------------------
-    a = sub.add_parser("ask", help="ask one question and stream the answer",
-                       description="Ask one question. Piped stdin is read as material for the question; "
-                                   "with no QUESTION, stdin is the question.")
+    a = sub.add_parser(
+        "ask",
+        help="ask one question and stream the answer",
+        description="Ask one question. Piped stdin is read as material for the question; "
+        "with no QUESTION, stdin is the question.",
+    )
     a.add_argument("question", nargs="*", help="the question (default: read from stdin)")
-    a.add_argument("--json", action="store_true", help="print one JSON object instead of streaming text")
+    a.add_argument(
+        "--json", action="store_true", help="print one JSON object instead of streaming text"
+    )
     a.add_argument("--new", action="store_true", help="start a new conversation in the CLI room")
     a.add_argument("--conversation", type=int, metavar="ID", help="continue conversation ID")
     _user_opt(a)
-    a.add_argument("--model", metavar="NAME", help="model to use (default: config or hardware tier)")
-    a.add_argument("-s", "--system", metavar="TEXT",
-                   help="a one-off instruction for this question only, added after the persona "
-                        "(e.g. -s 'Answer in French'); not stored as persona")
+    a.add_argument(
+        "--model", metavar="NAME", help="model to use (default: config or hardware tier)"
+    )
+    a.add_argument(
+        "-s",
+        "--system",
+        metavar="TEXT",
+        help="a one-off instruction for this question only, added after the persona "
+        "(e.g. -s 'Answer in French'); not stored as persona",
+    )
     a.add_argument("-v", "--verbose", action="store_true", help="trace the phases on stderr")
     a.set_defaults(func=_cmd("ask", "run"))
 
     # -- chat ------------------------------------------------------------------------------
-    c = sub.add_parser("chat", help="a line-by-line chat in this terminal",
-                       description="Chat with the butler line by line (prompt-toolkit). Ctrl-D to leave.")
+    c = sub.add_parser(
+        "chat",
+        help="a line-by-line chat in this terminal",
+        description="Chat with the butler line by line (prompt-toolkit). Ctrl-D to leave.",
+    )
     c.add_argument("--new", action="store_true", help="start a new conversation")
     _user_opt(c)
     c.add_argument("--model", metavar="NAME", help="model to use")
     c.set_defaults(func=_cmd("chat", "run"))
 
     # -- tui (what bare `tatlock` opens in a terminal) -------------------------------------
-    ui = sub.add_parser("tui", help="the full-screen app (what `tatlock` alone opens in a terminal)",
-                        description="The Textual app: chat with live Debug, Compaction and Memory panes, "
-                                    "conversations, persona and tools. Ctrl-Q leaves; Ctrl-P lists every action.")
+    ui = sub.add_parser(
+        "tui",
+        help="the full-screen app (what `tatlock` alone opens in a terminal)",
+        description="The Textual app: chat with live Debug, Compaction and Memory panes, "
+        "conversations, persona and tools. Ctrl-Q leaves; Ctrl-P lists every action.",
+    )
     ui.add_argument("--new", action="store_true", help="start with a new conversation")
     _user_opt(ui)
     ui.add_argument("--model", metavar="NAME", help="model to use")
     ui.set_defaults(func=_cmd("tui", "run"))
 
     # -- persona ---------------------------------------------------------------------------
-    pe = sub.add_parser("persona", help="the butler's persona instructions (rise_and_shine)",
-                        description="Edit the instructions that make up the butler's persona, in order.")
+    pe = sub.add_parser(
+        "persona",
+        help="the butler's persona instructions (rise_and_shine)",
+        description="Edit the instructions that make up the butler's persona, in order.",
+    )
     ps = pe.add_subparsers(dest="action", metavar="ACTION", required=True, parser_class=Parser)
     x = ps.add_parser("list", help="list instructions in order")
     x.add_argument("--json", action="store_true", help="machine-readable output")
@@ -105,8 +133,11 @@ def build_parser() -> Parser:
     x = ps.add_parser("edit", help="edit an instruction in $VISUAL/$EDITOR (or give TEXT)")
     x.add_argument("id", type=int)
     x.add_argument("text", nargs="?", help="new text instead of opening an editor (- for stdin)")
-    for name, hlp in (("enable", "switch an instruction on"), ("disable", "switch an instruction off"),
-                      ("remove", "delete an instruction")):
+    for name, hlp in (
+        ("enable", "switch an instruction on"),
+        ("disable", "switch an instruction off"),
+        ("remove", "delete an instruction"),
+    ):
         x = ps.add_parser(name, help=hlp)
         x.add_argument("id", type=int)
     x = ps.add_parser("move", help="move an instruction to POSITION (1 = first)")
@@ -115,47 +146,72 @@ def build_parser() -> Parser:
     x = ps.add_parser("export", help="write all instructions to FILE as JSON (- for stdout)")
     x.add_argument("file")
     x.add_argument("--yes", action="store_true", help="replace FILE without asking if it exists")
-    x = ps.add_parser("import", help="replace all instructions with FILE (JSON export or plain text, at most 4 MB; "
-                                     "- for stdin)",
-                      description="Replace all persona instructions with those in FILE (- reads stdin), after "
-                                  "asking. FILE is either a JSON export (`tatlock persona export`), whose "
-                                  "instructions may span several lines, or plain text: one instruction per line, "
-                                  "blank lines and lines starting with # skipped.")
-    x.add_argument("file", help="a JSON export, or plain text with one instruction per line (- for stdin)")
+    x = ps.add_parser(
+        "import",
+        help="replace all instructions with FILE (JSON export or plain text, at most 4 MB; "
+        "- for stdin)",
+        description="Replace all persona instructions with those in FILE (- reads stdin), after "
+        "asking. FILE is either a JSON export (`tatlock persona export`), whose "
+        "instructions may span several lines, or plain text: one instruction per line, "
+        "blank lines and lines starting with # skipped.",
+    )
+    x.add_argument(
+        "file", help="a JSON export, or plain text with one instruction per line (- for stdin)"
+    )
     x.add_argument("--yes", action="store_true", help="do not ask for confirmation")
     pe.set_defaults(func=_cmd("admin", "persona"))
 
     # -- tools -----------------------------------------------------------------------------
-    t = sub.add_parser("tools", help="the tool registry", description="List, inspect, enable and disable tools.")
+    t = sub.add_parser(
+        "tools", help="the tool registry", description="List, inspect, enable and disable tools."
+    )
     ts = t.add_subparsers(dest="action", metavar="ACTION", required=True, parser_class=Parser)
     x = ts.add_parser("list", help="list tools, whether enabled, and whether their code imports")
     x.add_argument("--json", action="store_true", help="machine-readable output")
-    for name, hlp in (("show", "show a tool and its parameters"), ("enable", "enable a tool"),
-                      ("disable", "disable a tool")):
+    for name, hlp in (
+        ("show", "show a tool and its parameters"),
+        ("enable", "enable a tool"),
+        ("disable", "disable a tool"),
+    ):
         x = ts.add_parser(name, help=hlp)
         x.add_argument("key")
     t.set_defaults(func=_cmd("admin", "tools"))
 
     # -- user ------------------------------------------------------------------------------
-    u = sub.add_parser("user", help="users of this installation", description="Add, list, remove users; set passwords.")
+    u = sub.add_parser(
+        "user",
+        help="users of this installation",
+        description="Add, list, remove users; set passwords.",
+    )
     us = u.add_subparsers(dest="action", metavar="ACTION", required=True, parser_class=Parser)
     x = us.add_parser("add", help="add a user")
     x.add_argument("name")
-    x.add_argument("--password-stdin", action="store_true", help="read the password from stdin's first line")
+    x.add_argument(
+        "--password-stdin", action="store_true", help="read the password from stdin's first line"
+    )
     us.add_parser("list", help="list users")
-    x = us.add_parser("remove", help="remove a user (their memory file is kept unless --delete-data)")
+    x = us.add_parser(
+        "remove", help="remove a user (their memory file is kept unless --delete-data)"
+    )
     x.add_argument("name")
-    x.add_argument("--delete-data", action="store_true", help="also delete the user's memory database and logs")
+    x.add_argument(
+        "--delete-data", action="store_true", help="also delete the user's memory database and logs"
+    )
     x.add_argument("--yes", action="store_true", help="do not ask for confirmation")
     x = us.add_parser("passwd", help="set or change a user's password")
     x.add_argument("name")
-    x.add_argument("--password-stdin", action="store_true", help="read the password from stdin's first line")
+    x.add_argument(
+        "--password-stdin", action="store_true", help="read the password from stdin's first line"
+    )
     u.set_defaults(func=_cmd("admin", "user"))
 
     # -- var -------------------------------------------------------------------------------
-    v = sub.add_parser("var", help="personal variables (facts such as location)",
-                       description="Personal variables: the facts the butler keeps about a user and their world, "
-                                   "e.g. location (see also `tatlock memory facts`).")
+    v = sub.add_parser(
+        "var",
+        help="personal variables (facts such as location)",
+        description="Personal variables: the facts the butler keeps about a user and their world, "
+        "e.g. location (see also `tatlock memory facts`).",
+    )
     vs = v.add_subparsers(dest="action", metavar="ACTION", required=True, parser_class=Parser)
     x = vs.add_parser("list", help="list variables")
     _user_opt(x)
@@ -172,8 +228,11 @@ def build_parser() -> Parser:
     v.set_defaults(func=_cmd("admin", "var"))
 
     # -- memory ----------------------------------------------------------------------------
-    m = sub.add_parser("memory", help="browse, search, compact, export and forget conversations",
-                       description="The long-term memory of one user.")
+    m = sub.add_parser(
+        "memory",
+        help="browse, search, compact, export and forget conversations",
+        description="The long-term memory of one user.",
+    )
     ms = m.add_subparsers(dest="action", metavar="ACTION", required=True, parser_class=Parser)
     x = ms.add_parser("conversations", help="list conversations")
     x.add_argument("--limit", type=int, default=20)
@@ -198,22 +257,46 @@ def build_parser() -> Parser:
     _user_opt(x)
     x = ms.add_parser("export", help="export a conversation, or everything with --all")
     x.add_argument("id", type=int, nargs="?")
-    x.add_argument("--all", action="store_true", help="the whole memory (every conversation, variables, summaries)")
-    x.add_argument("--format", choices=("md", "json"), default=None, help="md (default for one) or json (for --all)")
+    x.add_argument(
+        "--all",
+        action="store_true",
+        help="the whole memory (every conversation, variables, summaries)",
+    )
+    x.add_argument(
+        "--format",
+        choices=("md", "json"),
+        default=None,
+        help="md (default for one) or json (for --all)",
+    )
     x.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of stdout")
     _user_opt(x)
-    x = ms.add_parser("import", help="restore a JSON export (importing it twice adds nothing)",
-                      description="Restore a JSON export: the file (at most 512 MB) is checked in full before "
-                                  "anything is written; importing it twice adds nothing, and an import that "
-                                  "stopped half way is finished by importing the same file again.")
-    x.add_argument("file", help="a file written by `tatlock memory export --all --format json` (- for stdin)")
+    x = ms.add_parser(
+        "import",
+        help="restore a JSON export (importing it twice adds nothing)",
+        description="Restore a JSON export: the file (at most 512 MB) is checked in full before "
+        "anything is written; importing it twice adds nothing, and an import that "
+        "stopped half way is finished by importing the same file again.",
+    )
+    x.add_argument(
+        "file", help="a file written by `tatlock memory export --all --format json` (- for stdin)"
+    )
     _user_opt(x)
-    x = ms.add_parser("facts", help="what tatlock knows about you and your world: list, edit or forget a fact",
-                      description="The facts tatlock keeps (what you and your guests told it, and personal variables "
-                                  "set by hand), each with whom it is about, who said it and where. A new value "
-                                  "supersedes the old one, which is kept as history.")
-    x.add_argument("fact_action", nargs="?", choices=("list", "edit", "forget"), default="list", metavar="ACTION",
-                   help="list (default), edit KEY VALUE, or forget KEY")
+    x = ms.add_parser(
+        "facts",
+        help="what tatlock knows about you and your world: list, edit or forget a fact",
+        description="The facts tatlock keeps (what you and your guests told it, and personal "
+        "variables "
+        "set by hand), each with whom it is about, who said it and where. A new value "
+        "supersedes the old one, which is kept as history.",
+    )
+    x.add_argument(
+        "fact_action",
+        nargs="?",
+        choices=("list", "edit", "forget"),
+        default="list",
+        metavar="ACTION",
+        help="list (default), edit KEY VALUE, or forget KEY",
+    )
     x.add_argument("key", nargs="?", help="the fact's key, as listed (e.g. sister.name)")
     x.add_argument("value", nargs="?", help="the new value (edit)")
     x.add_argument("--history", action="store_true", help="every earlier value, not only the last")
@@ -228,10 +311,14 @@ def build_parser() -> Parser:
     m.set_defaults(func=_cmd("memory", "run"))
 
     # -- secret (API keys and passwords in the OS keyring) ---------------------------------
-    se = sub.add_parser("secret", help="API keys and passwords in the OS keyring",
-                        description="Keep API keys (api_key: the OpenAI-compatible server's key; weather, search...) "
-                                    "and remembered passwords in the OS keyring, never in a file. Without a "
-                                    "keyring, set TATLOCK_API_KEY or TATLOCK_SECRET_<NAME> instead.")
+    se = sub.add_parser(
+        "secret",
+        help="API keys and passwords in the OS keyring",
+        description="Keep API keys (api_key: the OpenAI-compatible server's key; weather, "
+        "search...) "
+        "and remembered passwords in the OS keyring, never in a file. Without a "
+        "keyring, set TATLOCK_API_KEY or TATLOCK_SECRET_<NAME> instead.",
+    )
     ses = se.add_subparsers(dest="action", metavar="ACTION", required=True, parser_class=Parser)
     x = ses.add_parser("set", help="store a secret (asked without echo, or --stdin)")
     x.add_argument("name")
@@ -247,43 +334,70 @@ def build_parser() -> Parser:
     se.set_defaults(func=_cmd("secret", "run"))
 
     # -- mcp -------------------------------------------------------------------------------
-    x = sub.add_parser("mcp", help="serve one user's conversations over MCP (stdio, --http PORT or --socket PATH)",
-                       description="A Model Context Protocol server for one user's memory: resources "
-                                   "conversations://... and tools (create_conversation, add_turn, ask, ...). "
-                                   "Over stdio the calling program is trusted; over HTTP every request needs the "
-                                   "user's bearer token (made at first use; --show-token prints it). "
-                                   "Needs the mcp extra: pip install 'tatlock[mcp]'.")
+    x = sub.add_parser(
+        "mcp",
+        help="serve one user's conversations over MCP (stdio, --http PORT or --socket PATH)",
+        description="A Model Context Protocol server for one user's memory: resources "
+        "conversations://... and tools (create_conversation, add_turn, ask, ...). "
+        "Over stdio the calling program is trusted; over HTTP every request needs the "
+        "user's bearer token (made at first use; --show-token prints it). "
+        "Needs the mcp extra: pip install 'tatlock[mcp]'.",
+    )
     _user_opt(x)
     where = x.add_mutually_exclusive_group()
-    where.add_argument("--http", type=int, metavar="PORT",
-                       help="serve streamable HTTP at http://127.0.0.1:PORT/mcp instead of stdio (loopback only; "
-                            "0 picks a free port)")
-    where.add_argument("--socket", metavar="PATH",
-                       help="serve streamable HTTP on a Unix socket at PATH (made 0600, in a folder only you "
-                            "can write to) instead of stdio")
-    x.add_argument("--show-token", action="store_true",
-                   help="print the bearer token HTTP clients need (on stdout); alone, print it and exit")
-    x.add_argument("--new-token", action="store_true",
-                   help="replace the token with a new one and print it (clients with the old one are refused)")
-    x.add_argument("--model", metavar="NAME", help="model for ask (default: config or hardware tier)")
+    where.add_argument(
+        "--http",
+        type=int,
+        metavar="PORT",
+        help="serve streamable HTTP at http://127.0.0.1:PORT/mcp instead of stdio (loopback only; "
+        "0 picks a free port)",
+    )
+    where.add_argument(
+        "--socket",
+        metavar="PATH",
+        help="serve streamable HTTP on a Unix socket at PATH (made 0600, in a folder only you "
+        "can write to) instead of stdio",
+    )
+    x.add_argument(
+        "--show-token",
+        action="store_true",
+        help="print the bearer token HTTP clients need (on stdout); alone, print it and exit",
+    )
+    x.add_argument(
+        "--new-token",
+        action="store_true",
+        help="replace the token with a new one and print it (clients with the old one are refused)",
+    )
+    x.add_argument(
+        "--model", metavar="NAME", help="model for ask (default: config or hardware tier)"
+    )
     x.add_argument("-v", "--verbose", action="store_true", help="log requests on stderr")
     x.set_defaults(func=_cmd("mcp", "run"))
 
     # -- config ----------------------------------------------------------------------------
-    cf = sub.add_parser("config", help="show and change settings (config.toml)", formatter_class=_Unbroken,
-                        description="Show and change tatlock's settings. Each comes from the environment "
-                                    "(TATLOCK_...), else config.toml, else a default; `tatlock config` alone lists "
-                                    "them all with where each comes from. A value is checked as loading checks it "
-                                    "before anything is written. " + _config_file_here())
+    cf = sub.add_parser(
+        "config",
+        help="show and change settings (config.toml)",
+        formatter_class=_Unbroken,
+        description="Show and change tatlock's settings. Each comes from the environment "
+        "(TATLOCK_...), else config.toml, else a default; `tatlock config` alone lists "
+        "them all with where each comes from. A value is checked as loading checks it "
+        "before anything is written. " + _config_file_here(),
+    )
     cs = cf.add_subparsers(dest="action", metavar="ACTION", parser_class=Parser)
-    x = cs.add_parser("list", help="every setting, its value and where it comes from (what `config` alone shows)")
+    x = cs.add_parser(
+        "list", help="every setting, its value and where it comes from (what `config` alone shows)"
+    )
     x.add_argument("--json", action="store_true", help="machine-readable output")
     x = cs.add_parser("get", help="print the value of one setting in effect")
     x.add_argument("name", metavar="NAME")
-    x = cs.add_parser("set", help="set NAME to VALUE in config.toml (refused, with nothing written, if invalid)")
+    x = cs.add_parser(
+        "set", help="set NAME to VALUE in config.toml (refused, with nothing written, if invalid)"
+    )
     x.add_argument("name", metavar="NAME")
-    x.add_argument("value", metavar="VALUE", nargs="+",
-                   help="the value (allowed_paths takes several folders)")
+    x.add_argument(
+        "value", metavar="VALUE", nargs="+", help="the value (allowed_paths takes several folders)"
+    )
     x = cs.add_parser("unset", help="remove NAME from config.toml, back to its default")
     x.add_argument("name", metavar="NAME")
     cs.add_parser("path", help="print where config.toml is (whether or not it exists yet)")
@@ -291,19 +405,27 @@ def build_parser() -> Parser:
     cf.set_defaults(func=_cmd("config", "run"), json=False)
 
     # -- doctor / setup --------------------------------------------------------------------
-    d = sub.add_parser("doctor", help="check the tier, model server, model, settings file and data folders",
-                       description="Check what tatlock needs: the hardware tier and its model, whether the model "
-                                   "server answers and has the model (against the server's own list, on either "
-                                   "backend), where config.toml and the data live, and each database. Each "
-                                   "problem comes with what to do about it. Exit code 1 when something is wrong.")
+    d = sub.add_parser(
+        "doctor",
+        help="check the tier, model server, model, settings file and data folders",
+        description="Check what tatlock needs: the hardware tier and its model, whether the model "
+        "server answers and has the model (against the server's own list, on either "
+        "backend), where config.toml and the data live, and each database. Each "
+        "problem comes with what to do about it. Exit code 1 when something is wrong.",
+    )
     d.set_defaults(func=_cmd("doctor", "doctor"))
-    s = sub.add_parser("setup", help="get the model: pull it through Ollama, with progress",
-                       description="Pull the hardware tier's model (or --model) through Ollama, with progress, "
-                                   "and beside it the embedding model for memory search by meaning "
-                                   "(embedding_model, all-minilm by default; not with --model, nor when it is off). "
-                                   "With backend openai (llama-server, LM Studio, vLLM) nothing can be pulled: "
-                                   "setup says whether the server has the model, and what to do if not.")
-    s.add_argument("--model", metavar="NAME", help="the model to pull (default: config or hardware tier)")
+    s = sub.add_parser(
+        "setup",
+        help="get the model: pull it through Ollama, with progress",
+        description="Pull the hardware tier's model (or --model) through Ollama, with progress, "
+        "and beside it the embedding model for memory search by meaning "
+        "(embedding_model, all-minilm by default; not with --model, nor when it is off). "
+        "With backend openai (llama-server, LM Studio, vLLM) nothing can be pulled: "
+        "setup says whether the server has the model, and what to do if not.",
+    )
+    s.add_argument(
+        "--model", metavar="NAME", help="the model to pull (default: config or hardware tier)"
+    )
     s.set_defaults(func=_cmd("doctor", "setup"))
     _describe(p)
     return p
@@ -315,7 +437,7 @@ def _config_file_here() -> str:
         from tatlock.paths import Paths
 
         return f"config.toml is {Paths.resolve().config_file}."
-    except Exception:  # noqa: BLE001 - --help must always show
+    except Exception:
         return "`tatlock config path` says where config.toml is."
 
 
@@ -328,7 +450,9 @@ def _describe(parser: argparse.ArgumentParser) -> None:
             for name, child in action.choices.items():
                 if child.description is None and summaries.get(name):
                     text = str(summaries[name])
-                    child.description = text[0].upper() + text[1:] + ("" if text.endswith(".") else ".")
+                    child.description = (
+                        text[0].upper() + text[1:] + ("" if text.endswith(".") else ".")
+                    )
                 _describe(child)
 
 
@@ -361,13 +485,15 @@ def run_command(func: Callable[[argparse.Namespace], int], args: argparse.Namesp
         try:
             sys.stderr.write(line.rstrip() + "\n")
             sys.stderr.flush()
-        except Exception:  # noqa: BLE001 - stderr itself is gone
+        except Exception:
             pass
 
     from tatlock.commands import signals
 
     try:
-        with signals.raising():  # SIGTERM and SIGHUP end a command as Ctrl-C does (commands/signals.py)
+        with (
+            signals.raising()
+        ):  # SIGTERM and SIGHUP end a command as Ctrl-C does (commands/signals.py)
             return int(func(args) or 0)
     except TatlockError as exc:
         say(f"tatlock: {error_line(exc)}")
@@ -404,7 +530,9 @@ def run_command(func: Callable[[argparse.Namespace], int], args: argparse.Namesp
         say(f"tatlock: {exc.strerror or exc}{where}")
         return 1
     except UnicodeError as exc:  # text that is not valid Unicode from somewhere we did not clean
-        say(f"tatlock: text that cannot be stored or shown as UTF-8 ({getattr(exc, 'reason', exc)})")
+        say(
+            f"tatlock: text that cannot be stored or shown as UTF-8 ({getattr(exc, 'reason', exc)})"
+        )
         return 1
 
 

@@ -16,10 +16,20 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
-from tatlock.errors import ConfigError, UsageError  # noqa: E402,F401  (re-exported)
-from tatlock.paths import APP, USERNAME_RE, Paths, validate_username  # noqa: E402,F401  (re-exported)
+from tatlock.errors import ConfigError, UsageError
+from tatlock.paths import APP, USERNAME_RE, Paths, validate_username
+
+# re-exported: callers take the paths and the config error from here
+__all__ = [
+    "APP",
+    "USERNAME_RE",
+    "ConfigError",
+    "Paths",
+    "UsageError",
+    "validate_username",
+]
 
 
 def _login_user() -> tuple[str, str]:
@@ -33,7 +43,11 @@ def _login_user() -> tuple[str, str]:
         return login.lower(), "login name"
     if not login:
         return "owner", "default: there is no login name, so the user is 'owner'"
-    return "owner", f"default: your login name {login!r} is not a valid tatlock username, so the user is 'owner'"
+    return (
+        "owner",
+        f"default: your login name {login!r} is not a valid tatlock username, so the user is "
+        f"'owner'",
+    )
 
 
 def _default_user() -> str:
@@ -69,14 +83,16 @@ class Config:
     timezone: str | None = None  # IANA name; None: the system's
     # folders analyze_file may read; None: the current folder, ~/Documents, ~/Downloads
     allowed_paths: tuple[str, ...] | None = None
-    theme: str | None = None  # the TUI's colour theme (Textual's name); the TUI saves the one you pick
+    theme: str | None = (
+        None  # the TUI's colour theme (Textual's name); the TUI saves the one you pick
+    )
     # summaries (compaction, briefings): "background" never delays an answer or an exit;
     # "foreground": `tatlock ask` (and a closing program) finishes them before it exits;
     # "off": none is made by itself (`tatlock memory compact` still makes them)
     housekeeping: str = "background"
     source: dict[str, str] = field(default_factory=dict)  # field -> where it came from
 
-    ENV = {
+    ENV: ClassVar[dict[str, str]] = {
         "user": "TATLOCK_USER",
         "backend": "TATLOCK_BACKEND",
         "model": "TATLOCK_MODEL",
@@ -107,8 +123,11 @@ class Config:
         why = self.source.get("user", "")
         if not why.startswith("default: "):
             return None
-        return (why.removeprefix("default: ") + "; set TATLOCK_USER or `user` in config.toml to choose a name "
-                "(lowercase letters, digits, '-' or '_')")
+        return (
+            why.removeprefix("default: ")
+            + "; set TATLOCK_USER or `user` in config.toml to choose a name "
+            "(lowercase letters, digits, '-' or '_')"
+        )
 
     @property
     def anchor(self) -> str:
@@ -126,7 +145,9 @@ class Config:
         from tatlock.hardware import current_tier, tier_by_name
 
         if self.tier and self.tier.strip().lower() != "auto":
-            return tier_by_name(self.tier)  # chosen explicitly: no need to detect the hardware on every start
+            return tier_by_name(
+                self.tier
+            )  # chosen explicitly: no need to detect the hardware on every start
         return current_tier(self.tier)[0]
 
     @property
@@ -156,7 +177,6 @@ class Config:
         return key
 
 
-
 # -- validation: every setting is checked at load, before anything is stored --------------
 
 TIERS = ("low", "medium", "high", "auto")
@@ -166,13 +186,22 @@ ANSWER_FORMS = ("json", "plain")
 # Ollama's keep_alive: seconds ("300", "-1" forever, "0" unload at once) or a Go duration
 _KEEP_ALIVE_RE = re.compile(r"-?\d+(\.\d+)?|-?(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+")
 _CONTROL_RE = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")  # and bytes that were not UTF-8
-INT_RANGES = {"compact_interval": (2, 10_000), "context_size": (512, 2_097_152), "tool_rounds": (1, 10)}
-FLOAT_RANGES = {"timeout": (0.0, 3600.0), "tool_timeout": (0.0, 600.0)}  # above the first, at most the second
+INT_RANGES = {
+    "compact_interval": (2, 10_000),
+    "context_size": (512, 2_097_152),
+    "tool_rounds": (1, 10),
+}
+FLOAT_RANGES = {
+    "timeout": (0.0, 3600.0),
+    "tool_timeout": (0.0, 600.0),
+}  # above the first, at most the second
 ALLOWED_TEXT = {
     "backend": "ollama or openai",
     "tier": "low, medium, high or auto",
-    "answer_form": "json (the answer inside the assessment) or plain (a routing call, then the answer)",
-    "keep_alive": "seconds (300; -1 keeps the model loaded, 0 unloads it) or a duration such as 30m or 1h",
+    "answer_form": "json (the answer inside the assessment) or plain (a routing call, then the "
+    "answer)",
+    "keep_alive": "seconds (300; -1 keeps the model loaded, 0 unloads it) or a duration such as 30m "
+    "or 1h",
     "ollama_host": "an http(s) URL such as http://127.0.0.1:11434",
     "base_url": "an http(s) URL such as http://127.0.0.1:8080/v1",
     "timezone": "an IANA time zone such as Europe/London or America/New_York",
@@ -265,9 +294,13 @@ def _check(cfg: Config, name: str) -> None:
             raise _Bad(ALLOWED_TEXT[name]) from None
     elif name == "user" and not USERNAME_RE.fullmatch(value):
         raise _Bad("1-32 lowercase letters, digits, '-' or '_', starting with a letter or digit")
-    elif name in ("model", "vision_model") and (not value or any(c.isspace() for c in value) or len(value) > 300):
+    elif name in ("model", "vision_model") and (
+        not value or any(c.isspace() for c in value) or len(value) > 300
+    ):
         raise _Bad("a model name such as llama3.2:3b (no spaces)")
-    elif name == "embedding_model" and (not value or any(c.isspace() for c in value) or len(value) > 300):
+    elif name == "embedding_model" and (
+        not value or any(c.isspace() for c in value) or len(value) > 300
+    ):
         raise _Bad(ALLOWED_TEXT[name])
     elif name in ("anchor_id", "anchor_name") and not 1 <= len(value) <= 100:
         raise _Bad("1 to 100 characters")
@@ -289,7 +322,11 @@ def _check_url(name: str, value: str) -> None:
         parts.port  # noqa: B018 - raises ValueError for a port that is not a number in range
     except ValueError as exc:
         raise _Bad(f"{ALLOWED_TEXT[name]} ({exc})") from None
-    if parts.scheme not in ("http", "https") or not parts.hostname or any(c.isspace() for c in value):
+    if (
+        parts.scheme not in ("http", "https")
+        or not parts.hostname
+        or any(c.isspace() for c in value)
+    ):
         raise _Bad(ALLOWED_TEXT[name])
 
 
@@ -311,8 +348,11 @@ def _read_file(path: Path) -> dict[str, Any]:
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path} is not valid TOML: {exc}", kind="config_file") from None
     except UnicodeDecodeError as exc:
-        raise ConfigError(f"{path} is not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start}): "
-                          "save it as UTF-8", kind="config_file") from None
+        raise ConfigError(
+            f"{path} is not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start}): "
+            "save it as UTF-8",
+            kind="config_file",
+        ) from None
     except OSError as exc:
         raise ConfigError(f"cannot read {path}: {exc.strerror or exc}") from None
 
@@ -341,12 +381,17 @@ def _settle(paths: Paths, file_values: dict[str, Any], env: dict[str, str]) -> C
     unknown = sorted(set(file_values) - known)
     if unknown:
         raise ConfigError(
-            f"{paths.config_file}: unknown setting {unknown[0]!r} (known: {', '.join(sorted(known))})",
-            kind="config_file")
+            f"{paths.config_file}: unknown setting {unknown[0]!r} (known: "
+            f"{', '.join(sorted(known))})",
+            kind="config_file",
+        )
     cfg = Config(paths=paths)
     cfg.user, cfg.source["user"] = _login_user()
     for name, var in Config.ENV.items():
-        for raw, where in ((file_values.get(name), str(paths.config_file)), (env.get(var) or None, f"${var}")):
+        for raw, where in (
+            (file_values.get(name), str(paths.config_file)),
+            (env.get(var) or None, f"${var}"),
+        ):
             if raw is None:
                 continue
             try:
@@ -354,9 +399,15 @@ def _settle(paths: Paths, file_values: dict[str, Any], env: dict[str, str]) -> C
                 setattr(cfg, name, _normalise_host(value) if name == "ollama_host" else value)
                 _check(cfg, name)
             except _Bad as exc:
-                shown = f"{var}={_shown(raw)}" if where.startswith("$") else f"{name} = {_shown(raw)} in {where}"
-                raise ConfigError(f"{shown}: {name} must be {exc}",
-                                  kind=None if where.startswith("$") else "config_file") from None
+                shown = (
+                    f"{var}={_shown(raw)}"
+                    if where.startswith("$")
+                    else f"{name} = {_shown(raw)} in {where}"
+                )
+                raise ConfigError(
+                    f"{shown}: {name} must be {exc}",
+                    kind=None if where.startswith("$") else "config_file",
+                ) from None
             cfg.source[name] = where
     if "ollama_host" not in cfg.source:
         cfg.ollama_host = _normalise_host(cfg.ollama_host)
@@ -372,7 +423,11 @@ def toml_value(name: str, words: list[str]) -> str:
 
     if name == "allowed_paths":
         entries = [e for w in words for e in w.split(os.pathsep)]
-        return "[" + ", ".join(json.dumps(e.strip(), ensure_ascii=False) for e in entries if e.strip()) + "]"
+        return (
+            "["
+            + ", ".join(json.dumps(e.strip(), ensure_ascii=False) for e in entries if e.strip())
+            + "]"
+        )
     text = " ".join(words).strip()
     if name in INT_RANGES:
         try:
@@ -401,7 +456,9 @@ def save_setting(paths: Paths, name: str, value: str) -> None:
     if name not in Config.ENV:
         raise UsageError(f"unknown setting {name!r}")
     path = paths.config_file
-    new = configfile.with_setting(configfile.read(path), name, json.dumps(str(value), ensure_ascii=False))
+    new = configfile.with_setting(
+        configfile.read(path), name, json.dumps(str(value), ensure_ascii=False)
+    )
     try:
         tomllib.loads(new)
     except tomllib.TOMLDecodeError as exc:  # a file we cannot safely edit is left as it was

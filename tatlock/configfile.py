@@ -52,8 +52,10 @@ def _entries(lines: list[str]) -> tuple[list[tuple[str, int, int]], int]:
                 i = j
                 break
         else:
-            raise ConfigError(f"config.toml is not valid TOML from line {i + 1} ({stripped[:40]!r}): "
-                              "fix it with `tatlock config edit`")
+            raise ConfigError(
+                f"config.toml is not valid TOML from line {i + 1} ({stripped[:40]!r}): "
+                "fix it with `tatlock config edit`"
+            )
     return out, len(lines)
 
 

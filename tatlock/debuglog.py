@@ -17,12 +17,13 @@ import json
 import os
 import stat
 import threading
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, ClassVar
 
 from tatlock.events import AnswerToken, Event
-from tatlock.redact import redact, register_secret, scrub
 from tatlock.files import FILE_MODE, private_dir
+from tatlock.redact import redact, register_secret, scrub
 from tatlock.timeutil import iso
 
 __all__ = ["DebugLog", "add_secrets", "redact"]
@@ -39,9 +40,11 @@ def _scrub(value: Any, secrets: tuple[str, ...]) -> Any:
 
 class DebugLog:
     _lock = threading.Lock()
-    _ready: set[Path] = set()  # folders made (private) already in this process
+    _ready: ClassVar[set[Path]] = set()  # folders made (private) already in this process
 
-    def __init__(self, folder: Path, username: str, conversation_id: int, secrets: tuple[str, ...] = ()):
+    def __init__(
+        self, folder: Path, username: str, conversation_id: int, secrets: tuple[str, ...] = ()
+    ):
         self.path = folder / f"{username}-{conversation_id}.jsonl"
         self.secrets = tuple(secrets)
         register_secret(*self.secrets)
@@ -59,8 +62,13 @@ class DebugLog:
                 # never through a symlink, and never into a file that is not ours: one planted in
                 # a folder someone else can write to would give them every prompt (or, for root,
                 # append to whatever file the link names; a FIFO would hold the turn)
-                flags = (os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
-                         | getattr(os, "O_NONBLOCK", 0))
+                flags = (
+                    os.O_WRONLY
+                    | os.O_APPEND
+                    | os.O_CREAT
+                    | getattr(os, "O_NOFOLLOW", 0)
+                    | getattr(os, "O_NONBLOCK", 0)
+                )
                 try:
                     fd = os.open(self.path, flags, FILE_MODE)
                 except FileNotFoundError:  # the folder went away since: make it again

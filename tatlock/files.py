@@ -18,14 +18,16 @@ it was opened.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import io
 import os
 import re
 import stat
 import tempfile
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import BinaryIO, Iterable, Sequence
+from typing import BinaryIO
 
 from tatlock.errors import StoreError, TatlockError, UsageError
 
@@ -70,7 +72,9 @@ def private_dir(path: Path | str) -> Path:
             if not d.is_dir():
                 raise StoreError(f"{d} is a file, not a folder", hint=IN_THE_WAY) from None
         except OSError as exc:
-            raise StoreError(f"cannot create the folder {d} ({_reason(exc)})", hint=_fix(exc)) from None
+            raise StoreError(
+                f"cannot create the folder {d} ({_reason(exc)})", hint=_fix(exc)
+            ) from None
     if not missing:
         tighten(path)
     return path
@@ -80,7 +84,9 @@ def private_file(path: Path | str) -> Path:
     """Make sure ``path`` exists as a 0600 file (created empty if missing, tightened if looser)."""
     path = Path(path)
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), FILE_MODE)
+        fd = os.open(
+            path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), FILE_MODE
+        )
     except FileExistsError:
         tighten(path)
     else:
@@ -92,7 +98,9 @@ def write_private(path: Path | str, text: str) -> Path:
     """Write a whole 0600 text file or nothing (a temporary file beside it, fsynced, renamed)."""
     path = Path(path)
     private_dir(path.parent)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")  # mkstemp: 0600
+    fd, tmp = tempfile.mkstemp(
+        dir=path.parent, prefix=f".{path.name}.", suffix=".tmp"
+    )  # mkstemp: 0600
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
@@ -120,7 +128,9 @@ def write_export(path: Path | str, text: str, *, own_folders: Iterable[Path] = (
     try:
         if not folder.is_dir():
             private_dir(folder)  # only the folders it makes are 0700; existing ones are not touched
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")  # 0600, O_EXCL
+        fd, tmp = tempfile.mkstemp(
+            dir=folder, prefix=f".{path.name}.", suffix=".tmp"
+        )  # 0600, O_EXCL
     except StoreError as exc:
         raise TatlockError(f"cannot write {path}: {exc.message}", hint=exc.hint) from None
     except OSError as exc:
@@ -131,13 +141,17 @@ def write_export(path: Path | str, text: str, *, own_folders: Iterable[Path] = (
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())
-        _check_target(path, own_folders)  # again, just before the rename: nothing swapped in meanwhile is replaced
+        _check_target(
+            path, own_folders
+        )  # again, just before the rename: nothing swapped in meanwhile is replaced
         os.replace(tmp, path)
     except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
         if isinstance(exc, OSError):
             kept = " (the file there is as it was)" if path.exists() else ""
-            raise TatlockError(f"cannot write {path}: {_reason(exc)}; nothing was written{kept}") from None
+            raise TatlockError(
+                f"cannot write {path}: {_reason(exc)}; nothing was written{kept}"
+            ) from None
         raise
     _sync_folder(folder)
     return path
@@ -145,7 +159,9 @@ def write_export(path: Path | str, text: str, *, own_folders: Iterable[Path] = (
 
 # what tatlock makes in its folders, by name: a new file of one of these names there would be
 # taken for tatlock's own (a user's database not made yet, a -wal beside a database)
-_OWN_FILE_NAME = re.compile(r".*\.(db|db-wal|db-shm|db-journal|token|jsonl)|config\.toml|secret-names")
+_OWN_FILE_NAME = re.compile(
+    r".*\.(db|db-wal|db-shm|db-journal|token|jsonl)|config\.toml|secret-names"
+)
 
 
 def _check_target(path: Path, own_folders: Sequence[Path] = ()) -> None:
@@ -153,26 +169,40 @@ def _check_target(path: Path, own_folders: Sequence[Path] = ()) -> None:
     try:
         st = os.lstat(path)
     except FileNotFoundError:
-        if own_folders and _OWN_FILE_NAME.fullmatch(path.name) and _inside(path.parent, own_folders):
-            raise TatlockError(f"{path} is where tatlock keeps its own files: give a name outside its folders, "
-                               "or another name") from None
+        if (
+            own_folders
+            and _OWN_FILE_NAME.fullmatch(path.name)
+            and _inside(path.parent, own_folders)
+        ):
+            raise TatlockError(
+                f"{path} is where tatlock keeps its own files: give a name outside its folders, "
+                "or another name"
+            ) from None
         return
     except NotADirectoryError:
         raise TatlockError(f"cannot write {path}: part of the folder it names is a file") from None
     except OSError as exc:
         raise TatlockError(f"cannot write {path}: {_reason(exc)}") from None
     if stat.S_ISLNK(st.st_mode):
-        raise TatlockError(f"{path} is a symbolic link: tatlock does not write through links "
-                           "(give the file's real path, or another name)")
+        raise TatlockError(
+            f"{path} is a symbolic link: tatlock does not write through links "
+            "(give the file's real path, or another name)"
+        )
     if stat.S_ISDIR(st.st_mode):
         raise TatlockError(f"{path} is a folder: give a file name")
     if not stat.S_ISREG(st.st_mode):
-        raise TatlockError(f"{path} is not a regular file (a FIFO, device or socket): give another name")
+        raise TatlockError(
+            f"{path} is not a regular file (a FIFO, device or socket): give another name"
+        )
     if st.st_uid != os.geteuid():
-        raise TatlockError(f"{path} belongs to another user: tatlock does not replace it (give another name)")
+        raise TatlockError(
+            f"{path} belongs to another user: tatlock does not replace it (give another name)"
+        )
     if own_folders and (st.st_dev, st.st_ino) in own_files(own_folders):
-        raise TatlockError(f"{path} is one of tatlock's own files (its memory, settings, logs or token): an export "
-                           "never replaces those (give another name)")
+        raise TatlockError(
+            f"{path} is one of tatlock's own files (its memory, settings, logs or token): an export "
+            "never replaces those (give another name)"
+        )
 
 
 def _inside(folder: Path, folders: Sequence[Path]) -> bool:
@@ -244,7 +274,9 @@ def size_text(n: float) -> str:
     """A byte count the way people say it (512 MB, 10.0 GB)."""
     for unit in ("bytes", "KB", "MB", "GB"):
         if n < 1024 or unit == "GB":
-            return f"{n:.0f} {unit}" if unit in ("bytes", "KB") or n == int(n) else f"{n:.1f} {unit}"
+            return (
+                f"{n:.0f} {unit}" if unit in ("bytes", "KB") or n == int(n) else f"{n:.1f} {unit}"
+            )
         n /= 1024
     return f"{n:.1f} GB"
 
@@ -283,8 +315,11 @@ class InputFile(io.RawIOBase):
     def unchanged(self) -> None:
         """Raise UsageError when the file was replaced or rewritten since it was opened."""
         now = os.fstat(self._fh.fileno())
-        if (now.st_size, now.st_mtime_ns, now.st_ino) != (self._start.st_size, self._start.st_mtime_ns,
-                                                          self._start.st_ino):
+        if (now.st_size, now.st_mtime_ns, now.st_ino) != (
+            self._start.st_size,
+            self._start.st_mtime_ns,
+            self._start.st_ino,
+        ):
             raise UsageError(f"{self.name} changed while it was read")
 
     def close(self) -> None:
@@ -292,7 +327,9 @@ class InputFile(io.RawIOBase):
         super().close()
 
 
-def open_input(name: str, *, limit: int, what: str = "an import", stdin: BinaryIO | None = None) -> InputFile:
+def open_input(
+    name: str, *, limit: int, what: str = "an import", stdin: BinaryIO | None = None
+) -> InputFile:
     """Open the file ``name`` (``-``: ``stdin``, kept in a private temporary file) for one read
     of at most ``limit`` bytes. Raises one line: TatlockError for a missing file, UsageError for
     a folder, anything but a regular file (a FIFO, device, socket, ``/proc`` file) and a file
@@ -305,7 +342,9 @@ def open_input(name: str, *, limit: int, what: str = "an import", stdin: BinaryI
     if ":[" in real and real.startswith("/proc/"):  # /dev/stdin or /dev/fd/N on a pipe: pipe:[123]
         raise UsageError(f"{name} is not a regular file (a pipe or socket): give - to read stdin")
     if any(real == p or real.startswith(p + "/") for p in _PSEUDO):
-        raise UsageError(f"{name} is not a regular file ({real} is made up by the system as it is read)")
+        raise UsageError(
+            f"{name} is not a regular file ({real} is made up by the system as it is read)"
+        )
     try:
         fd = os.open(name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError:
@@ -321,16 +360,23 @@ def open_input(name: str, *, limit: int, what: str = "an import", stdin: BinaryI
         os.close(fd)
         if stat.S_ISDIR(st.st_mode):
             raise UsageError(f"{name} is a folder, not a file")
-        kind = "a FIFO" if stat.S_ISFIFO(st.st_mode) else "a device" if stat.S_ISCHR(st.st_mode) or \
-            stat.S_ISBLK(st.st_mode) else "a socket" if stat.S_ISSOCK(st.st_mode) else "not a file"
+        kind = (
+            "a FIFO"
+            if stat.S_ISFIFO(st.st_mode)
+            else "a device"
+            if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode)
+            else "a socket"
+            if stat.S_ISSOCK(st.st_mode)
+            else "not a file"
+        )
         raise UsageError(f"{name} is not a regular file ({kind}): give the file itself")
     if st.st_size > limit:
         os.close(fd)
-        raise UsageError(f"{name} is {size_text(st.st_size)}; {what} reads at most {size_text(limit)}")
-    try:
+        raise UsageError(
+            f"{name} is {size_text(st.st_size)}; {what} reads at most {size_text(limit)}"
+        )
+    with contextlib.suppress(OSError):
         os.set_blocking(fd, True)
-    except OSError:
-        pass
     return InputFile(fd, name, st.st_size)
 
 
@@ -340,7 +386,7 @@ def _spooled(stdin: BinaryIO | None, limit: int, what: str) -> InputFile:
     import sys
 
     src = stdin if stdin is not None else getattr(sys.stdin, "buffer", None)
-    tmp = tempfile.TemporaryFile()  # 0600, unlinked
+    tmp = tempfile.TemporaryFile()  # noqa: SIM115 - 0600, unlinked; returned open to the caller
     total = 0
     try:
         while True:
@@ -352,7 +398,10 @@ def _spooled(stdin: BinaryIO | None, limit: int, what: str) -> InputFile:
                 break
             total += len(chunk)
             if total > limit:
-                raise UsageError(f"stdin holds more than {size_text(limit)}; {what} reads at most {size_text(limit)}")
+                raise UsageError(
+                    f"stdin holds more than {size_text(limit)}; {what} reads at most "
+                    f"{size_text(limit)}"
+                )
             tmp.write(chunk)
         tmp.flush()
         fd = os.dup(tmp.fileno())

@@ -5,11 +5,15 @@ limits; CPU cores; NVIDIA GPUs; Apple Silicon unified memory) and never
 raises: every probe is optional and time-boxed. ``tier_for()`` maps that
 description onto one of three tiers, each with a default Ollama model:
 
-| Tier   | Model          | Context | compact_interval | Chosen when                                                                              |
+| Tier   | Model          | Context | compact_interval | Chosen when
+                                             |
 |--------|----------------|---------|------------------|------------------------------------------------------------------------------------------|
-| high   | `qwen2.5:14b`  | 16384   | 70               | NVIDIA GPU with >= 16 GiB VRAM, or Apple Silicon with >= 32 GiB unified memory            |
-| medium | `qwen2.5:7b`   | 8192    | 50               | NVIDIA GPU with >= 8 GiB VRAM; Apple Silicon with >= 16 GiB; CPU-only with >= 16 GiB RAM and >= 4 cores |
-| low    | `llama3.2:3b`  | 4096    | 40               | everything else (e.g. 8 GiB laptops, or a 2-core box whatever its RAM)                    |
+| high   | `qwen2.5:14b`  | 16384   | 70               | NVIDIA GPU with >= 16 GiB VRAM, or Apple
+Silicon with >= 32 GiB unified memory            |
+| medium | `qwen2.5:7b`   | 8192    | 50               | NVIDIA GPU with >= 8 GiB VRAM; Apple
+Silicon with >= 16 GiB; CPU-only with >= 16 GiB RAM and >= 4 cores |
+| low    | `llama3.2:3b`  | 4096    | 40               | everything else (e.g. 8 GiB laptops, or a
+2-core box whatever its RAM)                    |
 
 Rules, in order:
 
@@ -33,6 +37,7 @@ see ``current_tier()``.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import shutil
@@ -106,6 +111,7 @@ TIERS: dict[str, Tier] = {
 # --------------------------------------------------------------------------
 # Detection
 # --------------------------------------------------------------------------
+
 
 def detect(*, root: str = "/", run: Run = subprocess.run) -> Hardware:
     """Describe this machine. Never raises; unknown values fall back safely.
@@ -299,10 +305,8 @@ def _nvml_gpus() -> tuple[Gpu, ...] | None:
         except Exception:
             result.append(None)
         finally:
-            try:
+            with contextlib.suppress(Exception):
                 pynvml.nvmlShutdown()
-            except Exception:
-                pass
 
     thread = threading.Thread(target=probe, name="tatlock-nvml", daemon=True)
     thread.start()
@@ -340,7 +344,9 @@ def tier_for(hw: Hardware) -> Tier:
         if _at_least(best.vram_bytes, 16):
             return _tier("high", f"{where}: GPU inference of a 14B model.")
         if _at_least(best.vram_bytes, 8):
-            return _tier("medium", f"{where}: GPU inference of a 7B model (high needs 16 GiB VRAM).")
+            return _tier(
+                "medium", f"{where}: GPU inference of a 7B model (high needs 16 GiB VRAM)."
+            )
         small_gpu = f"{where} is too small to help (8 GiB needed)"
 
     if hw.unified_memory:
@@ -355,15 +361,19 @@ def tier_for(hw: Hardware) -> Tier:
     cores = f"{hw.cpu_count} core" + ("" if hw.cpu_count == 1 else "s")
     gpu = small_gpu or "no GPU"
     if not _at_least(hw.ram_bytes, 16):
-        return _tier("low", f"{ram}, {cores}, {gpu}: CPU inference, too little memory for a 7B model.")
+        return _tier(
+            "low", f"{ram}, {cores}, {gpu}: CPU inference, too little memory for a 7B model."
+        )
     if hw.cpu_count < 4:
         return _tier(
             "low",
-            f"{ram} but only {cores}, {gpu}: CPU inference of a 7B model would be too slow (needs 4 cores).",
+            f"{ram} but only {cores}, {gpu}: CPU inference of a 7B model would be too slow (needs 4 "
+            f"cores).",
         )
     return _tier(
         "medium",
-        f"{ram}, {cores}, {gpu}: CPU inference, capped at medium because a 14B model is too slow without a GPU.",
+        f"{ram}, {cores}, {gpu}: CPU inference, capped at medium because a 14B model is too slow "
+        f"without a GPU.",
     )
 
 

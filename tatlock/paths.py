@@ -73,7 +73,7 @@ class Paths:
         return self.users_dir / validate_username(username)
 
     @classmethod
-    def resolve(cls, env: dict[str, str] | None = None) -> "Paths":
+    def resolve(cls, env: dict[str, str] | None = None) -> Paths:
         home = (os.environ if env is None else env).get("TATLOCK_HOME")
         if home:
             root = Path(home).expanduser()

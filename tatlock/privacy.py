@@ -59,7 +59,9 @@ def _loose_under(folder: str, out: list[Path], budget: list[int]) -> None:
 
 
 def _roots(paths: Paths) -> list[Path]:
-    return list(dict.fromkeys(p for p in (paths.data_dir, paths.config_dir, paths.log_dir) if p.is_dir()))
+    return list(
+        dict.fromkeys(p for p in (paths.data_dir, paths.config_dir, paths.log_dir) if p.is_dir())
+    )
 
 
 _SECRET_SETTING = re.compile(r"""^\s*["']?api_key["']?\s*=""", re.MULTILINE)
@@ -128,19 +130,30 @@ def check(paths: Paths) -> str | None:
     parts = []
     if paths.config_file in fixed:
         fixed.remove(paths.config_file)
-        parts.append(f"made {paths.config_file} private to you: it holds api_key, which other users could read "
-                     "(`tatlock secret set api_key` keeps it in the OS keyring instead)")
+        parts.append(
+            f"made {paths.config_file} private to you: it holds api_key, which other users could "
+            f"read "
+            "(`tatlock secret set api_key` keeps it in the OS keyring instead)"
+        )
     if len(fixed) == 1:
         kind = "folder" if fixed_dirs else "file"
         parts.append(f"made the {kind} {fixed[0]} private to you (other users could read it)")
     elif fixed:
-        what = " and ".join(x for x in (_count(len(fixed) - fixed_dirs, "file"), _count(fixed_dirs, "folder")) if x)
-        where = os.path.commonpath([str(p if p in (paths.data_dir, paths.config_dir, paths.log_dir) else p.parent)
-                                    for p in fixed])
+        what = " and ".join(
+            x for x in (_count(len(fixed) - fixed_dirs, "file"), _count(fixed_dirs, "folder")) if x
+        )
+        where = os.path.commonpath(
+            [
+                str(p if p in (paths.data_dir, paths.config_dir, paths.log_dir) else p.parent)
+                for p in fixed
+            ]
+        )
         parts.append(f"made {what} in {where} private to you (other users could read them)")
     if failed:
-        parts.append(f"could not make {_count(len(failed), 'entry', 'entries')} private, e.g. {failed[0]} "
-                     "(not yours?): check its permissions")
+        parts.append(
+            f"could not make {_count(len(failed), 'entry', 'entries')} private, e.g. {failed[0]} "
+            "(not yours?): check its permissions"
+        )
     return "; ".join(parts) if parts else None
 
 

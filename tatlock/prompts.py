@@ -12,12 +12,14 @@ import string
 from importlib import resources
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def load(name: str) -> str:
     try:
         return (resources.files("tatlock.prompt_texts") / name).read_text(encoding="utf-8")
     except (FileNotFoundError, ModuleNotFoundError):
-        raise RuntimeError(f"prompt file missing: {name} (a broken install: reinstall tatlock)") from None
+        raise RuntimeError(
+            f"prompt file missing: {name} (a broken install: reinstall tatlock)"
+        ) from None
 
 
 def render(name: str, **values: object) -> str:

@@ -24,9 +24,11 @@ from typing import Any
 MARK = "[REDACTED]"
 MIN_SECRET_LEN = 6  # shorter values would redact ordinary words
 
-_KEY_WORDS = (r"pass(?:word|wd|phrase|code)?|pwd|api[_ -]?key|apikey|secret(?:[_ -]?key)?|client[_ -]?secret"
-              r"|(?:access|auth|bearer|refresh|session|id)[_ -]?token|token|authorization|private[_ -]?key"
-              r"|aws_secret_access_key|credentials?")
+_KEY_WORDS = (
+    r"pass(?:word|wd|phrase|code)?|pwd|api[_ -]?key|apikey|secret(?:[_ -]?key)?|client[_ -]?secret"
+    r"|(?:access|auth|bearer|refresh|session|id)[_ -]?token|token|authorization|private[_ -]?key"
+    r"|aws_secret_access_key|credentials?"
+)
 
 
 @dataclass(frozen=True)
@@ -43,38 +45,79 @@ class _Rule:
 # position of a long prompt.
 _RULES = [
     # PEM/OpenSSH/PGP private keys, also when the text was cut before the END line
-    _Rule(re.compile(r"-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----"
-                     r"(?:.*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|.*\Z)", re.S),
-          r"-----BEGIN \1----- [REDACTED KEY]", ("PRIVATE KEY",)),
+    _Rule(
+        re.compile(
+            r"-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----"
+            r"(?:.*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|.*\Z)",
+            re.S,
+        ),
+        r"-----BEGIN \1----- [REDACTED KEY]",
+        ("PRIVATE KEY",),
+    ),
     # cloud and service tokens, recognisable by their prefixes
-    _Rule(re.compile(r"(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b"), "AKIA" + MARK, ("AKIA", "ASIA", "ABIA", "ACCA"),
-          boundary=True),
-    _Rule(re.compile(r"github_pat_[A-Za-z0-9_]{20,}"), "github_pat_" + MARK, ("github_pat_",), boundary=True),
-    _Rule(re.compile(r"(gh[pousr])_[A-Za-z0-9]{30,}"), r"\1_" + MARK, ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"),
-          boundary=True),
+    _Rule(
+        re.compile(r"(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b"),
+        "AKIA" + MARK,
+        ("AKIA", "ASIA", "ABIA", "ACCA"),
+        boundary=True,
+    ),
+    _Rule(
+        re.compile(r"github_pat_[A-Za-z0-9_]{20,}"),
+        "github_pat_" + MARK,
+        ("github_pat_",),
+        boundary=True,
+    ),
+    _Rule(
+        re.compile(r"(gh[pousr])_[A-Za-z0-9]{30,}"),
+        r"\1_" + MARK,
+        ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"),
+        boundary=True,
+    ),
     _Rule(re.compile(r"glpat-[A-Za-z0-9_-]{20,}"), "glpat-" + MARK, ("glpat-",), boundary=True),
     _Rule(re.compile(r"(xox[abposre])-[A-Za-z0-9-]{10,}"), r"\1-" + MARK, ("xox",), boundary=True),
-    _Rule(re.compile(r"https://hooks\.slack\.com/services/[A-Za-z0-9/_-]+"),
-          "https://hooks.slack.com/services/" + MARK, ("hooks.slack.com",)),
+    _Rule(
+        re.compile(r"https://hooks\.slack\.com/services/[A-Za-z0-9/_-]+"),
+        "https://hooks.slack.com/services/" + MARK,
+        ("hooks.slack.com",),
+    ),
     _Rule(re.compile(r"sk-[A-Za-z0-9_-]{16,}"), "sk-" + MARK, ("sk-",), boundary=True),
-    _Rule(re.compile(r"((?:sk|rk|pk)_(?:live|test))_[A-Za-z0-9]{16,}"), r"\1_" + MARK, ("_live_", "_test_"),
-          boundary=True),
+    _Rule(
+        re.compile(r"((?:sk|rk|pk)_(?:live|test))_[A-Za-z0-9]{16,}"),
+        r"\1_" + MARK,
+        ("_live_", "_test_"),
+        boundary=True,
+    ),
     _Rule(re.compile(r"AIza[0-9A-Za-z_-]{30,}"), "AIza" + MARK, ("AIza",), boundary=True),
     _Rule(re.compile(r"hf_[A-Za-z0-9]{30,}"), "hf_" + MARK, ("hf_",), boundary=True),
     _Rule(re.compile(r"npm_[A-Za-z0-9]{30,}"), "npm_" + MARK, ("npm_",), boundary=True),
     # JSON Web Tokens: base64url header (always '{"' -> eyJ), payload and signature
-    _Rule(re.compile(r"eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"), "[REDACTED JWT]", ("eyJ",),
-          boundary=True),
+    _Rule(
+        re.compile(r"eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
+        "[REDACTED JWT]",
+        ("eyJ",),
+        boundary=True,
+    ),
     # tatlock's own scrypt$N$r$p$salt$hash, then crypt(3) hashes as in /etc/shadow ($1$ md5,
     # $5$/$6$ sha, $2b$ bcrypt, $y$ yescrypt, argon2)
-    _Rule(re.compile(r"scrypt\$\d+\$\d+\$\d+\$[A-Za-z0-9+/=]+\$[A-Za-z0-9+/=]+"), "[REDACTED HASH]", ("scrypt$",)),
-    _Rule(re.compile(r"\$(?:1|2[abxy]?|5|6|7|y|gy|sha1|md5|argon2(?:id|i|d))\$[^\s:\"']{8,}"), "[REDACTED HASH]",
-          ("$",)),
+    _Rule(
+        re.compile(r"scrypt\$\d+\$\d+\$\d+\$[A-Za-z0-9+/=]+\$[A-Za-z0-9+/=]+"),
+        "[REDACTED HASH]",
+        ("scrypt$",),
+    ),
+    _Rule(
+        re.compile(r"\$(?:1|2[abxy]?|5|6|7|y|gy|sha1|md5|argon2(?:id|i|d))\$[^\s:\"']{8,}"),
+        "[REDACTED HASH]",
+        ("$",),
+    ),
     # user:password@ in URLs
     _Rule(re.compile(r"://([^/\s:@]+):[^/\s@]+@"), r"://\1:" + MARK + "@", ("://",)),
     # Authorization: Bearer/Basic <token>
-    _Rule(re.compile(r"(?i)\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]{12,}"), r"\1 " + MARK, ("bearer", "basic"),
-          lower=True),
+    _Rule(
+        re.compile(r"(?i)\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]{12,}"),
+        r"\1 " + MARK,
+        ("bearer", "basic"),
+        lower=True,
+    ),
 ]
 
 # password=..., "api_key": "...", token: ...  -- found from the separator, the key checked before it
@@ -106,7 +149,7 @@ def _keyed(text: str, finder: re.Pattern[str], before: re.Pattern[str], window: 
     last = 0
     for m in finder.finditer(text):
         if m.start(1) >= last and before.search(text, max(0, m.start() - window), m.start()):
-            parts += (text[last:m.start(1)], MARK)
+            parts += (text[last : m.start(1)], MARK)
             last = m.end(1)
     if not parts:
         return text
@@ -114,7 +157,9 @@ def _keyed(text: str, finder: re.Pattern[str], before: re.Pattern[str], window: 
     return "".join(parts)
 
 
-_SECRET_KEY_RE = re.compile(r"(?i)pass(?:word|wd|phrase)|api_?key|secret|(?:^|_)token$|^token|credential")
+_SECRET_KEY_RE = re.compile(
+    r"(?i)pass(?:word|wd|phrase)|api_?key|secret|(?:^|_)token$|^token|credential"
+)
 
 _known: set[str] = set()
 _known_lock = threading.Lock()
@@ -174,8 +219,14 @@ def scrub(value: Any, secrets: tuple[str, ...] | list[str] = ()) -> Any:
     if isinstance(value, str):
         return redact(value, secrets)
     if isinstance(value, dict):
-        return {k: (MARK if isinstance(v, str) and v and _SECRET_KEY_RE.search(str(k)) else scrub(v, secrets))
-                for k, v in value.items()}
+        return {
+            k: (
+                MARK
+                if isinstance(v, str) and v and _SECRET_KEY_RE.search(str(k))
+                else scrub(v, secrets)
+            )
+            for k, v in value.items()
+        }
     if isinstance(value, list):
         return [scrub(v, secrets) for v in value]
     if isinstance(value, tuple):

@@ -39,8 +39,10 @@ class KeyringUnavailable(TatlockError):
 def validate_name(name: str) -> str:
     if not isinstance(name, str) or not NAME_RE.fullmatch(name):
         shown = name[:80] if isinstance(name, str) and name else "(empty)"
-        raise UsageError(f"invalid secret name {shown!r}: use 1-64 lowercase letters, digits or '_', "
-                         "starting with a letter (e.g. api_key, weather)")
+        raise UsageError(
+            f"invalid secret name {shown!r}: use 1-64 lowercase letters, digits or '_', "
+            "starting with a letter (e.g. api_key, weather)"
+        )
     return name
 
 
@@ -55,8 +57,10 @@ def require_keyring(name: str, *, deleting: bool = False) -> Any:
     problem = backend_problem()
     if problem:
         if deleting:
-            raise KeyringUnavailable(f"{problem}, so there is nothing to delete (a secret given as "
-                                     f"{env_var(name)} goes away when that variable is unset)")
+            raise KeyringUnavailable(
+                f"{problem}, so there is nothing to delete (a secret given as "
+                f"{env_var(name)} goes away when that variable is unset)"
+            )
         raise KeyringUnavailable(f"{problem}: set the environment variable {env_var(name)} instead")
     import keyring
 
@@ -75,7 +79,8 @@ def backend_problem() -> str | None:
     except Exception as exc:
         return f"the OS keyring cannot be loaded ({_short(exc)})"
     if isinstance(kr, (fail.Keyring, null.Keyring)) or (
-            isinstance(kr, chainer.ChainerBackend) and not kr.backends):
+        isinstance(kr, chainer.ChainerBackend) and not kr.backends
+    ):
         return "no OS keyring is available here (Secret Service, macOS Keychain or Windows Credential Locker)"
     return None
 
@@ -89,10 +94,13 @@ def _failure(name: str, what: str, exc: BaseException) -> TatlockError:
     from keyring.errors import NoKeyringError
 
     if isinstance(exc, NoKeyringError):
-        return KeyringUnavailable(f"no OS keyring is available here: set the environment variable "
-                                  f"{env_var(name)} instead")
-    return TatlockError(f"the OS keyring could not {what} ({_short(exc)}); the environment variable "
-                        f"{env_var(name)} can be used instead")
+        return KeyringUnavailable(
+            f"no OS keyring is available here: set the environment variable {env_var(name)} instead"
+        )
+    return TatlockError(
+        f"the OS keyring could not {what} ({_short(exc)}); the environment variable "
+        f"{env_var(name)} can be used instead"
+    )
 
 
 def _call(name: str, what: str, fn, *args):
@@ -103,14 +111,16 @@ def _call(name: str, what: str, fn, *args):
 
 
 # set/get/delete are the verbs of `tatlock secret`; the builtin ``set`` is not used in this module
-def set(name: str, value: str, paths: "Paths | None" = None) -> None:  # noqa: A001
+def set(name: str, value: str, paths: Paths | None = None) -> None:
     """Store ``value`` as secret ``name`` in the OS keyring (KeyringUnavailable without one)."""
     validate_name(name)
     if not isinstance(value, str) or not value.strip():
         raise UsageError("the secret is empty; nothing was stored")
     value = value.strip("\r\n")
     if len(value) > MAX_VALUE or any(ord(c) < 32 and c != "\t" for c in value):
-        raise UsageError(f"the secret must be one line of at most {MAX_VALUE} characters; nothing was stored")
+        raise UsageError(
+            f"the secret must be one line of at most {MAX_VALUE} characters; nothing was stored"
+        )
     kr = require_keyring(name)
     _call(name, "store the secret", kr.set_password, SERVICE, name, value)
     register_secret(value)
@@ -119,7 +129,7 @@ def set(name: str, value: str, paths: "Paths | None" = None) -> None:  # noqa: A
         _write_index(paths, [*names, name])
 
 
-def get(name: str, paths: "Paths | None" = None) -> str | None:
+def get(name: str, paths: Paths | None = None) -> str | None:
     """Secret ``name``: its environment variable, else the keyring when tatlock set it there
     (its index of names says so: a start with no secrets never loads keyring); None when
     neither has it (also when there is no keyring). The value is registered for redaction."""
@@ -138,17 +148,20 @@ def in_keyring(name: str) -> bool:
         return False
     import keyring
 
-    return _call(name, "read the secret", keyring.get_password, SERVICE, validate_name(name)) is not None
+    return (
+        _call(name, "read the secret", keyring.get_password, SERVICE, validate_name(name))
+        is not None
+    )
 
 
 def where(name: str) -> str | None:
-    """"environment" or "keyring" for where secret ``name`` is found, or None."""
+    """ "environment" or "keyring" for where secret ``name`` is found, or None."""
     if os.environ.get(env_var(name)):
         return "environment"
     return "keyring" if in_keyring(name) else None
 
 
-def delete(name: str, paths: "Paths | None" = None) -> None:
+def delete(name: str, paths: Paths | None = None) -> None:
     """Remove secret ``name`` from the keyring; NotFound when it has none."""
     validate_name(name)
     kr = require_keyring(name, deleting=True)
@@ -165,11 +178,15 @@ def delete(name: str, paths: "Paths | None" = None) -> None:
 
 
 def _not_found(name: str) -> str:
-    hint = f" (it is set in the environment variable {env_var(name)})" if os.environ.get(env_var(name)) else ""
+    hint = (
+        f" (it is set in the environment variable {env_var(name)})"
+        if os.environ.get(env_var(name))
+        else ""
+    )
     return f"no secret {name!r} in the OS keyring{hint}"
 
 
-def _index_path(paths: "Paths | None") -> Path:
+def _index_path(paths: Paths | None) -> Path:
     if paths is None:
         from tatlock.paths import Paths
 
@@ -177,7 +194,7 @@ def _index_path(paths: "Paths | None") -> Path:
     return paths.config_dir / INDEX_FILE
 
 
-def _index(paths: "Paths | None" = None) -> list[str]:
+def _index(paths: Paths | None = None) -> list[str]:
     """Names of the secrets set through tatlock (the values are only in the keyring)."""
     try:
         text = _index_path(paths).read_text(encoding="utf-8")
@@ -186,7 +203,7 @@ def _index(paths: "Paths | None" = None) -> list[str]:
     return [n for n in dict.fromkeys(text.split()) if NAME_RE.fullmatch(n)]
 
 
-def _write_index(paths: "Paths | None", names: list[str]) -> None:
+def _write_index(paths: Paths | None, names: list[str]) -> None:
     from tatlock.files import write_private
 
     path = _index_path(paths)
@@ -199,20 +216,20 @@ def _write_index(paths: "Paths | None", names: list[str]) -> None:
         pass
 
 
-def names(paths: "Paths | None" = None) -> list[str]:
+def names(paths: Paths | None = None) -> list[str]:
     """Names of the secrets tatlock knows: set through tatlock, or in the environment."""
     found = dict.fromkeys(_index(paths))
     if os.environ.get("TATLOCK_API_KEY"):
         found["api_key"] = None
     for var, value in os.environ.items():
         if var.startswith("TATLOCK_SECRET_") and value:
-            n = var[len("TATLOCK_SECRET_"):].lower()
+            n = var[len("TATLOCK_SECRET_") :].lower()
             if NAME_RE.fullmatch(n):
                 found[n] = None
     return sorted(found)
 
 
-def known_values(cfg: "Config | None" = None) -> tuple[str, ...]:
+def known_values(cfg: Config | None = None) -> tuple[str, ...]:
     """Every secret value tatlock knows (config api_key, environment, keyring), registered
     process-wide so debug logs and tool results withhold them. Call once at open. The keyring
     is loaded only when secrets were set through tatlock; one that fails is skipped (the

@@ -6,20 +6,20 @@ import datetime as dt
 
 
 def utcnow() -> dt.datetime:
-    return dt.datetime.now(dt.timezone.utc)
+    return dt.datetime.now(dt.UTC)
 
 
 def iso(moment: dt.datetime | None = None) -> str:
     moment = moment or utcnow()
     if moment.tzinfo is None:
         moment = moment.astimezone()  # naive means local
-    return moment.astimezone(dt.timezone.utc).isoformat(timespec="seconds")
+    return moment.astimezone(dt.UTC).isoformat(timespec="seconds")
 
 
 def parse(text: str) -> dt.datetime:
     moment = dt.datetime.fromisoformat(text)
     if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=dt.timezone.utc)
+        moment = moment.replace(tzinfo=dt.UTC)
     return moment
 
 

@@ -17,12 +17,27 @@ from typing import TYPE_CHECKING, Any
 from tatlock.commands.common import open_butler
 from tatlock.commands.signals import Stopped
 from tatlock.errors import UsageError
-from tatlock.text import inert, inert_json, inert_line
 from tatlock.events import (
-    AnswerReplaced, AnswerToken, CompactionFailed, CompactionFinished, CompactionStarted, Decision, ErrorEvent,
-    Event, FactsKept, GuardFired, MessageStored, Notice, PhaseFinished, QualityVerdict, ToolCalled, ToolResult,
-    TurnCancelled, TurnFinished,
+    AnswerReplaced,
+    AnswerToken,
+    CompactionFailed,
+    CompactionFinished,
+    CompactionStarted,
+    Decision,
+    ErrorEvent,
+    Event,
+    FactsKept,
+    GuardFired,
+    MessageStored,
+    Notice,
+    PhaseFinished,
+    QualityVerdict,
+    ToolCalled,
+    ToolResult,
+    TurnCancelled,
+    TurnFinished,
 )
+from tatlock.text import inert, inert_json, inert_line
 
 if TYPE_CHECKING:  # pragma: no cover
     from tatlock.butler import Butler
@@ -44,7 +59,10 @@ def read_input(args: argparse.Namespace) -> tuple[str, str | None]:
         piped = piped if piped.strip() else None
     if not question:
         if not piped:
-            raise UsageError('give a question, e.g. `tatlock ask "What is the capital of France?"`, or pipe one in')
+            raise UsageError(
+                'give a question, e.g. `tatlock ask "What is the capital of France?"`, or pipe one '
+                "in"
+            )
         return piped.strip(), None
     return question, piped
 
@@ -59,25 +77,35 @@ def trace(ev: Event) -> str | None:
         return f"[guard] rules: {ev.reason}"
     if isinstance(ev, Decision):
         return f"[decision] {ev.route}{' / ' + ev.guard if ev.guard else ''} (by {ev.source})" + (
-            f", tools {', '.join(ev.tools)}" if ev.tools else "")
+            f", tools {', '.join(ev.tools)}" if ev.tools else ""
+        )
     if isinstance(ev, ToolCalled):
         return f"[tool] {ev.name}({json.dumps(ev.arguments, ensure_ascii=False)})"
     if isinstance(ev, ToolResult):
         return f"[tool] {ev.name} {'ok' if ev.ok else 'failed'} in {ev.ms:.0f} ms"
     if isinstance(ev, QualityVerdict):
-        return f"[quality] {ev.verdict}{':' + ev.fallback_type if ev.fallback_type else ''}" + (
-            f" ({'; '.join(ev.checks)})" if ev.checks else "") + (" by model" if ev.by_model else "")
+        return (
+            f"[quality] {ev.verdict}{':' + ev.fallback_type if ev.fallback_type else ''}"
+            + (f" ({'; '.join(ev.checks)})" if ev.checks else "")
+            + (" by model" if ev.by_model else "")
+        )
     if isinstance(ev, CompactionStarted):
         return f"[compaction] messages {ev.from_message}-{ev.up_to_message} started"
     if isinstance(ev, CompactionFinished):
-        how = "" if ev.how == "model" else f" ({'repaired' if ev.how == 'repaired' else 'extracted'}: {ev.why})"
+        how = (
+            ""
+            if ev.how == "model"
+            else f" ({'repaired' if ev.how == 'repaired' else 'extracted'}: {ev.why})"
+        )
         return f"[compaction] messages {ev.from_message}-{ev.up_to_message} done in {ev.ms:.0f} ms{how}"
     if isinstance(ev, CompactionFailed):
         return f"[compaction] failed: {ev.reason}"
     if isinstance(ev, Notice):
         return f"[note] {ev.message}"
     if isinstance(ev, FactsKept):
-        return "[facts] kept " + "; ".join(f"{f['key']} = {f['value']} ({f['status']})" for f in ev.facts)
+        return "[facts] kept " + "; ".join(
+            f"{f['key']} = {f['value']} ({f['status']})" for f in ev.facts
+        )
     if isinstance(ev, TurnCancelled):
         return "[turn] cancelled"
     return None
@@ -146,7 +174,9 @@ def run(args: argparse.Namespace) -> int:
             unsubscribe()
             if note:
                 err.write(f"tatlock: {inert_line(note)}\n")
-        except Stopped as exc:  # a signal while closing: leave now (what is left is the next housekeeper's)
+        except (
+            Stopped
+        ) as exc:  # a signal while closing: leave now (what is left is the next housekeeper's)
             exc.reported = code is not None and code >= 128  # the turn's end already said why
             raise
 
@@ -161,11 +191,17 @@ def _tracer(err: Any):
     return on_event
 
 
-def _ask(butler: "Butler", args: argparse.Namespace, question: str, material: str | None) -> int:
+def _ask(butler: Butler, args: argparse.Namespace, question: str, material: str | None) -> int:
     out, err = sys.stdout, sys.stderr
     screen = _Screen(out)
-    turn = butler.turn(question, room_id="cli", conversation_id=args.conversation, new=args.new,
-                       material=material, system=args.system)
+    turn = butler.turn(
+        question,
+        room_id="cli",
+        conversation_id=args.conversation,
+        new=args.new,
+        material=material,
+        system=args.system,
+    )
     final: Event | None = None
     interrupted: KeyboardInterrupt | None = None  # Ctrl-C, or SIGTERM/SIGHUP (signals.Stopped)
     saved = False  # the question reached memory
@@ -175,8 +211,10 @@ def _ask(butler: "Butler", args: argparse.Namespace, question: str, material: st
         try:
             ev = next(events, None)
         except KeyboardInterrupt as exc:
-            if interrupted is not None:  # a second one: leave now (the cancelled turn is still stored
-                raise                    # while the butler closes)
+            if (
+                interrupted is not None
+            ):  # a second one: leave now (the cancelled turn is still stored
+                raise  # while the butler closes)
             interrupted = exc
             turn.cancel()
             events = turn.follow(seen)  # the interrupted reader is spent: go on where it stopped
@@ -200,39 +238,87 @@ def _ask(butler: "Butler", args: argparse.Namespace, question: str, material: st
     conversation_id = turn.conversation_id
     if isinstance(final, TurnFinished):
         if args.json:
-            out.write(inert_json(json.dumps({
-                "answer": final.answer, "conversation_id": final.conversation_id, "route": final.route,
-                "guard": final.guard, "tools": final.tools, "quality": final.quality,
-                "phases": final.phases, "topics": final.topics, "ms": final.ms,
-            }, ensure_ascii=False)) + "\n")
+            out.write(
+                inert_json(
+                    json.dumps(
+                        {
+                            "answer": final.answer,
+                            "conversation_id": final.conversation_id,
+                            "route": final.route,
+                            "guard": final.guard,
+                            "tools": final.tools,
+                            "quality": final.quality,
+                            "phases": final.phases,
+                            "topics": final.topics,
+                            "ms": final.ms,
+                        },
+                        ensure_ascii=False,
+                    )
+                )
+                + "\n"
+            )
         else:
             screen.final(final.answer)
-        if isinstance(interrupted, Stopped):  # the signal came as the answer ended: it is whole, and saved
-            err.write(f"tatlock: stopped by {interrupted.name} (the answer was complete and is saved)\n")
+        if isinstance(
+            interrupted, Stopped
+        ):  # the signal came as the answer ended: it is whole, and saved
+            err.write(
+                f"tatlock: stopped by {interrupted.name} (the answer was complete and is saved)\n"
+            )
             return interrupted.code
         return 0
     if isinstance(final, TurnCancelled):
         try:
             _say_cancelled(out, err, screen, args, final, conversation_id, interrupted)
-        except OSError:  # the terminal went away (SIGHUP): the partial answer is stored all the same
+        except (
+            OSError
+        ):  # the terminal went away (SIGHUP): the partial answer is stored all the same
             pass
         return interrupted.code if isinstance(interrupted, Stopped) else 130
     return _failed(out, err, screen, args, final, conversation_id, saved)
 
 
-def _say_cancelled(out: Any, err: Any, screen: _Screen, args: argparse.Namespace, final: TurnCancelled,
-                   conversation_id: int, interrupted: KeyboardInterrupt | None) -> None:
+def _say_cancelled(
+    out: Any,
+    err: Any,
+    screen: _Screen,
+    args: argparse.Namespace,
+    final: TurnCancelled,
+    conversation_id: int,
+    interrupted: KeyboardInterrupt | None,
+) -> None:
     if args.json:
-        out.write(inert_json(json.dumps({"cancelled": True, "partial": final.partial,
-                                         "conversation_id": conversation_id}, ensure_ascii=False)) + "\n")
+        out.write(
+            inert_json(
+                json.dumps(
+                    {
+                        "cancelled": True,
+                        "partial": final.partial,
+                        "conversation_id": conversation_id,
+                    },
+                    ensure_ascii=False,
+                )
+            )
+            + "\n"
+        )
     elif final.partial:
         screen.final(final.partial)
     how = f"stopped by {interrupted.name}" if isinstance(interrupted, Stopped) else "cancelled"
-    err.write(f"tatlock: {how} (what was said is saved, marked cancelled, in conversation {conversation_id})\n")
+    err.write(
+        f"tatlock: {how} (what was said is saved, marked cancelled, in conversation "
+        f"{conversation_id})\n"
+    )
 
 
-def _failed(out: Any, err: Any, screen: _Screen, args: argparse.Namespace, final: Event | None,
-            conversation_id: int, saved: bool) -> int:
+def _failed(
+    out: Any,
+    err: Any,
+    screen: _Screen,
+    args: argparse.Namespace,
+    final: Event | None,
+    conversation_id: int,
+    saved: bool,
+) -> int:
     from tatlock.commands.common import cli_hint
 
     message = final.message if isinstance(final, ErrorEvent) else "the turn ended without an answer"
@@ -241,7 +327,10 @@ def _failed(out: Any, err: Any, screen: _Screen, args: argparse.Namespace, final
         out.write("\n")
     if args.json:
         out.write(json.dumps({"error": message, "conversation_id": conversation_id}) + "\n")
-    where = (f"your question is saved in conversation {conversation_id}" if saved else
-             "your question could not be saved")
+    where = (
+        f"your question is saved in conversation {conversation_id}"
+        if saved
+        else "your question could not be saved"
+    )
     err.write(f"tatlock: {inert(message)}{f' ({inert(hint)})' if hint else ''} ({where})\n")
     return 1

@@ -10,12 +10,20 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Callable
+from collections.abc import Callable
 
 from tatlock.commands.common import open_butler
 from tatlock.commands.signals import Stopped
+from tatlock.events import (
+    AnswerReplaced,
+    AnswerToken,
+    ErrorEvent,
+    MessageStored,
+    Notice,
+    TurnCancelled,
+    TurnFinished,
+)
 from tatlock.text import inert, inert_line
-from tatlock.events import AnswerReplaced, AnswerToken, ErrorEvent, MessageStored, Notice, TurnCancelled, TurnFinished
 from tatlock.turn import Turn
 
 HELP = "Type a message and press Enter. /new starts a new conversation; /quit, Ctrl-D or Ctrl-C leaves."
@@ -105,8 +113,11 @@ def _show(turn: Turn) -> bool:
             print(f"\ntatlock: {inert(ev.message)}{hint} ({where})", file=sys.stderr)
         elif isinstance(ev, TurnCancelled):
             if isinstance(cancelling, Stopped):
-                print(f"\ntatlock: stopped by {cancelling.name} (what was said is kept, marked cancelled)",
-                      file=sys.stderr)
+                print(
+                    f"\ntatlock: stopped by {cancelling.name} (what was said is kept, marked "
+                    f"cancelled)",
+                    file=sys.stderr,
+                )
             else:
                 print("\n(cancelled: what was said is kept, marked cancelled)", file=sys.stderr)
         elif isinstance(ev, TurnFinished):

@@ -5,8 +5,9 @@ from __future__ import annotations
 import shutil
 import sys
 import textwrap
+from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING
 
 from tatlock.errors import UsageError
 
@@ -14,12 +15,13 @@ if TYPE_CHECKING:  # pragma: no cover
     from tatlock.butler import Butler
 
 
-def open_butler(user: str | None = None, *, model: str | None = None, interface: str = "cli") -> "Butler":
+def open_butler(
+    user: str | None = None, *, model: str | None = None, interface: str = "cli"
+) -> Butler:
     """The butler for ``--user`` (default: the configured user). A name given with ``--user``
     must exist already, so that a typo never starts a new, empty memory. Notices from opening
     (files made private) go to stderr once."""
     from tatlock.butler import open_butler as open_
-
     from tatlock.events import Notice
     from tatlock.text import inert_line
 
@@ -60,7 +62,9 @@ def clip(text: str, room: int) -> str:
 
 
 def wrap(text: str, indent: str = "  ") -> str:
-    return textwrap.fill(text, width=min(width(), 100), initial_indent=indent, subsequent_indent=indent)
+    return textwrap.fill(
+        text, width=min(width(), 100), initial_indent=indent, subsequent_indent=indent
+    )
 
 
 def read_arg(text: str) -> str:
@@ -75,7 +79,9 @@ def read_arg(text: str) -> str:
         raise UsageError("stdin is not UTF-8 text") from None
 
 
-MAX_PERSONA_BYTES = 4 << 20  # a persona file: 50 instructions of 2,000 characters fit many times over
+MAX_PERSONA_BYTES = (
+    4 << 20
+)  # a persona file: 50 instructions of 2,000 characters fit many times over
 
 
 def read_input(name: str, *, limit: int, what: str) -> str:
@@ -101,7 +107,9 @@ def confirm(question: str, *, yes: bool) -> bool:
     if yes:
         return True
     if not sys.stdin.isatty():
-        raise UsageError(f"{question.rstrip('?')}: add --yes to confirm (there is no terminal to ask on)")
+        raise UsageError(
+            f"{question.rstrip('?')}: add --yes to confirm (there is no terminal to ask on)"
+        )
     from tatlock.text import inert_line
 
     try:  # the question can quote stored text (a conversation's title): shown inert

@@ -33,8 +33,12 @@ def run(args: argparse.Namespace) -> int:
     if action == "path":
         out(str(paths.config_file))
         if not paths.config_file.exists():
-            print("tatlock: (it does not exist yet: `tatlock config set NAME VALUE` or `tatlock config edit` "
-                  "makes it)", file=sys.stderr)
+            print(
+                "tatlock: (it does not exist yet: `tatlock config set NAME VALUE` or `tatlock "
+                "config edit` "
+                "makes it)",
+                file=sys.stderr,
+            )
         return 0
     if action == "edit":
         return _edit(paths)
@@ -82,7 +86,9 @@ def _value(cfg: Config, name: str) -> tuple[Any, str]:
         if not key:
             return None, "not set (`tatlock secret set api_key` keeps it in the OS keyring)"
     value = getattr(cfg, name)
-    if where is None or (name == "user" and not where.startswith("$") and where != str(cfg.paths.config_file)):
+    if where is None or (
+        name == "user" and not where.startswith("$") and where != str(cfg.paths.config_file)
+    ):
         try:
             return value if value is not None else _default(cfg, name), _default_source(cfg, name)
         except ValueError as exc:  # the hardware tier cannot be told: `tatlock doctor` says more
@@ -116,10 +122,14 @@ def _default_source(cfg: Config, name: str) -> str:
     if name == "user":
         why = cfg.source.get("user", "")
         return "default: your login name" if not why.startswith("default: ") else why
-    described = {"timezone": "default: the system's", "allowed_paths": "default: the current folder, "
-                 "~/Documents, ~/Downloads", "anchor_id": "default: the user", "anchor_name":
-                 "default: from the user's name", "vision_model": "default: none (images need one)",
-                 "embedding_model": "default: semantic recall on (`off` for keyword search alone)"}
+    described = {
+        "timezone": "default: the system's",
+        "allowed_paths": "default: the current folder, ~/Documents, ~/Downloads",
+        "anchor_id": "default: the user",
+        "anchor_name": "default: from the user's name",
+        "vision_model": "default: none (images need one)",
+        "embedding_model": "default: semantic recall on (`off` for keyword search alone)",
+    }
     return described.get(name, "default")
 
 
@@ -144,19 +154,33 @@ def _list(paths: Paths, *, as_json: bool) -> int:
             where += f"; config.toml says {_text(name, tuple(raw) if isinstance(raw, list) else raw) or repr(raw)}"
         rows.append((name, _text(name, value), where, env_var))
     if as_json:
-        out(json.dumps([{"name": n, "value": v or None, "from": w, "environment": e} for n, v, w, e in rows],
-                       indent=2, ensure_ascii=False))
+        out(
+            json.dumps(
+                [
+                    {"name": n, "value": v or None, "from": w, "environment": e}
+                    for n, v, w, e in rows
+                ],
+                indent=2,
+                ensure_ascii=False,
+            )
+        )
         return 0
     exists = paths.config_file.exists()
-    out(f"config file: {paths.config_file}" + ("" if exists else " (not there yet: every setting is a default)"))
+    out(
+        f"config file: {paths.config_file}"
+        + ("" if exists else " (not there yet: every setting is a default)")
+    )
     width = max(len(v) for _, v, _, _ in rows)
     width = min(max(width, 5), 40)
     out(f"{'SETTING':<17} {'VALUE':<{width}} FROM")
     for name, value, where, _ in rows:
         shown = value if len(value) <= width else value[: width - 1] + "…"
         out(f"{name:<17} {shown or '-':<{width}} {where}")
-    out("Change one with `tatlock config set NAME VALUE`, remove it with `tatlock config unset NAME`; "
-        "the environment wins over config.toml.")
+    out(
+        "Change one with `tatlock config set NAME VALUE`, remove it with `tatlock config unset "
+        "NAME`; "
+        "the environment wins over config.toml."
+    )
     return 0
 
 
@@ -174,8 +198,10 @@ def _get(name: str) -> int:
     value, where = _value(cfg, name)
     if name == SECRET:
         if value:
-            raise UsageError(f"api_key is set ({where}) and is never shown here; `tatlock secret get api_key "
-                             "--show` shows the keyring's")
+            raise UsageError(
+                f"api_key is set ({where}) and is never shown here; `tatlock secret get api_key "
+                "--show` shows the keyring's"
+            )
         print(f"tatlock: api_key is {where}", file=sys.stderr)
         return 1
     text = _text(name, value)
@@ -191,8 +217,10 @@ def _get(name: str) -> int:
 
 def _set(paths: Paths, name: str, words: list[str]) -> int:
     if name == SECRET:
-        raise UsageError("api_key is a secret and tatlock never writes one to a file: `tatlock secret set "
-                         "api_key` keeps it in the OS keyring (or set TATLOCK_API_KEY)")
+        raise UsageError(
+            "api_key is a secret and tatlock never writes one to a file: `tatlock secret set "
+            "api_key` keeps it in the OS keyring (or set TATLOCK_API_KEY)"
+        )
     if len(words) > 1 and name != "allowed_paths":
         raise UsageError(f"{name} takes one value: quote it if it has spaces")
     old = configfile.read(paths.config_file)
@@ -205,9 +233,14 @@ def _set(paths: Paths, name: str, words: list[str]) -> int:
     out(f"{name} = {value} in {paths.config_file}")
     _overridden(name)
     if name == "backend" and shown == "openai" and "base_url" not in _file_values(paths):
-        print("tatlock: next: `tatlock config set base_url URL` (now the default, http://127.0.0.1:8080/v1: "
-              "llama-server's; LM Studio http://127.0.0.1:1234/v1, vLLM http://127.0.0.1:8000/v1), then "
-              "`tatlock doctor`", file=sys.stderr)
+        print(
+            "tatlock: next: `tatlock config set base_url URL` (now the default, "
+            "http://127.0.0.1:8080/v1: "
+            "llama-server's; LM Studio http://127.0.0.1:1234/v1, vLLM http://127.0.0.1:8000/v1), "
+            "then "
+            "`tatlock doctor`",
+            file=sys.stderr,
+        )
     return 0
 
 
@@ -223,7 +256,10 @@ def _unset(paths: Paths, name: str) -> int:
     cfg = load(env={}, paths=paths)
     value, where = _value(cfg, name)
     now = _text(name, value)
-    out(f"removed {name} from {paths.config_file}" + (f"; now {now} ({where})" if now else f"; now {where}"))
+    out(
+        f"removed {name} from {paths.config_file}"
+        + (f"; now {now} ({where})" if now else f"; now {where}")
+    )
     _overridden(name)
     return 0
 
@@ -239,7 +275,10 @@ def _check(paths: Paths, text: str) -> None:
 def _overridden(name: str) -> None:
     var = Config.ENV[name]
     if os.environ.get(var):
-        print(f"tatlock: note: {var} is set in the environment and wins over config.toml", file=sys.stderr)
+        print(
+            f"tatlock: note: {var} is set in the environment and wins over config.toml",
+            file=sys.stderr,
+        )
 
 
 # -- edit ---------------------------------------------------------------------------------
@@ -249,8 +288,10 @@ def _edit(paths: Paths) -> int:
     editor = os.environ.get("VISUAL") or os.environ.get("EDITOR")
     path = paths.config_file
     if not editor:
-        raise UsageError(f"set $VISUAL or $EDITOR to edit {path}, or change one setting with "
-                         "`tatlock config set NAME VALUE`")
+        raise UsageError(
+            f"set $VISUAL or $EDITOR to edit {path}, or change one setting with "
+            "`tatlock config set NAME VALUE`"
+        )
     old = configfile.read(path)
     text = old or TEMPLATE
     while True:
@@ -265,7 +306,9 @@ def _edit(paths: Paths) -> int:
                 continue
             kept = path.with_name(path.name + ".rejected")
             configfile.write(kept, text)
-            raise ConfigError(f"{exc.message}; {path.name} was not changed (your edit is kept in {kept})") from None
+            raise ConfigError(
+                f"{exc.message}; {path.name} was not changed (your edit is kept in {kept})"
+            ) from None
         configfile.write(path, text)
         out(f"saved {path}")
         return 0
@@ -295,7 +338,9 @@ def _run_editor(editor: str, path: Path, text: str) -> str:
         except (FileNotFoundError, PermissionError):
             raise TatlockError(f"editor not found: {editor}; nothing changed") from None
         if result.returncode != 0:
-            raise TatlockError(f"the editor exited with status {result.returncode}; nothing changed")
+            raise TatlockError(
+                f"the editor exited with status {result.returncode}; nothing changed"
+            )
         try:
             return Path(tmp).read_text(encoding="utf-8")
         except UnicodeDecodeError:
@@ -316,7 +361,8 @@ TEMPLATE = """\
 # keep_alive = "30m"
 # tier = "auto"                           # low, medium, high or auto
 # compact_interval = 40                   # messages
-# answer_form = "json"                    # or "plain": where a direct answer is written (default: by tier)
+# answer_form = "json"                    # or "plain": where a direct answer is written (default:
+# by tier)
 # context_size = 4096                     # tokens
 # timezone = "Europe/London"
 # allowed_paths = [".", "~/Documents", "~/Downloads"]

@@ -48,8 +48,10 @@ def doctor(args: argparse.Namespace) -> int:
             for n, step in enumerate(_fixes(c, cfg)):
                 out(f"  {'':<18} {'fix:' if n == 0 else 'or: '} {step}")
         if c.name == "config":
-            out(f"  {'':<18} `tatlock config` shows every setting and where it comes from; "
-                "`tatlock config set NAME VALUE` changes one")
+            out(
+                f"  {'':<18} `tatlock config` shows every setting and where it comes from; "
+                "`tatlock config set NAME VALUE` changes one"
+            )
     out("all good" if not problems else f"{problems} problem(s) found")
     return 0 if not problems else 1
 
@@ -60,8 +62,11 @@ def _fixes(c: Check, cfg: Config) -> list[str]:
     if c.name == "server" and c.kind == "unreachable":
         return ways_forward(cfg)
     if c.kind == "model":
-        steps = [f"pull it: `tatlock setup` (or `ollama pull {cfg.model_name}`)" if cfg.backend == "ollama"
-                 else c.hint or "load it in the server"]
+        steps = [
+            f"pull it: `tatlock setup` (or `ollama pull {cfg.model_name}`)"
+            if cfg.backend == "ollama"
+            else c.hint or "load it in the server"
+        ]
         if c.choices:
             steps.append(f"use a model the server has: `tatlock config set model {c.choices[0]}`")
         return steps
@@ -81,24 +86,41 @@ def ways_forward(cfg: Config) -> list[str]:
     if cfg.backend == "ollama":
         exe = shutil.which("ollama")
         if exe:
-            first = (f"start Ollama with `ollama serve` (it is installed: {exe}; {OLLAMA_SITE} has its guide), "
-                     "then `tatlock setup` pulls the model")
+            first = (
+                f"start Ollama with `ollama serve` (it is installed: {exe}; {OLLAMA_SITE} has its "
+                f"guide), "
+                "then `tatlock setup` pulls the model"
+            )
         else:
-            how = " (`curl -fsSL https://ollama.com/install.sh | sh`)" if sys.platform.startswith("linux") else ""
-            first = (f"Ollama is not installed here: install it from {OLLAMA_SITE}{how}, start it with "
-                     "`ollama serve`, then `tatlock setup` pulls the model")
+            how = (
+                " (`curl -fsSL https://ollama.com/install.sh | sh`)"
+                if sys.platform.startswith("linux")
+                else ""
+            )
+            first = (
+                f"Ollama is not installed here: install it from {OLLAMA_SITE}{how}, start it with "
+                "`ollama serve`, then `tatlock setup` pulls the model"
+            )
         steps = [first]
         if "ollama_host" in cfg.source:
-            steps.append(f"check the address: ollama_host is {cfg.ollama_host} (from {cfg.source['ollama_host']})")
-        steps.append("use llama-server, LM Studio or vLLM instead: `tatlock config set backend openai`, then "
-                     f"`tatlock config set base_url URL` ({SERVERS})")
+            steps.append(
+                f"check the address: ollama_host is {cfg.ollama_host} (from "
+                f"{cfg.source['ollama_host']})"
+            )
+        steps.append(
+            "use llama-server, LM Studio or vLLM instead: `tatlock config set backend openai`, then "
+            f"`tatlock config set base_url URL` ({SERVERS})"
+        )
         return steps
     port = urlsplit(cfg.base_url).port or 8080
-    return [f"start your server at {cfg.base_url} (e.g. `llama-server -m MODEL.gguf --port {port}`, LM Studio's "
-            f"local server, `vllm serve MODEL --port {port}`), or point tatlock at it: "
-            f"`tatlock config set base_url URL` ({SERVERS})",
-            f"use Ollama instead: install it from {OLLAMA_SITE}, start it with `ollama serve`, then "
-            "`tatlock config set backend ollama` and `tatlock setup`"]
+    return [
+        f"start your server at {cfg.base_url} (e.g. `llama-server -m MODEL.gguf --port {port}`, LM "
+        f"Studio's "
+        f"local server, `vllm serve MODEL --port {port}`), or point tatlock at it: "
+        f"`tatlock config set base_url URL` ({SERVERS})",
+        f"use Ollama instead: install it from {OLLAMA_SITE}, start it with `ollama serve`, then "
+        "`tatlock config set backend ollama` and `tatlock setup`",
+    ]
 
 
 def setup(args: argparse.Namespace) -> int:
@@ -129,13 +151,18 @@ def _pull_embedding_model(butler: Butler) -> str:
     if not name or name.lower() in OFF:
         return ""
     bar = _ProgressLine(sys.stderr)
-    sys.stderr.write(f"pulling {name} (for memory search by meaning) from {butler.cfg.ollama_host}\n")
+    sys.stderr.write(
+        f"pulling {name} (for memory search by meaning) from {butler.cfg.ollama_host}\n"
+    )
     try:
         butler.models.pull(name, on_progress=bar.update)
     except BackendError as exc:
         bar.done()
-        sys.stderr.write(f"tatlock: {inert_line(exc.message)}; memory search uses keywords alone until it is there "
-                         "(run `tatlock setup` again, or `tatlock config set embedding_model off`)\n")
+        sys.stderr.write(
+            f"tatlock: {inert_line(exc.message)}; memory search uses keywords alone until it is "
+            f"there "
+            "(run `tatlock setup` again, or `tatlock config set embedding_model off`)\n"
+        )
         return ""
     bar.done()
     return f", and {name} for memory search"
@@ -149,18 +176,32 @@ def _setup_openai(butler: Butler, model: str) -> int:
         _cannot(butler.cfg, st, "and with backend openai tatlock cannot pull models")
         return 1
     if st.listed:
-        out(f"{model} is served by {st.where}: nothing to pull (backend openai: the server loads its models)")
+        out(
+            f"{model} is served by {st.where}: nothing to pull (backend openai: the server loads "
+            f"its models)"
+        )
         return 0
     if st.note:
         out(f"{st.note}: nothing to pull (backend openai: the server loads its models)")
         return 0
     err = sys.stderr
-    err.write(f"tatlock: {inert_line(st.problem or model)}; with backend openai tatlock cannot pull models\n")
-    err.write(f"  fix: load {inert_line(model)} in the server (llama-server -m FILE.gguf, LM Studio's Load, "
-              "vllm serve NAME)\n")
+    err.write(
+        f"tatlock: {inert_line(st.problem or model)}; with backend openai tatlock cannot pull "
+        f"models\n"
+    )
+    err.write(
+        f"  fix: load {inert_line(model)} in the server (llama-server -m FILE.gguf, LM Studio's "
+        f"Load, "
+        "vllm serve NAME)\n"
+    )
     if st.models:
-        err.write(f"  or:  use a model it has: `tatlock config set model {inert_line(st.models[0])}`\n")
-    err.write("  or:  use Ollama, which pulls models: `tatlock config set backend ollama`, then `tatlock setup`\n")
+        err.write(
+            f"  or:  use a model it has: `tatlock config set model {inert_line(st.models[0])}`\n"
+        )
+    err.write(
+        "  or:  use Ollama, which pulls models: `tatlock config set backend ollama`, then `tatlock "
+        "setup`\n"
+    )
     return 1
 
 
@@ -169,7 +210,9 @@ def _cannot(cfg: Config, st: ModelStatus, why: str) -> None:
     err = sys.stderr
     if st.kind != "unreachable":  # it answered, but not as a model server should
         hint = f" ({st.hint})" if st.hint else ""
-        err.write(f"tatlock: {inert_line(st.problem or 'the model server failed')}{inert_line(hint)}\n")
+        err.write(
+            f"tatlock: {inert_line(st.problem or 'the model server failed')}{inert_line(hint)}\n"
+        )
         return
     err.write(f"tatlock: {inert_line(st.problem or 'the model server is not reachable')}, {why}\n")
     for n, step in enumerate(ways_forward(cfg)):
@@ -198,8 +241,10 @@ class _ProgressLine:
                 bar = "#" * (pct // 4)
                 rate = f" {_size(int(speed))}/s" if speed else ""
                 # \x1b[K clears what a longer previous line left behind
-                self.err.write(f"\r{p.status[:28]:<28} [{bar:<25}] {pct:3d}% "
-                               f"{_size(p.completed)} / {_size(p.total)}{rate}\x1b[K")
+                self.err.write(
+                    f"\r{p.status[:28]:<28} [{bar:<25}] {pct:3d}% "
+                    f"{_size(p.completed)} / {_size(p.total)}{rate}\x1b[K"
+                )
                 self.err.flush()
             elif pct // 10 != self.pct // 10:
                 self.err.write(f"{p.status}: {pct}%\n")

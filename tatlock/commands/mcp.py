@@ -24,7 +24,9 @@ def run(args: argparse.Namespace) -> int:
     port, sock_path = args.http, getattr(args, "socket", None)
     show, renew = getattr(args, "show_token", False), getattr(args, "new_token", False)
     if port is not None and not 0 <= port <= 65535:
-        raise UsageError(f"--http takes a port number from 1 to 65535 (0: any free port), not {port}")
+        raise UsageError(
+            f"--http takes a port number from 1 to 65535 (0: any free port), not {port}"
+        )
     if sock_path is not None and not str(sock_path).strip():
         raise UsageError("--socket needs a path")
     serving_http = port is not None or sock_path is not None
@@ -32,7 +34,9 @@ def run(args: argparse.Namespace) -> int:
         try:
             import mcp  # noqa: F401 - the optional extra
         except ImportError:
-            raise TatlockError("the MCP server needs the mcp extra", hint="pip install 'tatlock[mcp]'") from None
+            raise TatlockError(
+                "the MCP server needs the mcp extra", hint="pip install 'tatlock[mcp]'"
+            ) from None
     from tatlock.commands.common import open_butler
 
     if not serving_http and (show or renew):  # print the token and go: no server, no SDK
@@ -40,8 +44,11 @@ def run(args: argparse.Namespace) -> int:
             _token(butler, show=True, renew=renew)
         return 0
 
-    logging.basicConfig(stream=sys.stderr, level=logging.INFO if args.verbose else logging.WARNING,
-                        format="tatlock mcp: %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        stream=sys.stderr,
+        level=logging.INFO if args.verbose else logging.WARNING,
+        format="tatlock mcp: %(levelname)s %(name)s: %(message)s",
+    )
     from tatlock.mcp.server import build
 
     stopped: Stopped | None = None
@@ -76,15 +83,21 @@ def _token(butler, *, show: bool, renew: bool):
     if token.notice:
         print(f"tatlock: {token.notice}", file=sys.stderr)
     elif renew:
-        print(f"tatlock: a new MCP token for {butler.username} is in {token.path}; clients with the old one "
-              "are refused", file=sys.stderr)
+        print(
+            f"tatlock: a new MCP token for {butler.username} is in {token.path}; clients with the "
+            f"old one "
+            "are refused",
+            file=sys.stderr,
+        )
     if show or renew:
         sys.stdout.write(token.value + "\n")
         sys.stdout.flush()
     return token
 
 
-def _serve_http(server, butler, port: int | None, sock_path: str | None, *, show: bool, renew: bool) -> None:
+def _serve_http(
+    server, butler, port: int | None, sock_path: str | None, *, show: bool, renew: bool
+) -> None:
     from tatlock.mcp import http
 
     token = _token(butler, show=show, renew=renew)
@@ -95,7 +108,9 @@ def _serve_http(server, butler, port: int | None, sock_path: str | None, *, show
     else:
         sock = http.tcp_socket(port or 0)
         where = f"http://127.0.0.1:{sock.getsockname()[1]}/mcp"
-    sys.stderr.write(f"tatlock mcp: serving {user}'s conversations at {where} (every request needs the bearer "
-                     f"token: tatlock mcp --user {user} --show-token; Ctrl-C stops)\n")
+    sys.stderr.write(
+        f"tatlock mcp: serving {user}'s conversations at {where} (every request needs the bearer "
+        f"token: tatlock mcp --user {user} --show-token; Ctrl-C stops)\n"
+    )
     sys.stderr.flush()
     http.serve(server, sock, token, user)

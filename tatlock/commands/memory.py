@@ -26,8 +26,11 @@ def _conversations(butler, args) -> int:
     out(f"{'ID':>5}  {'LAST ACTIVITY':<16} {'ROOM':<12} {'MSGS':>5} {'COMPACTED':>9}  TITLE")
     room = max(20, width() - 58)
     for c in convs:
-        out(f"{c.id:>5}  {local(c.last_activity):<16} {clip(c.room_id, 12):<12} {c.message_count:>5} "
-            f"{c.compacted_up_to:>9}  {clip(c.title or '(untitled)', room)}")
+        out(
+            f"{c.id:>5}  {local(c.last_activity):<16} {clip(c.room_id, 12):<12} "
+            f"{c.message_count:>5} "
+            f"{c.compacted_up_to:>9}  {clip(c.title or '(untitled)', room)}"
+        )
     return 0
 
 
@@ -37,20 +40,33 @@ def _show(butler, args) -> int:
     d = butler.conversations.get(args.id)
     conv = d.conversation
     out(f"Conversation {conv.id}: {conv.title or '(untitled)'}")
-    out(f"  room {conv.room_id} ({conv.interface}), started {local(conv.started_at)}, "
-        f"{conv.message_count} messages, compacted up to {conv.compacted_up_to}")
+    out(
+        f"  room {conv.room_id} ({conv.interface}), started {local(conv.started_at)}, "
+        f"{conv.message_count} messages, compacted up to {conv.compacted_up_to}"
+    )
     if d.participants:
-        out("  participants: " + ", ".join(
-            f"{p.name}{' (bot)' if p.is_bot else ''} x{p.message_count}" for p in d.participants))
+        out(
+            "  participants: "
+            + ", ".join(
+                f"{p.name}{' (bot)' if p.is_bot else ''} x{p.message_count}" for p in d.participants
+            )
+        )
     if d.topics:
         out("  topics: " + ", ".join(f"{name} ({n})" for name, n in d.topics[:12]))
     for c in d.compacts:
-        out(f"\n--- summary of messages {c.from_message}-{c.up_to_message} ({local(c.created_at)}, {c.model}) ---")
+        out(
+            f"\n--- summary of messages {c.from_message}-{c.up_to_message} ({local(c.created_at)}, "
+            f"{c.model}) ---"
+        )
         out(c.summary.strip())
     out("")
     for m in d.messages:
         meta = m.metadata
-        tag = f"  [{meta['route']}{'/' + meta['guard'] if meta.get('guard') else ''}]" if meta.get("route") else ""
+        tag = (
+            f"  [{meta['route']}{'/' + meta['guard'] if meta.get('guard') else ''}]"
+            if meta.get("route")
+            else ""
+        )
         if meta.get("cancelled"):
             tag += "  [cancelled]"
         elif meta.get("failed"):
@@ -64,9 +80,11 @@ def _show(butler, args) -> int:
 
 def _print_hits(hits: list[Any]) -> None:
     for h in hits:
-        where = (f"conversation {h.conversation_id} #{h.message_number} {h.author}"
-                 if h.kind == "message" else
-                 f"conversation {h.conversation_id} summary {h.messages[0]}-{h.messages[1]}")
+        where = (
+            f"conversation {h.conversation_id} #{h.message_number} {h.author}"
+            if h.kind == "message"
+            else f"conversation {h.conversation_id} summary {h.messages[0]}-{h.messages[1]}"
+        )
         out(f"{local(h.timestamp)}  {where}" + (f"  ({h.why})" if h.why else ""))
         out("  " + clip(h.snippet, width() - 4))
 
@@ -87,8 +105,9 @@ def _recall(butler, args) -> int:
     query = " ".join(args.query).strip()
     if not (query or args.since or args.until or args.topic):
         raise UsageError("give keywords, --since/--until, or --topic")
-    hits = butler.conversations.recall(query, limit=max(1, args.limit), since=args.since, until=args.until,
-                                       topic=args.topic)
+    hits = butler.conversations.recall(
+        query, limit=max(1, args.limit), since=args.since, until=args.until, topic=args.topic
+    )
     if not hits:
         out("Nothing found.")
         if args.topic:
@@ -106,18 +125,28 @@ def _compact(butler, args) -> int:
     conv = butler.conversations.get(args.id, limit=0).conversation
     if butler.conversations.due(conv.id) is None:
         interval = butler.cfg.effective("compact_interval")
-        out(f"Nothing to compact: conversation {conv.id} has {conv.message_count} messages, "
-            f"{conv.compacted_up_to} compacted, and blocks are {interval} messages.")
+        out(
+            f"Nothing to compact: conversation {conv.id} has {conv.message_count} messages, "
+            f"{conv.compacted_up_to} compacted, and blocks are {interval} messages."
+        )
         return 0
 
     def show(ev) -> None:
         if isinstance(ev, CompactionStarted) and ev.conversation_id == conv.id:
-            print(f"compacting messages {ev.from_message}-{ev.up_to_message}…", file=sys.stderr, flush=True)
+            print(
+                f"compacting messages {ev.from_message}-{ev.up_to_message}…",
+                file=sys.stderr,
+                flush=True,
+            )
         elif isinstance(ev, CompactionFinished) and ev.conversation_id == conv.id:
-            how = {"repaired": " (the model's second try, in the required shape)",
-                   "extract": " (its facts taken without the model: the model's summary was unusable)"}
-            out(f"compacted messages {ev.from_message}-{ev.up_to_message} in {ev.ms / 1000:.1f} s"
-                + how.get(ev.how, ""))
+            how = {
+                "repaired": " (the model's second try, in the required shape)",
+                "extract": " (its facts taken without the model: the model's summary was unusable)",
+            }
+            out(
+                f"compacted messages {ev.from_message}-{ev.up_to_message} in {ev.ms / 1000:.1f} s"
+                + how.get(ev.how, "")
+            )
 
     unsubscribe = butler.subscribe(show)
     try:
@@ -136,8 +165,11 @@ def _export(butler, args) -> int:
         text = butler.conversations.export(args.id, args.format or "md")
     if args.output:
         write_atomic(Path(args.output), text, butler.paths.folders)
-        out(f"exported {'the whole memory of ' + butler.username if args.all else f'conversation {args.id}'}"
-            f" to {args.output}")
+        out(
+            f"exported "
+            f"{'the whole memory of ' + butler.username if args.all else f'conversation {args.id}'}"
+            f" to {args.output}"
+        )
     else:
         write_text(text)
     return 0
@@ -148,11 +180,15 @@ def _import(butler, args) -> int:
     from tatlock.services.archive import MAX_IMPORT_BYTES
 
     name = "stdin" if args.file == "-" else args.file
-    with open_input(args.file, limit=MAX_IMPORT_BYTES, what="an import") as raw:
-        with _Progress(name) as progress:
-            got = butler.archive.import_file(raw, name=name, progress=progress)
+    with (
+        open_input(args.file, limit=MAX_IMPORT_BYTES, what="an import") as raw,
+        _Progress(name) as progress,
+    ):
+        got = butler.archive.import_file(raw, name=name, progress=progress)
     if not got.changed:
-        out(f"Nothing to import: all {got.present} conversation(s) in {args.file} are here already.")
+        out(
+            f"Nothing to import: all {got.present} conversation(s) in {args.file} are here already."
+        )
         return 0
     parts = [f"{got.conversations} new conversation(s)"]
     if got.extended:
@@ -164,8 +200,11 @@ def _import(butler, args) -> int:
         parts.append(f"{got.variables} personal variable(s)")
     if got.summaries:
         parts.append(f"{got.summaries} summary(ies) of recent conversations")
-    out(f"Imported into {butler.username}'s memory: " + ", ".join(parts)
-        + (f"; {got.present} conversation(s) were here already." if got.present else "."))
+    out(
+        f"Imported into {butler.username}'s memory: "
+        + ", ".join(parts)
+        + (f"; {got.present} conversation(s) were here already." if got.present else ".")
+    )
     return 0
 
 
@@ -194,7 +233,7 @@ class _Progress:
         sys.stderr.flush()
         self.shown = True
 
-    def __enter__(self) -> "_Progress":
+    def __enter__(self) -> _Progress:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -216,11 +255,15 @@ def _facts(butler, args) -> int:
     v = butler.facts
     if args.fact_action == "edit":
         if not args.key or args.value is None:
-            raise UsageError("`memory facts edit` takes a key and a value: tatlock memory facts edit KEY VALUE")
+            raise UsageError(
+                "`memory facts edit` takes a key and a value: tatlock memory facts edit KEY VALUE"
+            )
         before = v.value(args.key)
         item = v.edit(args.key, args.value)
-        out(f"{item.key} = {item.value}" + (f" (was {before}; kept as history)" if before and before != item.value
-                                             else ""))
+        out(
+            f"{item.key} = {item.value}"
+            + (f" (was {before}; kept as history)" if before and before != item.value else "")
+        )
         return 0
     if args.fact_action == "forget":
         if not args.key:
@@ -233,19 +276,34 @@ def _facts(butler, args) -> int:
         import dataclasses
         import json
 
-        print(json.dumps({"facts": [dataclasses.asdict(f) for f in items],
-                          "history": [dataclasses.asdict(p) for p in v.history()]}, ensure_ascii=False, indent=1))
+        print(
+            json.dumps(
+                {
+                    "facts": [dataclasses.asdict(f) for f in items],
+                    "history": [dataclasses.asdict(p) for p in v.history()],
+                },
+                ensure_ascii=False,
+                indent=1,
+            )
+        )
         return 0
     if not items:
-        out(f"Nothing kept for {butler.username} yet: what you tell tatlock about yourself and your world is kept "
-            "here (`tatlock var set KEY VALUE` sets one by hand).")
+        out(
+            f"Nothing kept for {butler.username} yet: what you tell tatlock about yourself and your "
+            f"world is kept "
+            "here (`tatlock var set KEY VALUE` sets one by hand)."
+        )
         return 0
     past: dict[str, list[Any]] = {}
     for p in v.history():
         past.setdefault(p.key, []).append(p)
     owner = butler.anchor().name
-    out(f"What tatlock knows ({len(items)} fact{'s' if len(items) != 1 else ''} for {butler.username}; "
-        "`tatlock memory facts edit KEY VALUE` changes one, `tatlock memory facts forget KEY` forgets one)")
+    out(
+        f"What tatlock knows ({len(items)} fact{'s' if len(items) != 1 else ''} for "
+        f"{butler.username}; "
+        "`tatlock memory facts edit KEY VALUE` changes one, `tatlock memory facts forget KEY` "
+        "forgets one)"
+    )
     group = None
     for f in sorted(items, key=lambda f: (f.about != "owner", f.about, f.key)):
         subject = owner + f.about[5:] if f.about.startswith("owner") else f.about
@@ -255,7 +313,10 @@ def _facts(butler, args) -> int:
         out(f"  {f.key} = {clip(f.value, max(30, width() - len(f.key) - 8))}")
         out(f"      {f.attribute or f.key}; {_source(butler, f)}, {local(f.updated_at)}")
         for p in past.get(f.key, [])[: None if args.history else 1]:
-            out(f"      was {clip(p.value, 60)} (until {local(p.replaced_at)}; {_source(butler, p)})")
+            out(
+                f"      was {clip(p.value, 60)} (until {local(p.replaced_at)}; "
+                f"{_source(butler, p)})"
+            )
     return 0
 
 
@@ -263,18 +324,27 @@ def _stats(butler, args) -> int:
     s = butler.conversations.stats()
     out(f"user:           {butler.username}")
     out(f"database:       {s.database} ({s.database_bytes / 1024:.0f} KiB)")
-    out(f"conversations:  {s.conversations}" + (f" ({local(s.first)} to {local(s.last)})" if s.conversations else ""))
+    out(
+        f"conversations:  {s.conversations}"
+        + (f" ({local(s.first)} to {local(s.last)})" if s.conversations else "")
+    )
     out(f"messages:       {s.messages}")
     out(f"compacts:       {s.compacts} covering {s.compacted_messages} messages")
     out(f"variables:      {s.variables}")
-    out(f"topics:         {len(s.topics)}" + (": " + ", ".join(n for n, _ in s.topics[:8]) if s.topics else ""))
+    out(
+        f"topics:         {len(s.topics)}"
+        + (": " + ", ".join(n for n, _ in s.topics[:8]) if s.topics else "")
+    )
     return 0
 
 
 def _forget(butler, args) -> int:
     conv = butler.conversations.get(args.id, limit=0).conversation
-    if not confirm(f"Forget conversation {conv.id} ({conv.message_count} messages, {conv.title or 'untitled'})?",
-                   yes=args.yes):
+    if not confirm(
+        f"Forget conversation {conv.id} ({conv.message_count} messages, "
+        f"{conv.title or 'untitled'})?",
+        yes=args.yes,
+    ):
         out("Kept.")
         return 0
     gone = butler.conversations.forget(conv.id)
@@ -285,11 +355,23 @@ def _forget(butler, args) -> int:
         extra.append(f"its corrections (the earlier value of {', '.join(gone.restored)} is back)")
     if gone.cross_summaries:
         extra.append(f"{gone.cross_summaries} summary(ies) of recent conversations that quoted it")
-    out(f"Forgot conversation {conv.id}: its messages, summaries, topics and debug log"
-        + (", and " + " and ".join(extra) if extra else "") + ".")
+    out(
+        f"Forgot conversation {conv.id}: its messages, summaries, topics and debug log"
+        + (", and " + " and ".join(extra) if extra else "")
+        + "."
+    )
     return 0
 
 
-ACTIONS = {"conversations": _conversations, "show": _show, "search": _search, "recall": _recall,
-           "compact": _compact, "export": _export, "import": _import, "stats": _stats, "forget": _forget,
-           "facts": _facts}
+ACTIONS = {
+    "conversations": _conversations,
+    "show": _show,
+    "search": _search,
+    "recall": _recall,
+    "compact": _compact,
+    "export": _export,
+    "import": _import,
+    "stats": _stats,
+    "forget": _forget,
+    "facts": _facts,
+}

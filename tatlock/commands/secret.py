@@ -26,7 +26,9 @@ def _read_value(args: argparse.Namespace) -> str:
             raise UsageError("no secret on stdin's first line; nothing was stored")
         return value
     if not sys.stdin.isatty():
-        raise UsageError("no terminal to ask for the secret: use --stdin to read it from stdin's first line")
+        raise UsageError(
+            "no terminal to ask for the secret: use --stdin to read it from stdin's first line"
+        )
     value = getpass.getpass(f"Value of {args.name} (not shown): ")
     if not value.strip():
         raise UsageError("the secret is empty; nothing was stored")
@@ -38,7 +40,10 @@ def run(args: argparse.Namespace) -> int:
         names = secrets.names()
         problem = secrets.backend_problem()
         if not names:
-            _out("no secrets" + (f"; {problem}: give them as TATLOCK_SECRET_<NAME>" if problem else ""))
+            _out(
+                "no secrets"
+                + (f"; {problem}: give them as TATLOCK_SECRET_<NAME>" if problem else "")
+            )
         for name in names:
             _out(f"{name}  ({secrets.where(name) or 'not found'})")
         return 0
@@ -46,7 +51,8 @@ def run(args: argparse.Namespace) -> int:
     if args.action == "set":
         secrets.require_keyring(name)  # say there is none before asking for the value
         if secrets.in_keyring(name) and not confirm(
-                f"Replace the secret {name} in the OS keyring?", yes=args.yes):
+            f"Replace the secret {name} in the OS keyring?", yes=args.yes
+        ):
             _out(f"Kept the secret {name}.")
             return 0
         secrets.set(name, _read_value(args))
@@ -56,12 +62,22 @@ def run(args: argparse.Namespace) -> int:
         where = secrets.where(name)
         if where is None:
             problem = secrets.backend_problem()
-            raise NotFound(f"no secret {name!r}" + (f"; {problem}: set {secrets.env_var(name)} instead" if problem
-                                                      else f" (set it with `tatlock secret set {name}`)"))
+            raise NotFound(
+                f"no secret {name!r}"
+                + (
+                    f"; {problem}: set {secrets.env_var(name)} instead"
+                    if problem
+                    else f" (set it with `tatlock secret set {name}`)"
+                )
+            )
         if args.show:
             _out(secrets.get(name) or "")
         else:
-            place = "the OS keyring" if where == "keyring" else f"the environment variable {secrets.env_var(name)}"
+            place = (
+                "the OS keyring"
+                if where == "keyring"
+                else f"the environment variable {secrets.env_var(name)}"
+            )
             _out(f"{name} is set (in {place}); add --show to print it")
         return 0
     if args.action == "delete":

@@ -21,10 +21,13 @@ from __future__ import annotations
 
 import signal
 import threading
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, Callable, Iterator
+from typing import Any
 
-SIGNALS = tuple(s for s in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None)) if s is not None)
+SIGNALS = tuple(
+    s for s in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None)) if s is not None
+)
 
 
 class Stopped(KeyboardInterrupt):
@@ -33,7 +36,9 @@ class Stopped(KeyboardInterrupt):
     def __init__(self, signum: int):
         super().__init__(signal.Signals(signum).name)
         self.signum = signum
-        self.reported = False  # the command already said it was stopped (run_command then says nothing)
+        self.reported = (
+            False  # the command already said it was stopped (run_command then says nothing)
+        )
 
     @property
     def name(self) -> str:

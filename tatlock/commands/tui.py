@@ -24,8 +24,11 @@ def run(args: argparse.Namespace) -> int:
     if butler is not None:
         app = TatlockApp(butler, new=args.new)
     else:
-        app = TatlockApp(opener=lambda: open_butler(None, model=args.model, interface="tui"), cfg=cfg,
-                         new=args.new)
+        app = TatlockApp(
+            opener=lambda: open_butler(None, model=args.model, interface="tui"),
+            cfg=cfg,
+            new=args.new,
+        )
     try:
         # SIGTERM and SIGHUP leave the app as Ctrl+Q does (its turn is cancelled and stored, the
         # terminal restored): the handler only schedules the exit on the app's loop
@@ -34,7 +37,9 @@ def run(args: argparse.Namespace) -> int:
     finally:
         opened = butler or app.opened
         if opened is not None:
-            note = opened.close()  # waits for a stopped turn to be stored; summaries go on in the background
+            note = (
+                opened.close()
+            )  # waits for a stopped turn to be stored; summaries go on in the background
             if note:
                 from tatlock.text import inert_line
 
@@ -44,7 +49,10 @@ def run(args: argparse.Namespace) -> int:
     if caught:
         stopped = signals.Stopped(caught[0])
         stopped.reported = True
-        sys.stderr.write(f"tatlock: stopped by {stopped.name} (an answer being written was saved, marked cancelled)\n")
+        sys.stderr.write(
+            f"tatlock: stopped by {stopped.name} (an answer being written was saved, marked "
+            f"cancelled)\n"
+        )
         return stopped.code
     return int(code or app.return_code or 0)
 

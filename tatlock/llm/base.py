@@ -16,18 +16,33 @@ for the whole call, not per read: a ``BackendError``).
 
 from __future__ import annotations
 
+import contextlib
 import re
 import socket
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol
+from typing import Any, Protocol
 
 from tatlock.errors import BackendError
 from tatlock.events import PullProgress
 
-__all__ = ["Backend", "BackendError", "Cancel", "Cancelled", "ChatResult", "ContextExceeded", "ToolCall",
-           "PullProgress", "StopGeneration", "Options", "CallGuard", "char_cap", "context_refusal"]
+__all__ = [
+    "Backend",
+    "BackendError",
+    "CallGuard",
+    "Cancel",
+    "Cancelled",
+    "ChatResult",
+    "ContextExceeded",
+    "Options",
+    "PullProgress",
+    "StopGeneration",
+    "ToolCall",
+    "char_cap",
+    "context_refusal",
+]
 
 Options = dict[str, Any]  # temperature, max_tokens, context, top_p, seed
 Message = dict[str, Any]
@@ -37,15 +52,24 @@ class ContextExceeded(BackendError):
     """The request does not fit the model's context window: the server refused it for its length
     (with the tokens it counted and its window, where it said), or it could not be cut to fit."""
 
-    def __init__(self, message: str, *, prompt_tokens: int | None = None, context: int | None = None,
-                 hint: str | None = None):
+    def __init__(
+        self,
+        message: str,
+        *,
+        prompt_tokens: int | None = None,
+        context: int | None = None,
+        hint: str | None = None,
+    ):
         super().__init__(message, hint=hint, kind="context")
         self.prompt_tokens = prompt_tokens
         self.context = context
 
 
-_CONTEXT_WORDS = re.compile(r"context (?:size|length|window)|maximum context|too many tokens|"
-                            r"exceeds? the (?:available )?context|prompt is too long", re.I)
+_CONTEXT_WORDS = re.compile(
+    r"context (?:size|length|window)|maximum context|too many tokens|"
+    r"exceeds? the (?:available )?context|prompt is too long",
+    re.I,
+)
 
 
 def context_refusal(message: str, detail: Any = None) -> ContextExceeded | None:
@@ -53,7 +77,10 @@ def context_refusal(message: str, detail: Any = None) -> ContextExceeded | None:
     llama-server's ``exceed_context_size_error`` carries ``n_prompt_tokens`` and ``n_ctx``; vLLM
     and OpenAI write "maximum context length is N tokens ... M in the messages"."""
     kind = detail.get("type") if isinstance(detail, dict) else None
-    if kind not in ("exceed_context_size_error", "context_length_exceeded") and not _CONTEXT_WORDS.search(message):
+    if kind not in (
+        "exceed_context_size_error",
+        "context_length_exceeded",
+    ) and not _CONTEXT_WORDS.search(message):
         return None
 
     def number(key: str, patterns: tuple[str, ...]) -> int | None:
@@ -66,11 +93,18 @@ def context_refusal(message: str, detail: Any = None) -> ContextExceeded | None:
                 return int(m.group(1))
         return None
 
-    return ContextExceeded(message, prompt_tokens=number("n_prompt_tokens", _PROMPT_COUNT),
-                           context=number("n_ctx", _WINDOW))
+    return ContextExceeded(
+        message,
+        prompt_tokens=number("n_prompt_tokens", _PROMPT_COUNT),
+        context=number("n_ctx", _WINDOW),
+    )
 
 
-_PROMPT_COUNT = (r"request \((\d+) tokens\)", r"\((\d+) in the messages", r"resulted in (\d+) tokens")
+_PROMPT_COUNT = (
+    r"request \((\d+) tokens\)",
+    r"\((\d+) in the messages",
+    r"resulted in (\d+) tokens",
+)
 _WINDOW = (r"context size \((\d+) tokens\)", r"maximum context length is (\d+)")
 
 
@@ -107,10 +141,8 @@ class Cancel:
             self._set.set()
             callbacks = list(self._callbacks)
         for fn in callbacks:
-            try:
+            with contextlib.suppress(Exception):
                 fn()
-            except Exception:  # noqa: BLE001 - a failing closer must not stop the others
-                pass
 
     def on_cancel(self, fn: Callable[[], None]) -> Callable[[], None]:
         """Run ``fn`` when cancelled (at once if already); returns a function that unregisters it."""
@@ -156,9 +188,17 @@ class Backend(Protocol):
     model: str
     where: str  # the server, for messages
 
-    def chat(self, messages: list[Message], *, schema: dict | None = None, tools: list[dict] | None = None,
-             on_token: Callable[[str], None] | None = None, model: str | None = None,
-             options: Options | None = None, cancel: Cancel | None = None) -> ChatResult: ...
+    def chat(
+        self,
+        messages: list[Message],
+        *,
+        schema: dict | None = None,
+        tools: list[dict] | None = None,
+        on_token: Callable[[str], None] | None = None,
+        model: str | None = None,
+        options: Options | None = None,
+        cancel: Cancel | None = None,
+    ) -> ChatResult: ...
 
     def context_length(self, model: str | None = None) -> int | None: ...
 
@@ -166,8 +206,9 @@ class Backend(Protocol):
 
     def version(self) -> str: ...
 
-    def pull(self, model: str, on_progress: Callable[[PullProgress], None],
-             cancel: Cancel | None = None) -> None: ...
+    def pull(
+        self, model: str, on_progress: Callable[[PullProgress], None], cancel: Cancel | None = None
+    ) -> None: ...
 
     def close(self) -> None: ...
 
@@ -175,7 +216,7 @@ class Backend(Protocol):
 CHARS_PER_TOKEN_CAP = 10  # a token is about 4 characters; 10 leaves room for any tokenizer
 
 
-def char_cap(options: "Options | None") -> int | None:
+def char_cap(options: Options | None) -> int | None:
     """Most characters a call with ``max_tokens`` may stream before it is ended as if the server
     had stopped at its cap: a server that ignores the cap must not stream (and have checked)
     megabytes."""
@@ -218,7 +259,7 @@ class CallGuard:
         self._timer: threading.Timer | None = None
         self._unregister: Callable[[], None] = lambda: None
 
-    def __enter__(self) -> "CallGuard":
+    def __enter__(self) -> CallGuard:
         if self.cancel is not None:
             if self.cancel.cancelled:
                 raise Cancelled("")
@@ -257,12 +298,8 @@ def shutdown_active(http: Any) -> None:
             stream = getattr(inner, "_network_stream", None)
             sock = stream.get_extra_info("socket") if stream is not None else None
             if sock is not None:
-                try:
+                with contextlib.suppress(OSError):
                     sock.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
-    except Exception:  # noqa: BLE001 - fall back to closing everything
-        try:
+    except Exception:
+        with contextlib.suppress(Exception):
             http.close()
-        except Exception:  # noqa: BLE001
-            pass

@@ -70,7 +70,7 @@ class _Builder:
                 rule = self.value(sub, f"{name}-{key}".replace("_", "-"))
                 if rule is None:
                     return None
-                parts.append(f'{_literal(json.dumps(key) + ":")} {rule}')
+                parts.append(f"{_literal(json.dumps(key) + ':')} {rule}")
             body = ' "," '.join(parts)
             return self.rule(name, f'"{{" {body} "}}"')
         return None
@@ -83,7 +83,7 @@ def compact_gbnf(schema: dict[str, Any]) -> str | None:
     if root is None:
         return None
     lines = [f"{name} ::= {body}" for name, body in b.rules.items()]
-    return "\n".join(lines + [_CHAR])
+    return "\n".join([*lines, _CHAR])
 
 
 def prefilled(schema: dict[str, Any]) -> tuple[str, str] | None:
@@ -92,7 +92,11 @@ def prefilled(schema: dict[str, Any]) -> tuple[str, str] | None:
     instead of a dozen constrained decode steps before the answer can begin. None when the
     first property is not a string."""
     props = schema.get("properties") if isinstance(schema, dict) else None
-    if schema.get("type") != "object" or not props or set(schema.get("required") or props) != set(props):
+    if (
+        schema.get("type") != "object"
+        or not props
+        or set(schema.get("required") or props) != set(props)
+    ):
         return None
     first_key, first = next(iter(props.items()))
     if not isinstance(first, dict) or first.get("type", "string") != "string":
@@ -109,7 +113,7 @@ def prefilled(schema: dict[str, Any]) -> tuple[str, str] | None:
         rule = b.value(sub, f"root-{key}".replace("_", "-"))
         if rule is None:
             return None
-        parts.append(f'{_literal("," + json.dumps(key) + ":")} {rule}')
+        parts.append(f"{_literal(',' + json.dumps(key) + ':')} {rule}")
     b.rules = {"root": f"{head} {' '.join(parts)} " + _literal("}"), **b.rules}
     prefix = "{" + json.dumps(first_key) + ':"'
     return prefix, "\n".join([f"{name} ::= {body}" for name, body in b.rules.items()] + [_CHAR])

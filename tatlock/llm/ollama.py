@@ -2,13 +2,25 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+import contextlib
+from collections.abc import Callable
+from typing import Any
 
 import httpx
 
 from tatlock.llm.base import (
-    BackendError, CallGuard, Cancel, Cancelled, ChatResult, Options, PullProgress, StopGeneration, Timer, ToolCall,
-    char_cap, context_refusal,
+    BackendError,
+    CallGuard,
+    Cancel,
+    Cancelled,
+    ChatResult,
+    Options,
+    PullProgress,
+    StopGeneration,
+    Timer,
+    ToolCall,
+    char_cap,
+    context_refusal,
 )
 from tatlock.text import brief
 
@@ -31,7 +43,9 @@ def ollama_options(options: Options | None) -> dict[str, Any] | None:
 
 
 class OllamaBackend:
-    def __init__(self, host: str, model: str, *, timeout: float = 120.0, keep_alive: str | None = "30m"):
+    def __init__(
+        self, host: str, model: str, *, timeout: float = 120.0, keep_alive: str | None = "30m"
+    ):
         import ollama
 
         self.host = host
@@ -44,15 +58,17 @@ class OllamaBackend:
         self._ctx_cache: dict[str, int | None] = {}
 
     def _client(self) -> Any:
-        # plain http (a local server): no TLS, so no certificate store to load (40 ms of every start)
-        return self._ollama.Client(host=self.host, timeout=httpx.Timeout(self.timeout, connect=min(5.0, self.timeout)),
-                                   verify=not self.host.startswith("http://"))
+        # plain http (a local server): no TLS, so no certificate store to load (40 ms of every
+        # start)
+        return self._ollama.Client(
+            host=self.host,
+            timeout=httpx.Timeout(self.timeout, connect=min(5.0, self.timeout)),
+            verify=not self.host.startswith("http://"),
+        )
 
     def close(self) -> None:
-        try:
+        with contextlib.suppress(Exception):
             self.client._client.close()
-        except Exception:  # noqa: BLE001
-            pass
 
     # -- errors ----------------------------------------------------------------------------
 
@@ -60,41 +76,74 @@ class OllamaBackend:
         if isinstance(exc, self._ollama.ResponseError):
             text = brief(exc.error or "")
             if exc.status_code == 404 or "not found" in text.lower():
-                return BackendError(f"model '{model}' is not available at {self.host}",
-                                    hint=f"pull it with `ollama pull {model}`", kind="model")
+                return BackendError(
+                    f"model '{model}' is not available at {self.host}",
+                    hint=f"pull it with `ollama pull {model}`",
+                    kind="model",
+                )
             refused = context_refusal(text)
             if refused is not None:  # an input longer than the window (Ollama with truncation off)
-                refused.message = f"Ollama at {self.host} refused a request too long for its context: {text}"
+                refused.message = (
+                    f"Ollama at {self.host} refused a request too long for its context: {text}"
+                )
                 return refused
             if exc.status_code == -1:
                 return BackendError(f"the model server failed while answering: {text}")
-            return BackendError(f"Ollama at {self.host} reported an error ({exc.status_code}): {text}")
+            return BackendError(
+                f"Ollama at {self.host} reported an error ({exc.status_code}): {text}"
+            )
         if isinstance(exc, httpx.TimeoutException):
             return self._timeout()
         if isinstance(exc, (ConnectionError, httpx.ConnectError)):
-            return BackendError(f"Ollama is not reachable at {self.host}", hint="start it with `ollama serve`",
-                                kind="unreachable")
+            return BackendError(
+                f"Ollama is not reachable at {self.host}",
+                hint="start it with `ollama serve`",
+                kind="unreachable",
+            )
         if isinstance(exc, httpx.HTTPError):
             return BackendError(f"the connection to Ollama at {self.host} failed: {brief(exc)}")
-        if isinstance(exc, (AttributeError, TypeError, KeyError)):  # the client could not read what came
-            return BackendError(f"unexpected reply from Ollama at {self.host}: the client could not read it "
-                                f"({type(exc).__name__}: {brief(exc, 120)})")
+        if isinstance(
+            exc, (AttributeError, TypeError, KeyError)
+        ):  # the client could not read what came
+            return BackendError(
+                f"unexpected reply from Ollama at {self.host}: the client could not read it "
+                f"({type(exc).__name__}: {brief(exc, 120)})"
+            )
         return BackendError(f"unexpected reply from Ollama at {self.host}: {brief(exc)}")
 
     def _timeout(self) -> BackendError:
-        return BackendError(f"the model did not answer within {self.timeout:g} s (Ollama at {self.host})",
-                            hint="raise `timeout` in config.toml or TATLOCK_TIMEOUT", kind="timeout")
+        return BackendError(
+            f"the model did not answer within {self.timeout:g} s (Ollama at {self.host})",
+            hint="raise `timeout` in config.toml or TATLOCK_TIMEOUT",
+            kind="timeout",
+        )
 
     def _errors(self) -> tuple[type[BaseException], ...]:
         # (the client's own parsing fails on odd replies: an error record whose text is JSON but not
         # an object makes ResponseError raise AttributeError)
-        return (self._ollama.ResponseError, ConnectionError, httpx.HTTPError, ValueError, AttributeError, TypeError,
-                KeyError)
+        return (
+            self._ollama.ResponseError,
+            ConnectionError,
+            httpx.HTTPError,
+            ValueError,
+            AttributeError,
+            TypeError,
+            KeyError,
+        )
 
     # -- protocol --------------------------------------------------------------------------
 
-    def chat(self, messages, *, schema=None, tools=None, on_token: Callable[[str], None] | None = None,
-             model=None, options: Options | None = None, cancel: Cancel | None = None) -> ChatResult:
+    def chat(
+        self,
+        messages,
+        *,
+        schema=None,
+        tools=None,
+        on_token: Callable[[str], None] | None = None,
+        model=None,
+        options: Options | None = None,
+        cancel: Cancel | None = None,
+    ) -> ChatResult:
         name = model or self.model
         timer = Timer()
         parts: list[str] = []
@@ -106,11 +155,18 @@ class OllamaBackend:
         try:
             with guard:
                 stream = self.client.chat(
-                    model=name, messages=messages, stream=True, format=schema, tools=tools or None,
-                    options=ollama_options(options), keep_alive=self.keep_alive,
+                    model=name,
+                    messages=messages,
+                    stream=True,
+                    format=schema,
+                    tools=tools or None,
+                    options=ollama_options(options),
+                    keep_alive=self.keep_alive,
                 )
                 for chunk in stream:
-                    if guard.reason is not None:  # the deadline or a cancel came while chunks were still buffered
+                    if (
+                        guard.reason is not None
+                    ):  # the deadline or a cancel came while chunks were still buffered
                         break
                     msg = chunk.message
                     if msg is not None:
@@ -132,7 +188,11 @@ class OllamaBackend:
                                     break
                         for tc in msg.tool_calls or ():
                             args = tc.function.arguments
-                            calls.append(ToolCall(tc.function.name, dict(args) if isinstance(args, dict) else {}))
+                            calls.append(
+                                ToolCall(
+                                    tc.function.name, dict(args) if isinstance(args, dict) else {}
+                                )
+                            )
                     if chunk.done:
                         result.prompt_tokens = chunk.prompt_eval_count
                         result.evaluated_tokens = chunk.prompt_eval_count
@@ -147,7 +207,9 @@ class OllamaBackend:
                 raise Cancelled("".join(parts))
             raise self._timeout()
         result.content = "".join(parts)
-        if result.eval_tokens is None and pieces:  # stopped before the final record: count what came
+        if (
+            result.eval_tokens is None and pieces
+        ):  # stopped before the final record: count what came
             result.eval_tokens = pieces
         result.tool_calls = calls
         result.ms = timer.ms
@@ -166,7 +228,9 @@ class OllamaBackend:
                 info = self.client.show(name).modelinfo or {}
             except self._errors() as exc:
                 raise self._fail(exc, name) from None
-            found = [v for k, v in info.items() if k.endswith(".context_length") and isinstance(v, int)]
+            found = [
+                v for k, v in info.items() if k.endswith(".context_length") and isinstance(v, int)
+            ]
             self._ctx_cache[name] = found[0] if found else None
         return self._ctx_cache[name]
 
@@ -184,13 +248,17 @@ class OllamaBackend:
         except (httpx.HTTPError, ValueError) as exc:
             raise self._fail(exc, self.model) from None
 
-    def embed(self, texts: list[str], *, model: str, timeout: float | None = None) -> list[list[float]]:
+    def embed(
+        self, texts: list[str], *, model: str, timeout: float | None = None
+    ) -> list[list[float]]:
         """One vector per text from ``/api/embed`` (texts past the model's context are truncated
         by the server). A model that is not pulled is a BackendError of kind "model"."""
         guard = CallGuard(self.client._client, timeout or self.timeout, None)
         try:
             with guard:
-                reply = self.client.embed(model=model, input=list(texts), truncate=True, keep_alive=self.keep_alive)
+                reply = self.client.embed(
+                    model=model, input=list(texts), truncate=True, keep_alive=self.keep_alive
+                )
                 vectors = [[float(x) for x in v] for v in reply.embeddings or []]
         except self._errors() as exc:
             if guard.reason is None:
@@ -200,10 +268,14 @@ class OllamaBackend:
             self._reset()
             raise self._timeout()
         if len(vectors) != len(texts):
-            raise BackendError(f"Ollama at {self.host} gave {len(vectors)} vectors for {len(texts)} texts")
+            raise BackendError(
+                f"Ollama at {self.host} gave {len(vectors)} vectors for {len(texts)} texts"
+            )
         return vectors
 
-    def pull(self, model: str, on_progress: Callable[[PullProgress], None], cancel: Cancel | None = None) -> None:
+    def pull(
+        self, model: str, on_progress: Callable[[PullProgress], None], cancel: Cancel | None = None
+    ) -> None:
         # a pull takes minutes: no overall deadline, only the per-read timeout and the cancel
         guard = CallGuard(self.client._client, None, cancel)
         try:

@@ -8,15 +8,26 @@ through SSE.
 from __future__ import annotations
 
 import json
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import httpx
 
-from tatlock.llm.grammar import compact_gbnf, prefilled
 from tatlock.llm.base import (
-    BackendError, CallGuard, Cancel, Cancelled, ChatResult, Options, PullProgress, StopGeneration, Timer, ToolCall,
-    char_cap, context_refusal,
+    BackendError,
+    CallGuard,
+    Cancel,
+    Cancelled,
+    ChatResult,
+    Options,
+    PullProgress,
+    StopGeneration,
+    Timer,
+    ToolCall,
+    char_cap,
+    context_refusal,
 )
+from tatlock.llm.grammar import compact_gbnf, prefilled
 from tatlock.text import brief
 
 
@@ -35,9 +46,16 @@ def to_openai_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 n += 1
                 cid = tc.get("id") or f"call_{n}"
                 args = fn.get("arguments", {})
-                calls.append({"id": cid, "type": "function",
-                              "function": {"name": fn.get("name", ""),
-                                           "arguments": args if isinstance(args, str) else json.dumps(args)}})
+                calls.append(
+                    {
+                        "id": cid,
+                        "type": "function",
+                        "function": {
+                            "name": fn.get("name", ""),
+                            "arguments": args if isinstance(args, str) else json.dumps(args),
+                        },
+                    }
+                )
                 pending.append(cid)
             m["tool_calls"] = calls
         elif m.get("role") == "tool":
@@ -49,7 +67,9 @@ def to_openai_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 class OpenAICompatBackend:
-    def __init__(self, base_url: str, model: str, *, timeout: float = 120.0, api_key: str | None = None):
+    def __init__(
+        self, base_url: str, model: str, *, timeout: float = 120.0, api_key: str | None = None
+    ):
         self.base_url = base_url.rstrip("/")
         self.where = self.base_url
         self.model = model
@@ -59,13 +79,17 @@ class OpenAICompatBackend:
             headers["Authorization"] = f"Bearer {api_key}"
         self.headers = headers
         self.http = self._client()
-        self._ctx: int | None | bool = False  # False: not asked yet
+        self._ctx: int | bool | None = False  # False: not asked yet
         self._props_cache: dict[str, Any] | None = None
 
     def _client(self) -> httpx.Client:
-        # plain http (a local server): no TLS, so no certificate store to load (40 ms of every start)
-        return httpx.Client(timeout=httpx.Timeout(self.timeout, connect=min(5.0, self.timeout)), headers=self.headers,
-                            verify=not self.base_url.startswith("http://"))
+        # plain http (a local server): no TLS, so no certificate store to load (40 ms of every
+        # start)
+        return httpx.Client(
+            timeout=httpx.Timeout(self.timeout, connect=min(5.0, self.timeout)),
+            headers=self.headers,
+            verify=not self.base_url.startswith("http://"),
+        )
 
     def close(self) -> None:
         self.http.close()
@@ -74,8 +98,11 @@ class OpenAICompatBackend:
         if isinstance(exc, httpx.TimeoutException):
             return self._timeout()
         if isinstance(exc, httpx.ConnectError):
-            return BackendError(f"the model server is not reachable at {self.base_url}",
-                                hint="start it (e.g. `llama-server`) or fix `base_url`", kind="unreachable")
+            return BackendError(
+                f"the model server is not reachable at {self.base_url}",
+                hint="start it (e.g. `llama-server`) or fix `base_url`",
+                kind="unreachable",
+            )
         if isinstance(exc, httpx.HTTPStatusError):
             status = exc.response.status_code
             error: Any = None
@@ -85,42 +112,72 @@ class OpenAICompatBackend:
             except (ValueError, AttributeError):
                 detail = brief(exc.response.text, 200)
             refused = context_refusal(detail, error) if status in (400, 413) else None
-            if refused is not None:  # too long for the server's window: FittedBackend retries a smaller one
-                refused.message = (f"the model server at {self.base_url} refused a request too long for its "
-                                   f"context: {detail}")
+            if (
+                refused is not None
+            ):  # too long for the server's window: FittedBackend retries a smaller one
+                refused.message = (
+                    f"the model server at {self.base_url} refused a request too long for its "
+                    f"context: {detail}"
+                )
                 return refused
             if status == 404:
-                return BackendError(f"model '{model}' is not available at {self.base_url}: {detail}", kind="model")
+                return BackendError(
+                    f"model '{model}' is not available at {self.base_url}: {detail}", kind="model"
+                )
             if status in (401, 403):
-                return BackendError(f"the server at {self.base_url} refused the API key ({status})",
-                                    hint="give tatlock the server's key (TATLOCK_API_KEY or the keyring)",
-                                    kind="auth")
-            return BackendError(f"the model server at {self.base_url} reported an error ({status}): {detail}")
+                return BackendError(
+                    f"the server at {self.base_url} refused the API key ({status})",
+                    hint="give tatlock the server's key (TATLOCK_API_KEY or the keyring)",
+                    kind="auth",
+                )
+            return BackendError(
+                f"the model server at {self.base_url} reported an error ({status}): {detail}"
+            )
         if isinstance(exc, httpx.HTTPError):
             return BackendError(f"the connection to {self.base_url} failed: {brief(exc)}")
         return BackendError(f"unexpected reply from {self.base_url}: {brief(exc)}")
 
     def _timeout(self) -> BackendError:
-        return BackendError(f"the model did not answer within {self.timeout:g} s ({self.base_url})",
-                            hint="raise `timeout` in config.toml or TATLOCK_TIMEOUT", kind="timeout")
+        return BackendError(
+            f"the model did not answer within {self.timeout:g} s ({self.base_url})",
+            hint="raise `timeout` in config.toml or TATLOCK_TIMEOUT",
+            kind="timeout",
+        )
 
-    def chat(self, messages, *, schema=None, tools=None, on_token: Callable[[str], None] | None = None,
-             model=None, options: Options | None = None, cancel: Cancel | None = None) -> ChatResult:
+    def chat(
+        self,
+        messages,
+        *,
+        schema=None,
+        tools=None,
+        on_token: Callable[[str], None] | None = None,
+        model=None,
+        options: Options | None = None,
+        cancel: Cancel | None = None,
+    ) -> ChatResult:
         name = model or self.model
-        body: dict[str, Any] = {"model": name, "messages": to_openai_messages(messages), "stream": True,
-                                "stream_options": {"include_usage": True}}
+        body: dict[str, Any] = {
+            "model": name,
+            "messages": to_openai_messages(messages),
+            "stream": True,
+            "stream_options": {"include_usage": True},
+        }
         prefix = ""  # text the server continues from (its reply starts with it)
         if schema is not None:
             grammar = compact_gbnf(schema) if self._props() else None
             pre = prefilled(schema) if grammar is not None else None
-            if pre is not None:  # llama-server continues a last assistant message: the JSON's head is prompt
+            if (
+                pre is not None
+            ):  # llama-server continues a last assistant message: the JSON's head is prompt
                 prefix, body["grammar"] = pre
                 body["messages"] = [*body["messages"], {"role": "assistant", "content": prefix}]
             elif grammar is not None:
                 body["grammar"] = grammar
             else:
-                body["response_format"] = {"type": "json_schema",
-                                           "json_schema": {"name": "reply", "schema": schema, "strict": True}}
+                body["response_format"] = {
+                    "type": "json_schema",
+                    "json_schema": {"name": "reply", "schema": schema, "strict": True},
+                }
         if tools:
             body["tools"] = tools
         for key in ("temperature", "top_p", "seed", "max_tokens"):
@@ -135,7 +192,10 @@ class OpenAICompatBackend:
         cap, streamed, stopped = char_cap(options), 0, False
         pieces = 0  # content and tool-call deltas: a server streams about one token in each
         try:
-            with guard, self.http.stream("POST", f"{self.base_url}/chat/completions", json=body) as resp:
+            with (
+                guard,
+                self.http.stream("POST", f"{self.base_url}/chat/completions", json=body) as resp,
+            ):
                 if resp.status_code >= 400:
                     resp.read()
                     resp.raise_for_status()
@@ -158,7 +218,9 @@ class OpenAICompatBackend:
                         msg = brief(err.get("message") if isinstance(err, dict) else err)
                         refused = context_refusal(msg, err)
                         if refused is not None:  # llama-server: the answer ran past the window
-                            refused.message = f"the model server ran out of context while answering: {msg}"
+                            refused.message = (
+                                f"the model server ran out of context while answering: {msg}"
+                            )
                             raise refused
                         raise BackendError(f"the model server failed while answering: {msg}")
                     usage = chunk.get("usage")
@@ -167,12 +229,16 @@ class OpenAICompatBackend:
                         result.eval_tokens = usage.get("completion_tokens")
                     timings = chunk.get("timings")
                     if isinstance(timings, dict) and isinstance(timings.get("prompt_n"), int):
-                        result.evaluated_tokens = timings["prompt_n"]  # llama-server: what it had to evaluate
+                        result.evaluated_tokens = timings[
+                            "prompt_n"
+                        ]  # llama-server: what it had to evaluate
                     for choice in chunk.get("choices") or ():
                         delta = choice.get("delta") or {}
                         piece = delta.get("content")
                         if piece and prefix and not parts and not piece.lstrip().startswith("{"):
-                            piece = prefix + piece  # a server that does not repeat the prefilled head
+                            piece = (
+                                prefix + piece
+                            )  # a server that does not repeat the prefilled head
                         if piece:
                             timer.mark_first()
                             parts.append(piece)
@@ -189,7 +255,9 @@ class OpenAICompatBackend:
                                     break
                         pieces += len(delta.get("tool_calls") or ())
                         for tc in delta.get("tool_calls") or ():
-                            slot = calls.setdefault(tc.get("index", len(calls)), {"id": None, "name": "", "args": ""})
+                            slot = calls.setdefault(
+                                tc.get("index", len(calls)), {"id": None, "name": "", "args": ""}
+                            )
                             slot["id"] = tc.get("id") or slot["id"]
                             fn = tc.get("function") or {}
                             slot["name"] += fn.get("name") or ""
@@ -203,8 +271,10 @@ class OpenAICompatBackend:
                 raise self._fail(exc, name) from None
         except (AttributeError, TypeError, KeyError) as exc:  # a chunk of an unexpected shape
             if guard.reason is None:
-                raise BackendError(f"unexpected reply from {self.base_url}: a streamed chunk could not be read "
-                                   f"({type(exc).__name__}: {brief(exc, 120)})") from None
+                raise BackendError(
+                    f"unexpected reply from {self.base_url}: a streamed chunk could not be read "
+                    f"({type(exc).__name__}: {brief(exc, 120)})"
+                ) from None
         if guard.reason is not None:
             self.close()
             self.http = self._client()  # the old pool had its socket shut down
@@ -220,7 +290,9 @@ class OpenAICompatBackend:
                 args = json.loads(slot["args"]) if slot["args"].strip() else {}
             except ValueError:
                 args = {}
-            result.tool_calls.append(ToolCall(slot["name"], args if isinstance(args, dict) else {}, slot["id"]))
+            result.tool_calls.append(
+                ToolCall(slot["name"], args if isinstance(args, dict) else {}, slot["id"])
+            )
         result.ms = timer.ms
         result.first_token_ms = timer.first
         return result
@@ -233,7 +305,9 @@ class OpenAICompatBackend:
             try:
                 r = self.http.get(f"{root}/props", timeout=min(5.0, self.timeout))
                 data = r.json() if r.status_code == 200 else {}
-                if isinstance(data, dict) and isinstance(data.get("default_generation_settings"), dict):
+                if isinstance(data, dict) and isinstance(
+                    data.get("default_generation_settings"), dict
+                ):
                     self._props_cache = data
             except (httpx.HTTPError, ValueError):
                 pass
@@ -242,12 +316,16 @@ class OpenAICompatBackend:
     def context_length(self, model=None) -> int | None:
         if self._ctx is False:
             self._ctx = None
-            n = (self._props().get("default_generation_settings") or {}).get("n_ctx")  # the context allocated
+            n = (self._props().get("default_generation_settings") or {}).get(
+                "n_ctx"
+            )  # the context allocated
             if isinstance(n, int) and n > 0:
                 self._ctx = n
             if self._ctx is None:
                 try:  # vLLM: max_model_len
-                    for m in self.http.get(f"{self.base_url}/models", timeout=5).json().get("data", []):
+                    for m in (
+                        self.http.get(f"{self.base_url}/models", timeout=5).json().get("data", [])
+                    ):
                         n = m.get("max_model_len") or (m.get("meta") or {}).get("n_ctx_train")
                         if isinstance(n, int) and n > 0:
                             self._ctx = n
@@ -287,30 +365,48 @@ class OpenAICompatBackend:
         self.models()
         return "openai-compatible"
 
-    def embed(self, texts: list[str], *, model: str, timeout: float | None = None) -> list[list[float]]:
+    def embed(
+        self, texts: list[str], *, model: str, timeout: float | None = None
+    ) -> list[list[float]]:
         """One vector per text from ``/embeddings`` (llama-server started with ``--embeddings``,
         vLLM, LM Studio). A server that has no embeddings says so as kind "unsupported"."""
         body = {"model": model, "input": list(texts), "encoding_format": "float"}
         limit = timeout or self.timeout
         try:
-            r = self.http.post(f"{self.base_url}/embeddings", json=body,
-                               timeout=httpx.Timeout(limit, connect=min(5.0, limit)))
+            r = self.http.post(
+                f"{self.base_url}/embeddings",
+                json=body,
+                timeout=httpx.Timeout(limit, connect=min(5.0, limit)),
+            )
             if r.status_code == 501:  # llama-server without --embeddings
-                raise BackendError(f"{self.base_url} serves no embeddings (start it with --embeddings)",
-                                   kind="unsupported")
+                raise BackendError(
+                    f"{self.base_url} serves no embeddings (start it with --embeddings)",
+                    kind="unsupported",
+                )
             if r.status_code in (404, 405) and "model" not in r.text.lower():  # no such route
-                raise BackendError(f"{self.base_url} serves no embeddings ({r.status_code})", kind="unsupported")
+                raise BackendError(
+                    f"{self.base_url} serves no embeddings ({r.status_code})", kind="unsupported"
+                )
             r.raise_for_status()
             data = sorted(r.json()["data"], key=lambda d: d.get("index", 0))
             vectors = [[float(x) for x in d["embedding"]] for d in data]
         except httpx.HTTPError as exc:
             raise self._fail(exc, model) from None
         except (ValueError, KeyError, TypeError, AttributeError):
-            raise BackendError(f"{self.base_url}/embeddings gave no vectors", kind="unsupported") from None
+            raise BackendError(
+                f"{self.base_url}/embeddings gave no vectors", kind="unsupported"
+            ) from None
         if len(vectors) != len(texts):
-            raise BackendError(f"{self.base_url}/embeddings gave {len(vectors)} vectors for {len(texts)} texts")
+            raise BackendError(
+                f"{self.base_url}/embeddings gave {len(vectors)} vectors for {len(texts)} texts"
+            )
         return vectors
 
-    def pull(self, model: str, on_progress: Callable[[PullProgress], None], cancel: Cancel | None = None) -> None:
-        raise BackendError("this server is OpenAI-compatible: models are loaded with the server's own tools",
-                           hint="pulling works only with backend = \"ollama\"", kind="pull")
+    def pull(
+        self, model: str, on_progress: Callable[[PullProgress], None], cancel: Cancel | None = None
+    ) -> None:
+        raise BackendError(
+            "this server is OpenAI-compatible: models are loaded with the server's own tools",
+            hint='pulling works only with backend = "ollama"',
+            kind="pull",
+        )

@@ -54,22 +54,33 @@ def load(paths: Paths, user: str, *, renew: bool = False) -> Token:
     try:
         private_dir(path.parent)
         if path.is_dir() and not path.is_symlink():
-            raise TatlockError(f"{path} is a folder", hint="move it aside; tatlock keeps its MCP token there")
-        write_private(path, value + "\n")  # renamed into place: a symlink there is replaced, never followed
+            raise TatlockError(
+                f"{path} is a folder", hint="move it aside; tatlock keeps its MCP token there"
+            )
+        write_private(
+            path, value + "\n"
+        )  # renamed into place: a symlink there is replaced, never followed
     except OSError as exc:
-        raise TatlockError(f"cannot write the MCP token to {path} ({exc.strerror or exc})",
-                           hint="make the config folder writable") from None
+        raise TatlockError(
+            f"cannot write the MCP token to {path} ({exc.strerror or exc})",
+            hint="make the config folder writable",
+        ) from None
     notice = None
     if problem:
-        notice = (f"the MCP token file {path} {problem}: it was replaced with a new token; give your MCP clients "
-                  f"the new one (tatlock mcp --user {user} --show-token)")
+        notice = (
+            f"the MCP token file {path} {problem}: it was replaced with a new token; give your MCP "
+            f"clients "
+            f"the new one (tatlock mcp --user {user} --show-token)"
+        )
     return Token(value, path, notice)
 
 
 def _read(path: Path) -> tuple[str | None, str | None]:
     """(token, None) when the file holds one that only we could have read; (None, why not)."""
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+        fd = os.open(
+            path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+        )
     except FileNotFoundError:
         return None, None
     except OSError as exc:
@@ -127,7 +138,10 @@ class Watched:
             if self._value is None and before is not None:
                 self._burned.add(before)  # exposed, or gone: it may have been read meanwhile
             if self._value in self._burned:
-                self._value, self.problem = None, "holds a token that was exposed (replace it: --new-token)"
+                self._value, self.problem = (
+                    None,
+                    "holds a token that was exposed (replace it: --new-token)",
+                )
         return self._value
 
 

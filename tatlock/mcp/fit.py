@@ -20,7 +20,8 @@ a character may take four bytes of UTF-8.
 from __future__ import annotations
 
 import json
-from typing import Any, Callable, Iterable, TypeVar
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
 
 from tatlock.mcp import shapes
 from tatlock.store.user import Compact, Message
@@ -30,7 +31,9 @@ SEND_LIMIT = WIRE_LIMIT - 32 * 1024  # room for the JSON-RPC envelope and the ev
 BUDGET = 360_000  # bytes (as sent, once) for the messages and summaries of one response; tools send them twice
 LISTED_CHARS = 20_000  # characters of one message in a listing
 GLANCE_CHARS = 2_000  # in conversations://recent and in what add_turn echoes back
-READ_CHARS = 200_000  # at most this many characters in one read_message page (fewer when they are costly)
+READ_CHARS = (
+    200_000  # at most this many characters in one read_message page (fewer when they are costly)
+)
 
 T = TypeVar("T")
 
@@ -70,8 +73,13 @@ def compact(c: Compact, limit: int = LISTED_CHARS) -> dict[str, Any]:
     return out
 
 
-def newest(items: Iterable[T], shape: Callable[[T], Any], budget: int = BUDGET, *,
-           size: Callable[[Any], int] = sent_size) -> tuple[list[Any], int]:
+def newest(
+    items: Iterable[T],
+    shape: Callable[[T], Any],
+    budget: int = BUDGET,
+    *,
+    size: Callable[[Any], int] = sent_size,
+) -> tuple[list[Any], int]:
     """The shapes of ``items`` (newest first) that fit in ``budget`` bytes as sent (``size`` of
     each shape), oldest first, and how many were left out. The newest is always kept: shapes
     are clipped already, so one always fits."""
@@ -88,8 +96,13 @@ def newest(items: Iterable[T], shape: Callable[[T], Any], budget: int = BUDGET, 
     return kept[::-1], len(items) - len(kept)
 
 
-def first(items: Iterable[T], shape: Callable[[T], Any], budget: int = BUDGET, *,
-          size: Callable[[Any], int] = sent_size) -> tuple[list[Any], int]:
+def first(
+    items: Iterable[T],
+    shape: Callable[[T], Any],
+    budget: int = BUDGET,
+    *,
+    size: Callable[[Any], int] = sent_size,
+) -> tuple[list[Any], int]:
     """Like ``newest`` for items already in the order they are shown (a list of conversations)."""
     kept, left = newest(items, shape, budget, size=size)
     return kept[::-1], left
@@ -100,7 +113,7 @@ def chunk(text: str, offset: int, limit: int = READ_CHARS, budget: int = BUDGET)
     ``budget`` bytes as sent (characters that need escaping or four bytes make it shorter)."""
     n = min(limit, max(0, len(text) - offset))
     while n > 0:
-        piece = text[offset:offset + n]
+        piece = text[offset : offset + n]
         cost = sent_size(piece)
         if cost <= budget:
             return piece
@@ -109,5 +122,8 @@ def chunk(text: str, offset: int, limit: int = READ_CHARS, budget: int = BUDGET)
 
 
 def too_large(size: int) -> str:
-    return (f"the response would be {size:,} bytes, more than an MCP client accepts in one message "
-            f"({WIRE_LIMIT:,}): ask for fewer items (limit, before) or read long messages with read_message")
+    return (
+        f"the response would be {size:,} bytes, more than an MCP client accepts in one message "
+        f"({WIRE_LIMIT:,}): ask for fewer items (limit, before) or read long messages with "
+        f"read_message"
+    )

@@ -26,8 +26,9 @@ import signal
 import socket
 import stat
 import sys
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 import anyio
 import h11
@@ -68,7 +69,9 @@ class RequireToken:
         if scope["type"] == "http" and not self._authorized(scope):
             self.refused += 1
             if self.refused == 1:
-                log.warning("refused a request without the right token (and will refuse every such request)")
+                log.warning(
+                    "refused a request without the right token (and will refuse every such request)"
+                )
             else:
                 log.info("refused a request without the right token (%d so far)", self.refused)
             await _unauthorized(send, self.user)
@@ -83,8 +86,12 @@ class RequireToken:
         if token is None:
             if self.token.problem != self._said:
                 self._said = self.token.problem
-                log.warning("the token file %s %s: every request is refused until the server is restarted "
-                            "(which makes a new token)", self.token.path, self.token.problem)
+                log.warning(
+                    "the token file %s %s: every request is refused until the server is restarted "
+                    "(which makes a new token)",
+                    self.token.path,
+                    self.token.problem,
+                )
             return False
         values = [v for k, v in scope.get("headers", ()) if k.lower() == b"authorization"]
         if len(values) != 1:
@@ -94,12 +101,29 @@ class RequireToken:
 
 
 async def _unauthorized(send: Send, user: str) -> None:
-    body = json.dumps({"jsonrpc": "2.0", "id": None, "error": {
-        "code": -32001, "message": f"Unauthorized: this server needs its bearer token "
-                                   f"(tatlock mcp --user {user} --show-token prints it)"}}).encode()
-    await send({"type": "http.response.start", "status": 401, "headers": [
-        (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-        (b"www-authenticate", b'Bearer realm="tatlock", error="invalid_token"'), (b"connection", b"close")]})
+    body = json.dumps(
+        {
+            "jsonrpc": "2.0",
+            "id": None,
+            "error": {
+                "code": -32001,
+                "message": f"Unauthorized: this server needs its bearer token "
+                f"(tatlock mcp --user {user} --show-token prints it)",
+            },
+        }
+    ).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 401,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                (b"www-authenticate", b'Bearer realm="tatlock", error="invalid_token"'),
+                (b"connection", b"close"),
+            ],
+        }
+    )
     await send({"type": "http.response.body", "body": body})
 
 
@@ -123,7 +147,9 @@ def evict_idle_at_the_cap(manager: Any) -> bool:
             if idle:
                 _, sid, scope = min(idle)
                 log.info("closing session %s, idle longest, to admit a new one", sid[:8])
-                sessions.pop(sid, None)  # its server task ends on the cancel and terminates the transport
+                sessions.pop(
+                    sid, None
+                )  # its server task ends on the cancel and terminates the transport
                 owners.pop(sid, None)
                 scope.cancel()
         return admit(requestor)
@@ -144,14 +170,21 @@ class GuardedH11(H11Protocol):
         self._body_timer: Any = None
         self._opened = self.loop.time()
         if len(self.connections) > MAX_CONNECTIONS:
-            waiting = [c for c in self.connections
-                       if c is not self and isinstance(c, GuardedH11) and c._waiting_for_head()]
-            if not waiting:  # every other connection is being served: this one waits its turn elsewhere
+            waiting = [
+                c
+                for c in self.connections
+                if c is not self and isinstance(c, GuardedH11) and c._waiting_for_head()
+            ]
+            if (
+                not waiting
+            ):  # every other connection is being served: this one waits its turn elsewhere
                 log.info("refused a connection: %d are open and busy", len(self.connections) - 1)
                 transport.close()
                 return
             oldest = min(waiting, key=lambda c: c._opened)
-            log.info("closed the connection waiting longest for its request to make room for a new one")
+            log.info(
+                "closed the connection waiting longest for its request to make room for a new one"
+            )
             oldest.transport.close()
         self._arm_head_timer()
 
@@ -181,8 +214,15 @@ class GuardedH11(H11Protocol):
 
     def _body_too_slow(self, cycle: Any) -> None:
         self._body_timer = None
-        if cycle is self.cycle and self.conn.their_state is h11.SEND_BODY and not self.transport.is_closing():
-            log.info("closed a connection whose request body did not arrive whole in %.0f s", BODY_TIMEOUT)
+        if (
+            cycle is self.cycle
+            and self.conn.their_state is h11.SEND_BODY
+            and not self.transport.is_closing()
+        ):
+            log.info(
+                "closed a connection whose request body did not arrive whole in %.0f s",
+                BODY_TIMEOUT,
+            )
             self.transport.close()
 
     def _arm_head_timer(self) -> None:
@@ -206,8 +246,10 @@ def tcp_socket(port: int) -> socket.socket:
         sock.bind(("127.0.0.1", port))  # loopback only: the memory is private
     except OSError as exc:
         sock.close()
-        raise TatlockError(f"cannot listen on 127.0.0.1:{port}: {exc.strerror or exc}",
-                           hint="pick another port with --http PORT") from None
+        raise TatlockError(
+            f"cannot listen on 127.0.0.1:{port}: {exc.strerror or exc}",
+            hint="pick another port with --http PORT",
+        ) from None
     sock.listen(128)
     return sock
 
@@ -235,10 +277,14 @@ def unix_socket(path: Path) -> socket.socket:
             try:
                 path.unlink()  # nobody listens: a socket left by a server that died
             except OSError as exc:
-                raise TatlockError(f"cannot replace the old socket {path}: {exc.strerror or exc}",
-                                   hint="remove it, or pick another --socket path") from None
+                raise TatlockError(
+                    f"cannot replace the old socket {path}: {exc.strerror or exc}",
+                    hint="remove it, or pick another --socket path",
+                ) from None
         else:
-            raise TatlockError(f"{path} is in use by another server", hint="stop it, or pick another --socket path")
+            raise TatlockError(
+                f"{path} is in use by another server", hint="stop it, or pick another --socket path"
+            )
         finally:
             probe.close()
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -262,14 +308,23 @@ def _check_socket_folder(folder: Path) -> None:
     try:
         st = os.stat(folder)
     except OSError as exc:
-        raise UsageError(f"cannot use the folder {folder} for the socket: {exc.strerror or exc}") from None
+        raise UsageError(
+            f"cannot use the folder {folder} for the socket: {exc.strerror or exc}"
+        ) from None
     if st.st_uid not in (os.geteuid(), 0):
-        raise UsageError(f"the folder {folder} belongs to another user, who could take the socket's place and "
-                         "collect your clients' token: put the socket in a folder of yours (--socket ~/tatlock.sock)")
+        raise UsageError(
+            f"the folder {folder} belongs to another user, who could take the socket's place and "
+            "collect your clients' token: put the socket in a folder of yours (--socket "
+            "~/tatlock.sock)"
+        )
     if stat.S_IMODE(st.st_mode) & 0o022:
-        raise UsageError(f"other users can write to the folder {folder}, so one could take the socket's place while "
-                         "tatlock is not running and collect your clients' token: put it in a folder only you can "
-                         "write to (--socket ~/tatlock.sock)")
+        raise UsageError(
+            f"other users can write to the folder {folder}, so one could take the socket's place "
+            f"while "
+            "tatlock is not running and collect your clients' token: put it in a folder only you "
+            "can "
+            "write to (--socket ~/tatlock.sock)"
+        )
 
 
 def serve(server: Any, sock: socket.socket, token: Token, user: str) -> None:
@@ -280,20 +335,42 @@ def serve(server: Any, sock: socket.socket, token: Token, user: str) -> None:
         # a Unix socket's clients name no port: "localhost" (browsers cannot reach a socket at all)
         security = TransportSecuritySettings(
             allowed_hosts=["localhost", "127.0.0.1", "localhost:*", "127.0.0.1:*"],
-            allowed_origins=["http://localhost", "http://127.0.0.1", "http://localhost:*", "http://127.0.0.1:*"])
+            allowed_origins=[
+                "http://localhost",
+                "http://127.0.0.1",
+                "http://localhost:*",
+                "http://127.0.0.1:*",
+            ],
+        )
     else:
         security = None  # the SDK's own loopback checks
-    app = server.streamable_http_app(host="127.0.0.1", session_idle_timeout=SESSION_IDLE, max_sessions=MAX_SESSIONS,
-                                     max_request_body_size=MAX_BODY, transport_security=security)
+    app = server.streamable_http_app(
+        host="127.0.0.1",
+        session_idle_timeout=SESSION_IDLE,
+        max_sessions=MAX_SESSIONS,
+        max_request_body_size=MAX_BODY,
+        transport_security=security,
+    )
     if not evict_idle_at_the_cap(server.session_manager):
-        log.warning("this MCP SDK keeps its sessions differently: at %d sessions new ones are refused (503)",
-                    MAX_SESSIONS)
-    config = uvicorn.Config(RequireToken(app, token, user), log_level="warning", lifespan="on", http=GuardedH11,
-                            timeout_graceful_shutdown=SHUTDOWN_GRACE)
+        log.warning(
+            "this MCP SDK keeps its sessions differently: at %d sessions new ones are refused (503)",
+            MAX_SESSIONS,
+        )
+    config = uvicorn.Config(
+        RequireToken(app, token, user),
+        log_level="warning",
+        lifespan="on",
+        http=GuardedH11,
+        timeout_graceful_shutdown=SHUTDOWN_GRACE,
+    )
     path = Path(sock.getsockname()) if sock.family == socket.AF_UNIX else None
     uv = _Server(config)
     quiet = _QuietWhenStopping(uv)
-    for logger in (logging.getLogger(), logging.getLogger("uvicorn"), logging.getLogger("uvicorn.error")):
+    for logger in (
+        logging.getLogger(),
+        logging.getLogger("uvicorn"),
+        logging.getLogger("uvicorn.error"),
+    ):
         for handler in logger.handlers:
             handler.addFilter(quiet)
     try:
@@ -304,7 +381,10 @@ def serve(server: Any, sock: socket.socket, token: Token, user: str) -> None:
             try:
                 path.unlink(missing_ok=True)
             except OSError as exc:
-                print(f"tatlock mcp: could not remove the socket {path}: {exc.strerror or exc}", file=sys.stderr)
+                print(
+                    f"tatlock mcp: could not remove the socket {path}: {exc.strerror or exc}",
+                    file=sys.stderr,
+                )
     for sig in uv.stopped_by:  # end as the signal asked, once the socket is gone
         signal.raise_signal(sig)
 

@@ -27,7 +27,7 @@ def history_call(conversation_id: int, before: int) -> str:
     return f"get_conversation_history(conversationId={conversation_id}, before={before})"
 
 
-def conversation(butler: "Butler", conversation_id: int) -> dict[str, Any]:
+def conversation(butler: Butler, conversation_id: int) -> dict[str, Any]:
     """``conversations://get/{id}``: the conversation, its participants, topics and summaries,
     and its latest messages, each part as much as fits in its share of the budget (long
     messages cut with a note)."""
@@ -36,8 +36,15 @@ def conversation(butler: "Butler", conversation_id: int) -> dict[str, Any]:
     topics, _ = fit.first(d.topics, lambda t: {"name": t[0], "mentions": t[1]}, fit.BUDGET // 16)
     summaries, older = fit.newest(reversed(d.compacts), fit.compact, fit.BUDGET // 4)
     messages, left = fit.newest(reversed(d.messages), fit.message, fit.BUDGET // 2)
-    out = {**shapes.conversation(d.conversation), "participants": people[:LISTED_PEOPLE], "topics": topics,
-           "archive": None, "compacts": summaries, "moreBefore": d.more_before or left > 0, "messages": messages}
+    out = {
+        **shapes.conversation(d.conversation),
+        "participants": people[:LISTED_PEOPLE],
+        "topics": topics,
+        "archive": None,
+        "compacts": summaries,
+        "moreBefore": d.more_before or left > 0,
+        "messages": messages,
+    }
     if more_people or len(people) > LISTED_PEOPLE:
         out["moreParticipants"] = len(d.participants) - len(out["participants"])
     if d.archive:
@@ -53,8 +60,14 @@ def conversation(butler: "Butler", conversation_id: int) -> dict[str, Any]:
     return out
 
 
-def history(butler: "Butler", conversation_id: int, *, format: str = "text",  # noqa: A002 - the tool's word
-            limit: int | None = None, before: int | None = None) -> str:
+def history(
+    butler: Butler,
+    conversation_id: int,
+    *,
+    format: str = "text",
+    limit: int | None = None,
+    before: int | None = None,
+) -> str:
     """A page of the conversation's history, newest messages last, with attribution: ``text``
     lines (``Anchor (Name): ...``, ``Maria: ...``, ``[Name (bot)]: ...``, ``Assistant: ...``),
     ``markdown`` (the first page headed by the summaries), or ``json``. A note says how to read
@@ -66,25 +79,37 @@ def history(butler: "Butler", conversation_id: int, *, format: str = "text",  # 
     if before is not None and before < 1:
         raise UsageError("before is a message number, 1 or more")
     conversations = butler.conversations
-    page = conversations.messages(conversation_id, limit=min(limit or PAGE_MESSAGES, PAGE_MESSAGES), before=before)
+    page = conversations.messages(
+        conversation_id, limit=min(limit or PAGE_MESSAGES, PAGE_MESSAGES), before=before
+    )
     head = None
     if fmt == "markdown":
-        head = _markdown_head(conversations.get(conversation_id, limit=0), first_page=before is None)
+        head = _markdown_head(
+            conversations.get(conversation_id, limit=0), first_page=before is None
+        )
         room = fit.BUDGET - fit.sent_size(conversation_markdown(head))
-        kept, _ = fit.newest(reversed(page), _clipped, room, size=lambda m: fit.sent_size(m.content) + 200)
+        kept, _ = fit.newest(
+            reversed(page), _clipped, room, size=lambda m: fit.sent_size(m.content) + 200
+        )
     else:
         kept, _ = fit.newest(reversed(page), _line if fmt == "text" else _json_message, fit.BUDGET)
-    shown = page[len(page) - len(kept):]
+    shown = page[len(page) - len(kept) :]
     earlier = shown[0].message_number - 1 if shown else 0
     more = f"the {earlier} earlier messages are not shown: {history_call(conversation_id, earlier + 1)}"
     if fmt == "text":
         return "\n".join([f"({more})"] * bool(earlier) + kept)
     if fmt == "json":
         conv = conversations.get(conversation_id, limit=0).conversation
-        return shapes.dumps({"conversation": {k: v for k, v in dataclasses.asdict(conv).items() if k != "metadata"},
-                             "more_before": earlier > 0,
-                             "next": history_call(conversation_id, earlier + 1) if earlier else None,
-                             "messages": kept})
+        return shapes.dumps(
+            {
+                "conversation": {
+                    k: v for k, v in dataclasses.asdict(conv).items() if k != "metadata"
+                },
+                "more_before": earlier > 0,
+                "next": history_call(conversation_id, earlier + 1) if earlier else None,
+                "messages": kept,
+            }
+        )
     assert head is not None
     text = conversation_markdown(dataclasses.replace(head, messages=kept))
     return text + f"\n*{more[0].upper()}{more[1:]}.*\n" if earlier else text
@@ -93,31 +118,55 @@ def history(butler: "Butler", conversation_id: int, *, format: str = "text",  # 
 def _markdown_head(d: Detail, *, first_page: bool) -> Detail:
     """What heads a page of Markdown history: participants and topics as far as they fit, and
     on the first page the archive and the latest summaries."""
-    people, _ = fit.first(d.participants, lambda p: p, fit.BUDGET // 16, size=lambda p: fit.sent_size(p.name) + 16)
-    topics, _ = fit.first(d.topics, lambda t: t, fit.BUDGET // 32, size=lambda t: fit.sent_size(t[0]) + 4)
+    people, _ = fit.first(
+        d.participants, lambda p: p, fit.BUDGET // 16, size=lambda p: fit.sent_size(p.name) + 16
+    )
+    topics, _ = fit.first(
+        d.topics, lambda t: t, fit.BUDGET // 32, size=lambda t: fit.sent_size(t[0]) + 4
+    )
     summaries: list[Compact] = []
     archive = None
     if first_page:
-        summaries, _ = fit.newest(reversed(d.compacts), _clipped_compact, fit.BUDGET // 8,
-                                  size=lambda c: fit.sent_size(c.summary) + 200)
+        summaries, _ = fit.newest(
+            reversed(d.compacts),
+            _clipped_compact,
+            fit.BUDGET // 8,
+            size=lambda c: fit.sent_size(c.summary) + 200,
+        )
         if d.archive:
             summary = str(d.archive.get("summary") or "")
-            archive = {**d.archive, "summary": fit.chunk(summary, 0, fit.LISTED_CHARS, fit.BUDGET // 16)}
-    return dataclasses.replace(d, messages=[], compacts=summaries, participants=people[:LISTED_PEOPLE],
-                               topics=topics[:LISTED_PEOPLE], archive=archive)
+            archive = {
+                **d.archive,
+                "summary": fit.chunk(summary, 0, fit.LISTED_CHARS, fit.BUDGET // 16),
+            }
+    return dataclasses.replace(
+        d,
+        messages=[],
+        compacts=summaries,
+        participants=people[:LISTED_PEOPLE],
+        topics=topics[:LISTED_PEOPLE],
+        archive=archive,
+    )
 
 
-def read_message(butler: "Butler", message_id: int, offset: int = 0) -> dict[str, Any]:
+def read_message(butler: Butler, message_id: int, offset: int = 0) -> dict[str, Any]:
     """One message's text from ``offset``, as much as fits in one response."""
     m = butler.conversations.message(message_id)
     if offset < 0 or offset > len(m.content):
         raise UsageError(f"offset must be between 0 and the message's length, {len(m.content):,}")
     piece = fit.chunk(m.content, offset)
     end = offset + len(piece)
-    return {"messageId": m.message_id, "conversationId": m.conversation_id, "number": m.message_number,
-            "speaker": speaker(m), "length": len(m.content), "offset": offset, "content": piece,
-            "nextOffset": end if end < len(m.content) else None,
-            "next": fit.read_call(m.message_id, end) if end < len(m.content) else None}
+    return {
+        "messageId": m.message_id,
+        "conversationId": m.conversation_id,
+        "number": m.message_number,
+        "speaker": speaker(m),
+        "length": len(m.content),
+        "offset": offset,
+        "content": piece,
+        "nextOffset": end if end < len(m.content) else None,
+        "next": fit.read_call(m.message_id, end) if end < len(m.content) else None,
+    }
 
 
 def _note(m: Message) -> str:
@@ -129,7 +178,7 @@ def _note(m: Message) -> str:
 
 def _clipped(m: Message) -> Message:
     note = _note(m)
-    return dataclasses.replace(m, content=m.content[:fit.LISTED_CHARS] + note) if note else m
+    return dataclasses.replace(m, content=m.content[: fit.LISTED_CHARS] + note) if note else m
 
 
 def _line(m: Message) -> str:
@@ -140,10 +189,14 @@ def _json_message(m: Message) -> dict[str, Any]:
     out = dataclasses.asdict(m)
     note = fit.clip_note(m, fit.LISTED_CHARS)
     if note:
-        out["content"] = m.content[:fit.LISTED_CHARS]
+        out["content"] = m.content[: fit.LISTED_CHARS]
         out["truncated"] = note
     return out
 
 
 def _clipped_compact(c: Compact) -> Compact:
-    return dataclasses.replace(c, summary=c.summary[:fit.LISTED_CHARS]) if len(c.summary) > fit.LISTED_CHARS else c
+    return (
+        dataclasses.replace(c, summary=c.summary[: fit.LISTED_CHARS])
+        if len(c.summary) > fit.LISTED_CHARS
+        else c
+    )

@@ -20,12 +20,12 @@ from tatlock.errors import StoreError, TatlockError, UsageError
 from tatlock.services.archive_read import FORMAT, VERSION, Progress, stage
 from tatlock.services.base import Core
 from tatlock.store.archive import Imported, dump
-from tatlock.store.importing import plan, write
 from tatlock.store.db import as_store_error
+from tatlock.store.importing import plan, write
 from tatlock.store.staging import Staging
 from tatlock.timeutil import iso, local
 
-__all__ = ["Archive", "Imported", "ImportStopped", "MAX_IMPORT_BYTES"]
+__all__ = ["MAX_IMPORT_BYTES", "Archive", "ImportStopped", "Imported"]
 
 MAX_IMPORT_BYTES = 512 * 2**20  # what `tatlock memory import` reads at most (the README says so)
 
@@ -42,24 +42,48 @@ class Archive:
         anchor = self._core.anchor()
         convs = []
         for c in rows["conversations"]:
-            meta = {k: v for k, v in c["metadata"].items() if k != "uid"}  # the uid is said once, below
-            convs.append({
-                "uid": c["uid"],
-                "conversation": {k: c[k] for k in ("id", "title", "room_id", "interface", "started_at",
-                                                   "last_activity", "message_count", "compacted_up_to")}
-                | {"metadata": meta},
-                "participants": c["participants"],
-                "topics": c["topics"],
-                "archive": meta.get("archive") if isinstance(meta.get("archive"), dict) else None,
-                "compacts": c["compacts"],
-                "messages": c["messages"],
-            })
-        return {"format": FORMAT, "version": VERSION, "exported_at": iso(), "user": self._core.username,
-                "anchor": {"id": anchor.id, "name": anchor.name}, "conversations": convs,
-                "variables": rows["variables"], "fact_history": rows["fact_history"],
-                "cross_summaries": rows["cross_summaries"]}
+            meta = {
+                k: v for k, v in c["metadata"].items() if k != "uid"
+            }  # the uid is said once, below
+            convs.append(
+                {
+                    "uid": c["uid"],
+                    "conversation": {
+                        k: c[k]
+                        for k in (
+                            "id",
+                            "title",
+                            "room_id",
+                            "interface",
+                            "started_at",
+                            "last_activity",
+                            "message_count",
+                            "compacted_up_to",
+                        )
+                    }
+                    | {"metadata": meta},
+                    "participants": c["participants"],
+                    "topics": c["topics"],
+                    "archive": meta.get("archive")
+                    if isinstance(meta.get("archive"), dict)
+                    else None,
+                    "compacts": c["compacts"],
+                    "messages": c["messages"],
+                }
+            )
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "exported_at": iso(),
+            "user": self._core.username,
+            "anchor": {"id": anchor.id, "name": anchor.name},
+            "conversations": convs,
+            "variables": rows["variables"],
+            "fact_history": rows["fact_history"],
+            "cross_summaries": rows["cross_summaries"],
+        }
 
-    def export(self, format: str = "json") -> str:  # noqa: A002 - the CLI's word
+    def export(self, format: str = "json") -> str:
         if format == "json":
             return json.dumps(self.data(), indent=1, ensure_ascii=False) + "\n"
         if format == "md":
@@ -70,49 +94,88 @@ class Archive:
         from tatlock.memory.context import speaker
         from tatlock.store.user_records import Message
 
-        lines = [f"# Memory of {doc['user']}", "", f"- exported: {local(doc['exported_at'])}",
-                 f"- conversations: {len(doc['conversations'])}",
-                 f"- messages: {sum(len(c['messages']) for c in doc['conversations'])}", ""]
-        where = {m["message_id"]: (c["conversation"]["id"], m["message_number"], m["author_name"])
-                 for c in doc["conversations"] for m in c["messages"]}
+        lines = [
+            f"# Memory of {doc['user']}",
+            "",
+            f"- exported: {local(doc['exported_at'])}",
+            f"- conversations: {len(doc['conversations'])}",
+            f"- messages: {sum(len(c['messages']) for c in doc['conversations'])}",
+            "",
+        ]
+        where = {
+            m["message_id"]: (c["conversation"]["id"], m["message_number"], m["author_name"])
+            for c in doc["conversations"]
+            for m in c["messages"]
+        }
         if doc["variables"]:
             lines += ["## Personal variables", ""]
             for v in doc["variables"]:
                 src = where.get(v["source_message_id"])
-                said = (f"stated by {src[2]} in conversation {src[0]}, message #{src[1]}" if src
-                        else f"set by {v['author_id'] or 'hand'}")
+                said = (
+                    f"stated by {src[2]} in conversation {src[0]}, message #{src[1]}"
+                    if src
+                    else f"set by {v['author_id'] or 'hand'}"
+                )
                 lines.append(f"- **{v['key']}**: {v['value']} ({said}, {local(v['updated_at'])})")
             lines.append("")
         if doc["cross_summaries"]:
             lines += ["## Summaries of recent conversations", ""]
             for s in doc["cross_summaries"]:
                 sources = ", ".join(map(str, s["source_conversations"])) or "none"
-                whom = (f"For conversation {s['conversation_id']}" if s["conversation_id"] is not None
-                        else "Prepared for the next new conversation")
-                lines += [f"### {whom} ({local(s['created_at'])}, from {sources})",
-                          "", s["summary"].strip(), ""]
+                whom = (
+                    f"For conversation {s['conversation_id']}"
+                    if s["conversation_id"] is not None
+                    else "Prepared for the next new conversation"
+                )
+                lines += [
+                    f"### {whom} ({local(s['created_at'])}, from {sources})",
+                    "",
+                    s["summary"].strip(),
+                    "",
+                ]
         for c in doc["conversations"]:
             conv = c["conversation"]
-            lines += [f"## {conv['title'] or 'Conversation'} ({conv['id']})", "",
-                      f"- room: {conv['room_id']} ({conv['interface']})", f"- started: {local(conv['started_at'])}",
-                      f"- messages: {conv['message_count']}"]
+            lines += [
+                f"## {conv['title'] or 'Conversation'} ({conv['id']})",
+                "",
+                f"- room: {conv['room_id']} ({conv['interface']})",
+                f"- started: {local(conv['started_at'])}",
+                f"- messages: {conv['message_count']}",
+            ]
             if c["participants"]:
-                lines.append("- participants: " + ", ".join(
-                    f"{p['name']}{' (bot)' if p['is_bot'] else ''}" for p in c["participants"]))
+                lines.append(
+                    "- participants: "
+                    + ", ".join(
+                        f"{p['name']}{' (bot)' if p['is_bot'] else ''}" for p in c["participants"]
+                    )
+                )
             if c["topics"]:
                 lines.append("- topics: " + ", ".join(t["name"] for t in c["topics"]))
             lines.append("")
             if c["archive"]:
-                lines += [f"### Archive of messages 1-{c['archive'].get('up_to_message')}", "",
-                          str(c["archive"]["summary"]).strip(), ""]
+                lines += [
+                    f"### Archive of messages 1-{c['archive'].get('up_to_message')}",
+                    "",
+                    str(c["archive"]["summary"]).strip(),
+                    "",
+                ]
             for cp in c["compacts"]:
-                lines += [f"### Summary of messages {cp['from_message']}-{cp['up_to_message']}", "",
-                          cp["summary"].strip(), ""]
+                lines += [
+                    f"### Summary of messages {cp['from_message']}-{cp['up_to_message']}",
+                    "",
+                    cp["summary"].strip(),
+                    "",
+                ]
             for m in c["messages"]:
                 said = speaker(Message(**m))
                 reply = where.get(m["reply_to"]) if m["reply_to"] else None
                 to = f" · replying to #{reply[1]}" if reply else ""
-                lines += [f"**{said}** · #{m['message_number']} · {local(m['timestamp'])}{to}", "", m["content"], ""]
+                lines += [
+                    f"**{said}** · #{m['message_number']} · {local(m['timestamp'])}{to}",
+                    "",
+                    m["content"],
+                    "",
+                ]
         return "\n".join(lines)
 
     # -- import ----------------------------------------------------------------------------
@@ -123,7 +186,9 @@ class Archive:
 
         return self.import_file(io.BytesIO(text.encode("utf-8", "surrogatepass")), name=name)
 
-    def import_file(self, raw: BinaryIO, *, name: str = "the file", progress: Progress | None = None) -> Imported:
+    def import_file(
+        self, raw: BinaryIO, *, name: str = "the file", progress: Progress | None = None
+    ) -> Imported:
         """Restore a JSON export read from ``raw`` (bytes). The whole file is read and checked
         first: a malformed, foreign or diverged file raises UsageError naming the problem, and
         nothing is written. Then it is written in short transactions; should that stop half
@@ -138,7 +203,9 @@ class Archive:
             try:
                 total = plan(store, staging)
             except StoreError as exc:
-                raise UsageError(f"{name} cannot be imported: {exc.message}; nothing was imported") from None
+                raise UsageError(
+                    f"{name} cannot be imported: {exc.message}; nothing was imported"
+                ) from None
             got = Imported()
 
             def wrote(n: int) -> None:
@@ -155,8 +222,10 @@ class Archive:
                 raise ImportStopped(_stopped(name, got, why), exit_code=code) from None
             except (StoreError, sqlite3.Error) as exc:
                 err = as_store_error(exc, store.path) or exc
-                raise ImportStopped(_stopped(name, got, getattr(err, "message", str(err))),
-                                    hint=getattr(err, "hint", None)) from None
+                raise ImportStopped(
+                    _stopped(name, got, getattr(err, "message", str(err))),
+                    hint=getattr(err, "hint", None),
+                ) from None
 
 
 class ImportStopped(TatlockError):
@@ -169,5 +238,7 @@ class ImportStopped(TatlockError):
 
 
 def _stopped(name: str, got: Imported, why: str) -> str:
-    return (f"the import of {name} stopped after {got.written:,} of {got.total:,} new messages ({why}); "
-            "what was imported is kept, and importing the same file again finishes it")
+    return (
+        f"the import of {name} stopped after {got.written:,} of {got.total:,} new messages ({why}); "
+        "what was imported is kept, and importing the same file again finishes it"
+    )

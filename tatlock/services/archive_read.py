@@ -10,7 +10,8 @@ keys find an id given twice. Each record is checked by ``tatlock.services.archiv
 
 from __future__ import annotations
 
-from typing import Any, BinaryIO, Callable
+from collections.abc import Callable
+from typing import Any, BinaryIO
 
 from tatlock.errors import UsageError
 from tatlock.services import archive_records as records
@@ -22,14 +23,23 @@ from tatlock.store.staging import Duplicate, Staging
 FORMAT = "tatlock-memory"
 VERSION = 1
 MAX_RECORD = 8_000_000  # characters of one record in the file (a message with its metadata)
-CONVERSATION_PARTS = ("conversation", "messages", "compacts", "topics", "archive", "uid", "participants",
-                      "briefing")
+CONVERSATION_PARTS = (
+    "conversation",
+    "messages",
+    "compacts",
+    "topics",
+    "archive",
+    "uid",
+    "participants",
+    "briefing",
+)
 
 Progress = Callable[[str, int, int], None]  # (phase, done, total)
 
 
-def stage(raw: BinaryIO, name: str, staging: Staging, progress: Progress | None = None,
-          size: int = 0) -> None:
+def stage(
+    raw: BinaryIO, name: str, staging: Staging, progress: Progress | None = None, size: int = 0
+) -> None:
     """Read the export in ``raw`` into ``staging``, checking every record. Raises UsageError
     (one line naming ``name`` and the problem)."""
     js = JsonStream(raw, max_value=MAX_RECORD)
@@ -60,7 +70,9 @@ class _Document:
     """The top of the document: a whole memory (``conversations``, ``variables``,
     ``cross_summaries``) or one conversation's export (its parts at the top)."""
 
-    def __init__(self, js: JsonStream, staging: Staging, progress: Progress | None, raw: Any, size: int):
+    def __init__(
+        self, js: JsonStream, staging: Staging, progress: Progress | None, raw: Any, size: int
+    ):
         self.js = js
         self.staging = staging
         self.progress = progress
@@ -79,7 +91,9 @@ class _Document:
         kind = js.kind()
         if kind == "end":
             done = int(getattr(self.raw, "done", 0) or 0)  # bytes read: only whitespace, or none
-            raise JsonError("the file holds only whitespace" if done else "the file is empty", syntax=True)
+            raise JsonError(
+                "the file holds only whitespace" if done else "the file is empty", syntax=True
+            )
         if kind != "object":
             js.value() if kind != "array" else js.skip()  # a JSON error first, if it is not JSON at all
             js.end()
@@ -109,7 +123,12 @@ class _Document:
                 js.skip()
         js.end()
         self._check_format()
-        if single is not None and single.has("conversation") and single.has("messages") and not full:
+        if (
+            single is not None
+            and single.has("conversation")
+            and single.has("messages")
+            and not full
+        ):
             single.finish()  # one conversation's export (``memory export ID --format json``)
             return
         if self.format != FORMAT:
@@ -131,7 +150,10 @@ class _Document:
         if not isinstance(v, int) or isinstance(v, bool) or v < 1:
             raise _Version("has no valid export version")
         if v > VERSION:
-            raise _Version(f"is a version {v} export, newer than this tatlock reads ({VERSION}): upgrade tatlock")
+            raise _Version(
+                f"is a version {v} export, newer than this tatlock reads ({VERSION}): upgrade "
+                f"tatlock"
+            )
 
     def _conversations(self) -> None:
         if self.js.kind() != "array":
@@ -146,8 +168,12 @@ class _Document:
             conv.finish()
             self.conversations += 1
 
-    def _records(self, where: str, check: Callable[[Any, str], dict[str, Any]],
-                 add: Callable[[int, dict[str, Any]], None]) -> None:
+    def _records(
+        self,
+        where: str,
+        check: Callable[[Any, str], dict[str, Any]],
+        add: Callable[[int, dict[str, Any]], None],
+    ) -> None:
         if self.js.kind() != "array":
             raise Bad(f"{where} must be a list")
         for i in self.js.elements():
@@ -155,7 +181,9 @@ class _Document:
             try:
                 add(i, record)
             except Duplicate:
-                raise Bad(f"{where}[{i}]: the variable {record.get('key')!r} appears twice") from None
+                raise Bad(
+                    f"{where}[{i}]: the variable {record.get('key')!r} appears twice"
+                ) from None
 
 
 class _Conversation:
@@ -198,8 +226,12 @@ class _Conversation:
         else:
             js.skip()  # participants and the briefing are rebuilt from the messages
 
-    def _list(self, key: str, check: Callable[[Any, str], dict[str, Any]],
-              add: Callable[[int, int, dict[str, Any]], None]) -> None:
+    def _list(
+        self,
+        key: str,
+        check: Callable[[Any, str], dict[str, Any]],
+        add: Callable[[int, int, dict[str, Any]], None],
+    ) -> None:
         js = self.doc.js
         if js.kind() != "array":
             raise Bad(f"{self.where}.{key} must be a list")
@@ -213,15 +245,20 @@ class _Conversation:
         for i in js.elements():
             m = records.message(js.value(), f"{where}.messages[{i}]")
             if m["message_number"] != i + 1:
-                raise Bad(f"{where}.messages are not numbered 1, 2, 3... in order "
-                          f"(messages[{i}] is #{m['message_number']})")
+                raise Bad(
+                    f"{where}.messages are not numbered 1, 2, 3... in order "
+                    f"(messages[{i}] is #{m['message_number']})"
+                )
             try:
                 self.doc.staging.add_message(self.idx, m)
             except Duplicate as exc:
                 if exc.other == self.idx:
                     raise Bad(f"{where}.messages repeat a message_id ({m['message_id']})") from None
-                raise Bad(f"{where}.messages[{i}]: message_id {m['message_id']} appears in two conversations "
-                          f"of the file") from None
+                raise Bad(
+                    f"{where}.messages[{i}]: message_id {m['message_id']} appears in two "
+                    f"conversations "
+                    f"of the file"
+                ) from None
             self.messages += 1
             if self.messages % 2000 == 0:
                 self.doc.tick()
@@ -233,19 +270,27 @@ class _Conversation:
         if "messages" not in self.seen:
             raise Bad(f"{where} has no 'messages'")
         head = self.head
-        archive = self.archive or records.archive(head["metadata"].get("archive"),
-                                                  f"{where}.conversation.metadata.archive")
-        head["metadata"] = {k: v for k, v in head["metadata"].items() if k not in ("archive", "importing")}
+        archive = self.archive or records.archive(
+            head["metadata"].get("archive"), f"{where}.conversation.metadata.archive"
+        )
+        head["metadata"] = {
+            k: v for k, v in head["metadata"].items() if k not in ("archive", "importing")
+        }
         if archive:
             if archive["up_to_message"] > self.messages:
-                raise Bad(f"{where}.archive covers messages up to #{archive['up_to_message']}, which the "
-                          "conversation does not have")
+                raise Bad(
+                    f"{where}.archive covers messages up to #{archive['up_to_message']}, which the "
+                    "conversation does not have"
+                )
             head["metadata"]["archive"] = archive
         head["uid"] = self.uid or conversation_uid(head)
         bad = self.doc.staging.compact_beyond(self.idx, self.messages)
         if bad is not None:
-            raise Bad(f"{where}.compacts[{bad[0]}] covers messages {bad[1]}-{bad[2]}, which the conversation "
-                      "does not have")
+            raise Bad(
+                f"{where}.compacts[{bad[0]}] covers messages {bad[1]}-{bad[2]}, which the "
+                f"conversation "
+                "does not have"
+            )
         try:
             self.doc.staging.add_conversation(self.idx, head, self.messages)
         except Duplicate:

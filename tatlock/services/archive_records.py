@@ -33,7 +33,9 @@ class Bad(Exception):
     """A record that is not what an export holds (the message names it)."""
 
 
-def _field(d: Any, key: str, kind: Any, where: str, *, optional: bool = False, default: Any = None) -> Any:
+def _field(
+    d: Any, key: str, kind: Any, where: str, *, optional: bool = False, default: Any = None
+) -> Any:
     if not isinstance(d, dict):
         raise Bad(f"{where} must be an object")
     if key not in d or d[key] is None:
@@ -46,9 +48,17 @@ def _field(d: Any, key: str, kind: Any, where: str, *, optional: bool = False, d
     else:
         ok = isinstance(value, kind) and not (kind is int and isinstance(value, bool))
     if not ok:
-        names = {str: "text", int: "a whole number", bool: "true or false", dict: "an object", list: "a list"}
+        names = {
+            str: "text",
+            int: "a whole number",
+            bool: "true or false",
+            dict: "an object",
+            list: "a list",
+        }
         raise Bad(f"{where}.{key} must be {names.get(kind, kind.__name__)}")
-    if kind is int and not (0 < value < 2**63 if key.endswith("id") or key == "reply_to" else 0 <= value < 2**63):
+    if kind is int and not (
+        0 < value < 2**63 if key.endswith("id") or key == "reply_to" else 0 <= value < 2**63
+    ):
         raise Bad(f"{where}.{key} is out of range")
     if kind is str:
         if len(value) > MAX_TEXT or "\x00" in value:
@@ -71,22 +81,29 @@ def _time(d: Any, key: str, where: str, *, optional: bool = False) -> str | None
     try:
         moment = dt.datetime.fromisoformat(value)
         if moment.tzinfo is None:
-            moment = moment.replace(tzinfo=dt.timezone.utc)
-        moment = moment.astimezone(dt.timezone.utc)
+            moment = moment.replace(tzinfo=dt.UTC)
+        moment = moment.astimezone(dt.UTC)
     except (ValueError, OverflowError):
         raise Bad(f"{where}.{key} is not a date and time ({value[:40]!r})") from None
     now = utcnow().replace(microsecond=0)
     if moment > now + FUTURE_GRACE:
-        raise Bad(f"{where}.{key} is in the future ({value[:40]!r}); dates after tomorrow are refused")
+        raise Bad(
+            f"{where}.{key} is in the future ({value[:40]!r}); dates after tomorrow are refused"
+        )
     moment = min(moment, now)
     return moment.isoformat() if moment.microsecond else iso(moment)
 
 
 def head(conv: Any, w: str) -> dict[str, Any]:
-    c = {"id": _field(conv, "id", int, w), "title": _field(conv, "title", str, w, optional=True),
-         "room_id": _field(conv, "room_id", str, w), "interface": _field(conv, "interface", str, w),
-         "started_at": _time(conv, "started_at", w), "last_activity": _time(conv, "last_activity", w),
-         "metadata": _field(conv, "metadata", dict, w, optional=True, default={})}
+    c = {
+        "id": _field(conv, "id", int, w),
+        "title": _field(conv, "title", str, w, optional=True),
+        "room_id": _field(conv, "room_id", str, w),
+        "interface": _field(conv, "interface", str, w),
+        "started_at": _time(conv, "started_at", w),
+        "last_activity": _time(conv, "last_activity", w),
+        "metadata": _field(conv, "metadata", dict, w, optional=True, default={}),
+    }
     if not c["room_id"].strip() or not c["interface"].strip():
         raise Bad(f"{w} has an empty room or interface")
     return c
@@ -112,14 +129,19 @@ def message(m: Any, where: str) -> dict[str, Any]:
     fast = _message_fast(m)
     if fast is not None:
         return fast
-    out = {"message_id": _field(m, "message_id", int, where), "message_number": _field(m, "message_number", int, where),
-           "role": _field(m, "role", str, where), "author_id": _field(m, "author_id", str, where),
-           "author_name": _field(m, "author_name", str, where),
-           "author_is_bot": _field(m, "author_is_bot", bool, where, optional=True, default=False),
-           "is_anchor": _field(m, "is_anchor", bool, where, optional=True, default=False),
-           "reply_to": _field(m, "reply_to", int, where, optional=True),
-           "content": _field(m, "content", str, where), "timestamp": _time(m, "timestamp", where),
-           "metadata": _field(m, "metadata", dict, where, optional=True, default={})}
+    out = {
+        "message_id": _field(m, "message_id", int, where),
+        "message_number": _field(m, "message_number", int, where),
+        "role": _field(m, "role", str, where),
+        "author_id": _field(m, "author_id", str, where),
+        "author_name": _field(m, "author_name", str, where),
+        "author_is_bot": _field(m, "author_is_bot", bool, where, optional=True, default=False),
+        "is_anchor": _field(m, "is_anchor", bool, where, optional=True, default=False),
+        "reply_to": _field(m, "reply_to", int, where, optional=True),
+        "content": _field(m, "content", str, where),
+        "timestamp": _time(m, "timestamp", where),
+        "metadata": _field(m, "metadata", dict, where, optional=True, default={}),
+    }
     if out["role"] not in ROLES:
         raise Bad(f"{where}.role must be one of {', '.join(ROLES)}")
     if out["message_number"] < 1:
@@ -134,18 +156,36 @@ def _message_fast(m: Any) -> dict[str, Any] | None:
     if type(m) is not dict:
         return None
     get = m.get
-    mid, number, reply, bot, anchor = get("message_id"), get("message_number"), get("reply_to"), \
-        get("author_is_bot", False), get("is_anchor", False)
+    mid, number, reply, bot, anchor = (
+        get("message_id"),
+        get("message_number"),
+        get("reply_to"),
+        get("author_is_bot", False),
+        get("is_anchor", False),
+    )
     meta, stamp = get("metadata"), get("timestamp")
     if meta is None:
         meta = {}
-    if not (type(mid) is int and 0 < mid < 2**63 and type(number) is int and 0 < number < 2**63
-            and (reply is None or type(reply) is int and 0 < reply < 2**63) and get("role") in ROLES
-            and type(bot) is bool and type(anchor) is bool and type(meta) is dict and type(stamp) is str
-            and _CANONICAL.fullmatch(stamp) and stamp <= _now_text()):
+    if not (
+        type(mid) is int
+        and 0 < mid < 2**63
+        and type(number) is int
+        and 0 < number < 2**63
+        and (reply is None or (type(reply) is int and 0 < reply < 2**63))
+        and get("role") in ROLES
+        and type(bot) is bool
+        and type(anchor) is bool
+        and type(meta) is dict
+        and type(stamp) is str
+        and _CANONICAL.fullmatch(stamp)
+        and stamp <= _now_text()
+    ):
         return None
     texts = [get(k) for k in _MESSAGE_TEXTS]
-    if not all(type(t) is str and len(t) <= MAX_TEXT and "\x00" not in t and valid_text(t) is t for t in texts):
+    if not all(
+        type(t) is str and len(t) <= MAX_TEXT and "\x00" not in t and valid_text(t) is t
+        for t in texts
+    ):
         return None
     if meta and depth(meta) > MAX_DEPTH:
         return None
@@ -153,9 +193,19 @@ def _message_fast(m: Any) -> dict[str, Any] | None:
         dt.datetime.fromisoformat(stamp)
     except ValueError:
         return None
-    return {"message_id": mid, "message_number": number, "role": texts[0], "author_id": texts[1],
-            "author_name": texts[2], "author_is_bot": bot, "is_anchor": anchor, "reply_to": reply,
-            "content": texts[3], "timestamp": stamp, "metadata": meta}
+    return {
+        "message_id": mid,
+        "message_number": number,
+        "role": texts[0],
+        "author_id": texts[1],
+        "author_name": texts[2],
+        "author_is_bot": bot,
+        "is_anchor": anchor,
+        "reply_to": reply,
+        "content": texts[3],
+        "timestamp": stamp,
+        "metadata": meta,
+    }
 
 
 # a timestamp as tatlock writes it: UTC to the second, sortable as text
@@ -172,11 +222,15 @@ def _now_text() -> str:
 
 
 def compact(x: Any, where: str) -> dict[str, Any]:
-    out = {"id": _field(x, "id", int, where), "from_message": _field(x, "from_message", int, where),
-           "up_to_message": _field(x, "up_to_message", int, where), "summary": _field(x, "summary", str, where),
-           "topics": _field(x, "topics", list, where, optional=True, default=[]),
-           "model": _field(x, "model", str, where, optional=True, default="unknown"),
-           "created_at": _time(x, "created_at", where)}
+    out = {
+        "id": _field(x, "id", int, where),
+        "from_message": _field(x, "from_message", int, where),
+        "up_to_message": _field(x, "up_to_message", int, where),
+        "summary": _field(x, "summary", str, where),
+        "topics": _field(x, "topics", list, where, optional=True, default=[]),
+        "model": _field(x, "model", str, where, optional=True, default="unknown"),
+        "created_at": _time(x, "created_at", where),
+    }
     if not all(isinstance(t, str) for t in out["topics"]):
         raise Bad(f"{where}.topics must be a list of text")
     return out
@@ -184,10 +238,13 @@ def compact(x: Any, where: str) -> dict[str, Any]:
 
 def topic(t: Any, where: str) -> dict[str, Any]:
     first = _time(t, "first_seen", where, optional=True)
-    out = {"name": _field(t, "name", str, where), "mentions": _field(t, "mentions", int, where, optional=True,
-                                                                      default=1),
-           "first_seen": first or "", "last_seen": _time(t, "last_seen", where, optional=True) or first or "",
-           "messages": _field(t, "messages", list, where, optional=True, default=[])}
+    out = {
+        "name": _field(t, "name", str, where),
+        "mentions": _field(t, "mentions", int, where, optional=True, default=1),
+        "first_seen": first or "",
+        "last_seen": _time(t, "last_seen", where, optional=True) or first or "",
+        "messages": _field(t, "messages", list, where, optional=True, default=[]),
+    }
     if not out["name"].strip() or len(out["name"]) > 200:
         raise Bad(f"{where}.name must be a short phrase")
     if not all(isinstance(i, int) and not isinstance(i, bool) for i in out["messages"]):
@@ -198,9 +255,14 @@ def topic(t: Any, where: str) -> dict[str, Any]:
 def variable(v: Any, where: str) -> dict[str, Any]:
     from tatlock.store.user import MAX_VAR_VALUE, var_key
 
-    out = {"key": _field(v, "key", str, where), "value": _field(v, "value", str, where),
-           "updated_at": _time(v, "updated_at", where), "author_id": _field(v, "author_id", str, where, optional=True),
-           "source_message_id": _field(v, "source_message_id", int, where, optional=True), **_fact_fields(v, where)}
+    out = {
+        "key": _field(v, "key", str, where),
+        "value": _field(v, "value", str, where),
+        "updated_at": _time(v, "updated_at", where),
+        "author_id": _field(v, "author_id", str, where, optional=True),
+        "source_message_id": _field(v, "source_message_id", int, where, optional=True),
+        **_fact_fields(v, where),
+    }
     try:
         if var_key(out["key"]) != out["key"]:
             raise Bad(f"{where}.key {out['key']!r} is not a variable name")
@@ -213,11 +275,13 @@ def variable(v: Any, where: str) -> dict[str, Any]:
 
 def _fact_fields(v: Any, where: str) -> dict[str, Any]:
     """What a fact says besides its value (exports before facts had them: the owner's, set by hand)."""
-    out = {"about": _field(v, "about", str, where, optional=True, default="owner") or "owner",
-           "attribute": _field(v, "attribute", str, where, optional=True),
-           "author_name": _field(v, "author_name", str, where, optional=True),
-           "origin": _field(v, "origin", str, where, optional=True),
-           "statement": _field(v, "statement", str, where, optional=True)}
+    out = {
+        "about": _field(v, "about", str, where, optional=True, default="owner") or "owner",
+        "attribute": _field(v, "attribute", str, where, optional=True),
+        "author_name": _field(v, "author_name", str, where, optional=True),
+        "origin": _field(v, "origin", str, where, optional=True),
+        "statement": _field(v, "statement", str, where, optional=True),
+    }
     if out["origin"] not in (None, "hand", "tool", "heard"):
         raise Bad(f"{where}.origin must be hand, tool or heard")
     if out["origin"] is None:
@@ -236,18 +300,24 @@ def past_value(v: Any, where: str) -> dict[str, Any]:
 
 
 def summary(s: Any, where: str) -> dict[str, Any]:
-    out = {"conversation_id": _field(s, "conversation_id", int, where, optional=True),
-           "summary": _field(s, "summary", str, where),
-           "source_conversations": _field(s, "source_conversations", list, where, optional=True, default=[]),
-           "model": _field(s, "model", str, where, optional=True, default="unknown"),
-           "created_at": _time(s, "created_at", where),
-           # a briefing prepared ahead: what it covers ({"conversation id": messages}) and who wrote it
-           "covers": _field(s, "covers", dict, where, optional=True, default={}),
-           "how": _field(s, "how", str, where, optional=True, default="model")}
+    out = {
+        "conversation_id": _field(s, "conversation_id", int, where, optional=True),
+        "summary": _field(s, "summary", str, where),
+        "source_conversations": _field(
+            s, "source_conversations", list, where, optional=True, default=[]
+        ),
+        "model": _field(s, "model", str, where, optional=True, default="unknown"),
+        "created_at": _time(s, "created_at", where),
+        # a briefing prepared ahead: what it covers ({"conversation id": messages}) and who wrote it
+        "covers": _field(s, "covers", dict, where, optional=True, default={}),
+        "how": _field(s, "how", str, where, optional=True, default="model"),
+    }
     if not all(isinstance(i, int) and not isinstance(i, bool) for i in out["source_conversations"]):
         raise Bad(f"{where}.source_conversations must be a list of conversation ids")
-    if not all(str(k).isdigit() and len(str(k)) < 19 and type(n) is int and 0 <= n < 2**63
-               for k, n in out["covers"].items()):
+    if not all(
+        str(k).isdigit() and len(str(k)) < 19 and type(n) is int and 0 <= n < 2**63
+        for k, n in out["covers"].items()
+    ):
         raise Bad(f"{where}.covers must map conversation ids to message counts")
     if out["how"] not in ("model", "repaired", "extract"):
         raise Bad(f"{where}.how must be model, repaired or extract")

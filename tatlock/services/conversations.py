@@ -7,7 +7,6 @@ log with it); errors carry no interface wording (``NotFound.kind == "conversatio
 from __future__ import annotations
 
 import builtins
-
 import datetime as dt
 import os
 import re
@@ -50,13 +49,20 @@ class Conversations:
         from tatlock.memory.cross import latest_cross_summary
 
         archive = conv.metadata.get("archive")
-        return Detail(conv, msgs, store.compacts(conv.id), store.participants(conv.id),
-                      [(t["name"], t["mentions"]) for t in store.topics(conv.id)],
-                      archive if isinstance(archive, dict) and archive.get("summary") else None,
-                      latest_cross_summary(store, conv.id),
-                      bool(msgs) and msgs[0].message_number > 1)
+        return Detail(
+            conv,
+            msgs,
+            store.compacts(conv.id),
+            store.participants(conv.id),
+            [(t["name"], t["mentions"]) for t in store.topics(conv.id)],
+            archive if isinstance(archive, dict) and archive.get("summary") else None,
+            latest_cross_summary(store, conv.id),
+            bool(msgs) and msgs[0].message_number > 1,
+        )
 
-    def messages(self, conversation_id: int, *, limit: int = 50, before: int | None = None) -> builtins.list[Message]:
+    def messages(
+        self, conversation_id: int, *, limit: int = 50, before: int | None = None
+    ) -> builtins.list[Message]:
         """A page of messages, oldest first: the latest ``limit`` before message number ``before``."""
         store = self._store
         conv = store.conversation(_id(conversation_id))
@@ -81,10 +87,13 @@ class Conversations:
     def create(self, room_id: str, interface: str, *, title: str | None = None) -> Conversation:
         if not str(room_id or "").strip() or not str(interface or "").strip():
             raise UsageError("a conversation needs a room id and an interface")
-        return self._store.create_conversation(room_id.strip(), interface.strip(),
-                                               title=_title(title) if title else None)
+        return self._store.create_conversation(
+            room_id.strip(), interface.strip(), title=_title(title) if title else None
+        )
 
-    def last_exchange(self, conversation_id: int) -> tuple[Conversation, Message, builtins.list[Message]]:
+    def last_exchange(
+        self, conversation_id: int
+    ) -> tuple[Conversation, Message, builtins.list[Message]]:
         """The conversation, its last standing question and the standing replies to it (what
         ``Butler.regenerate`` answers again and ``Butler.edit_last`` replaces)."""
         from tatlock.store import revisions
@@ -102,7 +111,9 @@ class Conversations:
 
         cid = _id(conversation_id)
         self._store.conversation(cid)  # NotFound first
-        self._store.set_conversation_metadata(cid, model=model_name(model) if model is not None else None)
+        self._store.set_conversation_metadata(
+            cid, model=model_name(model) if model is not None else None
+        )
         return self._store.conversation(cid)
 
     def topics(self, conversation_id: int | None = None) -> builtins.list[tuple[str, int]]:
@@ -115,14 +126,31 @@ class Conversations:
         store = self._store
         s = memory_stats(store)
         size = sum(p.stat().st_size for p in store.path.parent.glob(store.path.name + "*"))
-        return Stats(s.conversations, s.messages, s.compacts, s.compacted_messages, s.first_started,
-                     s.last_activity, len(store.vars()), self.topics(), str(store.path), size)
+        return Stats(
+            s.conversations,
+            s.messages,
+            s.compacts,
+            s.compacted_messages,
+            s.first_started,
+            s.last_activity,
+            len(store.vars()),
+            self.topics(),
+            str(store.path),
+            size,
+        )
 
     # -- search ----------------------------------------------------------------------------
 
-    def search(self, query: str, *, limit: int = 10, since: str | dt.datetime | None = None,
-               until: str | dt.datetime | None = None, topic: str | None = None,
-               conversation_id: int | None = None) -> builtins.list[Hit]:
+    def search(
+        self,
+        query: str,
+        *,
+        limit: int = 10,
+        since: str | dt.datetime | None = None,
+        until: str | dt.datetime | None = None,
+        topic: str | None = None,
+        conversation_id: int | None = None,
+    ) -> builtins.list[Hit]:
         """Memory search (BM25 over messages and summaries fused with the messages' meaning where
         their vectors are computed: the recall ranking), best first, each hit with a snippet
         around the words found and why it matched. ``since``/``until`` take dates or
@@ -136,8 +164,16 @@ class Conversations:
             raise UsageError("give words to search for, a period or a topic")
         from tatlock.memory.vectors import semantic_for
 
-        hits = search(self._store, str(query or ""), limit=max(1, int(limit)), start=start, end=end, topic=topic,
-                      conversation_id=conversation_id, semantic=semantic_for(self._core.cfg))
+        hits = search(
+            self._store,
+            str(query or ""),
+            limit=max(1, int(limit)),
+            start=start,
+            end=end,
+            topic=topic,
+            conversation_id=conversation_id,
+            semantic=semantic_for(self._core.cfg),
+        )
         titles = {c.id: c.title for c in self._store.conversations()}
         return [_hit(h, query, titles.get(h.conversation_id)) for h in hits]
 
@@ -154,7 +190,9 @@ class Conversations:
 
         got = parse_range(str(value), self._core.clock())
         if got is None:
-            raise UsageError(f"cannot read {value!r} as a date (try 2026-03-01, 'last week', 'yesterday')")
+            raise UsageError(
+                f"cannot read {value!r} as a date (try 2026-03-01, 'last week', 'yesterday')"
+            )
         return iso(got[which])
 
     # -- change ----------------------------------------------------------------------------
@@ -188,7 +226,7 @@ class Conversations:
             (paths.user_dir(user) / FILE_NAME).unlink(missing_ok=True)
         return gone
 
-    def export(self, conversation_id: int, format: str = "md") -> str:  # noqa: A002 - the CLI's word
+    def export(self, conversation_id: int, format: str = "md") -> str:
         """The conversation as Markdown (readable, with attribution) or JSON (everything)."""
         d = self.get(conversation_id)
         if format == "json":
@@ -212,19 +250,30 @@ class Conversations:
                 failures.append(ev.reason)
             core.publish(ev)
 
-        done = compact_due(self._store, core.new_backend(model), conv.id, interval=interval, emit=emit,
-                           budget_tokens=core.budget(), options=core.summary_options(),
-                           estimator=core.estimator)
+        done = compact_due(
+            self._store,
+            core.new_backend(model),
+            conv.id,
+            interval=interval,
+            emit=emit,
+            budget_tokens=core.budget(),
+            options=core.summary_options(),
+            estimator=core.estimator,
+        )
         if failures:
-            raise TatlockError(f"compaction failed: {failures[0]} ({len(done)} block(s) compacted before)",
-                               kind="compaction")
+            raise TatlockError(
+                f"compaction failed: {failures[0]} ({len(done)} block(s) compacted before)",
+                kind="compaction",
+            )
         return done
 
     def due(self, conversation_id: int) -> tuple[int, int] | None:
         """The next block compaction would summarise, if one is due."""
         from tatlock.memory.compaction import next_block
 
-        return next_block(self._store, _id(conversation_id), int(self._core.cfg.effective("compact_interval")))
+        return next_block(
+            self._store, _id(conversation_id), int(self._core.cfg.effective("compact_interval"))
+        )
 
 
 def _id(value: Any) -> int:
@@ -248,8 +297,21 @@ def _title(title: str) -> str:
 def _hit(h: Any, query: str, title: str | None) -> Hit:
     kind = "summary" if h.kind == "compact" else "message"
     rng = (h.from_message, h.up_to_message) if kind == "summary" else None
-    return Hit(kind, h.conversation_id, h.message_id, h.message_number, rng, h.author_name, h.role, h.timestamp,
-               h.content, snippet(h.content, query), h.score, title, h.why)
+    return Hit(
+        kind,
+        h.conversation_id,
+        h.message_id,
+        h.message_number,
+        rng,
+        h.author_name,
+        h.role,
+        h.timestamp,
+        h.content,
+        snippet(h.content, query),
+        h.score,
+        title,
+        h.why,
+    )
 
 
 def snippet(text: str, query: str, width: int = SNIPPET_CHARS) -> str:
@@ -261,5 +323,5 @@ def snippet(text: str, query: str, width: int = SNIPPET_CHARS) -> str:
     low = flat.lower()
     pos = min((i for i in (low.find(w) for w in words) if i >= 0), default=0)
     start = max(0, min(pos - width // 3, len(flat) - width))
-    piece = flat[start:start + width]
+    piece = flat[start : start + width]
     return ("…" if start else "") + piece + ("…" if start + width < len(flat) else "")

@@ -43,9 +43,17 @@ class Doctor:
         try:
             model = core.model
             src = core.cfg.source.get("model")
-            checks.append(Check("model", None, f"{model}" + (f" (from {src})" if src else " (tier default)")))
-            checks.append(Check("context", None, f"{core.cfg.effective('context_size')} tokens, compaction every "
-                                                 f"{core.cfg.effective('compact_interval')} messages"))
+            checks.append(
+                Check("model", None, f"{model}" + (f" (from {src})" if src else " (tier default)"))
+            )
+            checks.append(
+                Check(
+                    "context",
+                    None,
+                    f"{core.cfg.effective('context_size')} tokens, compaction every "
+                    f"{core.cfg.effective('compact_interval')} messages",
+                )
+            )
         except ValueError:  # no tier, so no model: reported above
             server = False
         if server:
@@ -53,11 +61,21 @@ class Doctor:
         checks += self._folders()
         checks += self._databases()
         users_dir = core.paths.users_dir
-        memories = sorted(x.name.removesuffix("_longterm.db") for x in users_dir.glob("*_longterm.db")) \
-            if users_dir.is_dir() else []
+        memories = (
+            sorted(x.name.removesuffix("_longterm.db") for x in users_dir.glob("*_longterm.db"))
+            if users_dir.is_dir()
+            else []
+        )
         why = core.cfg.user_explanation()
-        checks.append(Check("user", None, f"{core.cfg.user}" + (f" ({why})" if why else "")
-                            + f"; memories: {', '.join(memories) or 'none yet'}"))
+        checks.append(
+            Check(
+                "user",
+                None,
+                f"{core.cfg.user}"
+                + (f" ({why})" if why else "")
+                + f"; memories: {', '.join(memories) or 'none yet'}",
+            )
+        )
         return checks
 
     def _server(self, model: str) -> list[Check]:
@@ -72,12 +90,25 @@ class Doctor:
         label = "model pulled" if st.backend == "ollama" else "model on server"
         context = f", context {st.context} tokens" if st.context else ""
         if st.note:  # it answers, but not by this name: said as found, neither ok nor a problem
-            out.append(Check(label, None, st.note + (f"; context {st.context} tokens" if st.context else "")))
+            out.append(
+                Check(
+                    label, None, st.note + (f"; context {st.context} tokens" if st.context else "")
+                )
+            )
         elif st.available:
             listed = "" if st.backend == "ollama" else " (the server lists it)"
             out.append(Check(label, True, model + listed + context))
         else:
-            out.append(Check(label, False, st.problem or model, st.hint, kind="model", choices=tuple(st.models)))
+            out.append(
+                Check(
+                    label,
+                    False,
+                    st.problem or model,
+                    st.hint,
+                    kind="model",
+                    choices=tuple(st.models),
+                )
+            )
         out.append(self._embeddings())
         return out
 
@@ -89,39 +120,74 @@ class Doctor:
         cfg = self._core.cfg
         embedder = vectors.for_config(cfg, self._core.new_backend())
         if embedder is None:
-            return Check("embeddings", None, f"off (embedding_model = {cfg.embedding_model}): memory search uses "
-                                             "keywords alone")
+            return Check(
+                "embeddings",
+                None,
+                f"off (embedding_model = {cfg.embedding_model}): memory search uses keywords alone",
+            )
         try:
             dims = len(embedder.embed(["tatlock doctor"], timeout=min(10.0, cfg.timeout))[0])
         except TatlockError as exc:
-            fix = ("`tatlock setup` pulls it" if cfg.backend == "ollama" and exc.kind == "model" else
-                   "serve an embedding model there (llama-server --embeddings), or `tatlock config set "
-                   "embedding_model off`")
-            return Check("embeddings", None, f"{embedder.model} not available ({exc.message}): memory search uses "
-                                             f"keywords alone; {fix}")
-        return Check("embeddings", True, f"{embedder.model} ({dims} dimensions): memory search uses meaning too")
+            fix = (
+                "`tatlock setup` pulls it"
+                if cfg.backend == "ollama" and exc.kind == "model"
+                else "serve an embedding model there (llama-server --embeddings), or `tatlock "
+                "config set "
+                "embedding_model off`"
+            )
+            return Check(
+                "embeddings",
+                None,
+                f"{embedder.model} not available ({exc.message}): memory search uses "
+                f"keywords alone; {fix}",
+            )
+        return Check(
+            "embeddings",
+            True,
+            f"{embedder.model} ({dims} dimensions): memory search uses meaning too",
+        )
 
     def _folders(self) -> list[Check]:
         p = self._core.paths
         out = []
         for name, folder in (("data", p.data_dir), ("logs", p.log_dir)):
             problem = folder_problem(folder)
-            out.append(Check(name, problem is None, f"{folder}" + (f": {problem}" if problem else ""),
-                             None if problem is None else "make it a writable folder, or set TATLOCK_HOME"))
-        out.append(Check("config", None, f"{p.config_file}" + ("" if p.config_file.exists()
-                                                              else " (not present: defaults in use)")))
+            out.append(
+                Check(
+                    name,
+                    problem is None,
+                    f"{folder}" + (f": {problem}" if problem else ""),
+                    None if problem is None else "make it a writable folder, or set TATLOCK_HOME",
+                )
+            )
+        out.append(
+            Check(
+                "config",
+                None,
+                f"{p.config_file}"
+                + ("" if p.config_file.exists() else " (not present: defaults in use)"),
+            )
+        )
         return out
 
     def _databases(self) -> list[Check]:
         p = self._core.paths
-        dbs = [p.system_db] + (sorted(p.users_dir.glob("*_longterm.db")) if p.users_dir.is_dir() else [])
+        dbs = [p.system_db] + (
+            sorted(p.users_dir.glob("*_longterm.db")) if p.users_dir.is_dir() else []
+        )
         out = []
         for db in dbs:
             if not db.exists():
                 continue
             problem = quick_check(db)
-            out.append(Check(f"database {db.name}", problem is None, f"{db}" + (f": {problem}" if problem else ""),
-                             None if problem is None else corrupt_error(db, problem).hint))
+            out.append(
+                Check(
+                    f"database {db.name}",
+                    problem is None,
+                    f"{db}" + (f": {problem}" if problem else ""),
+                    None if problem is None else corrupt_error(db, problem).hint,
+                )
+            )
         return out
 
 

@@ -32,12 +32,18 @@ def conversation_json(d: Detail) -> str:
 
 def conversation_markdown(d: Detail) -> str:
     conv = d.conversation
-    lines = [f"# {conv.title or 'Conversation'} ({conv.id})", "",
-             f"- room: {conv.room_id} ({conv.interface})", f"- started: {local(conv.started_at)}",
-             f"- messages: {conv.message_count}"]
+    lines = [
+        f"# {conv.title or 'Conversation'} ({conv.id})",
+        "",
+        f"- room: {conv.room_id} ({conv.interface})",
+        f"- started: {local(conv.started_at)}",
+        f"- messages: {conv.message_count}",
+    ]
     if d.participants:
-        lines.append("- participants: " + ", ".join(
-            f"{p.name}{' (bot)' if p.is_bot else ''}" for p in d.participants))
+        lines.append(
+            "- participants: "
+            + ", ".join(f"{p.name}{' (bot)' if p.is_bot else ''}" for p in d.participants)
+        )
     if d.topics:
         lines.append("- topics: " + ", ".join(n for n, _ in d.topics))
     lines.append("")
@@ -45,11 +51,27 @@ def conversation_markdown(d: Detail) -> str:
         summary = str(d.archive["summary"]).strip()
         lines += [f"## Archive of messages 1-{d.archive.get('up_to_message')}", "", summary, ""]
     for c in d.compacts:
-        lines += [f"## Summary of messages {c.from_message}-{c.up_to_message}", "", c.summary.strip(), ""]
+        lines += [
+            f"## Summary of messages {c.from_message}-{c.up_to_message}",
+            "",
+            c.summary.strip(),
+            "",
+        ]
     lines += ["## Messages", ""]
     for m in d.messages:
-        mark = " · cancelled" if m.metadata.get("cancelled") else (" · failed" if m.metadata.get("failed") else "")
-        if m.metadata.get("superseded"):  # answered again, or the question edited: it no longer stands
+        mark = (
+            " · cancelled"
+            if m.metadata.get("cancelled")
+            else (" · failed" if m.metadata.get("failed") else "")
+        )
+        if m.metadata.get(
+            "superseded"
+        ):  # answered again, or the question edited: it no longer stands
             mark += f" · superseded ({m.metadata['superseded'].get('how', 'replaced')})"
-        lines += [f"**{speaker(m)}** · #{m.message_number} · {local(m.timestamp)}{mark}", "", m.content, ""]
+        lines += [
+            f"**{speaker(m)}** · #{m.message_number} · {local(m.timestamp)}{mark}",
+            "",
+            m.content,
+            "",
+        ]
     return "\n".join(lines)

@@ -18,7 +18,8 @@ import codecs
 import json
 import math
 import re
-from typing import Any, BinaryIO, Iterator
+from collections.abc import Iterator
+from typing import Any, BinaryIO
 
 MAX_DIGITS = 20
 CHUNK = 1 << 20  # characters read at a time
@@ -36,7 +37,10 @@ class JsonError(Exception):
 
 def _number(text: str) -> int:
     if len(text.lstrip("-")) > MAX_DIGITS:
-        raise JsonError(f"it holds a number of {len(text.lstrip('-')):,} digits, out of range for any id or count")
+        raise JsonError(
+            f"it holds a number of {len(text.lstrip('-')):,} digits, out of range for any id or "
+            f"count"
+        )
     return int(text)
 
 
@@ -73,7 +77,9 @@ class JsonStream:
     def __init__(self, raw: BinaryIO, *, max_value: int, max_depth: int = 64):
         self._raw = raw
         self._decoder = codecs.getincrementaldecoder("utf-8")("strict")
-        self._json = json.JSONDecoder(parse_int=_number, parse_float=_float, parse_constant=_constant)
+        self._json = json.JSONDecoder(
+            parse_int=_number, parse_float=_float, parse_constant=_constant
+        )
         self.max_value = max_value
         self.max_depth = max_depth
         self._buf = ""
@@ -98,7 +104,7 @@ class JsonStream:
             self._eof = True
         if self._pos > CHUNK:  # drop what has been read (its lines counted)
             self._lines += self._buf.count("\n", 0, self._pos)
-            self._buf = self._buf[self._pos:]
+            self._buf = self._buf[self._pos :]
             self._pos = 0
         if not self._started:
             self._started = True
@@ -140,7 +146,9 @@ class JsonStream:
     def value(self) -> Any:
         """The next whole value (at most ``max_value`` characters of the file)."""
         if not self._peek():
-            raise JsonError(f"expecting a value at {self.where()}, found the end of the file", syntax=True)
+            raise JsonError(
+                f"expecting a value at {self.where()}, found the end of the file", syntax=True
+            )
         while True:
             try:
                 value, end = self._json.raw_decode(self._buf, self._pos)
@@ -162,8 +170,10 @@ class JsonStream:
         """Read more for a value not yet whole; False at the end of the file. Refuses a value
         larger than ``max_value``."""
         if len(self._buf) - self._pos > self.max_value:
-            raise JsonError(f"it holds a single value larger than {self.max_value:,} characters "
-                            f"(at {self.where()})")
+            raise JsonError(
+                f"it holds a single value larger than {self.max_value:,} characters "
+                f"(at {self.where()})"
+            )
         return self._fill()
 
     def items(self) -> Iterator[str]:
@@ -204,7 +214,9 @@ class JsonStream:
     def _enter(self) -> None:
         self._depth += 1
         if self._depth > self.max_depth:
-            raise JsonError(f"it is nested more than {self.max_depth} levels deep (at {self.where()})")
+            raise JsonError(
+                f"it is nested more than {self.max_depth} levels deep (at {self.where()})"
+            )
 
     def skip(self) -> None:
         """Read past the next value without keeping it (a large one too, piece by piece)."""
@@ -221,4 +233,6 @@ class JsonStream:
     def end(self) -> None:
         """Only whitespace may follow the document."""
         if self._peek():
-            raise JsonError(f"it goes on after the JSON document ends (at {self.where()})", syntax=True)
+            raise JsonError(
+                f"it goes on after the JSON document ends (at {self.where()})", syntax=True
+            )

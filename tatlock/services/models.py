@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from tatlock.config import Config
 from tatlock.errors import BackendError, ConfigError, UsageError
@@ -33,7 +34,9 @@ class ModelStatus:
     context: int | None = None  # the model's context window, as the server reports it
     problem: str | None = None  # what is wrong, in one sentence
     hint: str | None = None  # what to do about it
-    kind: str | None = None  # the BackendError's kind ("unreachable", "auth"...), or "model" when it is missing
+    kind: str | None = (
+        None  # the BackendError's kind ("unreachable", "auth"...), or "model" when it is missing
+    )
 
     @property
     def ok(self) -> bool:
@@ -44,7 +47,9 @@ def model_name(model: object) -> str:
     """A model name as config.toml's ``model`` takes it (one word)."""
     name = str(model or "").strip()
     if not name or len(name) > 300 or any(c.isspace() for c in name):
-        raise UsageError(f"{inert_line(str(model))[:60]!r} is not a model name (one word, such as llama3.2:3b)")
+        raise UsageError(
+            f"{inert_line(str(model))[:60]!r} is not a model name (one word, such as llama3.2:3b)"
+        )
     return name
 
 
@@ -76,7 +81,9 @@ class Models:
         self._in_use: dict[str, tuple[Backend, Estimator, Budget]] = {}
         self._owned: list[Backend] = []  # the backends made here, closed with the butler
 
-    def for_conversation(self, conversation: Conversation | int | None, model: str | None = None) -> str:
+    def for_conversation(
+        self, conversation: Conversation | int | None, model: str | None = None
+    ) -> str:
         """The model a turn uses: ``model`` if given, else the one chosen for the conversation
         (``conversations.set_model``), else the default (``open(model=)``, config, the tier)."""
         if model:
@@ -96,8 +103,11 @@ class Models:
                 backend = given or make_backend(core.cfg, model)
                 if given is None:
                     self._owned.append(backend)
-                self._in_use[model] = (backend, Estimator(model, core.paths.data_dir / "token_calibration.json"),
-                                       Budget(core.cfg, backend))
+                self._in_use[model] = (
+                    backend,
+                    Estimator(model, core.paths.data_dir / "token_calibration.json"),
+                    Budget(core.cfg, backend),
+                )
             return self._in_use[model]
 
     def close(self) -> None:
@@ -134,26 +144,35 @@ class Models:
             only = getattr(backend, "answers_any_name", lambda: None)()
             if only:  # llama-server with one model: the name asked for is not looked at
                 st.available = True
-                st.note = (f"the server does not list {name}, but it is llama-server with one model, {only}, "
-                           "which answers whatever name is asked")
+                st.note = (
+                    f"the server does not list {name}, but it is llama-server with one model, "
+                    f"{only}, "
+                    "which answers whatever name is asked"
+                )
         if not st.available:
             st.kind = "model"
             st.problem = f"the model {name} is not on the server ({_their(st.models)})"
-            st.hint = (f"pull it with `ollama pull {name}`" if core.cfg.backend == "ollama"
-                       else f"load {name} in the server (models are loaded there, not pulled)")
+            st.hint = (
+                f"pull it with `ollama pull {name}`"
+                if core.cfg.backend == "ollama"
+                else f"load {name} in the server (models are loaded there, not pulled)"
+            )
             return st
-        try:
+        with contextlib.suppress(BackendError):
             st.context = backend.context_length()
-        except BackendError:
-            pass
         return st
 
     def list(self) -> list[str]:
         """The names the server lists (pulled on Ollama; served or loadable elsewhere)."""
         return self._core.new_backend().models()
 
-    def pull(self, model: str | None = None, *, on_progress: Callable[[PullProgress], None] | None = None,
-             cancel: Cancel | None = None) -> None:
+    def pull(
+        self,
+        model: str | None = None,
+        *,
+        on_progress: Callable[[PullProgress], None] | None = None,
+        cancel: Cancel | None = None,
+    ) -> None:
         """Download a model through Ollama (default: the configured or tier's model); progress
         goes to ``on_progress`` and to every subscriber as PullProgress events."""
         core = self._core
@@ -181,5 +200,7 @@ def _their(models: list[str], most: int = 5) -> str:
     """What the server lists, briefly."""
     if not models:
         return "it lists no models"
-    shown = ", ".join(models[:most]) + (f" and {len(models) - most} more" if len(models) > most else "")
+    shown = ", ".join(models[:most]) + (
+        f" and {len(models) - most} more" if len(models) > most else ""
+    )
     return f"it lists {shown}"

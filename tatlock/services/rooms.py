@@ -48,7 +48,9 @@ class Rooms:
         iface = _word(interface, "interface", MAX_INTERFACE_CHARS)
         return room_conversation(self._store, room, iface)
 
-    def author(self, user_id: str | None = None, user_name: str | None = None, *, bot: bool = False) -> Author:
+    def author(
+        self, user_id: str | None = None, user_name: str | None = None, *, bot: bool = False
+    ) -> Author:
         """Who wrote a message: the Anchor when ``user_id`` is the configured anchor id (or when
         nobody is named), else a guest (a bot when ``bot``) called ``user_name``."""
         anchor = self._core.anchor()
@@ -56,13 +58,21 @@ class Rooms:
         name = " ".join(str(user_name or "").split())[:MAX_NAME_CHARS]
         if uid == anchor.id or (not uid and not name):
             # the configured name wins, so the owner reads the same in every room
-            return Author(anchor.id, self._core.cfg.anchor_name or name or anchor.name, is_anchor=True)
+            return Author(
+                anchor.id, self._core.cfg.anchor_name or name or anchor.name, is_anchor=True
+            )
         if not name:
             name = _display_name(uid)
         return Author(uid or name.lower().replace(" ", "-"), name, is_bot=bool(bot))
 
-    def add_exchange(self, conversation_id: int, query: str, response: str | None = None, *,
-                     author: Author | None = None) -> Exchange:
+    def add_exchange(
+        self,
+        conversation_id: int,
+        query: str,
+        response: str | None = None,
+        *,
+        author: Author | None = None,
+    ) -> Exchange:
         """Store ``query`` as ``author``'s message (the Anchor by default) and ``response``, if
         given, as the butler's reply to it. No model is called."""
         from tatlock.services.conversations import _id
@@ -77,8 +87,14 @@ class Rooms:
         conv = store.conversation(_id(conversation_id))
         # one transaction: with many clients logging at once, a reply stored apart from its query
         # would land after other speakers' messages and read as the answer to them
-        asked, answered = add_exchange(store, conv.id, query, author or self._core.anchor(), response,
-                                       metadata={"interface": conv.interface})
+        asked, answered = add_exchange(
+            store,
+            conv.id,
+            query,
+            author or self._core.anchor(),
+            response,
+            metadata={"interface": conv.interface},
+        )
         self._after_messages(conv.id)
         return Exchange(store.conversation(conv.id), asked, answered)
 
@@ -86,7 +102,7 @@ class Rooms:
         """Summarise in the background once a block is due, as after a turn."""
         try:
             self._core.schedule_compaction(conversation_id)
-        except Exception:  # noqa: BLE001 - compaction is retried after the next message
+        except Exception:
             import logging
 
             logging.getLogger(__name__).warning("could not schedule compaction", exc_info=True)
@@ -115,9 +131,16 @@ class Rooms:
                 failures.append(ev.reason)
             core.publish(ev)
 
-        done += compact_due(self._store, core.new_backend(), cid, interval=rest, emit=emit,
-                            budget_tokens=core.budget(), options=core.summary_options(),
-                            estimator=core.estimator)
+        done += compact_due(
+            self._store,
+            core.new_backend(),
+            cid,
+            interval=rest,
+            emit=emit,
+            budget_tokens=core.budget(),
+            options=core.summary_options(),
+            estimator=core.estimator,
+        )
         if failures:
             raise TatlockError(f"compaction failed: {failures[0]}", kind="compaction")
         return done

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import builtins
-
 import json
 import re
 import shutil
@@ -69,16 +68,25 @@ class Persona:
             try:
                 data = json.loads(raw)
             except json.JSONDecodeError as exc:
-                raise UsageError(f"the file is not valid JSON: {exc.msg} at line {exc.lineno}") from None
+                raise UsageError(
+                    f"the file is not valid JSON: {exc.msg} at line {exc.lineno}"
+                ) from None
             except ValueError:  # a number of thousands of digits: more than Python converts
-                raise UsageError("the file holds a number too long to be one (thousands of digits)") from None
+                raise UsageError(
+                    "the file holds a number too long to be one (thousands of digits)"
+                ) from None
             except RecursionError:
                 raise UsageError("the file is nested too deeply to be a persona") from None
             if isinstance(data, dict) and data.get("format") not in (None, "tatlock-persona"):
-                raise UsageError(f"the file is a {data.get('format')!r} file, not a tatlock persona export")
+                raise UsageError(
+                    f"the file is a {data.get('format')!r} file, not a tatlock persona export"
+                )
             return data
-        return [" ".join(line.split()) for line in raw.splitlines()
-                if line.strip() and not line.lstrip().startswith("#")]
+        return [
+            " ".join(line.split())
+            for line in raw.splitlines()
+            if line.strip() and not line.lstrip().startswith("#")
+        ]
 
     def import_(self, data: Any) -> int:
         """Replace every instruction (one transaction); ``data`` is an export, a list, or the
@@ -136,7 +144,7 @@ class Tools:
             return ToolInfo(spec, True, None)
         try:
             fn = resolve(spec)
-        except Exception as exc:  # noqa: BLE001 - the point is to report any failure
+        except Exception as exc:
             return ToolInfo(spec, False, f"{type(exc).__name__}: {exc}")
         return ToolInfo(spec, callable(fn), None if callable(fn) else "not callable")
 

@@ -6,7 +6,7 @@ about, who said it and where; a new value supersedes the old one, which is kept 
 from __future__ import annotations
 
 import builtins
-from typing import Callable
+from collections.abc import Callable
 
 from tatlock.errors import NotFound
 from tatlock.memory import facts as kept
@@ -15,8 +15,12 @@ from tatlock.text import valid_text
 
 
 class Variables:
-    def __init__(self, store: Callable[[], UserStore], anchor_id: Callable[[], str],
-                 owner: Callable[[], str] | None = None):
+    def __init__(
+        self,
+        store: Callable[[], UserStore],
+        anchor_id: Callable[[], str],
+        owner: Callable[[], str] | None = None,
+    ):
         self._store = store
         self._anchor_id = anchor_id
         self._owner = owner or anchor_id
@@ -34,16 +38,24 @@ class Variables:
     def value(self, key: str) -> str | None:
         return self._store().get_var(key)
 
-    def set(self, key: str, value: str, *, author_id: str | None = None, about: str | None = None) -> Variable:
+    def set(
+        self, key: str, value: str, *, author_id: str | None = None, about: str | None = None
+    ) -> Variable:
         """Set (or edit) by hand (``source_message_id`` none), attributed to the Anchor unless told
-        otherwise; the value it replaces is kept as history. An edit keeps whom the fact is about."""
+        otherwise; the value it replaces is kept as history. An edit keeps whom the fact is
+        about."""
         store = self._store()
         old = store.var(key)
         who = author_id or self._anchor_id()
-        store.set_var(valid_text(key), valid_text(value), author_id=who,
-                      author_name=self._owner() if who == self._anchor_id() else None,
-                      about=about or (old.about if old else "owner"), attribute=old.attribute if old else None,
-                      origin="hand")
+        store.set_var(
+            valid_text(key),
+            valid_text(value),
+            author_id=who,
+            author_name=self._owner() if who == self._anchor_id() else None,
+            about=about or (old.about if old else "owner"),
+            attribute=old.attribute if old else None,
+            origin="hand",
+        )
         return self.get(key)
 
     edit = set
@@ -56,17 +68,27 @@ class Variables:
 
     forget = unset
 
-    def history(self, key: str | None = None, *, superseded_only: bool = True) -> builtins.list[PastValue]:
+    def history(
+        self, key: str | None = None, *, superseded_only: bool = True
+    ) -> builtins.list[PastValue]:
         """Earlier values, newest first (of one fact, or of all): by default only those a
         different value replaced, not the same value said again."""
-        if key is not None and self._store().var(key) is None and not self._store().var_history(key):
+        if (
+            key is not None
+            and self._store().var(key) is None
+            and not self._store().var_history(key)
+        ):
             raise NotFound(f"no personal variable {key!r}", kind="variable")
         return self._store().var_history(key, superseded_only=superseded_only)
 
-    def answering(self, question: str, *, speaker: str | None = None, limit: int = 5) -> builtins.list[Variable]:
+    def answering(
+        self, question: str, *, speaker: str | None = None, limit: int = 5
+    ) -> builtins.list[Variable]:
         """Which kept facts answer ``question``, best first (none when nothing points at one).
         ``speaker``: the name of a guest asking, so that "my" means theirs."""
-        return kept.answering(self.list(), question, owner=self._owner(), speaker=speaker, limit=limit)
+        return kept.answering(
+            self.list(), question, owner=self._owner(), speaker=speaker, limit=limit
+        )
 
     def line(self, fact: Variable) -> str:
         """A fact as the prompt shows it: "Hannah's sister's name: Harriet"."""

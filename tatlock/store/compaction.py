@@ -65,17 +65,21 @@ def new_owner() -> str:
 
 def _covered(conn: sqlite3.Connection, conversation_id: int) -> int:
     return conn.execute(
-        "SELECT coalesce(max(up_to_message), 0) FROM conversation_compacts WHERE conversation_id = ?",
+        "SELECT coalesce(max(up_to_message), 0) FROM conversation_compacts WHERE conversation_id = "
+        "?",
         (conversation_id,),
     ).fetchone()[0]
 
 
-def _next_block(conn: sqlite3.Connection, conversation_id: int, interval: int) -> tuple[int, int] | None:
+def _next_block(
+    conn: sqlite3.Connection, conversation_id: int, interval: int
+) -> tuple[int, int] | None:
     if interval < 1:
         raise ValueError(f"compaction interval must be at least 1, not {interval}")
     covered = _covered(conn, conversation_id)
     last = conn.execute(
-        "SELECT coalesce(max(message_number), 0) FROM conversation_messages WHERE conversation_id = ?",
+        "SELECT coalesce(max(message_number), 0) FROM conversation_messages WHERE conversation_id = "
+        "?",
         (conversation_id,),
     ).fetchone()[0]
     if last >= covered + interval:
@@ -92,16 +96,23 @@ def next_block(store: UserStore, conversation_id: int, interval: int) -> tuple[i
 def due_conversations(store: UserStore, interval: int, *, limit: int = 50) -> list[int]:
     """Conversations with a block due (``interval`` messages past the last compact), the most
     recently active first: what housekeeping has to summarise."""
-    return [r[0] for r in store.conn.execute(
-        "SELECT id FROM conversations WHERE message_count - compacted_up_to >= ?"
-        " ORDER BY last_activity DESC, id DESC LIMIT ?", (max(1, interval), limit))]
+    return [
+        r[0]
+        for r in store.conn.execute(
+            "SELECT id FROM conversations WHERE message_count - compacted_up_to >= ?"
+            " ORDER BY last_activity DESC, id DESC LIMIT ?",
+            (max(1, interval), limit),
+        )
+    ]
 
 
 def latest_activity(store: UserStore) -> tuple[int, str | None, str | None]:
     """(id, role, timestamp) of the newest message in the user's memory, from any process;
     (0, None, None) when there is none. Housekeeping watches it to make way for a turn."""
-    row = store.conn.execute("SELECT message_id, role, timestamp FROM conversation_messages"
-                             " ORDER BY message_id DESC LIMIT 1").fetchone()
+    row = store.conn.execute(
+        "SELECT message_id, role, timestamp FROM conversation_messages"
+        " ORDER BY message_id DESC LIMIT 1"
+    ).fetchone()
     return (int(row[0]), row[1], row[2]) if row else (0, None, None)
 
 
@@ -140,10 +151,13 @@ def claim_is_live(row: Any, now: dt.datetime | None = None) -> bool:
     return _pid_alive(int(row["pid"]))
 
 
-def _claim(conn: sqlite3.Connection, conversation_id: int, owner: str, first: int, last: int,
-           ttl: float) -> str | None:
+def _claim(
+    conn: sqlite3.Connection, conversation_id: int, owner: str, first: int, last: int, ttl: float
+) -> str | None:
     """Take the conversation's claim for ``[first, last]``; None, or why not (inside a transaction)."""
-    row = conn.execute("SELECT * FROM compaction_claims WHERE conversation_id = ?", (conversation_id,)).fetchone()
+    row = conn.execute(
+        "SELECT * FROM compaction_claims WHERE conversation_id = ?", (conversation_id,)
+    ).fetchone()
     if row is not None and row["owner"] != owner and claim_is_live(row):
         return f"messages {row['from_message']}-{row['up_to_message']} are being summarised by {row['owner']}"
     now = utcnow()
@@ -151,19 +165,30 @@ def _claim(conn: sqlite3.Connection, conversation_id: int, owner: str, first: in
         "INSERT OR REPLACE INTO compaction_claims"
         " (conversation_id, from_message, up_to_message, owner, pid, host, claimed_at, expires_at)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        (conversation_id, first, last, owner, os.getpid(), HOST, iso(now),
-         iso(now + dt.timedelta(seconds=ttl))),
+        (
+            conversation_id,
+            first,
+            last,
+            owner,
+            os.getpid(),
+            HOST,
+            iso(now),
+            iso(now + dt.timedelta(seconds=ttl)),
+        ),
     )
     return None
 
 
 def _holds(conn: sqlite3.Connection, conversation_id: int, owner: str) -> bool:
-    row = conn.execute("SELECT owner FROM compaction_claims WHERE conversation_id = ?", (conversation_id,)).fetchone()
+    row = conn.execute(
+        "SELECT owner FROM compaction_claims WHERE conversation_id = ?", (conversation_id,)
+    ).fetchone()
     return row is not None and row[0] == owner
 
 
-def claim_next_block(store: UserStore, conversation_id: int, interval: int, owner: str,
-                     ttl: float) -> tuple[tuple[int, int] | None, str | None]:
+def claim_next_block(
+    store: UserStore, conversation_id: int, interval: int, owner: str, ttl: float
+) -> tuple[tuple[int, int] | None, str | None]:
     """In one transaction: find the next block and claim the conversation for it.
 
     Returns ``(block, None)`` when claimed, ``(None, None)`` when nothing is due, and
@@ -176,8 +201,16 @@ def claim_next_block(store: UserStore, conversation_id: int, interval: int, owne
         return block, _claim(conn, conversation_id, owner, block[0], block[1], ttl)
 
 
-def claim_archive(store: UserStore, conversation_id: int, owner: str, first: int, last: int, ttl: float, *,
-                  archived_up_to: int) -> str | None:
+def claim_archive(
+    store: UserStore,
+    conversation_id: int,
+    owner: str,
+    first: int,
+    last: int,
+    ttl: float,
+    *,
+    archived_up_to: int,
+) -> str | None:
     """Claim the conversation for merging messages ``first``-``last`` into the archive, if the
     archive still ends at ``archived_up_to`` (what the merge was planned from).
 
@@ -196,15 +229,26 @@ def holds(store: UserStore, conversation_id: int, owner: str) -> bool:
 
 def release(store: UserStore, conversation_id: int, owner: str) -> None:
     """Drop the claim if it is ``owner``'s (someone else's claim is left alone)."""
-    store.conn.execute("DELETE FROM compaction_claims WHERE conversation_id = ? AND owner = ?",
-                       (conversation_id, owner))
+    store.conn.execute(
+        "DELETE FROM compaction_claims WHERE conversation_id = ? AND owner = ?",
+        (conversation_id, owner),
+    )
 
 
 # -- commits -------------------------------------------------------------------------------
 
 
-def commit_compact(store: UserStore, conversation_id: int, owner: str, first: int, last: int, *,
-                   summary: str, topics: list[str], model: str) -> Compact:
+def commit_compact(
+    store: UserStore,
+    conversation_id: int,
+    owner: str,
+    first: int,
+    last: int,
+    *,
+    summary: str,
+    topics: list[str],
+    model: str,
+) -> Compact:
     """Store the compact of ``[first, last]``, advance ``compacted_up_to`` and release the
     claim, all in one transaction, if the claim is still ``owner``'s and the last compact
     still ends at ``first - 1``. Raises ClaimLost or Conflict (writing nothing) otherwise."""
@@ -220,19 +264,35 @@ def commit_compact(store: UserStore, conversation_id: int, owner: str, first: in
             " VALUES (?, ?, ?, ?, ?, ?, ?)",
             (conversation_id, first, last, summary, json.dumps(topics), model, iso()),
         )
-        conn.execute("UPDATE conversations SET compacted_up_to = ? WHERE id = ?", (last, conversation_id))
-        conn.execute("DELETE FROM compaction_claims WHERE conversation_id = ? AND owner = ?",
-                     (conversation_id, owner))
-        row = conn.execute("SELECT * FROM conversation_compacts WHERE id = ?", (cur.lastrowid,)).fetchone()
-    return Compact(row["id"], row["conversation_id"], row["from_message"], row["up_to_message"],
-                   row["summary"], json.loads(row["topics"]), row["model"], row["created_at"])
+        conn.execute(
+            "UPDATE conversations SET compacted_up_to = ? WHERE id = ?", (last, conversation_id)
+        )
+        conn.execute(
+            "DELETE FROM compaction_claims WHERE conversation_id = ? AND owner = ?",
+            (conversation_id, owner),
+        )
+        row = conn.execute(
+            "SELECT * FROM conversation_compacts WHERE id = ?", (cur.lastrowid,)
+        ).fetchone()
+    return Compact(
+        row["id"],
+        row["conversation_id"],
+        row["from_message"],
+        row["up_to_message"],
+        row["summary"],
+        json.loads(row["topics"]),
+        row["model"],
+        row["created_at"],
+    )
 
 
 # -- archive -------------------------------------------------------------------------------
 
 
 def _archive(conn: sqlite3.Connection, conversation_id: int) -> dict[str, Any]:
-    row = conn.execute("SELECT metadata FROM conversations WHERE id = ?", (conversation_id,)).fetchone()
+    row = conn.execute(
+        "SELECT metadata FROM conversations WHERE id = ?", (conversation_id,)
+    ).fetchone()
     if row is None:
         return {}
     archive = json.loads(row[0]).get("archive")
@@ -249,8 +309,14 @@ def archive_of(store: UserStore, conversation_id: int) -> dict[str, Any]:
     return _archive(store.conn, conversation_id)
 
 
-def commit_archive(store: UserStore, conversation_id: int, owner: str, archive: dict[str, Any], *,
-                   archived_up_to: int) -> None:
+def commit_archive(
+    store: UserStore,
+    conversation_id: int,
+    owner: str,
+    archive: dict[str, Any],
+    *,
+    archived_up_to: int,
+) -> None:
     """Replace the archive with ``archive`` and release the claim, in one transaction, if the
     claim is still ``owner``'s and the stored archive still ends at ``archived_up_to``.
     Raises ClaimLost or Conflict (writing nothing) otherwise."""
@@ -261,9 +327,16 @@ def commit_archive(store: UserStore, conversation_id: int, owner: str, archive: 
         if _archived_up_to(_archive(conn, conversation_id)) != archived_up_to:
             raise Conflict("the archive was rebuilt meanwhile by another process")
         # what UserStore.set_conversation_metadata does, but under the claim check
-        row = conn.execute("SELECT metadata FROM conversations WHERE id = ?", (conversation_id,)).fetchone()
+        row = conn.execute(
+            "SELECT metadata FROM conversations WHERE id = ?", (conversation_id,)
+        ).fetchone()
         meta = json.loads(row[0])
         meta["archive"] = archive
-        conn.execute("UPDATE conversations SET metadata = ? WHERE id = ?", (json.dumps(meta), conversation_id))
-        conn.execute("DELETE FROM compaction_claims WHERE conversation_id = ? AND owner = ?",
-                     (conversation_id, owner))
+        conn.execute(
+            "UPDATE conversations SET metadata = ? WHERE id = ?",
+            (json.dumps(meta), conversation_id),
+        )
+        conn.execute(
+            "DELETE FROM compaction_claims WHERE conversation_id = ? AND owner = ?",
+            (conversation_id, owner),
+        )

@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from tatlock.errors import StoreError
 
 
 class ThreadConnections:
-    def __init__(self, path: Path, opener: Callable[[Path], sqlite3.Connection], first: sqlite3.Connection):
+    def __init__(
+        self, path: Path, opener: Callable[[Path], sqlite3.Connection], first: sqlite3.Connection
+    ):
         self.path = path
         self._opener = opener
         self._local = threading.local()

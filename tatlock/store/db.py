@@ -23,20 +23,31 @@ import errno
 import os
 import re
 import sqlite3
+from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
-from typing import Iterator
 
 BUSY_TIMEOUT_MS = 10_000
 CORRUPT_FIX = "restore it from a backup or an export of your memory, or move it aside and tatlock starts a new one"
 # system.db holds the persona, users and tool settings; conversations are in users/ and are kept
-SYSTEM_DB_FIX = ("restore it from a backup, or move it aside and tatlock starts a new one "
-                 "(persona, users and tool settings start over; conversations in users/ are kept)")
+SYSTEM_DB_FIX = (
+    "restore it from a backup, or move it aside and tatlock starts a new one "
+    "(persona, users and tool settings start over; conversations in users/ are kept)"
+)
 
 
 from tatlock.errors import StoreError  # noqa: E402  (re-exported)
 from tatlock.files import (  # noqa: E402,F401  (re-exported: the store's callers use them too)
-    DIR_MODE, FILE_MODE, IN_THE_WAY, WRITABLE, _fix, _reason, private_dir, private_file, tighten, write_private,
+    DIR_MODE,
+    FILE_MODE,
+    IN_THE_WAY,
+    WRITABLE,
+    _fix,
+    _reason,
+    private_dir,
+    private_file,
+    tighten,
+    write_private,
 )
 
 
@@ -68,8 +79,14 @@ def _check_writable_folder(path: Path) -> None:
             mounted_ro = bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
         except (OSError, AttributeError):
             mounted_ro = False
-        how = "is on a read-only file system" if mounted_ro else "is read-only (chmod u+w makes it writable)"
-        raise StoreError(f"the data folder {folder} {how}: tatlock cannot save anything there", hint=WRITABLE)
+        how = (
+            "is on a read-only file system"
+            if mounted_ro
+            else "is read-only (chmod u+w makes it writable)"
+        )
+        raise StoreError(
+            f"the data folder {folder} {how}: tatlock cannot save anything there", hint=WRITABLE
+        )
 
 
 def corrupt_error(path: Path | str, exc: object) -> StoreError:
@@ -101,19 +118,30 @@ def as_store_error(exc: BaseException, path: Path | str) -> StoreError | None:
     if "full" in text or ("I/O" in text and disk_full(path)):
         return full_error(path)
     if "readonly" in text or "read-only" in text:
-        return StoreError(f"the database {path} cannot be written ({text})", hint=WRITABLE, kind="read_only")
+        return StoreError(
+            f"the database {path} cannot be written ({text})", hint=WRITABLE, kind="read_only"
+        )
     if "locked" in text or "busy" in text:
-        return StoreError(f"the database {path} stayed busy (another tatlock is writing to it): {text}",
-                          hint="try again in a moment", kind="busy")
+        return StoreError(
+            f"the database {path} stayed busy (another tatlock is writing to it): {text}",
+            hint="try again in a moment",
+            kind="busy",
+        )
     if "I/O" in text:
-        return StoreError(f"the database {path} could not be written ({text})",
-                          hint="check the disk and free some space; nothing already stored is lost", kind="io")
+        return StoreError(
+            f"the database {path} could not be written ({text})",
+            hint="check the disk and free some space; nothing already stored is lost",
+            kind="io",
+        )
     return StoreError(f"database error in {path}: {text}", kind="database")
 
 
 def full_error(path: Path | str) -> StoreError:
-    return StoreError(f"the disk holding {path} is full: nothing more can be saved",
-                      hint=_fix(OSError(errno.ENOSPC, "no space left")), kind="disk_full")
+    return StoreError(
+        f"the disk holding {path} is full: nothing more can be saved",
+        hint=_fix(OSError(errno.ENOSPC, "no space left")),
+        kind="disk_full",
+    )
 
 
 def disk_full(path: Path | str) -> bool:
@@ -140,15 +168,21 @@ def connect(path: Path | str, *, readonly: bool = False) -> sqlite3.Connection:
         _check_writable_folder(path)
         private_dir(path.parent)
         if path.exists() and not os.access(path, os.R_OK | os.W_OK):
-            raise StoreError(f"the database {path} is read-only", hint="make it writable: chmod u+rw")
+            raise StoreError(
+                f"the database {path} is read-only", hint="make it writable: chmod u+rw"
+            )
         try:
             private_file(path)
         except OSError as exc:
-            raise StoreError(f"cannot create the database {path} ({_reason(exc)})", hint=_fix(exc)) from None
+            raise StoreError(
+                f"cannot create the database {path} ({_reason(exc)})", hint=_fix(exc)
+            ) from None
         _check_ours(path)
     try:
         if readonly:
-            conn = sqlite3.connect(_ro_uri(path), uri=True, isolation_level=None, check_same_thread=False)
+            conn = sqlite3.connect(
+                _ro_uri(path), uri=True, isolation_level=None, check_same_thread=False
+            )
         else:
             conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     except sqlite3.Error as exc:
@@ -160,15 +194,21 @@ def connect(path: Path | str, *, readonly: bool = False) -> sqlite3.Connection:
         if not readonly:
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA synchronous = NORMAL")
-        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()  # reads the schema: a damaged one fails here
+        conn.execute(
+            "SELECT count(*) FROM sqlite_master"
+        ).fetchone()  # reads the schema: a damaged one fails here
     except sqlite3.OperationalError as exc:
         conn.close()
         if disk_full(path):  # SQLite cannot make its -wal/-shm files: it says "disk I/O error"
             raise full_error(path) from None
         if "readonly" in str(exc) or "unable to open" in str(exc):
-            raise StoreError(f"the database {path} cannot be written ({exc})", hint=WRITABLE) from None
+            raise StoreError(
+                f"the database {path} cannot be written ({exc})", hint=WRITABLE
+            ) from None
         raise StoreError(f"cannot open the database {path}: {exc}") from None
-    except sqlite3.DatabaseError as exc:  # "file is not a database", "database disk image is malformed"
+    except (
+        sqlite3.DatabaseError
+    ) as exc:  # "file is not a database", "database disk image is malformed"
         conn.close()
         raise corrupt_error(path, exc) from None
     return conn
@@ -184,10 +224,14 @@ def _check_ours(path: Path) -> None:
         except FileNotFoundError:
             continue
         except OSError as exc:
-            raise StoreError(f"cannot open the database {path} ({_reason(exc)})", hint=_fix(exc)) from None
+            raise StoreError(
+                f"cannot open the database {path} ({_reason(exc)})", hint=_fix(exc)
+            ) from None
         if st.st_uid != os.geteuid():
-            raise StoreError(f"{p} belongs to another user: tatlock keeps a memory only in files of yours",
-                             hint="set TATLOCK_HOME to a folder of yours, or move the file aside if it is yours")
+            raise StoreError(
+                f"{p} belongs to another user: tatlock keeps a memory only in files of yours",
+                hint="set TATLOCK_HOME to a folder of yours, or move the file aside if it is yours",
+            )
 
 
 def quick_check(path: Path | str) -> str | None:

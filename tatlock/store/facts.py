@@ -10,17 +10,27 @@ conversation a value was learnt in restores the value it had replaced (:func:`fo
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Iterator
 
 from tatlock.errors import UsageError
 from tatlock.store import db
 from tatlock.store.user_records import Variable
 from tatlock.timeutil import iso
 
-__all__ = ["MAX_VAR_KEY", "MAX_VAR_VALUE", "Kept", "PastValue", "keep", "history", "remove", "forget_learnt_in",
-           "variable", "all_current"]
+__all__ = [
+    "MAX_VAR_KEY",
+    "MAX_VAR_VALUE",
+    "Kept",
+    "PastValue",
+    "all_current",
+    "forget_learnt_in",
+    "history",
+    "keep",
+    "remove",
+    "variable",
+]
 
 # personal variables go into prompts and tool results: a fact, not a document
 MAX_VAR_KEY = 64
@@ -65,15 +75,35 @@ def _joined(conn: sqlite3.Connection) -> Iterator[None]:
 
 
 def variable(row: sqlite3.Row) -> Variable:
-    return Variable(row["key"], row["value"], row["updated_at"], row["author_id"], row["source_message_id"],
-                    about=row["about"], attribute=row["attribute"], author_name=row["author_name"],
-                    origin=row["origin"], statement=row["statement"])
+    return Variable(
+        row["key"],
+        row["value"],
+        row["updated_at"],
+        row["author_id"],
+        row["source_message_id"],
+        about=row["about"],
+        attribute=row["attribute"],
+        author_name=row["author_name"],
+        origin=row["origin"],
+        statement=row["statement"],
+    )
 
 
 def _past(row: sqlite3.Row) -> PastValue:
-    return PastValue(row["id"], row["key"], row["value"], row["about"], row["attribute"], row["stated_at"],
-                     row["author_id"], row["author_name"], row["source_message_id"], row["origin"],
-                     row["replaced_at"], bool(row["superseded"]))
+    return PastValue(
+        row["id"],
+        row["key"],
+        row["value"],
+        row["about"],
+        row["attribute"],
+        row["stated_at"],
+        row["author_id"],
+        row["author_name"],
+        row["source_message_id"],
+        row["origin"],
+        row["replaced_at"],
+        bool(row["superseded"]),
+    )
 
 
 def check_value(value: str) -> str:
@@ -85,9 +115,20 @@ def check_value(value: str) -> str:
     return value
 
 
-def keep(conn: sqlite3.Connection, key: str, value: str, *, about: str = "owner", attribute: str | None = None,
-         author_id: str | None = None, author_name: str | None = None, source_message_id: int | None = None,
-         origin: str = "hand", statement: str | None = None, when: str | None = None) -> Kept:
+def keep(
+    conn: sqlite3.Connection,
+    key: str,
+    value: str,
+    *,
+    about: str = "owner",
+    attribute: str | None = None,
+    author_id: str | None = None,
+    author_name: str | None = None,
+    source_message_id: int | None = None,
+    origin: str = "hand",
+    statement: str | None = None,
+    when: str | None = None,
+) -> Kept:
     """Make ``value`` the current value of ``key`` (a name from ``var_key``); the value it
     replaces goes to the history. One transaction (joins the caller's if one is open)."""
     value = check_value(value)
@@ -99,25 +140,55 @@ def keep(conn: sqlite3.Connection, key: str, value: str, *, about: str = "owner"
             same = old["value"].casefold() == value.casefold()
             status, before = ("same", None) if same else ("changed", old["value"])
             conn.execute(
-                "INSERT INTO fact_history (key, value, about, attribute, stated_at, author_id, author_name,"
+                "INSERT INTO fact_history (key, value, about, attribute, stated_at, author_id, "
+                "author_name,"
                 " source_message_id, origin, statement, replaced_at, superseded)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (key, old["value"], old["about"], old["attribute"], old["updated_at"], old["author_id"],
-                 old["author_name"], old["source_message_id"], old["origin"], old["statement"], now, int(not same)))
+                (
+                    key,
+                    old["value"],
+                    old["about"],
+                    old["attribute"],
+                    old["updated_at"],
+                    old["author_id"],
+                    old["author_name"],
+                    old["source_message_id"],
+                    old["origin"],
+                    old["statement"],
+                    now,
+                    int(not same),
+                ),
+            )
         conn.execute(
-            "INSERT INTO personal_variables (key, value, updated_at, author_id, source_message_id, about, attribute,"
+            "INSERT INTO personal_variables (key, value, updated_at, author_id, source_message_id, "
+            "about, attribute,"
             " author_name, origin, statement) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-            " ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at,"
+            " ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = "
+            "excluded.updated_at,"
             " author_id = excluded.author_id, source_message_id = excluded.source_message_id,"
-            " about = excluded.about, attribute = excluded.attribute, author_name = excluded.author_name,"
+            " about = excluded.about, attribute = excluded.attribute, author_name = "
+            "excluded.author_name,"
             " origin = excluded.origin, statement = excluded.statement",
-            (key, value, now, author_id, source_message_id, about or "owner",
-             attribute or key.replace("_", " "), author_name, origin, statement))
+            (
+                key,
+                value,
+                now,
+                author_id,
+                source_message_id,
+                about or "owner",
+                attribute or key.replace("_", " "),
+                author_name,
+                origin,
+                statement,
+            ),
+        )
         row = conn.execute("SELECT * FROM personal_variables WHERE key = ?", (key,)).fetchone()
     return Kept(variable(row), status, before)
 
 
-def history(conn: sqlite3.Connection, key: str | None = None, *, superseded_only: bool = False) -> list[PastValue]:
+def history(
+    conn: sqlite3.Connection, key: str | None = None, *, superseded_only: bool = False
+) -> list[PastValue]:
     """Earlier values, newest first (of one key, or of all)."""
     sql, args = "SELECT * FROM fact_history", []
     where = []
@@ -140,7 +211,9 @@ def remove(conn: sqlite3.Connection, key: str) -> bool:
 
 
 def all_current(conn: sqlite3.Connection) -> list[Variable]:
-    return [variable(r) for r in conn.execute("SELECT * FROM personal_variables ORDER BY about, key")]
+    return [
+        variable(r) for r in conn.execute("SELECT * FROM personal_variables ORDER BY about, key")
+    ]
 
 
 def forget_learnt_in(conn: sqlite3.Connection, conversation_id: int) -> tuple[list[str], list[str]]:
@@ -150,23 +223,41 @@ def forget_learnt_in(conn: sqlite3.Connection, conversation_id: int) -> tuple[li
     learnt in it go too. Returns (keys forgotten, keys restored to an earlier value)."""
     rows = conn.execute(
         "SELECT key FROM personal_variables WHERE source_message_id IN"
-        " (SELECT message_id FROM conversation_messages WHERE conversation_id = ?)", (conversation_id,)).fetchall()
-    conn.execute("DELETE FROM fact_history WHERE source_message_id IN"
-                 " (SELECT message_id FROM conversation_messages WHERE conversation_id = ?)", (conversation_id,))
+        " (SELECT message_id FROM conversation_messages WHERE conversation_id = ?)",
+        (conversation_id,),
+    ).fetchall()
+    conn.execute(
+        "DELETE FROM fact_history WHERE source_message_id IN"
+        " (SELECT message_id FROM conversation_messages WHERE conversation_id = ?)",
+        (conversation_id,),
+    )
     forgotten, restored = [], []
     for (key,) in rows:
         conn.execute("DELETE FROM personal_variables WHERE key = ?", (key,))
-        last = conn.execute("SELECT * FROM fact_history WHERE key = ? ORDER BY replaced_at DESC, id DESC LIMIT 1",
-                            (key,)).fetchone()
+        last = conn.execute(
+            "SELECT * FROM fact_history WHERE key = ? ORDER BY replaced_at DESC, id DESC LIMIT 1",
+            (key,),
+        ).fetchone()
         if last is None:
             forgotten.append(key)
             continue
         conn.execute(
-            "INSERT INTO personal_variables (key, value, updated_at, author_id, source_message_id, about, attribute,"
+            "INSERT INTO personal_variables (key, value, updated_at, author_id, source_message_id, "
+            "about, attribute,"
             " author_name, origin, statement) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (key, last["value"], last["stated_at"], last["author_id"], last["source_message_id"], last["about"],
-             last["attribute"], last["author_name"], last["origin"], last["statement"]))
+            (
+                key,
+                last["value"],
+                last["stated_at"],
+                last["author_id"],
+                last["source_message_id"],
+                last["about"],
+                last["attribute"],
+                last["author_name"],
+                last["origin"],
+                last["statement"],
+            ),
+        )
         conn.execute("DELETE FROM fact_history WHERE id = ?", (last["id"],))
         restored.append(key)
     return forgotten, restored
-

@@ -27,8 +27,13 @@ def verify_password(password: str, stored: str | None) -> bool:
             return False
         expected = base64.b64decode(digest)
         got = hashlib.scrypt(
-            password.encode(), salt=base64.b64decode(salt), n=int(n), r=int(r), p=int(p),
-            maxmem=MAXMEM, dklen=len(expected),
+            password.encode(),
+            salt=base64.b64decode(salt),
+            n=int(n),
+            r=int(r),
+            p=int(p),
+            maxmem=MAXMEM,
+            dklen=len(expected),
         )
     except (ValueError, TypeError):
         return False

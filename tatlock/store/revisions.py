@@ -10,7 +10,8 @@ out; views show them marked.
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from tatlock.store import db
 from tatlock.store.user import Message, UserStore
@@ -28,15 +29,22 @@ def last_exchange(store: UserStore, conversation_id: int) -> tuple[Message | Non
     """The conversation's last standing question (a user message not superseded) and the
     standing replies after it (none when its turn failed before answering)."""
     row = store.conn.execute(
-        f"SELECT * FROM conversation_messages WHERE conversation_id = ? AND role = 'user' AND {STANDING}"
-        " ORDER BY message_number DESC LIMIT 1", (conversation_id,)).fetchone()
+        f"SELECT * FROM conversation_messages WHERE conversation_id = ? AND role = 'user' AND "
+        f"{STANDING}"
+        " ORDER BY message_number DESC LIMIT 1",
+        (conversation_id,),
+    ).fetchone()
     if row is None:
         return None, []
     question = _message(row)
-    replies = [_message(r) for r in store.conn.execute(
-        f"SELECT * FROM conversation_messages WHERE conversation_id = ? AND role = 'assistant'"
-        f" AND message_number > ? AND {STANDING} ORDER BY message_number",
-        (conversation_id, question.message_number))]
+    replies = [
+        _message(r)
+        for r in store.conn.execute(
+            f"SELECT * FROM conversation_messages WHERE conversation_id = ? AND role = 'assistant'"
+            f" AND message_number > ? AND {STANDING} ORDER BY message_number",
+            (conversation_id, question.message_number),
+        )
+    ]
     return question, replies
 
 
@@ -50,15 +58,24 @@ def supersede(store: UserStore, message_ids: Iterable[int], *, by: int, how: str
 
     with db.transaction(store.conn):
         store.conn.execute(
-            "UPDATE conversation_messages SET metadata = json_set(metadata, '$.superseded', json(?))"
-            f" WHERE message_id IN ({','.join('?' * len(ids))}) AND {STANDING}", [json.dumps(mark), *ids])
+            "UPDATE conversation_messages SET metadata = json_set(metadata, '$.superseded', "
+            "json(?))"
+            f" WHERE message_id IN ({','.join('?' * len(ids))}) AND {STANDING}",
+            [json.dumps(mark), *ids],
+        )
 
 
 def superseded_numbers(store: UserStore, conversation_id: int, first: int, last: int) -> list[int]:
     """The numbers of the superseded messages between ``first`` and ``last``."""
-    return [r[0] for r in store.conn.execute(
-        "SELECT message_number FROM conversation_messages WHERE conversation_id = ? AND message_number BETWEEN ? AND ?"
-        f" AND NOT {STANDING} ORDER BY message_number", (conversation_id, first, last))]
+    return [
+        r[0]
+        for r in store.conn.execute(
+            "SELECT message_number FROM conversation_messages WHERE conversation_id = ? AND "
+            "message_number BETWEEN ? AND ?"
+            f" AND NOT {STANDING} ORDER BY message_number",
+            (conversation_id, first, last),
+        )
+    ]
 
 
 def withdrawn(store: UserStore, message_ids: Iterable[int | None]) -> dict[int, str]:
@@ -68,5 +85,7 @@ def withdrawn(store: UserStore, message_ids: Iterable[int | None]) -> dict[int, 
         return {}
     rows = store.conn.execute(
         "SELECT message_id, json_extract(metadata, '$.superseded.how') FROM conversation_messages"
-        f" WHERE message_id IN ({','.join('?' * len(ids))}) AND NOT {STANDING}", ids)
+        f" WHERE message_id IN ({','.join('?' * len(ids))}) AND NOT {STANDING}",
+        ids,
+    )
     return {r[0]: r[1] or "replaced" for r in rows}

@@ -13,7 +13,7 @@ from __future__ import annotations
 from tatlock.store import db
 from tatlock.store.user import Author, Conversation, Message, UserStore
 
-__all__ = ["room_conversation", "add_exchange"]
+__all__ = ["add_exchange", "room_conversation"]
 
 
 def room_conversation(store: UserStore, room_id: str, interface: str) -> tuple[Conversation, bool]:
@@ -25,8 +25,15 @@ def room_conversation(store: UserStore, room_id: str, interface: str) -> tuple[C
         return store.create_conversation(room_id, interface), True
 
 
-def add_exchange(store: UserStore, conversation_id: int, query: str, author: Author, response: str | None = None,
-                 *, metadata: dict | None = None) -> tuple[Message, Message | None]:
+def add_exchange(
+    store: UserStore,
+    conversation_id: int,
+    query: str,
+    author: Author,
+    response: str | None = None,
+    *,
+    metadata: dict | None = None,
+) -> tuple[Message, Message | None]:
     """``query`` by ``author`` and, when given, ``response`` as the assistant's reply to it,
     numbered one after the other in one ``BEGIN IMMEDIATE`` transaction: all or nothing."""
     meta = dict(metadata or {})
@@ -34,6 +41,12 @@ def add_exchange(store: UserStore, conversation_id: int, query: str, author: Aut
         asked = store.insert_message(conversation_id, "user", query, author, metadata=meta)
         answered = None
         if response is not None:
-            answered = store.insert_message(conversation_id, "assistant", response, Author.assistant(),
-                                            reply_to=asked, metadata={**meta, "stored": "as given"})
+            answered = store.insert_message(
+                conversation_id,
+                "assistant",
+                response,
+                Author.assistant(),
+                reply_to=asked,
+                metadata={**meta, "stored": "as given"},
+            )
     return store.message(asked), (store.message(answered) if answered is not None else None)

@@ -26,9 +26,11 @@ def memory_stats(store: UserStore) -> MemoryStats:
     Plain reads, no transaction: figures a message apart do no harm in a report."""
     conn = store.conn
     convs, first, last = conn.execute(
-        "SELECT count(*), min(started_at), max(last_activity) FROM conversations").fetchone()
+        "SELECT count(*), min(started_at), max(last_activity) FROM conversations"
+    ).fetchone()
     messages = conn.execute("SELECT count(*) FROM conversation_messages").fetchone()[0]
     compacts, covered = conn.execute(
-        "SELECT count(*), coalesce(sum(up_to_message - from_message + 1), 0) FROM conversation_compacts"
+        "SELECT count(*), coalesce(sum(up_to_message - from_message + 1), 0) FROM "
+        "conversation_compacts"
     ).fetchone()
     return MemoryStats(convs, messages, compacts, covered, first, last)

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from tatlock.config import validate_username
 from tatlock.errors import NotFound, UsageError
@@ -20,8 +21,16 @@ from tatlock.store.passwords import hash_password, verify_password
 from tatlock.store.records import Instruction, Param, ToolSpec, User
 from tatlock.timeutil import iso
 
-__all__ = ["SystemStore", "Instruction", "User", "ToolSpec", "Param", "NotFound", "MAX_INSTRUCTION_CHARS",
-           "MAX_INSTRUCTIONS"]
+__all__ = [
+    "MAX_INSTRUCTIONS",
+    "MAX_INSTRUCTION_CHARS",
+    "Instruction",
+    "NotFound",
+    "Param",
+    "SystemStore",
+    "ToolSpec",
+    "User",
+]
 
 # every enabled instruction goes into every prompt: a pasted book would crowd out the memory
 MAX_INSTRUCTION_CHARS = 2000
@@ -39,8 +48,14 @@ class SystemStore:
         return self._conns.get()
 
     @classmethod
-    def open(cls, path: Path, *, default_user: str | None = None, persona: Iterable[str] = (),
-             tools: Iterable[ToolSpec] = ()) -> "SystemStore":
+    def open(
+        cls,
+        path: Path,
+        *,
+        default_user: str | None = None,
+        persona: Iterable[str] = (),
+        tools: Iterable[ToolSpec] = (),
+    ) -> SystemStore:
         """Open (creating and migrating) system.db; a first run seeds ``persona`` and the default
         user; every run registers ``tools`` (the built-in ones, refreshed on upgrade)."""
         conn = db.connect(path)  # creates the folder, private
@@ -54,8 +69,12 @@ class SystemStore:
 
     # -- seeding ---------------------------------------------------------------------------
 
-    def seed(self, default_user: str | None = None, persona: list[str] | None = None,
-             tools: list[ToolSpec] | None = None) -> None:
+    def seed(
+        self,
+        default_user: str | None = None,
+        persona: list[str] | None = None,
+        tools: list[ToolSpec] | None = None,
+    ) -> None:
         """First run: persona, roles, default user. Every run: register the built-in tools."""
         with db.transaction(self.conn):
             seeded = self.conn.execute("SELECT value FROM meta WHERE key = 'seeded_at'").fetchone()
@@ -63,42 +82,71 @@ class SystemStore:
                 now = iso()
                 for pos, text in enumerate(persona or (), start=1):
                     self.conn.execute(
-                        "INSERT INTO rise_and_shine (instruction, enabled, position, created_at, updated_at)"
+                        "INSERT INTO rise_and_shine (instruction, enabled, position, created_at, "
+                        "updated_at)"
                         " VALUES (?, 1, ?, ?, ?)",
                         (text, pos, now, now),
                     )
-                for name, desc in (("admin", "manages persona, tools and users"), ("user", "talks to the butler")):
-                    self.conn.execute("INSERT INTO roles (name, description) VALUES (?, ?)", (name, desc))
-                self.conn.execute("INSERT INTO groups (name, description)"
-                                  " VALUES ('household', 'the people this butler serves')")
+                for name, desc in (
+                    ("admin", "manages persona, tools and users"),
+                    ("user", "talks to the butler"),
+                ):
+                    self.conn.execute(
+                        "INSERT INTO roles (name, description) VALUES (?, ?)", (name, desc)
+                    )
+                self.conn.execute(
+                    "INSERT INTO groups (name, description)"
+                    " VALUES ('household', 'the people this butler serves')"
+                )
                 if default_user:
-                    self._insert_user(validate_username(default_user), None, roles=("admin", "user"))
+                    self._insert_user(
+                        validate_username(default_user), None, roles=("admin", "user")
+                    )
                 self.conn.execute("INSERT INTO meta (key, value) VALUES ('seeded_at', ?)", (now,))
             for spec in tools or ():
                 self._register_tool(spec)
 
     def _register_tool(self, spec: ToolSpec) -> None:
         # keep the user's enabled flag; refresh the rest so upgrades fix descriptions/paths
-        row = self.conn.execute("SELECT description, module, function_name, category FROM tools WHERE key = ?",
-                                (spec.key,)).fetchone()
-        params = [tuple(r) for r in self.conn.execute(
-            "SELECT name, type, description, required FROM tool_parameters WHERE tool_key = ? ORDER BY position",
-            (spec.key,))]
-        if (row is not None and tuple(row) == (spec.description, spec.module, spec.function_name, spec.category)
-                and params == [(p.name, p.type, p.description, int(p.required)) for p in spec.params]):
+        row = self.conn.execute(
+            "SELECT description, module, function_name, category FROM tools WHERE key = ?",
+            (spec.key,),
+        ).fetchone()
+        params = [
+            tuple(r)
+            for r in self.conn.execute(
+                "SELECT name, type, description, required FROM tool_parameters WHERE tool_key = ? "
+                "ORDER BY position",
+                (spec.key,),
+            )
+        ]
+        if (
+            row is not None
+            and tuple(row) == (spec.description, spec.module, spec.function_name, spec.category)
+            and params == [(p.name, p.type, p.description, int(p.required)) for p in spec.params]
+        ):
             return  # registered as it is: a start writes nothing (and still works on a full disk)
         self.conn.execute(
-            "INSERT INTO tools (key, description, module, function_name, enabled, category, builtin)"
+            "INSERT INTO tools (key, description, module, function_name, enabled, category, "
+            "builtin)"
             " VALUES (?, ?, ?, ?, ?, ?, 1)"
             " ON CONFLICT(key) DO UPDATE SET description = excluded.description,"
             " module = excluded.module, function_name = excluded.function_name,"
             " category = excluded.category",
-            (spec.key, spec.description, spec.module, spec.function_name, int(spec.enabled), spec.category),
+            (
+                spec.key,
+                spec.description,
+                spec.module,
+                spec.function_name,
+                int(spec.enabled),
+                spec.category,
+            ),
         )
         self.conn.execute("DELETE FROM tool_parameters WHERE tool_key = ?", (spec.key,))
         for pos, p in enumerate(spec.params):
             self.conn.execute(
-                "INSERT INTO tool_parameters (tool_key, name, type, description, required, position)"
+                "INSERT INTO tool_parameters (tool_key, name, type, description, required, "
+                "position)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
                 (spec.key, p.name, p.type, p.description, int(p.required), pos),
             )
@@ -126,8 +174,14 @@ class SystemStore:
 
     @staticmethod
     def _instruction(row: sqlite3.Row) -> Instruction:
-        return Instruction(row["id"], row["instruction"], bool(row["enabled"]), row["position"],
-                           row["created_at"], row["updated_at"])
+        return Instruction(
+            row["id"],
+            row["instruction"],
+            bool(row["enabled"]),
+            row["position"],
+            row["created_at"],
+            row["updated_at"],
+        )
 
     @staticmethod
     def _clean(text: str) -> str:
@@ -137,19 +191,27 @@ class SystemStore:
         if "\x00" in text:
             raise UsageError("the instruction contains a NUL character")
         if len(text) > MAX_INSTRUCTION_CHARS:
-            raise UsageError(f"the instruction is {len(text):,} characters long; at most {MAX_INSTRUCTION_CHARS:,} "
-                             "fit (every enabled instruction goes into every prompt)")
+            raise UsageError(
+                f"the instruction is {len(text):,} characters long; at most "
+                f"{MAX_INSTRUCTION_CHARS:,} "
+                "fit (every enabled instruction goes into every prompt)"
+            )
         return text
 
-    def add_instruction(self, text: str, *, position: int | None = None, enabled: bool = True) -> Instruction:
+    def add_instruction(
+        self, text: str, *, position: int | None = None, enabled: bool = True
+    ) -> Instruction:
         text = self._clean(text)
         with db.transaction(self.conn):
             count = self.conn.execute("SELECT count(*) FROM rise_and_shine").fetchone()[0]
             if count >= MAX_INSTRUCTIONS:
-                raise UsageError(f"the persona already has {count} instructions, the most it can hold")
+                raise UsageError(
+                    f"the persona already has {count} instructions, the most it can hold"
+                )
             now = iso()
             cur = self.conn.execute(
-                "INSERT INTO rise_and_shine (instruction, enabled, position, created_at, updated_at)"
+                "INSERT INTO rise_and_shine (instruction, enabled, position, created_at, "
+                "updated_at)"
                 " VALUES (?, ?, ?, ?, ?)",
                 (text, int(enabled), count + 1, now, now),
             )
@@ -160,15 +222,26 @@ class SystemStore:
 
     def edit_instruction(self, iid: int, text: str) -> Instruction:
         text = self._clean(text)
-        if not db.fits(iid) or self.conn.execute(
-                "UPDATE rise_and_shine SET instruction = ?, updated_at = ? WHERE id = ?", (text, iso(), iid)
-        ).rowcount == 0:
+        if (
+            not db.fits(iid)
+            or self.conn.execute(
+                "UPDATE rise_and_shine SET instruction = ?, updated_at = ? WHERE id = ?",
+                (text, iso(), iid),
+            ).rowcount
+            == 0
+        ):
             self.instruction(iid)  # raises NotFound
         return self.instruction(iid)
 
     def set_instruction_enabled(self, iid: int, enabled: bool) -> Instruction:
-        if not db.fits(iid) or self.conn.execute("UPDATE rise_and_shine SET enabled = ?, updated_at = ? WHERE id = ?",
-                             (int(enabled), iso(), iid)).rowcount == 0:
+        if (
+            not db.fits(iid)
+            or self.conn.execute(
+                "UPDATE rise_and_shine SET enabled = ?, updated_at = ? WHERE id = ?",
+                (int(enabled), iso(), iid),
+            ).rowcount
+            == 0
+        ):
             self.instruction(iid)
         return self.instruction(iid)
 
@@ -186,7 +259,9 @@ class SystemStore:
         return self.instruction(iid)
 
     def _move(self, iid: int, position: int) -> None:
-        ids = [r[0] for r in self.conn.execute("SELECT id FROM rise_and_shine ORDER BY position, id")]
+        ids = [
+            r[0] for r in self.conn.execute("SELECT id FROM rise_and_shine ORDER BY position, id")
+        ]
         if position < 1 or position > len(ids):
             raise UsageError(f"position must be between 1 and {len(ids)}")
         ids.remove(iid)
@@ -195,7 +270,10 @@ class SystemStore:
 
     def _renumber(self, ids: list[int] | None = None) -> None:
         if ids is None:
-            ids = [r[0] for r in self.conn.execute("SELECT id FROM rise_and_shine ORDER BY position, id")]
+            ids = [
+                r[0]
+                for r in self.conn.execute("SELECT id FROM rise_and_shine ORDER BY position, id")
+            ]
         for pos, iid in enumerate(ids, start=1):
             self.conn.execute("UPDATE rise_and_shine SET position = ? WHERE id = ?", (pos, iid))
 
@@ -214,7 +292,9 @@ class SystemStore:
         if not isinstance(items, list) or not items:
             raise UsageError("the file holds no instructions (expected a tatlock persona export)")
         if len(items) > MAX_INSTRUCTIONS:
-            raise UsageError(f"the file holds {len(items)} instructions; at most {MAX_INSTRUCTIONS} fit")
+            raise UsageError(
+                f"the file holds {len(items)} instructions; at most {MAX_INSTRUCTIONS} fit"
+            )
         rows = []
         for n, item in enumerate(items, start=1):
             if isinstance(item, str):
@@ -230,7 +310,8 @@ class SystemStore:
             now = iso()
             for pos, (text, enabled) in enumerate(rows, start=1):
                 self.conn.execute(
-                    "INSERT INTO rise_and_shine (instruction, enabled, position, created_at, updated_at)"
+                    "INSERT INTO rise_and_shine (instruction, enabled, position, created_at, "
+                    "updated_at)"
                     " VALUES (?, ?, ?, ?, ?)",
                     (text, int(enabled), pos, now, now),
                 )
@@ -239,15 +320,26 @@ class SystemStore:
     # -- tools -----------------------------------------------------------------------------
 
     def tools(self, *, enabled_only: bool = False) -> list[ToolSpec]:
-        sql = "SELECT * FROM tools" + (" WHERE enabled = 1" if enabled_only else "") + " ORDER BY category, key"
+        sql = (
+            "SELECT * FROM tools"
+            + (" WHERE enabled = 1" if enabled_only else "")
+            + " ORDER BY category, key"
+        )
         params: dict[str, list[Param]] = {}
         for r in self.conn.execute("SELECT * FROM tool_parameters ORDER BY tool_key, position"):
             params.setdefault(r["tool_key"], []).append(
                 Param(r["name"], r["type"], r["description"], bool(r["required"]))
             )
         return [
-            ToolSpec(r["key"], r["description"], r["module"], r["function_name"], r["category"],
-                     tuple(params.get(r["key"], ())), bool(r["enabled"]))
+            ToolSpec(
+                r["key"],
+                r["description"],
+                r["module"],
+                r["function_name"],
+                r["category"],
+                tuple(params.get(r["key"], ())),
+                bool(r["enabled"]),
+            )
             for r in self.conn.execute(sql)
         ]
 
@@ -258,16 +350,24 @@ class SystemStore:
         raise NotFound(f"no tool called {key!r}", kind="tool")
 
     def set_tool_enabled(self, key: str, enabled: bool) -> ToolSpec:
-        if self.conn.execute("UPDATE tools SET enabled = ? WHERE key = ?", (int(enabled), key)).rowcount == 0:
+        if (
+            self.conn.execute(
+                "UPDATE tools SET enabled = ? WHERE key = ?", (int(enabled), key)
+            ).rowcount
+            == 0
+        ):
             self.tool(key)
         return self.tool(key)
 
     # -- users -----------------------------------------------------------------------------
 
-    def _insert_user(self, username: str, password: str | None, roles: tuple[str, ...] = ("user",)) -> None:
+    def _insert_user(
+        self, username: str, password: str | None, roles: tuple[str, ...] = ("user",)
+    ) -> None:
         now = iso()
         cur = self.conn.execute(
-            "INSERT INTO users (username, password_hash, created_at, updated_at) VALUES (?, ?, ?, ?)",
+            "INSERT INTO users (username, password_hash, created_at, updated_at) VALUES (?, ?, ?, "
+            "?)",
             (username, hash_password(password) if password else None, now, now),
         )
         for role in roles:
@@ -276,7 +376,8 @@ class SystemStore:
                 (cur.lastrowid, role),
             )
         self.conn.execute(
-            "INSERT INTO user_groups (user_id, group_id) SELECT ?, id FROM groups WHERE name = 'household'",
+            "INSERT INTO user_groups (user_id, group_id) SELECT ?, id FROM groups WHERE name = "
+            "'household'",
             (cur.lastrowid,),
         )
 
@@ -292,7 +393,9 @@ class SystemStore:
         """Register a user on first use (e.g. `var set --user alice`)."""
         validate_username(username)
         with db.transaction(self.conn):
-            if not self.conn.execute("SELECT 1 FROM users WHERE username = ?", (username,)).fetchone():
+            if not self.conn.execute(
+                "SELECT 1 FROM users WHERE username = ?", (username,)
+            ).fetchone():
                 self._insert_user(username, None)
 
     def user(self, username: str) -> User:
@@ -300,18 +403,32 @@ class SystemStore:
         row = self.conn.execute("SELECT * FROM users WHERE username = ?", (username,)).fetchone()
         if row is None:
             raise NotFound(f"no user called {username!r}", kind="user")
-        roles = tuple(r[0] for r in self.conn.execute(
-            "SELECT r.name FROM roles r JOIN user_roles ur ON ur.role_id = r.id WHERE ur.user_id = ? ORDER BY r.name",
-            (row["id"],)))
-        return User(row["id"], row["username"], row["display_name"], row["password_hash"] is not None,
-                    row["created_at"], roles)
+        roles = tuple(
+            r[0]
+            for r in self.conn.execute(
+                "SELECT r.name FROM roles r JOIN user_roles ur ON ur.role_id = r.id WHERE "
+                "ur.user_id = ? ORDER BY r.name",
+                (row["id"],),
+            )
+        )
+        return User(
+            row["id"],
+            row["username"],
+            row["display_name"],
+            row["password_hash"] is not None,
+            row["created_at"],
+            roles,
+        )
 
     def users(self) -> list[User]:
         names = [r[0] for r in self.conn.execute("SELECT username FROM users ORDER BY username")]
         return [self.user(n) for n in names]
 
     def has_user(self, username: str) -> bool:
-        return self.conn.execute("SELECT 1 FROM users WHERE username = ?", (username,)).fetchone() is not None
+        return (
+            self.conn.execute("SELECT 1 FROM users WHERE username = ?", (username,)).fetchone()
+            is not None
+        )
 
     def remove_user(self, username: str) -> None:
         if self.conn.execute("DELETE FROM users WHERE username = ?", (username,)).rowcount == 0:
@@ -325,7 +442,9 @@ class SystemStore:
         )
 
     def check_password(self, username: str, password: str) -> bool:
-        row = self.conn.execute("SELECT password_hash FROM users WHERE username = ?", (username,)).fetchone()
+        row = self.conn.execute(
+            "SELECT password_hash FROM users WHERE username = ?", (username,)
+        ).fetchone()
         return bool(row) and verify_password(password, row[0])
 
 

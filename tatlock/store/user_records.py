@@ -18,13 +18,18 @@ class Author:
     is_anchor: bool = False
 
     @classmethod
-    def assistant(cls) -> "Author":
+    def assistant(cls) -> Author:
         return cls("tatlock", "Tatlock", is_bot=True)
 
     @classmethod
-    def of(cls, message: "Message") -> "Author":
+    def of(cls, message: Message) -> Author:
         """Who wrote a stored message."""
-        return cls(message.author_id, message.author_name, is_bot=message.author_is_bot, is_anchor=message.is_anchor)
+        return cls(
+            message.author_id,
+            message.author_name,
+            is_bot=message.author_is_bot,
+            is_anchor=message.is_anchor,
+        )
 
 
 @dataclass(frozen=True)
@@ -69,20 +74,47 @@ class Compact:
 
 
 def _conversation(row: sqlite3.Row) -> Conversation:
-    return Conversation(row["id"], row["title"], row["room_id"], row["interface"], row["started_at"],
-                        row["last_activity"], row["message_count"], row["compacted_up_to"],
-                        json.loads(row["metadata"]))
+    return Conversation(
+        row["id"],
+        row["title"],
+        row["room_id"],
+        row["interface"],
+        row["started_at"],
+        row["last_activity"],
+        row["message_count"],
+        row["compacted_up_to"],
+        json.loads(row["metadata"]),
+    )
 
 
 def _message(row: sqlite3.Row) -> Message:
-    return Message(row["message_id"], row["conversation_id"], row["message_number"], row["role"],
-                   row["author_id"], row["author_name"], bool(row["author_is_bot"]), bool(row["is_anchor"]),
-                   row["reply_to"], row["content"], row["timestamp"], json.loads(row["metadata"]))
+    return Message(
+        row["message_id"],
+        row["conversation_id"],
+        row["message_number"],
+        row["role"],
+        row["author_id"],
+        row["author_name"],
+        bool(row["author_is_bot"]),
+        bool(row["is_anchor"]),
+        row["reply_to"],
+        row["content"],
+        row["timestamp"],
+        json.loads(row["metadata"]),
+    )
 
 
 def _compact(row: sqlite3.Row) -> Compact:
-    return Compact(row["id"], row["conversation_id"], row["from_message"], row["up_to_message"],
-                   row["summary"], json.loads(row["topics"]), row["model"], row["created_at"])
+    return Compact(
+        row["id"],
+        row["conversation_id"],
+        row["from_message"],
+        row["up_to_message"],
+        row["summary"],
+        json.loads(row["topics"]),
+        row["model"],
+        row["created_at"],
+    )
 
 
 @dataclass(frozen=True)
@@ -94,10 +126,14 @@ class Variable:
     updated_at: str
     author_id: str | None  # who stated it
     source_message_id: int | None  # where (None: set by hand)
-    about: str = "owner"  # whom it is about: "owner", "owner's sister", "Tom" (a guest), "Tom's dog"
+    about: str = (
+        "owner"  # whom it is about: "owner", "owner's sister", "Tom" (a guest), "Tom's dog"
+    )
     attribute: str | None = None  # what, in words ("name", "allergy")
     author_name: str | None = None
-    origin: str = "hand"  # hand (var set, the API) | tool (the model called set_personal_variable) | heard
+    origin: str = (
+        "hand"  # hand (var set, the API) | tool (the model called set_personal_variable) | heard
+    )
     statement: str | None = None  # the words it was read from (origin "heard")
 
 
@@ -119,4 +155,6 @@ class Forgotten:
     conversation: Conversation
     variables: list[str]
     cross_summaries: int
-    restored: list[str] = field(default_factory=list)  # facts it had corrected: their earlier value is back
+    restored: list[str] = field(
+        default_factory=list
+    )  # facts it had corrected: their earlier value is back

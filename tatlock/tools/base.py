@@ -15,8 +15,9 @@ from __future__ import annotations
 import datetime as _dt
 import inspect
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
     from tatlock.config import Config
@@ -34,7 +35,7 @@ class ToolError(Exception):
 class TurnScope:
     """The user's store as long as the turn lasts; any use after ``end()`` raises ToolError."""
 
-    def __init__(self, store: "UserStore"):
+    def __init__(self, store: UserStore):
         self._store = store
         self._ended = threading.Event()
 
@@ -50,6 +51,7 @@ class TurnScope:
             raise ToolError("the turn this tool ran in has ended; nothing was read or written")
         value = getattr(self._store, name)
         if inspect.ismethod(value):  # (a sqlite3 connection is callable too: it stays itself)
+
             def guarded(*args: Any, **kwargs: Any) -> Any:
                 if self._ended.is_set():
                     raise ToolError("the turn this tool ran in has ended; nothing was written")
@@ -62,8 +64,8 @@ class TurnScope:
 @dataclass
 class ToolContext:
     username: str
-    user_store: "UserStore | TurnScope | None" = None
-    config: "Config | None" = None
+    user_store: UserStore | TurnScope | None = None
+    config: Config | None = None
     # the conversation the tool runs in (None outside a conversation)
     conversation_id: int | None = None
     # the author of the message that caused the call (attribution of learnt facts)

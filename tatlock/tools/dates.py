@@ -17,25 +17,73 @@ import os
 import re
 from pathlib import Path
 
-__all__ = ["parse_range", "format_range", "tz_name"]
+__all__ = ["format_range", "parse_range", "tz_name"]
 
 Range = tuple[_dt.datetime, _dt.datetime]
 
 _MONTHS = {
-    "january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3,
-    "april": 4, "apr": 4, "may": 5, "june": 6, "jun": 6, "july": 7, "jul": 7,
-    "august": 8, "aug": 8, "september": 9, "sep": 9, "sept": 9, "october": 10,
-    "oct": 10, "november": 11, "nov": 11, "december": 12, "dec": 12,
+    "january": 1,
+    "jan": 1,
+    "february": 2,
+    "feb": 2,
+    "march": 3,
+    "mar": 3,
+    "april": 4,
+    "apr": 4,
+    "may": 5,
+    "june": 6,
+    "jun": 6,
+    "july": 7,
+    "jul": 7,
+    "august": 8,
+    "aug": 8,
+    "september": 9,
+    "sep": 9,
+    "sept": 9,
+    "october": 10,
+    "oct": 10,
+    "november": 11,
+    "nov": 11,
+    "december": 12,
+    "dec": 12,
 }
 _WEEKDAYS = {
-    "monday": 0, "mon": 0, "tuesday": 1, "tue": 1, "tues": 1, "wednesday": 2,
-    "wed": 2, "thursday": 3, "thu": 3, "thur": 3, "thurs": 3, "friday": 4,
-    "fri": 4, "saturday": 5, "sat": 5, "sunday": 6, "sun": 6,
+    "monday": 0,
+    "mon": 0,
+    "tuesday": 1,
+    "tue": 1,
+    "tues": 1,
+    "wednesday": 2,
+    "wed": 2,
+    "thursday": 3,
+    "thu": 3,
+    "thur": 3,
+    "thurs": 3,
+    "friday": 4,
+    "fri": 4,
+    "saturday": 5,
+    "sat": 5,
+    "sunday": 6,
+    "sun": 6,
 }
 _NUMBERS = {
-    "a": 1, "an": 1, "one": 1, "a couple of": 2, "a couple": 2, "couple of": 2,
-    "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "a couple of": 2,
+    "a couple": 2,
+    "couple of": 2,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
 }
 _NUM = r"(\d+|a couple of|a couple|couple of|an|a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
 _UNIT = r"(hour|day|week|month|year)s?"
@@ -112,7 +160,9 @@ def _shift_months(d: _dt.date, months: int) -> _dt.date:
     year, month = divmod(idx, 12)
     import calendar
 
-    return d.replace(year=year, month=month + 1, day=min(d.day, calendar.monthrange(year, month + 1)[1]))
+    return d.replace(
+        year=year, month=month + 1, day=min(d.day, calendar.monthrange(year, month + 1)[1])
+    )
 
 
 def _num(word: str) -> int:
@@ -120,7 +170,7 @@ def _num(word: str) -> int:
 
 
 def _ago(n: int, unit: str, now: _dt.datetime) -> Range:
-    """"N units ago" names the whole unit it falls in (that day, that week...)."""
+    """ "N units ago" names the whole unit it falls in (that day, that week...)."""
     tz, today = now.tzinfo, now.date()
     if unit == "hour":
         start = (now - _dt.timedelta(hours=n)).replace(minute=0, second=0, microsecond=0)
@@ -136,7 +186,7 @@ def _ago(n: int, unit: str, now: _dt.datetime) -> Range:
 
 
 def _rolling(n: int, unit: str, now: _dt.datetime) -> Range:
-    """"past N units" is a rolling window ending now."""
+    """ "past N units" is a rolling window ending now."""
     if unit == "month":
         return _dt.datetime.combine(_shift_months(now.date(), -n), now.timetz()), now
     if unit == "year":
@@ -145,7 +195,11 @@ def _rolling(n: int, unit: str, now: _dt.datetime) -> Range:
 
 
 def _recent_month(month: int, now: _dt.datetime, strictly_past: bool = False) -> Range:
-    year = now.year if month < now.month or (month == now.month and not strictly_past) else now.year - 1
+    year = (
+        now.year
+        if month < now.month or (month == now.month and not strictly_past)
+        else now.year - 1
+    )
     return _month(year, month, now.tzinfo)
 
 
@@ -208,7 +262,9 @@ def _simple(t: str, now: _dt.datetime) -> Range | None:
     if m := re.fullmatch(r"(?:year\s+)?(\d{4})", t):
         return _year(int(m[1]), tz) if 1900 <= int(m[1]) <= 2999 else None
     if m := re.fullmatch(rf"(last\s+|this\s+)?({_MONTH_RE})", t):
-        return _recent_month(_MONTHS[m[2]], now, strictly_past=bool(m[1]) and m[1].strip() == "last")
+        return _recent_month(
+            _MONTHS[m[2]], now, strictly_past=bool(m[1]) and m[1].strip() == "last"
+        )
     if m := re.fullmatch(rf"({_MONTH_RE}),?\s+(?:of\s+)?(\d{{4}})", t):
         return _month(int(m[2]), _MONTHS[m[1]], tz)
     if m := re.fullmatch(r"(\d{1,2})(?:st|nd|rd|th)", t):  # "the 5th": dateparser misreads it
@@ -218,7 +274,9 @@ def _simple(t: str, now: _dt.datetime) -> Range | None:
         except ValueError:
             return None
     if m := re.fullmatch(rf"(last\s+|this\s+|past\s+)?({_WEEKDAY_RE})", t):
-        return _recent_weekday(_WEEKDAYS[m[2]], now, strictly_past=bool(m[1]) and m[1].strip() in ("last", "past"))
+        return _recent_weekday(
+            _WEEKDAYS[m[2]], now, strictly_past=bool(m[1]) and m[1].strip() in ("last", "past")
+        )
     return None
 
 

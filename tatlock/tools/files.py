@@ -25,7 +25,9 @@ MAX_TEXT_BYTES = 2 * 1024 * 1024
 MAX_IMAGE_BYTES = 20 * 1024 * 1024
 MAX_CONTENT_CHARS = 12_000
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".gif", ".webp"}
-NO_VISION = "Reading images needs a vision-capable model: set vision_model in config.toml (e.g. llava)."
+NO_VISION = (
+    "Reading images needs a vision-capable model: set vision_model in config.toml (e.g. llava)."
+)
 DEFAULT_IMAGE_QUESTION = "Describe this image in detail, including any text in it."
 
 
@@ -120,41 +122,73 @@ def analyze_file(*, ctx: ToolContext, path: str, question: str = "") -> dict[str
         os.close(fd)
         if stat.S_ISDIR(st.st_mode):
             return {"error": f"{shown} is a folder, not a file."}
-        return {"error": f"{shown} is not a regular file."}  # a FIFO or device would block or never end
-    if (st.st_dev, st.st_ino) in bounds.own_files(_private(ctx)):  # a hard link to a log, a database...
+        return {
+            "error": f"{shown} is not a regular file."
+        }  # a FIFO or device would block or never end
+    if (st.st_dev, st.st_ino) in bounds.own_files(
+        _private(ctx)
+    ):  # a hard link to a log, a database...
         os.close(fd)
-        return {"error": f"{shown} is one of tatlock's own files (another name for it); tatlock never reads those."}
+        return {
+            "error": f"{shown} is one of tatlock's own files (another name for it); tatlock never "
+            f"reads those."
+        }
     with os.fdopen(fd, "rb") as fh:
         try:
             head = fh.read(8192)
-            data = head + fh.read(MAX_TEXT_BYTES + 1 - len(head)) if st.st_size <= MAX_TEXT_BYTES else head
+            data = (
+                head + fh.read(MAX_TEXT_BYTES + 1 - len(head))
+                if st.st_size <= MAX_TEXT_BYTES
+                else head
+            )
         except OSError as exc:
             return {"error": f"The file {shown} cannot be read ({exc.strerror or exc})."}
     return _describe(ctx, p, shown, st, head, data, question)
 
 
-def _describe(ctx: ToolContext, p: Path, shown: str, st: os.stat_result, head: bytes, data: bytes,
-              question: str) -> dict[str, Any]:
+def _describe(
+    ctx: ToolContext,
+    p: Path,
+    shown: str,
+    st: os.stat_result,
+    head: bytes,
+    data: bytes,
+    question: str,
+) -> dict[str, Any]:
     if p.suffix.lower() in IMAGE_SUFFIXES and _is_image(head):
         describe = ctx.extra.get("describe_image")
         if not callable(describe):
             return {"error": NO_VISION}
         if st.st_size > MAX_IMAGE_BYTES:
-            return {"error": f"{shown} is {st.st_size / 2**20:.1f} MB; images up to 20 MB can be described."}
+            return {
+                "error": f"{shown} is {st.st_size / 2**20:.1f} MB; images up to 20 MB can be "
+                f"described."
+            }
         try:
             description = describe(shown, question.strip() or DEFAULT_IMAGE_QUESTION)
         except Exception as exc:
-            return {"error": f"The image could not be described ({str(exc)[:150] or type(exc).__name__})."}
+            return {
+                "error": f"The image could not be described "
+                f"({str(exc)[:150] or type(exc).__name__})."
+            }
         return {"path": shown, "description": str(description)}
 
     if _decode(head, partial=True) is None:
-        return {"error": f"{shown} is a binary file; only text files and images (PNG, JPEG, GIF, WebP) can be read."}
+        return {
+            "error": f"{shown} is a binary file; only text files and images (PNG, JPEG, GIF, WebP) "
+            f"can be read."
+        }
     if st.st_size > MAX_TEXT_BYTES or len(data) > MAX_TEXT_BYTES:
-        return {"error": f"{shown} is {max(st.st_size, len(data)) / 2**20:.1f} MB; "
-                         "only text files up to 2 MB can be read."}
+        return {
+            "error": f"{shown} is {max(st.st_size, len(data)) / 2**20:.1f} MB; "
+            "only text files up to 2 MB can be read."
+        }
     decoded = _decode(data)
     if decoded is None:
-        return {"error": f"{shown} is a binary file; only text files and images (PNG, JPEG, GIF, WebP) can be read."}
+        return {
+            "error": f"{shown} is a binary file; only text files and images (PNG, JPEG, GIF, WebP) "
+            f"can be read."
+        }
     text, encoding = decoded
 
     lines = text.splitlines()

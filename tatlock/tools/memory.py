@@ -26,11 +26,21 @@ def _limit(value: Any, default: int = 10, top: int = 50) -> int:
 
 def _hit(h, withdrawn: dict[int, str] | None = None) -> dict[str, Any]:
     if h.kind == "compact":
-        return {"kind": "summary", "conversation_id": h.conversation_id,
-                "messages": f"{h.from_message}-{h.up_to_message}", "when": local(h.timestamp),
-                "text": h.content}
-    out = {"kind": "message", "conversation_id": h.conversation_id, "message": h.message_number,
-           "author": h.author_name, "when": local(h.timestamp), "text": h.content}
+        return {
+            "kind": "summary",
+            "conversation_id": h.conversation_id,
+            "messages": f"{h.from_message}-{h.up_to_message}",
+            "when": local(h.timestamp),
+            "text": h.content,
+        }
+    out = {
+        "kind": "message",
+        "conversation_id": h.conversation_id,
+        "message": h.message_number,
+        "author": h.author_name,
+        "when": local(h.timestamp),
+        "text": h.content,
+    }
     if h.why and not h.why.startswith("has "):  # a hit without the words says why it is one
         out["why"] = h.why
     how = (withdrawn or {}).get(h.message_id)
@@ -62,11 +72,19 @@ def recall_memories(*, ctx: ToolContext, keyword: str, limit: int = 10) -> dict:
     from tatlock.memory.search import search
     from tatlock.memory.vectors import semantic_for
 
-    hits = search(store, str(keyword), limit=_limit(limit), semantic=semantic_for(ctx.config), exclude=_asked(ctx))
+    hits = search(
+        store,
+        str(keyword),
+        limit=_limit(limit),
+        semantic=semantic_for(ctx.config),
+        exclude=_asked(ctx),
+    )
     return {"keyword": keyword, "count": len(hits), "results": _hits(store, hits)}
 
 
-def recall_memories_with_time(*, ctx: ToolContext, start: str, end: str = "", keyword: str = "") -> dict:
+def recall_memories_with_time(
+    *, ctx: ToolContext, start: str, end: str = "", keyword: str = ""
+) -> dict:
     store = _store(ctx)
     if store is None:
         return NO_MEMORY
@@ -86,10 +104,22 @@ def recall_memories_with_time(*, ctx: ToolContext, start: str, end: str = "", ke
         hi = second[1]
     if hi <= lo:
         return {"error": "The end of the period is before its start."}
-    hits = search(store, str(keyword or ""), limit=20, start=iso(lo), end=iso(hi), include_compacts=False,
-                  semantic=semantic_for(ctx.config) if str(keyword or "").strip() else None, exclude=_asked(ctx))
-    return {"period": format_range(lo, hi), "keyword": keyword or None, "count": len(hits),
-            "results": _hits(store, hits)}
+    hits = search(
+        store,
+        str(keyword or ""),
+        limit=20,
+        start=iso(lo),
+        end=iso(hi),
+        include_compacts=False,
+        semantic=semantic_for(ctx.config) if str(keyword or "").strip() else None,
+        exclude=_asked(ctx),
+    )
+    return {
+        "period": format_range(lo, hi),
+        "keyword": keyword or None,
+        "count": len(hits),
+        "results": _hits(store, hits),
+    }
 
 
 def recall_topic(*, ctx: ToolContext, topic: str, limit: int = 10) -> dict:
@@ -98,10 +128,16 @@ def recall_topic(*, ctx: ToolContext, topic: str, limit: int = 10) -> dict:
         return NO_MEMORY
     from tatlock.memory.search import search
 
-    hits = search(store, "", topic=str(topic or "").strip(), limit=_limit(limit), exclude=_asked(ctx))
+    hits = search(
+        store, "", topic=str(topic or "").strip(), limit=_limit(limit), exclude=_asked(ctx)
+    )
     known = [r["name"] for r in store.topics()[:20]]
-    return {"topic": topic, "count": len(hits), "results": _hits(store, hits),
-            "known_topics": known if not hits else None}
+    return {
+        "topic": topic,
+        "count": len(hits),
+        "results": _hits(store, hits),
+        "known_topics": known if not hits else None,
+    }
 
 
 def list_conversations(*, ctx: ToolContext, limit: int = 10) -> dict:
@@ -109,11 +145,20 @@ def list_conversations(*, ctx: ToolContext, limit: int = 10) -> dict:
     if store is None:
         return NO_MEMORY
     convs = store.conversations(_limit(limit))
-    return {"conversations": [
-        {"id": c.id, "title": c.title, "interface": c.interface, "started": local(c.started_at),
-         "last_activity": local(c.last_activity), "messages": c.message_count,
-         "current": c.id == ctx.conversation_id}
-        for c in convs]}
+    return {
+        "conversations": [
+            {
+                "id": c.id,
+                "title": c.title,
+                "interface": c.interface,
+                "started": local(c.started_at),
+                "last_activity": local(c.last_activity),
+                "messages": c.message_count,
+                "current": c.id == ctx.conversation_id,
+            }
+            for c in convs
+        ]
+    }
 
 
 def conversation_stats(*, ctx: ToolContext) -> dict:
@@ -129,7 +174,9 @@ def conversation_stats(*, ctx: ToolContext) -> dict:
         "summaries": stats.compacts,
         "first_conversation": local(stats.first_started) if stats.first_started else None,
         "last_activity": local(stats.last_activity) if stats.last_activity else None,
-        "top_topics": [{"topic": r["name"], "mentions": r["mentions"]} for r in store.topics()[:10]],
+        "top_topics": [
+            {"topic": r["name"], "mentions": r["mentions"]} for r in store.topics()[:10]
+        ],
     }
 
 
@@ -145,13 +192,21 @@ def get_conversation_summary(*, ctx: ToolContext, conversation_id: int | None = 
     except Exception:
         return {"error": f"There is no conversation {cid}."}
     compacts = store.compacts(conv.id)
-    out: dict[str, Any] = {"id": conv.id, "title": conv.title, "messages": conv.message_count,
-                           "summaries": [{"messages": f"{c.from_message}-{c.up_to_message}",
-                                          "summary": c.summary} for c in compacts]}
+    out: dict[str, Any] = {
+        "id": conv.id,
+        "title": conv.title,
+        "messages": conv.message_count,
+        "summaries": [
+            {"messages": f"{c.from_message}-{c.up_to_message}", "summary": c.summary}
+            for c in compacts
+        ],
+    }
     if not compacts:
         # nothing summarised yet: the latest messages stand in
         recent = store.messages(conv.id, max(1, conv.message_count - 9))
-        out["recent_messages"] = [{"author": m.author_name, "text": m.content[:400]} for m in recent]
+        out["recent_messages"] = [
+            {"author": m.author_name, "text": m.content[:400]} for m in recent
+        ]
     return out
 
 
@@ -168,8 +223,15 @@ def _matching(store, ctx: ToolContext, text: str) -> list[dict[str, Any]]:
 
     owner = _owner(ctx)
     found = facts.answering(store.vars(), text, owner=owner)
-    return [{"fact": facts.line(f, owner), "key": f.key, "said_by": f.author_name or f.author_id,
-             "when": local(f.updated_at)} for f in found]
+    return [
+        {
+            "fact": facts.line(f, owner),
+            "key": f.key,
+            "said_by": f.author_name or f.author_id,
+            "when": local(f.updated_at),
+        }
+        for f in found
+    ]
 
 
 def get_personal_variable(*, ctx: ToolContext, key: str = "") -> dict:
@@ -182,11 +244,13 @@ def get_personal_variable(*, ctx: ToolContext, key: str = "") -> dict:
     if str(key or "").strip():
         try:
             value = store.get_var(str(key))
-        except Exception:  # noqa: BLE001 - not a name a fact is kept under: look by the words instead
+        except Exception:
             value = None
     if value is not None:
         return {"key": key, "value": value}
-    question = " ".join(x for x in (str(key or ""), str(ctx.extra.get("question") or "")) if x.strip())
+    question = " ".join(
+        x for x in (str(key or ""), str(ctx.extra.get("question") or "")) if x.strip()
+    )
     matches = _matching(store, ctx, question) if question else []
     if matches:
         return {"key": key or None, "kept_facts": matches}
@@ -203,10 +267,22 @@ def set_personal_variable(*, ctx: ToolContext, key: str, value: str) -> dict:
         return {"error": "Both the name and the value of the fact are needed."}
     message_id = ctx.extra.get("message_id")
     value = str(value).strip()
-    # the fact may have been kept from this very message already (memory/fact_extract.py): say so, keep one
+    # the fact may have been kept from this very message already (memory/fact_extract.py): say so,
+    # keep one
     for v in store.vars():
-        if message_id is not None and v.source_message_id == message_id and v.value.casefold() == value.casefold():
-            return {"key": v.key, "value": v.value, "saved": True, "note": "already kept from this message"}
+        if (
+            message_id is not None
+            and v.source_message_id == message_id
+            and v.value.casefold() == value.casefold()
+        ):
+            return {
+                "key": v.key,
+                "value": v.value,
+                "saved": True,
+                "note": "already kept from this message",
+            }
     # attributed to whoever said it, not to the room
-    kept = store.set_var(str(key), value, author_id=ctx.author_id or ctx.username, source_message_id=message_id)
+    kept = store.set_var(
+        str(key), value, author_id=ctx.author_id or ctx.username, source_message_id=message_id
+    )
     return {"key": kept.fact.key, "value": kept.fact.value, "saved": True}

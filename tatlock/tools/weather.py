@@ -19,16 +19,34 @@ DEFAULT_FORECAST = "https://api.open-meteo.com"
 
 # WMO weather interpretation codes, as documented by Open-Meteo
 WMO_CODES: dict[int, str] = {
-    0: "clear sky", 1: "mainly clear", 2: "partly cloudy", 3: "overcast",
-    45: "fog", 48: "depositing rime fog",
-    51: "light drizzle", 53: "moderate drizzle", 55: "dense drizzle",
-    56: "light freezing drizzle", 57: "dense freezing drizzle",
-    61: "slight rain", 63: "moderate rain", 65: "heavy rain",
-    66: "light freezing rain", 67: "heavy freezing rain",
-    71: "slight snowfall", 73: "moderate snowfall", 75: "heavy snowfall", 77: "snow grains",
-    80: "slight rain showers", 81: "moderate rain showers", 82: "violent rain showers",
-    85: "slight snow showers", 86: "heavy snow showers",
-    95: "thunderstorm", 96: "thunderstorm with slight hail", 99: "thunderstorm with heavy hail",
+    0: "clear sky",
+    1: "mainly clear",
+    2: "partly cloudy",
+    3: "overcast",
+    45: "fog",
+    48: "depositing rime fog",
+    51: "light drizzle",
+    53: "moderate drizzle",
+    55: "dense drizzle",
+    56: "light freezing drizzle",
+    57: "dense freezing drizzle",
+    61: "slight rain",
+    63: "moderate rain",
+    65: "heavy rain",
+    66: "light freezing rain",
+    67: "heavy freezing rain",
+    71: "slight snowfall",
+    73: "moderate snowfall",
+    75: "heavy snowfall",
+    77: "snow grains",
+    80: "slight rain showers",
+    81: "moderate rain showers",
+    82: "violent rain showers",
+    85: "slight snow showers",
+    86: "heavy snow showers",
+    95: "thunderstorm",
+    96: "thunderstorm with slight hail",
+    99: "thunderstorm with heavy hail",
 }
 
 _DAILY = (
@@ -63,11 +81,42 @@ def _fallback_location(ctx: ToolContext) -> str:
 # a place the question names ("in Paris", "for New York"): small models often call the tool with
 # no location at all; capitalised words only, so "in the morning" is not taken for a town
 _JOIN = r"(?:\s+(?:de|da|del|di|du|la|le|los|las|upon|sur|am|an)\s+|\s+|,\s*)"  # Rio de Janeiro
-_NAMED_PLACE = re.compile(r"\b(?:in|at|for|near|around)\s+((?:[A-Z][\w'’.-]*)(?:" + _JOIN + r"[A-Z][\w'’.-]*){0,3})")
-_NOT_PLACES = {"today", "tomorrow", "tonight", "monday", "tuesday", "wednesday", "thursday", "friday",
-               "saturday", "sunday", "january", "february", "march", "april", "may", "june", "july",
-               "august", "september", "october", "november", "december", "spring", "summer", "autumn",
-               "winter", "the", "celsius", "fahrenheit", "i", "my"}
+_NAMED_PLACE = re.compile(
+    r"\b(?:in|at|for|near|around)\s+((?:[A-Z][\w'’.-]*)(?:" + _JOIN + r"[A-Z][\w'’.-]*){0,3})"
+)
+_NOT_PLACES = {
+    "today",
+    "tomorrow",
+    "tonight",
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+    "spring",
+    "summer",
+    "autumn",
+    "winter",
+    "the",
+    "celsius",
+    "fahrenheit",
+    "i",
+    "my",
+}
 
 
 def place_in_question(question: str) -> str:
@@ -110,10 +159,16 @@ def get_weather_forecast(*, ctx: ToolContext, location: str = "", days: int = 3)
     An empty ``location`` falls back to a place the question names ("in Paris"), then to the
     user's saved ``location`` variable.
     """
-    place = ((location or "").strip() or place_in_question(str(ctx.extra.get("question", "")))
-             or _fallback_location(ctx))
+    place = (
+        (location or "").strip()
+        or place_in_question(str(ctx.extra.get("question", "")))
+        or _fallback_location(ctx)
+    )
     if not place:
-        return {"error": "Which place? Give a town or city (or save your location as a personal variable)."}
+        return {
+            "error": "Which place? Give a town or city (or save your location as a personal "
+            "variable)."
+        }
     try:
         days = max(1, min(7, int(days)))
     except (TypeError, ValueError):
@@ -145,7 +200,14 @@ def get_weather_forecast(*, ctx: ToolContext, location: str = "", days: int = 3)
             )
             resp.raise_for_status()
             data = resp.json()
-    except (httpx.HTTPError, httpx.InvalidURL, ValueError, KeyError, AttributeError, TypeError) as exc:
+    except (
+        httpx.HTTPError,
+        httpx.InvalidURL,
+        ValueError,
+        KeyError,
+        AttributeError,
+        TypeError,
+    ) as exc:
         return {"error": f"The weather service could not be reached ({_reason(exc)})."}
 
     name_parts: list[str] = []

@@ -30,11 +30,13 @@ def _clean(items: Any, limit: int) -> list[dict[str, str]]:
     for item in items if isinstance(items, list) else []:
         if not isinstance(item, dict):
             continue
-        out.append({
-            "title": str(item.get("title") or ""),
-            "url": str(item.get("url") or item.get("href") or ""),
-            "snippet": str(item.get("snippet") or item.get("body") or ""),
-        })
+        out.append(
+            {
+                "title": str(item.get("title") or ""),
+                "url": str(item.get("url") or item.get("href") or ""),
+                "snippet": str(item.get("snippet") or item.get("body") or ""),
+            }
+        )
         if len(out) >= limit:
             break
     return out

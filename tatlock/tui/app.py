@@ -17,7 +17,8 @@ import asyncio
 import contextlib
 import shlex
 import time
-from typing import TYPE_CHECKING, Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
 
 from textual import events, on, work
 from textual.app import ComposeResult, SystemCommand
@@ -42,9 +43,9 @@ from tatlock.events import (
 )
 from tatlock.tui.actions import ACTIONS, in_footer_order
 from tatlock.tui.conversation_actions import ConversationActions
-from tatlock.tui.server_actions import ServerActions
 from tatlock.tui.format import one_line
 from tatlock.tui.jobs import Jobs
+from tatlock.tui.server_actions import ServerActions
 from tatlock.tui.widgets.chat import ChatPanel
 from tatlock.tui.widgets.status import ServerBanner, StatusHeader
 
@@ -58,14 +59,21 @@ PANES_FROM = 120  # columns from which the side panes show without asking
 SIDEBAR_FROM = 140
 ROOM = "tui"
 AFTER_TURN = 0.25  # seconds after a turn ends before the sidebar and panes reload
-LIVE_EVERY = 1.0  # seconds between looks for what others wrote (another process, MCP, a turn's thread)
+LIVE_EVERY = (
+    1.0  # seconds between looks for what others wrote (another process, MCP, a turn's thread)
+)
 
 
 class TatlockApp(ConversationActions, ServerActions):
     CSS_PATH = "tatlock.tcss"
     TITLE = "Tatlock"
-    BINDINGS = [Binding(a.key, a.action, a.footer or a.title, show=a.footer is not None, priority=a.priority)
-                for a in in_footer_order() if a.key]
+    BINDINGS = [
+        Binding(
+            a.key, a.action, a.footer or a.title, show=a.footer is not None, priority=a.priority
+        )
+        for a in in_footer_order()
+        if a.key
+    ]
 
     class Background(Message):
         """An event of the background work (compaction), handed over from its thread."""
@@ -74,8 +82,15 @@ class TatlockApp(ConversationActions, ServerActions):
             super().__init__()
             self.event = event
 
-    def __init__(self, butler: Butler | None = None, *, opener: Callable[[], Butler] | None = None,
-                 cfg: Config | None = None, new: bool = False, check_server: bool = True) -> None:
+    def __init__(
+        self,
+        butler: Butler | None = None,
+        *,
+        opener: Callable[[], Butler] | None = None,
+        cfg: Config | None = None,
+        new: bool = False,
+        check_server: bool = True,
+    ) -> None:
         super().__init__()
         if butler is None and opener is None:
             raise ValueError("give a butler or a function that opens one")
@@ -88,7 +103,9 @@ class TatlockApp(ConversationActions, ServerActions):
         self.status: ModelStatus | None = None
         self.panes_forced: bool | None = None
         self.sidebar_forced: bool | None = None
-        self.sidebar_before_search: tuple[bool | None] | None = None  # Ctrl+F showed the list: as it was
+        self.sidebar_before_search: tuple[bool | None] | None = (
+            None  # Ctrl+F showed the list: as it was
+        )
         self.saved_theme = self.cfg.theme
         self.failure: BaseException | None = None  # why the butler could not be opened
         self.seen_version: int | None = None  # the memory's data version the list was last read at
@@ -119,7 +136,10 @@ class TatlockApp(ConversationActions, ServerActions):
             # shown or not by the width from the first frame (one layout pass: mounting them after
             # it cost a second pass, and the Debug tab came a third of a second later)
             sidebar, panes = Sidebar(id="sidebar"), SidePanes(id="panes")
-            sidebar.display, panes.display = self.shows_sidebar(self.size.width), self.shows_panes(self.size.width)
+            sidebar.display, panes.display = (
+                self.shows_sidebar(self.size.width),
+                self.shows_panes(self.size.width),
+            )
             yield sidebar
             yield ChatPanel(self.turn_event, id="chat")
             yield panes
@@ -138,7 +158,7 @@ class TatlockApp(ConversationActions, ServerActions):
         if self._butler is None:
             try:
                 self._butler = await self.jobs.run(self.opener)  # type: ignore[arg-type]
-            except Exception as exc:  # noqa: BLE001 - the launcher prints it as one line
+            except Exception as exc:
                 self.failure = exc
                 self.exit(1)
                 return
@@ -150,8 +170,11 @@ class TatlockApp(ConversationActions, ServerActions):
             self.check_server()
         try:
             # the memory's version before the list is first read: whatever another process writes
-            # from here on is a change the live list sees (a first look later could take it as the start)
-            with contextlib.suppress(TatlockError):  # unreadable now: the first look takes its place
+            # from here on is a change the live list sees (a first look later could take it as the
+            # start)
+            with contextlib.suppress(
+                TatlockError
+            ):  # unreadable now: the first look takes its place
                 self.seen_version = await self.jobs.run(self.butler.conversations.version)
             cid = None
             if not self.start_new:
@@ -171,8 +194,9 @@ class TatlockApp(ConversationActions, ServerActions):
         modules, loaded next on a pool thread, hold the interpreter lock for a while, and loaded
         at once they held those frames back by a fifth of a second."""
         deadline = time.monotonic() + limit
-        while time.monotonic() < deadline and not (self.query("ContentTab") and any(
-                key.region for key in self.query("FooterKey"))):
+        while time.monotonic() < deadline and not (
+            self.query("ContentTab") and any(key.region for key in self.query("FooterKey"))
+        ):
             await asyncio.sleep(0.01)
         await asyncio.sleep(0.02)  # the frame with them goes out to the terminal
 
@@ -188,7 +212,9 @@ class TatlockApp(ConversationActions, ServerActions):
             if self.seen_version is not None:
                 try:
                     await self.sidebar.reload()
-                    shown = [c for c in self.sidebar.conversations if c.id == self.chat.conversation_id]
+                    shown = [
+                        c for c in self.sidebar.conversations if c.id == self.chat.conversation_id
+                    ]
                     if shown:
                         await self.chat.catch_up(shown[0].message_count)
                 except NoMatches:
@@ -291,7 +317,9 @@ class TatlockApp(ConversationActions, ServerActions):
         self.pane("debug").add(ev)
         if isinstance(ev, ConversationReady):
             self.sidebar.set_current(ev.conversation_id)
-        elif isinstance(ev, MessageStored):  # a new conversation appears with its first message, counts go up
+        elif isinstance(
+            ev, MessageStored
+        ):  # a new conversation appears with its first message, counts go up
             self.run_worker(self.sidebar.reload(), group="sidebar")
         elif isinstance(ev, (TurnFinished, TurnCancelled, ErrorEvent)):
             # the sidebar and the panes catch up a moment later: their queries and layout would
@@ -322,7 +350,11 @@ class TatlockApp(ConversationActions, ServerActions):
         """The panes' view of this conversation: its summaries, topics, briefing, variables."""
         await self.ready.wait()
         cid = self.chat.conversation_id
-        detail = await self.jobs.run(self.butler.conversations.get, cid, limit=0) if cid is not None else None
+        detail = (
+            await self.jobs.run(self.butler.conversations.get, cid, limit=0)
+            if cid is not None
+            else None
+        )
         variables = await self.jobs.run(self.butler.variables.list)
         while not self.panes_mounted():
             await asyncio.sleep(0.02)
@@ -337,7 +369,10 @@ class TatlockApp(ConversationActions, ServerActions):
 
     async def on_sidebar_open(self, event: Sidebar.Open) -> None:
         if self.chat.streaming and event.conversation_id != self.chat.conversation_id:
-            self.notify("Tatlock is still answering here: wait, or press Esc to stop him.", severity="warning")
+            self.notify(
+                "Tatlock is still answering here: wait, or press Esc to stop him.",
+                severity="warning",
+            )
             return
         await self.open_conversation(event.conversation_id, event.message_number)
         self.chat.composer.focus()
@@ -364,7 +399,7 @@ class TatlockApp(ConversationActions, ServerActions):
         self.chat.cancel()
         self.exit(0)
 
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         for a in ACTIONS:
             if a.offered(self.cfg.backend):
                 yield SystemCommand(a.title, a.help, lambda a=a: self.run_action(a.action))
@@ -404,8 +439,10 @@ class TatlockApp(ConversationActions, ServerActions):
         elif name in ("quit", "exit"):
             await self.action_quit()
         else:
-            self.notify(f"Unknown command /{one_line(name, 30)}: see /help (start with // to send a slash).",
-                        severity="warning")
+            self.notify(
+                f"Unknown command /{one_line(name, 30)}: see /help (start with // to send a slash).",
+                severity="warning",
+            )
 
     # -- the theme, remembered -------------------------------------------------------------
 

@@ -7,8 +7,9 @@ slow call goes through the app's job pools."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from textual import work
 from textual.app import App
@@ -54,7 +55,6 @@ class ConversationActions(App[int]):
     def refresh_detail(self) -> Any:
         raise NotImplementedError
 
-
     async def open_conversation(self, cid: int | None, at_message: int | None = None) -> None:
         raise NotImplementedError
 
@@ -64,17 +64,27 @@ class ConversationActions(App[int]):
         """The conversation an action is about: the highlighted one while the list has the
         focus, else the one open."""
         focused = self.focused
-        if focused is not None and self.query("#sidebar") and self.sidebar in focused.ancestors_with_self:
+        if (
+            focused is not None
+            and self.query("#sidebar")
+            and self.sidebar in focused.ancestors_with_self
+        ):
             return self.sidebar.highlighted_conversation()
         return self.chat.conversation_id
 
     def _title_of(self, cid: int) -> str:
-        found = [c.title for c in self.sidebar.conversations if c.id == cid] if self.query("#sidebar") else []
+        found = (
+            [c.title for c in self.sidebar.conversations if c.id == cid]
+            if self.query("#sidebar")
+            else []
+        )
         return (found[0] if found else None) or f"Conversation {cid}"
 
     async def action_new_conversation(self) -> None:
         if self.chat.streaming:
-            self.notify("Tatlock is still answering: wait, or press Esc to stop him.", severity="warning")
+            self.notify(
+                "Tatlock is still answering: wait, or press Esc to stop him.", severity="warning"
+            )
             return
         await self.open_conversation(None)
         self.chat.composer.focus()
@@ -119,8 +129,13 @@ class ConversationActions(App[int]):
                 return
             await self.sidebar.reload()
 
-        self.push_screen(AskScreen(f"A title for conversation {cid}:", "" if title.startswith("Conversation ")
-                                   else title), answered)
+        self.push_screen(
+            AskScreen(
+                f"A title for conversation {cid}:",
+                "" if title.startswith("Conversation ") else title,
+            ),
+            answered,
+        )
 
     def action_delete_conversation(self) -> None:
         from tatlock.tui.screens.dialogs import ConfirmScreen
@@ -145,11 +160,19 @@ class ConversationActions(App[int]):
             if cid == self.chat.conversation_id:
                 await self.open_conversation(None)
             await self.sidebar.reload()
-            self.notify(f"Forgot “{one_line(title, 40)}” ({gone.conversation.message_count} messages).")
+            self.notify(
+                f"Forgot “{one_line(title, 40)}” ({gone.conversation.message_count} messages)."
+            )
 
-        self.push_screen(ConfirmScreen(
-            f"Forget “{one_line(title, 60)}”?\n\nIts messages, summaries, topics and what was learnt in it are "
-            "deleted, with its debug log. This cannot be undone.", "Forget it"), answered)
+        self.push_screen(
+            ConfirmScreen(
+                f"Forget “{one_line(title, 60)}”?\n\nIts messages, summaries, topics and what was "
+                f"learnt in it are "
+                "deleted, with its debug log. This cannot be undone.",
+                "Forget it",
+            ),
+            answered,
+        )
 
     def action_export(self, fmt: str = "md", path: str | None = None) -> None:
         from tatlock.tui.screens.dialogs import AskScreen
@@ -161,23 +184,33 @@ class ConversationActions(App[int]):
 
         async def answered(name: str | None) -> None:
             if name:
-                await self.save_text(name, lambda: self.butler.conversations.export(cid, fmt),
-                                     f"Conversation {cid} written to")
+                await self.save_text(
+                    name,
+                    lambda: self.butler.conversations.export(cid, fmt),
+                    f"Conversation {cid} written to",
+                )
 
         if path:
             self.run_worker(answered(path))
         else:
-            self.push_screen(AskScreen(f"Export conversation {cid} ({fmt}) to the file:",
-                                       f"tatlock-conversation-{cid}.{fmt}"), answered)
+            self.push_screen(
+                AskScreen(
+                    f"Export conversation {cid} ({fmt}) to the file:",
+                    f"tatlock-conversation-{cid}.{fmt}",
+                ),
+                answered,
+            )
 
-    async def save_text(self, name: str, make: Callable[[], str], done: str, replace: bool = False) -> None:
+    async def save_text(
+        self, name: str, make: Callable[[], str], done: str, replace: bool = False
+    ) -> None:
         """Write what ``make()`` returns to the file ``name``; asks before replacing a file."""
-        from tatlock.tui.screens.dialogs import ConfirmScreen
-
         from tatlock.tui.files import write_text
+        from tatlock.tui.screens.dialogs import ConfirmScreen
 
         path = Path(name).expanduser()
         if path.exists() and not replace:
+
             async def answered(yes: bool | None) -> None:
                 if yes:
                     await self.save_text(name, make, done, replace=True)
@@ -204,7 +237,9 @@ class ConversationActions(App[int]):
         except TatlockError as exc:
             self.notify(exc.message, severity="error")
             return
-        self.notify(f"Compacted {len(done)} block(s)." if done else "Nothing is due for compaction yet.")
+        self.notify(
+            f"Compacted {len(done)} block(s)." if done else "Nothing is due for compaction yet."
+        )
         self.refresh_detail()
 
     def action_cancel_turn(self) -> None:
@@ -218,7 +253,13 @@ class ConversationActions(App[int]):
 
     def action_copy_last(self) -> None:
         text = self.chat.last_answer or next(
-            (v.text for v in reversed(self.chat.transcript.messages) if v.role == "assistant" and v.text), "")
+            (
+                v.text
+                for v in reversed(self.chat.transcript.messages)
+                if v.role == "assistant" and v.text
+            ),
+            "",
+        )
         if not text:
             self.notify("There is no answer to copy yet.", severity="warning")
             return
@@ -232,7 +273,9 @@ class ConversationActions(App[int]):
             if name is not None:
                 self.chat.set_speaker(name)
 
-        self.push_screen(AskScreen("Speak as (a guest's name; leave it empty for yourself):"), answered)
+        self.push_screen(
+            AskScreen("Speak as (a guest's name; leave it empty for yourself):"), answered
+        )
 
     def action_speak_as_anchor(self) -> None:
         self.chat.set_speaker(None)
@@ -247,4 +290,6 @@ class ConversationActions(App[int]):
                 text = self.pane("debug").as_text()
                 await self.save_text(name, lambda: text, "Debug pane written to")
 
-        self.push_screen(AskScreen("Save the Debug pane to the file:", f"tatlock-debug-{stamp}.txt"), answered)
+        self.push_screen(
+            AskScreen("Save the Debug pane to the file:", f"tatlock-debug-{stamp}.txt"), answered
+        )

@@ -7,8 +7,8 @@ left as it was.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 from tatlock.files import write_export
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from tatlock.events import (
     AnswerReplaced,
@@ -83,7 +84,7 @@ def ago(stamp: str, now: dt.datetime | None = None) -> str:
         moment = parse(stamp)
     except (TypeError, ValueError):
         return one_line(stamp, 20)
-    now = now or dt.datetime.now(dt.timezone.utc)
+    now = now or dt.datetime.now(dt.UTC)
     secs = (now - moment).total_seconds()
     if secs < 60:
         return "now"
@@ -100,8 +101,15 @@ def calls_of(phases: Iterable[dict[str, Any]]) -> int:
     return sum(int(p.get("model_calls") or 0) for p in phases if isinstance(p, dict))
 
 
-def reply_footer(*, route: str | None, guard: str | None, tools: Iterable[str], phases: Iterable[dict[str, Any]],
-                 ms: float | None, quality: str | None = None) -> str:
+def reply_footer(
+    *,
+    route: str | None,
+    guard: str | None,
+    tools: Iterable[str],
+    phases: Iterable[dict[str, Any]],
+    ms: float | None,
+    quality: str | None = None,
+) -> str:
     """The quiet line under a reply: route, guard, tools, model calls, time."""
     phases = list(phases)
     parts = [route or "no route"]
@@ -122,8 +130,14 @@ def reply_footer(*, route: str | None, guard: str | None, tools: Iterable[str], 
 
 def stored_footer(meta: dict[str, Any]) -> str:
     """The footer of a reply read back from memory (its metadata)."""
-    return reply_footer(route=meta.get("route"), guard=meta.get("guard"), tools=meta.get("tools") or [],
-                        phases=meta.get("phases") or [], ms=None, quality=meta.get("quality"))
+    return reply_footer(
+        route=meta.get("route"),
+        guard=meta.get("guard"),
+        tools=meta.get("tools") or [],
+        phases=meta.get("phases") or [],
+        ms=None,
+        quality=meta.get("quality"),
+    )
 
 
 def stored_marks(meta: dict[str, Any]) -> list[str]:
@@ -163,7 +177,9 @@ def event_line(ev: Event) -> str | None:
         tok = tokens(ev.prompt_tokens or None, ev.eval_tokens or None)
         if tok:
             bits.append(tok)
-        detail = {k: v for k, v in (ev.detail or {}).items() if v not in (None, "", [], {}, True, False)}
+        detail = {
+            k: v for k, v in (ev.detail or {}).items() if v not in (None, "", [], {}, True, False)
+        }
         if detail:
             bits.append(one_line(", ".join(f"{k} {v}" for k, v in detail.items()), 60))
         return " · ".join(bits)
@@ -180,7 +196,9 @@ def event_line(ev: Event) -> str | None:
         args = json.dumps(ev.arguments, ensure_ascii=False, default=str)
         return one_line(f"tool {ev.name}({args}) round {ev.round}", 120)
     if isinstance(ev, ToolResult):
-        return one_line(f"→ {ev.name} {'ok' if ev.ok else 'failed'} {seconds(ev.ms)}: {ev.result}", 120)
+        return one_line(
+            f"→ {ev.name} {'ok' if ev.ok else 'failed'} {seconds(ev.ms)}: {ev.result}", 120
+        )
     if isinstance(ev, QualityVerdict):
         how = " by model" if ev.by_model else ""
         kind = f" {ev.fallback_type}" if ev.fallback_type else ""
@@ -191,7 +209,9 @@ def event_line(ev: Event) -> str | None:
     if isinstance(ev, Notice):
         return one_line(f"notice: {ev.message}", 120)
     if isinstance(ev, FactsKept):
-        return one_line("facts kept: " + "; ".join(f"{f['key']} = {f['value']}" for f in ev.facts), 120)
+        return one_line(
+            "facts kept: " + "; ".join(f"{f['key']} = {f['value']}" for f in ev.facts), 120
+        )
     if isinstance(ev, ErrorEvent):
         hint = f" ({ev.hint})" if ev.hint else ""
         return one_line(f"error [{ev.kind}]: {ev.message}{hint}", 160)
@@ -204,11 +224,15 @@ def event_line(ev: Event) -> str | None:
 
 def compaction_line(ev: Event) -> str | None:
     if isinstance(ev, CompactionStarted):
-        return f"▸ conversation {ev.conversation_id}: compacting #{ev.from_message}–{ev.up_to_message}"
+        return (
+            f"▸ conversation {ev.conversation_id}: compacting #{ev.from_message}–{ev.up_to_message}"
+        )
     if isinstance(ev, CompactionFinished):
         tok = tokens(ev.prompt_tokens, ev.eval_tokens)
-        return (f"✓ conversation {ev.conversation_id}: #{ev.from_message}–{ev.up_to_message} "
-                f"in {seconds(ev.ms)}{' · ' + tok if tok else ''}")
+        return (
+            f"✓ conversation {ev.conversation_id}: #{ev.from_message}–{ev.up_to_message} "
+            f"in {seconds(ev.ms)}{' · ' + tok if tok else ''}"
+        )
     if isinstance(ev, CompactionFailed):
         return one_line(f"✗ conversation {ev.conversation_id}: {ev.reason}", 160)
     return None
@@ -216,7 +240,10 @@ def compaction_line(ev: Event) -> str | None:
 
 def model_call_text(ev: ModelCall) -> str:
     """A model call in full, for the viewer: every prompt message, then the raw output."""
-    lines = [f"model call: {ev.phase} · {ev.model} · {seconds(ev.ms)} · {tokens(ev.prompt_tokens, ev.eval_tokens)}"]
+    lines = [
+        f"model call: {ev.phase} · {ev.model} · {seconds(ev.ms)} · "
+        f"{tokens(ev.prompt_tokens, ev.eval_tokens)}"
+    ]
     if ev.tools:
         lines.append("tools offered: " + ", ".join(ev.tools))
     if ev.schema:
@@ -229,7 +256,11 @@ def model_call_text(ev: ModelCall) -> str:
         lines += ["", f"── {role} ──", inert(str(content))]
     lines += ["", "══ raw output ══", "", inert(ev.raw or "")]
     if ev.tool_calls:
-        lines += ["", "══ tool calls ══", inert(json.dumps(ev.tool_calls, ensure_ascii=False, indent=2, default=str))]
+        lines += [
+            "",
+            "══ tool calls ══",
+            inert(json.dumps(ev.tool_calls, ensure_ascii=False, indent=2, default=str)),
+        ]
     return "\n".join(lines)
 
 
@@ -256,4 +287,8 @@ class PullMeter:
                 self._last = (now, p.completed)
         frac = min(1.0, p.completed / p.total)
         speed = f" · {size(self.speed)}/s" if self.speed else ""
-        return f"{size(p.completed)} of {size(p.total)} · {frac * 100:.0f}%{speed} · {one_line(p.status, 30)}", frac
+        return (
+            f"{size(p.completed)} of {size(p.total)} · {frac * 100:.0f}%{speed} · "
+            f"{one_line(p.status, 30)}",
+            frac,
+        )

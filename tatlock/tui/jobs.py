@@ -10,9 +10,10 @@ Turns run on the butler's own threads and are read with ``async for``.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
-from typing import Any, Callable, TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 
@@ -25,7 +26,9 @@ class Jobs:
     async def run(self, fn: Callable[..., T], *args: Any, slow: bool = False, **kwargs: Any) -> T:
         """``fn(*args, **kwargs)`` on a pool thread; its exception is raised here."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.slow if slow else self.quick, partial(fn, *args, **kwargs))
+        return await loop.run_in_executor(
+            self.slow if slow else self.quick, partial(fn, *args, **kwargs)
+        )
 
     def close(self) -> None:
         # queued work is dropped. A memory read under way is waited for (a few milliseconds): the

@@ -59,7 +59,9 @@ class ServerActions(App[int]):
     async def check_server(self) -> None:
         await self.ready.wait()
         try:
-            self.status = await self.jobs.run(self.butler.models.status, self.model_in_use(), slow=True)
+            self.status = await self.jobs.run(
+                self.butler.models.status, self.model_in_use(), slow=True
+            )
         except TatlockError as exc:  # a bad tier setting, say: say so, keep going
             self.notify(exc.message, severity="error")
             return
@@ -86,8 +88,11 @@ class ServerActions(App[int]):
         if not self.ready.is_set():
             return
         if self.cfg.backend != "ollama":
-            self.notify("This server is OpenAI-compatible: load the model with the server's own tools "
-                        "(pulling works with Ollama only).", severity="warning")
+            self.notify(
+                "This server is OpenAI-compatible: load the model with the server's own tools "
+                "(pulling works with Ollama only).",
+                severity="warning",
+            )
             return
         model = self.status.model if self.status is not None else self.model_in_use()
         self.push_screen(PullScreen(model), lambda ok: self.action_check_server())
@@ -100,7 +105,11 @@ class ServerActions(App[int]):
         if not self.ready.is_set():
             return
         self.show_header()
-        if self.should_check_server and self.status is not None and self.status.model != self.model_in_use():
+        if (
+            self.should_check_server
+            and self.status is not None
+            and self.status.model != self.model_in_use()
+        ):
             self.check_server()
 
     def model_in_use(self) -> str:
@@ -117,8 +126,10 @@ class ServerActions(App[int]):
             if choice is not None:
                 await self.use_model(choice or None)
 
-        self.push_screen(ModelScreen(self.chat.model or default, default, new=self.chat.conversation_id is None),
-                         chosen)
+        self.push_screen(
+            ModelScreen(self.chat.model or default, default, new=self.chat.conversation_id is None),
+            chosen,
+        )
 
     async def use_model(self, model: str | None) -> None:
         """The model of the conversation open (None: the default again), kept in memory; a new
@@ -137,5 +148,7 @@ class ServerActions(App[int]):
             return
         self.chat.model = model
         shown = model or f"the default, {self.butler.model}"
-        self.notify(f"{'This' if cid is not None else 'The new'} conversation answers with {shown}.")
+        self.notify(
+            f"{'This' if cid is not None else 'The new'} conversation answers with {shown}."
+        )
         self.model_changed()

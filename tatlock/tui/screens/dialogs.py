@@ -77,4 +77,6 @@ class TextScreen(ModalScreen[None]):
         with Vertical(classes="viewer"):
             yield Static(self.title_text, classes="pane-title", markup=False)
             yield TextArea(self.text, read_only=True, soft_wrap=True, id="viewer-text")
-            yield Static("Esc closes · select text and Ctrl+C copies", classes="pane-hint", markup=False)
+            yield Static(
+                "Esc closes · select text and Ctrl+C copies", classes="pane-hint", markup=False
+            )

@@ -21,11 +21,13 @@ COMPOSER_KEYS = (
 
 
 def key_label(key: str | None) -> str:
-    """"ctrl+n" as Ctrl+N, "f1" as F1, "escape" as Esc; no key: the palette."""
+    """ "ctrl+n" as Ctrl+N, "f1" as F1, "escape" as Esc; no key: the palette."""
     if not key:
         return "palette"
-    return "+".join(p.upper() if len(p) == 1 or p[0] == "f" and p[1:].isdigit() else p.capitalize()
-                    for p in key.split("+")).replace("Escape", "Esc")
+    return "+".join(
+        p.upper() if len(p) == 1 or (p[0] == "f" and p[1:].isdigit()) else p.capitalize()
+        for p in key.split("+")
+    ).replace("Escape", "Esc")
 
 
 def cell(text: str) -> str:
@@ -40,11 +42,18 @@ def help_markdown(backend: str = "ollama") -> str:
     lines += ["", "## Slash commands", "", "| command | does |", "| --- | --- |"]
     lines += [f"| `{cell(c)}` | {cell(d)} |" for c, d in SLASH_COMMANDS]
     lines += ["", "## Actions", "", "| key | action | what it does |", "| --- | --- | --- |"]
-    lines += [f"| {key_label(a.key)} | {cell(a.title)} | {cell(a.help)} |" for a in ACTIONS
-              if a.offered(backend)]
-    lines += ["", "In the conversations list: Enter opens, r renames, Delete forgets, e exports. "
-              "In the Debug pane: Enter on a model call shows it, s saves the pane.", "",
-              "Esc closes this help."]
+    lines += [
+        f"| {key_label(a.key)} | {cell(a.title)} | {cell(a.help)} |"
+        for a in ACTIONS
+        if a.offered(backend)
+    ]
+    lines += [
+        "",
+        "In the conversations list: Enter opens, r renames, Delete forgets, e exports. "
+        "In the Debug pane: Enter on a model call shows it, s saves the pane.",
+        "",
+        "Esc closes this help.",
+    ]
     return "\n".join(lines)
 
 

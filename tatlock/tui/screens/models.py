@@ -52,24 +52,41 @@ class ModelScreen(ModalScreen[str | None]):
             models = await self.tapp.jobs.run(self.tapp.butler.models.list, slow=True)
         except TatlockError as exc:
             hint = f" ({exc.hint})" if exc.hint else ""
-            status.update(one_line(f"The server did not list its models: {exc.message}{hint}. "
-                                   f"{self.current} stays in use; /model NAME sets one by name.", 400))
+            status.update(
+                one_line(
+                    f"The server did not list its models: {exc.message}{hint}. "
+                    f"{self.current} stays in use; /model NAME sets one by name.",
+                    400,
+                )
+            )
             return
         self.models = sorted(dict.fromkeys(m for m in models if m))
         options = self.query_one("#models-list", OptionList)
-        options.add_option(Option(Text.assemble(("the default", "bold"), f" ({one_line(self.default, 50)})",
-                                                (" · in use" if self.current == self.default else "", "green")),
-                                  id="default"))
+        options.add_option(
+            Option(
+                Text.assemble(
+                    ("the default", "bold"),
+                    f" ({one_line(self.default, 50)})",
+                    (" · in use" if self.current == self.default else "", "green"),
+                ),
+                id="default",
+            )
+        )
         for i, name in enumerate(self.models):
             used = name == self.current
-            options.add_option(Option(Text.assemble(("● " if used else "  ", "green"), one_line(name, 60)),
-                                      id=f"m{i}"))
+            options.add_option(
+                Option(
+                    Text.assemble(("● " if used else "  ", "green"), one_line(name, 60)), id=f"m{i}"
+                )
+            )
         if self.current not in self.models:
             status.update(one_line(f"In use: {self.current}, which the server does not list.", 200))
         else:
             status.display = False
         options.display = True
-        options.highlighted = self.models.index(self.current) + 1 if self.current in self.models else 0
+        options.highlighted = (
+            self.models.index(self.current) + 1 if self.current in self.models else 0
+        )
         options.focus()
 
     @on(OptionList.OptionSelected, "#models-list")

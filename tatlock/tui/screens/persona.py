@@ -4,7 +4,8 @@ at once and used by the next message."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import on
@@ -17,8 +18,8 @@ from textual.widgets.option_list import Option
 
 from tatlock.errors import TatlockError
 from tatlock.tui.format import one_line
-from tatlock.tui.screens.dialogs import ConfirmScreen
 from tatlock.tui.host import Host, host
+from tatlock.tui.screens.dialogs import ConfirmScreen
 
 if TYPE_CHECKING:  # pragma: no cover
     from tatlock.store.records import Instruction
@@ -46,8 +47,11 @@ class PersonaScreen(Screen[None]):
         return host(self.app)
 
     def compose(self) -> ComposeResult:
-        yield Static("Persona · the instructions Tatlock follows, in order · the next message uses them",
-                     classes="screen-title", markup=False)
+        yield Static(
+            "Persona · the instructions Tatlock follows, in order · the next message uses them",
+            classes="screen-title",
+            markup=False,
+        )
         with Horizontal(id="persona-body"):
             yield OptionList(id="persona-list")
             with Vertical(id="persona-edit"):
@@ -78,8 +82,10 @@ class PersonaScreen(Screen[None]):
     async def reload(self, select: int | None = None) -> None:
         self.instructions = await self.tapp.jobs.run(self.tapp.butler.persona.list)
         options = self.query_one("#persona-list", OptionList)
-        options.set_options([self._option(i, ins) for i, ins in enumerate(self.instructions, 1)] or
-                            [Option(Text("No instructions: press a to add one.", "dim"), disabled=True)])
+        options.set_options(
+            [self._option(i, ins) for i, ins in enumerate(self.instructions, 1)]
+            or [Option(Text("No instructions: press a to add one.", "dim"), disabled=True)]
+        )
         want = select if select is not None else self.editing
         ids = [ins.id for ins in self.instructions]
         if want in ids:
@@ -94,8 +100,15 @@ class PersonaScreen(Screen[None]):
     @staticmethod
     def _option(n: int, ins: Instruction) -> Option:
         state = ("on ", "green") if ins.enabled else ("off", "red")
-        return Option(Text.assemble((f"{n:>2}. ", "bold"), state, "  ",
-                                    (one_line(ins.instruction, 200), "" if ins.enabled else "dim")), id=f"i{ins.id}")
+        return Option(
+            Text.assemble(
+                (f"{n:>2}. ", "bold"),
+                state,
+                "  ",
+                (one_line(ins.instruction, 200), "" if ins.enabled else "dim"),
+            ),
+            id=f"i{ins.id}",
+        )
 
     def _load(self, ins: Instruction) -> None:
         self.editing = ins.id
@@ -103,13 +116,17 @@ class PersonaScreen(Screen[None]):
         self.editor.load_text(ins.instruction)
         pos = self.instructions.index(ins) + 1
         self.query_one("#persona-label", Static).update(
-            f"Instruction {pos} of {len(self.instructions)} · {'on' if ins.enabled else 'off'} · Ctrl+S saves")
+            f"Instruction {pos} of {len(self.instructions)} · {'on' if ins.enabled else 'off'} · "
+            f"Ctrl+S saves"
+        )
 
     def _new(self) -> None:
         self.editing = None
         self.loaded_text = ""
         self.editor.load_text("")
-        self.query_one("#persona-label", Static).update("A new instruction (added at the end) · Ctrl+S saves")
+        self.query_one("#persona-label", Static).update(
+            "A new instruction (added at the end) · Ctrl+S saves"
+        )
 
     def current(self) -> Instruction | None:
         return next((i for i in self.instructions if i.id == self.editing), None)
@@ -133,14 +150,22 @@ class PersonaScreen(Screen[None]):
 
     @on(Button.Pressed)
     async def pressed(self, event: Button.Pressed) -> None:
-        action = {"save": "save", "add": "add", "toggle": "switch", "up": "move(-1)", "down": "move(1)",
-                  "remove": "remove"}.get(event.button.id or "")
+        action = {
+            "save": "save",
+            "add": "add",
+            "toggle": "switch",
+            "up": "move(-1)",
+            "down": "move(1)",
+            "remove": "remove",
+        }.get(event.button.id or "")
         if action:
             await self.run_action(action)
 
     # -- actions ---------------------------------------------------------------------------
 
-    async def _do(self, fn: Callable[..., Any], *args: Any, select: int | None = None, note: str = "") -> bool:
+    async def _do(
+        self, fn: Callable[..., Any], *args: Any, select: int | None = None, note: str = ""
+    ) -> bool:
         try:
             result = await self.tapp.jobs.run(fn, *args)
         except TatlockError as exc:
@@ -160,7 +185,9 @@ class PersonaScreen(Screen[None]):
         if self.editing is None:
             await self._do(persona.add, text, note="Added: the next message follows it.")
         elif self.dirty:
-            await self._do(persona.edit, self.editing, text, note="Saved: the next message uses it.")
+            await self._do(
+                persona.edit, self.editing, text, note="Saved: the next message uses it."
+            )
 
     def action_add(self) -> None:
         self._new()
@@ -170,8 +197,11 @@ class PersonaScreen(Screen[None]):
         ins = self.current()
         if ins is not None:
             persona = self.tapp.butler.persona
-            await self._do(persona.disable if ins.enabled else persona.enable, ins.id,
-                           note="Switched off." if ins.enabled else "Switched on.")
+            await self._do(
+                persona.disable if ins.enabled else persona.enable,
+                ins.id,
+                note="Switched off." if ins.enabled else "Switched on.",
+            )
 
     async def action_move(self, step: int) -> None:
         ins = self.current()
@@ -191,8 +221,12 @@ class PersonaScreen(Screen[None]):
                 self.editing = None
                 await self._do(self.tapp.butler.persona.remove, ins.id, note="Deleted.")
 
-        self.app.push_screen(ConfirmScreen(f"Delete this instruction?\n\n{one_line(ins.instruction, 300)}",
-                                           "Delete"), answered)
+        self.app.push_screen(
+            ConfirmScreen(
+                f"Delete this instruction?\n\n{one_line(ins.instruction, 300)}", "Delete"
+            ),
+            answered,
+        )
 
     def action_close(self) -> None:
         if not self.dirty:
@@ -203,5 +237,7 @@ class PersonaScreen(Screen[None]):
             if yes:
                 self.dismiss(None)
 
-        self.app.push_screen(ConfirmScreen("Leave without saving your change to this instruction?", "Leave"),
-                             answered)
+        self.app.push_screen(
+            ConfirmScreen("Leave without saving your change to this instruction?", "Leave"),
+            answered,
+        )

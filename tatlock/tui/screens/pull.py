@@ -17,8 +17,8 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Button, ProgressBar, Static
 
-from tatlock.errors import TatlockError
 from tatlock import Cancel
+from tatlock.errors import TatlockError
 from tatlock.tui.format import PullMeter, one_line
 from tatlock.tui.host import host
 
@@ -60,15 +60,22 @@ class PullScreen(ModalScreen[bool]):
         tapp = host(self.app)
         status = self.query_one("#pull-status", Static)
         try:
-            await tapp.jobs.run(tapp.butler.models.pull, self.model, on_progress=self._progress, cancel=self.cancel,
-                                slow=True)
+            await tapp.jobs.run(
+                tapp.butler.models.pull,
+                self.model,
+                on_progress=self._progress,
+                cancel=self.cancel,
+                slow=True,
+            )
         except TatlockError as exc:
             status.update(f"Could not pull: {one_line(exc.message, 200)}")
             self._finished(False)
             return
-        except Exception as exc:  # noqa: BLE001 - a cancelled pull ends with the backend's Cancelled
+        except Exception as exc:
             if self.cancel.cancelled:
-                status.update("Cancelled. Whatever was downloaded stays on the server for next time.")
+                status.update(
+                    "Cancelled. Whatever was downloaded stays on the server for next time."
+                )
             else:
                 status.update(f"Could not pull: {one_line(str(exc), 200)}")
             self._finished(False)

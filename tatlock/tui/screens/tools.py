@@ -23,14 +23,23 @@ if TYPE_CHECKING:  # pragma: no cover
 
 def describe(info: ToolInfo) -> str:
     spec = info.spec
-    lines = [spec.key, "", one_line(spec.description, 1000), "",
-             f"category: {spec.category}", f"code: {spec.module}.{spec.function_name}",
-             f"state: {'on' if spec.enabled else 'off'}"]
+    lines = [
+        spec.key,
+        "",
+        one_line(spec.description, 1000),
+        "",
+        f"category: {spec.category}",
+        f"code: {spec.module}.{spec.function_name}",
+        f"state: {'on' if spec.enabled else 'off'}",
+    ]
     if not info.importable:
         lines.append(f"problem: its code does not import ({one_line(info.problem or '?', 300)})")
     lines += ["", "parameters:" if spec.params else "parameters: none"]
     for p in spec.params:
-        lines.append(f"  {p.name} ({p.type}{', required' if p.required else ''}): {one_line(p.description, 300)}")
+        lines.append(
+            f"  {p.name} ({p.type}{', required' if p.required else ''}): "
+            f"{one_line(p.description, 300)}"
+        )
     return "\n".join(lines)
 
 
@@ -49,8 +58,11 @@ class ToolsScreen(Screen[None]):
         return host(self.app)
 
     def compose(self) -> ComposeResult:
-        yield Static("Tools · what Tatlock may use · Space or Enter switches one on or off", classes="screen-title",
-                     markup=False)
+        yield Static(
+            "Tools · what Tatlock may use · Space or Enter switches one on or off",
+            classes="screen-title",
+            markup=False,
+        )
         with Horizontal(id="tools-body"):
             yield DataTable(id="tools-table", cursor_type="row", zebra_stripes=True)
             with VerticalScroll(id="tools-detail"):
@@ -73,7 +85,9 @@ class ToolsScreen(Screen[None]):
             state = Text("on", "green") if spec.enabled else Text("off", "red")
             if not info.importable:
                 state = Text("broken", "bold red")
-            table.add_row(state, spec.key, spec.category, one_line(spec.description, 70), key=spec.key)
+            table.add_row(
+                state, spec.key, spec.category, one_line(spec.description, 70), key=spec.key
+            )
         keys = [t.spec.key for t in self.tools]
         if keep in keys:
             table.move_cursor(row=keys.index(keep))
@@ -87,7 +101,9 @@ class ToolsScreen(Screen[None]):
 
     def show_detail(self) -> None:
         info = self.current()
-        self.query_one("#tools-text", Static).update(describe(info) if info else "No tools registered.")
+        self.query_one("#tools-text", Static).update(
+            describe(info) if info else "No tools registered."
+        )
 
     @on(DataTable.RowHighlighted)
     def highlighted(self) -> None:

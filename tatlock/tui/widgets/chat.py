@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import TYPE_CHECKING, Any, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from textual import on
 from textual.app import ComposeResult
@@ -28,10 +29,10 @@ from tatlock.events import (
     TurnFinished,
 )
 from tatlock.tui.format import clock_time, one_line, reply_footer, stored_footer, stored_marks
+from tatlock.tui.host import Host, host
 from tatlock.tui.widgets.composer import Composer
 from tatlock.tui.widgets.message import SUPERSEDED, MessageView, StoredView, kind_of
 from tatlock.tui.widgets.transcript import PAGE, Transcript
-from tatlock.tui.host import Host, host
 
 if TYPE_CHECKING:  # pragma: no cover
     from tatlock.store.user import Author, Message
@@ -54,7 +55,9 @@ class ChatPanel(Vertical):
         self._draft = ""  # what the composer held before an edit began
         self.model: str | None = None  # the model chosen for this conversation (None: the default)
         self.last_answer = ""
-        self.last_event_at = 0.0  # monotonic time the last answer token arrived (the bench reads it)
+        self.last_event_at = (
+            0.0  # monotonic time the last answer token arrived (the bench reads it)
+        )
         self.rendered_at = 0.0  # and when its final render was done
 
     @property
@@ -63,7 +66,10 @@ class ChatPanel(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Transcript(id="transcript")
-        yield Composer(id="composer", placeholder="Message Tatlock…  (Enter sends · Shift+Enter new line · /help)")
+        yield Composer(
+            id="composer",
+            placeholder="Message Tatlock…  (Enter sends · Shift+Enter new line · /help)",
+        )
 
     def on_mount(self) -> None:
         if self.tapp.ready.is_set():
@@ -97,11 +103,20 @@ class ChatPanel(Vertical):
         for m in messages:
             meta = m.metadata or {}
             assistant = m.role == "assistant"
-            out.append(StoredView(
-                role="assistant" if assistant else "user", kind=kind_of(m, anchor_id),
-                author="Tatlock" if assistant else m.author_name + (" (bot)" if m.author_is_bot else ""),
-                when=clock_time(m.timestamp, now), text=m.content, number=m.message_number,
-                footer=stored_footer(meta) if assistant else "", marks=stored_marks(meta)))
+            out.append(
+                StoredView(
+                    role="assistant" if assistant else "user",
+                    kind=kind_of(m, anchor_id),
+                    author="Tatlock"
+                    if assistant
+                    else m.author_name + (" (bot)" if m.author_is_bot else ""),
+                    when=clock_time(m.timestamp, now),
+                    text=m.content,
+                    number=m.message_number,
+                    footer=stored_footer(meta) if assistant else "",
+                    marks=stored_marks(meta),
+                )
+            )
         return out
 
     async def open(self, conversation_id: int | None, *, at_message: int | None = None) -> None:
@@ -125,8 +140,11 @@ class ChatPanel(Vertical):
         if at_message is not None and messages and at_message < messages[0].message_number:
             want = min(MAX_FOUND, detail.conversation.message_count - at_message + 5)
             messages = await self.tapp.jobs.run(conversations.messages, conversation_id, limit=want)
-        await self.transcript.show(self.views(messages), more_before=bool(messages) and messages[0].message_number > 1,
-                                   empty=EMPTY)
+        await self.transcript.show(
+            self.views(messages),
+            more_before=bool(messages) and messages[0].message_number > 1,
+            empty=EMPTY,
+        )
         if at_message is not None:
             self.highlight(at_message)
 
@@ -138,7 +156,9 @@ class ChatPanel(Vertical):
         last = max(shown, default=0)
         if cid is None or self.busy or count <= last:
             return
-        new = await self.tapp.jobs.run(self.tapp.butler.conversations.messages, cid, limit=min(count - last, PAGE))
+        new = await self.tapp.jobs.run(
+            self.tapp.butler.conversations.messages, cid, limit=min(count - last, PAGE)
+        )
         if cid != self.conversation_id or self.busy:
             return
         for view in self.views([m for m in new if m.message_number > last]):
@@ -158,9 +178,13 @@ class ChatPanel(Vertical):
         cid = self.conversation_id
         if cid is None:
             return
-        older = await self.tapp.jobs.run(self.tapp.butler.conversations.messages, cid, limit=PAGE, before=event.before)
+        older = await self.tapp.jobs.run(
+            self.tapp.butler.conversations.messages, cid, limit=PAGE, before=event.before
+        )
         if cid == self.conversation_id:
-            await self.transcript.prepend(self.views(older), more_before=bool(older) and older[0].message_number > 1)
+            await self.transcript.prepend(
+                self.views(older), more_before=bool(older) and older[0].message_number > 1
+            )
 
     # -- who speaks ------------------------------------------------------------------------
 
@@ -180,9 +204,13 @@ class ChatPanel(Vertical):
     def show_speaker(self) -> None:
         butler = self.tapp.butler
         who = self.author or butler.anchor()
-        label = f"speaking as {one_line(who.name, 40)}" + ("" if self.author is None else " (a guest · /as returns)")
+        label = f"speaking as {one_line(who.name, 40)}" + (
+            "" if self.author is None else " (a guest · /as returns)"
+        )
         if self.editing is not None:
-            label = f"editing your message #{self.editing} · Enter sends it in its place · Esc: not now"
+            label = (
+                f"editing your message #{self.editing} · Enter sends it in its place · Esc: not now"
+            )
         self.composer.border_title = label
         self.composer.set_class(self.author is not None, "guest")
 
@@ -209,11 +237,15 @@ class ChatPanel(Vertical):
 
     def refuse_while_busy(self) -> bool:
         if self.busy:
-            self.notify("Tatlock is still answering: wait, or press Esc to stop him.", severity="warning")
+            self.notify(
+                "Tatlock is still answering: wait, or press Esc to stop him.", severity="warning"
+            )
         return self.busy
 
     async def send(self, text: str) -> None:
-        await self.tapp.ready.wait()  # typing starts with the first frame, sending once the butler is open
+        await (
+            self.tapp.ready.wait()
+        )  # typing starts with the first frame, sending once the butler is open
         if self.refuse_while_busy():
             self.composer.load_text(text)
             return
@@ -228,21 +260,40 @@ class ChatPanel(Vertical):
 
     async def _send(self, text: str) -> None:
         butler = self.tapp.butler
-        user_view = await self._add_question(text, (self.author or butler.anchor()).name, guest=self.author is not None)
+        user_view = await self._add_question(
+            text, (self.author or butler.anchor()).name, guest=self.author is not None
+        )
         cid = self.conversation_id
         # a new conversation takes the model chosen for it before its first message
-        await self._start(lambda: butler.turn(text, conversation_id=cid, new=cid is None, room_id="tui",
-                                              author=self.author, model=self.model if cid is None else None),
-                          user_view)
+        await self._start(
+            lambda: butler.turn(
+                text,
+                conversation_id=cid,
+                new=cid is None,
+                room_id="tui",
+                author=self.author,
+                model=self.model if cid is None else None,
+            ),
+            user_view,
+        )
 
     async def _add_question(self, text: str, author: str, *, guest: bool) -> StoredView:
         now = self.tapp.butler.clock()
-        view = await self.transcript.add(StoredView(role="user", kind="guest" if guest else "anchor", author=author,
-                                                    when=clock_time(now.isoformat(), now), text=text))
+        view = await self.transcript.add(
+            StoredView(
+                role="user",
+                kind="guest" if guest else "anchor",
+                author=author,
+                when=clock_time(now.isoformat(), now),
+                text=text,
+            )
+        )
         self.transcript.anchor()
         return view
 
-    async def _start(self, start: Callable[[], Turn], user_view: StoredView | None, how: str = "") -> None:
+    async def _start(
+        self, start: Callable[[], Turn], user_view: StoredView | None, how: str = ""
+    ) -> None:
         """Start a turn (on the memory pool: it reads the conversation) and follow it."""
         try:
             turn = await self.tapp.jobs.run(start)
@@ -306,7 +357,9 @@ class ChatPanel(Vertical):
         self.show_speaker()
         if question is None or cid is None:
             return
-        user_view = await self._add_question(text, question.author, guest="guest" in question.classes)
+        user_view = await self._add_question(
+            text, question.author, guest="guest" in question.classes
+        )
         await self._start(lambda: self.tapp.butler.edit_last(cid, text), user_view, "edited")
 
     async def show_marks(self) -> None:
@@ -316,8 +369,12 @@ class ChatPanel(Vertical):
         numbers = [v.number for v in views if v.number is not None]
         if cid is None or not numbers:
             return
-        stored = await self.tapp.jobs.run(self.tapp.butler.conversations.messages, cid,
-                                          limit=max(numbers) - min(numbers) + 1, before=max(numbers) + 1)
+        stored = await self.tapp.jobs.run(
+            self.tapp.butler.conversations.messages,
+            cid,
+            limit=max(numbers) - min(numbers) + 1,
+            before=max(numbers) + 1,
+        )
         marks = {m.message_number: stored_marks(m.metadata or {}) for m in stored}
         for view in views:
             superseded = [m for m in marks.get(view.number or 0, []) if m in SUPERSEDED]
@@ -333,7 +390,9 @@ class ChatPanel(Vertical):
     async def _show_turn(self, turn: Turn, user_view: StoredView | None, how: str) -> None:
         # the reply is on screen (writing…) before its first token, its stream ready: the first
         # tokens then cost an append, not a mount
-        reply = await self.transcript.add(MessageView(when=clock_time(self.tapp.butler.clock().isoformat())))
+        reply = await self.transcript.add(
+            MessageView(when=clock_time(self.tapp.butler.clock().isoformat()))
+        )
         reply.start_stream()
         pieces = 0
         stored_reply = False
@@ -350,7 +409,9 @@ class ChatPanel(Vertical):
             elif isinstance(ev, MessageStored):
                 if ev.role == "user" and user_view is not None:
                     user_view.set_number(ev.message_number)
-                    if how == "edited":  # the edited question replaces the old one and its answers now
+                    if (
+                        how == "edited"
+                    ):  # the edited question replaces the old one and its answers now
                         await self.show_marks()
                 elif ev.role == "assistant":
                     reply.number = ev.message_number
@@ -358,12 +419,22 @@ class ChatPanel(Vertical):
             elif isinstance(ev, AnswerReplaced):
                 await reply.replace(ev.text)
             elif isinstance(ev, TurnFinished):
-                footer = reply_footer(route=ev.route, guard=ev.guard, tools=ev.tools, phases=ev.phases, ms=ev.ms,
-                                      quality=ev.quality)
+                footer = reply_footer(
+                    route=ev.route,
+                    guard=ev.guard,
+                    tools=ev.tools,
+                    phases=ev.phases,
+                    ms=ev.ms,
+                    quality=ev.quality,
+                )
                 await reply.finish(text=ev.answer, footer=footer)
                 self.last_answer = ev.answer
             elif isinstance(ev, TurnCancelled):
-                await reply.finish(text=ev.partial, footer=f"stopped after {ev.ms / 1000:.1f} s", marks=("cancelled",))
+                await reply.finish(
+                    text=ev.partial,
+                    footer=f"stopped after {ev.ms / 1000:.1f} s",
+                    marks=("cancelled",),
+                )
                 if ev.partial:
                     self.last_answer = ev.partial
             elif isinstance(ev, ErrorEvent):

@@ -30,8 +30,10 @@ class CompactionPane(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Static("Live", classes="pane-title")
-        yield OptionList(Option(Text("Nothing compacted since Tatlock started.", "dim"), id="none"),
-                         id="compaction-events")
+        yield OptionList(
+            Option(Text("Nothing compacted since Tatlock started.", "dim"), id="none"),
+            id="compaction-events",
+        )
         yield Static("This conversation's summaries (Enter: read)", classes="pane-title")
         yield OptionList(id="compacts")
 
@@ -42,7 +44,13 @@ class CompactionPane(Vertical):
         events = self.query_one("#compaction-events", OptionList)
         if events.option_count == 1 and events.get_option_at_index(0).id == "none":
             events.clear_options()
-        style = "red" if isinstance(ev, CompactionFailed) else "green" if isinstance(ev, CompactionFinished) else ""
+        style = (
+            "red"
+            if isinstance(ev, CompactionFailed)
+            else "green"
+            if isinstance(ev, CompactionFinished)
+            else ""
+        )
         events.add_option(Option(Text(line, style=style)))
         if events.option_count > MAX_EVENTS:
             events.remove_option_at_index(0)
@@ -55,16 +63,35 @@ class CompactionPane(Vertical):
         rows: list[Option] = []
         if detail is not None and detail.archive:
             upto = detail.archive.get("up_to_message")
-            self.summaries.append((f"Archive of messages 1–{upto}", str(detail.archive.get("summary") or "")))
+            self.summaries.append(
+                (f"Archive of messages 1–{upto}", str(detail.archive.get("summary") or ""))
+            )
             rows.append(Option(Text.assemble(("archive ", "bold"), f"#1–{upto}"), id="s0"))
         for c in detail.compacts if detail is not None else []:
             topics = ", ".join(c.topics) if c.topics else "no topics"
-            self.summaries.append((f"Summary of messages {c.from_message}–{c.up_to_message}", c.summary))
-            rows.append(Option(Text.assemble((f"#{c.from_message}–{c.up_to_message}", "bold"), " · ",
-                                             (one_line(topics, 60), "dim")), id=f"s{len(self.summaries) - 1}"))
+            self.summaries.append(
+                (f"Summary of messages {c.from_message}–{c.up_to_message}", c.summary)
+            )
+            rows.append(
+                Option(
+                    Text.assemble(
+                        (f"#{c.from_message}–{c.up_to_message}", "bold"),
+                        " · ",
+                        (one_line(topics, 60), "dim"),
+                    ),
+                    id=f"s{len(self.summaries) - 1}",
+                )
+            )
         if not rows:
-            rows.append(Option(Text("No summaries yet: messages are compacted in blocks as the talk goes on.", "dim"),
-                               disabled=True))
+            rows.append(
+                Option(
+                    Text(
+                        "No summaries yet: messages are compacted in blocks as the talk goes on.",
+                        "dim",
+                    ),
+                    disabled=True,
+                )
+            )
         options.set_options(rows)
 
     @on(OptionList.OptionSelected, "#compacts")

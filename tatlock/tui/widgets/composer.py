@@ -62,7 +62,11 @@ class Composer(TextArea):
             event.prevent_default()
             self.recall(-1)
             return
-        if key == "down" and self._recall is not None and self.cursor_location[0] == self.document.line_count - 1:
+        if (
+            key == "down"
+            and self._recall is not None
+            and self.cursor_location[0] == self.document.line_count - 1
+        ):
             event.stop()
             event.prevent_default()
             self.recall(+1)

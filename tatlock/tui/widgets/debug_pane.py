@@ -19,8 +19,16 @@ from tatlock.tui.format import event_line, model_call_text
 from tatlock.tui.host import Host, host
 
 MAX_LINES = 3000  # older lines are dropped (the conversation's debug log on disk keeps everything)
-STYLES = {"ErrorEvent": "bold red", "TurnCancelled": "yellow", "GuardFired": "magenta", "AnswerReplaced": "yellow",
-          "Decision": "bold", "TurnFinished": "green", "ModelCall": "cyan", "Notice": "yellow"}
+STYLES = {
+    "ErrorEvent": "bold red",
+    "TurnCancelled": "yellow",
+    "GuardFired": "magenta",
+    "AnswerReplaced": "yellow",
+    "Decision": "bold",
+    "TurnFinished": "green",
+    "ModelCall": "cyan",
+    "Notice": "yellow",
+}
 
 
 class DebugPane(Vertical):
@@ -37,8 +45,11 @@ class DebugPane(Vertical):
         return host(self.app)
 
     def compose(self) -> ComposeResult:
-        yield Static("Each turn's events, live. Enter on a » model call: its prompt and output. s: save.",
-                     classes="pane-hint", markup=False)
+        yield Static(
+            "Each turn's events, live. Enter on a » model call: its prompt and output. s: save.",
+            classes="pane-hint",
+            markup=False,
+        )
         yield OptionList(id="debug-events")
 
     @property
@@ -66,7 +77,7 @@ class DebugPane(Vertical):
         options = self.options
         at_end = options.highlighted is None or options.highlighted >= options.option_count - 1
         if len(self.lines) + len(new) > MAX_LINES:
-            self.lines = (self.lines + new)[-(MAX_LINES - MAX_LINES // 5):]
+            self.lines = (self.lines + new)[-(MAX_LINES - MAX_LINES // 5) :]
             options.set_options(self._option(i, *line) for i, line in enumerate(self.lines))
         else:
             start = len(self.lines)

@@ -10,7 +10,7 @@ one widget that draws bullets and text with wrapped lines indented the same way;
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from textual.app import ComposeResult
 from textual.content import Content
@@ -46,14 +46,20 @@ class Hanging(Visual):
             first = True
             for paragraph in paragraphs or [Content("")]:
                 for line in paragraph.wrap(room) or [Content("")]:
-                    prefix = Content.styled(bullet, "$text-primary") + " " if first else Content(" " * indent)
+                    prefix = (
+                        Content.styled(bullet, "$text-primary") + " "
+                        if first
+                        else Content(" " * indent)
+                    )
                     out.append(prefix + line)
                     first = False
         joined = Content("\n").join(out)
         self._cache = (width, joined)
         return joined
 
-    def render_strips(self, width: int, height: int | None, style: Style, options: RenderOptions) -> list[Strip]:
+    def render_strips(
+        self, width: int, height: int | None, style: Style, options: RenderOptions
+    ) -> list[Strip]:
         return self.lines(width).render_strips(width, height, style, options)
 
     def get_optimal_width(self, rules: RulesMap, container_width: int) -> int:
@@ -88,8 +94,11 @@ class ListLines(Widget):
 
 
 def _simple(items: Iterable[MarkdownBlock]) -> bool:
-    return all(isinstance(item, MarkdownListItem) and all(isinstance(b, MarkdownParagraph) for b in item._blocks)
-               for item in items)
+    return all(
+        isinstance(item, MarkdownListItem)
+        and all(isinstance(b, MarkdownParagraph) for b in item._blocks)
+        for item in items
+    )
 
 
 class CompactBulletList(MarkdownBulletList):
@@ -97,8 +106,12 @@ class CompactBulletList(MarkdownBulletList):
         if not _simple(self._blocks):
             yield from super().compose()
             return
-        yield ListLines([(item.bullet, [b._content for b in item._blocks])  # type: ignore[attr-defined]
-                         for item in self._blocks])
+        yield ListLines(
+            [
+                (item.bullet, [b._content for b in item._blocks])  # type: ignore[attr-defined]
+                for item in self._blocks
+            ]
+        )
         self._blocks.clear()
 
 
@@ -114,13 +127,21 @@ class CompactOrderedList(MarkdownOrderedList):
             except ValueError:
                 pass
         width = len(f"{start + len(self._blocks)}.")
-        yield ListLines([(f"{n}.".rjust(width), [b._content for b in item._blocks])
-                         for n, item in enumerate(self._blocks, start)])
+        yield ListLines(
+            [
+                (f"{n}.".rjust(width), [b._content for b in item._blocks])
+                for n, item in enumerate(self._blocks, start)
+            ]
+        )
         self._blocks.clear()
 
 
 class AnswerMarkdown(Markdown):
-    BLOCKS = {**Markdown.BLOCKS, "bullet_list_open": CompactBulletList, "ordered_list_open": CompactOrderedList}
+    BLOCKS = {
+        **Markdown.BLOCKS,
+        "bullet_list_open": CompactBulletList,
+        "ordered_list_open": CompactOrderedList,
+    }
 
 
 def shown_text(markdown: Markdown) -> str:

@@ -30,20 +30,30 @@ class MemoryPane(VerticalScroll):
         yield Static("", id="memory-variables", markup=False)
 
     def show(self, detail: Detail | None, variables: list[Variable], now: dt.datetime) -> None:
-        topics = ", ".join(f"{one_line(name, 40)} ({n})" for name, n in detail.topics) if detail else ""
+        topics = (
+            ", ".join(f"{one_line(name, 40)} ({n})" for name, n in detail.topics) if detail else ""
+        )
         self.query_one("#memory-topics", Static).update(topics or "none yet")
         briefing = (detail.briefing or "").strip() if detail else ""
         self.query_one("#memory-briefing", Static).update(
-            inert(briefing) if briefing else "none (a conversation begins with one when earlier ones exist)")
+            inert(briefing)
+            if briefing
+            else "none (a conversation begins with one when earlier ones exist)"
+        )
         lines = []
         for v in sorted(variables, key=lambda v: (v.about != "owner", v.about, v.key)):
             who = v.author_name or v.author_id
             if v.source_message_id:
-                source = f"learnt from {one_line(who or 'someone', 30)} in message {v.source_message_id}"
+                source = (
+                    f"learnt from {one_line(who or 'someone', 30)} in message {v.source_message_id}"
+                )
             else:
                 source = "set by hand" + (f" by {one_line(who, 30)}" if who else "")
             # whom it is about: yours (by its key), your sister's, a guest's ("Tom's allergy")
             whose = "your " + v.about[8:] if v.about.startswith("owner's ") else v.about
             label = v.key if v.about == "owner" else f"{whose}'s {v.attribute or v.key}"
-            lines.append(f"{one_line(label, 40)} = {one_line(v.value, 60)}\n  {source} · {ago(v.updated_at, now)}")
+            lines.append(
+                f"{one_line(label, 40)} = {one_line(v.value, 60)}\n  {source} · "
+                f"{ago(v.updated_at, now)}"
+            )
         self.query_one("#memory-variables", Static).update("\n".join(lines) or "none yet")

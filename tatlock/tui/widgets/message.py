@@ -56,8 +56,16 @@ class Said:
     marks: list[str]
     streaming: bool = False
 
-    def _init_said(self, role: str, author: str, when: str, number: int | None, text: str, footer: str,
-                   marks: tuple[str, ...] | list[str]) -> None:
+    def _init_said(
+        self,
+        role: str,
+        author: str,
+        when: str,
+        number: int | None,
+        text: str,
+        footer: str,
+        marks: tuple[str, ...] | list[str],
+    ) -> None:
         self.role, self.author, self.when, self.number = role, author, when, number
         self.text, self.footer_text, self.marks = text, footer, list(marks)
 
@@ -111,8 +119,18 @@ def _classes(role: str, kind: str, marks: tuple[str, ...] | list[str]) -> str:
 class StoredView(Said, Static):
     COMPONENT_CLASSES = {"message--head", "message--foot"}
 
-    def __init__(self, *, role: str, author: str, kind: str, when: str = "", text: str = "",
-                 number: int | None = None, footer: str = "", marks: tuple[str, ...] | list[str] = ()) -> None:
+    def __init__(
+        self,
+        *,
+        role: str,
+        author: str,
+        kind: str,
+        when: str = "",
+        text: str = "",
+        number: int | None = None,
+        footer: str = "",
+        marks: tuple[str, ...] | list[str] = (),
+    ) -> None:
         Static.__init__(self, classes=_classes(role, kind, marks))
         self._init_said(role, author, when, number, text, footer, marks)
 
@@ -124,7 +142,10 @@ class StoredView(Said, Static):
             body = RichMarkdown(inert(self.text), hyperlinks=False)
         else:
             body = Text(inert(self.text))
-        parts: list[RenderableType] = [Text(self.head_text(), self.get_component_rich_style("message--head")), body]
+        parts: list[RenderableType] = [
+            Text(self.head_text(), self.get_component_rich_style("message--head")),
+            body,
+        ]
         foot = self.foot_text()
         if foot:
             parts.append(Text(foot, self.get_component_rich_style("message--foot")))
@@ -137,8 +158,17 @@ class StoredView(Said, Static):
 class MessageView(Said, Vertical):
     """A reply being written (it keeps this shape once done)."""
 
-    def __init__(self, *, role: str = "assistant", author: str = "Tatlock", kind: str = "tatlock", when: str = "",
-                 text: str = "", number: int | None = None, streaming: bool = True) -> None:
+    def __init__(
+        self,
+        *,
+        role: str = "assistant",
+        author: str = "Tatlock",
+        kind: str = "tatlock",
+        when: str = "",
+        text: str = "",
+        number: int | None = None,
+        streaming: bool = True,
+    ) -> None:
         Vertical.__init__(self, classes=_classes(role, kind, ()))
         self._init_said(role, author, when, number, text, "", ())
         self.streaming = streaming
@@ -210,7 +240,9 @@ class MessageView(Said, Vertical):
                     raise
         self.streaming = False
 
-    async def finish(self, *, text: str | None, footer: str = "", marks: tuple[str, ...] = ()) -> None:
+    async def finish(
+        self, *, text: str | None, footer: str = "", marks: tuple[str, ...] = ()
+    ) -> None:
         """The reply is complete (or stopped): settle its text, footer and marks."""
         await self.end_stream()
         if text is not None and text.strip() != self.text.strip():

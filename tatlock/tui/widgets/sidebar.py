@@ -88,7 +88,9 @@ class Sidebar(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Static("Conversations", classes="pane-title", id="list-title")
-        yield Static("Enter opens · r rename · Del · e export", classes="pane-title", id="list-keys")
+        yield Static(
+            "Enter opens · r rename · Del · e export", classes="pane-title", id="list-keys"
+        )
         yield SearchBox(placeholder="Search all conversations…", id="search")
         yield OptionList(id="conversations")
 
@@ -108,15 +110,20 @@ class Sidebar(Vertical):
         mark = "▸" if c.id == self.current else ""
         title = one_line(c.title or f"Conversation {c.id}", 60)
         when = ago(c.last_activity, self.tapp.butler.clock())
-        count = (f"{c.message_count} message{'' if c.message_count == 1 else 's'}" if c.message_count
-                 else "no messages yet")
+        count = (
+            f"{c.message_count} message{'' if c.message_count == 1 else 's'}"
+            if c.message_count
+            else "no messages yet"
+        )
         where = f"{one_line(c.room_id, 16)} · {when} · {count}"
         return hanging(mark, Text.assemble((title, "bold"), "\n", (where, "dim")))
 
     async def reload(self) -> None:
         """Read the list again (after a turn, a rename, a delete)."""
         await self.tapp.ready.wait()
-        self.conversations = await self.tapp.jobs.run(self.tapp.butler.conversations.list, LIST_LIMIT)
+        self.conversations = await self.tapp.jobs.run(
+            self.tapp.butler.conversations.list, LIST_LIMIT
+        )
         if not self.query_text:
             self._show_list()
 
@@ -128,12 +135,16 @@ class Sidebar(Vertical):
         if not self.query("#conversations"):
             return  # not composed yet: on_mount shows the list
         options = self.options
-        keep = options.highlighted_option.id if options.highlighted_option and not to_current else None
+        keep = (
+            options.highlighted_option.id if options.highlighted_option and not to_current else None
+        )
         # a conversation being started here joins the list with its first message (made a moment
         # before it, it would show as empty in between); one another program made empty is listed
         listed = [c for c in self.conversations if c.message_count or c.interface != INTERFACE]
-        options.set_options([Option(self._prompt(c), id=f"c{c.id}") for c in listed] or
-                            [Option(Text("No conversations yet.", "dim"), disabled=True)])
+        options.set_options(
+            [Option(self._prompt(c), id=f"c{c.id}") for c in listed]
+            or [Option(Text("No conversations yet.", "dim"), disabled=True)]
+        )
         ids = [f"c{c.id}" for c in listed]
         want = keep if keep in ids else (f"c{self.current}" if f"c{self.current}" in ids else None)
         if want is not None:
@@ -197,7 +208,9 @@ class Sidebar(Vertical):
             return
         await self.tapp.ready.wait()
         try:
-            hits = await self.tapp.jobs.run(self.tapp.butler.conversations.search, query, limit=SEARCH_LIMIT)
+            hits = await self.tapp.jobs.run(
+                self.tapp.butler.conversations.search, query, limit=SEARCH_LIMIT
+            )
         except TatlockError as exc:
             options.set_options([Option(Text(one_line(exc.message, 200), "red"), disabled=True)])
             return
@@ -205,21 +218,34 @@ class Sidebar(Vertical):
             return
         self.hits, self.searched = hits, query
         if not hits:
-            options.set_options([Option(Text(f"Nothing found for {one_line(query, 40)}.", "dim"), disabled=True)])
+            options.set_options(
+                [Option(Text(f"Nothing found for {one_line(query, 40)}.", "dim"), disabled=True)]
+            )
         else:
-            options.set_options([Option(self._hit_prompt(h), id=f"h{i}") for i, h in enumerate(hits)])
+            options.set_options(
+                [Option(self._hit_prompt(h), id=f"h{i}") for i, h in enumerate(hits)]
+            )
         if self._to_results:
             self._to_results = False
             if hits:
                 self.focus_results()
 
     def _hit_prompt(self, h: Hit) -> Text:
-        where = (f"#{h.message_number}" if h.kind == "message" and h.message_number
-                 else f"summary of #{h.messages[0]}–{h.messages[1]}" if h.messages else h.kind)
+        where = (
+            f"#{h.message_number}"
+            if h.kind == "message" and h.message_number
+            else f"summary of #{h.messages[0]}–{h.messages[1]}"
+            if h.messages
+            else h.kind
+        )
         title = one_line(h.title or f"Conversation {h.conversation_id}", 50)
         who = f"{one_line(h.author, 20)}: " if h.author else ""
-        return Text.assemble((title, "bold"), (f" · {where} · {ago(h.timestamp, self.tapp.butler.clock())}", "dim"),
-                             "\n", (one_line(who + h.snippet, 240), ""))
+        return Text.assemble(
+            (title, "bold"),
+            (f" · {where} · {ago(h.timestamp, self.tapp.butler.clock())}", "dim"),
+            "\n",
+            (one_line(who + h.snippet, 240), ""),
+        )
 
     # -- opening ---------------------------------------------------------------------------
 

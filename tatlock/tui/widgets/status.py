@@ -26,17 +26,32 @@ class StatusHeader(Static):
             state = ("● server up · model missing", "yellow")
         else:
             state = ("○ server down", "bold red")
-        self.update(Text.assemble(("Tatlock", "bold"), "  ·  ", f"user {one_line(user, 32)}", "  ·  ",
-                                  f"model {one_line(model, 40)}", "  ·  ", f"tier {tier}", "  ·  ", state))
+        self.update(
+            Text.assemble(
+                ("Tatlock", "bold"),
+                "  ·  ",
+                f"user {one_line(user, 32)}",
+                "  ·  ",
+                f"model {one_line(model, 40)}",
+                "  ·  ",
+                f"tier {tier}",
+                "  ·  ",
+                state,
+            )
+        )
 
 
 def server_label(status: ModelStatus) -> str:
-    """" (ollama 0.12.6)"; an OpenAI-compatible server's version already says what it is, so
+    """ " (ollama 0.12.6)"; an OpenAI-compatible server's version already says what it is, so
     it is not said twice ("openai openai-compatible")."""
     version = one_line(status.version or "", 40)
     if not version:
         return f" ({status.backend})"
-    return f" ({version})" if status.backend.lower() in version.lower() else f" ({status.backend} {version})"
+    return (
+        f" ({version})"
+        if status.backend.lower() in version.lower()
+        else f" ({status.backend} {version})"
+    )
 
 
 class ServerBanner(Horizontal):
@@ -57,12 +72,16 @@ class ServerBanner(Horizontal):
         if not status.reachable:
             what = f"The model server is not reachable at {status.where}"
             todo = status.hint or "start it"
-            text = (f"{what}: {todo}, then press Ctrl+R. "
-                    "Meanwhile you can read, search and edit; a message you send is kept.")
+            text = (
+                f"{what}: {todo}, then press Ctrl+R. "
+                "Meanwhile you can read, search and edit; a message you send is kept."
+            )
             pull.display = False
         else:
-            text = (f"{status.problem or 'the model is missing'}: {status.hint or 'pull it'}. "
-                    "Pull it from here, or choose another model with F4.")
+            text = (
+                f"{status.problem or 'the model is missing'}: {status.hint or 'pull it'}. "
+                "Pull it from here, or choose another model with F4."
+            )
             pull.label = f"Pull {one_line(status.model, 30)}"
             pull.display = status.backend == "ollama"
         self.query_one("#banner-text", Static).update(one_line(text, 400))
@@ -70,7 +89,11 @@ class ServerBanner(Horizontal):
 
     async def _build(self, status: ModelStatus) -> None:
         if not self.query("#banner-text"):
-            await self.mount_all([Static("", id="banner-text", markup=False),
-                                  Button("Pull the model", id="banner-pull", variant="warning"),
-                                  Button("Check again", id="banner-check")])
+            await self.mount_all(
+                [
+                    Static("", id="banner-text", markup=False),
+                    Button("Pull the model", id="banner-pull", variant="warning"),
+                    Button("Check again", id="banner-check"),
+                ]
+            )
         self.show(status)

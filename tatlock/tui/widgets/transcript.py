@@ -7,7 +7,8 @@ without moving what is on screen.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, TypeVar
+from collections.abc import Iterable
+from typing import Any, TypeVar
 
 from textual.containers import VerticalScroll
 from textual.message import Message
@@ -46,7 +47,9 @@ class Transcript(VerticalScroll):
                 return view.number
         return None
 
-    async def show(self, views: Iterable[StoredView], *, more_before: bool, empty: str = "") -> None:
+    async def show(
+        self, views: Iterable[StoredView], *, more_before: bool, empty: str = ""
+    ) -> None:
         """Replace everything with ``views`` (oldest first) and go to the bottom."""
         await self.remove_children()
         views = list(views)
