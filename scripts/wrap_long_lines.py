@@ -5,8 +5,9 @@ ruff format never splits a string or a comment. This does, where the meaning can
   concatenation: the same value), split at a space outside any f-string braces;
 - a line of a docstring (a string that is a statement of its own) is split at a space, the rest
   going on the next line at the same indent (a docstring's line breaks are only layout);
-- a comment on a line of its own continues on the next line as a comment at the same indent.
-Anything else (a string outside brackets, a long name, a trailing comment) is left and listed,
+- a comment on a line of its own continues on the next line as a comment at the same indent;
+- a comment after code goes on its own line above the code (unless it is a pragma: noqa...).
+Anything else (a string outside brackets, a long name, a pragma comment) is left and listed,
 for a person. Run `ruff format` afterwards: it lays the new pieces out.
 
     .venv/bin/python scripts/wrap_long_lines.py [--limit 100] [--check] PATH...
@@ -17,11 +18,16 @@ from __future__ import annotations
 import argparse
 import ast
 import io
+import re
 import sys
 import tokenize
 from pathlib import Path
 
 QUOTES = ('"', "'")
+# the start of a line whose string is all that follows: an assignment or a return
+BARE = re.compile(r"\s*(return |[\w.]+(\s*:\s*[\w\[\], .|]+)?\s*=\s*)$")
+# comments that act on their own line, which must stay where they are
+PRAGMA = re.compile(r"#\s*(noqa|type:|pragma|fmt:|pyright:|mypy:|isort:|ruff:)")
 
 
 def docstring_lines(tree: ast.AST) -> set[int]:
@@ -34,7 +40,7 @@ def docstring_lines(tree: ast.AST) -> set[int]:
             and isinstance(node.value.value, str)
         ):
             end = node.end_lineno or node.lineno
-            lines.update(range(node.lineno + 1, end + 1))
+            lines.update(range(node.lineno, end + 1))
     return lines
 
 
@@ -96,6 +102,7 @@ def wrap_source(source: str, limit: int) -> tuple[str, list[int]]:
     in_docstrings = docstring_lines(tree)
     depth_at: dict[tuple[int, int], int] = {}
     strings: dict[int, list[tokenize.TokenInfo]] = {}
+    trailing: dict[int, tokenize.TokenInfo] = {}
     depth = 0
     for token in tokenize.generate_tokens(io.StringIO(source).readline):
         if token.type == tokenize.OP and token.string in "([{":
@@ -105,6 +112,8 @@ def wrap_source(source: str, limit: int) -> tuple[str, list[int]]:
         elif token.type == tokenize.STRING and token.start[0] == token.end[0]:
             depth_at[token.start] = depth
             strings.setdefault(token.start[0], []).append(token)
+        elif token.type == tokenize.COMMENT and token.line[: token.start[1]].strip():
+            trailing[token.start[0]] = token
     left: list[int] = []
     out: list[str] = []
     for number, raw in enumerate(lines, start=1):
@@ -116,22 +125,43 @@ def wrap_source(source: str, limit: int) -> tuple[str, list[int]]:
         stripped = line.lstrip()
         indent = line[: len(line) - len(stripped)]
         replaced: str | None = None
-        if stripped.startswith("#"):
+        comment = trailing.get(number)
+        before = lines[number - 2].rstrip("\n") if number > 1 else ""
+        if comment is not None and not PRAGMA.match(comment.string) and not before.endswith("\\"):
+            # a trailing comment goes on its own line above (the formatter would otherwise wrap
+            # the code in parentheses to make room for it)
+            code = line[: comment.start[1]].rstrip()
+            replaced = indent + comment.string + "\n" + code
+        elif stripped.startswith("#"):
             cut = split_point(line, limit, start=len(indent) + 2)
             if cut > 0:
                 replaced = line[:cut] + "\n" + indent + "# " + line[cut + 1 :]
         elif number in in_docstrings:
-            cut = split_point(line, limit, start=len(indent) + 1)
+            # on the first line, never before the opening quotes
+            opening = max(stripped.find('"""'), stripped.find("'''"))
+            start = len(indent) + (opening + 3 if opening >= 0 else 1)
+            cut = split_point(line, limit, start=start)
             if cut > 0:
                 replaced = line[:cut] + "\n" + indent + line[cut + 1 :]
         else:
             crossing = [
-                token
-                for token in strings.get(number, [])
-                if token.start[1] < limit < token.end[1] and depth_at[token.start] > 0
+                token for token in strings.get(number, []) if token.start[1] < limit < token.end[1]
             ]
-            if crossing:
+            if crossing and depth_at[crossing[0].start] > 0:
                 replaced = split_string(crossing[0], line, limit)
+            elif (
+                crossing
+                and BARE.match(line[: crossing[0].start[1]])
+                and not line[crossing[0].end[1] :].strip()
+            ):
+                # `NAME = "..."` or `return "..."`: in parentheses, the string can be split
+                token = crossing[0]
+                inner = " " * (len(indent) + 4) + token.string
+                split = split_string(
+                    token._replace(start=(number, len(inner) - len(token.string))), inner, limit
+                )
+                if split is not None:
+                    replaced = line[: token.start[1]] + "(\n" + split + "\n" + indent + ")"
         if replaced is None:
             left.append(number)
             out.append(raw)

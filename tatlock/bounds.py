@@ -190,7 +190,8 @@ def default_roots() -> list[Path]:
 
 
 def roots_from(entries: Iterable[str] | None) -> list[Path]:
-    """The allowed folders: ``allowed_paths`` entries (``.`` is the current folder), or the defaults."""
+    """The allowed folders: ``allowed_paths`` entries (``.`` is the current folder), or the
+    defaults."""
     if entries is None:
         return default_roots()
     out: list[Path] = []

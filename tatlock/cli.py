@@ -58,8 +58,8 @@ def build_parser() -> Parser:
         description="Tatlock, a terminal butler with long-term memory, on a local model.",
         epilog="Run `tatlock COMMAND --help` for each command. Settings: `tatlock config` "
         "(config.toml; "
-        "`tatlock config path` says where). Data lives in $TATLOCK_HOME when set; `tatlock doctor` "
-        "says "
+        "`tatlock config path` says where). Data lives in $TATLOCK_HOME when set; `tatlock "
+        "doctor` says "
         "where.",
     )
     p.add_argument("--version", action="version", version=f"tatlock {__version__}")
@@ -69,7 +69,8 @@ def build_parser() -> Parser:
     a = sub.add_parser(
         "ask",
         help="ask one question and stream the answer",
-        description="Ask one question. Piped stdin is read as material for the question; "
+        description="Ask one question. Piped stdin is read as material for the "
+        "question; "
         "with no QUESTION, stdin is the question.",
     )
     a.add_argument("question", nargs="*", help="the question (default: read from stdin)")
@@ -107,8 +108,10 @@ def build_parser() -> Parser:
     ui = sub.add_parser(
         "tui",
         help="the full-screen app (what `tatlock` alone opens in a terminal)",
-        description="The Textual app: chat with live Debug, Compaction and Memory panes, "
-        "conversations, persona and tools. Ctrl-Q leaves; Ctrl-P lists every action.",
+        description="The Textual app: chat with live Debug, Compaction and Memory "
+        "panes, "
+        "conversations, persona and tools. Ctrl-Q leaves; Ctrl-P lists "
+        "every action.",
     )
     ui.add_argument("--new", action="store_true", help="start with a new conversation")
     _user_opt(ui)
@@ -148,11 +151,15 @@ def build_parser() -> Parser:
     x.add_argument("--yes", action="store_true", help="replace FILE without asking if it exists")
     x = ps.add_parser(
         "import",
-        help="replace all instructions with FILE (JSON export or plain text, at most 4 MB; "
+        help="replace all instructions with FILE (JSON export or plain "
+        "text, at most 4 MB; "
         "- for stdin)",
-        description="Replace all persona instructions with those in FILE (- reads stdin), after "
-        "asking. FILE is either a JSON export (`tatlock persona export`), whose "
-        "instructions may span several lines, or plain text: one instruction per line, "
+        description="Replace all persona instructions with those in FILE (- reads "
+        "stdin), after "
+        "asking. FILE is either a JSON export (`tatlock persona export`), "
+        "whose "
+        "instructions may span several lines, or plain text: one "
+        "instruction per line, "
         "blank lines and lines starting with # skipped.",
     )
     x.add_argument(
@@ -209,7 +216,8 @@ def build_parser() -> Parser:
     v = sub.add_parser(
         "var",
         help="personal variables (facts such as location)",
-        description="Personal variables: the facts the butler keeps about a user and their world, "
+        description="Personal variables: the facts the butler keeps about a user and "
+        "their world, "
         "e.g. location (see also `tatlock memory facts`).",
     )
     vs = v.add_subparsers(dest="action", metavar="ACTION", required=True, parser_class=Parser)
@@ -273,8 +281,10 @@ def build_parser() -> Parser:
     x = ms.add_parser(
         "import",
         help="restore a JSON export (importing it twice adds nothing)",
-        description="Restore a JSON export: the file (at most 512 MB) is checked in full before "
-        "anything is written; importing it twice adds nothing, and an import that "
+        description="Restore a JSON export: the file (at most 512 MB) is checked in "
+        "full before "
+        "anything is written; importing it twice adds nothing, and an "
+        "import that "
         "stopped half way is finished by importing the same file again.",
     )
     x.add_argument(
@@ -284,9 +294,10 @@ def build_parser() -> Parser:
     x = ms.add_parser(
         "facts",
         help="what tatlock knows about you and your world: list, edit or forget a fact",
-        description="The facts tatlock keeps (what you and your guests told it, and personal "
-        "variables "
-        "set by hand), each with whom it is about, who said it and where. A new value "
+        description="The facts tatlock keeps (what you and your guests told it, and "
+        "personal variables "
+        "set by hand), each with whom it is about, who said it and where. "
+        "A new value "
         "supersedes the old one, which is kept as history.",
     )
     x.add_argument(
@@ -314,9 +325,10 @@ def build_parser() -> Parser:
     se = sub.add_parser(
         "secret",
         help="API keys and passwords in the OS keyring",
-        description="Keep API keys (api_key: the OpenAI-compatible server's key; weather, "
-        "search...) "
-        "and remembered passwords in the OS keyring, never in a file. Without a "
+        description="Keep API keys (api_key: the OpenAI-compatible server's key; "
+        "weather, search...) "
+        "and remembered passwords in the OS keyring, never in a file. "
+        "Without a "
         "keyring, set TATLOCK_API_KEY or TATLOCK_SECRET_<NAME> instead.",
     )
     ses = se.add_subparsers(dest="action", metavar="ACTION", required=True, parser_class=Parser)
@@ -337,10 +349,14 @@ def build_parser() -> Parser:
     x = sub.add_parser(
         "mcp",
         help="serve one user's conversations over MCP (stdio, --http PORT or --socket PATH)",
-        description="A Model Context Protocol server for one user's memory: resources "
-        "conversations://... and tools (create_conversation, add_turn, ask, ...). "
-        "Over stdio the calling program is trusted; over HTTP every request needs the "
-        "user's bearer token (made at first use; --show-token prints it). "
+        description="A Model Context Protocol server for one user's memory: "
+        "resources "
+        "conversations://... and tools (create_conversation, add_turn, "
+        "ask, ...). "
+        "Over stdio the calling program is trusted; over HTTP every "
+        "request needs the "
+        "user's bearer token (made at first use; --show-token prints "
+        "it). "
         "Needs the mcp extra: pip install 'tatlock[mcp]'.",
     )
     _user_opt(x)
@@ -349,13 +365,15 @@ def build_parser() -> Parser:
         "--http",
         type=int,
         metavar="PORT",
-        help="serve streamable HTTP at http://127.0.0.1:PORT/mcp instead of stdio (loopback only; "
+        help="serve streamable HTTP at http://127.0.0.1:PORT/mcp instead of stdio "
+        "(loopback only; "
         "0 picks a free port)",
     )
     where.add_argument(
         "--socket",
         metavar="PATH",
-        help="serve streamable HTTP on a Unix socket at PATH (made 0600, in a folder only you "
+        help="serve streamable HTTP on a Unix socket at PATH (made 0600, in a folder "
+        "only you "
         "can write to) instead of stdio",
     )
     x.add_argument(
@@ -379,9 +397,12 @@ def build_parser() -> Parser:
         "config",
         help="show and change settings (config.toml)",
         formatter_class=_Unbroken,
-        description="Show and change tatlock's settings. Each comes from the environment "
-        "(TATLOCK_...), else config.toml, else a default; `tatlock config` alone lists "
-        "them all with where each comes from. A value is checked as loading checks it "
+        description="Show and change tatlock's settings. Each comes from the "
+        "environment "
+        "(TATLOCK_...), else config.toml, else a default; `tatlock "
+        "config` alone lists "
+        "them all with where each comes from. A value is checked as "
+        "loading checks it "
         "before anything is written. " + _config_file_here(),
     )
     cs = cf.add_subparsers(dest="action", metavar="ACTION", parser_class=Parser)
@@ -408,20 +429,28 @@ def build_parser() -> Parser:
     d = sub.add_parser(
         "doctor",
         help="check the tier, model server, model, settings file and data folders",
-        description="Check what tatlock needs: the hardware tier and its model, whether the model "
-        "server answers and has the model (against the server's own list, on either "
-        "backend), where config.toml and the data live, and each database. Each "
-        "problem comes with what to do about it. Exit code 1 when something is wrong.",
+        description="Check what tatlock needs: the hardware tier and its model, "
+        "whether the model "
+        "server answers and has the model (against the server's own "
+        "list, on either "
+        "backend), where config.toml and the data live, and each "
+        "database. Each "
+        "problem comes with what to do about it. Exit code 1 when "
+        "something is wrong.",
     )
     d.set_defaults(func=_cmd("doctor", "doctor"))
     s = sub.add_parser(
         "setup",
         help="get the model: pull it through Ollama, with progress",
-        description="Pull the hardware tier's model (or --model) through Ollama, with progress, "
+        description="Pull the hardware tier's model (or --model) through Ollama, "
+        "with progress, "
         "and beside it the embedding model for memory search by meaning "
-        "(embedding_model, all-minilm by default; not with --model, nor when it is off). "
-        "With backend openai (llama-server, LM Studio, vLLM) nothing can be pulled: "
-        "setup says whether the server has the model, and what to do if not.",
+        "(embedding_model, all-minilm by default; not with --model, nor "
+        "when it is off). "
+        "With backend openai (llama-server, LM Studio, vLLM) nothing can "
+        "be pulled: "
+        "setup says whether the server has the model, and what to do if "
+        "not.",
     )
     s.add_argument(
         "--model", metavar="NAME", help="the model to pull (default: config or hardware tier)"
@@ -432,7 +461,8 @@ def build_parser() -> Parser:
 
 
 def _config_file_here() -> str:
-    """Where config.toml is, for --help (no folder is made; a broken environment does not stop --help)."""
+    """Where config.toml is, for --help (no folder is made; a broken environment does not stop
+    --help)."""
     try:
         from tatlock.paths import Paths
 
@@ -491,9 +521,8 @@ def run_command(func: Callable[[argparse.Namespace], int], args: argparse.Namesp
     from tatlock.commands import signals
 
     try:
-        with (
-            signals.raising()
-        ):  # SIGTERM and SIGHUP end a command as Ctrl-C does (commands/signals.py)
+        # SIGTERM and SIGHUP end a command as Ctrl-C does (commands/signals.py)
+        with signals.raising():
             return int(func(args) or 0)
     except TatlockError as exc:
         say(f"tatlock: {error_line(exc)}")

@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 from tatlock.errors import ConfigError, UsageError
 from tatlock.paths import APP, USERNAME_RE, Paths, validate_username
 
-# re-exported: callers take the paths and the config error from here
+# re-exported: callers take the paths, the user-name check and the config error from here
 __all__ = [
     "APP",
     "USERNAME_RE",
@@ -83,9 +83,8 @@ class Config:
     timezone: str | None = None  # IANA name; None: the system's
     # folders analyze_file may read; None: the current folder, ~/Documents, ~/Downloads
     allowed_paths: tuple[str, ...] | None = None
-    theme: str | None = (
-        None  # the TUI's colour theme (Textual's name); the TUI saves the one you pick
-    )
+    # the TUI's colour theme (Textual's name); the TUI saves the one you pick
+    theme: str | None = None
     # summaries (compaction, briefings): "background" never delays an answer or an exit;
     # "foreground": `tatlock ask` (and a closing program) finishes them before it exits;
     # "off": none is made by itself (`tatlock memory compact` still makes them)
@@ -124,8 +123,8 @@ class Config:
         if not why.startswith("default: "):
             return None
         return (
-            why.removeprefix("default: ")
-            + "; set TATLOCK_USER or `user` in config.toml to choose a name "
+            why.removeprefix("default: ") + "; set TATLOCK_USER or `user` in config.toml to "
+            "choose a name "
             "(lowercase letters, digits, '-' or '_')"
         )
 
@@ -145,9 +144,8 @@ class Config:
         from tatlock.hardware import current_tier, tier_by_name
 
         if self.tier and self.tier.strip().lower() != "auto":
-            return tier_by_name(
-                self.tier
-            )  # chosen explicitly: no need to detect the hardware on every start
+            # chosen explicitly: no need to detect the hardware on every start
+            return tier_by_name(self.tier)
         return current_tier(self.tier)[0]
 
     @property
@@ -191,10 +189,8 @@ INT_RANGES = {
     "context_size": (512, 2_097_152),
     "tool_rounds": (1, 10),
 }
-FLOAT_RANGES = {
-    "timeout": (0.0, 3600.0),
-    "tool_timeout": (0.0, 600.0),
-}  # above the first, at most the second
+# above the first, at most the second
+FLOAT_RANGES = {"timeout": (0.0, 3600.0), "tool_timeout": (0.0, 600.0)}
 ALLOWED_TEXT = {
     "backend": "ollama or openai",
     "tier": "low, medium, high or auto",

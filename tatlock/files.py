@@ -18,7 +18,6 @@ it was opened.
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import io
 import os
@@ -98,9 +97,8 @@ def write_private(path: Path | str, text: str) -> Path:
     """Write a whole 0600 text file or nothing (a temporary file beside it, fsynced, renamed)."""
     path = Path(path)
     private_dir(path.parent)
-    fd, tmp = tempfile.mkstemp(
-        dir=path.parent, prefix=f".{path.name}.", suffix=".tmp"
-    )  # mkstemp: 0600
+    # mkstemp: 0600
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
@@ -128,9 +126,8 @@ def write_export(path: Path | str, text: str, *, own_folders: Iterable[Path] = (
     try:
         if not folder.is_dir():
             private_dir(folder)  # only the folders it makes are 0700; existing ones are not touched
-        fd, tmp = tempfile.mkstemp(
-            dir=folder, prefix=f".{path.name}.", suffix=".tmp"
-        )  # 0600, O_EXCL
+        # 0600, O_EXCL
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
     except StoreError as exc:
         raise TatlockError(f"cannot write {path}: {exc.message}", hint=exc.hint) from None
     except OSError as exc:
@@ -141,9 +138,8 @@ def write_export(path: Path | str, text: str, *, own_folders: Iterable[Path] = (
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())
-        _check_target(
-            path, own_folders
-        )  # again, just before the rename: nothing swapped in meanwhile is replaced
+        # again, just before the rename: nothing swapped in meanwhile is replaced
+        _check_target(path, own_folders)
         os.replace(tmp, path)
     except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
@@ -375,8 +371,10 @@ def open_input(
         raise UsageError(
             f"{name} is {size_text(st.st_size)}; {what} reads at most {size_text(limit)}"
         )
-    with contextlib.suppress(OSError):
+    try:
         os.set_blocking(fd, True)
+    except OSError:
+        pass
     return InputFile(fd, name, st.st_size)
 
 

@@ -37,7 +37,6 @@ see ``current_tier()``.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import os
 import shutil
@@ -305,8 +304,10 @@ def _nvml_gpus() -> tuple[Gpu, ...] | None:
         except Exception:
             result.append(None)
         finally:
-            with contextlib.suppress(Exception):
+            try:
                 pynvml.nvmlShutdown()
+            except Exception:
+                pass
 
     thread = threading.Thread(target=probe, name="tatlock-nvml", daemon=True)
     thread.start()

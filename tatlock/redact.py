@@ -25,8 +25,10 @@ MARK = "[REDACTED]"
 MIN_SECRET_LEN = 6  # shorter values would redact ordinary words
 
 _KEY_WORDS = (
-    r"pass(?:word|wd|phrase|code)?|pwd|api[_ -]?key|apikey|secret(?:[_ -]?key)?|client[_ -]?secret"
-    r"|(?:access|auth|bearer|refresh|session|id)[_ -]?token|token|authorization|private[_ -]?key"
+    r"pass(?:word|wd|phrase|code)?|pwd|api[_ -]?key|apikey|secret(?:[_ -]?key)?|client[_ "
+    r"-]?secret"
+    r"|(?:access|auth|bearer|refresh|session|id)[_ -]?token|token|authorization|private[_ "
+    r"-]?key"
     r"|aws_secret_access_key|credentials?"
 )
 

@@ -81,7 +81,10 @@ def backend_problem() -> str | None:
     if isinstance(kr, (fail.Keyring, null.Keyring)) or (
         isinstance(kr, chainer.ChainerBackend) and not kr.backends
     ):
-        return "no OS keyring is available here (Secret Service, macOS Keychain or Windows Credential Locker)"
+        return (
+            "no OS keyring is available here (Secret Service, macOS Keychain or Windows Credential "
+            "Locker)"
+        )
     return None
 
 

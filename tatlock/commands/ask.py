@@ -97,7 +97,10 @@ def trace(ev: Event) -> str | None:
             if ev.how == "model"
             else f" ({'repaired' if ev.how == 'repaired' else 'extracted'}: {ev.why})"
         )
-        return f"[compaction] messages {ev.from_message}-{ev.up_to_message} done in {ev.ms:.0f} ms{how}"
+        return (
+            f"[compaction] messages {ev.from_message}-{ev.up_to_message} done in {ev.ms:.0f} "
+            f"ms{how}"
+        )
     if isinstance(ev, CompactionFailed):
         return f"[compaction] failed: {ev.reason}"
     if isinstance(ev, Notice):
@@ -174,9 +177,8 @@ def run(args: argparse.Namespace) -> int:
             unsubscribe()
             if note:
                 err.write(f"tatlock: {inert_line(note)}\n")
-        except (
-            Stopped
-        ) as exc:  # a signal while closing: leave now (what is left is the next housekeeper's)
+        # a signal while closing: leave now (what is left is the next housekeeper's)
+        except Stopped as exc:
             exc.reported = code is not None and code >= 128  # the turn's end already said why
             raise
 
@@ -211,9 +213,8 @@ def _ask(butler: Butler, args: argparse.Namespace, question: str, material: str 
         try:
             ev = next(events, None)
         except KeyboardInterrupt as exc:
-            if (
-                interrupted is not None
-            ):  # a second one: leave now (the cancelled turn is still stored
+            # a second one: leave now (the cancelled turn is still stored
+            if interrupted is not None:
                 raise  # while the butler closes)
             interrupted = exc
             turn.cancel()
@@ -259,9 +260,8 @@ def _ask(butler: Butler, args: argparse.Namespace, question: str, material: str 
             )
         else:
             screen.final(final.answer)
-        if isinstance(
-            interrupted, Stopped
-        ):  # the signal came as the answer ended: it is whole, and saved
+        # the signal came as the answer ended: it is whole, and saved
+        if isinstance(interrupted, Stopped):
             err.write(
                 f"tatlock: stopped by {interrupted.name} (the answer was complete and is saved)\n"
             )
@@ -270,9 +270,8 @@ def _ask(butler: Butler, args: argparse.Namespace, question: str, material: str 
     if isinstance(final, TurnCancelled):
         try:
             _say_cancelled(out, err, screen, args, final, conversation_id, interrupted)
-        except (
-            OSError
-        ):  # the terminal went away (SIGHUP): the partial answer is stored all the same
+        # the terminal went away (SIGHUP): the partial answer is stored all the same
+        except OSError:
             pass
         return interrupted.code if isinstance(interrupted, Stopped) else 130
     return _failed(out, err, screen, args, final, conversation_id, saved)

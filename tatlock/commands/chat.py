@@ -26,7 +26,10 @@ from tatlock.events import (
 from tatlock.text import inert, inert_line
 from tatlock.turn import Turn
 
-HELP = "Type a message and press Enter. /new starts a new conversation; /quit, Ctrl-D or Ctrl-C leaves."
+HELP = (
+    "Type a message and press Enter. /new starts a new conversation; /quit, Ctrl-D or Ctrl-C "
+    "leaves."
+)
 
 
 def run(args: argparse.Namespace) -> int:

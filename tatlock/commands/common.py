@@ -79,9 +79,8 @@ def read_arg(text: str) -> str:
         raise UsageError("stdin is not UTF-8 text") from None
 
 
-MAX_PERSONA_BYTES = (
-    4 << 20
-)  # a persona file: 50 instructions of 2,000 characters fit many times over
+# a persona file: 50 instructions of 2,000 characters fit many times over
+MAX_PERSONA_BYTES = 4 << 20
 
 
 def read_input(name: str, *, limit: int, what: str) -> str:

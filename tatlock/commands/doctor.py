@@ -75,7 +75,10 @@ def _fixes(c: Check, cfg: Config) -> list[str]:
 
 OLLAMA_SITE = "https://ollama.com"
 # where each OpenAI-compatible server listens by default
-SERVERS = "llama-server http://127.0.0.1:8080/v1, LM Studio http://127.0.0.1:1234/v1, vLLM http://127.0.0.1:8000/v1"
+SERVERS = (
+    "llama-server http://127.0.0.1:8080/v1, LM Studio http://127.0.0.1:1234/v1, vLLM "
+    "http://127.0.0.1:8000/v1"
+)
 
 
 def ways_forward(cfg: Config) -> list[str]:
@@ -161,7 +164,8 @@ def _pull_embedding_model(butler: Butler) -> str:
         sys.stderr.write(
             f"tatlock: {inert_line(exc.message)}; memory search uses keywords alone until it is "
             f"there "
-            "(run `tatlock setup` again, or `tatlock config set embedding_model off`)\n"
+            "(run `tatlock setup` again, or `tatlock config set embedding_model "
+            "off`)\n"
         )
         return ""
     bar.done()

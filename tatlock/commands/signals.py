@@ -36,9 +36,8 @@ class Stopped(KeyboardInterrupt):
     def __init__(self, signum: int):
         super().__init__(signal.Signals(signum).name)
         self.signum = signum
-        self.reported = (
-            False  # the command already said it was stopped (run_command then says nothing)
-        )
+        # the command already said it was stopped (run_command then says nothing)
+        self.reported = False
 
     @property
     def name(self) -> str:

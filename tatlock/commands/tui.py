@@ -37,9 +37,8 @@ def run(args: argparse.Namespace) -> int:
     finally:
         opened = butler or app.opened
         if opened is not None:
-            note = (
-                opened.close()
-            )  # waits for a stopped turn to be stored; summaries go on in the background
+            # waits for a stopped turn to be stored; summaries go on in the background
+            note = opened.close()
             if note:
                 from tatlock.text import inert_line
 

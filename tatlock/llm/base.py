@@ -16,7 +16,6 @@ for the whole call, not per read: a ``BackendError``).
 
 from __future__ import annotations
 
-import contextlib
 import re
 import socket
 import threading
@@ -103,7 +102,8 @@ def context_refusal(message: str, detail: Any = None) -> ContextExceeded | None:
 _PROMPT_COUNT = (
     r"request \((\d+) tokens\)",
     r"\((\d+) in the messages",
-    r"resulted in (\d+) tokens",
+    r"resulted in (\d+) "
+    r"tokens",
 )
 _WINDOW = (r"context size \((\d+) tokens\)", r"maximum context length is (\d+)")
 
@@ -141,11 +141,14 @@ class Cancel:
             self._set.set()
             callbacks = list(self._callbacks)
         for fn in callbacks:
-            with contextlib.suppress(Exception):
+            try:
                 fn()
+            except Exception:
+                pass
 
     def on_cancel(self, fn: Callable[[], None]) -> Callable[[], None]:
-        """Run ``fn`` when cancelled (at once if already); returns a function that unregisters it."""
+        """Run ``fn`` when cancelled (at once if already); returns a function that unregisters
+        it."""
         with self._lock:
             if not self._set.is_set():
                 self._callbacks.append(fn)
@@ -298,8 +301,12 @@ def shutdown_active(http: Any) -> None:
             stream = getattr(inner, "_network_stream", None)
             sock = stream.get_extra_info("socket") if stream is not None else None
             if sock is not None:
-                with contextlib.suppress(OSError):
+                try:
                     sock.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
     except Exception:
-        with contextlib.suppress(Exception):
+        try:
             http.close()
+        except Exception:
+            pass

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable
 from typing import Any
 
@@ -67,8 +66,10 @@ class OllamaBackend:
         )
 
     def close(self) -> None:
-        with contextlib.suppress(Exception):
+        try:
             self.client._client.close()
+        except Exception:
+            pass
 
     # -- errors ----------------------------------------------------------------------------
 
@@ -102,9 +103,8 @@ class OllamaBackend:
             )
         if isinstance(exc, httpx.HTTPError):
             return BackendError(f"the connection to Ollama at {self.host} failed: {brief(exc)}")
-        if isinstance(
-            exc, (AttributeError, TypeError, KeyError)
-        ):  # the client could not read what came
+        # the client could not read what came
+        if isinstance(exc, (AttributeError, TypeError, KeyError)):
             return BackendError(
                 f"unexpected reply from Ollama at {self.host}: the client could not read it "
                 f"({type(exc).__name__}: {brief(exc, 120)})"
@@ -164,9 +164,8 @@ class OllamaBackend:
                     keep_alive=self.keep_alive,
                 )
                 for chunk in stream:
-                    if (
-                        guard.reason is not None
-                    ):  # the deadline or a cancel came while chunks were still buffered
+                    # the deadline or a cancel came while chunks were still buffered
+                    if guard.reason is not None:
                         break
                     msg = chunk.message
                     if msg is not None:
@@ -184,7 +183,8 @@ class OllamaBackend:
                                     on_token(msg.content)
                                 except StopGeneration:
                                     result.done_reason = "stopped"
-                                    stream.close()  # closes the HTTP response: the server stops generating
+                                    # closes the HTTP response: the server stops generating
+                                    stream.close()
                                     break
                         for tc in msg.tool_calls or ():
                             args = tc.function.arguments
@@ -207,9 +207,8 @@ class OllamaBackend:
                 raise Cancelled("".join(parts))
             raise self._timeout()
         result.content = "".join(parts)
-        if (
-            result.eval_tokens is None and pieces
-        ):  # stopped before the final record: count what came
+        # stopped before the final record: count what came
+        if result.eval_tokens is None and pieces:
             result.eval_tokens = pieces
         result.tool_calls = calls
         result.ms = timer.ms

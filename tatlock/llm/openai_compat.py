@@ -112,9 +112,8 @@ class OpenAICompatBackend:
             except (ValueError, AttributeError):
                 detail = brief(exc.response.text, 200)
             refused = context_refusal(detail, error) if status in (400, 413) else None
-            if (
-                refused is not None
-            ):  # too long for the server's window: FittedBackend retries a smaller one
+            # too long for the server's window: FittedBackend retries a smaller one
+            if refused is not None:
                 refused.message = (
                     f"the model server at {self.base_url} refused a request too long for its "
                     f"context: {detail}"
@@ -166,9 +165,8 @@ class OpenAICompatBackend:
         if schema is not None:
             grammar = compact_gbnf(schema) if self._props() else None
             pre = prefilled(schema) if grammar is not None else None
-            if (
-                pre is not None
-            ):  # llama-server continues a last assistant message: the JSON's head is prompt
+            # llama-server continues a last assistant message: the JSON's head is prompt
+            if pre is not None:
                 prefix, body["grammar"] = pre
                 body["messages"] = [*body["messages"], {"role": "assistant", "content": prefix}]
             elif grammar is not None:
@@ -229,16 +227,14 @@ class OpenAICompatBackend:
                         result.eval_tokens = usage.get("completion_tokens")
                     timings = chunk.get("timings")
                     if isinstance(timings, dict) and isinstance(timings.get("prompt_n"), int):
-                        result.evaluated_tokens = timings[
-                            "prompt_n"
-                        ]  # llama-server: what it had to evaluate
+                        # llama-server: what it had to evaluate
+                        result.evaluated_tokens = timings["prompt_n"]
                     for choice in chunk.get("choices") or ():
                         delta = choice.get("delta") or {}
                         piece = delta.get("content")
                         if piece and prefix and not parts and not piece.lstrip().startswith("{"):
-                            piece = (
-                                prefix + piece
-                            )  # a server that does not repeat the prefilled head
+                            # a server that does not repeat the prefilled head
+                            piece = prefix + piece
                         if piece:
                             timer.mark_first()
                             parts.append(piece)
@@ -316,9 +312,8 @@ class OpenAICompatBackend:
     def context_length(self, model=None) -> int | None:
         if self._ctx is False:
             self._ctx = None
-            n = (self._props().get("default_generation_settings") or {}).get(
-                "n_ctx"
-            )  # the context allocated
+            # the context allocated
+            n = (self._props().get("default_generation_settings") or {}).get("n_ctx")
             if isinstance(n, int) and n > 0:
                 self._ctx = n
             if self._ctx is None:

@@ -57,9 +57,8 @@ def load(paths: Paths, user: str, *, renew: bool = False) -> Token:
             raise TatlockError(
                 f"{path} is a folder", hint="move it aside; tatlock keeps its MCP token there"
             )
-        write_private(
-            path, value + "\n"
-        )  # renamed into place: a symlink there is replaced, never followed
+        # renamed into place: a symlink there is replaced, never followed
+        write_private(path, value + "\n")
     except OSError as exc:
         raise TatlockError(
             f"cannot write the MCP token to {path} ({exc.strerror or exc})",

@@ -28,12 +28,12 @@ from tatlock.store.user import Compact, Message
 
 WIRE_LIMIT = 1024 * 1024  # the official client's limit on one server-sent event
 SEND_LIMIT = WIRE_LIMIT - 32 * 1024  # room for the JSON-RPC envelope and the event's framing
-BUDGET = 360_000  # bytes (as sent, once) for the messages and summaries of one response; tools send them twice
+# bytes (as sent, once) for the messages and summaries of one response; tools send them twice
+BUDGET = 360_000
 LISTED_CHARS = 20_000  # characters of one message in a listing
 GLANCE_CHARS = 2_000  # in conversations://recent and in what add_turn echoes back
-READ_CHARS = (
-    200_000  # at most this many characters in one read_message page (fewer when they are costly)
-)
+# at most this many characters in one read_message page (fewer when they are costly)
+READ_CHARS = 200_000
 
 T = TypeVar("T")
 

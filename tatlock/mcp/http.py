@@ -147,9 +147,8 @@ def evict_idle_at_the_cap(manager: Any) -> bool:
             if idle:
                 _, sid, scope = min(idle)
                 log.info("closing session %s, idle longest, to admit a new one", sid[:8])
-                sessions.pop(
-                    sid, None
-                )  # its server task ends on the cancel and terminates the transport
+                # its server task ends on the cancel and terminates the transport
+                sessions.pop(sid, None)
                 owners.pop(sid, None)
                 scope.cancel()
         return admit(requestor)
@@ -175,9 +174,8 @@ class GuardedH11(H11Protocol):
                 for c in self.connections
                 if c is not self and isinstance(c, GuardedH11) and c._waiting_for_head()
             ]
-            if (
-                not waiting
-            ):  # every other connection is being served: this one waits its turn elsewhere
+            # every other connection is being served: this one waits its turn elsewhere
+            if not waiting:
                 log.info("refused a connection: %d are open and busy", len(self.connections) - 1)
                 transport.close()
                 return
@@ -314,15 +312,15 @@ def _check_socket_folder(folder: Path) -> None:
     if st.st_uid not in (os.geteuid(), 0):
         raise UsageError(
             f"the folder {folder} belongs to another user, who could take the socket's place and "
-            "collect your clients' token: put the socket in a folder of yours (--socket "
-            "~/tatlock.sock)"
+            "collect your clients' token: put the socket in a folder of yours "
+            "(--socket ~/tatlock.sock)"
         )
     if stat.S_IMODE(st.st_mode) & 0o022:
         raise UsageError(
             f"other users can write to the folder {folder}, so one could take the socket's place "
             f"while "
-            "tatlock is not running and collect your clients' token: put it in a folder only you "
-            "can "
+            "tatlock is not running and collect your clients' token: put it in a "
+            "folder only you can "
             "write to (--socket ~/tatlock.sock)"
         )
 
@@ -353,7 +351,8 @@ def serve(server: Any, sock: socket.socket, token: Token, user: str) -> None:
     )
     if not evict_idle_at_the_cap(server.session_manager):
         log.warning(
-            "this MCP SDK keeps its sessions differently: at %d sessions new ones are refused (503)",
+            "this MCP SDK keeps its sessions differently: at %d sessions new ones are refused "
+            "(503)",
             MAX_SESSIONS,
         )
     config = uvicorn.Config(

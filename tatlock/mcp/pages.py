@@ -95,7 +95,10 @@ def history(
         kept, _ = fit.newest(reversed(page), _line if fmt == "text" else _json_message, fit.BUDGET)
     shown = page[len(page) - len(kept) :]
     earlier = shown[0].message_number - 1 if shown else 0
-    more = f"the {earlier} earlier messages are not shown: {history_call(conversation_id, earlier + 1)}"
+    more = (
+        f"the {earlier} earlier messages are not shown: "
+        f"{history_call(conversation_id, earlier + 1)}"
+    )
     if fmt == "text":
         return "\n".join([f"({more})"] * bool(earlier) + kept)
     if fmt == "json":

@@ -46,9 +46,8 @@ log = logging.getLogger(__name__)
 LIST_LIMIT = 1000  # conversations in conversations://list (most recent first)
 RECENT = 10  # conversations in conversations://recent, each with its latest RECENT_MESSAGES
 RECENT_MESSAGES = 6
-GET_MESSAGES = (
-    pages.GET_MESSAGES
-)  # latest messages in conversations://get/{id} (fewer when they are long)
+# latest messages in conversations://get/{id} (fewer when they are long)
+GET_MESSAGES = pages.GET_MESSAGES
 MAX_HITS = 50
 
 INSTRUCTIONS = """\
@@ -113,9 +112,8 @@ class Server(MCPServer):
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
         # the SDK's own messages are pydantic's multi-line reports or carry a prefix: one sentence
         # instead
-        log.info(
-            "tool %s(%s)", name, ", ".join(sorted(arguments or {}))
-        )  # names only: the texts are private
+        # names only: the texts are private
+        log.info("tool %s(%s)", name, ", ".join(sorted(arguments or {})))
         try:
             result = await super().call_tool(name, arguments, context)
         except ToolError as exc:
@@ -126,9 +124,8 @@ class Server(MCPServer):
                 raise ToolError(str(cause)) from None
             raise
         dump = getattr(result, "model_dump_json", None)
-        if (
-            dump is not None
-        ):  # the last guard: never send what a client cannot take (see tatlock.mcp.fit)
+        # the last guard: never send what a client cannot take (see tatlock.mcp.fit)
+        if dump is not None:
             size = len(dump(by_alias=True, exclude_none=True).encode("utf-8", "surrogatepass"))
             if size > fit.SEND_LIMIT:
                 log.warning("tool %s: a response of %d bytes was refused", name, size)
@@ -241,7 +238,8 @@ def build(butler: Butler) -> Server:
         "conversations://list",
         name="conversations",
         title="All conversations",
-        description=f"Every conversation (the {LIST_LIMIT} most recently active): id, title, room, "
+        description=f"Every conversation (the {LIST_LIMIT} most recently active): id, "
+        f"title, room, "
         "interface, message count, last activity.",
         mime_type="application/json",
     )
@@ -257,8 +255,10 @@ def build(butler: Butler) -> Server:
         "conversations://recent",
         name="recent",
         title="Recent conversations",
-        description=f"The {RECENT} most recently active conversations, each with its latest "
-        f"{RECENT_MESSAGES} messages and who said them (long ones cut, with a note).",
+        description=f"The {RECENT} most recently active conversations, each with its "
+        f"latest "
+        f"{RECENT_MESSAGES} messages and who said them (long ones cut, "
+        f"with a note).",
         mime_type="application/json",
     )
     @_resource
@@ -278,9 +278,12 @@ def build(butler: Butler) -> Server:
         "conversations://get/{id}",
         name="conversation",
         title="One conversation",
-        description=f"A conversation: metadata, participants, topics, summaries (compacts, archive) "
-        f"and its latest {GET_MESSAGES} messages with attribution (fewer when they are "
-        "long: 'next' names the call for the earlier ones; a long message is cut, with a "
+        description=f"A conversation: metadata, participants, topics, summaries "
+        f"(compacts, archive) "
+        f"and its latest {GET_MESSAGES} messages with attribution (fewer "
+        f"when they are "
+        "long: 'next' names the call for the earlier ones; a long message "
+        "is cut, with a "
         "note naming the read_message call for the rest).",
         mime_type="application/json",
     )
@@ -292,7 +295,8 @@ def build(butler: Butler) -> Server:
         "conversations://search/{query}",
         name="search",
         title="Search conversations",
-        description="Full-text search over messages and summaries (the 10 best hits, with snippets "
+        description="Full-text search over messages and summaries (the 10 best hits, "
+        "with snippets "
         "and message ids).",
         mime_type="application/json",
     )
@@ -344,7 +348,8 @@ def build(butler: Butler) -> Server:
             ),
         ],
     ) -> dict[str, Any]:
-        """The conversation of a room on an interface, created on first use. The same room and interface
+        """The conversation of a room on an interface, created on first use. The same room and
+        interface
         always give the same conversation id."""
         conv, created = rooms.open(roomId, interfaceType)
         return {
@@ -383,7 +388,8 @@ def build(butler: Butler) -> Server:
         userName: UserName = None,
         isBot: IsBot = False,
     ) -> dict[str, Any]:
-        """Store a message attributed to its speaker (the Anchor when userId is the configured anchor id, a guest
+        """Store a message attributed to its speaker (the Anchor when userId is the configured
+        anchor id, a guest
         otherwise, bots marked) and, if given, the butler's response to it. No model is called: use
         ask for
         that."""
@@ -405,7 +411,8 @@ def build(butler: Butler) -> Server:
     )
     @_tool
     def summarize_conversation(conversationId: ConversationId) -> dict[str, Any]:
-        """Compact the conversation now (calls the model): every message not yet in a summary is summarised.
+        """Compact the conversation now (calls the model): every message not yet in a summary is
+        summarised.
         Returns the new summaries; none when everything was summarised already."""
         done = rooms.summarize(conversationId)
         conv = conversations.get(conversationId, limit=0).conversation
@@ -443,7 +450,8 @@ def build(butler: Butler) -> Server:
             ),
         ] = None,
     ) -> str:
-        """A page of a conversation's messages, each with who said it, the latest last: as many as fit in one
+        """A page of a conversation's messages, each with who said it, the latest last: as many as
+        fit in one
         response. A note at the top names the call for the earlier ones; a long message is cut, with
         a note
         naming the read_message call for the rest."""
@@ -460,14 +468,16 @@ def build(butler: Butler) -> Server:
             Field(title="Offset", ge=0, description="The character to start at (0: the beginning)"),
         ] = 0,
     ) -> dict[str, Any]:
-        """A message's text from offset, as much as fits in one response; nextOffset (and next, the call to
+        """A message's text from offset, as much as fits in one response; nextOffset (and next, the
+        call to
         make) says where the rest continues, null at the end."""
         return pages.read_message(butler, messageId, offset)
 
     @server.tool(title="Search the conversations", annotations=read_only)
     @_tool
     def search_conversations(query: Query, limit: Limit = 10) -> dict[str, Any]:
-        """Full-text search over every conversation's messages and summaries, best first, each hit with a
+        """Full-text search over every conversation's messages and summaries, best first, each hit
+        with a
         snippet, its conversation and message id."""
         return {
             "query": query,
@@ -489,7 +499,8 @@ def build(butler: Butler) -> Server:
         until: When = None,
         limit: Limit = 10,
     ) -> dict[str, Any]:
-        """The memory recall the butler's own tools use: messages and summaries matching the words, within the
+        """The memory recall the butler's own tools use: messages and summaries matching the words,
+        within the
         period from since to until."""
         hits = conversations.recall(query, limit=limit, since=since, until=until)
         return {
@@ -530,7 +541,8 @@ def build(butler: Butler) -> Server:
         userName: UserName = None,
         isBot: IsBot = False,
     ) -> dict[str, Any]:
-        """Run a full butler turn (assessment, tools, answer, quality gate, memory) and return the answer with
+        """Run a full butler turn (assessment, tools, answer, quality gate, memory) and return the
+        answer with
         its route and quality verdict. Both the question and the answer are stored."""
         return await _ask(
             butler, ctx, question, conversationId, rooms.author(userId, userName, bot=isBot)

@@ -1,4 +1,5 @@
-"""The whole memory as one file, and back: ``butler.archive.export("json"|"md")``, ``import_(text)``.
+"""The whole memory as one file, and back: ``butler.archive.export("json"|"md")``,
+``import_(text)``.
 
 The JSON export holds everything the memory knows: every conversation with its messages
 (authors, reply links), participants, compacts, archive and topics, the personal variables
@@ -42,9 +43,8 @@ class Archive:
         anchor = self._core.anchor()
         convs = []
         for c in rows["conversations"]:
-            meta = {
-                k: v for k, v in c["metadata"].items() if k != "uid"
-            }  # the uid is said once, below
+            # the uid is said once, below
+            meta = {k: v for k, v in c["metadata"].items() if k != "uid"}
             convs.append(
                 {
                     "uid": c["uid"],

@@ -95,7 +95,8 @@ class _Document:
                 "the file holds only whitespace" if done else "the file is empty", syntax=True
             )
         if kind != "object":
-            js.value() if kind != "array" else js.skip()  # a JSON error first, if it is not JSON at all
+            # a JSON error first, if it is not JSON at all
+            js.value() if kind != "array" else js.skip()
             js.end()
             raise _Foreign(' (it is not a JSON object with "format": "tatlock-memory")')
         single: _Conversation | None = None

@@ -274,7 +274,8 @@ def variable(v: Any, where: str) -> dict[str, Any]:
 
 
 def _fact_fields(v: Any, where: str) -> dict[str, Any]:
-    """What a fact says besides its value (exports before facts had them: the owner's, set by hand)."""
+    """What a fact says besides its value (exports before facts had them: the owner's, set by
+    hand)."""
     out = {
         "about": _field(v, "about", str, where, optional=True, default="owner") or "owner",
         "attribute": _field(v, "attribute", str, where, optional=True),
@@ -308,7 +309,8 @@ def summary(s: Any, where: str) -> dict[str, Any]:
         ),
         "model": _field(s, "model", str, where, optional=True, default="unknown"),
         "created_at": _time(s, "created_at", where),
-        # a briefing prepared ahead: what it covers ({"conversation id": messages}) and who wrote it
+        # a briefing prepared ahead: what it covers ({"conversation id": messages}) and who wrote
+        # it
         "covers": _field(s, "covers", dict, where, optional=True, default={}),
         "how": _field(s, "how", str, where, optional=True, default="model"),
     }

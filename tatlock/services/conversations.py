@@ -63,7 +63,8 @@ class Conversations:
     def messages(
         self, conversation_id: int, *, limit: int = 50, before: int | None = None
     ) -> builtins.list[Message]:
-        """A page of messages, oldest first: the latest ``limit`` before message number ``before``."""
+        """A page of messages, oldest first: the latest ``limit`` before message number
+        ``before``."""
         store = self._store
         conv = store.conversation(_id(conversation_id))
         return store.latest_messages(conv.id, max(0, int(limit)), before=before)

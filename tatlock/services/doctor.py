@@ -50,8 +50,10 @@ class Doctor:
                 Check(
                     "context",
                     None,
-                    f"{core.cfg.effective('context_size')} tokens, compaction every "
-                    f"{core.cfg.effective('compact_interval')} messages",
+                    f"{core.cfg.effective('context_size')} tokens, "
+                    f"compaction every "
+                    f"{core.cfg.effective('compact_interval')} "
+                    f"messages",
                 )
             )
         except ValueError:  # no tier, so no model: reported above
@@ -132,13 +134,15 @@ class Doctor:
                 "`tatlock setup` pulls it"
                 if cfg.backend == "ollama" and exc.kind == "model"
                 else "serve an embedding model there (llama-server --embeddings), or `tatlock "
-                "config set "
+                "config "
+                "set "
                 "embedding_model off`"
             )
             return Check(
                 "embeddings",
                 None,
-                f"{embedder.model} not available ({exc.message}): memory search uses "
+                f"{embedder.model} not available ({exc.message}): "
+                f"memory search uses "
                 f"keywords alone; {fix}",
             )
         return Check(

@@ -64,9 +64,8 @@ def conversation_markdown(d: Detail) -> str:
             if m.metadata.get("cancelled")
             else (" · failed" if m.metadata.get("failed") else "")
         )
-        if m.metadata.get(
-            "superseded"
-        ):  # answered again, or the question edited: it no longer stands
+        # answered again, or the question edited: it no longer stands
+        if m.metadata.get("superseded"):
             mark += f" · superseded ({m.metadata['superseded'].get('how', 'replaced')})"
         lines += [
             f"**{speaker(m)}** · #{m.message_number} · {local(m.timestamp)}{mark}",

@@ -27,7 +27,8 @@ _SPACE = re.compile(r"[ \t\r\n]*")
 
 
 class JsonError(Exception):
-    """The file is not JSON, or not JSON this reader accepts; ``syntax`` when it is not JSON at all."""
+    """The file is not JSON, or not JSON this reader accepts; ``syntax`` when it is not JSON at
+    all."""
 
     def __init__(self, message: str, *, syntax: bool = False):
         super().__init__(message)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -34,9 +33,8 @@ class ModelStatus:
     context: int | None = None  # the model's context window, as the server reports it
     problem: str | None = None  # what is wrong, in one sentence
     hint: str | None = None  # what to do about it
-    kind: str | None = (
-        None  # the BackendError's kind ("unreachable", "auth"...), or "model" when it is missing
-    )
+    # the BackendError's kind ("unreachable", "auth"...), or "model" when it is missing
+    kind: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -158,8 +156,10 @@ class Models:
                 else f"load {name} in the server (models are loaded there, not pulled)"
             )
             return st
-        with contextlib.suppress(BackendError):
+        try:
             st.context = backend.context_length()
+        except BackendError:
+            pass
         return st
 
     def list(self) -> list[str]:

@@ -17,9 +17,8 @@ class Detail:
     compacts: list[Compact]
     participants: list[Participant]
     topics: list[tuple[str, int]]  # (topic, mentions)
-    archive: (
-        dict[str, Any] | None
-    )  # {"up_to_message", "summary", ...} once older compacts were merged
+    # {"up_to_message", "summary", ...} once older compacts were merged
+    archive: dict[str, Any] | None
     briefing: str | None  # the summary of recent conversations it started with
     more_before: bool = False  # older messages exist beyond ``messages``
 
@@ -40,9 +39,8 @@ class Hit:
     snippet: str
     score: float = 0.0
     title: str | None = None
-    why: str = (
-        ""  # why it matched: "has france", "next to #12, which has france", "similar in meaning"...
-    )
+    # why it matched: "has france", "next to #12, which has france", "similar in meaning"...
+    why: str = ""
 
 
 @dataclass

@@ -208,7 +208,9 @@ class Users:
         self._system.user(name)  # NotFound first, before anything changes
         files = self.data_files(name)
         self._system.remove_user(name)
-        try:  # their MCP token goes whatever happens to the data: a user of that name later needs a new one
+        # their MCP token goes whatever happens to the data: a user of that name later needs a new
+        # one
+        try:
             self._paths.mcp_token(name).unlink(missing_ok=True)
         except OSError:
             pass

@@ -90,7 +90,8 @@ def dump(store: UserStore) -> dict[str, Any]:
         links: dict[tuple[int, int], list[int]] = {}
         for r in conn.execute(
             "SELECT m.conversation_id, tm.topic_id, tm.message_id FROM topic_messages tm"
-            " JOIN conversation_messages m ON m.message_id = tm.message_id ORDER BY tm.message_id"
+            " JOIN conversation_messages m ON m.message_id = tm.message_id ORDER BY "
+            "tm.message_id"
         ):
             links.setdefault((r[0], r[1]), []).append(r[2])
         for r in conn.execute(

@@ -154,12 +154,16 @@ def claim_is_live(row: Any, now: dt.datetime | None = None) -> bool:
 def _claim(
     conn: sqlite3.Connection, conversation_id: int, owner: str, first: int, last: int, ttl: float
 ) -> str | None:
-    """Take the conversation's claim for ``[first, last]``; None, or why not (inside a transaction)."""
+    """Take the conversation's claim for ``[first, last]``; None, or why not (inside a
+    transaction)."""
     row = conn.execute(
         "SELECT * FROM compaction_claims WHERE conversation_id = ?", (conversation_id,)
     ).fetchone()
     if row is not None and row["owner"] != owner and claim_is_live(row):
-        return f"messages {row['from_message']}-{row['up_to_message']} are being summarised by {row['owner']}"
+        return (
+            f"messages {row['from_message']}-{row['up_to_message']} are being summarised by "
+            f"{row['owner']}"
+        )
     now = utcnow()
     conn.execute(
         "INSERT OR REPLACE INTO compaction_claims"

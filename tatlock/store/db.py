@@ -28,7 +28,10 @@ from importlib import resources
 from pathlib import Path
 
 BUSY_TIMEOUT_MS = 10_000
-CORRUPT_FIX = "restore it from a backup or an export of your memory, or move it aside and tatlock starts a new one"
+CORRUPT_FIX = (
+    "restore it from a backup or an export of your memory, or move it aside and tatlock starts a "
+    "new one"
+)
 # system.db holds the persona, users and tool settings; conversations are in users/ and are kept
 SYSTEM_DB_FIX = (
     "restore it from a backup, or move it aside and tatlock starts a new one "
@@ -194,9 +197,8 @@ def connect(path: Path | str, *, readonly: bool = False) -> sqlite3.Connection:
         if not readonly:
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA synchronous = NORMAL")
-        conn.execute(
-            "SELECT count(*) FROM sqlite_master"
-        ).fetchone()  # reads the schema: a damaged one fails here
+        # reads the schema: a damaged one fails here
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
     except sqlite3.OperationalError as exc:
         conn.close()
         if disk_full(path):  # SQLite cannot make its -wal/-shm files: it says "disk I/O error"
@@ -206,9 +208,8 @@ def connect(path: Path | str, *, readonly: bool = False) -> sqlite3.Connection:
                 f"the database {path} cannot be written ({exc})", hint=WRITABLE
             ) from None
         raise StoreError(f"cannot open the database {path}: {exc}") from None
-    except (
-        sqlite3.DatabaseError
-    ) as exc:  # "file is not a database", "database disk image is malformed"
+    # "file is not a database", "database disk image is malformed"
+    except sqlite3.DatabaseError as exc:
         conn.close()
         raise corrupt_error(path, exc) from None
     return conn

@@ -66,7 +66,8 @@ class Kept:
 
 @contextmanager
 def _joined(conn: sqlite3.Connection) -> Iterator[None]:
-    """A transaction of its own, or the caller's when one is open (a turn keeps several facts at once)."""
+    """A transaction of its own, or the caller's when one is open (a turn keeps several facts at
+    once)."""
     if conn.in_transaction:
         yield
         return

@@ -35,9 +35,8 @@ from tatlock.store.user import UserStore
 __all__ = ["IMPORTING", "plan", "write"]
 
 HOLD = 0.3  # seconds one import transaction may hold the write lock
-PAUSE = (
-    0.12  # then the lock is left free this long: SQLite's busy handler retries every 100 ms at most
-)
+# then the lock is left free this long: SQLite's busy handler retries every 100 ms at most
+PAUSE = 0.12
 IMPORTING = "import"  # the interface of a conversation still being imported
 BATCH = 250  # messages read from the staging database at a time
 
@@ -228,9 +227,8 @@ def _conversation(
         cid = int(cur.lastrowid or 0)
     else:
         cid = ours
-    staging.set_plan(
-        idx, cid, first, hidden
-    )  # our id, for the summaries that name this conversation
+    # our id, for the summaries that name this conversation
+    staging.set_plan(idx, cid, first, hidden)
     number, checked = first, False
     while number <= count:
         if w.open() or not checked:  # a new transaction: has a turn written here meanwhile?
@@ -371,7 +369,8 @@ class _Compacts:
         conn = self.conn
         if self.covered is None:
             self.covered = conn.execute(
-                "SELECT coalesce(max(up_to_message), 0) FROM conversation_compacts"
+                "SELECT coalesce(max(up_to_message), 0) FROM "
+                "conversation_compacts"
                 " WHERE conversation_id = ?",
                 (self.cid,),
             ).fetchone()[0]
@@ -436,9 +435,8 @@ def _topic(
         (cid, tid, t["mentions"], first, last),
     )
     for mid in t["messages"]:
-        ours = (
-            staging.ours(mid, conv=idx) if db.fits(mid) else None
-        )  # a message of this conversation
+        # a message of this conversation
+        ours = staging.ours(mid, conv=idx) if db.fits(mid) else None
         if ours is not None:
             conn.execute(
                 "INSERT OR IGNORE INTO topic_messages (topic_id, message_id) VALUES (?, ?)",
@@ -509,7 +507,8 @@ def _summary(conn: sqlite3.Connection, s: dict[str, Any], staging: Staging) -> i
         else None
     )
     if conn.execute(
-        "SELECT 1 FROM cross_conversation_summaries WHERE conversation_id IS ? AND created_at = ?"
+        "SELECT 1 FROM cross_conversation_summaries WHERE conversation_id IS ? AND created_at = "
+        "?"
         " AND summary = ?",
         (cid, s["created_at"], s["summary"]),
     ).fetchone():

@@ -17,7 +17,8 @@ __all__ = ["add_exchange", "room_conversation"]
 
 
 def room_conversation(store: UserStore, room_id: str, interface: str) -> tuple[Conversation, bool]:
-    """The room's latest conversation on ``interface``, or a new one: ``(conversation, created)``."""
+    """The room's latest conversation on ``interface``, or a new one: ``(conversation,
+    created)``."""
     with db.transaction(store.conn):
         latest = store.latest_conversation(interface, room_id)
         if latest is not None:

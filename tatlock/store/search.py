@@ -84,7 +84,8 @@ _MSG_COLS = "m.message_id, m.conversation_id, m.message_number, m.author_name, m
 
 # a topic names a conversation (conversation_topics) or single messages (topic_messages)
 _TOPIC_CONVERSATIONS = (
-    "SELECT ct.conversation_id FROM conversation_topics ct JOIN topics t ON t.id = ct.topic_id"
+    "SELECT ct.conversation_id FROM conversation_topics ct JOIN topics t ON t.id = "
+    "ct.topic_id"
     " WHERE t.name = ? COLLATE NOCASE"
 )
 
@@ -117,7 +118,8 @@ def message_filter(
         parts.append(
             "(m.message_id IN (SELECT tm.message_id FROM topic_messages tm JOIN topics t ON t.id = "
             "tm.topic_id"
-            f" WHERE t.name = ? COLLATE NOCASE) OR m.conversation_id IN ({_TOPIC_CONVERSATIONS}))"
+            f" WHERE t.name = ? COLLATE NOCASE) OR m.conversation_id IN "
+            f"({_TOPIC_CONVERSATIONS}))"
         )
         args += [topic_name(topic)] * 2
     return Filter(" AND ".join(parts), tuple(args))
@@ -179,7 +181,8 @@ def word_scores(
         + (" JOIN conversation_messages m ON m.message_id = f.rowid" if flt else "")
         + " WHERE messages_fts MATCH ?"
         + (" AND " + flt.sql if flt else "")
-        + " ORDER BY s DESC LIMIT ?"
+        + " ORDER BY s DESC "
+        "LIMIT ?"
     )
     return _tuples(store, sql, (content_weight, extra_weight, match, *flt.args, limit))
 
@@ -264,7 +267,8 @@ def compact_scores(store: UserStore, match: str, flt: Filter) -> list[tuple[int,
     """``(compact id, -bm25())`` of every compact matching ``match`` within ``flt``."""
     return _tuples(
         store,
-        "SELECT c.id, -bm25(compacts_fts) FROM compacts_fts f JOIN conversation_compacts c"
+        "SELECT c.id, -bm25(compacts_fts) FROM compacts_fts f JOIN "
+        "conversation_compacts c"
         " ON c.id = f.rowid WHERE compacts_fts MATCH ?" + (" AND " + flt.sql if flt else ""),
         (match, *flt.args),
     )

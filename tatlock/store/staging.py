@@ -146,10 +146,12 @@ class Staging:
             raise _scratch_error(exc) from None
 
     def compact_beyond(self, conv: int, messages: int) -> tuple[int, int, int] | None:
-        """The first compact of ``conv`` that covers messages it does not have: (pos, from, up to)."""
+        """The first compact of ``conv`` that covers messages it does not have: (pos, from, up
+        to)."""
         row = self.conn.execute(
             "SELECT pos, from_message, up_to FROM compacts WHERE conv = ? AND"
-            " (from_message < 1 OR up_to > ? OR up_to < from_message) ORDER BY pos LIMIT 1",
+            " (from_message < 1 OR up_to > ? OR up_to < from_message) ORDER BY "
+            "pos LIMIT 1",
             (conv, messages),
         ).fetchone()
         return (row[0], row[1], row[2]) if row else None
@@ -163,7 +165,8 @@ class Staging:
         last = -1
         while True:
             row = self.conn.execute(
-                "SELECT idx, head, messages, ours, first, hidden FROM convs WHERE idx > ?"
+                "SELECT idx, head, messages, ours, first, hidden FROM convs WHERE idx > "
+                "?"
                 " ORDER BY idx LIMIT 1",
                 (last,),
             ).fetchone()
@@ -226,7 +229,8 @@ class Staging:
     def unlinked(self) -> Iterator[tuple[int, int]]:
         """(our message, the file's message it replies to) for every message marked unlinked."""
         return self._pages(
-            "SELECT file_id, ours, reply_to FROM msgs WHERE unlinked = 1 AND file_id > ?"
+            "SELECT file_id, ours, reply_to FROM msgs WHERE unlinked = 1 AND file_id > "
+            "?"
             " ORDER BY file_id LIMIT 200",
             (),
             lambda r: (r[1], r[2]),
@@ -237,8 +241,10 @@ class Staging:
         last = (-(2**63), -1)
         while True:
             rows = self.conn.execute(
-                "SELECT from_message, pos, body FROM compacts WHERE conv = ? AND"
-                " (from_message, pos) > (?, ?) ORDER BY from_message, pos LIMIT 100",
+                "SELECT from_message, pos, body FROM compacts WHERE conv = ? "
+                "AND"
+                " (from_message, pos) > (?, ?) ORDER BY from_message, pos "
+                "LIMIT 100",
                 (conv, *last),
             ).fetchall()
             if not rows:

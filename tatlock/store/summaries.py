@@ -103,7 +103,8 @@ def add_cross_summary(
             conn.execute(
                 "DELETE FROM cross_conversation_summaries WHERE conversation_id IS NULL AND id NOT "
                 "IN"
-                " (SELECT id FROM cross_conversation_summaries WHERE conversation_id IS NULL"
+                " (SELECT id FROM cross_conversation_summaries WHERE conversation_id IS "
+                "NULL"
                 "  ORDER BY id DESC LIMIT ?)",
                 (KEEP_PREPARED,),
             )
@@ -113,7 +114,8 @@ def add_cross_summary(
 def latest_prepared(store: UserStore) -> dict[str, Any] | None:
     """The newest prepared briefing (summary, covers, how, created_at...), if any."""
     row = store.conn.execute(
-        "SELECT * FROM cross_conversation_summaries WHERE conversation_id IS NULL"
+        "SELECT * FROM cross_conversation_summaries WHERE conversation_id IS "
+        "NULL"
         " ORDER BY id DESC LIMIT 1"
     ).fetchone()
     if row is None:
@@ -129,14 +131,16 @@ def adopt_prepared(store: UserStore, conversation_id: int) -> str | None:
     newest prepared one made its own (in one transaction); None when none is prepared."""
     with db.transaction(store.conn) as conn:
         row = conn.execute(
-            "SELECT summary FROM cross_conversation_summaries WHERE conversation_id = ?"
+            "SELECT summary FROM cross_conversation_summaries WHERE conversation_id = "
+            "?"
             " ORDER BY id DESC LIMIT 1",
             (conversation_id,),
         ).fetchone()
         if row is not None:
             return str(row[0])
         row = conn.execute(
-            "SELECT * FROM cross_conversation_summaries WHERE conversation_id IS NULL"
+            "SELECT * FROM cross_conversation_summaries WHERE conversation_id IS "
+            "NULL"
             " ORDER BY id DESC LIMIT 1"
         ).fetchone()
         if row is None:

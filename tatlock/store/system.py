@@ -116,7 +116,8 @@ class SystemStore:
             tuple(r)
             for r in self.conn.execute(
                 "SELECT name, type, description, required FROM tool_parameters WHERE tool_key = ? "
-                "ORDER BY position",
+                "ORDER "
+                "BY position",
                 (spec.key,),
             )
         ]
@@ -407,7 +408,8 @@ class SystemStore:
             r[0]
             for r in self.conn.execute(
                 "SELECT r.name FROM roles r JOIN user_roles ur ON ur.role_id = r.id WHERE "
-                "ur.user_id = ? ORDER BY r.name",
+                "ur.user_id = "
+                "? ORDER BY r.name",
                 (row["id"],),
             )
         )

@@ -397,7 +397,8 @@ class UserStore:
         source_message_id: int | None = None,
         **fact: Any,
     ) -> Kept:
-        """Keep ``value`` for ``key``; the value it replaces is kept as history (see store/facts.py)."""
+        """Keep ``value`` for ``key``; the value it replaces is kept as history (see
+        store/facts.py)."""
         origin = fact.pop("origin", None) or ("tool" if source_message_id is not None else "hand")
         return facts.keep(
             self.conn,

@@ -126,14 +126,12 @@ class Variable:
     updated_at: str
     author_id: str | None  # who stated it
     source_message_id: int | None  # where (None: set by hand)
-    about: str = (
-        "owner"  # whom it is about: "owner", "owner's sister", "Tom" (a guest), "Tom's dog"
-    )
+    # whom it is about: "owner", "owner's sister", "Tom" (a guest), "Tom's dog"
+    about: str = "owner"
     attribute: str | None = None  # what, in words ("name", "allergy")
     author_name: str | None = None
-    origin: str = (
-        "hand"  # hand (var set, the API) | tool (the model called set_personal_variable) | heard
-    )
+    # hand (var set, the API) | tool (the model called set_personal_variable) | heard
+    origin: str = "hand"
     statement: str | None = None  # the words it was read from (origin "heard")
 
 
@@ -155,6 +153,5 @@ class Forgotten:
     conversation: Conversation
     variables: list[str]
     cross_summaries: int
-    restored: list[str] = field(
-        default_factory=list
-    )  # facts it had corrected: their earlier value is back
+    # facts it had corrected: their earlier value is back
+    restored: list[str] = field(default_factory=list)

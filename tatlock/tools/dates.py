@@ -85,7 +85,10 @@ _NUMBERS = {
     "eleven": 11,
     "twelve": 12,
 }
-_NUM = r"(\d+|a couple of|a couple|couple of|an|a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+_NUM = (
+    r"(\d+|a couple of|a couple|couple "
+    r"of|an|a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+)
 _UNIT = r"(hour|day|week|month|year)s?"
 _MONTH_RE = "|".join(sorted(_MONTHS, key=len, reverse=True))
 _WEEKDAY_RE = "|".join(sorted(_WEEKDAYS, key=len, reverse=True))

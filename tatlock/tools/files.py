@@ -122,16 +122,14 @@ def analyze_file(*, ctx: ToolContext, path: str, question: str = "") -> dict[str
         os.close(fd)
         if stat.S_ISDIR(st.st_mode):
             return {"error": f"{shown} is a folder, not a file."}
-        return {
-            "error": f"{shown} is not a regular file."
-        }  # a FIFO or device would block or never end
-    if (st.st_dev, st.st_ino) in bounds.own_files(
-        _private(ctx)
-    ):  # a hard link to a log, a database...
+        # a FIFO or device would block or never end
+        return {"error": f"{shown} is not a regular file."}
+    # a hard link to a log, a database...
+    if (st.st_dev, st.st_ino) in bounds.own_files(_private(ctx)):
         os.close(fd)
         return {
-            "error": f"{shown} is one of tatlock's own files (another name for it); tatlock never "
-            f"reads those."
+            "error": f"{shown} is one of tatlock's own files (another name for it); tatlock "
+            f"never reads those."
         }
     with os.fdopen(fd, "rb") as fh:
         try:
@@ -175,8 +173,8 @@ def _describe(
 
     if _decode(head, partial=True) is None:
         return {
-            "error": f"{shown} is a binary file; only text files and images (PNG, JPEG, GIF, WebP) "
-            f"can be read."
+            "error": f"{shown} is a binary file; only text files and images (PNG, JPEG, GIF, "
+            f"WebP) can be read."
         }
     if st.st_size > MAX_TEXT_BYTES or len(data) > MAX_TEXT_BYTES:
         return {
@@ -186,8 +184,8 @@ def _describe(
     decoded = _decode(data)
     if decoded is None:
         return {
-            "error": f"{shown} is a binary file; only text files and images (PNG, JPEG, GIF, WebP) "
-            f"can be read."
+            "error": f"{shown} is a binary file; only text files and images (PNG, JPEG, GIF, "
+            f"WebP) can be read."
         }
     text, encoding = decoded
 

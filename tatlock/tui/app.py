@@ -59,9 +59,8 @@ PANES_FROM = 120  # columns from which the side panes show without asking
 SIDEBAR_FROM = 140
 ROOM = "tui"
 AFTER_TURN = 0.25  # seconds after a turn ends before the sidebar and panes reload
-LIVE_EVERY = (
-    1.0  # seconds between looks for what others wrote (another process, MCP, a turn's thread)
-)
+# seconds between looks for what others wrote (another process, MCP, a turn's thread)
+LIVE_EVERY = 1.0
 
 
 class TatlockApp(ConversationActions, ServerActions):
@@ -103,9 +102,8 @@ class TatlockApp(ConversationActions, ServerActions):
         self.status: ModelStatus | None = None
         self.panes_forced: bool | None = None
         self.sidebar_forced: bool | None = None
-        self.sidebar_before_search: tuple[bool | None] | None = (
-            None  # Ctrl+F showed the list: as it was
-        )
+        # Ctrl+F showed the list: as it was
+        self.sidebar_before_search: tuple[bool | None] | None = None
         self.saved_theme = self.cfg.theme
         self.failure: BaseException | None = None  # why the butler could not be opened
         self.seen_version: int | None = None  # the memory's data version the list was last read at
@@ -172,9 +170,8 @@ class TatlockApp(ConversationActions, ServerActions):
             # the memory's version before the list is first read: whatever another process writes
             # from here on is a change the live list sees (a first look later could take it as the
             # start)
-            with contextlib.suppress(
-                TatlockError
-            ):  # unreadable now: the first look takes its place
+            # unreadable now: the first look takes its place
+            with contextlib.suppress(TatlockError):
                 self.seen_version = await self.jobs.run(self.butler.conversations.version)
             cid = None
             if not self.start_new:
@@ -218,7 +215,8 @@ class TatlockApp(ConversationActions, ServerActions):
                     if shown:
                         await self.chat.catch_up(shown[0].message_count)
                 except NoMatches:
-                    return  # another screen is shown, or the app is closing: the next look catches up
+                    # another screen is shown, or the app is closing: the next look catches up
+                    return
             self.seen_version = version
 
     def on_unmount(self) -> None:
@@ -317,9 +315,8 @@ class TatlockApp(ConversationActions, ServerActions):
         self.pane("debug").add(ev)
         if isinstance(ev, ConversationReady):
             self.sidebar.set_current(ev.conversation_id)
-        elif isinstance(
-            ev, MessageStored
-        ):  # a new conversation appears with its first message, counts go up
+        # a new conversation appears with its first message, counts go up
+        elif isinstance(ev, MessageStored):
             self.run_worker(self.sidebar.reload(), group="sidebar")
         elif isinstance(ev, (TurnFinished, TurnCancelled, ErrorEvent)):
             # the sidebar and the panes catch up a moment later: their queries and layout would
@@ -408,7 +405,8 @@ class TatlockApp(ConversationActions, ServerActions):
                 yield cmd
 
     async def slash(self, text: str) -> None:
-        """/new, /compact, /export [md|json] [FILE], /as [NAME], /retry, /edit, /model [NAME], /help, /quit."""
+        """/new, /compact, /export [md|json] [FILE], /as [NAME], /retry, /edit, /model [NAME],
+        /help, /quit."""
         try:
             words = shlex.split(text[1:])
         except ValueError:
@@ -440,7 +438,8 @@ class TatlockApp(ConversationActions, ServerActions):
             await self.action_quit()
         else:
             self.notify(
-                f"Unknown command /{one_line(name, 30)}: see /help (start with // to send a slash).",
+                f"Unknown command /{one_line(name, 30)}: see /help (start with // to send a "
+                f"slash).",
                 severity="warning",
             )
 

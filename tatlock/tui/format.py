@@ -185,7 +185,10 @@ def event_line(ev: Event) -> str | None:
         return " · ".join(bits)
     if isinstance(ev, ModelCall):
         tok = tokens(ev.prompt_tokens, ev.eval_tokens)
-        return f"» model call: {ev.phase} · {one_line(ev.model, 30)} · {seconds(ev.ms)}{' · ' + tok if tok else ''}"
+        return (
+            f"» model call: {ev.phase} · {one_line(ev.model, 30)} · "
+            f"{seconds(ev.ms)}{' · ' + tok if tok else ''}"
+        )
     if isinstance(ev, Decision):
         extra = f" · tools {', '.join(ev.tools)}" if ev.tools else ""
         extra += f" · guard {ev.guard}" if ev.guard else ""

@@ -38,7 +38,10 @@ if TYPE_CHECKING:  # pragma: no cover
     from tatlock.store.user import Author, Message
     from tatlock.turn import Turn
 
-EMPTY = "A new conversation. Write below; Enter sends, Shift+Enter (or Ctrl+J) starts a new line, /help lists commands."
+EMPTY = (
+    "A new conversation. Write below; Enter sends, Shift+Enter (or Ctrl+J) starts a new line, /help "
+    "lists commands."
+)
 MAX_FOUND = 500  # messages loaded to reach a search hit far back
 
 
@@ -55,9 +58,8 @@ class ChatPanel(Vertical):
         self._draft = ""  # what the composer held before an edit began
         self.model: str | None = None  # the model chosen for this conversation (None: the default)
         self.last_answer = ""
-        self.last_event_at = (
-            0.0  # monotonic time the last answer token arrived (the bench reads it)
-        )
+        # monotonic time the last answer token arrived (the bench reads it)
+        self.last_event_at = 0.0
         self.rendered_at = 0.0  # and when its final render was done
 
     @property
@@ -243,9 +245,8 @@ class ChatPanel(Vertical):
         return self.busy
 
     async def send(self, text: str) -> None:
-        await (
-            self.tapp.ready.wait()
-        )  # typing starts with the first frame, sending once the butler is open
+        # typing starts with the first frame, sending once the butler is open
+        await self.tapp.ready.wait()
         if self.refuse_while_busy():
             self.composer.load_text(text)
             return
@@ -409,9 +410,8 @@ class ChatPanel(Vertical):
             elif isinstance(ev, MessageStored):
                 if ev.role == "user" and user_view is not None:
                     user_view.set_number(ev.message_number)
-                    if (
-                        how == "edited"
-                    ):  # the edited question replaces the old one and its answers now
+                    # the edited question replaces the old one and its answers now
+                    if how == "edited":
                         await self.show_marks()
                 elif ev.role == "assistant":
                     reply.number = ev.message_number
