@@ -77,9 +77,10 @@ def main(argv: list[str] | None = None) -> int:
             out.write(
                 json.dumps(
                     {
-                        "header": f"{args.name}: real answers of {args.model} through tatlock's "
-                        f"pipeline "
-                        f"(scripts/collect_gate.py), {time.strftime('%Y-%m-%d')}; graded by hand "
+                        "header": f"{args.name}: real answers of {args.model} through "
+                        f"tatlock's pipeline "
+                        f"(scripts/collect_gate.py), "
+                        f"{time.strftime('%Y-%m-%d')}; graded by hand "
                         "as a user would."
                     }
                 )

@@ -91,7 +91,8 @@ def _fake_model(answer: str):
     summary = (
         "TOPICS DISCUSSED:\n- the day\nFACTUAL TIMELINE:\n- (a summary of the fake model, holding "
         "no fact)\n"
-        "KEY FACTS ESTABLISHED:\n- none\nUNRESOLVED ITEMS:\n- none\nTECHNICAL DETAILS:\n- none"
+        "KEY FACTS ESTABLISHED:\n- none\nUNRESOLVED ITEMS:\n- none\nTECHNICAL DETAILS:\n- "
+        "none"
     )
 
     def handler(body: dict[str, Any]) -> Any:
@@ -112,7 +113,10 @@ def _fake_model(answer: str):
         if phase == "summary":
             return summary
         if phase == "cross_summary":
-            return "Recent Highlights\n- (the fake model's briefing holds no fact)\nPatterns Across Sessions\n- none"
+            return (
+                "Recent Highlights\n- (the fake model's briefing holds no fact)\nPatterns Across "
+                "Sessions\n- none"
+            )
         if phase == "select_tools":
             return "No tool is needed."
         return answer
@@ -187,9 +191,8 @@ def captured(fact: dict[str, Any], lines: list[str], owner: str) -> bool:
     relations = {w.lower() for w in re.findall(r"'s ([a-z]+)", about)}
     what = fact["what"].lower()
     relation = what.split("'s ")[0] if "'s " in what else ""
-    subjects: dict[
-        str, list[tuple[str, str]]
-    ] = {}  # "hannah's dog" -> [("hannah's dog's name", "Biscuit"), ...]
+    # "hannah's dog" -> [("hannah's dog's name", "Biscuit"), ...]
+    subjects: dict[str, list[tuple[str, str]]] = {}
     for line in lines:
         subject, _, value = line.partition(":")
         subj = re.sub(r"\s*\([^)]*\)", "", subject.lower()).strip()

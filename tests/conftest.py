@@ -4,8 +4,8 @@ and the fake Ollama server over real loopback HTTP."""
 from __future__ import annotations
 
 import io
-import socket
 import os
+import socket
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -25,7 +25,8 @@ def home(tmp_path, monkeypatch):
         if key.startswith(_SCRUB):
             monkeypatch.delenv(key)
     h = tmp_path / "home"
-    h.mkdir(mode=0o700)  # as tatlock makes its own folders (a looser one is tightened with a notice)
+    # as tatlock makes its own folders (a looser one is tightened with a notice)
+    h.mkdir(mode=0o700)
     monkeypatch.setenv("TATLOCK_HOME", str(h))
     monkeypatch.setenv("TATLOCK_USER", "tester")
     monkeypatch.setenv("TATLOCK_TIER", "low")  # deterministic defaults whatever the machine
@@ -98,11 +99,18 @@ def tatlock_proc(home):
     """Run the installed `tatlock` console script as a real process."""
     exe = Path(sys.executable).parent / "tatlock"
 
-    def run(*args: str, stdin: str | None = None, env: dict[str, str] | None = None,
-            timeout: float = 60) -> Result:
+    def run(
+        *args: str, stdin: str | None = None, env: dict[str, str] | None = None, timeout: float = 60
+    ) -> Result:
         full_env = {**os.environ, **(env or {})}
-        p = subprocess.run([str(exe), *args], input=stdin if stdin is not None else "",
-                           capture_output=True, text=True, env=full_env, timeout=timeout)
+        p = subprocess.run(
+            [str(exe), *args],
+            input=stdin if stdin is not None else "",
+            capture_output=True,
+            text=True,
+            env=full_env,
+            timeout=timeout,
+        )
         return Result(p.returncode, p.stdout, p.stderr)
 
     return run
@@ -166,5 +174,3 @@ def weather_env(fake_server, monkeypatch):
     monkeypatch.setenv("TATLOCK_GEOCODING_URL", fake_server.url)
     monkeypatch.setenv("TATLOCK_OPEN_METEO_URL", fake_server.url + "/")
     return fake_server
-
-

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import signal
@@ -10,11 +11,13 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-import functools
+
 from support import replies
 
-LONG = ("Paris is the capital of France, sir, and has been for a good many centuries, "
-        "through kings, emperors, republics and a great deal of pastry.")
+LONG = (
+    "Paris is the capital of France, sir, and has been for a good many centuries, "
+    "through kings, emperors, republics and a great deal of pastry."
+)
 
 
 direct = functools.partial(replies.direct, topics=())
@@ -27,7 +30,9 @@ def exe() -> str:
 def rows(home):
     conn = sqlite3.connect(home / "users" / "tester_longterm.db")
     try:
-        return conn.execute("SELECT role, content, metadata FROM conversation_messages ORDER BY message_id").fetchall()
+        return conn.execute(
+            "SELECT role, content, metadata FROM conversation_messages ORDER BY message_id"
+        ).fetchall()
     finally:
         conn.close()
 
@@ -45,8 +50,14 @@ def wait_streaming(fake, requests: int = 1, after: float = 2.2) -> None:
 def test_ctrl_c_in_ask_cancels_and_keeps_the_partial_answer(served, home):
     served.token_delay = 0.25
     served.queue(direct(LONG))
-    p = subprocess.Popen([exe(), "ask", "Tell me about Paris"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         stdin=subprocess.DEVNULL, text=True, env=os.environ.copy())
+    p = subprocess.Popen(
+        [exe(), "ask", "Tell me about Paris"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        text=True,
+        env=os.environ.copy(),
+    )
     wait_streaming(served)
     t0 = time.monotonic()
     p.send_signal(signal.SIGINT)
@@ -64,8 +75,14 @@ def test_ctrl_c_in_ask_cancels_and_keeps_the_partial_answer(served, home):
 def test_ctrl_c_in_chat_cancels_the_turn_and_the_chat_goes_on(served, home):
     served.token_delay = 0.25
     served.queue(direct(LONG), direct("Quite so, sir."))
-    p = subprocess.Popen([exe(), "chat"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         text=True, env=os.environ.copy())
+    p = subprocess.Popen(
+        [exe(), "chat"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=os.environ.copy(),
+    )
     p.stdin.write("Tell me about Paris\n")
     p.stdin.flush()
     wait_streaming(served)
@@ -84,8 +101,14 @@ def test_ctrl_c_in_chat_cancels_the_turn_and_the_chat_goes_on(served, home):
 def test_second_ctrl_c_in_chat_leaves(served, home):
     served.token_delay = 0.25
     served.queue(direct(LONG))
-    p = subprocess.Popen([exe(), "chat"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         text=True, env=os.environ.copy())
+    p = subprocess.Popen(
+        [exe(), "chat"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=os.environ.copy(),
+    )
     p.stdin.write("Tell me about Paris\n")
     p.stdin.flush()  # stdin stays open: after the cancel, chat waits at its prompt
     wait_streaming(served)
@@ -93,6 +116,6 @@ def test_second_ctrl_c_in_chat_leaves(served, home):
     time.sleep(1.0)
     assert p.poll() is None  # the first Ctrl-C only cancelled the turn
     p.send_signal(signal.SIGINT)
-    out, err = p.communicate(timeout=10)
+    _out, err = p.communicate(timeout=10)
     assert p.returncode == 0 and "Traceback" not in err
     assert "(cancelled" in err and len(served.chat_requests) == 1

@@ -21,16 +21,25 @@ import pytest
 from support.replies import direct, phase_of, tool_call, tools_needed
 
 EXE = str(Path(sys.executable).parent / "tatlock")
-LONG = ("Paris is the capital of France, sir, and has been for a good many centuries, "
-        "through kings, emperors, republics and a great deal of pastry.")
-SIGNALS = [pytest.param(signal.SIGTERM, 143, id="SIGTERM"), pytest.param(signal.SIGHUP, 129, id="SIGHUP")]
+LONG = (
+    "Paris is the capital of France, sir, and has been for a good many centuries, "
+    "through kings, emperors, republics and a great deal of pastry."
+)
+SIGNALS = [
+    pytest.param(signal.SIGTERM, 143, id="SIGTERM"),
+    pytest.param(signal.SIGHUP, 129, id="SIGHUP"),
+]
 
 
 def rows(home: Path, user: str = "tester") -> list[tuple[str, str, dict]]:
     conn = sqlite3.connect(home / "users" / f"{user}_longterm.db")
     try:
-        return [(r, c, json.loads(m)) for r, c, m in
-                conn.execute("SELECT role, content, metadata FROM conversation_messages ORDER BY message_id")]
+        return [
+            (r, c, json.loads(m))
+            for r, c, m in conn.execute(
+                "SELECT role, content, metadata FROM conversation_messages ORDER BY message_id"
+            )
+        ]
     finally:
         conn.close()
 
@@ -65,11 +74,18 @@ def assert_partial_stored(home: Path, question: str, user: str = "tester") -> st
 
 
 @pytest.mark.parametrize("sig, code", SIGNALS)
-def test_a_signal_to_ask_mid_answer_keeps_the_partial_and_exits_with_its_code(served, home, sig, code):
+def test_a_signal_to_ask_mid_answer_keeps_the_partial_and_exits_with_its_code(
+    served, home, sig, code
+):
     served.token_delay = 0.25
     served.queue(direct(LONG))
-    p = subprocess.Popen([EXE, "ask", "Tell me about Paris"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         stdin=subprocess.DEVNULL, text=True)
+    p = subprocess.Popen(
+        [EXE, "ask", "Tell me about Paris"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        text=True,
+    )
     streaming(served)
     t0 = time.monotonic()
     p.send_signal(sig)
@@ -77,7 +93,10 @@ def test_a_signal_to_ask_mid_answer_keeps_the_partial_and_exits_with_its_code(se
     assert time.monotonic() - t0 < 3
     assert p.returncode == code, err
     line = one_line(err)
-    assert line.startswith(f"tatlock: stopped by {signal.Signals(sig).name}") and "marked cancelled" in line
+    assert (
+        line.startswith(f"tatlock: stopped by {signal.Signals(sig).name}")
+        and "marked cancelled" in line
+    )
     partial = assert_partial_stored(home, "Tell me about Paris")
     assert out.strip() == partial
     assert served.wait_hangup(2.0)  # the model's stream was closed: the server stops generating
@@ -86,12 +105,17 @@ def test_a_signal_to_ask_mid_answer_keeps_the_partial_and_exits_with_its_code(se
 def test_a_second_sigterm_while_cancelling_still_stores_the_partial_with_one_line(served, home):
     served.token_delay = 0.25
     served.queue(direct(LONG))
-    p = subprocess.Popen([EXE, "ask", "Tell me about Paris"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         stdin=subprocess.DEVNULL, text=True)
+    p = subprocess.Popen(
+        [EXE, "ask", "Tell me about Paris"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        text=True,
+    )
     streaming(served)
     p.send_signal(signal.SIGTERM)
     p.send_signal(signal.SIGTERM)
-    out, err = p.communicate(timeout=10)
+    _out, err = p.communicate(timeout=10)
     assert p.returncode == 143
     assert one_line(err).startswith("tatlock: stopped by SIGTERM")
     assert_partial_stored(home, "Tell me about Paris")
@@ -127,9 +151,12 @@ def _sigterm_to_self_once_streaming(served, sent: list[float]) -> threading.Thre
     return t
 
 
-@pytest.mark.parametrize("command", [("ask", "Tell me about Paris"), ("chat",)], ids=["ask", "chat"])
-def test_a_second_signal_before_the_turn_is_cancelled_still_ends_it_at_once(cli, served, home, monkeypatch,
-                                                                            command):
+@pytest.mark.parametrize(
+    "command", [("ask", "Tell me about Paris"), ("chat",)], ids=["ask", "chat"]
+)
+def test_a_second_signal_before_the_turn_is_cancelled_still_ends_it_at_once(
+    cli, served, home, monkeypatch, command
+):
     """Two SIGTERMs (a service manager and a shell, say): the second one lands before the first
     has cancelled the turn. The command still leaves at once, and the turn with it: its partial
     answer is stored, marked cancelled (it used to run on to its end, or to the model's deadline,
@@ -141,28 +168,48 @@ def test_a_second_signal_before_the_turn_is_cancelled_still_ends_it_at_once(cli,
     helper = _sigterm_to_self_once_streaming(served, sent)
     r = cli(*command, stdin="Tell me about Paris\n" if command == ("chat",) else None)
     helper.join(5)
-    assert sent and time.monotonic() - sent[0] < 3, "the command waited for the turn to run to its end"
+    assert sent and time.monotonic() - sent[0] < 3, (
+        "the command waited for the turn to run to its end"
+    )
     assert r.code == 143, r.err
-    assert r.err.strip().splitlines()[-1].startswith("tatlock: stopped by SIGTERM") and "Traceback" not in r.err
+    assert (
+        r.err.strip().splitlines()[-1].startswith("tatlock: stopped by SIGTERM")
+        and "Traceback" not in r.err
+    )
     assert_partial_stored(home, "Tell me about Paris")
     assert served.wait_hangup(2.0)  # the model's stream was closed
 
 
-def test_sigterm_during_the_tool_phase_stores_the_question_and_an_empty_cancelled_reply(served, home):
+def test_sigterm_during_the_tool_phase_stores_the_question_and_an_empty_cancelled_reply(
+    served, home
+):
     """The model is choosing the tools (slowly): the signal ends the turn at once all the same."""
     # a tool with an argument to choose (one without is run with no call to choose it)
-    served.handler = lambda body: (tools_needed("recall_memories") if phase_of(body) == "assess" else
-                                   tool_call("recall_memories", query="memory") if phase_of(body) == "select_tools"
-                                   else "Done, sir.")
-    p = subprocess.Popen([EXE, "ask", "What did we say about the garden last week?"], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
+    served.handler = lambda body: (
+        tools_needed("recall_memories")
+        if phase_of(body) == "assess"
+        else tool_call("recall_memories", query="memory")
+        if phase_of(body) == "select_tools"
+        else "Done, sir."
+    )
+    p = subprocess.Popen(
+        [EXE, "ask", "What did we say about the garden last week?"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        text=True,
+    )
     wait_for(lambda: len(served.chat_requests) >= 1, what="the assessment")
-    served.delay = 30.0  # every later call waits: the tool phase's first is under way when the signal comes
-    wait_for(lambda: any(phase_of(b) == "select_tools" for b in served.chat_requests), what="the tool phase")
+    # every later call waits: the tool phase's first is under way when the signal comes
+    served.delay = 30.0
+    wait_for(
+        lambda: any(phase_of(b) == "select_tools" for b in served.chat_requests),
+        what="the tool phase",
+    )
     time.sleep(0.3)
     t0 = time.monotonic()
     p.send_signal(signal.SIGTERM)
-    out, err = p.communicate(timeout=10)
+    _out, err = p.communicate(timeout=10)
     assert time.monotonic() - t0 < 3
     assert p.returncode == 143, err
     assert one_line(err).startswith("tatlock: stopped by SIGTERM")
@@ -174,6 +221,7 @@ def test_sigterm_during_the_tool_phase_stores_the_question_and_an_empty_cancelle
 def test_sigterm_during_the_repair_keeps_what_was_shown(served, home):
     """The first answer made a vendor claim (withheld by the gate: nothing shown); the signal
     comes during the repair, which had begun to stream."""
+
     def reply(body):
         if phase_of(body) == "assess":
             return direct("I am ChatGPT, made by OpenAI, sir.")
@@ -181,8 +229,13 @@ def test_sigterm_during_the_repair_keeps_what_was_shown(served, home):
 
     served.handler = reply
     served.token_delay = 0.25
-    p = subprocess.Popen([EXE, "ask", "Who made you, and tell me about Paris?"], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
+    p = subprocess.Popen(
+        [EXE, "ask", "Who made you, and tell me about Paris?"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        text=True,
+    )
     streaming(served, requests=2, after=2.2)
     p.send_signal(signal.SIGTERM)
     out, err = p.communicate(timeout=10)
@@ -190,15 +243,21 @@ def test_sigterm_during_the_repair_keeps_what_was_shown(served, home):
     assert one_line(err).startswith("tatlock: stopped by SIGTERM")
     stored = rows(home)
     assert stored[-1][2]["cancelled"] is True
-    assert "ChatGPT" not in stored[-1][1] and "ChatGPT" not in out  # what the gate withdrew stays withdrawn
+    # what the gate withdrew stays withdrawn
+    assert "ChatGPT" not in stored[-1][1] and "ChatGPT" not in out
 
 
 def test_sigterm_before_any_turn_is_one_line(served, home):
-    p = subprocess.Popen([EXE, "ask"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         text=True)  # waits for the question on stdin
+    p = subprocess.Popen(
+        [EXE, "ask"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )  # waits for the question on stdin
     time.sleep(1.5)
     p.send_signal(signal.SIGTERM)
-    out, err = p.communicate(timeout=10)
+    _out, err = p.communicate(timeout=10)
     assert p.returncode == 143 and one_line(err) == "tatlock: stopped by SIGTERM"
 
 
@@ -209,26 +268,40 @@ def test_sigterm_before_any_turn_is_one_line(served, home):
 def test_a_signal_to_chat_mid_answer_keeps_the_partial_and_leaves(served, home, sig, code):
     served.token_delay = 0.25
     served.queue(direct(LONG))
-    p = subprocess.Popen([EXE, "chat"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         text=True)
+    p = subprocess.Popen(
+        [EXE, "chat"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     p.stdin.write("Tell me about Paris\n")
     p.stdin.flush()  # stdin stays open: only the signal can end the chat
     streaming(served)
     p.send_signal(sig)
-    out, err = p.communicate(timeout=10)
+    _out, err = p.communicate(timeout=10)
     assert p.returncode == code, err
-    lines = [x for x in err.splitlines() if x.strip() and not x.startswith("Tatlock at your service")]
-    assert len(lines) == 1 and lines[0].startswith(f"tatlock: stopped by {signal.Signals(sig).name}"), err
+    lines = [
+        x for x in err.splitlines() if x.strip() and not x.startswith("Tatlock at your service")
+    ]
+    assert len(lines) == 1 and lines[0].startswith(
+        f"tatlock: stopped by {signal.Signals(sig).name}"
+    ), err
     assert "Traceback" not in err
     assert_partial_stored(home, "Tell me about Paris")
 
 
 def test_sigterm_at_the_chat_prompt_leaves_with_one_line(served, home):
-    p = subprocess.Popen([EXE, "chat"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         text=True)
+    p = subprocess.Popen(
+        [EXE, "chat"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     time.sleep(2.0)
     p.send_signal(signal.SIGTERM)
-    out, err = p.communicate(timeout=10)
+    _out, err = p.communicate(timeout=10)
     assert p.returncode == 143
     assert err.strip().splitlines()[-1] == "tatlock: stopped by SIGTERM" and "Traceback" not in err
 
@@ -239,39 +312,71 @@ def test_sigterm_at_the_chat_prompt_leaves_with_one_line(served, home):
 def test_sigterm_to_an_mcp_stdio_server_mid_ask_stores_the_partial(served, home):
     served.token_delay = 0.25
     served.queue(direct(LONG))
-    p = subprocess.Popen([EXE, "mcp", "--user", "tester"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)
+    p = subprocess.Popen(
+        [EXE, "mcp", "--user", "tester"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
     def send(obj: dict) -> None:
         p.stdin.write(json.dumps(obj) + "\n")
         p.stdin.flush()
 
-    send({"jsonrpc": "2.0", "id": 1, "method": "initialize",
-          "params": {"protocolVersion": "2025-06-18", "capabilities": {},
-                     "clientInfo": {"name": "signal-test", "version": "1"}}})
+    send(
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "signal-test", "version": "1"},
+            },
+        }
+    )
     assert json.loads(p.stdout.readline())["id"] == 1
     send({"jsonrpc": "2.0", "method": "notifications/initialized"})
-    send({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-          "params": {"name": "ask", "arguments": {"question": "Tell me about Paris"}}})
+    send(
+        {
+            "jsonrpc": "2.0",
+            "id": 2,
+            "method": "tools/call",
+            "params": {"name": "ask", "arguments": {"question": "Tell me about Paris"}},
+        }
+    )
     streaming(served)
     p.send_signal(signal.SIGTERM)
-    out, err = p.communicate(timeout=15)
+    _out, err = p.communicate(timeout=15)
     assert p.returncode == 143, err
-    assert err.strip().splitlines()[-1] == "tatlock mcp: stopped by SIGTERM" and "Traceback" not in err
+    assert (
+        err.strip().splitlines()[-1] == "tatlock mcp: stopped by SIGTERM" and "Traceback" not in err
+    )
     assert_partial_stored(home, "Tell me about Paris")
 
 
-# -- the TUI in a real terminal ----------------------------------------------------------------------
+# -- the TUI in a real terminal
+# ----------------------------------------------------------------------
 
-tmux_only = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (apt-get install tmux)")
+tmux_only = pytest.mark.skipif(
+    shutil.which("tmux") is None, reason="tmux is not installed (apt-get install tmux)"
+)
 
 
 def tmux(*args: str) -> str:
-    return subprocess.run(["tmux", *args], capture_output=True, text=True, timeout=20, check=True).stdout
+    return subprocess.run(
+        ["tmux", *args], capture_output=True, text=True, timeout=20, check=True
+    ).stdout
 
 
 def _alive(session: str) -> bool:
-    return subprocess.run(["tmux", "has-session", "-t", session], capture_output=True, timeout=10).returncode == 0
+    return (
+        subprocess.run(
+            ["tmux", "has-session", "-t", session], capture_output=True, timeout=10
+        ).returncode
+        == 0
+    )
 
 
 def _screen_until(session: str, needle: str, timeout: float = 20.0) -> str:
@@ -290,8 +395,11 @@ def _tui_mid_answer(served, session: str) -> int:
     served.token_delay = 0.3
     served.handler = lambda body: direct(LONG)
     env = {k: v for k, v in os.environ.items() if k.startswith(("TATLOCK_", "OLLAMA_"))}
-    command = ("env -u COLUMNS -u LINES " + " ".join(f"{k}={v!s}" for k, v in env.items()) +
-               f" TERM=xterm-256color {EXE} tui; echo EXIT=$?; sleep 60")
+    command = (
+        "env -u COLUMNS -u LINES "
+        + " ".join(f"{k}={v!s}" for k, v in env.items())
+        + f" TERM=xterm-256color {EXE} tui; echo EXIT=$?; sleep 60"
+    )
     tmux("new-session", "-d", "-s", session, "-x", "160", "-y", "45", "bash", "-c", command)
     _screen_until(session, "server up")
     tmux("send-keys", "-t", session, "-l", "Tell me about Paris")
@@ -305,16 +413,22 @@ def _tui_mid_answer(served, session: str) -> int:
 
 @tmux_only
 @pytest.mark.parametrize("sig, code", SIGNALS)
-def test_a_signal_to_the_tui_mid_turn_stores_the_partial_and_restores_the_terminal(served, home, sig, code):
+def test_a_signal_to_the_tui_mid_turn_stores_the_partial_and_restores_the_terminal(
+    served, home, sig, code
+):
     session = f"tatlock-signal-{uuid.uuid4().hex[:8]}"
     try:
         pid = _tui_mid_answer(served, session)
         os.kill(pid, sig)
         shown = _screen_until(session, "EXIT=", timeout=20)
         assert f"EXIT={code}" in shown
-        assert f"tatlock: stopped by {signal.Signals(sig).name}" in shown and "Traceback" not in shown
+        assert (
+            f"tatlock: stopped by {signal.Signals(sig).name}" in shown and "Traceback" not in shown
+        )
         # the terminal is as it was: the main screen, no mouse reporting, the cursor shown
-        flags = tmux("display", "-p", "-t", session, "#{alternate_on} #{mouse_any_flag} #{cursor_flag}").split()
+        flags = tmux(
+            "display", "-p", "-t", session, "#{alternate_on} #{mouse_any_flag} #{cursor_flag}"
+        ).split()
         assert flags == ["0", "0", "1"], flags
     finally:
         if _alive(session):
@@ -339,7 +453,9 @@ def test_the_tui_whose_terminal_goes_away_mid_turn_stores_the_partial(served, ho
 
 @tmux_only
 @pytest.mark.parametrize("apart", [0.0, 0.3])
-def test_two_sigterms_to_the_tui_mid_turn_still_store_the_partial_and_restore_the_terminal(served, home, apart):
+def test_two_sigterms_to_the_tui_mid_turn_still_store_the_partial_and_restore_the_terminal(
+    served, home, apart
+):
     """A service manager and a shell both send SIGTERM, a moment apart: the second lands while the
     app leaves or while the process waits for the cancelled turn to be stored. One line, exit
     143, the terminal restored, the partial answer stored."""
@@ -353,7 +469,9 @@ def test_two_sigterms_to_the_tui_mid_turn_still_store_the_partial_and_restore_th
         shown = _screen_until(session, "EXIT=", timeout=20)
         assert "EXIT=143" in shown and "Traceback" not in shown, shown
         assert shown.count("tatlock: stopped by SIGTERM") == 1, shown
-        flags = tmux("display", "-p", "-t", session, "#{alternate_on} #{mouse_any_flag} #{cursor_flag}").split()
+        flags = tmux(
+            "display", "-p", "-t", session, "#{alternate_on} #{mouse_any_flag} #{cursor_flag}"
+        ).split()
         assert flags == ["0", "0", "1"], flags
     finally:
         if _alive(session):

@@ -24,7 +24,9 @@ print(json.dumps({'code': code, 'textual': sorted(m for m in sys.modules if m.sp
 
 
 def probe(*argv: str) -> dict:
-    p = subprocess.run([sys.executable, "-c", PROBE, *argv], capture_output=True, text=True, timeout=60)
+    p = subprocess.run(
+        [sys.executable, "-c", PROBE, *argv], capture_output=True, text=True, timeout=60
+    )
     return json.loads(p.stderr.strip().splitlines()[-1])
 
 
@@ -54,10 +56,18 @@ def test_bare_tatlock_in_a_terminal_opens_the_tui_and_pipes_get_the_chat(cli, mo
 def test_tui_with_an_unknown_user_is_one_line_before_the_screen_changes(tatlock_proc):
     r = tatlock_proc("tui", "--user", "nobody")
     assert r.code == 1 and r.out == ""
-    assert r.err.startswith("tatlock: there is no user called 'nobody'") and len(r.err.splitlines()) == 1
+    assert (
+        r.err.startswith("tatlock: there is no user called 'nobody'")
+        and len(r.err.splitlines()) == 1
+    )
 
 
 def test_tui_with_a_bad_setting_is_one_line(tatlock_proc, home):
-    (home / "config.toml").write_text('theme = 3\n')
+    (home / "config.toml").write_text("theme = 3\n")
     r = tatlock_proc("tui")
-    assert r.code != 0 and r.err.startswith("tatlock: ") and "theme" in r.err and len(r.err.splitlines()) == 1
+    assert (
+        r.code != 0
+        and r.err.startswith("tatlock: ")
+        and "theme" in r.err
+        and len(r.err.splitlines()) == 1
+    )

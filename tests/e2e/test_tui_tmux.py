@@ -15,13 +15,18 @@ import uuid
 from pathlib import Path
 
 import pytest
+
 from support.tui import direct
 
-pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (apt-get install tmux)")
+pytestmark = pytest.mark.skipif(
+    shutil.which("tmux") is None, reason="tmux is not installed (apt-get install tmux)"
+)
 
 
 def tmux(*args: str) -> str:
-    return subprocess.run(["tmux", *args], capture_output=True, text=True, timeout=20, check=True).stdout
+    return subprocess.run(
+        ["tmux", *args], capture_output=True, text=True, timeout=20, check=True
+    ).stdout
 
 
 def screen(session: str) -> str:
@@ -46,8 +51,11 @@ def start(width: int = 160, height: int = 45) -> str:
     exe = Path(sys.executable).parent / "tatlock"
     env = {k: v for k, v in os.environ.items() if k.startswith(("TATLOCK_", "OLLAMA_"))}
     # COLUMNS/LINES from the test's own terminal would override the tmux window's size
-    command = "env -u COLUMNS -u LINES " + " ".join(f"{k}={v!s}" for k, v in env.items()) + \
-        f" TERM=xterm-256color {exe}"
+    command = (
+        "env -u COLUMNS -u LINES "
+        + " ".join(f"{k}={v!s}" for k, v in env.items())
+        + f" TERM=xterm-256color {exe}"
+    )
     tmux("new-session", "-d", "-s", session, "-x", str(width), "-y", str(height), command)
     tmux("set-option", "-t", session, "remain-on-exit", "on")
     return session
@@ -59,12 +67,15 @@ def running(session: str) -> bool:
 
 
 def test_a_chat_turn_in_a_real_terminal_with_the_side_panes(served, home):
-    served.handler = lambda body: direct("Paris, sir. It has been the capital for a good many centuries.")
+    served.handler = lambda body: direct(
+        "Paris, sir. It has been the capital for a good many centuries."
+    )
     session = start()
     try:
         wait_for(session, "speaking as")
         shown = wait_for(session, "Compaction")
-        assert "Debug" in shown and "Compaction" in shown and "Memory" in shown  # the panes, from the start
+        # the panes, from the start
+        assert "Debug" in shown and "Compaction" in shown and "Memory" in shown
         assert "Conversations" in shown
         wait_for(session, "server up")
         tmux("send-keys", "-t", session, "-l", "What is the capital of France?")
@@ -79,10 +90,16 @@ def test_a_chat_turn_in_a_real_terminal_with_the_side_panes(served, home):
             tmux("kill-session", "-t", session)
     conn = sqlite3.connect(home / "users" / "tester_longterm.db")
     try:
-        stored = [r[0] for r in conn.execute("SELECT content FROM conversation_messages ORDER BY message_id")]
+        stored = [
+            r[0]
+            for r in conn.execute("SELECT content FROM conversation_messages ORDER BY message_id")
+        ]
     finally:
         conn.close()
-    assert stored == ["What is the capital of France?", "Paris, sir. It has been the capital for a good many centuries."]
+    assert stored == [
+        "What is the capital of France?",
+        "Paris, sir. It has been the capital for a good many centuries.",
+    ]
 
 
 def test_the_app_survives_shrinking_and_growing_its_window(served, home):
@@ -122,4 +139,9 @@ def quit_app(session: str) -> None:
 
 
 def _alive(session: str) -> bool:
-    return subprocess.run(["tmux", "has-session", "-t", session], capture_output=True, timeout=10).returncode == 0
+    return (
+        subprocess.run(
+            ["tmux", "has-session", "-t", session], capture_output=True, timeout=10
+        ).returncode
+        == 0
+    )

@@ -4,6 +4,7 @@ and each kind of request with hostile input, against the fake server over loopba
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import random
@@ -26,7 +27,10 @@ MEASURED = {"english": 236, "digits": 1000, "base64": 812, "cjk": 2671, "json": 
 def sample(kind: str, n: int = 5000) -> str:
     rng = random.Random(7)
     if kind == "english":
-        line = "All work and no play makes Jack a dull boy. The quick brown fox jumps over the lazy dog. "
+        line = (
+            "All work and no play makes Jack a dull boy. The quick brown fox jumps over the lazy "
+            "dog. "
+        )
         return (line * (n // len(line) + 1))[:n]
     if kind == "digits":
         return "".join(rng.choice(string.digits) for _ in range(n))
@@ -67,9 +71,11 @@ def test_window_cut_keeps_head_and_end_and_fits():
 
 def test_window_fit_cuts_the_longest_message_and_keeps_the_short_ones_whole():
     w = Window(4096, Estimator())
-    messages = [{"role": "system", "content": "You are a butler."},
-                {"role": "user", "content": sample("digits", 50_000)},
-                {"role": "tool", "content": "short result"}]
+    messages = [
+        {"role": "system", "content": "You are a butler."},
+        {"role": "user", "content": sample("digits", 50_000)},
+        {"role": "tool", "content": "short result"},
+    ]
     room = w.room(1024)
     out = w.fit(messages, None, room)
     assert out[0] == messages[0] and out[2] == messages[2]
@@ -79,18 +85,34 @@ def test_window_fit_cuts_the_longest_message_and_keeps_the_short_ones_whole():
 
 def test_a_window_too_small_for_the_fixed_parts_is_one_clear_error():
     w = Window(512, Estimator())
-    tools = [{"type": "function", "function": {"name": f"tool_{i}", "description": "x " * 200}} for i in range(10)]
+    tools = [
+        {"type": "function", "function": {"name": f"tool_{i}", "description": "x " * 200}}
+        for i in range(10)
+    ]
     with pytest.raises(ContextExceeded, match="too small for this request"):
         w.fit([{"role": "user", "content": "hi"}], tools, w.room(100))
 
 
-@pytest.mark.parametrize("message, detail, prompt, ctx", [
-    ("request (20031 tokens) exceeds the available context size (8192 tokens), try increasing it",
-     {"type": "exceed_context_size_error", "n_prompt_tokens": 20031, "n_ctx": 8192}, 20031, 8192),
-    ("This model's maximum context length is 4096 tokens. However, you requested 5000 tokens "
-     "(4000 in the messages, 1000 in the completion).", None, 4000, 4096),
-    ("Context size has been exceeded.", {"type": "server_error"}, None, None),
-])
+@pytest.mark.parametrize(
+    "message, detail, prompt, ctx",
+    [
+        (
+            "request (20031 tokens) exceeds the available context size (8192 tokens), try "
+            "increasing it",
+            {"type": "exceed_context_size_error", "n_prompt_tokens": 20031, "n_ctx": 8192},
+            20031,
+            8192,
+        ),
+        (
+            "This model's maximum context length is 4096 tokens. However, you requested 5000 tokens "
+            "(4000 in the messages, 1000 in the completion).",
+            None,
+            4000,
+            4096,
+        ),
+        ("Context size has been exceeded.", {"type": "server_error"}, None, None),
+    ],
+)
 def test_refusals_for_length_are_recognised_with_their_counts(message, detail, prompt, ctx):
     refused = context_refusal(message, detail)
     assert refused is not None and refused.kind == "context"
@@ -103,14 +125,18 @@ def test_refusals_for_length_are_recognised_with_their_counts(message, detail, p
 
 def fitted(fake, size: int, est: Estimator | None = None) -> FittedBackend:
     est = est or Estimator()
-    return FittedBackend(OpenAICompatBackend(f"{fake.url}/v1", "llama3.2:3b", timeout=10), lambda: size, lambda: est)
+    return FittedBackend(
+        OpenAICompatBackend(f"{fake.url}/v1", "llama3.2:3b", timeout=10), lambda: size, lambda: est
+    )
 
 
 def test_a_server_with_a_smaller_window_than_believed_gets_a_request_that_fits(fake):
     fake.n_ctx = 2048  # the server's slot is smaller than the 8,192 we were told
     fake.queue("Very good, sir.")
     backend = fitted(fake, 8192)
-    r = backend.chat([{"role": "user", "content": sample("english", 40_000)}], options={"max_tokens": 512})
+    r = backend.chat(
+        [{"role": "user", "content": sample("english", 40_000)}], options={"max_tokens": 512}
+    )
     assert r.content == "Very good, sir."
     first, second = fake.chat_requests
     assert fake.count_tokens(first["messages"]) > 2048  # refused, then
@@ -120,11 +146,14 @@ def test_a_server_with_a_smaller_window_than_believed_gets_a_request_that_fits(f
 
 def test_a_tokenizer_denser_than_the_estimate_gets_a_smaller_retry_not_a_lost_request(fake):
     fake.n_ctx = 4096
-    fake.count_tokens = lambda msgs: sum(len(str(m.get("content") or "")) + 4 for m in msgs or ())  # a token a char
+    # a token a char
+    fake.count_tokens = lambda msgs: sum(len(str(m.get("content") or "")) + 4 for m in msgs or ())
     fake.queue("Noted, sir.")
     est = Estimator()
     backend = fitted(fake, 4096, est)
-    r = backend.chat([{"role": "user", "content": sample("english", 200_000)}], options={"max_tokens": 512})
+    r = backend.chat(
+        [{"role": "user", "content": sample("english", 200_000)}], options={"max_tokens": 512}
+    )
     assert r.content == "Noted, sir."
     assert len(fake.chat_requests) == 2 and est.strictness > 2
     assert fake.count_tokens(fake.chat_requests[-1]["messages"]) <= 4096 - 512
@@ -137,8 +166,11 @@ def test_a_refusal_after_the_answer_began_is_not_retried(fake):
     backend = fitted(fake, 4096)
     shown: list[str] = []
     with pytest.raises(ContextExceeded):
-        backend.chat([{"role": "user", "content": "Tell me a long story."}], on_token=shown.append,
-                     options={"max_tokens": 100})
+        backend.chat(
+            [{"role": "user", "content": "Tell me a long story."}],
+            on_token=shown.append,
+            options={"max_tokens": 100},
+        )
     assert shown and len(fake.chat_requests) == 1  # what was shown is not shown twice
 
 
@@ -154,17 +186,24 @@ def test_a_question_that_is_one_megabyte_line_of_digits_fits(cli, served):
 
 
 def test_a_megabyte_line_of_letter_soup_fits(cli, served):
-    soup = "".join(random.Random(5).choice(string.ascii_letters + string.digits + "+/") for _ in range(1_000_000))
+    soup = "".join(
+        random.Random(5).choice(string.ascii_letters + string.digits + "+/")
+        for _ in range(1_000_000)
+    )
     served.handler = lambda body: direct("That looks like base64, sir.")
     r = cli("ask", "What is this?", stdin=soup)
     assert r.code == 0, r.err
     body = served.chat_requests[0]
-    # base64 takes 0.81 tokens a character on SmolLM2: count what of it was sent so, not four letters a token
+    # base64 takes 0.81 tokens a character on SmolLM2: count what of it was sent so, not four
+    # letters a token
     content = body["messages"][-1]["content"]
     start = content.index(soup[:50])
-    end = start + len(os.path.commonprefix([content[start:], soup]))
+    end = start + len(os.path.commonprefix([content[start:], soup]))  # noqa: RUF071 - text, not paths
     rest = {"messages": [body["messages"][0], {"content": content[:start] + content[end:]}]}
-    assert prompt_tokens(rest) + (end - start) * 0.85 + body["options"]["num_predict"] <= body["options"]["num_ctx"]
+    assert (
+        prompt_tokens(rest) + (end - start) * 0.85 + body["options"]["num_predict"]
+        <= body["options"]["num_ctx"]
+    )
 
 
 def test_piped_material_and_a_long_question_share_the_window(cli, served):
@@ -180,10 +219,14 @@ def test_piped_material_and_a_long_question_share_the_window(cli, served):
 
 
 def test_a_persona_of_the_most_and_longest_instructions_is_read_from_its_start_and_every_request_fits(
-        cli, served, tmp_path):
+    cli, served, tmp_path
+):
     """200 long instructions are refused (at most 50 of 2,000 characters): 50 of 2,000 is 100,000
     characters, 25 times the low tier's whole window."""
-    long = [f"Instruction {i}: " + "always answer with great courtesy and precision, " * 38 for i in range(200)]
+    long = [
+        f"Instruction {i}: " + "always answer with great courtesy and precision, " * 38
+        for i in range(200)
+    ]
     f = tmp_path / "persona.txt"
     f.write_text("\n\n".join(long))
     assert cli("persona", "import", str(f), "--yes").code == 2
@@ -227,17 +270,28 @@ def test_the_quality_model_check_of_a_huge_question_fits(served):
 
     with tatlock.open() as butler:
         env = butler._env()
-        q, a = budget.quality_parts(env, "What? " * 200_000, "Indeed, sir. " * 50_000, "off topic",
-                                    MAX_TOKENS["quality"])
+        q, a = budget.quality_parts(
+            env, "What? " * 200_000, "Indeed, sir. " * 50_000, "off topic", MAX_TOKENS["quality"]
+        )
     from tatlock import prompts
 
-    body = {"messages": [{"role": "user", "content": prompts.render("quality.txt", question=q, answer=a,
-                                                                   concerns="off topic")}]}
+    body = {
+        "messages": [
+            {
+                "role": "user",
+                "content": prompts.render(
+                    "quality.txt", question=q, answer=a, concerns="off topic"
+                ),
+            }
+        ]
+    }
     assert prompt_tokens(body) + MAX_TOKENS["quality"] <= 4096
     assert q.startswith("What? ") and a.startswith("Indeed, sir.")
 
 
-def test_a_compaction_block_too_long_for_the_window_is_split_and_nothing_is_skipped(served, monkeypatch):
+def test_a_compaction_block_too_long_for_the_window_is_split_and_nothing_is_skipped(
+    served, monkeypatch
+):
     """Forty messages of 2,000 digits each cannot fit one 4,096-token request even cut to 240
     characters each: the block is split, every message is summarised, every request fits."""
     monkeypatch.setenv("TATLOCK_COMPACT_INTERVAL", "40")
@@ -246,19 +300,28 @@ def test_a_compaction_block_too_long_for_the_window_is_split_and_nothing_is_skip
     with tatlock.open() as butler:
         cid = butler.conversation("cli", new=True)[0].id
         for _ in range(40):
-            butler.store.add_message(cid, "user", "".join(rng.choice(string.digits) for _ in range(2_000)),
-                                     butler.anchor())
+            butler.store.add_message(
+                cid,
+                "user",
+                "".join(rng.choice(string.digits) for _ in range(2_000)),
+                butler.anchor(),
+            )
         done = butler.conversations.compact(cid)
     ranges = [(c.from_message, c.up_to_message) for c in done]
     assert len(ranges) > 1 and ranges[0][0] == 1 and ranges[-1][1] == 40
-    assert all(b + 1 == c for (_, b), (c, _) in zip(ranges, ranges[1:], strict=False))  # contiguous, nothing skipped
+    # contiguous, nothing skipped
+    assert all(b + 1 == c for (_, b), (c, _) in itertools.pairwise(ranges))
     assert overflows(served.chat_requests) == []
 
 
 def test_a_briefing_from_huge_earlier_conversations_fits(cli, served, monkeypatch):
-    served.handler = lambda body: (SUMMARY if phase_of(body) == "summary" else
-                                   "Recent Highlights\n- numbers\nPatterns Across Sessions\n- none\nCurrent Context\n- x"
-                                   if phase_of(body) == "cross_summary" else direct("Noted, sir."))
+    served.handler = lambda body: (
+        SUMMARY
+        if phase_of(body) == "summary"
+        else "Recent Highlights\n- numbers\nPatterns Across Sessions\n- none\nCurrent Context\n- x"
+        if phase_of(body) == "cross_summary"
+        else direct("Noted, sir.")
+    )
     for _ in range(5):
         assert cli("ask", "--new", "9" * 100_000).code == 0
     served.reset()
@@ -267,7 +330,9 @@ def test_a_briefing_from_huge_earlier_conversations_fits(cli, served, monkeypatc
     r = cli("ask", "--new", "Good morning")
     assert r.code == 0, r.err
     assert phase_of(served.chat_requests[0]) != "cross_summary"  # nothing before the answer
-    briefings = [b for b in served.chat_requests if phase_of(b) == "cross_summary"]  # (and its repair)
-    assert briefings and all("to fit the model's context" not in b["messages"][-1]["content"]
-                             for b in briefings)  # fitted by its maker, not cut on the way
+    # (and its repair)
+    briefings = [b for b in served.chat_requests if phase_of(b) == "cross_summary"]
+    assert briefings and all(
+        "to fit the model's context" not in b["messages"][-1]["content"] for b in briefings
+    )  # fitted by its maker, not cut on the way
     assert overflows(served.chat_requests) == []

@@ -24,18 +24,30 @@ from tatlock.events import AnswerToken, ErrorEvent, ToolCalled, TurnCancelled, T
 
 TESTS = Path(__file__).resolve().parents[1]
 EXE = str(Path(sys.executable).parent / "tatlock")
-LONG = ("Paris is the capital of France, sir, and has been for a good many centuries, through kings, "
-        "emperors, republics and a great deal of pastry.")
+LONG = (
+    "Paris is the capital of France, sir, and has been for a good many centuries, through kings, "
+    "emperors, republics and a great deal of pastry."
+)
 
 
-def run(*args: str, env: dict[str, str] | None = None, timeout: float = 60) -> subprocess.CompletedProcess:
-    return subprocess.run([EXE, *args], capture_output=True, text=True, env={**os.environ, **(env or {})},
-                          timeout=timeout)
+def run(
+    *args: str, env: dict[str, str] | None = None, timeout: float = 60
+) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [EXE, *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+        timeout=timeout,
+    )
 
 
 def one_line(p: subprocess.CompletedProcess, code: int = 1) -> str:
     lines = [x for x in p.stderr.splitlines() if x.strip()]
-    assert p.returncode == code and len(lines) == 1 and "Traceback" not in p.stderr, (p.returncode, p.stderr)
+    assert p.returncode == code and len(lines) == 1 and "Traceback" not in p.stderr, (
+        p.returncode,
+        p.stderr,
+    )
     return lines[0]
 
 
@@ -52,13 +64,26 @@ def integrity(db: Path) -> str:
 
 
 def numbering(db: Path, conversation: int = 1) -> list[int]:
-    return [n for (n,) in rows(db, "SELECT message_number FROM conversation_messages WHERE conversation_id = ?"
-                                   " ORDER BY message_number", (conversation,))]
+    return [
+        n
+        for (n,) in rows(
+            db,
+            "SELECT message_number FROM conversation_messages WHERE "
+            "conversation_id = ?"
+            " ORDER BY message_number",
+            (conversation,),
+        )
+    ]
 
 
 def compact_ranges(db: Path, conversation: int = 1) -> list[tuple[int, int]]:
-    return rows(db, "SELECT from_message, up_to_message FROM conversation_compacts WHERE conversation_id = ?"
-                    " ORDER BY from_message", (conversation,))
+    return rows(
+        db,
+        "SELECT from_message, up_to_message FROM conversation_compacts WHERE "
+        "conversation_id = ?"
+        " ORDER BY from_message",
+        (conversation,),
+    )
 
 
 def assert_contiguous(ranges: list[tuple[int, int]], interval: int) -> None:
@@ -96,15 +121,22 @@ threading.Event().wait()
 
 
 def model_server(port: int, die_after: float) -> subprocess.Popen:
-    p = subprocess.Popen([sys.executable, "-c", SERVER, str(TESTS), str(port), str(die_after), LONG],
-                         stdout=subprocess.PIPE, text=True)
+    p = subprocess.Popen(
+        [sys.executable, "-c", SERVER, str(TESTS), str(port), str(die_after), LONG],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     assert p.stdout is not None and p.stdout.readline().startswith("http://")
     return p
 
 
 def test_the_model_server_dying_mid_answer_keeps_the_question_and_the_partial_answer(home):
     port = free_port()
-    env = {"OLLAMA_HOST": f"http://127.0.0.1:{port}", "TATLOCK_MODEL": "llama3.2:3b", "TATLOCK_TIMEOUT": "15"}
+    env = {
+        "OLLAMA_HOST": f"http://127.0.0.1:{port}",
+        "TATLOCK_MODEL": "llama3.2:3b",
+        "TATLOCK_TIMEOUT": "15",
+    }
     server = model_server(port, die_after=1.0)
     try:
         r = run("ask", "What is the capital of France?", env=env)
@@ -115,8 +147,12 @@ def test_the_model_server_dying_mid_answer_keeps_the_question_and_the_partial_an
     line = one_line(r)
     assert "Ollama" in line and "saved in conversation 1" in line
     db = home / "users" / "tester_longterm.db"
-    stored = rows(db, "SELECT role, content, metadata FROM conversation_messages ORDER BY message_id")
-    assert [s[0] for s in stored] == ["user", "assistant"] and stored[0][1] == "What is the capital of France?"
+    stored = rows(
+        db, "SELECT role, content, metadata FROM conversation_messages ORDER BY message_id"
+    )
+    assert [s[0] for s in stored] == ["user", "assistant"] and stored[0][
+        1
+    ] == "What is the capital of France?"
     partial = stored[1][1]
     assert partial and LONG.startswith(partial) and len(partial) < len(LONG)
     assert '"failed"' in stored[1][2]
@@ -148,13 +184,23 @@ print("done", flush=True)
 """
 
 
-def test_four_processes_writing_one_memory_lose_nothing_and_number_contiguously(served, home, cli, monkeypatch):
+def test_four_processes_writing_one_memory_lose_nothing_and_number_contiguously(
+    served, home, cli, monkeypatch
+):
     monkeypatch.setenv("TATLOCK_COMPACT_INTERVAL", "8")  # compaction runs beside the writers
     served.handler = lambda body: SUMMARY if phase_of(body) == "summary" else direct("Noted, sir.")
     assert cli("ask", "Let us begin").code == 0
     n = 12
-    procs = [subprocess.Popen([sys.executable, "-c", WRITER, str(k), str(n)], stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for k in range(4)]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", WRITER, str(k), str(n)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for k in range(4)
+    ]
     for p in procs:
         assert p.stdout.readline().strip() == "ready"
     for p in procs:  # all at once
@@ -170,10 +216,15 @@ def test_four_processes_writing_one_memory_lose_nothing_and_number_contiguously(
     said = {c for (c,) in rows(db, "SELECT content FROM conversation_messages WHERE role = 'user'")}
     assert {f"writer {k} says {i}" for k in range(4) for i in range(n)} <= said
     # every question has its own answer
-    assert rows(db, "SELECT count(*) FROM conversation_messages a WHERE role = 'user' AND NOT EXISTS"
-                    " (SELECT 1 FROM conversation_messages b WHERE b.reply_to = a.message_id)") == [(0,)]
-    assert rows(db, "SELECT key, value FROM personal_variables WHERE key LIKE 'writer_%' ORDER BY key") == [
-        (f"writer_{k}", str(n - 1)) for k in range(4)]
+    assert rows(
+        db,
+        "SELECT count(*) FROM conversation_messages a WHERE role = 'user' AND NOT "
+        "EXISTS"
+        " (SELECT 1 FROM conversation_messages b WHERE b.reply_to = a.message_id)",
+    ) == [(0,)]
+    assert rows(
+        db, "SELECT key, value FROM personal_variables WHERE key LIKE 'writer_%' ORDER BY key"
+    ) == [(f"writer_{k}", str(n - 1)) for k in range(4)]
     assert integrity(db) == "ok"
     assert_contiguous(compact_ranges(db), 8)
 
@@ -181,8 +232,9 @@ def test_four_processes_writing_one_memory_lose_nothing_and_number_contiguously(
 # -- kill -9 during compaction, again and again -------------------------------------------------
 
 
-def test_kill_9_during_compaction_in_a_loop_leaves_a_sound_database_and_contiguous_compacts(served, home,
-                                                                                          monkeypatch):
+def test_kill_9_during_compaction_in_a_loop_leaves_a_sound_database_and_contiguous_compacts(
+    served, home, monkeypatch
+):
     from tatlock.config import load
     from tatlock.store.user import Author, UserStore
 
@@ -195,14 +247,19 @@ def test_kill_9_during_compaction_in_a_loop_leaves_a_sound_database_and_contiguo
     store.close()
     monkeypatch.setenv("TATLOCK_COMPACT_INTERVAL", "10")
     served.handler = lambda body: SUMMARY
-    served.delay = 0.4  # each summary takes a while: kills land before, inside and after the model call
+    # each summary takes a while: kills land before, inside and after the model call
+    served.delay = 0.4
     db = home / "users" / "tester_longterm.db"
     rng = random.Random(11)
     killed = 0
     for i in range(8):
         asked = len(served.chat_requests)
-        p = subprocess.Popen([EXE, "memory", "compact", str(conv.id)], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True)
+        p = subprocess.Popen(
+            [EXE, "memory", "compact", str(conv.id)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         if i % 2 == 0:  # inside the model call, or just after it (the commit)
             deadline = time.monotonic() + 10
             while len(served.chat_requests) == asked and time.monotonic() < deadline:
@@ -267,19 +324,38 @@ def test_a_full_disk_is_one_clear_line_and_loses_nothing(served, home, cli, tmp_
     for i in range(3):
         assert cli("ask", f"Remember point {i}").code == 0
     assert cli("var", "set", "location", "Leeds").code == 0
-    before = rows(home / "users" / "tester_longterm.db", "SELECT message_number, content FROM conversation_messages")
+    before = rows(
+        home / "users" / "tester_longterm.db",
+        "SELECT message_number, content FROM conversation_messages",
+    )
     disk, out, big = tmp_path / "disk", tmp_path / "out", tmp_path / "big.txt"
     disk.mkdir()
     out.mkdir()
-    big.write_text("A very long letter to keep, sir. " * 50_000)  # 1.6 MB: more than the disk has left
-    env = {**os.environ, "DISK": str(disk), "SRC": str(home), "OUT": str(out), "EXE": EXE, "BIG": str(big)}
-    p = subprocess.run(["unshare", "-m", "sh", "-c", FULL_DISK], env=env, capture_output=True, text=True,
-                       timeout=120)
+    # 1.6 MB: more than the disk has left
+    big.write_text("A very long letter to keep, sir. " * 50_000)
+    env = {
+        **os.environ,
+        "DISK": str(disk),
+        "SRC": str(home),
+        "OUT": str(out),
+        "EXE": EXE,
+        "BIG": str(big),
+    }
+    p = subprocess.run(
+        ["unshare", "-m", "sh", "-c", FULL_DISK],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert p.returncode == 0, p.stderr
 
     def result(name: str) -> tuple[int, str, str]:
-        return int((out / f"{name}.rc").read_text()), (out / f"{name}.out").read_text(), \
-            (out / f"{name}.err").read_text()
+        return (
+            int((out / f"{name}.rc").read_text()),
+            (out / f"{name}.out").read_text(),
+            (out / f"{name}.err").read_text(),
+        )
 
     for name in ("big", "ask", "var"):
         code, _, err = result(name)
@@ -292,7 +368,9 @@ def test_a_full_disk_is_one_clear_line_and_loses_nothing(served, home, cli, tmp_
     full_db = out / "full" / "users" / "tester_longterm.db"
     assert integrity(full_db) == "ok"
     assert rows(full_db, "SELECT message_number, content FROM conversation_messages") == before
-    assert rows(full_db, "SELECT value FROM personal_variables WHERE key = 'location'") == [("Leeds",)]
+    assert rows(full_db, "SELECT value FROM personal_variables WHERE key = 'location'") == [
+        ("Leeds",)
+    ]
     code, answer, err = result("again")
     assert code == 0 and answer.strip() == "Noted, sir.", err
     freed_db = out / "freed" / "users" / "tester_longterm.db"
@@ -306,10 +384,18 @@ def test_a_read_only_data_folder_is_one_clear_line_and_loses_nothing(served, hom
     db = home / "users" / "tester_longterm.db"
     before = rows(db, "SELECT message_number, content FROM conversation_messages")
     script = f'mount --bind -o ro "{home}" "{home}" && exec "{EXE}" "$@"'
-    for args in (("ask", "Another thing"), ("var", "set", "location", "York"), ("memory", "forget", "1", "--yes"),
-                 ("persona", "add", "Be brief.")):
-        p = subprocess.run(["unshare", "-m", "sh", "-c", script, "sh", *args], capture_output=True, text=True,
-                           timeout=60)
+    for args in (
+        ("ask", "Another thing"),
+        ("var", "set", "location", "York"),
+        ("memory", "forget", "1", "--yes"),
+        ("persona", "add", "Be brief."),
+    ):
+        p = subprocess.run(
+            ["unshare", "-m", "sh", "-c", script, "sh", *args],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         line = one_line(p)
         assert "read-only" in line and str(home) in line, line
     assert rows(db, "SELECT message_number, content FROM conversation_messages") == before
@@ -326,7 +412,8 @@ QUESTION = "How many conversations have we had so far?"
 
 @pytest.fixture
 def hanging_tool(monkeypatch):
-    """The conversation_stats tool hangs until released (as a tool stuck on a dead network would)."""
+    """The conversation_stats tool hangs until released (as a tool stuck on a dead network
+    would)."""
     import tatlock.tools.memory as memory_tools
 
     tool = Hung()
@@ -336,7 +423,7 @@ def hanging_tool(monkeypatch):
         tool.release.wait(30)
         try:  # what a tool that outlived its turn tries, once it wakes up
             ctx.user_store.set_var("written_late", "by a tool that outlived its turn")
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             tool.late_error = exc
         finally:
             tool.finished.set()
@@ -375,20 +462,26 @@ def test_cancel_ends_the_turn_at_once_while_a_tool_hangs(served, home, hanging_t
         took = time.monotonic() - t0
         assert isinstance(final, TurnCancelled) and took < 0.5, (final, took)
         served.handler = lambda body: direct("Good evening, sir.")
-        assert butler.ask("Good evening").answer == "Good evening, sir."  # the next turn is not held up
+        # the next turn is not held up
+        assert butler.ask("Good evening").answer == "Good evening, sir."
         hist = butler.conversations.get(turn.conversation_id).messages
     assert [m.content for m in hist][:1] == [QUESTION] and hist[1].metadata.get("cancelled") is True
     assert hanging_tool.calls == 1
 
 
-def test_a_hanging_tool_times_out_and_cannot_write_after_its_turn(served, home, hanging_tool, monkeypatch):
+def test_a_hanging_tool_times_out_and_cannot_write_after_its_turn(
+    served, home, hanging_tool, monkeypatch
+):
     monkeypatch.setenv("TATLOCK_TOOL_TIMEOUT", "1")
     _tool_turn(served)
     with tatlock.open() as butler:
         t0 = time.monotonic()
         final = butler.turn(QUESTION).result(timeout=10)
         took = time.monotonic() - t0
-        assert isinstance(final, TurnFinished) and final.answer == "I could not count them just now, sir: the tally did not come."
+        assert (
+            isinstance(final, TurnFinished)
+            and final.answer == "I could not count them just now, sir: the tally did not come."
+        )
         assert 1.0 <= took < 2.5, took
         respond = [r for r in served.chat_requests if phase_of(r) == "respond"][-1]
         assert "took longer than 1 s" in respond["messages"][-1]["content"]
@@ -416,7 +509,10 @@ def test_a_tool_that_raises_becomes_a_result_and_the_turn_answers(served, home, 
     with tatlock.open() as butler:
         events = list(butler.turn(QUESTION))
     final = events[-1]
-    assert isinstance(final, TurnFinished) and final.answer == "I could not count them just now, sir: the tally did not come."
+    assert (
+        isinstance(final, TurnFinished)
+        and final.answer == "I could not count them just now, sir: the tally did not come."
+    )
     result = next(e for e in events if type(e).__name__ == "ToolResult")
     assert not result.ok and "SystemExit" in result.result["error"]
     assert not any(isinstance(e, ErrorEvent) for e in events)

@@ -43,44 +43,141 @@ pytestmark = pytest.mark.timeout(180 * SCALE)
 
 
 def fuzz_settings(examples: int):
-    return settings(max_examples=examples * SCALE, deadline=None, derandomize=not RANDOM, database=None,
-                    suppress_health_check=list(HealthCheck), print_blob=True)
+    return settings(
+        max_examples=examples * SCALE,
+        deadline=None,
+        derandomize=not RANDOM,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+        print_blob=True,
+    )
 
 
 # -- what the user says -------------------------------------------------------------------------
 
-nasty = st.sampled_from(["\x00", "\x1b[2J", "\x1b]52;c;AAAA\x07", "\x9b", "\u202e", "\r", "\ud800", "\udcff",
-                         "\ufeff", "\u2028", "'", '"', "--", ";", "*", "NEAR(", "$(rm -rf ~)", "{{x}}", "$memory",
-                         "%s", "\\", "🍵"])
+nasty = st.sampled_from(
+    [
+        "\x00",
+        "\x1b[2J",
+        "\x1b]52;c;AAAA\x07",
+        "\x9b",
+        "\u202e",
+        "\r",
+        "\ud800",
+        "\udcff",
+        "\ufeff",
+        "\u2028",
+        "'",
+        '"',
+        "--",
+        ";",
+        "*",
+        "NEAR(",
+        "$(rm -rf ~)",
+        "{{x}}",
+        "$memory",
+        "%s",
+        "\\",
+        "🍵",
+    ]
+)
 user_text = st.lists(st.text(max_size=40) | nasty, min_size=1, max_size=8).map("".join)
 
 # -- what the model says ------------------------------------------------------------------------
 
-words = st.text(max_size=120) | nasty | st.sampled_from(["Very good, sir.", "", " ", "I am an AI language model.",
-                                                       "the password is hunter2!", "DIRECT: Paris, sir."])
-json_value = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | words,
-                          lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=10), inner,
-                                                                                      max_size=3),
-                          max_leaves=8)
-ROUTE_WORDS = st.sampled_from(["DIRECT", "DIRECT", "TOOLS_NEEDED", "TOOLS_NEEDED", "TOOLS_NEEDED", "CAPABILITY_GUARD",
-                                "direct", "TOOLS", "GUARD", "", "MAYBE"])
-GUARD_WORDS = st.sampled_from(["NONE", "IDENTITY", "CAPABILITIES", "TEMPORAL", "SECURITY", "MIXED", "[SECURITY]",
-                               "BOGUS"])
+words = (
+    st.text(max_size=120)
+    | nasty
+    | st.sampled_from(
+        [
+            "Very good, sir.",
+            "",
+            " ",
+            "I am an AI language model.",
+            "the password is hunter2!",
+            "DIRECT: Paris, sir.",
+        ]
+    )
+)
+json_value = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | words,
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=10), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+ROUTE_WORDS = st.sampled_from(
+    [
+        "DIRECT",
+        "DIRECT",
+        "TOOLS_NEEDED",
+        "TOOLS_NEEDED",
+        "TOOLS_NEEDED",
+        "CAPABILITY_GUARD",
+        "direct",
+        "TOOLS",
+        "GUARD",
+        "",
+        "MAYBE",
+    ]
+)
+GUARD_WORDS = st.sampled_from(
+    ["NONE", "IDENTITY", "CAPABILITIES", "TEMPORAL", "SECURITY", "MIXED", "[SECURITY]", "BOGUS"]
+)
 tool_names = st.lists(st.sampled_from([*TOOLS, "no_such_tool", ""]), max_size=4)
 # Phase 1's object as the schema asks for it, with any values...
-assessment = st.fixed_dictionaries({
-    "decision": ROUTE_WORDS, "guard_reason": GUARD_WORDS, "answer": words, "tools": tool_names,
-    "tool_query": words, "topics": st.lists(words, max_size=4)})
+assessment = st.fixed_dictionaries(
+    {
+        "decision": ROUTE_WORDS,
+        "guard_reason": GUARD_WORDS,
+        "answer": words,
+        "tools": tool_names,
+        "tool_query": words,
+        "topics": st.lists(words, max_size=4),
+    }
+)
 # ... or with fields missing and of the wrong types
-odd_assessment = st.fixed_dictionaries({}, optional={
-    "decision": ROUTE_WORDS | json_value, "guard_reason": GUARD_WORDS | json_value, "answer": words | json_value,
-    "tools": tool_names | json_value, "tool_query": words | json_value, "topics": json_value})
-tool_calls = st.lists(st.fixed_dictionaries({
-    "name": st.sampled_from([*TOOLS, "no_such_tool", "", "__import__"]),
-    "arguments": st.dictionaries(st.sampled_from(["keyword", "key", "value", "path", "limit", "days", "location",
-                                                  "start", "end", "topic", "query", "conversation_id", "x"]),
-                                 json_value, max_size=4),
-}), min_size=1, max_size=4)
+odd_assessment = st.fixed_dictionaries(
+    {},
+    optional={
+        "decision": ROUTE_WORDS | json_value,
+        "guard_reason": GUARD_WORDS | json_value,
+        "answer": words | json_value,
+        "tools": tool_names | json_value,
+        "tool_query": words | json_value,
+        "topics": json_value,
+    },
+)
+tool_calls = st.lists(
+    st.fixed_dictionaries(
+        {
+            "name": st.sampled_from([*TOOLS, "no_such_tool", "", "__import__"]),
+            "arguments": st.dictionaries(
+                st.sampled_from(
+                    [
+                        "keyword",
+                        "key",
+                        "value",
+                        "path",
+                        "limit",
+                        "days",
+                        "location",
+                        "start",
+                        "end",
+                        "topic",
+                        "query",
+                        "conversation_id",
+                        "x",
+                    ]
+                ),
+                json_value,
+                max_size=4,
+            ),
+        }
+    ),
+    min_size=1,
+    max_size=4,
+)
 LONG = " ".join(f"word{i}" for i in range(150))  # (megabytes per phase: tests/test_hostile.py)
 broken = st.one_of(  # what any phase may meet
     words,
@@ -90,16 +187,33 @@ broken = st.one_of(  # what any phase may meet
     st.builds(MidStreamError, words, st.integers(0, 4)),
 )
 by_phase = {  # what each phase is asked for, well or badly formed, or anything at all
-    "assess": st.one_of(assessment.map(lambda o: {"json": o}), odd_assessment.map(lambda o: {"json": o}),
-                        st.tuples(assessment, st.integers(0, 200)).map(lambda t: json.dumps(t[0])[: t[1]]), broken),
-    "select_tools": st.one_of(st.tuples(tool_calls, words).map(lambda t: {"tool_calls": t[0], "content": t[1]}),
-                              st.tuples(tool_calls, words).map(lambda t: {"tool_calls": t[0], "content": t[1]}),
-                              broken),
-    "respond": st.one_of(words, words, broken, st.tuples(tool_calls, words).map(
-        lambda t: {"tool_calls": t[0], "content": t[1]})),
-    "quality": st.one_of(st.fixed_dictionaries({"verdict": st.sampled_from(["APPROVED", "FALLBACK", "maybe"]),
-                                                "fallback_type": GUARD_WORDS, "reason": words}).map(
-        lambda o: {"json": o}), broken),
+    "assess": st.one_of(
+        assessment.map(lambda o: {"json": o}),
+        odd_assessment.map(lambda o: {"json": o}),
+        st.tuples(assessment, st.integers(0, 200)).map(lambda t: json.dumps(t[0])[: t[1]]),
+        broken,
+    ),
+    "select_tools": st.one_of(
+        st.tuples(tool_calls, words).map(lambda t: {"tool_calls": t[0], "content": t[1]}),
+        st.tuples(tool_calls, words).map(lambda t: {"tool_calls": t[0], "content": t[1]}),
+        broken,
+    ),
+    "respond": st.one_of(
+        words,
+        words,
+        broken,
+        st.tuples(tool_calls, words).map(lambda t: {"tool_calls": t[0], "content": t[1]}),
+    ),
+    "quality": st.one_of(
+        st.fixed_dictionaries(
+            {
+                "verdict": st.sampled_from(["APPROVED", "FALLBACK", "maybe"]),
+                "fallback_type": GUARD_WORDS,
+                "reason": words,
+            }
+        ).map(lambda o: {"json": o}),
+        broken,
+    ),
     "summary": st.one_of(st.just(SUMMARY), st.just(SUMMARY), broken),
     "cross_summary": st.one_of(st.just(CROSS), st.just(CROSS), broken),
 }
@@ -142,13 +256,16 @@ def fuzz_env(served, fake_server, monkeypatch, tmp_path):
     monkeypatch.setenv("TATLOCK_COMPACT_INTERVAL", "6")  # compaction runs beside the turns
     from tatlock.memory import detached, housekeeping
 
-    monkeypatch.setenv("TATLOCK_HOUSEKEEPING", "background")  # on its thread, making way for the turns
+    # on its thread, making way for the turns
+    monkeypatch.setenv("TATLOCK_HOUSEKEEPING", "background")
     monkeypatch.setattr(housekeeping, "SETTLE", 0.05)  # briefings between turns too
     monkeypatch.setattr(housekeeping, "COMPACT_SETTLE", 0.02)
-    monkeypatch.setattr(detached, "spawn", lambda *a, **kw: None)  # what is left stays in this test's home
+    # what is left stays in this test's home
+    monkeypatch.setattr(detached, "spawn", lambda *a, **kw: None)
     from tatlock.memory.summarise import TrackRecord
 
-    monkeypatch.setattr(TrackRecord, "worth_asking", lambda self: True)  # every summary's output is fuzzed
+    # every summary's output is fuzzed
+    monkeypatch.setattr(TrackRecord, "worth_asking", lambda self: True)
     monkeypatch.setenv("TATLOCK_TOOL_TIMEOUT", "2")
     monkeypatch.setenv("TATLOCK_TIMEOUT", "10")
     monkeypatch.setenv("TATLOCK_GEOCODING_URL", fake_server.url)
@@ -161,7 +278,8 @@ def fuzz_env(served, fake_server, monkeypatch, tmp_path):
     logging.getLogger("tatlock").addHandler(errors)
     yield handler
     logging.getLogger("tatlock").removeHandler(errors)
-    assert [r.getMessage() for r in errors.records] == []  # nothing crashed, not even in the background
+    # nothing crashed, not even in the background
+    assert [r.getMessage() for r in errors.records] == []
 
 
 def messages(butler, conversation_id: int):
@@ -194,10 +312,14 @@ def finish(butler, home: Path, interval: int = 6) -> None:
     try:
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         for (cid,) in conn.execute("SELECT id FROM conversations"):
-            ranges = conn.execute("SELECT from_message, up_to_message FROM conversation_compacts"
-                                  " WHERE conversation_id = ? ORDER BY from_message", (cid,)).fetchall()
+            ranges = conn.execute(
+                "SELECT from_message, up_to_message FROM conversation_compacts"
+                " WHERE conversation_id = ? ORDER BY from_message",
+                (cid,),
+            ).fetchall()
             expected = 1
-            for lo, hi in ranges:  # contiguous from 1; a block of text too dense for one request is split
+            # contiguous from 1; a block of text too dense for one request is split
+            for lo, hi in ranges:
                 assert lo == expected and lo <= hi <= lo + interval - 1, (ranges, expected)
                 expected = hi + 1
     finally:
@@ -207,6 +329,7 @@ def finish(butler, home: Path, interval: int = 6) -> None:
 def test_fuzz_what_the_model_says_in_every_phase(fuzz_env, home):
     count = Counter()
     with tatlock.open() as butler:
+
         @fuzz_settings(650)
         @given(phases=script, text=user_text, new=st.booleans())
         def one(phases, text, new):
@@ -222,15 +345,18 @@ def test_fuzz_what_the_model_says_in_every_phase(fuzz_env, home):
         finish(butler, home)
     assert sum(count.values()) >= 650 * SCALE
     assert count["TurnFinished"] > 100 and count["ErrorEvent"] > 20, count  # both ends were reached
-    assert all(fuzz_env.met[p] for p in ("assess", "select_tools", "respond", "summary", "cross_summary")), \
-        fuzz_env.met
+    assert all(
+        fuzz_env.met[p] for p in ("assess", "select_tools", "respond", "summary", "cross_summary")
+    ), fuzz_env.met
 
 
 def test_fuzz_what_the_user_says(fuzz_env, home, monkeypatch):
-    monkeypatch.setenv("TATLOCK_COMPACT_INTERVAL", "200")  # (compaction is fuzzed above; here it would only slow)
+    # (compaction is fuzzed above; here it would only slow)
+    monkeypatch.setenv("TATLOCK_COMPACT_INTERVAL", "200")
     count = Counter()
     fuzz_env.load({})
     with tatlock.open() as butler:
+
         @fuzz_settings(300)
         @given(text=user_text, guest=st.none() | user_text, material=st.none() | user_text)
         def one(text, guest, material):
@@ -263,6 +389,7 @@ def test_fuzz_cancelling_at_any_moment(fuzz_env, home, served):
     served.token_delay = 0.002
     count = Counter()
     with tatlock.open() as butler:
+
         @fuzz_settings(100)
         @given(phases=script, after=st.integers(0, 40))
         def one(phases, after):
@@ -276,7 +403,9 @@ def test_fuzz_cancelling_at_any_moment(fuzz_env, home, served):
             check_turn(butler, turn, "Tell me a long story about tea, sir.", final)
             if isinstance(final, TurnCancelled):  # what was shown is what was kept
                 shown = "".join(e.text for e in turn.events if isinstance(e, AnswerToken))
-                kept = [m for m in messages(butler, turn.conversation_id) if m.metadata.get("cancelled")]
+                kept = [
+                    m for m in messages(butler, turn.conversation_id) if m.metadata.get("cancelled")
+                ]
                 assert kept and kept[-1].content == valid_text(final.partial)
                 assert not shown or final.partial
             count[type(final).__name__] += 1

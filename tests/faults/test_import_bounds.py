@@ -29,14 +29,28 @@ NOW = "2026-03-01T11:00:00+00:00"
 
 
 def message(mid: int, number: int, content: str = "Leek soup?", **kw) -> dict:
-    return {"message_id": mid, "message_number": number, "role": "user" if number % 2 else "assistant",
-            "author_id": "@maria:example.org" if number % 2 else "tatlock",
-            "author_name": "Maria" if number % 2 else "Tatlock", "content": content, "timestamp": NOW, **kw}
+    return {
+        "message_id": mid,
+        "message_number": number,
+        "role": "user" if number % 2 else "assistant",
+        "author_id": "@maria:example.org" if number % 2 else "tatlock",
+        "author_name": "Maria" if number % 2 else "Tatlock",
+        "content": content,
+        "timestamp": NOW,
+        **kw,
+    }
 
 
 def conversation(cid: int, messages: list[dict], **kw) -> dict:
-    head = {"id": cid, "title": f"Soup {cid}", "room_id": "!kitchen:example.org", "interface": "matrix",
-            "started_at": NOW, "last_activity": NOW, **kw}
+    head = {
+        "id": cid,
+        "title": f"Soup {cid}",
+        "room_id": "!kitchen:example.org",
+        "interface": "matrix",
+        "started_at": NOW,
+        "last_activity": NOW,
+        **kw,
+    }
     return {"conversation": head, "messages": messages}
 
 
@@ -47,13 +61,31 @@ def document(*convs: dict, **kw) -> dict:
 def big_export(path: Path, n: int, *, room: str = "cli", interface: str = "cli") -> None:
     """One conversation of ``n`` messages, written as the export writes it."""
     with path.open("w", encoding="utf-8") as fh:
-        head = {"id": 1, "title": "Long", "room_id": room, "interface": interface, "started_at": NOW,
-                "last_activity": NOW}
-        fh.write('{"format": "tatlock-memory", "version": 1, "conversations": [{"uid": "long-one", "conversation": '
-                 + json.dumps(head) + ', "messages": [\n')
+        head = {
+            "id": 1,
+            "title": "Long",
+            "room_id": room,
+            "interface": interface,
+            "started_at": NOW,
+            "last_activity": NOW,
+        }
+        fh.write(
+            '{"format": "tatlock-memory", "version": 1, "conversations": [{"uid": "long-one", '
+            '"conversation": ' + json.dumps(head) + ', "messages": [\n'
+        )
         for i in range(1, n + 1):
-            fh.write(("," if i > 1 else "") + json.dumps(message(i, i, f"Line {i} of the long talk about leeks.",
-                                                                 reply_to=i - 1 if i > 1 else None)) + "\n")
+            fh.write(
+                ("," if i > 1 else "")
+                + json.dumps(
+                    message(
+                        i,
+                        i,
+                        f"Line {i} of the long talk about leeks.",
+                        reply_to=i - 1 if i > 1 else None,
+                    )
+                )
+                + "\n"
+            )
         fh.write("]}]}\n")
 
 
@@ -69,9 +101,20 @@ def rows(home: Path, sql: str) -> list[tuple]:
 
 
 def everything(home: Path) -> dict[str, list]:
-    return {t: rows(home, f"SELECT * FROM {t} ORDER BY 1, 2") for t in (
-        "conversations", "conversation_messages", "participants", "conversation_compacts", "topics",
-        "conversation_topics", "topic_messages", "personal_variables", "cross_conversation_summaries")}
+    return {
+        t: rows(home, f"SELECT * FROM {t} ORDER BY 1, 2")
+        for t in (
+            "conversations",
+            "conversation_messages",
+            "participants",
+            "conversation_compacts",
+            "topics",
+            "conversation_topics",
+            "topic_messages",
+            "personal_variables",
+            "cross_conversation_summaries",
+        )
+    }
 
 
 def refused(cli, home: Path, path: Path | str, needle: str, code: int = 2) -> str:
@@ -79,7 +122,9 @@ def refused(cli, home: Path, path: Path | str, needle: str, code: int = 2) -> st
     before = everything(home)
     r = cli("memory", "import", str(path))
     assert r.code == code and r.out == "", (r.code, r.out, r.err)
-    assert r.err.count("\n") == 1 and r.err.startswith("tatlock: ") and "Traceback" not in r.err, r.err
+    assert r.err.count("\n") == 1 and r.err.startswith("tatlock: ") and "Traceback" not in r.err, (
+        r.err
+    )
     assert needle in r.err, r.err
     assert everything(home) == before
     return r.err
@@ -103,7 +148,8 @@ def test_only_a_regular_file_is_read(cli, home, tmp_path, something):
     assert time.monotonic() - t0 < 5  # refused at once: it used to wait for a writer for ever
     refused(cli, home, "/dev/zero", "not a regular file")
     refused(cli, home, "/proc/self/environ", "not a regular file")
-    (tmp_path / "environ.json").symlink_to("/proc/self/environ")  # a symlink is judged by its target
+    # a symlink is judged by its target
+    (tmp_path / "environ.json").symlink_to("/proc/self/environ")
     refused(cli, home, tmp_path / "environ.json", "not a regular file")
     sock = socket.socket(socket.AF_UNIX)
     sock.bind(str(tmp_path / "sock"))
@@ -111,8 +157,13 @@ def test_only_a_regular_file_is_read(cli, home, tmp_path, something):
         refused(cli, home, tmp_path / "sock", "not a regular file (a socket)")
     finally:
         sock.close()
-    r = subprocess.run(f"echo '{{}}' | {EXE} memory import /dev/stdin", shell=True, capture_output=True, text=True,
-                       timeout=30)
+    r = subprocess.run(
+        f"echo '{{}}' | {EXE} memory import /dev/stdin",
+        shell=True,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
     assert r.returncode == 2 and "(a pipe or socket): give - to read stdin" in r.stderr, r.stderr
     refused(cli, home, tmp_path, "is a folder")
     refused(cli, home, tmp_path / "missing.json", "no such file", code=1)
@@ -130,8 +181,11 @@ def test_persona_import_reads_the_same_way(cli, home, tmp_path):
     before = cli("persona", "list").out
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
-    for path, needle in ((fifo, "not a regular file (a FIFO)"), ("/dev/zero", "not a regular file"),
-                         ("/proc/self/status", "not a regular file")):
+    for path, needle in (
+        (fifo, "not a regular file (a FIFO)"),
+        ("/dev/zero", "not a regular file"),
+        ("/proc/self/status", "not a regular file"),
+    ):
         r = cli("persona", "import", str(path), "--yes")
         assert r.code == 2 and r.err.count("\n") == 1 and needle in r.err, r.err
     big = tmp_path / "big.txt"
@@ -182,7 +236,9 @@ def test_a_file_that_grows_shrinks_or_changes_while_read_is_refused(tmp_path):
 
 def test_a_version_of_5000_digits_is_one_line(cli, home, tmp_path, something):
     path = tmp_path / "v.json"
-    path.write_text('{"format": "tatlock-memory", "version": ' + "9" * 5000 + ', "conversations": []}')
+    path.write_text(
+        '{"format": "tatlock-memory", "version": ' + "9" * 5000 + ', "conversations": []}'
+    )
     refused(cli, home, path, "a number of 5,000 digits")
 
 
@@ -205,7 +261,9 @@ def test_a_date_after_tomorrow_is_refused_wherever_it_is(cli, home, tmp_path, so
     elif where == "started":
         conv["conversation"]["last_activity"] = "2099-01-01T00:00:00+00:00"
     elif where == "compact":
-        conv["compacts"] = [{"id": 1, "from_message": 1, "up_to_message": 2, "summary": "x", "created_at": far}]
+        conv["compacts"] = [
+            {"id": 1, "from_message": 1, "up_to_message": 2, "summary": "x", "created_at": far}
+        ]
     elif where == "variable":
         doc["variables"] = [{"key": "location", "value": "Leeds", "updated_at": far}]
     elif where == "summary":
@@ -220,17 +278,25 @@ def test_a_date_after_tomorrow_is_refused_wherever_it_is(cli, home, tmp_path, so
 def test_dates_in_other_zones_are_stored_in_utc_and_tomorrow_is_allowed(cli, home, tmp_path):
     import datetime as dt
 
-    soon = (dt.datetime.now(dt.timezone.utc) + dt.timedelta(hours=20)).isoformat(timespec="seconds")
-    conv = conversation(1, [message(1, 1, timestamp="2026-03-01T12:00:00+01:00"), message(2, 2, timestamp=soon)])
+    soon = (dt.datetime.now(dt.UTC) + dt.timedelta(hours=20)).isoformat(timespec="seconds")
+    conv = conversation(
+        1, [message(1, 1, timestamp="2026-03-01T12:00:00+01:00"), message(2, 2, timestamp=soon)]
+    )
     path = tmp_path / "zones.json"
     path.write_text(json.dumps(document(conv)))
     assert cli("memory", "import", str(path)).code == 0
-    stamps = [r[0] for r in rows(home, "SELECT timestamp FROM conversation_messages ORDER BY message_number")]
+    stamps = [
+        r[0]
+        for r in rows(home, "SELECT timestamp FROM conversation_messages ORDER BY message_number")
+    ]
     assert stamps[0] == NOW and stamps[1].endswith("+00:00")
-    assert stamps[1] <= dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")  # ahead: stored as now
+    # ahead: stored as now
+    assert stamps[1] <= dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
 
 
-def test_a_conversation_stamped_hours_ahead_does_not_take_over_the_next_question(cli, served, home, tmp_path):
+def test_a_conversation_stamped_hours_ahead_does_not_take_over_the_next_question(
+    cli, served, home, tmp_path
+):
     """Within the day's grace a date ahead of this clock is stored as now: a conversation stamped
     20 hours ahead was "the latest" for those 20 hours, so `ask "and now?"` right after `ask --new`
     went on in the imported conversation, not the new one."""
@@ -239,7 +305,7 @@ def test_a_conversation_stamped_hours_ahead_does_not_take_over_the_next_question
     from support.replies import direct
 
     served.handler = lambda body: direct("Very good, sir.")
-    soon = (dt.datetime.now(dt.timezone.utc) + dt.timedelta(hours=20)).isoformat(timespec="seconds")
+    soon = (dt.datetime.now(dt.UTC) + dt.timedelta(hours=20)).isoformat(timespec="seconds")
     conv = conversation(1, [message(1, 1, timestamp=soon)], room_id="cli", interface="cli")
     conv["conversation"]["last_activity"] = soon
     path = tmp_path / "ahead.json"
@@ -248,15 +314,23 @@ def test_a_conversation_stamped_hours_ahead_does_not_take_over_the_next_question
     first = json.loads(cli("ask", "--new", "--json", "Good morning").out)
     second = json.loads(cli("ask", "--json", "and now?").out)
     assert second["conversation_id"] == first["conversation_id"]
-    later = rows(home, "SELECT count(*) FROM conversations WHERE last_activity > strftime('%Y-%m-%dT%H:%M:%S+00:00', 'now')")
+    later = rows(
+        home,
+        "SELECT count(*) FROM conversations WHERE last_activity > "
+        "strftime('%Y-%m-%dT%H:%M:%S+00:00', 'now')",
+    )
     assert later == [(0,)]
 
 
-def test_after_a_refused_future_date_the_next_question_goes_where_it_should(cli, served, home, tmp_path):
+def test_after_a_refused_future_date_the_next_question_goes_where_it_should(
+    cli, served, home, tmp_path
+):
     from support.replies import direct
 
     served.handler = lambda body: direct("Very good, sir.")
-    conv = conversation(1, [message(1, 1, timestamp="9999-12-31T00:00:00+00:00")], room_id="cli", interface="cli")
+    conv = conversation(
+        1, [message(1, 1, timestamp="9999-12-31T00:00:00+00:00")], room_id="cli", interface="cli"
+    )
     path = tmp_path / "future.json"
     path.write_text(json.dumps(document(conv)))
     refused(cli, home, path, "is in the future")
@@ -265,42 +339,114 @@ def test_after_a_refused_future_date_the_next_question_goes_where_it_should(cli,
     assert first["conversation_id"] == second["conversation_id"]
 
 
-@pytest.mark.parametrize("name,build,needle", [
-    ("metadata", lambda: '{"format": "tatlock-memory", "version": 1, "conversations": [{"conversation": '
-     '{"id": 1, "room_id": "r", "interface": "i", "started_at": "2026-03-01T11:00:00+00:00", "last_activity": '
-     '"2026-03-01T11:00:00+00:00", "metadata": ' + '{"a": ' * 50 + "1" + "}" * 50 + '}, "messages": []}]}',
-     "nested more than 16 levels"),
-    ("unknown key", lambda: '{"format": "tatlock-memory", "version": 1, "x": ' + "[" * 200_000 + "]" * 200_000
-     + ', "conversations": []}', "nested more than 64 levels"),
-    ("top", lambda: "[" * 1_000_000, "nested more than 64 levels"),
-    ("in a value", lambda: '{"format": "tatlock-memory", "version": 1, "conversations": [{"conversation": '
-     + "[" * 100_000 + "]" * 100_000 + "}]}", "nested too deeply"),
-])
-def test_a_json_bomb_of_nesting_depth_is_one_line(cli, home, tmp_path, something, name, build, needle):
+@pytest.mark.parametrize(
+    "name,build,needle",
+    [
+        (
+            "metadata",
+            lambda: (
+                '{"format": "tatlock-memory", "version": 1, "conversations": '
+                '[{"conversation": '
+                '{"id": 1, "room_id": "r", "interface": "i", "started_at": '
+                '"2026-03-01T11:00:00+00:00", '
+                '"last_activity": '
+                '"2026-03-01T11:00:00+00:00", "metadata": '
+                + '{"a": ' * 50
+                + "1"
+                + "}" * 50
+                + '}, "messages": '
+                "[]}]}"
+            ),
+            "nested more than 16 levels",
+        ),
+        (
+            "unknown key",
+            lambda: (
+                '{"format": "tatlock-memory", "version": 1, "x": '
+                + "[" * 200_000
+                + "]" * 200_000
+                + ', "conversations": []}'
+            ),
+            "nested more than 64 levels",
+        ),
+        ("top", lambda: "[" * 1_000_000, "nested more than 64 levels"),
+        (
+            "in a value",
+            lambda: (
+                '{"format": "tatlock-memory", "version": 1, "conversations": '
+                '[{"conversation": ' + "[" * 100_000 + "]" * 100_000 + "}]}"
+            ),
+            "nested too deeply",
+        ),
+    ],
+)
+def test_a_json_bomb_of_nesting_depth_is_one_line(
+    cli, home, tmp_path, something, name, build, needle
+):
     path = tmp_path / "deep.json"
     path.write_text(build())
     refused(cli, home, path, needle)
 
 
-@pytest.mark.parametrize("name,change,needle", [
-    ("message id in two conversations", lambda d: d["conversations"][1]["messages"][0].update(message_id=1),
-     "message_id 1 appears in two conversations"),
-    ("message id twice in one", lambda d: d["conversations"][0]["messages"][1].update(message_id=1),
-     "repeat a message_id"),
-    ("conversation uid twice", lambda d: [c.update(uid="same") for c in d["conversations"]], "appears twice"),
-    ("variable twice", lambda d: d.update(variables=[{"key": "location", "value": "A", "updated_at": NOW},
-                                                     {"key": "location", "value": "B", "updated_at": NOW}]),
-     "the variable 'location' appears twice"),
-    ("messages null", lambda d: d["conversations"][0].update(messages=None), "messages must be a list"),
-    ("no messages", lambda d: d["conversations"][0].pop("messages"), "has no 'messages'"),
-    ("archive", lambda d: d["conversations"][0]["conversation"].update(
-        metadata={"archive": {"summary": "x", "up_to_message": "many"}}), "up_to_message must be a whole number"),
-    ("archive too far", lambda d: d["conversations"][0].update(archive={"summary": "x", "up_to_message": 9}),
-     "covers messages up to #9"),
-    ("infinity", lambda d: d.update(padding=float("inf")), "Infinity, which JSON does not allow"),
-])
-def test_duplicate_ids_and_odd_values_are_one_line(cli, home, tmp_path, something, name, change, needle):
-    doc = document(conversation(1, [message(1, 1), message(2, 2)]), conversation(2, [message(3, 1)]))
+@pytest.mark.parametrize(
+    "name,change,needle",
+    [
+        (
+            "message id in two conversations",
+            lambda d: d["conversations"][1]["messages"][0].update(message_id=1),
+            "message_id 1 appears in two conversations",
+        ),
+        (
+            "message id twice in one",
+            lambda d: d["conversations"][0]["messages"][1].update(message_id=1),
+            "repeat a message_id",
+        ),
+        (
+            "conversation uid twice",
+            lambda d: [c.update(uid="same") for c in d["conversations"]],
+            "appears twice",
+        ),
+        (
+            "variable twice",
+            lambda d: d.update(
+                variables=[
+                    {"key": "location", "value": "A", "updated_at": NOW},
+                    {"key": "location", "value": "B", "updated_at": NOW},
+                ]
+            ),
+            "the variable 'location' appears twice",
+        ),
+        (
+            "messages null",
+            lambda d: d["conversations"][0].update(messages=None),
+            "messages must be a list",
+        ),
+        ("no messages", lambda d: d["conversations"][0].pop("messages"), "has no 'messages'"),
+        (
+            "archive",
+            lambda d: d["conversations"][0]["conversation"].update(
+                metadata={"archive": {"summary": "x", "up_to_message": "many"}}
+            ),
+            "up_to_message must be a whole number",
+        ),
+        (
+            "archive too far",
+            lambda d: d["conversations"][0].update(archive={"summary": "x", "up_to_message": 9}),
+            "covers messages up to #9",
+        ),
+        (
+            "infinity",
+            lambda d: d.update(padding=float("inf")),
+            "Infinity, which JSON does not allow",
+        ),
+    ],
+)
+def test_duplicate_ids_and_odd_values_are_one_line(
+    cli, home, tmp_path, something, name, change, needle
+):
+    doc = document(
+        conversation(1, [message(1, 1), message(2, 2)]), conversation(2, [message(3, 1)])
+    )
     change(doc)
     path = tmp_path / "dup.json"
     path.write_text(json.dumps(doc))
@@ -327,7 +473,9 @@ def test_whitespace_and_a_bom_are_read_in_pieces(cli, home, tmp_path):
     path = tmp_path / "spaced.json"
     body = json.dumps(document(conversation(1, [message(1, 1)])), indent=4)
     with path.open("w", encoding="utf-8") as fh:
-        fh.write("\ufeff" + " " * (3 << 20) + body.replace(",", "," + "\n" * 1000) + "\n" * (3 << 20))
+        fh.write(
+            "\ufeff" + " " * (3 << 20) + body.replace(",", "," + "\n" * 1000) + "\n" * (3 << 20)
+        )
     r = cli("memory", "import", str(path))
     assert r.code == 0 and "1 new conversation(s)" in r.out, r.err
 
@@ -347,28 +495,46 @@ def test_another_writer_is_never_kept_waiting_for_the_whole_import(cli, home, tm
     store = UserStore.open(load().paths, "tester")
     conv = store.create_conversation("probe", "cli")
     store.conn.execute("PRAGMA busy_timeout = 2000")
-    proc = subprocess.Popen([EXE, "memory", "import", str(path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+    proc = subprocess.Popen(
+        [EXE, "memory", "import", str(path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     stored, during = 0, 0
     try:
         while proc.poll() is None:
-            store.add_message(conv.id, "user", f"question {stored}", Author("tester", "Tester", is_anchor=True))
+            store.add_message(
+                conv.id, "user", f"question {stored}", Author("tester", "Tester", is_anchor=True)
+            )
             stored += 1
-            during += rows(home, "SELECT count(*) FROM conversation_messages WHERE conversation_id != "
-                           f"{conv.id}")[0][0] > 0 and proc.poll() is None
+            during += (
+                rows(
+                    home,
+                    "SELECT count(*) FROM conversation_messages WHERE conversation_id "
+                    "!= "
+                    f"{conv.id}",
+                )[0][0]
+                > 0
+                and proc.poll() is None
+            )
             time.sleep(0.1)
     finally:
         out, err = proc.communicate(timeout=300)
         store.close()
     assert proc.returncode == 0, err
     assert during >= 3, (during, out)  # it did write while the import was writing
-    assert rows(home, f"SELECT count(*) FROM conversation_messages WHERE conversation_id = {conv.id}") == [(stored,)]
-    assert rows(home, "SELECT count(*) FROM conversation_messages WHERE conversation_id != "
-                f"{conv.id}") == [(30_000,)]
+    assert rows(
+        home, f"SELECT count(*) FROM conversation_messages WHERE conversation_id = {conv.id}"
+    ) == [(stored,)]
+    assert rows(
+        home, f"SELECT count(*) FROM conversation_messages WHERE conversation_id != {conv.id}"
+    ) == [(30_000,)]
 
 
-def test_a_killed_import_leaves_a_hidden_part_that_importing_again_completes(cli, served, home, tmp_path,
-                                                                              elsewhere):
+def test_a_killed_import_leaves_a_hidden_part_that_importing_again_completes(
+    cli, served, home, tmp_path, elsewhere
+):
     from support.replies import direct
 
     path = tmp_path / "long.json"
@@ -377,7 +543,9 @@ def test_a_killed_import_leaves_a_hidden_part_that_importing_again_completes(cli
     assert cli("memory", "import", str(path)).code == 0
     want = everything(clean)
     os.environ["TATLOCK_HOME"] = str(home)  # back (monkeypatch restores it at the end)
-    proc = subprocess.Popen([EXE, "memory", "import", str(path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [EXE, "memory", "import", str(path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
     try:
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline and proc.poll() is None:
@@ -395,22 +563,34 @@ def test_a_killed_import_leaves_a_hidden_part_that_importing_again_completes(cli
     half = rows(home, "SELECT interface, room_id, message_count FROM conversations")
     assert len(half) == 1 and half[0][0] == "import" and 1000 < half[0][2] < 20_000, half
     served.handler = lambda body: direct("Very good, sir.")
-    asked = json.loads(cli("ask", "--json", "and now?").out)  # the CLI room's latest is not the half import
-    assert rows(home, f"SELECT count(*) FROM conversation_messages WHERE conversation_id = "
-                f"{asked['conversation_id']}") == [(2,)]
+    # the CLI room's latest is not the half import
+    asked = json.loads(cli("ask", "--json", "and now?").out)
+    assert rows(
+        home,
+        f"SELECT count(*) FROM conversation_messages WHERE conversation_id = "
+        f"{asked['conversation_id']}",
+    ) == [(2,)]
     r = cli("memory", "import", str(path))
     assert r.code == 0 and "1 new conversation(s)" in r.out, (r.out, r.err)
     got = everything(home)
     keep = [c for c in got["conversations"] if c[0] != asked["conversation_id"]]
-    assert [c[1:] for c in keep] == [c[1:] for c in want["conversations"]]  # room, interface, counters...
+    # room, interface, counters...
+    assert [c[1:] for c in keep] == [c[1:] for c in want["conversations"]]
     theirs = [p[1:] for p in got["participants"] if p[0] != asked["conversation_id"]]
     assert theirs == [p[1:] for p in want["participants"]]
 
-    def talk(home: Path) -> list[tuple]:  # the imported talk, its reply links as message numbers (the ask in
-        return rows(home, "SELECT m.message_number, m.role, m.author_id, m.content, m.timestamp, r.message_number"
-                    " FROM conversation_messages m LEFT JOIN conversation_messages r ON r.message_id = m.reply_to"
-                    " JOIN conversations c ON c.id = m.conversation_id WHERE c.title = 'Long'"
-                    " ORDER BY m.message_number")  # between took ids the file wanted: those were remapped)
+    # the imported talk, its reply links as message numbers (the ask in
+    def talk(home: Path) -> list[tuple]:
+        return rows(
+            home,
+            "SELECT m.message_number, m.role, m.author_id, m.content, m.timestamp, "
+            "r.message_number"
+            " FROM conversation_messages m LEFT JOIN conversation_messages r ON "
+            "r.message_id = m.reply_to"
+            " JOIN conversations c ON c.id = m.conversation_id WHERE c.title = 'Long'"
+            # between took ids the file wanted: those were remapped)
+            " ORDER BY m.message_number",
+        )
 
     assert talk(home) == talk(clean) and len(talk(home)) == 20_000
     assert "Nothing to import" in cli("memory", "import", str(path)).out
@@ -431,26 +611,37 @@ def test_an_interrupted_import_says_how_far_it_came(home, tmp_path, monkeypatch)
         if len(calls) == 3:
             raise KeyboardInterrupt
 
-    with tatlock.open() as butler, path.open("rb") as fh:
-        with pytest.raises(ImportStopped) as stop:
-            butler.archive.import_file(fh, name="long.json", progress=lambda phase, done, total:
-                                       interrupt(done) if phase == "write" else None)
+    with tatlock.open() as butler, path.open("rb") as fh, pytest.raises(ImportStopped) as stop:
+        butler.archive.import_file(
+            fh,
+            name="long.json",
+            progress=lambda phase, done, total: interrupt(done) if phase == "write" else None,
+        )
     assert stop.value.exit_code == 130
     assert "stopped after 750 of 3,000 new messages (interrupted)" in stop.value.message
     assert "importing the same file again finishes it" in stop.value.message
-    assert rows(home, "SELECT count(*), max(message_number) FROM conversation_messages") == [(750, 750)]
+    assert rows(home, "SELECT count(*), max(message_number) FROM conversation_messages") == [
+        (750, 750)
+    ]
 
 
 @pytest.mark.parametrize("sig, code", [("SIGTERM", 143), ("SIGHUP", 129)])
-def test_a_signal_mid_import_exits_with_its_code_and_says_how_far_it_came(cli, home, tmp_path, sig, code):
+def test_a_signal_mid_import_exits_with_its_code_and_says_how_far_it_came(
+    cli, home, tmp_path, sig, code
+):
     """SIGTERM or SIGHUP while an import writes: like Ctrl-C, what was written is kept and one line
     says how far it came, but the exit code and the line name the signal (it said "interrupted"
     and exited 130, Ctrl-C's code, so a service manager could not tell it was stopped)."""
     assert cli("var", "list").code == 0
     path = tmp_path / "long.json"
     big_export(path, 60_000)
-    p = subprocess.Popen([EXE, "memory", "import", str(path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         stdin=subprocess.DEVNULL, text=True)
+    p = subprocess.Popen(
+        [EXE, "memory", "import", str(path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        text=True,
+    )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and p.poll() is None:  # until the first batch is written
         try:
@@ -480,8 +671,9 @@ def elsewhere(tmp_path, monkeypatch):
     return switch
 
 
-def test_a_concurrent_turn_in_a_conversation_being_extended_stops_the_import_cleanly(home, tmp_path,
-                                                                                        monkeypatch):
+def test_a_concurrent_turn_in_a_conversation_being_extended_stops_the_import_cleanly(
+    home, tmp_path, monkeypatch
+):
     """A new message in a conversation while an import appends to it: the import stops with one
     line, the turn's message is kept, and nothing is numbered twice."""
     from tatlock.services.archive import ImportStopped
@@ -503,12 +695,16 @@ def test_a_concurrent_turn_in_a_conversation_being_extended_stops_the_import_cle
 
         def meddle(phase: str, done: int, total: int) -> None:
             if phase == "write" and done == 250:
-                butler.store.add_message(cid, "user", "A word in between.", Author("tester", "Tester"))
+                butler.store.add_message(
+                    cid, "user", "A word in between.", Author("tester", "Tester")
+                )
 
         with path.open("rb") as fh, pytest.raises(ImportStopped) as stop:
             butler.archive.import_file(fh, name="long.json", progress=meddle)
     assert "changed while it was imported" in stop.value.message
-    numbers = [r[0] for r in rows(home, "SELECT message_number FROM conversation_messages ORDER BY 1")]
+    numbers = [
+        r[0] for r in rows(home, "SELECT message_number FROM conversation_messages ORDER BY 1")
+    ]
     assert numbers == list(range(1, len(numbers) + 1)) and len(numbers) == 261
 
 
@@ -527,10 +723,15 @@ mkdir -p "$OUT/again" && cp -a "$DISK/." "$OUT/again/"
 """
 
 
-def test_a_full_disk_mid_import_says_how_far_it_came_and_importing_again_finishes(cli, home, tmp_path):
+def test_a_full_disk_mid_import_says_how_far_it_came_and_importing_again_finishes(
+    cli, home, tmp_path
+):
     """6 MB of disk take about half of 30,000 messages: the import stops with one line saying how
     many it wrote; those are whole and hidden; with room again, the same import completes it."""
-    if os.geteuid() != 0 or subprocess.run(["unshare", "-m", "true"], capture_output=True).returncode != 0:
+    if (
+        os.geteuid() != 0
+        or subprocess.run(["unshare", "-m", "true"], capture_output=True).returncode != 0
+    ):
         pytest.skip("needs root and a mount namespace for a small filesystem")
     assert cli("var", "list").code == 0
     path = tmp_path / "long.json"
@@ -538,12 +739,28 @@ def test_a_full_disk_mid_import_says_how_far_it_came_and_importing_again_finishe
     disk, out = tmp_path / "disk", tmp_path / "out"
     disk.mkdir()
     out.mkdir()
-    env = {**os.environ, "DISK": str(disk), "SRC": str(home), "OUT": str(out), "EXE": EXE, "FILE": str(path)}
-    p = subprocess.run(["unshare", "-m", "sh", "-c", FULL_DISK], env=env, capture_output=True, text=True,
-                       timeout=600)
+    env = {
+        **os.environ,
+        "DISK": str(disk),
+        "SRC": str(home),
+        "OUT": str(out),
+        "EXE": EXE,
+        "FILE": str(path),
+    }
+    p = subprocess.run(
+        ["unshare", "-m", "sh", "-c", FULL_DISK],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert p.returncode == 0, p.stderr
     err = (out / "full.err").read_text()
-    assert (out / "full.rc").read_text().strip() == "1" and err.count("\n") == 1 and "Traceback" not in err, err
+    assert (
+        (out / "full.rc").read_text().strip() == "1"
+        and err.count("\n") == 1
+        and "Traceback" not in err
+    ), err
     assert "is full" in err and "importing the same file again finishes it" in err, err
     kept = rows(out / "full", "SELECT interface, message_count FROM conversations")
     assert kept[0][0] == "import" and 0 < kept[0][1] < 30_000
@@ -551,7 +768,9 @@ def test_a_full_disk_mid_import_says_how_far_it_came_and_importing_again_finishe
     assert rows(out / "full", "PRAGMA integrity_check") == [("ok",)]
     assert (out / "again.rc").read_text().strip() == "0", (out / "again.err").read_text()
     assert f"{30_000 - kept[0][1]} message(s)" in (out / "again.out").read_text()
-    assert rows(out / "again", "SELECT interface, room_id, message_count FROM conversations") == [("cli", "cli", 30_000)]
+    assert rows(out / "again", "SELECT interface, room_id, message_count FROM conversations") == [
+        ("cli", "cli", 30_000)
+    ]
 
 
 def test_links_forward_in_the_file_and_to_remapped_ids_are_kept(cli, home, tmp_path):
@@ -561,14 +780,32 @@ def test_links_forward_in_the_file_and_to_remapped_ids_are_kept(cli, home, tmp_p
     with tatlock.open() as butler:  # takes conversation 1 and messages 1-2
         conv, _ = butler.rooms.open("!hall:example.org", "matrix")
         butler.rooms.add_exchange(conv.id, "Hello from the hall.", "Good day.")
-    first = conversation(1, [message(1, 1, "I reply to the next one.", reply_to=2), message(2, 2, "Soup first."),
-                             message(3, 3, "I reply to the other talk.", reply_to=4)])
-    first["topics"] = [{"name": "soup", "mentions": 2, "messages": [2, 3, 4]}]  # 4 is not this conversation's
+    first = conversation(
+        1,
+        [
+            message(1, 1, "I reply to the next one.", reply_to=2),
+            message(2, 2, "Soup first."),
+            message(3, 3, "I reply to the other talk.", reply_to=4),
+        ],
+    )
+    # 4 is not this conversation's
+    first["topics"] = [{"name": "soup", "mentions": 2, "messages": [2, 3, 4]}]
     second = conversation(2, [message(4, 1, "The other talk.")], room_id="!garden:example.org")
-    doc = document(first, second,
-                   variables=[{"key": "location", "value": "Leeds", "updated_at": NOW, "source_message_id": 4}],
-                   cross_summaries=[{"conversation_id": 2, "summary": "Earlier: soup.", "created_at": NOW,
-                                     "source_conversations": [1, 2, 99999999999999999999]}])
+    doc = document(
+        first,
+        second,
+        variables=[
+            {"key": "location", "value": "Leeds", "updated_at": NOW, "source_message_id": 4}
+        ],
+        cross_summaries=[
+            {
+                "conversation_id": 2,
+                "summary": "Earlier: soup.",
+                "created_at": NOW,
+                "source_conversations": [1, 2, 99999999999999999999],
+            }
+        ],
+    )
     path = tmp_path / "links.json"
     path.write_text(json.dumps(doc))
     r = cli("memory", "import", str(path))
@@ -577,11 +814,16 @@ def test_links_forward_in_the_file_and_to_remapped_ids_are_kept(cli, home, tmp_p
     replies = dict(rows(home, "SELECT content, reply_to FROM conversation_messages"))
     assert replies["I reply to the next one."] == ids["Soup first."]
     assert replies["I reply to the other talk."] == ids["The other talk."]
-    assert sorted(r[0] for r in rows(home, "SELECT message_id FROM topic_messages")) == \
-        sorted([ids["Soup first."], ids["I reply to the other talk."]])
-    assert rows(home, "SELECT source_message_id FROM personal_variables") == [(ids["The other talk."],)]
+    assert sorted(r[0] for r in rows(home, "SELECT message_id FROM topic_messages")) == sorted(
+        [ids["Soup first."], ids["I reply to the other talk."]]
+    )
+    assert rows(home, "SELECT source_message_id FROM personal_variables") == [
+        (ids["The other talk."],)
+    ]
     convs = dict(rows(home, "SELECT title, id FROM conversations"))
-    got = rows(home, "SELECT conversation_id, source_conversations FROM cross_conversation_summaries")
+    got = rows(
+        home, "SELECT conversation_id, source_conversations FROM cross_conversation_summaries"
+    )
     assert got == [(convs["Soup 2"], json.dumps([convs["Soup 1"], convs["Soup 2"]]))]
     assert convs["Soup 1"] != 1  # remapped: 1 was taken
     before = everything(home)

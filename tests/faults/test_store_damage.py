@@ -14,8 +14,10 @@ import pytest
 from tatlock.errors import StoreError
 from tatlock.store import db
 
-FIX = "or an export of your memory, or move it aside and tatlock starts a new one"  # the core's words
-CLI_FIX = "or a `tatlock memory export`, or move it aside and tatlock starts a new one"  # the CLI names its command
+# the core's words
+FIX = "or an export of your memory, or move it aside and tatlock starts a new one"
+# the CLI names its command
+CLI_FIX = "or a `tatlock memory export`, or move it aside and tatlock starts a new one"
 
 
 def make_db(path: Path, rows: int = 500) -> None:
@@ -30,7 +32,7 @@ def make_db(path: Path, rows: int = 500) -> None:
 
 def damage(path: Path, offset: int, length: int = 64) -> None:
     data = bytearray(path.read_bytes())
-    data[offset:offset + length] = b"\xa5" * length
+    data[offset : offset + length] = b"\xa5" * length
     path.write_bytes(bytes(data))
 
 
@@ -56,7 +58,9 @@ def test_a_damaged_schema(tmp_path):
     damage(p, 100 + 8, 200)  # page 1 below the header: the schema table
     with pytest.raises(StoreError) as exc:
         db.connect(p)
-    assert "malformed" in exc.value.full() and str(p) in exc.value.full() and FIX in exc.value.full()
+    assert (
+        "malformed" in exc.value.full() and str(p) in exc.value.full() and FIX in exc.value.full()
+    )
 
 
 def test_quick_check(tmp_path):
@@ -148,11 +152,14 @@ def test_damage_found_while_reading_is_one_line(cli, home):
     conn = sqlite3.connect(user_db)
     with conn:
         for i in range(2000):
-            conn.execute("INSERT INTO personal_variables (key, value, updated_at) VALUES (?, ?, ?)",
-                         (f"k{i}", "v" * 100, "2024-01-01"))
+            conn.execute(
+                "INSERT INTO personal_variables (key, value, updated_at) VALUES (?, ?, ?)",
+                (f"k{i}", "v" * 100, "2024-01-01"),
+            )
     conn.close()
     pages = user_db.stat().st_size // 4096
-    for page in range(pages - 10, pages - 2):  # table pages, not the schema: the database still opens
+    # table pages, not the schema: the database still opens
+    for page in range(pages - 10, pages - 2):
         damage(user_db, page * 4096, 100)
     r = cli("var", "list")
     line = one_line(r.err)

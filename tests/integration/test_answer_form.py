@@ -20,10 +20,22 @@ def ask_json(cli, *args):
 
 def test_plain_form_routes_then_answers_in_plain_text(cli, served, monkeypatch):
     monkeypatch.setenv("TATLOCK_ANSWER_FORM", "plain")
-    served.queue({"json": {"decision": "DIRECT", "guard_reason": "NONE", "tools": [], "tool_query": "",
-                           "topics": ["geography"]}}, "Paris, sir.")
+    served.queue(
+        {
+            "json": {
+                "decision": "DIRECT",
+                "guard_reason": "NONE",
+                "tools": [],
+                "tool_query": "",
+                "topics": ["geography"],
+            }
+        },
+        "Paris, sir.",
+    )
     out = ask_json(cli, "What is the capital of France?")
-    assert out["answer"] == "Paris, sir." and out["route"] == "DIRECT" and out["quality"] == "APPROVED"
+    assert (
+        out["answer"] == "Paris, sir." and out["route"] == "DIRECT" and out["quality"] == "APPROVED"
+    )
     assert [p["name"] for p in out["phases"]] == ["assess", "respond", "quality"]
     route, answer = served.chat_requests
     assert "answer" not in route["format"]["properties"]  # the routing call writes no answer
@@ -31,21 +43,44 @@ def test_plain_form_routes_then_answers_in_plain_text(cli, served, monkeypatch):
     assert route["options"]["num_predict"] <= 200  # and is short
     assert answer.get("format") is None  # the answer is plain text
     # the persona leads both calls, so the server's prompt cache reuses it
-    assert route["messages"][0]["content"].split("\n")[0] == answer["messages"][0]["content"].split("\n")[0]
+    assert (
+        route["messages"][0]["content"].split("\n")[0]
+        == answer["messages"][0]["content"].split("\n")[0]
+    )
 
 
 def test_plain_answer_streams_to_stdout(cli, served, monkeypatch):
     monkeypatch.setenv("TATLOCK_ANSWER_FORM", "plain")
-    served.queue({"json": {"decision": "DIRECT", "guard_reason": "NONE", "tools": [], "tool_query": "",
-                           "topics": []}}, "Seven days, sir.")
+    served.queue(
+        {
+            "json": {
+                "decision": "DIRECT",
+                "guard_reason": "NONE",
+                "tools": [],
+                "tool_query": "",
+                "topics": [],
+            }
+        },
+        "Seven days, sir.",
+    )
     r = cli("ask", "How many days are there in a week?")
     assert r.code == 0 and r.out == "Seven days, sir.\n"
 
 
 def test_json_form_is_one_call(cli, served, monkeypatch):
     monkeypatch.setenv("TATLOCK_ANSWER_FORM", "json")
-    served.queue({"json": {"decision": "DIRECT", "guard_reason": "NONE", "tools": [], "tool_query": "",
-                           "answer": "Paris, sir.", "topics": []}})
+    served.queue(
+        {
+            "json": {
+                "decision": "DIRECT",
+                "guard_reason": "NONE",
+                "tools": [],
+                "tool_query": "",
+                "answer": "Paris, sir.",
+                "topics": [],
+            }
+        }
+    )
     out = ask_json(cli, "What is the capital of France?")
     assert out["answer"] == "Paris, sir." and len(served.chat_requests) == 1
     assert "answer" in served.chat_requests[0]["format"]["properties"]
@@ -69,24 +104,44 @@ def test_the_tier_decides_unless_set(home, monkeypatch, tier):
 
 def test_plain_routing_call_ends_once_it_has_decided_direct(cli, served, monkeypatch):
     monkeypatch.setenv("TATLOCK_ANSWER_FORM", "plain")
-    served.queue('{"decision":"DIRECT","topics":["geography"],"guard_reason":"NONE","tools":[],"tool_query":""}',
-                 "Paris, sir.")
+    served.queue(
+        '{"decision":"DIRECT","topics":["geography"],"guard_reason":"NONE","tools":[],"tool_query":""}',
+        "Paris, sir.",
+    )
     served.token_delay = 0.001
     out = ask_json(cli, "What is the capital of France?")
     assert out["answer"] == "Paris, sir." and out["topics"] == ["geography"]
     answer = served.chat_requests[1]
     # asked as a plain chat client asks: the persona and one instruction, then the question
     assert answer["messages"][-1] == {"role": "user", "content": "What is the capital of France?"}
-    assert "one or two sentences" in answer["messages"][0]["content"] and "Findings" not in str(answer["messages"])
+    assert "one or two sentences" in answer["messages"][0]["content"] and "Findings" not in str(
+        answer["messages"]
+    )
 
 
 def test_plain_answer_sees_this_conversation_as_chat_turns(cli, served, monkeypatch):
     monkeypatch.setenv("TATLOCK_ANSWER_FORM", "plain")
-    route = {"json": {"decision": "DIRECT", "topics": [], "guard_reason": "NONE", "tools": [], "tool_query": ""}}
+    route = {
+        "json": {
+            "decision": "DIRECT",
+            "topics": [],
+            "guard_reason": "NONE",
+            "tools": [],
+            "tool_query": "",
+        }
+    }
     served.queue(route, "Noted, sir.")
     first = ask_json(cli, "I have been reading about volcanoes.")
     served.queue(route, "Etna, sir.")
-    ask_json(cli, "--conversation", str(first["conversation_id"]), "Which one erupts most often in Europe?")
+    ask_json(
+        cli,
+        "--conversation",
+        str(first["conversation_id"]),
+        "Which one erupts most often in Europe?",
+    )
     msgs = served.chat_requests[-1]["messages"]
     assert [m["role"] for m in msgs] == ["system", "user", "assistant", "user"]
-    assert msgs[1]["content"] == "I have been reading about volcanoes." and msgs[2]["content"] == "Noted, sir."
+    assert (
+        msgs[1]["content"] == "I have been reading about volcanoes."
+        and msgs[2]["content"] == "Noted, sir."
+    )

@@ -14,15 +14,23 @@ import time
 import pytest
 
 import tatlock
-from tatlock.events import (
-    AnswerToken, CompactionFinished, CompactionStarted, ConversationReady, ErrorEvent, MessageStored, TurnCancelled,
-    TurnFinished,
-)
 from support import replies
 from support.store import stored_messages as stored
+from tatlock.events import (
+    AnswerToken,
+    CompactionFinished,
+    CompactionStarted,
+    ConversationReady,
+    ErrorEvent,
+    MessageStored,
+    TurnCancelled,
+    TurnFinished,
+)
 
-LONG = ("Paris is the capital of France, sir, and has been for a good many centuries, "
-        "through kings, emperors, republics and a great deal of pastry.")
+LONG = (
+    "Paris is the capital of France, sir, and has been for a good many centuries, "
+    "through kings, emperors, republics and a great deal of pastry."
+)
 
 
 direct = functools.partial(replies.direct, topics=("geography",))
@@ -30,16 +38,20 @@ direct = functools.partial(replies.direct, topics=("geography",))
 
 def test_readme_example_runs_as_written(served, home):
     served.queue(direct("Paris, sir."), direct("You are most welcome, sir."))
-    with tatlock.open(user="maria") as butler:      # a new user is registered on first use
+    with tatlock.open(user="maria") as butler:  # a new user is registered on first use
         turn = butler.turn("What is the capital of France?")
         events = list(turn)
-        turn.cancel()                               # after the end: harmless
+        turn.cancel()  # after the end: harmless
         finished = butler.ask("Thanks!")
     assert isinstance(events[0], ConversationReady) and isinstance(events[-1], TurnFinished)
     assert events[-1].answer == "Paris, sir." and finished.answer == "You are most welcome, sir."
     assert {e.turn_id for e in events} == {turn.id} and turn.id
     assert [r["content"] for r in stored(home, "maria")] == [
-        "What is the capital of France?", "Paris, sir.", "Thanks!", "You are most welcome, sir."]
+        "What is the capital of France?",
+        "Paris, sir.",
+        "Thanks!",
+        "You are most welcome, sir.",
+    ]
 
 
 def test_open_uses_home_and_refuses_unknown_users_when_asked(served, tmp_path):
@@ -101,11 +113,15 @@ async def test_async_iteration_does_not_block_the_loop(served):
         kinds = [type(ev).__name__ async for ev in turn]
         stop.set()
         await task
-    assert kinds[0] == "ConversationReady" and kinds[-1] == "TurnFinished" and "AnswerToken" in kinds
+    assert (
+        kinds[0] == "ConversationReady" and kinds[-1] == "TurnFinished" and "AnswerToken" in kinds
+    )
     assert ticks > 20  # the loop kept running while the answer streamed (~1.2 s)
 
 
-def test_cancel_closes_the_stream_keeps_the_partial_answer_and_the_next_turn_works(served, home, cli):
+def test_cancel_closes_the_stream_keeps_the_partial_answer_and_the_next_turn_works(
+    served, home, cli
+):
     served.token_delay = 0.3
     served.queue(direct(LONG), direct("Quite so, sir."))
     with tatlock.open() as butler:
@@ -172,8 +188,12 @@ def test_background_compaction_reaches_subscribers_as_it_happens(served, monkeyp
 
     def model(body):
         if body["messages"][0]["content"].startswith("You are the record keeper"):
-            return {"content": "TOPICS DISCUSSED\n- tea\n\nFACTUAL TIMELINE\n- #1: talk\n\nKEY FACTS ESTABLISHED\n"
-                               "- Tester likes tea\n\nUNRESOLVED ITEMS\n- none\n\nTECHNICAL DETAILS\n- none"}
+            return {
+                "content": "TOPICS DISCUSSED\n- tea\n\nFACTUAL TIMELINE\n- #1: talk\n\nKEY "
+                "FACTS ESTABLISHED\n"
+                "- Tester likes tea\n\nUNRESOLVED ITEMS\n- none\n\nTECHNICAL "
+                "DETAILS\n- none"
+            }
         return direct("Indeed, sir.")
 
     served.handler = model
@@ -203,20 +223,36 @@ def test_a_tool_that_times_out_cannot_write_after_its_turn(served, monkeypatch, 
         time.sleep(1.0)  # past the tool timeout: the turn goes on without it
         try:
             outcome["result"] = original(ctx=ctx, key=key, value=value)
-        except Exception as exc:  # noqa: BLE001 - what the late write met
+        except Exception as exc:
             outcome["error"] = exc
         done.set()
 
     monkeypatch.setattr(memory_tools, "set_personal_variable", slow)
     monkeypatch.setenv("TATLOCK_TOOL_TIMEOUT", "0.3")
     served.queue(
-        {"json": {"decision": "TOOLS_NEEDED", "guard_reason": "NONE", "answer": "", "tools": ["set_personal_variable"],
-                  "tool_query": "location Paris", "topics": []}},
-        {"tool_calls": [{"name": "set_personal_variable", "arguments": {"key": "location", "value": "Paris"}}]},
+        {
+            "json": {
+                "decision": "TOOLS_NEEDED",
+                "guard_reason": "NONE",
+                "answer": "",
+                "tools": ["set_personal_variable"],
+                "tool_query": "location Paris",
+                "topics": [],
+            }
+        },
+        {
+            "tool_calls": [
+                {
+                    "name": "set_personal_variable",
+                    "arguments": {"key": "location", "value": "Paris"},
+                }
+            ]
+        },
         "I could not note it just now, sir.",
     )
     with tatlock.open() as butler:
-        final = butler.ask("Please save Paris as my location")  # a call of the model's: the extractor keeps nothing
+        # a call of the model's: the extractor keeps nothing
+        final = butler.ask("Please save Paris as my location")
         assert "could not" in final.answer
         assert done.wait(3)
         assert "error" in outcome and "ended" in str(outcome["error"])
@@ -236,7 +272,7 @@ def test_store_is_used_from_several_threads_during_a_turn(served):
                 for _ in range(30):
                     butler.conversations.list()
                     butler.variables.list()
-            except BaseException as exc:  # noqa: BLE001
+            except BaseException as exc:
                 errors.append(exc)
 
         threads = [threading.Thread(target=reader) for _ in range(3)]
@@ -290,7 +326,7 @@ def test_the_readme_python_example_runs_verbatim(served, home, capsys):
     from pathlib import Path
 
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
-    section = readme[readme.index("## Python API"):]
+    section = readme[readme.index("## Python API") :]
     code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
     served.queue(direct("Paris, sir."), direct("You are most welcome, sir."))
     exec(compile(code, "README.md", "exec"), {})
@@ -306,7 +342,9 @@ def _prompt_text(request) -> str:
     return "\n".join(str(m.get("content") or "") for m in request["messages"])
 
 
-def test_regenerate_answers_the_last_question_again_and_marks_the_old_reply_superseded(served, home):
+def test_regenerate_answers_the_last_question_again_and_marks_the_old_reply_superseded(
+    served, home
+):
     served.queue(direct("Lyon, sir."), direct("Paris, sir."), direct("You are welcome, sir."))
     with tatlock.open() as butler:
         first = butler.ask("Which French city should I visit first?", new=True)
@@ -322,11 +360,17 @@ def test_regenerate_answers_the_last_question_again_and_marks_the_old_reply_supe
         assert "Which French city should I visit first?" in prompt and "Lyon" not in prompt
         butler.ask("Thanks!", conversation_id=cid)
         later = _prompt_text(served.chat_requests[-1])
-        assert "Paris, sir." in later and "Lyon" not in later  # superseded: not fed to the model again
+        # superseded: not fed to the model again
+        assert "Paris, sir." in later and "Lyon" not in later
         detail = butler.conversations.get(cid)
     rows = stored(home)
-    assert [r["content"] for r in rows] == ["Which French city should I visit first?", "Lyon, sir.", "Paris, sir.", "Thanks!",
-                                            "You are welcome, sir."]
+    assert [r["content"] for r in rows] == [
+        "Which French city should I visit first?",
+        "Lyon, sir.",
+        "Paris, sir.",
+        "Thanks!",
+        "You are welcome, sir.",
+    ]
     lyon = json.loads(rows[1]["metadata"])["superseded"]
     assert lyon["by"] == rows[2]["message_id"] and lyon["how"] == "regenerated"
     assert rows[2]["reply_to"] == rows[0]["message_id"]
@@ -346,10 +390,17 @@ def test_edit_last_replaces_the_question_and_keeps_the_old_exchange_superseded(s
         with pytest.raises(tatlock.UsageError):
             butler.edit_last(first.conversation_id, "   ")
     rows = stored(home)
-    assert [r["content"] for r in rows] == ["What is the capital of Italy?", "Rome, sir.",
-                                            "What is the capital of Spain?", "Madrid, sir."]
+    assert [r["content"] for r in rows] == [
+        "What is the capital of Italy?",
+        "Rome, sir.",
+        "What is the capital of Spain?",
+        "Madrid, sir.",
+    ]
     marks = [json.loads(r["metadata"]).get("superseded") for r in rows]
-    assert marks[0]["how"] == marks[1]["how"] == "edited" and marks[0]["by"] == marks[1]["by"] == rows[2]["message_id"]
+    assert (
+        marks[0]["how"] == marks[1]["how"] == "edited"
+        and marks[0]["by"] == marks[1]["by"] == rows[2]["message_id"]
+    )
     assert marks[2] is None and marks[3] is None
     assert json.loads(rows[2]["metadata"])["edit_of"] == rows[0]["message_id"]
 
@@ -371,7 +422,8 @@ def test_regenerate_that_fails_or_is_stopped_at_once_leaves_the_old_answer_stand
     rows = stored(home)
     standing = [r["content"] for r in rows if not json.loads(r["metadata"]).get("superseded")]
     assert standing[:2] == ["What is the capital of Germany?", "Berlin, sir."]
-    assert all(not r["content"] for r in rows[2:])  # only the empty, cancelled try was stored besides
+    # only the empty, cancelled try was stored besides
+    assert all(not r["content"] for r in rows[2:])
 
 
 def test_regenerate_and_edit_refuse_what_they_cannot_do(served):
@@ -393,15 +445,26 @@ def test_a_conversation_keeps_the_model_chosen_for_it_and_new_ones_use_the_defau
         one = butler.ask("Hello?", new=True)
         assert one.answer == "Answered by llama3.2:3b, sir."
         butler.conversations.set_model(one.conversation_id, "qwen2.5:7b")
-        assert butler.ask("Again?", conversation_id=one.conversation_id).answer == "Answered by qwen2.5:7b, sir."
-        assert butler.regenerate(one.conversation_id).result().answer == "Answered by qwen2.5:7b, sir."
+        assert (
+            butler.ask("Again?", conversation_id=one.conversation_id).answer
+            == "Answered by qwen2.5:7b, sir."
+        )
+        assert (
+            butler.regenerate(one.conversation_id).result().answer == "Answered by qwen2.5:7b, sir."
+        )
         other = butler.ask("And here?", new=True)
         assert other.answer == "Answered by llama3.2:3b, sir."  # a new conversation: the default
         started = butler.turn("Chosen first?", new=True, model="qwen2.5:7b").result()
         assert started.answer == "Answered by qwen2.5:7b, sir."
-        assert butler.conversations.get(started.conversation_id).conversation.metadata["model"] == "qwen2.5:7b"
+        assert (
+            butler.conversations.get(started.conversation_id).conversation.metadata["model"]
+            == "qwen2.5:7b"
+        )
         butler.conversations.set_model(one.conversation_id, None)  # back to the default
-        assert butler.ask("Now?", conversation_id=one.conversation_id).answer == "Answered by llama3.2:3b, sir."
+        assert (
+            butler.ask("Now?", conversation_id=one.conversation_id).answer
+            == "Answered by llama3.2:3b, sir."
+        )
         with pytest.raises(tatlock.UsageError):
             butler.conversations.set_model(one.conversation_id, "two words")
         with pytest.raises(tatlock.UsageError):
@@ -409,7 +472,10 @@ def test_a_conversation_keeps_the_model_chosen_for_it_and_new_ones_use_the_defau
         assert len(butler.conversations.list()) == 3  # the refused turn made no conversation
     # the chosen model is remembered by the next process
     with tatlock.open() as butler:
-        assert butler.ask("Still?", conversation_id=started.conversation_id).answer == "Answered by qwen2.5:7b, sir."
+        assert (
+            butler.ask("Still?", conversation_id=started.conversation_id).answer
+            == "Answered by qwen2.5:7b, sir."
+        )
         assert butler.models.for_conversation(one.conversation_id) == "llama3.2:3b"
 
 
@@ -419,21 +485,38 @@ def test_a_superseded_answer_is_marked_in_recall_and_left_out_of_summaries(serve
     from tatlock.tools.base import ToolContext
     from tatlock.tools.memory import recall_memories
 
-    served.queue(direct("The boiler man comes on Monday, sir."), direct("The boiler man comes on Friday, sir."))
+    served.queue(
+        direct("The boiler man comes on Monday, sir."),
+        direct("The boiler man comes on Friday, sir."),
+    )
     with tatlock.open() as butler:
         first = butler.ask("When does the boiler man come?", new=True)
         butler.regenerate(first.conversation_id).result()
         store = butler.store
         found = recall_memories(ctx=ToolContext("tester", store), keyword="boiler man")["results"]
         by_text = {r["text"]: r.get("superseded") for r in found}
-        assert by_text["The boiler man comes on Monday, sir."] == "regenerated later: this no longer stands"
+        assert (
+            by_text["The boiler man comes on Monday, sir."]
+            == "regenerated later: this no longer stands"
+        )
         assert by_text["The boiler man comes on Friday, sir."] is None
-        block = transcript(store.messages(first.conversation_id))  # what compaction and briefings read
+        # what compaction and briefings read
+        block = transcript(store.messages(first.conversation_id))
         assert "Friday" in block and "Monday" not in block
-        # once summarised, an answer superseded later is named, so the summary's word is not taken for it
-        store.conn.execute("INSERT INTO conversation_compacts (conversation_id, from_message, up_to_message, summary,"
-                           " model, created_at) VALUES (?, 1, 3, 'KEY FACTS ESTABLISHED:\n- Monday', 'm', 'now')",
-                           (first.conversation_id,))
-        store.conn.execute("UPDATE conversations SET compacted_up_to = 3 WHERE id = ?", (first.conversation_id,))
+        # once summarised, an answer superseded later is named, so the summary's word is not taken
+        # for it
+        store.conn.execute(
+            "INSERT INTO conversation_compacts (conversation_id, from_message, up_to_message, "
+            "summary,"
+            " model, created_at) VALUES (?, 1, 3, 'KEY FACTS ESTABLISHED:\n- "
+            "Monday', 'm', 'now')",
+            (first.conversation_id,),
+        )
+        store.conn.execute(
+            "UPDATE conversations SET compacted_up_to = 3 WHERE id = ?", (first.conversation_id,)
+        )
         ctx = memory_context.build(store, first.conversation_id, budget_tokens=4096)
-        assert ctx.withdrawn == [2] and "message(s) #2 of this conversation were answered again" in ctx.summary_block()
+        assert (
+            ctx.withdrawn == [2]
+            and "message(s) #2 of this conversation were answered again" in ctx.summary_block()
+        )

@@ -4,18 +4,23 @@ from __future__ import annotations
 
 import pytest
 
+from support.fake_ollama import FakeError, FakeOllama, MidStreamError, split_pieces
 from tatlock.errors import BackendError
 from tatlock.llm.ollama import OllamaBackend
 from tatlock.llm.openai_compat import OpenAICompatBackend, to_openai_messages
-from support.fake_ollama import FakeError, FakeOllama, MidStreamError, split_pieces
 
 TOOL_ROUND = [
     {"role": "user", "content": "weather?"},
-    {"role": "assistant", "content": "", "tool_calls": [
-        {"function": {"name": "get_weather_forecast", "arguments": {"location": "London"}}},
-        {"function": {"name": "get_current_datetime", "arguments": {}}}]},
-    {"role": "tool", "content": "{\"rain\": true}", "tool_name": "get_weather_forecast"},
-    {"role": "tool", "content": "{\"time\": \"12:00\"}", "tool_name": "get_current_datetime"},
+    {
+        "role": "assistant",
+        "content": "",
+        "tool_calls": [
+            {"function": {"name": "get_weather_forecast", "arguments": {"location": "London"}}},
+            {"function": {"name": "get_current_datetime", "arguments": {}}},
+        ],
+    },
+    {"role": "tool", "content": '{"rain": true}', "tool_name": "get_weather_forecast"},
+    {"role": "tool", "content": '{"time": "12:00"}', "tool_name": "get_current_datetime"},
 ]
 
 
@@ -26,7 +31,8 @@ def test_openai_messages_carry_ids_types_and_string_arguments():
     assert calls[0]["function"]["arguments"] == '{"location": "London"}'
     assert [m["tool_call_id"] for m in out[2:]] == [calls[0]["id"], calls[1]["id"]]
     assert "tool_name" not in out[2]
-    assert TOOL_ROUND[1]["tool_calls"][0]["function"]["arguments"] == {"location": "London"}  # not mutated
+    # not mutated
+    assert TOOL_ROUND[1]["tool_calls"][0]["function"]["arguments"] == {"location": "London"}
 
 
 def test_openai_backend_second_tool_round(fake):
@@ -42,14 +48,21 @@ def test_openai_backend_streams_structured_output_and_tool_calls(fake):
     b = OpenAICompatBackend(fake.url + "/v1", "llama3.2:3b", timeout=10, api_key="k-123")
     fake.queue({"json": {"answer": "Paris"}})
     pieces = []
-    r = b.chat([{"role": "user", "content": "capital?"}], schema={"type": "object"}, on_token=pieces.append,
-               options={"max_tokens": 50, "temperature": 0})
+    r = b.chat(
+        [{"role": "user", "content": "capital?"}],
+        schema={"type": "object"},
+        on_token=pieces.append,
+        options={"max_tokens": 50, "temperature": 0},
+    )
     assert r.content == '{"answer": "Paris"}' and "".join(pieces) == r.content
     body = fake.chat_requests[0]
     assert body["response_format"]["type"] == "json_schema" and body["max_tokens"] == 50
     assert fake.requests[-1].headers["authorization"] == "Bearer k-123"
     fake.queue({"tool_calls": [{"name": "web_search", "arguments": {"query": "x"}}]})
-    r = b.chat([{"role": "user", "content": "search"}], tools=[{"type": "function", "function": {"name": "web_search"}}])
+    r = b.chat(
+        [{"role": "user", "content": "search"}],
+        tools=[{"type": "function", "function": {"name": "web_search"}}],
+    )
     assert [(c.name, c.arguments) for c in r.tool_calls] == [("web_search", {"query": "x"})]
     assert r.prompt_tokens and r.eval_tokens is not None
 
@@ -78,14 +91,15 @@ def test_openai_backend_refused_key_is_one_sentence():
         right = OpenAICompatBackend(srv.url + "/v1", "llama3.2:3b", timeout=10, api_key="k-right")
         assert right.chat([{"role": "user", "content": "x"}]).content == "OK"
         assert right.context_length() == 8192
-        assert [r.path for r in srv.requests][-1] == "/props"  # llama-server's allocated context, with the key
+        # llama-server's allocated context, with the key
+        assert [r.path for r in srv.requests][-1] == "/props"
 
 
 def test_ollama_backend_context_length_models_and_timeout(fake):
     b = OllamaBackend(fake.url, "llama3.2:3b", timeout=0.5)
     assert b.context_length() == 8192 and "llama3.2:3b" in b.models() and b.version()
     fake.delay = 2.0
-    with pytest.raises(BackendError, match="did not answer within 0.5 s"):
+    with pytest.raises(BackendError, match=r"did not answer within 0\.5 s"):
         b.chat([{"role": "user", "content": "x"}])
 
 
@@ -106,16 +120,31 @@ def test_llama_server_gets_a_grammar_of_compact_json(fake):
 
     schema = assess.schema(["get_weather_forecast"])
     b = OpenAICompatBackend(fake.url + "/v1", "llama3.2:3b", timeout=10)
-    fake.queue({"json": {"decision": "DIRECT", "answer": "Paris, sir.", "guard_reason": "NONE", "tools": [],
-                         "tool_query": "", "topics": []}})
+    fake.queue(
+        {
+            "json": {
+                "decision": "DIRECT",
+                "answer": "Paris, sir.",
+                "guard_reason": "NONE",
+                "tools": [],
+                "tool_query": "",
+                "topics": [],
+            }
+        }
+    )
     r = b.chat([{"role": "user", "content": "capital?"}], schema=schema)
     body = fake.chat_requests[-1]
     # the JSON's head is prefilled as the start of the assistant's reply (prompt, not decode steps),
     # and the grammar holds the rest, compact
     prefix, grammar = prefilled(schema)
-    assert prefix == '{"decision":"' and body["messages"][-1] == {"role": "assistant", "content": prefix}
+    assert prefix == '{"decision":"' and body["messages"][-1] == {
+        "role": "assistant",
+        "content": prefix,
+    }
     assert "response_format" not in body and body["grammar"] == grammar
-    assert grammar.startswith('root ::= head ",\\"answer\\":"') and 'head ::= "DIRECT\\""' in grammar
+    assert (
+        grammar.startswith('root ::= head ",\\"answer\\":"') and 'head ::= "DIRECT\\""' in grammar
+    )
     assert json.loads(r.content)["answer"] == "Paris, sir."
     assert compact_gbnf({"type": "object"}) is None  # free-form objects go as a schema
     assert compact_gbnf(schema).startswith("root-decision ::=")
@@ -143,8 +172,11 @@ def test_openai_backend_reads_usage_after_a_length_stop(fake):
 def test_a_stream_we_stop_still_counts_what_it_generated(fake, backend):
     from tatlock.llm.base import StopGeneration
 
-    b = (OllamaBackend(fake.url, "llama3.2:3b", timeout=10) if backend == "ollama"
-         else OpenAICompatBackend(fake.url + "/v1", "llama3.2:3b", timeout=10))
+    b = (
+        OllamaBackend(fake.url, "llama3.2:3b", timeout=10)
+        if backend == "ollama"
+        else OpenAICompatBackend(fake.url + "/v1", "llama3.2:3b", timeout=10)
+    )
     fake.queue("a b c d e f g h")
     seen: list[str] = []
 
@@ -154,7 +186,8 @@ def test_a_stream_we_stop_still_counts_what_it_generated(fake, backend):
             raise StopGeneration
 
     r = b.chat([{"role": "user", "content": "go"}], on_token=stop_at_three)
-    assert r.done_reason == "stopped" and r.eval_tokens == 3  # the usage never came: counted from the stream
+    # the usage never came: counted from the stream
+    assert r.done_reason == "stopped" and r.eval_tokens == 3
     assert r.prompt_tokens is None  # not reported; the phase counts an estimate (below)
 
 
@@ -165,14 +198,21 @@ def test_ask_reports_real_token_counts_on_the_openai_backend(cli, fake, monkeypa
     monkeypatch.setenv("TATLOCK_BACKEND", "openai")
     monkeypatch.setenv("TATLOCK_BASE_URL", fake.url + "/v1")
     monkeypatch.setenv("TATLOCK_MODEL", "llama3.2:3b")
-    answer = {"decision": "DIRECT", "guard_reason": "NONE", "tools": [], "tool_query": "",
-              "answer": "Paris is the capital of France, sir.", "topics": []}
+    answer = {
+        "decision": "DIRECT",
+        "guard_reason": "NONE",
+        "tools": [],
+        "tool_query": "",
+        "answer": "Paris is the capital of France, sir.",
+        "topics": [],
+    }
     fake.queue({"json": answer, "done_reason": "length"})
     r = cli("ask", "--json", "-v", "What is the capital of France?")
     assert r.code == 0, r.err
     phase = json.loads(r.out)["phases"][0]
     assert phase["name"] == "assess" and phase["model_calls"] == 1
-    assert phase["prompt_tokens"] >= 100  # the server's count of the whole prompt (persona, tools...)
+    # the server's count of the whole prompt (persona, tools...)
+    assert phase["prompt_tokens"] >= 100
     assert phase["eval_tokens"] == len(split_pieces(json.dumps(answer)))
     assert f"{phase['prompt_tokens']}+{phase['eval_tokens']} tokens" in r.err
 

@@ -7,6 +7,7 @@ the crash and race tests use real subprocesses."""
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import os
 import random
 import re
@@ -20,6 +21,7 @@ from collections import Counter
 
 import pytest
 
+from support.fake_ollama import FakeError, MidStreamError
 from tatlock.events import CompactionFailed, CompactionFinished, CompactionStarted
 from tatlock.llm.ollama import OllamaBackend
 from tatlock.memory import context
@@ -33,7 +35,6 @@ from tatlock.memory.compaction import (
     normalise_summary,
 )
 from tatlock.store.user import Author, UserStore
-from support.fake_ollama import FakeError, MidStreamError
 from tatlock.timeutil import iso
 
 ALICE = Author("alice", "Alice", is_anchor=True)
@@ -51,20 +52,25 @@ def summary_for(prompt: str) -> str:
     m = RANGE_RE.search(prompt)
     if m:
         a, b = int(m.group(1)), int(m.group(2))
-        transcript = prompt[prompt.rindex("Transcript"):]
+        transcript = prompt[prompt.rindex("Transcript") :]
         facts = [f"- #{n}: {text[:60]}" for n, text in LINE_RE.findall(transcript)][:4]
-        return (f"TOPICS DISCUSSED\n- block {a}-{b}\n- travel\n\n"
-                f"FACTUAL TIMELINE\n" + "\n".join(facts) + "\n\n"
-                f"KEY FACTS ESTABLISHED\n- COMPACT {a}-{b}: Alice said her flight is on 2026-12-0{a % 9 + 1}\n"
-                f"- Alice: the budget is {a * 100} EUR\n\n"
-                f"UNRESOLVED ITEMS\n- [UNRESOLVED] Alice asked about the hotel in block {a}-{b}\n\n"
-                f"TECHNICAL DETAILS\n- none\n")
+        return (
+            f"TOPICS DISCUSSED\n- block {a}-{b}\n- travel\n\n"
+            f"FACTUAL TIMELINE\n" + "\n".join(facts) + "\n\n"
+            f"KEY FACTS ESTABLISHED\n- COMPACT {a}-{b}: Alice said her flight is on "
+            f"2026-12-0{a % 9 + 1}\n"
+            f"- Alice: the budget is {a * 100} EUR\n\n"
+            f"UNRESOLVED ITEMS\n- [UNRESOLVED] Alice asked about the hotel in block {a}-{b}\n\n"
+            f"TECHNICAL DETAILS\n- none\n"
+        )
     m = ARCHIVE_RE.search(prompt)
     if m:
         n = int(m.group(1))
-        return (f"TOPICS DISCUSSED\n- travel\n\nFACTUAL TIMELINE\n- #1: start\n\n"
-                f"KEY FACTS ESTABLISHED\n- ARCHIVE 1-{n}: Alice's flight and budget are settled\n\n"
-                f"UNRESOLVED ITEMS\n- none\n\nTECHNICAL DETAILS\n- none\n")
+        return (
+            f"TOPICS DISCUSSED\n- travel\n\nFACTUAL TIMELINE\n- #1: start\n\n"
+            f"KEY FACTS ESTABLISHED\n- ARCHIVE 1-{n}: Alice's flight and budget are settled\n\n"
+            f"UNRESOLVED ITEMS\n- none\n\nTECHNICAL DETAILS\n- none\n"
+        )
     return "OK"
 
 
@@ -95,35 +101,55 @@ def conversation(store: UserStore, n: int) -> int:
 
 def add(store: UserStore, conv: int, n: int) -> None:
     start = store.conversation(conv).message_count
-    t0 = dt.datetime(2026, 11, 21, 14, 0, tzinfo=dt.timezone.utc)
+    t0 = dt.datetime(2026, 11, 21, 14, 0, tzinfo=dt.UTC)
     for i in range(start + 1, start + n + 1):
         ts = iso(t0 + dt.timedelta(minutes=i))
         if i % 2 == 0:
             store.add_message(conv, "assistant", f"Noted, sir: item {i}.", BUTLER, timestamp=ts)
         elif i % 7 == 0:
-            store.add_message(conv, "user", f"Maria here, message {i}, my number is 555-{i:04d}", MARIA, timestamp=ts)
+            store.add_message(
+                conv,
+                "user",
+                f"Maria here, message {i}, my number is 555-{i:04d}",
+                MARIA,
+                timestamp=ts,
+            )
         else:
-            store.add_message(conv, "user", f"Message {i}: my locker code is {1000 + i}", ALICE, timestamp=ts)
+            store.add_message(
+                conv, "user", f"Message {i}: my locker code is {1000 + i}", ALICE, timestamp=ts
+            )
 
 
 def check_invariants(path, conv: int, *, total: int | None = None) -> list[tuple[int, int]]:
     """Compacts contiguous from 1, no gap, no overlap, compacted_up_to agrees, at most one claim."""
     conn = sqlite3.connect(path)
     try:
-        ranges = conn.execute("SELECT from_message, up_to_message, summary FROM conversation_compacts"
-                              " WHERE conversation_id = ? ORDER BY from_message", (conv,)).fetchall()
+        ranges = conn.execute(
+            "SELECT from_message, up_to_message, summary FROM "
+            "conversation_compacts"
+            " WHERE conversation_id = ? ORDER BY from_message",
+            (conv,),
+        ).fetchall()
         expected_from = 1
         for a, b, summary in ranges:
             assert a == expected_from, f"gap or overlap at {a} (expected {expected_from}): {ranges}"
             assert b >= a
-            assert f"COMPACT {a}-{b}" in summary, "a compact with someone else's (or a partial) summary"
+            assert f"COMPACT {a}-{b}" in summary, (
+                "a compact with someone else's (or a partial) summary"
+            )
             expected_from = b + 1
-        up_to = conn.execute("SELECT compacted_up_to FROM conversations WHERE id = ?", (conv,)).fetchone()[0]
+        up_to = conn.execute(
+            "SELECT compacted_up_to FROM conversations WHERE id = ?", (conv,)
+        ).fetchone()[0]
         assert up_to == (ranges[-1][1] if ranges else 0)
         assert conn.execute("SELECT count(*) FROM compaction_claims").fetchone()[0] <= 1
         if total is not None:
-            assert conn.execute("SELECT count(*) FROM conversation_messages WHERE conversation_id = ?",
-                                (conv,)).fetchone()[0] == total
+            assert (
+                conn.execute(
+                    "SELECT count(*) FROM conversation_messages WHERE conversation_id = ?", (conv,)
+                ).fetchone()[0]
+                == total
+            )
         return [(a, b) for a, b, _ in ranges]
     finally:
         conn.close()
@@ -152,7 +178,11 @@ def test_next_block_waits_for_a_full_block_and_blocks_are_contiguous_from_1(stor
 
     done = compact_due(store, backend, conv, interval=10)
     assert [(c.from_message, c.up_to_message) for c in done] == [(11, 20), (21, 30)]
-    assert [(c.from_message, c.up_to_message) for c in store.compacts(conv)] == [(1, 10), (11, 20), (21, 30)]
+    assert [(c.from_message, c.up_to_message) for c in store.compacts(conv)] == [
+        (1, 10),
+        (11, 20),
+        (21, 30),
+    ]
     assert store.conversation(conv).compacted_up_to == 30
     assert next_block(store, conv, 10) is None
     add(store, conv, 5)
@@ -194,24 +224,36 @@ def test_the_model_sees_a_dated_transcript_with_authors_and_topics_are_stored(st
 def test_huge_messages_are_cut_so_the_prompt_fits_a_small_model(store, backend, fake):
     conv = store.create_conversation("room", "cli").id
     for i in range(1, 11):
-        text = f"paste {i}: " + "lorem ipsum " * 2000 if i % 3 == 0 else f"short message {i} with code {i * 111}"
+        text = (
+            f"paste {i}: " + "lorem ipsum " * 2000
+            if i % 3 == 0
+            else f"short message {i} with code {i * 111}"
+        )
         store.add_message(conv, "user", text, ALICE)
     c = compact_once(store, backend, conv, interval=10)
     assert (c.from_message, c.up_to_message) == (1, 10)
     prompt = fake.last_chat["messages"][-1]["content"]
     assert fake.last_chat and len(prompt) / 4 < 3200  # fits 4096 with the answer
     for i in range(1, 11):
-        assert (f"paste {i}: lorem" if i % 3 == 0 else f"short message {i} with code {i * 111}") in prompt
+        assert (
+            f"paste {i}: lorem" if i % 3 == 0 else f"short message {i} with code {i * 111}"
+        ) in prompt
     assert prompt.count("more characters, kept in memory]") == 3
     assert len(store.messages(conv)[2].content) > 20000  # the stored message is untouched
 
 
 def test_summary_is_normalised_and_garbage_rejected():
-    text = ("Sure, here is the summary.\n**TOPICS DISCUSSED:**\n* Paris trip\n\n## KEY FACTS ESTABLISHED\n"
-            "Alice: flight AF123 on 2026-12-03\nUNRESOLVED ITEMS:\n- none\n")
+    text = (
+        "Sure, here is the summary.\n**TOPICS DISCUSSED:**\n* Paris trip\n\n## KEY FACTS "
+        "ESTABLISHED\n"
+        "Alice: flight AF123 on 2026-12-03\nUNRESOLVED ITEMS:\n- none\n"
+    )
     summary, topics = normalise_summary(text)
-    assert summary == ("TOPICS DISCUSSED\n* Paris trip\n\nKEY FACTS ESTABLISHED\n- Alice: flight AF123 on 2026-12-03"
-                       "\n\nUNRESOLVED ITEMS\n- none")
+    assert summary == (
+        "TOPICS DISCUSSED\n* Paris trip\n\nKEY FACTS ESTABLISHED\n- Alice: flight AF123 on "
+        "2026-12-03"
+        "\n\nUNRESOLVED ITEMS\n- none"
+    )
     assert topics == ["Paris trip"]
     assert context._key_facts(summary) == ["- Alice: flight AF123 on 2026-12-03"]
     assert normalise_summary("They talked about Paris.") is None
@@ -222,11 +264,16 @@ def test_summary_is_normalised_and_garbage_rejected():
 # -- failures ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("reply", [
-    FakeError(500, "model runner crashed"),
-    MidStreamError("connection lost", after_chunks=3),
-])
-def test_a_failed_compaction_writes_nothing_releases_the_claim_and_keeps_the_messages(store, backend, fake, reply):
+@pytest.mark.parametrize(
+    "reply",
+    [
+        FakeError(500, "model runner crashed"),
+        MidStreamError("connection lost", after_chunks=3),
+    ],
+)
+def test_a_failed_compaction_writes_nothing_releases_the_claim_and_keeps_the_messages(
+    store, backend, fake, reply
+):
     conv = conversation(store, 12)
     fake.queue(reply)
     events: list = []
@@ -245,21 +292,41 @@ def test_a_failed_compaction_writes_nothing_releases_the_claim_and_keeps_the_mes
     assert (c.from_message, c.up_to_message) == (1, 10)
 
 
-@pytest.mark.parametrize("reply", [
-    "Sure! They chatted about locker codes and phone numbers.",
-    "",
-    "1. 12. 2026-11-20 10:00\n" * 30,  # what SmolLM2 wrote: a loop, stopped at its fourth line
-])
-def test_a_summary_in_the_wrong_shape_is_repaired_once_then_extracted_and_never_retried(store, backend, fake, reply):
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Sure! They chatted about locker codes and phone numbers.",
+        "",
+        "1. 12. 2026-11-20 10:00\n" * 30,  # what SmolLM2 wrote: a loop, stopped at its fourth line
+    ],
+)
+def test_a_summary_in_the_wrong_shape_is_repaired_once_then_extracted_and_never_retried(
+    store, backend, fake, reply
+):
     conv = conversation(store, 12)
-    fake.queue(reply, {"json": {"topics_discussed": [], "factual_timeline": [], "key_facts_established": [],
-                                "unresolved_items": [], "technical_details": []}})
+    fake.queue(
+        reply,
+        {
+            "json": {
+                "topics_discussed": [],
+                "factual_timeline": [],
+                "key_facts_established": [],
+                "unresolved_items": [],
+                "technical_details": [],
+            }
+        },
+    )
     events: list = []
     [c] = compact_due(store, backend, conv, interval=10, emit=events.append)
     assert len(fake.chat_requests) == 2  # the summary, and one repair asked as structured output
     repair = fake.chat_requests[1]
-    assert set(repair["format"]["properties"]) == {"topics_discussed", "factual_timeline", "key_facts_established",
-                                                   "unresolved_items", "technical_details"}
+    assert set(repair["format"]["properties"]) == {
+        "topics_discussed",
+        "factual_timeline",
+        "key_facts_established",
+        "unresolved_items",
+        "technical_details",
+    }
     assert "Summarise messages 1 to 10" in repair["messages"][-1]["content"]
     # the extract: every fact of the block, attributed, with its message number
     assert (c.from_message, c.up_to_message, c.model) == (1, 10, "extract")
@@ -277,24 +344,42 @@ def test_a_summary_in_the_wrong_shape_is_repaired_once_then_extracted_and_never_
 
 def test_a_repair_in_the_right_shape_is_used(store, backend, fake):
     conv = conversation(store, 10)
-    fake.queue("I am unable to summarise.", {"json": {
-        "topics_discussed": ["lockers"], "factual_timeline": ["#1: Alice gave her locker code"],
-        "key_facts_established": ["Alice: locker code 1001", "Maria: number 555-0007"],
-        "unresolved_items": [], "technical_details": []}})
+    fake.queue(
+        "I am unable to summarise.",
+        {
+            "json": {
+                "topics_discussed": ["lockers"],
+                "factual_timeline": ["#1: Alice gave her locker code"],
+                "key_facts_established": ["Alice: locker code 1001", "Maria: number 555-0007"],
+                "unresolved_items": [],
+                "technical_details": [],
+            }
+        },
+    )
     events: list = []
     c = compact_once(store, backend, conv, interval=10, emit=events.append)
     assert c.model == "repaired (llama3.2:3b)" and c.topics == ["lockers"]
-    assert context._key_facts(c.summary) == ["- Alice: locker code 1001", "- Maria: number 555-0007"]
+    assert context._key_facts(c.summary) == [
+        "- Alice: locker code 1001",
+        "- Maria: number 555-0007",
+    ]
     assert events[-1].how == "repaired" and events[-1].eval_tokens
 
 
 def test_a_summary_that_invents_its_facts_is_not_used(store, backend, fake):
     conv = conversation(store, 10)
-    invented = ("TOPICS DISCUSSED\n- cooking\n\nKEY FACTS ESTABLISHED\n- Gordon baked seventeen croissants\n"
-                "- Penelope prefers rhubarb crumble\n")
+    invented = (
+        "TOPICS DISCUSSED\n- cooking\n\nKEY FACTS ESTABLISHED\n- Gordon baked seventeen "
+        "croissants\n"
+        "- Penelope prefers rhubarb crumble\n"
+    )
     fake.queue(invented, invented)
     c = compact_once(store, backend, conv, interval=10)
-    assert c.model == "extract" and "croissants" not in c.summary and "locker code is 1001" in c.summary
+    assert (
+        c.model == "extract"
+        and "croissants" not in c.summary
+        and "locker code is 1001" in c.summary
+    )
 
 
 def test_a_timed_out_summary_is_extracted_without_a_repair(store, fake):
@@ -336,9 +421,10 @@ def test_an_unreachable_server_is_a_failure_not_an_exception(store):
 
 
 def put_claim(store, conv, *, pid, host=HOST, expires_in=600.0, owner="someone:1:abcd"):
-    now = dt.datetime.now(dt.timezone.utc)
+    now = dt.datetime.now(dt.UTC)
     store.conn.execute(
-        "INSERT OR REPLACE INTO compaction_claims (conversation_id, from_message, up_to_message, owner, pid, host,"
+        "INSERT OR REPLACE INTO compaction_claims (conversation_id, from_message, up_to_message, "
+        "owner, pid, host,"
         " claimed_at, expires_at) VALUES (?, 1, 10, ?, ?, ?, ?, ?)",
         (conv, owner, pid, host, iso(now), iso(now + dt.timedelta(seconds=expires_in))),
     )
@@ -415,10 +501,25 @@ while next_block(store, conv, interval) is not None and time.monotonic() < deadl
 """
 
 
-def child(fake, conv: int, interval: int, seconds: float = 20, gated: bool = False) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-c", CHILD, fake.url, str(conv), str(interval), str(seconds),
-                             "1" if gated else "0"],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+def child(
+    fake, conv: int, interval: int, seconds: float = 20, gated: bool = False
+) -> subprocess.Popen:
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            CHILD,
+            fake.url,
+            str(conv),
+            str(interval),
+            str(seconds),
+            "1" if gated else "0",
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def wait_for(cond, timeout: float = 10.0) -> bool:
@@ -430,7 +531,9 @@ def wait_for(cond, timeout: float = 10.0) -> bool:
     return False
 
 
-def test_kill_9_mid_compaction_repeatedly_never_leaves_a_partial_compact_gap_or_overlap(store, backend, fake):
+def test_kill_9_mid_compaction_repeatedly_never_leaves_a_partial_compact_gap_or_overlap(
+    store, backend, fake
+):
     conv = conversation(store, 80)
     fake.delay = 0.3  # each summary takes a while: the kill lands inside the model call
     rng = random.Random(1234)
@@ -439,7 +542,9 @@ def test_kill_9_mid_compaction_repeatedly_never_leaves_a_partial_compact_gap_or_
         before = len(fake.chat_requests)
         p = child(fake, conv, 10)
         if i < 5:
-            assert wait_for(lambda: len(fake.chat_requests) > before), "the child never asked the model"
+            assert wait_for(lambda: len(fake.chat_requests) > before), (
+                "the child never asked the model"
+            )
             time.sleep(rng.uniform(0.0, 0.25))
         else:
             time.sleep(rng.uniform(0.0, 1.2))  # anywhere: start-up, claim, model call, commit
@@ -448,7 +553,8 @@ def test_kill_9_mid_compaction_repeatedly_never_leaves_a_partial_compact_gap_or_
         assert p.returncode == -signal.SIGKILL or p.returncode == 0
         check_invariants(store.path, conv, total=80)
         dead_claims += any(r["pid"] == p.pid for r in claims(store))
-    assert dead_claims >= 3  # killed inside the model call: their claims were left behind and taken over
+    # killed inside the model call: their claims were left behind and taken over
+    assert dead_claims >= 3
 
     fake.delay = 0
     compact_due(store, backend, conv, interval=10)  # takes the dead claim over, finishes the rest
@@ -457,7 +563,9 @@ def test_kill_9_mid_compaction_repeatedly_never_leaves_a_partial_compact_gap_or_
     assert len(requested_ranges(fake)) >= 8
 
 
-def test_two_processes_and_this_one_racing_never_compact_one_range_twice(store, paths, backend, fake):
+def test_two_processes_and_this_one_racing_never_compact_one_range_twice(
+    store, paths, backend, fake
+):
     conv = conversation(store, 60)
     fake.delay = 0.1
     procs = [child(fake, conv, 5, gated=True), child(fake, conv, 5, gated=True)]
@@ -474,7 +582,7 @@ def test_two_processes_and_this_one_racing_never_compact_one_range_twice(store, 
             while next_block(own, conv, 5) is not None and time.monotonic() < deadline:
                 compact_due(own, backend, conv, interval=5)
                 time.sleep(0.02)
-        except BaseException as exc:  # noqa: BLE001
+        except BaseException as exc:
             errors.append(exc)
         finally:
             own.close()
@@ -499,7 +607,9 @@ def test_two_processes_and_this_one_racing_never_compact_one_range_twice(store, 
 # -- archive -------------------------------------------------------------------------------
 
 
-def test_the_archive_is_built_when_compacts_outgrow_the_budget_and_the_context_uses_it(store, backend, fake):
+def test_the_archive_is_built_when_compacts_outgrow_the_budget_and_the_context_uses_it(
+    store, backend, fake
+):
     conv = conversation(store, 85)
     events: list = []
     compact_due(store, backend, conv, interval=10, budget_tokens=100_000, emit=events.append)
@@ -591,7 +701,7 @@ def test_a_claim_of_a_killed_process_not_yet_reaped_is_taken_over(store, backend
     try:
         os.kill(child.pid, signal.SIGKILL)
         deadline = time.monotonic() + 10
-        while open(f"/proc/{child.pid}/stat").read().rsplit(")", 1)[-1].split()[0] != "Z":
+        while open(f"/proc/{child.pid}/stat").read().rsplit(")", 1)[-1].split()[0] != "Z":  # noqa: SIM115 - one read, closed at once
             assert time.monotonic() < deadline
             time.sleep(0.01)
         conv = conversation(store, 10)
@@ -605,8 +715,15 @@ def test_a_claim_of_a_killed_process_not_yet_reaped_is_taken_over(store, backend
 # -- what the merge with the context fitting (issue 17 item 5) and regeneration (issue 18) keeps --
 
 
-EMPTY_REPAIR = {"json": {"topics_discussed": [], "factual_timeline": [], "key_facts_established": [],
-                         "unresolved_items": [], "technical_details": []}}
+EMPTY_REPAIR = {
+    "json": {
+        "topics_discussed": [],
+        "factual_timeline": [],
+        "key_facts_established": [],
+        "unresolved_items": [],
+        "technical_details": [],
+    }
+}
 
 
 def test_superseded_messages_are_left_out_of_a_compaction_and_of_its_extract(store, backend, fake):
@@ -615,7 +732,8 @@ def test_superseded_messages_are_left_out_of_a_compaction_and_of_its_extract(sto
     conv = conversation(store, 12)
     m3, m4, m5 = store.messages(conv, 3, 5)  # Alice's code 1003, the reply, Alice's code 1005
     revisions.supersede(store, [m3.message_id, m4.message_id], by=m5.message_id, how="edited")
-    fake.queue("I am unable to summarise.", EMPTY_REPAIR)  # neither the summary nor its repair: the extract
+    # neither the summary nor its repair: the extract
+    fake.queue("I am unable to summarise.", EMPTY_REPAIR)
     c = compact_once(store, backend, conv, interval=10)
     assert c.model == "extract" and (c.from_message, c.up_to_message) == (1, 10)
     assert "1003" not in c.summary and "1001" in c.summary and "1005" in c.summary
@@ -631,15 +749,24 @@ def test_a_split_block_and_its_repairs_fit_the_window(store, backend, fake):
     conv = store.create_conversation("room", "cli").id
     rng = random.Random(4)
     for _ in range(20):
-        store.add_message(conv, "user", "".join(rng.choice("0123456789") for _ in range(600)), ALICE)
+        store.add_message(
+            conv, "user", "".join(rng.choice("0123456789") for _ in range(600)), ALICE
+        )
     fake.handler = lambda body: EMPTY_REPAIR if body.get("format") else "I cannot summarise that."
-    done = compact_due(store, backend, conv, interval=20, budget_tokens=2048,
-                       options={"max_tokens": 512, "context": 2048})
+    done = compact_due(
+        store,
+        backend,
+        conv,
+        interval=20,
+        budget_tokens=2048,
+        options={"max_tokens": 512, "context": 2048},
+    )
     assert len(done) > 1 and done[0].from_message == 1 and done[-1].up_to_message == 20
-    assert all(a.up_to_message + 1 == b.from_message for a, b in zip(done, done[1:], strict=False))
+    assert all(a.up_to_message + 1 == b.from_message for a, b in itertools.pairwise(done))
     assert all(c.model == "extract" for c in done)
     blocks = [b for b in fake.chat_requests if RANGE_RE.search(b["messages"][-1]["content"])]
-    assert len([b for b in blocks if b.get("format")]) == len(done)  # one repair a block, never more
+    # one repair a block, never more
+    assert len([b for b in blocks if b.get("format")]) == len(done)
     assert len(blocks) < len(fake.chat_requests)  # the archive merge, in steps, with repairs too
     for body in fake.chat_requests:
         assert prompt_tokens(body) + body["options"]["num_predict"] <= 2048, prompt_tokens(body)

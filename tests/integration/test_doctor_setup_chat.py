@@ -14,9 +14,16 @@ from support.fake_ollama import FakeOllama
 
 
 def assess(answer: str, topics=("general",)) -> dict:
-    return {"json": {"decision": "DIRECT", "guard_reason": "NONE", "tools": [], "tool_query": "",
-                     "answer": answer, "topics": list(topics)}}
-
+    return {
+        "json": {
+            "decision": "DIRECT",
+            "guard_reason": "NONE",
+            "tools": [],
+            "tool_query": "",
+            "answer": answer,
+            "topics": list(topics),
+        }
+    }
 
 
 def db_rows(home, sql, user="tester"):
@@ -29,7 +36,9 @@ def db_rows(home, sql, user="tester"):
 
 def field(out: str, name: str) -> list[str]:
     """The values of the doctor lines labelled ``name:``."""
-    return [ln.split(":", 1)[1].strip() for ln in out.splitlines() if ln.strip().startswith(name + ":")]
+    return [
+        ln.split(":", 1)[1].strip() for ln in out.splitlines() if ln.strip().startswith(name + ":")
+    ]
 
 
 # -- doctor ----------------------------------------------------------------------------------
@@ -69,7 +78,7 @@ def test_doctor_tier_default_model_and_memories(cli, served, home, monkeypatch):
 
 
 def test_doctor_config_file_is_reported(cli, served, home):
-    (home / "config.toml").write_text('compact_interval = 12\ncontext_size = 2048\n')
+    (home / "config.toml").write_text("compact_interval = 12\ncontext_size = 2048\n")
     r = cli("doctor")
     assert r.code == 0
     assert field(r.out, "config")[0] == str(home / "config.toml")
@@ -82,10 +91,14 @@ def test_doctor_model_not_pulled(cli, served, monkeypatch):
     assert r.code == 1
     assert "Traceback" not in r.out + r.err
     assert field(r.out, "server")[0].startswith("ok, ")
-    assert field(r.out, "model pulled")[0] == ("PROBLEM: the model nonexistent:7b is not on the server "
-                                               "(it lists llama3.2:3b)")
+    assert field(r.out, "model pulled")[0] == (
+        "PROBLEM: the model nonexistent:7b is not on the server (it lists llama3.2:3b)"
+    )
     assert field(r.out, "fix")[0] == "pull it: `tatlock setup` (or `ollama pull nonexistent:7b`)"
-    assert field(r.out, "or")[0] == "use a model the server has: `tatlock config set model llama3.2:3b`"
+    assert (
+        field(r.out, "or")[0]
+        == "use a model the server has: `tatlock config set model llama3.2:3b`"
+    )
     assert r.out.rstrip().endswith("1 problem(s) found")
 
 
@@ -105,9 +118,14 @@ def test_doctor_server_down(cli, home, monkeypatch, closed_port_url):
     server = field(r.out, "server")[0]
     assert server.startswith("PROBLEM: ") and closed_port_url in server
     fixes = field(r.out, "fix") + field(r.out, "or")
-    assert "`ollama serve`" in fixes[0] and "https://ollama.com" in fixes[0] or "it is installed" in fixes[0]
+    assert (
+        "`ollama serve`" in fixes[0] and "https://ollama.com" in fixes[0]
+    ) or "it is installed" in fixes[0]
     assert f"ollama_host is {closed_port_url} (from $OLLAMA_HOST)" in fixes[1]
-    assert "`tatlock config set backend openai`" in fixes[2] and "`tatlock config set base_url URL`" in fixes[2]
+    assert (
+        "`tatlock config set backend openai`" in fixes[2]
+        and "`tatlock config set base_url URL`" in fixes[2]
+    )
     assert "llama-server" in fixes[2] and "LM Studio" in fixes[2] and "vLLM" in fixes[2]
     assert field(r.out, "data")[0] == f"ok, {home}"  # paths are still printed
     assert field(r.out, "logs")[0] == f"ok, {home / 'logs'}"
@@ -117,7 +135,8 @@ def test_doctor_server_down(cli, home, monkeypatch, closed_port_url):
 def test_doctor_bad_tier_is_reported(cli, monkeypatch):
     monkeypatch.setenv("TATLOCK_TIER", "enormous")
     r = cli("doctor")
-    assert r.code == 2 and "Traceback" not in r.out + r.err  # a bad setting is caught when config loads
+    # a bad setting is caught when config loads
+    assert r.code == 2 and "Traceback" not in r.out + r.err
     assert r.err.strip().splitlines() == [r.err.strip()]
     assert "TATLOCK_TIER='enormous'" in r.err and "low, medium, high or auto" in r.err
 
@@ -128,16 +147,26 @@ def test_doctor_on_the_openai_backend_checks_the_model_against_the_list(cli, ser
     r = cli("doctor")
     assert r.code == 0, r.out
     assert field(r.out, "server")[0] == f"ok, openai at {served.url}/v1 (openai-compatible)"
-    assert field(r.out, "model on server")[0] == "ok, llama3.2:3b (the server lists it), context 8192 tokens"
+    assert (
+        field(r.out, "model on server")[0]
+        == "ok, llama3.2:3b (the server lists it), context 8192 tokens"
+    )
     assert field(r.out, "model pulled") == []  # an OpenAI-compatible server does not pull
     # a model the server does not list is never called pulled, nor ok
     monkeypatch.setenv("TATLOCK_MODEL", "qwen2.5:14b")
     r = cli("doctor")
     assert r.code == 1
-    assert field(r.out, "model on server")[0] == ("PROBLEM: the model qwen2.5:14b is not on the server "
-                                                  "(it lists llama3.2:3b)")
-    assert field(r.out, "fix")[0] == "load qwen2.5:14b in the server (models are loaded there, not pulled)"
-    assert field(r.out, "or")[0] == "use a model the server has: `tatlock config set model llama3.2:3b`"
+    assert field(r.out, "model on server")[0] == (
+        "PROBLEM: the model qwen2.5:14b is not on the server (it lists llama3.2:3b)"
+    )
+    assert (
+        field(r.out, "fix")[0]
+        == "load qwen2.5:14b in the server (models are loaded there, not pulled)"
+    )
+    assert (
+        field(r.out, "or")[0]
+        == "use a model the server has: `tatlock config set model llama3.2:3b`"
+    )
     assert "ok" not in " ".join(field(r.out, "model on server"))
     assert r.out.rstrip().endswith("1 problem(s) found")
     assert served.chat_requests == []
@@ -151,12 +180,16 @@ def test_doctor_says_what_a_llama_server_with_one_model_does_with_another_name(c
         r = cli("doctor")
         assert r.code == 0, r.out
         assert field(r.out, "model on server")[0] == (
-            "the server does not list smollm2, but it is llama-server with one model, /models/SmolLM2-135M.gguf, "
-            "which answers whatever name is asked; context 8192 tokens")
+            "the server does not list smollm2, but it is llama-server with one model, "
+            "/models/SmolLM2-135M.gguf, "
+            "which answers whatever name is asked; context 8192 tokens"
+        )
         # with two models, llama-server (its router) answers only the names it lists
         srv.add_model("other.gguf")
         r = cli("doctor")
-        assert r.code == 1 and field(r.out, "model on server")[0].startswith("PROBLEM: the model smollm2 is not")
+        assert r.code == 1 and field(r.out, "model on server")[0].startswith(
+            "PROBLEM: the model smollm2 is not"
+        )
 
 
 def test_doctor_on_the_openai_backend_with_no_server(cli, home, monkeypatch, closed_port_url):
@@ -164,16 +197,29 @@ def test_doctor_on_the_openai_backend_with_no_server(cli, home, monkeypatch, clo
     monkeypatch.setenv("TATLOCK_BASE_URL", closed_port_url + "/v1")
     r = cli("doctor")
     assert r.code == 1 and r.err == ""
-    assert field(r.out, "server")[0] == f"PROBLEM: the model server is not reachable at {closed_port_url}/v1"
+    assert (
+        field(r.out, "server")[0]
+        == f"PROBLEM: the model server is not reachable at {closed_port_url}/v1"
+    )
     fix, other = field(r.out, "fix")[0], field(r.out, "or")[0]
-    assert f"start your server at {closed_port_url}/v1" in fix and "`tatlock config set base_url URL`" in fix
+    assert (
+        f"start your server at {closed_port_url}/v1" in fix
+        and "`tatlock config set base_url URL`" in fix
+    )
     assert "LM Studio" in fix and "vLLM" in fix
-    assert "https://ollama.com" in other and "`ollama serve`" in other and "`tatlock config set backend ollama`" in other
-    assert field(r.out, "model on server") == field(r.out, "model pulled") == []  # nothing said about the model
+    assert (
+        "https://ollama.com" in other
+        and "`ollama serve`" in other
+        and "`tatlock config set backend ollama`" in other
+    )
+    # nothing said about the model
+    assert field(r.out, "model on server") == field(r.out, "model pulled") == []
 
 
 @pytest.mark.parametrize("installed", [False, True])
-def test_doctor_with_no_ollama_says_how_to_install_or_start_it(cli, home, monkeypatch, tmp_path, installed):
+def test_doctor_with_no_ollama_says_how_to_install_or_start_it(
+    cli, home, monkeypatch, tmp_path, installed
+):
     """No server at the default address: with no `ollama` on PATH, where to get it; with one,
     how to start it. Either way, the other backend."""
     bin_dir = tmp_path / "bin"
@@ -190,8 +236,11 @@ def test_doctor_with_no_ollama_says_how_to_install_or_start_it(cli, home, monkey
     assert r.code == 1
     fix = field(r.out, "fix")[0]
     if installed:
-        assert fix == (f"start Ollama with `ollama serve` (it is installed: {bin_dir / 'ollama'}; https://ollama.com "
-                       "has its guide), then `tatlock setup` pulls the model")
+        assert fix == (
+            f"start Ollama with `ollama serve` (it is installed: {bin_dir / 'ollama'}; "
+            f"https://ollama.com "
+            "has its guide), then `tatlock setup` pulls the model"
+        )
     else:
         assert fix.startswith("Ollama is not installed here: install it from https://ollama.com")
         assert "`ollama serve`" in fix and "`tatlock setup`" in fix
@@ -260,7 +309,9 @@ def test_setup_unpullable_model_is_one_clear_line(cli, empty_server):
     r = cli("setup", "--model", "nonexistent:7b")
     assert r.code == 1 and r.out == ""
     last = r.err.strip().splitlines()[-1]
-    assert last == "tatlock: could not pull 'nonexistent:7b': pull model manifest: file does not exist"
+    assert (
+        last == "tatlock: could not pull 'nonexistent:7b': pull model manifest: file does not exist"
+    )
     assert sum(ln.startswith("tatlock:") for ln in r.err.splitlines()) == 1
     assert "Traceback" not in r.err
     assert "nonexistent:7b" not in empty_server.models
@@ -271,19 +322,26 @@ def test_setup_server_down(cli, monkeypatch, closed_port_url):
     r = cli("setup")
     assert r.code == 1 and r.out == "" and "Traceback" not in r.err
     lines = r.err.strip().splitlines()
-    assert lines[0] == f"tatlock: Ollama is not reachable at {closed_port_url}, so nothing can be pulled"
+    assert (
+        lines[0]
+        == f"tatlock: Ollama is not reachable at {closed_port_url}, so nothing can be pulled"
+    )
     assert lines[1].startswith("  fix: ") and "`ollama serve`" in lines[1]
     assert any("`tatlock config set backend openai`" in ln for ln in lines[2:])
 
 
-def test_setup_on_the_openai_backend_says_what_to_do_instead_of_pulling(cli, empty_server, monkeypatch):
+def test_setup_on_the_openai_backend_says_what_to_do_instead_of_pulling(
+    cli, empty_server, monkeypatch
+):
     monkeypatch.setenv("TATLOCK_BACKEND", "openai")
     monkeypatch.setenv("TATLOCK_BASE_URL", empty_server.url + "/v1")
     r = cli("setup")
     assert r.code == 1 and r.out == ""
     lines = r.err.strip().splitlines()
-    assert lines[0] == ("tatlock: the model llama3.2:3b is not on the server (it lists no models); "
-                        "with backend openai tatlock cannot pull models")
+    assert lines[0] == (
+        "tatlock: the model llama3.2:3b is not on the server (it lists no models); "
+        "with backend openai tatlock cannot pull models"
+    )
     assert lines[1].startswith("  fix: load llama3.2:3b in the server")
     assert "`tatlock config set backend ollama`" in lines[-1]
     assert [q for q in empty_server.requests if q.path == "/api/pull"] == []  # never pulls
@@ -292,19 +350,27 @@ def test_setup_on_the_openai_backend_says_what_to_do_instead_of_pulling(cli, emp
     assert "  or:  use a model it has: `tatlock config set model qwen2.5:7b`" in r.err.splitlines()
     r = cli("setup", "--model", "qwen2.5:7b")
     assert r.code == 0 and r.err == ""
-    assert r.out == (f"qwen2.5:7b is served by {empty_server.url}/v1: nothing to pull "
-                     "(backend openai: the server loads its models)\n")
+    assert r.out == (
+        f"qwen2.5:7b is served by {empty_server.url}/v1: nothing to pull "
+        "(backend openai: the server loads its models)\n"
+    )
 
 
-def test_setup_on_the_openai_backend_with_no_server_names_the_ways_forward(cli, monkeypatch, closed_port_url):
+def test_setup_on_the_openai_backend_with_no_server_names_the_ways_forward(
+    cli, monkeypatch, closed_port_url
+):
     monkeypatch.setenv("TATLOCK_BACKEND", "openai")
     monkeypatch.setenv("TATLOCK_BASE_URL", closed_port_url + "/v1")
     r = cli("setup")
     assert r.code == 1 and r.out == "" and "Traceback" not in r.err
     lines = r.err.strip().splitlines()
-    assert lines[0] == (f"tatlock: the model server is not reachable at {closed_port_url}/v1, and with backend "
-                        "openai tatlock cannot pull models")
-    assert "llama-server -m MODEL.gguf" in lines[1] and "`tatlock config set base_url URL`" in lines[1]
+    assert lines[0] == (
+        f"tatlock: the model server is not reachable at {closed_port_url}/v1, and with backend "
+        "openai tatlock cannot pull models"
+    )
+    assert (
+        "llama-server -m MODEL.gguf" in lines[1] and "`tatlock config set base_url URL`" in lines[1]
+    )
     assert "https://ollama.com" in lines[2] and "`tatlock config set backend ollama`" in lines[2]
 
 
@@ -318,26 +384,45 @@ def test_unknown_backend_is_config_error(cli, monkeypatch):
 
 
 def test_chat_piped_lines_new_and_eof(cli, served, home):
-    served.queue(assess("Good evening, sir."), assess("Splendid, sir, thank you."), assess("A fresh start, sir."))
+    served.queue(
+        assess("Good evening, sir."),
+        assess("Splendid, sir, thank you."),
+        assess("A fresh start, sir."),
+    )
     r = cli("chat", stdin="Hello\n\nHow are you?\n/new\nGood morning\n")
     assert r.code == 0, r.err
-    assert "Good evening, sir." in r.out and "Splendid, sir, thank you." in r.out and "A fresh start, sir." in r.out
+    assert (
+        "Good evening, sir." in r.out
+        and "Splendid, sir, thank you." in r.out
+        and "A fresh start, sir." in r.out
+    )
     assert r.out.index("Good evening") < r.out.index("Splendid") < r.out.index("A fresh start")
     assert "Tatlock at your service (llama3.2:3b)" in r.err
     assert "(a new conversation starts with your next message)" in r.err
     assert "Traceback" not in r.err
     # the blank line was skipped; every model reply was used
-    assert served.pending == 0 and len(served.chat_requests) == 3  # no summary call before an answer
-    msgs = db_rows(home, "SELECT conversation_id, message_number, role, content FROM conversation_messages"
-                         " ORDER BY message_id")
+    # no summary call before an answer
+    assert served.pending == 0 and len(served.chat_requests) == 3
+    msgs = db_rows(
+        home,
+        "SELECT conversation_id, message_number, role, content FROM "
+        "conversation_messages"
+        " ORDER BY message_id",
+    )
     first, second = msgs[0][0], msgs[-1][0]
     assert first != second
     assert [(c == first, n, role, text) for c, n, role, text in msgs] == [
-        (True, 1, "user", "Hello"), (True, 2, "assistant", "Good evening, sir."),
-        (True, 3, "user", "How are you?"), (True, 4, "assistant", "Splendid, sir, thank you."),
-        (False, 1, "user", "Good morning"), (False, 2, "assistant", "A fresh start, sir."),
+        (True, 1, "user", "Hello"),
+        (True, 2, "assistant", "Good evening, sir."),
+        (True, 3, "user", "How are you?"),
+        (True, 4, "assistant", "Splendid, sir, thank you."),
+        (False, 1, "user", "Good morning"),
+        (False, 2, "assistant", "A fresh start, sir."),
     ]
-    assert db_rows(home, "SELECT interface, room_id FROM conversations ORDER BY id") == [("cli", "cli")] * 2
+    assert (
+        db_rows(home, "SELECT interface, room_id FROM conversations ORDER BY id")
+        == [("cli", "cli")] * 2
+    )
     # the second exchange saw the first in its prompt; the new conversation did not
     second_prompt = "\n".join(m["content"] for m in served.chat_requests[1]["messages"])
     assert "Anchor (Tester): Hello" in second_prompt
@@ -364,7 +449,10 @@ def test_chat_quit_stops_reading(cli, served, home):
     r = cli("chat", stdin="hi\n/quit\nthis is never sent\n")
     assert r.code == 0
     assert len(served.chat_requests) == 1
-    assert [c for (c,) in db_rows(home, "SELECT content FROM conversation_messages")] == ["hi", "Hello, sir."]
+    assert [c for (c,) in db_rows(home, "SELECT content FROM conversation_messages")] == [
+        "hi",
+        "Hello, sir.",
+    ]
 
 
 def test_chat_help_and_empty_input(cli, served, home):
@@ -381,7 +469,9 @@ def test_chat_server_down_keeps_message_and_continues(cli, served, home):
     assert r.err.count("(your message is saved)") == 2
     assert "is not reachable at" in r.err and "Traceback" not in r.err
     assert [c for (c,) in db_rows(home, "SELECT content FROM conversation_messages")] == [
-        "are you there?", "still there?"]
+        "are you there?",
+        "still there?",
+    ]
 
 
 def test_chat_user_option_and_bad_user(cli, served, home):
@@ -400,19 +490,26 @@ def test_chat_as_a_process_reads_stdin(tatlock_proc, served, home):
     r = tatlock_proc("chat", stdin="hello there\n", timeout=30)
     assert r.code == 0, r.err
     assert "At your service, sir." in r.out and "Traceback" not in r.err
-    assert db_rows(home, "SELECT role FROM conversation_messages ORDER BY message_id") == [("user",), ("assistant",)]
+    assert db_rows(home, "SELECT role FROM conversation_messages ORDER BY message_id") == [
+        ("user",),
+        ("assistant",),
+    ]
 
 
 # -- start-up --------------------------------------------------------------------------------
 
 
 def test_python_m_tatlock_help():
-    p = subprocess.run([sys.executable, "-m", "tatlock", "--help"], capture_output=True, text=True, timeout=30)
+    p = subprocess.run(
+        [sys.executable, "-m", "tatlock", "--help"], capture_output=True, text=True, timeout=30
+    )
     assert p.returncode == 0, p.stderr
     assert p.stdout.startswith("usage: tatlock")
     for cmd in ("ask", "chat", "memory", "doctor", "setup"):
         assert cmd in p.stdout
-    p = subprocess.run([sys.executable, "-m", "tatlock", "--version"], capture_output=True, text=True, timeout=30)
+    p = subprocess.run(
+        [sys.executable, "-m", "tatlock", "--version"], capture_output=True, text=True, timeout=30
+    )
     assert p.returncode == 0 and p.stdout.startswith("tatlock ")
 
 
@@ -429,17 +526,22 @@ print(json.dumps({'code': code, 'heavy': heavy}), file=sys.stderr)
 """
 
 
-@pytest.mark.parametrize("argv", [
-    ("ask", "--help"),
-    ("memory", "--help"),
-    ("memory", "stats"),
-    ("memory", "search", "tea"),
-    ("config",),
-    ("config", "--help"),
-    ("doctor", "--help"),
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("ask", "--help"),
+        ("memory", "--help"),
+        ("memory", "stats"),
+        ("memory", "search", "tea"),
+        ("config",),
+        ("config", "--help"),
+        ("doctor", "--help"),
+    ],
+)
 def test_commands_do_not_import_textual(argv):
-    p = subprocess.run([sys.executable, "-c", _PROBE, *argv], capture_output=True, text=True, timeout=30)
+    p = subprocess.run(
+        [sys.executable, "-c", _PROBE, *argv], capture_output=True, text=True, timeout=30
+    )
     report = json.loads(p.stderr.strip().splitlines()[-1])
     assert report["code"] in (0, None), p.stderr
     assert not [m for m in report["heavy"] if m.split(".")[0] == "textual"], report["heavy"]
@@ -447,17 +549,25 @@ def test_commands_do_not_import_textual(argv):
 
 def test_ask_run_does_not_import_textual_or_prompt_toolkit(served):
     served.queue(assess("Paris, sir."))
-    p = subprocess.run([sys.executable, "-c", _PROBE, "ask", "What is the capital of France?"],
-                       capture_output=True, text=True, timeout=30)
+    p = subprocess.run(
+        [sys.executable, "-c", _PROBE, "ask", "What is the capital of France?"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
     report = json.loads(p.stderr.strip().splitlines()[-1])
     assert report["code"] == 0, p.stderr
     assert p.stdout == "Paris, sir.\n"
-    assert not [m for m in report["heavy"] if m.split(".")[0] in ("textual", "prompt_toolkit")], report["heavy"]
+    assert not [m for m in report["heavy"] if m.split(".")[0] in ("textual", "prompt_toolkit")], (
+        report["heavy"]
+    )
 
 
 def test_ask_command_module_does_not_import_textual():
-    code = ("import sys, tatlock.commands.ask, tatlock.commands.memory, tatlock.commands.doctor; "
-            "print(any(m == 'textual' or m.startswith('textual.') for m in sys.modules))")
+    code = (
+        "import sys, tatlock.commands.ask, tatlock.commands.memory, tatlock.commands.doctor; "
+        "print(any(m == 'textual' or m.startswith('textual.') for m in sys.modules))"
+    )
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=30)
     assert p.returncode == 0, p.stderr
     assert p.stdout.strip() == "False"
@@ -466,7 +576,16 @@ def test_ask_command_module_does_not_import_textual():
 def test_console_script_memory_help(tatlock_proc):
     r = tatlock_proc("memory", "--help")
     assert r.code == 0
-    for action in ("conversations", "show", "search", "recall", "compact", "export", "stats", "forget"):
+    for action in (
+        "conversations",
+        "show",
+        "search",
+        "recall",
+        "compact",
+        "export",
+        "stats",
+        "forget",
+    ):
         assert action in r.out
 
 
@@ -512,6 +631,9 @@ def test_every_command_and_subcommand_has_a_description_in_its_help():
 
 
 def test_doctor_and_setup_help_describe_them(tatlock_proc):
-    for cmd, needle in (("doctor", "against the server's own list"), ("setup", "nothing can be pulled")):
+    for cmd, needle in (
+        ("doctor", "against the server's own list"),
+        ("setup", "nothing can be pulled"),
+    ):
         r = tatlock_proc(cmd, "--help")
         assert r.code == 0 and needle in " ".join(r.out.split()), r.out

@@ -56,7 +56,8 @@ def test_cli_exports_are_0600_and_leave_the_folder_alone(cli, home, tmp_path, fo
     for name in ("all.json", "one.md", "persona.json"):
         assert mode(d / name) == 0o600, name
     assert kind(d) == before and mode(d) == folder_mode
-    assert sorted(p.name for p in d.iterdir()) == ["all.json", "one.md", "persona.json"]  # no temporary left
+    # no temporary left
+    assert sorted(p.name for p in d.iterdir()) == ["all.json", "one.md", "persona.json"]
 
 
 def test_an_export_replaces_a_looser_file_of_ours_with_a_0600_one(cli, home, tmp_path):
@@ -70,11 +71,15 @@ def test_an_export_replaces_a_looser_file_of_ours_with_a_0600_one(cli, home, tmp
 def test_missing_folders_are_made_0700_and_only_those(cli, home, shared):
     r = cli("memory", "export", "--all", "-o", str(shared / "a" / "b" / "x.json"))
     assert r.code == 0, r.err
-    assert mode(shared) == 0o1777 and mode(shared / "a") == 0o700 and mode(shared / "a" / "b") == 0o700
+    assert (
+        mode(shared) == 0o1777 and mode(shared / "a") == 0o700 and mode(shared / "a" / "b") == 0o700
+    )
     assert mode(shared / "a" / "b" / "x.json") == 0o600
 
 
-def test_a_symlink_as_the_target_is_refused_and_nothing_is_written_anywhere(cli, home, shared, tmp_path):
+def test_a_symlink_as_the_target_is_refused_and_nothing_is_written_anywhere(
+    cli, home, shared, tmp_path
+):
     victim = tmp_path / "victim.txt"
     victim.write_text("keep me")
     os.chmod(victim, 0o644)
@@ -87,7 +92,10 @@ def test_a_symlink_as_the_target_is_refused_and_nothing_is_written_anywhere(cli,
         assert r.code == 1 and "symbolic link" in r.err, r.err
     assert victim.read_text() == "keep me" and mode(victim) == 0o644
     assert not (tmp_path / "nowhere.txt").exists()
-    assert (shared / "x.json").is_symlink() and sorted(p.name for p in shared.iterdir()) == ["dangling.json", "x.json"]
+    assert (shared / "x.json").is_symlink() and sorted(p.name for p in shared.iterdir()) == [
+        "dangling.json",
+        "x.json",
+    ]
 
 
 def test_a_folder_a_fifo_and_someone_elses_file_are_refused(cli, home, shared):
@@ -98,7 +106,9 @@ def test_a_folder_a_fifo_and_someone_elses_file_are_refused(cli, home, shared):
     assert r.code == 1 and "is a folder" in r.err, r.err
     (shared / "plain").write_text("x")
     r = cli("memory", "export", "--all", "-o", str(shared / "plain" / "x.json"))
-    assert r.code == 1 and r.err.count("\n") == 1 and "part of the folder it names is a file" in r.err, r.err
+    assert (
+        r.code == 1 and r.err.count("\n") == 1 and "part of the folder it names is a file" in r.err
+    ), r.err
     if os.geteuid() != 0:
         pytest.skip("making a file that belongs to someone else needs root")
     theirs = shared / "theirs.json"
@@ -138,7 +148,10 @@ ls -a "$DISK" >"$OUT/ls"; cat "$DISK/memory.json" >"$OUT/kept"; stat -c %a "$DIS
 
 
 def test_on_a_full_disk_the_export_is_one_line_and_the_old_file_stays(home, tmp_path):
-    if os.geteuid() != 0 or subprocess.run(["unshare", "-m", "true"], capture_output=True).returncode != 0:
+    if (
+        os.geteuid() != 0
+        or subprocess.run(["unshare", "-m", "true"], capture_output=True).returncode != 0
+    ):
         pytest.skip("needs root and a mount namespace for a small filesystem")
     with tatlock.open() as butler:
         conv, _ = butler.rooms.open("!kitchen:example.org", "matrix")
@@ -148,10 +161,14 @@ def test_on_a_full_disk_the_export_is_one_line_and_the_old_file_stays(home, tmp_
     disk.mkdir()
     out.mkdir()
     env = {**os.environ, "DISK": str(disk), "OUT": str(out), "EXE": EXE}
-    p = subprocess.run(["unshare", "-m", "sh", "-c", FULL], env=env, capture_output=True, text=True, timeout=60)
+    p = subprocess.run(
+        ["unshare", "-m", "sh", "-c", FULL], env=env, capture_output=True, text=True, timeout=60
+    )
     assert p.returncode == 0, p.stderr
     err = (out / "err").read_text()
-    assert (out / "rc").read_text().strip() == "1" and err.count("\n") == 1 and "Traceback" not in err, err
+    assert (
+        (out / "rc").read_text().strip() == "1" and err.count("\n") == 1 and "Traceback" not in err
+    ), err
     assert "the disk is full" in err and "nothing was written" in err, err
     assert (out / "kept").read_text() == "the previous export"
     assert (out / "ls").read_text().split() == [".", "..", "memory.json"]
@@ -177,8 +194,12 @@ def test_an_export_never_replaces_one_of_tatlocks_own_files(cli, home, tmp_path)
     _some_memory()
     assert cli("mcp", "--user", "tester", "--show-token").code == 0
     (tmp_path / "via").symlink_to(home)
-    own = [home / "system.db", tmp_path / "via" / "system.db", home / "users" / "tester_longterm.db",
-           home / "mcp" / "tester.token"]
+    own = [
+        home / "system.db",
+        tmp_path / "via" / "system.db",
+        home / "users" / "tester_longterm.db",
+        home / "mcp" / "tester.token",
+    ]
     before = {p: p.read_bytes() for p in own}
     for target in own:
         r = cli("memory", "export", "--all", "-o", str(target))
@@ -189,8 +210,10 @@ def test_an_export_never_replaces_one_of_tatlocks_own_files(cli, home, tmp_path)
     r = cli("memory", "export", "--all", "-o", str(home / "users" / "newcomer_longterm.db"))
     assert r.code == 1 and "tatlock keeps its own files" in r.err, r.err
     assert not (home / "users" / "newcomer_longterm.db").exists()
-    assert cli("persona", "list").code == 0 and cli("memory", "conversations").code == 0  # nothing was harmed
-    r = cli("memory", "export", "--all", "-o", str(home / "backup.json"))  # anything else in TATLOCK_HOME is fine
+    # nothing was harmed
+    assert cli("persona", "list").code == 0 and cli("memory", "conversations").code == 0
+    # anything else in TATLOCK_HOME is fine
+    r = cli("memory", "export", "--all", "-o", str(home / "backup.json"))
     assert r.code == 0, r.err
 
 

@@ -43,7 +43,9 @@ def http(srv):
         yield c
 
 
-def chat(client: ollama.Client, model: str = MODEL, messages: list | None = None, **kw) -> tuple[str, list]:
+def chat(
+    client: ollama.Client, model: str = MODEL, messages: list | None = None, **kw
+) -> tuple[str, list]:
     """A streamed chat as tatlock makes it: (the whole content, every chunk)."""
     chunks = list(client.chat(model=model, messages=messages or USER, stream=True, **kw))
     return "".join(c.message.content or "" for c in chunks), chunks
@@ -51,11 +53,13 @@ def chat(client: ollama.Client, model: str = MODEL, messages: list | None = None
 
 def sse_events(resp: httpx.Response) -> list[str]:
     """The data payloads of an SSE response, in order."""
-    return [line[len("data: "):] for line in resp.iter_lines() if line.startswith("data: ")]
+    return [line[len("data: ") :] for line in resp.iter_lines() if line.startswith("data: ")]
 
 
 def v1_stream(http: httpx.Client, **body) -> list[str]:
-    with http.stream("POST", "/v1/chat/completions", json={"model": MODEL, "messages": USER, **STREAM, **body}) as r:
+    with http.stream(
+        "POST", "/v1/chat/completions", json={"model": MODEL, "messages": USER, **STREAM, **body}
+    ) as r:
         assert r.status_code == 200 and r.headers["content-type"].startswith("text/event-stream")
         return sse_events(r)
 
@@ -100,8 +104,15 @@ def test_raw_ndjson_wire_format(srv, http):
     records = [json.loads(line) for line in lines]
     assert [rec["message"]["content"] for rec in records] == ["one ", "two ", "three", ""]
     assert [rec["done"] for rec in records] == [False, False, False, True]
-    for f in ("done_reason", "total_duration", "load_duration", "prompt_eval_count",
-              "prompt_eval_duration", "eval_count", "eval_duration"):
+    for f in (
+        "done_reason",
+        "total_duration",
+        "load_duration",
+        "prompt_eval_count",
+        "prompt_eval_duration",
+        "eval_count",
+        "eval_duration",
+    ):
         assert f in records[-1], f
 
 
@@ -113,7 +124,8 @@ def test_unstreamed_requests_are_refused_clearly(srv, client, http):
     with pytest.raises(ollama.ResponseError) as ei:
         client.pull(MODEL)
     assert ei.value.status_code == 400
-    r = http.post("/v1/chat/completions", json={"model": MODEL, "messages": USER})  # OpenAI's default
+    # OpenAI's default
+    r = http.post("/v1/chat/completions", json={"model": MODEL, "messages": USER})
     assert r.status_code == 400 and "streamed replies only" in r.json()["error"]["message"]
     assert srv.pending == 1  # a refused request does not consume a reply
 
@@ -149,7 +161,9 @@ def test_delay_before_first_byte_and_timeout(srv):
 def test_format_options_and_keep_alive_are_recorded(srv, client):
     schema = {"type": "object", "properties": {"mood": {"type": "string"}}, "required": ["mood"]}
     srv.queue({"json": {"mood": "cheerful"}})
-    text, _ = chat(client, format=schema, options={"num_ctx": 4096, "temperature": 0}, keep_alive="30m")
+    text, _ = chat(
+        client, format=schema, options={"num_ctx": 4096, "temperature": 0}, keep_alive="30m"
+    )
     assert json.loads(text) == {"mood": "cheerful"}
     body = srv.last_chat
     assert body["format"] == schema and body["options"] == {"num_ctx": 4096, "temperature": 0}
@@ -157,10 +171,20 @@ def test_format_options_and_keep_alive_are_recorded(srv, client):
 
 
 def test_tool_calls_parsed_by_client(srv, client):
-    tools = [{"type": "function", "function": {"name": "get_weather", "description": "w",
-                                               "parameters": {"type": "object", "properties": {}}}}]
+    tools = [
+        {
+            "type": "function",
+            "function": {
+                "name": "get_weather",
+                "description": "w",
+                "parameters": {"type": "object", "properties": {}},
+            },
+        }
+    ]
     call = {"name": "get_weather", "arguments": {"city": "Paris", "days": 2}}
-    srv.queue({"content": "Checking, sir.", "tool_calls": [call, {"name": "clock", "arguments": {}}]})
+    srv.queue(
+        {"content": "Checking, sir.", "tool_calls": [call, {"name": "clock", "arguments": {}}]}
+    )
     text, chunks = chat(client, tools=tools)
     assert text == "Checking, sir."
     calls = [tc for c in chunks for tc in (c.message.tool_calls or [])]
@@ -182,7 +206,10 @@ def test_tools_rejected_by_model_without_tools_capability():
 
 
 def test_prompt_eval_count_given_and_omitted_on_a_cache_hit(srv, client, http):
-    srv.queue({"content": "a b", "prompt_eval_count": 123}, {"content": "cached", "prompt_eval_count": None})
+    srv.queue(
+        {"content": "a b", "prompt_eval_count": 123},
+        {"content": "cached", "prompt_eval_count": None},
+    )
     final = chat(client)[1][-1]
     assert (final.prompt_eval_count, final.eval_count) == (123, 2)
     final = chat(client)[1][-1]
@@ -292,7 +319,8 @@ def test_invalid_json_is_400(srv, http):
     assert srv.requests[-1].body is None
 
 
-# --------------------------------------------------------------------------- version, list, show, pull
+# --------------------------------------------------------------------------- version, list, show,
+# pull
 
 
 def test_version(http):
@@ -304,8 +332,12 @@ def test_version(http):
 def test_list_and_show():
     models = {
         MODEL: {},
-        "qwen2.5vl:7b": {"context_length": 32768, "family": "qwen25vl", "parameter_size": "8.3B",
-                         "capabilities": ["completion", "vision"]},
+        "qwen2.5vl:7b": {
+            "context_length": 32768,
+            "family": "qwen25vl",
+            "parameter_size": "8.3B",
+            "capabilities": ["completion", "vision"],
+        },
     }
     with FakeOllama(models=models) as s:
         c = ollama.Client(host=s.url, timeout=10)
@@ -377,7 +409,10 @@ def test_handler_called_with_body_when_queue_empty(srv, client):
     srv.queue("queued first")
     assert chat(client)[0] == "queued first"
     assert seen == []
-    assert chat(client, messages=[{"role": "user", "content": "ping"}], options={"temperature": 0})[0] == "echo: ping"
+    assert (
+        chat(client, messages=[{"role": "user", "content": "ping"}], options={"temperature": 0})[0]
+        == "echo: ping"
+    )
     assert seen[0]["model"] == MODEL and seen[0]["options"] == {"temperature": 0}
 
     srv.handler = lambda body: None  # None -> default reply
@@ -417,7 +452,10 @@ def test_requests_recorded_in_order(srv, client, http):
     v1_stream(http)
     reqs = srv.requests
     assert [(r.method, r.path) for r in reqs] == [
-        ("GET", "/api/tags"), ("POST", "/api/chat"), ("POST", "/api/show"), ("POST", "/v1/chat/completions"),
+        ("GET", "/api/tags"),
+        ("POST", "/api/chat"),
+        ("POST", "/api/show"),
+        ("POST", "/v1/chat/completions"),
     ]
     assert all(isinstance(r, Recorded) for r in reqs)
     assert reqs[0].body is None and reqs[2].body == {"model": MODEL}
@@ -485,16 +523,25 @@ def test_v1_models_and_props(http):
     assert data["object"] == "list"
     (m,) = data["data"]
     assert m["id"] == MODEL and m["object"] == "model" and m["owned_by"] == "fake"
-    assert m["max_model_len"] == 8192 and m["meta"]["n_ctx_train"] == 8192  # vLLM's and llama-server's names
+    # vLLM's and llama-server's names
+    assert m["max_model_len"] == 8192 and m["meta"]["n_ctx_train"] == 8192
     props = http.get("/props").json()
     assert props["default_generation_settings"] == {"n_ctx": 8192, "model": MODEL}
 
 
 def test_v1_sse_stream_with_content_tool_calls_and_usage(srv, http):
-    srv.queue({"content": "One moment, sir.",
-               "tool_calls": [{"name": "lookup", "arguments": {"q": "tide times", "n": 3}},
-                              {"name": "clock", "arguments": {}}]})
-    events = v1_stream(http, stream_options={"include_usage": True}, response_format={"type": "json_object"})
+    srv.queue(
+        {
+            "content": "One moment, sir.",
+            "tool_calls": [
+                {"name": "lookup", "arguments": {"q": "tide times", "n": 3}},
+                {"name": "clock", "arguments": {}},
+            ],
+        }
+    )
+    events = v1_stream(
+        http, stream_options={"include_usage": True}, response_format={"type": "json_object"}
+    )
     assert events[-1] == "[DONE]"
     chunks = [json.loads(e) for e in events[:-1]]
     assert chunks[0]["choices"][0]["delta"]["role"] == "assistant"
@@ -537,7 +584,9 @@ def test_v1_sse_without_usage_and_incremental(srv, http):
     srv.queue("a b c d e f g h")
     t0 = time.monotonic()
     first = None
-    with http.stream("POST", "/v1/chat/completions", json={"model": MODEL, "messages": USER, **STREAM}) as r:
+    with http.stream(
+        "POST", "/v1/chat/completions", json={"model": MODEL, "messages": USER, **STREAM}
+    ) as r:
         events = []
         for line in r.iter_lines():
             if line.startswith("data: "):
@@ -548,7 +597,9 @@ def test_v1_sse_without_usage_and_incremental(srv, http):
     assert first is not None and first < total - 0.2
     chunks = [json.loads(e) for e in events[:-1]]
     assert all(c["choices"] for c in chunks) and "usage" not in chunks[0]
-    assert "".join(c["choices"][0]["delta"].get("content") or "" for c in chunks) == "a b c d e f g h"
+    assert (
+        "".join(c["choices"][0]["delta"].get("content") or "" for c in chunks) == "a b c d e f g h"
+    )
     assert chunks[-1]["choices"][0]["finish_reason"] == "stop"
 
 
@@ -556,7 +607,10 @@ def test_v1_errors(srv, http):
     srv.queue(FakeError(503, "Loading model"), MidStreamError("slot died", after_chunks=2))
     r = http.post("/v1/chat/completions", json={"model": MODEL, "messages": USER, **STREAM})
     assert r.status_code == 503
-    assert r.json()["error"]["message"] == "Loading model" and r.json()["error"]["type"] == "server_error"
+    assert (
+        r.json()["error"]["message"] == "Loading model"
+        and r.json()["error"]["type"] == "server_error"
+    )
 
     events = v1_stream(http)
     assert "[DONE]" not in events

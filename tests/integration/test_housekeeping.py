@@ -40,7 +40,8 @@ def wait_for(what, condition, timeout: float = 20.0) -> None:
 
 
 class SlowSummaries:
-    """A model whose summaries wait at a gate (the test opens it); everything else answers at once."""
+    """A model whose summaries wait at a gate (the test opens it); everything else answers at
+    once."""
 
     def __init__(self) -> None:
         self.gate = threading.Event()
@@ -70,28 +71,35 @@ def background(served, monkeypatch):
     return model
 
 
-def test_a_turn_during_a_summary_is_not_held_up_and_the_summary_resumes_after_it(background, served, home):
+def test_a_turn_during_a_summary_is_not_held_up_and_the_summary_resumes_after_it(
+    background, served, home
+):
     events: list = []
     with tatlock.open() as butler:
         butler.subscribe(events.append)
         butler.ask("The boiler code is 4417.")
-        butler.ask("The gate code is 2291.")  # message 4: a block is due, the housekeeping starts on it
+        # message 4: a block is due, the housekeeping starts on it
+        butler.ask("The gate code is 2291.")
         wait_for("the summary call", lambda: background.summaries == 1)
         answer = butler.ask("Thank you, that is all.")  # answered while the summary still waits
         assert answer.answer == "Very good, sir." and not background.gate.is_set()
-        wait_for("the summary to be asked again", lambda: background.summaries == 2)  # after the turn
+        # after the turn
+        wait_for("the summary to be asked again", lambda: background.summaries == 2)
         background.gate.set()
         assert served.wait_hangup(5)  # the first call was closed to make way for the turn
         assert butler.wait_background(20)
-        assert rows(home, "SELECT from_message, up_to_message FROM conversation_compacts") == [(1, 4)]
+        assert rows(home, "SELECT from_message, up_to_message FROM conversation_compacts") == [
+            (1, 4)
+        ]
     assert background.summaries == 2  # paused once, then done
     paused = [e for e in events if isinstance(e, CompactionFailed)]
     assert len(paused) == 1 and "paused to make way for a new message" in paused[0].reason
     assert any(isinstance(e, CompactionFinished) and e.how == "model" for e in events)
 
 
-def test_a_block_that_made_way_twice_is_extracted_so_no_answer_waits_and_it_is_still_done(background, served,
-                                                                                          home):
+def test_a_block_that_made_way_twice_is_extracted_so_no_answer_waits_and_it_is_still_done(
+    background, served, home
+):
     with tatlock.open() as butler:
         butler.ask("The boiler code is 4417.")
         butler.ask("The gate code is 2291.")
@@ -99,11 +107,20 @@ def test_a_block_that_made_way_twice_is_extracted_so_no_answer_waits_and_it_is_s
             wait_for(f"summary call {n}", lambda n=n: background.summaries == n)
             butler.ask(f"Thank you, number {n}.")  # each pauses it; it asks again after the turn
         # made way twice: the block is summarised without the model, while the summary calls hang
-        wait_for("the compact", lambda: rows(home, "SELECT count(*) FROM conversation_compacts")[0][0] >= 1)
+        wait_for(
+            "the compact",
+            lambda: rows(home, "SELECT count(*) FROM conversation_compacts")[0][0] >= 1,
+        )
         assert not background.gate.is_set()  # (the next block, 5-8, may be at the gate by now)
-        assert rows(home, "SELECT from_message, up_to_message, model FROM conversation_compacts"
-                          " ORDER BY from_message")[0] == (1, 4, "extract")
-        assert "4417" in rows(home, "SELECT summary FROM conversation_compacts ORDER BY from_message")[0][0]
+        assert rows(
+            home,
+            "SELECT from_message, up_to_message, model FROM conversation_compacts"
+            " ORDER BY from_message",
+        )[0] == (1, 4, "extract")
+        assert (
+            "4417"
+            in rows(home, "SELECT summary FROM conversation_compacts ORDER BY from_message")[0][0]
+        )
         background.gate.set()
         assert butler.wait_background(20)
     wait_for("the two calls it left", lambda: len(served.hangups) == 2)
@@ -116,31 +133,41 @@ def test_the_briefing_waits_until_the_conversation_is_quiet(background, served, 
         for i in range(3):
             butler.ask(f"Thank you, number {i}.")
         time.sleep(0.5)
-        assert "cross_summary" not in [phase_of(b) for b in served.chat_requests]  # not while it goes on
+        # not while it goes on
+        assert "cross_summary" not in [phase_of(b) for b in served.chat_requests]
         assert butler.wait_background(20)  # asked to finish now: it does not wait for quiet
     assert [phase_of(b) for b in served.chat_requests].count("cross_summary") == 1
-    assert rows(home, "SELECT count(*) FROM cross_conversation_summaries WHERE conversation_id IS NULL") == [(1,)]
+    assert rows(
+        home, "SELECT count(*) FROM cross_conversation_summaries WHERE conversation_id IS NULL"
+    ) == [(1,)]
 
 
 def test_one_housekeeper_at_a_time_for_a_user(served, home, monkeypatch):
     monkeypatch.setenv("TATLOCK_COMPACT_INTERVAL", "4")
-    served.handler = lambda body: SUMMARY if phase_of(body) == "summary" else direct("Very good, sir.")
+    served.handler = lambda body: (
+        SUMMARY if phase_of(body) == "summary" else direct("Very good, sir.")
+    )
     with tatlock.open() as butler:
         for i in range(2):
             butler.ask(f"Question {i}?")
     cfg = load()
-    hk = Housekeeper(cfg.paths, "tester", backend=lambda: pytest.fail("no model call"), interval=4, budget=4096)
+    hk = Housekeeper(
+        cfg.paths, "tester", backend=lambda: pytest.fail("no model call"), interval=4, budget=4096
+    )
     other = Lock(cfg.paths.user_dir("tester") / locks.LOCK_NAME)
     assert other.acquire()  # another housekeeper (a process, say) is at work
     try:
         left = hk.run(hurry=True)
-        assert hk.busy_elsewhere and left.compactions == [1]  # it leaves the work to the one at work
+        # it leaves the work to the one at work
+        assert hk.busy_elsewhere and left.compactions == [1]
     finally:
         other.release()
     assert rows(home, "SELECT count(*) FROM conversation_compacts") == [(0,)]
 
 
-def test_closing_hands_what_is_left_to_a_detached_housekeeper_and_says_so_once(served, home, monkeypatch):
+def test_closing_hands_what_is_left_to_a_detached_housekeeper_and_says_so_once(
+    served, home, monkeypatch
+):
     monkeypatch.setenv("TATLOCK_HOUSEKEEPING", "background")
     monkeypatch.setenv("TATLOCK_COMPACT_INTERVAL", "4")
     started: list = []
@@ -154,8 +181,10 @@ def test_closing_hands_what_is_left_to_a_detached_housekeeper_and_says_so_once(s
     t0 = time.monotonic()
     note = butler.close()  # the summary is stuck at the gate: close waits a moment, no more
     assert time.monotonic() - t0 < runner.HANDOFF_WAIT + 10
-    assert note == ("the summary of conversation 1, and the briefing for your next conversation, go on in the "
-                    "background (process 4242); it is safe to stop it")
+    assert note == (
+        "the summary of conversation 1, and the briefing for your next conversation, go on in the "
+        "background (process 4242); it is safe to stop it"
+    )
     assert len(started) == 1 and started[0][1]["username"] == "tester"
     assert rows(home, "SELECT count(*) FROM compaction_claims") == [(0,)]  # its claim was let go
     assert rows(home, "SELECT count(*) FROM conversation_compacts") == [(0,)]
@@ -175,11 +204,14 @@ def test_a_detached_housekeeper_does_the_work_and_ends(served, home, monkeypatch
     presence = Lock(cfg.paths.user_dir("tester") / locks.PRESENCE_NAME)
     wait_for("its summary call", lambda: model.summaries == 1)
     assert presence.holder() == pid
-    assert spawn(cfg.paths, "tester", model="llama3.2:3b", budget=4096) == 0  # one alive: no second one
+    # one alive: no second one
+    assert spawn(cfg.paths, "tester", model="llama3.2:3b", budget=4096) == 0
     model.gate.set()
     wait_for("the housekeeper to end", lambda: not _alive(pid), timeout=60)  # nothing left: it ends
     assert rows(home, "SELECT from_message, up_to_message FROM conversation_compacts") == [(1, 4)]
-    assert rows(home, "SELECT count(*) FROM cross_conversation_summaries WHERE conversation_id IS NULL") == [(1,)]
+    assert rows(
+        home, "SELECT count(*) FROM cross_conversation_summaries WHERE conversation_id IS NULL"
+    ) == [(1,)]
     assert presence.holder() is None
 
 
@@ -200,38 +232,85 @@ def test_a_detached_housekeeper_ends_at_its_lifetime_even_mid_call(served, home,
             butler.ask(f"Question {i}?")
     env = {**os.environ}
     t0 = time.monotonic()
-    p = subprocess.run([sys.executable, "-m", "tatlock.memory.detached", "--user", "tester", "--model",
-                        "llama3.2:3b", "--budget", "4096", "--lifetime", "2", "--compact-settle", "0"], env=env, timeout=60,
-                       capture_output=True, text=True)
+    p = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "tatlock.memory.detached",
+            "--user",
+            "tester",
+            "--model",
+            "llama3.2:3b",
+            "--budget",
+            "4096",
+            "--lifetime",
+            "2",
+            "--compact-settle",
+            "0",
+        ],
+        env=env,
+        timeout=60,
+        capture_output=True,
+        text=True,
+    )
     assert p.returncode == 0 and model.summaries == 1 and not model.gate.is_set()
-    assert time.monotonic() - t0 < 30  # cut at its lifetime, not at the call's 15 s timeout or later
+    # cut at its lifetime, not at the call's 15 s timeout or later
+    assert time.monotonic() - t0 < 30
     assert rows(home, "SELECT count(*) FROM compaction_claims") == [(0,)]  # the claim was let go
     log = (home / "logs" / "housekeeping.log").read_text()
     assert "left the summary of conversation 1" in log
     model.gate.set()
 
 
-def test_a_detached_housekeeper_fits_its_requests_to_a_server_with_a_smaller_window(served, home, monkeypatch):
+def test_a_detached_housekeeper_fits_its_requests_to_a_server_with_a_smaller_window(
+    served, home, monkeypatch
+):
     """The detached process's backend is fitted as the butler's are (memory/fit.py): a server
     whose window is smaller than believed refuses the summary's request for its length, and the
     request is made again to fit, instead of the work being left for ever."""
     monkeypatch.setenv("TATLOCK_COMPACT_INTERVAL", "4")
     monkeypatch.setenv("TATLOCK_BACKEND", "openai")
     monkeypatch.setenv("TATLOCK_BASE_URL", served.url + "/v1")
-    served.handler = lambda body: ("TOPICS DISCUSSED\n- tulips\n\nKEY FACTS ESTABLISHED\n- Tester: the tulips are red\n"
-                                   if phase_of(body) == "summary" else CROSS if phase_of(body) == "cross_summary"
-                                   else direct("Noted, sir."))
+    served.handler = lambda body: (
+        "TOPICS DISCUSSED\n- tulips\n\nKEY FACTS ESTABLISHED\n- Tester: the tulips are red\n"
+        if phase_of(body) == "summary"
+        else CROSS
+        if phase_of(body) == "cross_summary"
+        else direct("Noted, sir.")
+    )
     with tatlock.open() as butler:
         for _ in range(2):
             butler.ask("The tulips are red. " + "Tulips grow in my garden. " * 200)
     served.reset()
-    served.n_ctx = 2000  # llama-server loaded with a smaller window than the 4,096 the tier believes
-    p = subprocess.run([sys.executable, "-m", "tatlock.memory.detached", "--user", "tester", "--model",
-                        "llama3.2:3b", "--budget", "4096", "--lifetime", "30", "--compact-settle", "0",
-                        "--settle", "0"], env={**os.environ}, timeout=60, capture_output=True, text=True)
+    # llama-server loaded with a smaller window than the 4,096 the tier believes
+    served.n_ctx = 2000
+    p = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "tatlock.memory.detached",
+            "--user",
+            "tester",
+            "--model",
+            "llama3.2:3b",
+            "--budget",
+            "4096",
+            "--lifetime",
+            "30",
+            "--compact-settle",
+            "0",
+            "--settle",
+            "0",
+        ],
+        env={**os.environ},
+        timeout=60,
+        capture_output=True,
+        text=True,
+    )
     assert p.returncode == 0, p.stderr
     assert rows(home, "SELECT from_message, up_to_message, model FROM conversation_compacts") == [
-        (1, 4, "llama3.2:3b")]
+        (1, 4, "llama3.2:3b")
+    ]
     summaries = [b for b in served.chat_requests if phase_of(b) == "summary"]
     assert len(summaries) >= 2  # refused for its length, then made to fit
 
@@ -240,13 +319,19 @@ def test_what_is_left_is_said_in_plain_words():
     from tatlock.memory.housekeeping import Work
 
     assert Work([3]).describe() == "the summary of conversation 3"
-    assert Work([3, 2], True).describe() == ("the summaries of conversations 3 and 2, and the briefing for your next "
-                                             "conversation,")
-    assert Work([], True).describe() == "the briefing for your next conversation" and not Work([], True).many
+    assert Work([3, 2], True).describe() == (
+        "the summaries of conversations 3 and 2, and the briefing for your next conversation,"
+    )
+    assert (
+        Work([], True).describe() == "the briefing for your next conversation"
+        and not Work([], True).many
+    )
     assert Work([9, 8, 7, 6, 5]).describe() == "the summaries of conversations 9, 8, 7, 6 and more"
 
 
-def test_a_model_that_cannot_write_summaries_is_not_asked_every_time(served, home, monkeypatch, tmp_path):
+def test_a_model_that_cannot_write_summaries_is_not_asked_every_time(
+    served, home, monkeypatch, tmp_path
+):
     """SmolLM2 wrote no usable briefing in 53 tries; each try costs minutes of a small machine's
     processor. After three unusable summaries in a row the extract is written straight away, and
     the model is asked again once in ten."""
@@ -266,7 +351,9 @@ def test_a_model_that_cannot_write_summaries_is_not_asked_every_time(served, hom
         for i in range(14):
             butler.ask(f"The code of locker {i} is {1000 + i}.")
             assert butler.wait_background(20)
-    compacts = rows(home, "SELECT from_message, model FROM conversation_compacts ORDER BY from_message")
+    compacts = rows(
+        home, "SELECT from_message, model FROM conversation_compacts ORDER BY from_message"
+    )
     assert len(compacts) == 14 and {m for _, m in compacts} == {"extract"}  # every block summarised
     # asked (with its one repair) for the first three, then once in ten: the thirteenth block
     assert len(asked) == 2 * 4

@@ -21,7 +21,9 @@ URL = os.environ.get("TATLOCK_LOCAL_LLM_URL", "http://127.0.0.1:18080/v1")
 
 pytestmark = [
     pytest.mark.localllm,
-    pytest.mark.skipif(os.environ.get("TATLOCK_LOCAL_LLM") != "1", reason="opt-in: set TATLOCK_LOCAL_LLM=1"),
+    pytest.mark.skipif(
+        os.environ.get("TATLOCK_LOCAL_LLM") != "1", reason="opt-in: set TATLOCK_LOCAL_LLM=1"
+    ),
 ]
 
 
@@ -30,7 +32,9 @@ def local_llm(monkeypatch):
     try:
         httpx.get(URL + "/models", timeout=5).raise_for_status()
     except httpx.HTTPError:
-        pytest.fail(f"TATLOCK_LOCAL_LLM=1 but no model server at {URL}: run ../shared/tools/local-llm start")
+        pytest.fail(
+            f"TATLOCK_LOCAL_LLM=1 but no model server at {URL}: run ../shared/tools/local-llm start"
+        )
     monkeypatch.setenv("TATLOCK_BACKEND", "openai")
     monkeypatch.setenv("TATLOCK_BASE_URL", URL)
     monkeypatch.setenv("TATLOCK_MODEL", "smollm2")
@@ -49,7 +53,9 @@ def test_ask_answers_and_stores_the_turn(tatlock_proc, local_llm, home, question
     if question.startswith("What's your name"):
         assert out["route"] == "CAPABILITY_GUARD" and out["guard"] == "IDENTITY"
     conn = sqlite3.connect(home / "users" / "tester_longterm.db")
-    rows = conn.execute("SELECT role, content FROM conversation_messages ORDER BY message_number").fetchall()
+    rows = conn.execute(
+        "SELECT role, content FROM conversation_messages ORDER BY message_number"
+    ).fetchall()
     assert rows[0] == ("user", question) and rows[1] == ("assistant", out["answer"])
 
 
@@ -84,7 +90,9 @@ def test_every_route_ends_with_an_answer_or_a_typed_fallback(local_llm, weather_
             if final.quality.startswith("FALLBACK"):
                 assert final.answer in fallbacks, (labels, question, final.answer)
             stored = butler.conversations.get(final.conversation_id).messages
-            assert [m.role for m in stored] == ["user", "assistant"] and stored[1].content == final.answer
+            assert [m.role for m in stored] == ["user", "assistant"] and stored[
+                1
+            ].content == final.answer
 
 
 @pytest.mark.timeout(900)
@@ -109,9 +117,17 @@ def test_a_fact_told_once_is_in_the_prompt_of_a_later_conversation(local_llm):
 
     with Butler(load()) as butler:
         told = butler.ask("Remember that my sister Harriet lives in Harrogate.")
-        assert "(noted: your sister's name is Harriet; your sister's location is Harrogate)" in told.answer
+        assert (
+            "(noted: your sister's name is Harriet; your sister's location is Harrogate)"
+            in told.answer
+        )
         turn = butler.turn("Which town does my sister live in?", new=True)
         calls = [e for e in turn if isinstance(e, ModelCall)]
         turn.result()
-    prompt = "\n".join(m.get("content") or "" for c in calls if c.phase in ("assess", "respond") for m in c.messages)
+    prompt = "\n".join(
+        m.get("content") or ""
+        for c in calls
+        if c.phase in ("assess", "respond")
+        for m in c.messages
+    )
     assert "- Tester's sister's location: Harrogate" in prompt

@@ -16,7 +16,7 @@ from tatlock.mcp.server import build
 
 # what costs most as sent: characters escaped twice over (a control character becomes \\u0001),
 # quotes, backslashes, newlines, and four-byte characters
-COSTLY = "\x01\"\\\n😀" * 200_000
+COSTLY = '\x01"\\\n😀' * 200_000
 
 
 def sent(result) -> int:
@@ -37,11 +37,16 @@ def _compacts(butler, cid: int, n: int, chars: int) -> None:
     conn = sqlite3.connect(butler.paths.user_db("alice"))
     with conn:
         conn.executemany(
-            "INSERT INTO conversation_compacts (conversation_id, from_message, up_to_message, summary, model,"
+            "INSERT INTO conversation_compacts (conversation_id, from_message, up_to_message, "
+            "summary, model,"
             " created_at) VALUES (?, ?, ?, ?, 'm', '2026-01-01T00:00:00+00:00')",
-            [(cid, i, i, f"summary {i} " + COSTLY[:chars]) for i in range(1, n + 1)])
-        conn.execute("UPDATE conversations SET metadata = json_object('archive', json_object("
-                     "'up_to_message', 1, 'summary', ?)) WHERE id = ?", (COSTLY[:1_000_000], cid))
+            [(cid, i, i, f"summary {i} " + COSTLY[:chars]) for i in range(1, n + 1)],
+        )
+        conn.execute(
+            "UPDATE conversations SET metadata = json_object('archive', json_object("
+            "'up_to_message', 1, 'summary', ?)) WHERE id = ?",
+            (COSTLY[:1_000_000], cid),
+        )
     conn.close()
 
 
@@ -51,30 +56,54 @@ async def test_the_worst_a_memory_can_hold_still_fits_every_response(butler):
     for room in range(10):
         cid = butler.rooms.open(f"!room{room}:example.org", "matrix")[0].id
         for _ in range(3):
-            butler.rooms.add_exchange(cid, COSTLY[:1_000_000], COSTLY[:1_000_000],
-                                      author=butler.rooms.author(f"@{room}:x", "Maria"))
+            butler.rooms.add_exchange(
+                cid,
+                COSTLY[:1_000_000],
+                COSTLY[:1_000_000],
+                author=butler.rooms.author(f"@{room}:x", "Maria"),
+            )
     _compacts(butler, cid, 2_500, 4_000)
     big = sqlite3.connect(butler.paths.user_db("alice"))
     with big:
-        big.executemany("INSERT INTO participants (conversation_id, author_id, name, is_bot, first_seen, last_seen,"
-                        " message_count) VALUES (?, ?, ?, 0, '2026-01-01', '2026-01-01', 1)",
-                        [(cid, f"@{n}:x" + "\x01" * 200, "N" + "\"" * 70) for n in range(3_000)])  # a crowd
+        big.executemany(
+            "INSERT INTO participants (conversation_id, author_id, name, is_bot, first_seen, "
+            "last_seen,"
+            " message_count) VALUES (?, ?, ?, 0, '2026-01-01', '2026-01-01', 1)",
+            # a crowd
+            [(cid, f"@{n}:x" + "\x01" * 200, "N" + '"' * 70) for n in range(3_000)],
+        )
     big.close()
     sizes = {}
-    for uri in ("conversations://list", "conversations://recent", f"conversations://get/{cid}",
-                "conversations://room/!room9:example.org", "conversations://search/maria"):
+    for uri in (
+        "conversations://list",
+        "conversations://recent",
+        f"conversations://get/{cid}",
+        "conversations://room/!room9:example.org",
+        "conversations://search/maria",
+    ):
         sizes[uri] = sent(await server.read_resource(uri))
     for fmt in ("text", "markdown", "json"):
-        sizes[fmt] = sent(await server.call_tool("get_conversation_history", {"conversationId": cid, "format": fmt}))
+        sizes[fmt] = sent(
+            await server.call_tool(
+                "get_conversation_history", {"conversationId": cid, "format": fmt}
+            )
+        )
     mid = butler.conversations.messages(cid, limit=1)[0].message_id
     sizes["read_message"] = sent(await server.call_tool("read_message", {"messageId": mid}))
-    sizes["add_turn"] = sent(await server.call_tool("add_turn", {"conversationId": cid, "query": COSTLY[:1_000_000],
-                                                                 "response": COSTLY[:1_000_000]}))
-    sizes["search"] = sent(await server.call_tool("search_conversations", {"query": "summary", "limit": 50}))
+    sizes["add_turn"] = sent(
+        await server.call_tool(
+            "add_turn",
+            {"conversationId": cid, "query": COSTLY[:1_000_000], "response": COSTLY[:1_000_000]},
+        )
+    )
+    sizes["search"] = sent(
+        await server.call_tool("search_conversations", {"query": "summary", "limit": 50})
+    )
     assert max(sizes.values()) < fit.SEND_LIMIT, sizes
     got = json.loads((await server.read_resource(f"conversations://get/{cid}"))[0].content)
     assert got["messages"] and got["moreBefore"] and got["olderCompacts"] > 0
-    assert got["participants"] and got["moreParticipants"] == 3_003 - len(got["participants"])  # Maria, the butler, the Anchor and the crowd
+    # Maria, the butler, the Anchor and the crowd
+    assert got["participants"] and got["moreParticipants"] == 3_003 - len(got["participants"])
 
 
 async def test_many_long_conversations_are_listed_as_far_as_they_fit(butler):

@@ -1,4 +1,5 @@
-"""`tatlock memory ...` end to end: what a user sees (output, exit codes) and what is left in the database."""
+"""`tatlock memory ...` end to end: what a user sees (output, exit codes) and what is left in the
+database."""
 
 from __future__ import annotations
 
@@ -9,17 +10,21 @@ from pathlib import Path
 
 import pytest
 
-from tatlock.store.user import Author, UserStore
 from support.fake_ollama import FakeError
+from tatlock.store.user import Author, UserStore
 
 ANCHOR = Author("tester", "Tester", is_anchor=True)
 MARIA = Author("maria", "Maria")
 HELPER = Author("helperbot", "Helper", is_bot=True)
 BUTLER = Author.assistant()
 
-SUMMARY = ("TOPICS DISCUSSED\n- gardening\n\nFACTUAL TIMELINE\n- Maria said the tulips arrive on 2026-03-05\n\n"
-           "KEY FACTS ESTABLISHED\n- Maria ordered 40 tulip bulbs from Harrods\n\nUNRESOLVED ITEMS\n- none\n\n"
-           "TECHNICAL DETAILS\n- none")
+SUMMARY = (
+    "TOPICS DISCUSSED\n- gardening\n\nFACTUAL TIMELINE\n- Maria said the tulips arrive on "
+    "2026-03-05\n\n"
+    "KEY FACTS ESTABLISHED\n- Maria ordered 40 tulip bulbs from Harrods\n\nUNRESOLVED "
+    "ITEMS\n- none\n\n"
+    "TECHNICAL DETAILS\n- none"
+)
 
 
 @pytest.fixture(autouse=True)
@@ -36,7 +41,7 @@ def open_store(home: Path, user: str = "tester") -> UserStore:
 
 
 def utc(text: str) -> str:
-    return dt.datetime.fromisoformat(text).astimezone(dt.timezone.utc).isoformat(timespec="seconds")
+    return dt.datetime.fromisoformat(text).astimezone(dt.UTC).isoformat(timespec="seconds")
 
 
 def yesterday_noon() -> dt.datetime:
@@ -49,30 +54,64 @@ def seed(home: Path, user: str = "tester") -> dict[str, int]:
     s = open_store(home, user)
     try:
         garden = s.create_conversation("cli", "cli", started_at=utc("2026-03-01T11:00:00+00:00"))
-        m1 = s.add_message(garden.id, "user", "Shall we plan the greenhouse this spring?", ANCHOR,
-                           timestamp=utc("2026-03-01T11:00:00+00:00"))
-        m2 = s.add_message(garden.id, "user", "I ordered forty tulip bulbs from Harrods.", MARIA,
-                           timestamp=utc("2026-03-01T11:01:00+00:00"))
-        s.add_message(garden.id, "user", "Reminder: watering schedule is due.", HELPER,
-                      timestamp=utc("2026-03-01T11:02:00+00:00"))
-        s.add_message(garden.id, "assistant", "Very good, sir; the tulips shall have the south bed.", BUTLER,
-                      metadata={"route": "DIRECT", "topics": ["gardening"]},
-                      timestamp=utc("2026-03-01T11:03:00+00:00"))
-        s.add_message(garden.id, "user", "And the roses?", ANCHOR, timestamp=utc("2026-03-01T11:04:00+00:00"))
+        m1 = s.add_message(
+            garden.id,
+            "user",
+            "Shall we plan the greenhouse this spring?",
+            ANCHOR,
+            timestamp=utc("2026-03-01T11:00:00+00:00"),
+        )
+        m2 = s.add_message(
+            garden.id,
+            "user",
+            "I ordered forty tulip bulbs from Harrods.",
+            MARIA,
+            timestamp=utc("2026-03-01T11:01:00+00:00"),
+        )
+        s.add_message(
+            garden.id,
+            "user",
+            "Reminder: watering schedule is due.",
+            HELPER,
+            timestamp=utc("2026-03-01T11:02:00+00:00"),
+        )
+        s.add_message(
+            garden.id,
+            "assistant",
+            "Very good, sir; the tulips shall have the south bed.",
+            BUTLER,
+            metadata={"route": "DIRECT", "topics": ["gardening"]},
+            timestamp=utc("2026-03-01T11:03:00+00:00"),
+        )
+        s.add_message(
+            garden.id, "user", "And the roses?", ANCHOR, timestamp=utc("2026-03-01T11:04:00+00:00")
+        )
         s.add_topics(garden.id, ["gardening", "Tulips"], message_id=m1.message_id)
         s.add_topics(garden.id, ["gardening"], message_id=m2.message_id)
         s.conn.execute(
-            "INSERT INTO conversation_compacts (conversation_id, from_message, up_to_message, summary, topics,"
+            "INSERT INTO conversation_compacts (conversation_id, from_message, up_to_message, "
+            "summary, topics,"
             " model, created_at) VALUES (?, 1, 4, ?, '[\"gardening\"]', 'llama3.2:3b', ?)",
-            (garden.id, SUMMARY, utc("2026-03-01T12:00:00+00:00")))
+            (garden.id, SUMMARY, utc("2026-03-01T12:00:00+00:00")),
+        )
         s.conn.execute("UPDATE conversations SET compacted_up_to = 4 WHERE id = ?", (garden.id,))
 
         y = yesterday_noon()
-        airship = s.create_conversation("cli", "cli", started_at=y.astimezone(dt.timezone.utc).isoformat())
-        s.add_message(airship.id, "user", "Tell me about the zeppelin museum in Friedrichshafen.", ANCHOR,
-                      timestamp=y.isoformat())
-        s.add_message(airship.id, "assistant", "It opens at nine, sir, and the zeppelin hangs from the ceiling.",
-                      BUTLER, timestamp=(y + dt.timedelta(minutes=1)).isoformat())
+        airship = s.create_conversation("cli", "cli", started_at=y.astimezone(dt.UTC).isoformat())
+        s.add_message(
+            airship.id,
+            "user",
+            "Tell me about the zeppelin museum in Friedrichshafen.",
+            ANCHOR,
+            timestamp=y.isoformat(),
+        )
+        s.add_message(
+            airship.id,
+            "assistant",
+            "It opens at nine, sir, and the zeppelin hangs from the ceiling.",
+            BUTLER,
+            timestamp=(y + dt.timedelta(minutes=1)).isoformat(),
+        )
         s.add_topics(airship.id, ["travel"])
 
         kettle = s.create_conversation("cli", "cli")
@@ -93,7 +132,8 @@ def rows(home: Path, sql: str, args=(), user: str = "tester"):
 
 
 def one_line_error(r, code: int, *needles: str, progress: str | None = None) -> None:
-    """Exit ``code`` with exactly one error line on stderr (``progress`` lines before it allowed)."""
+    """Exit ``code`` with exactly one error line on stderr (``progress`` lines before it
+    allowed)."""
     assert r.code == code, (r.code, r.out, r.err)
     lines = [ln for ln in r.err.strip().splitlines() if not (progress and ln.startswith(progress))]
     assert len(lines) == 1, r.err
@@ -126,7 +166,10 @@ def test_conversations_lists_newest_first_with_counts(cli, home):
     assert "Shall we plan the greenhouse this spring?" in garden
     # columns: id, date, time, iface, messages, compacted
     assert garden.split()[1] == "2026-03-01" and garden.split()[3:6] == ["cli", "5", "4"]
-    assert airship.split()[1] == yesterday_noon().strftime("%Y-%m-%d") and airship.split()[4:6] == ["2", "0"]
+    assert airship.split()[1] == yesterday_noon().strftime("%Y-%m-%d") and airship.split()[4:6] == [
+        "2",
+        "0",
+    ]
     assert cli("memory", "conversations", "--limit", "1").out.count("\n") == 2  # header + one
 
 
@@ -143,7 +186,9 @@ def test_show_prints_participants_topics_compacts_and_labelled_messages(cli, hom
     r = cli("memory", "show", str(ids["garden"]))
     assert r.code == 0, r.err
     out = r.out
-    assert out.startswith(f"Conversation {ids['garden']}: Shall we plan the greenhouse this spring?")
+    assert out.startswith(
+        f"Conversation {ids['garden']}: Shall we plan the greenhouse this spring?"
+    )
     assert "5 messages, compacted up to 4" in out
     assert "participants: Tester x2, Maria x1, Helper (bot) x1, Tatlock (bot) x1" in out
     assert "topics: gardening (2), tulips (1)" in out
@@ -154,7 +199,12 @@ def test_show_prints_participants_topics_compacts_and_labelled_messages(cli, hom
     lines = out.splitlines()
     heads = [ln for ln in lines if ln.startswith("#")]
     assert [h.split(" ", 3)[3] for h in heads] == [
-        "Anchor (Tester):", "Maria:", "[Helper (bot)]:", "Assistant:  [DIRECT]", "Anchor (Tester):"]
+        "Anchor (Tester):",
+        "Maria:",
+        "[Helper (bot)]:",
+        "Assistant:  [DIRECT]",
+        "Anchor (Tester):",
+    ]
     assert "  I ordered forty tulip bulbs from Harrods." in lines
     # the summary comes before the messages
     assert out.index("--- summary") < out.index("#1 ")
@@ -208,8 +258,22 @@ def test_search_nothing_found(cli, home):
     assert r.code == 0 and r.out.strip() == "Nothing found for 'xylophone'."
 
 
-FTS_SYNTAX = ['"tulip', "tulips AND", "OR roses", "NOT", "tulip*", "*", "NEAR(tulips", "content:tulips",
-              "^tulips", "(tulips", "{tulips}", "tulips NEAR/2 roses", '""', ";DROP TABLE conversations;--"]
+FTS_SYNTAX = [
+    '"tulip',
+    "tulips AND",
+    "OR roses",
+    "NOT",
+    "tulip*",
+    "*",
+    "NEAR(tulips",
+    "content:tulips",
+    "^tulips",
+    "(tulips",
+    "{tulips}",
+    "tulips NEAR/2 roses",
+    '""',
+    ";DROP TABLE conversations;--",
+]
 
 
 def test_search_fts_syntax_does_not_crash(cli, home):
@@ -255,7 +319,10 @@ def test_recall_by_date_range(cli, home):
     r = cli("memory", "recall", "--since", "2026-03-01", "--until", "2026-03-01")
     assert r.code == 0, r.err
     assert "forty tulip bulbs" in r.out and "greenhouse" in r.out
-    assert f"conversation {ids['airship']}" not in r.out and f"conversation {ids['kettle']}" not in r.out
+    assert (
+        f"conversation {ids['airship']}" not in r.out
+        and f"conversation {ids['kettle']}" not in r.out
+    )
 
 
 def test_recall_yesterday(cli, home):
@@ -264,7 +331,10 @@ def test_recall_yesterday(cli, home):
     assert r.code == 0, r.err
     assert f"conversation {ids['airship']} #1 Tester" in r.out
     assert f"conversation {ids['airship']} #2 Tatlock" in r.out
-    assert f"conversation {ids['garden']}" not in r.out and f"conversation {ids['kettle']}" not in r.out
+    assert (
+        f"conversation {ids['garden']}" not in r.out
+        and f"conversation {ids['kettle']}" not in r.out
+    )
 
 
 def test_recall_since_phrase_excludes_older(cli, home):
@@ -289,9 +359,14 @@ def test_recall_by_topic(cli, home):
     r = cli("memory", "recall", "--topic", "gardening")
     assert r.code == 0, r.err
     assert f"conversation {ids['garden']}" in r.out
-    assert f"conversation {ids['airship']}" not in r.out and f"conversation {ids['kettle']}" not in r.out
+    assert (
+        f"conversation {ids['airship']}" not in r.out
+        and f"conversation {ids['kettle']}" not in r.out
+    )
     r = cli("memory", "recall", "--topic", "#Travel")
-    assert f"conversation {ids['airship']}" in r.out and f"conversation {ids['garden']}" not in r.out
+    assert (
+        f"conversation {ids['airship']}" in r.out and f"conversation {ids['garden']}" not in r.out
+    )
 
 
 def test_recall_unknown_topic_lists_known_ones(cli, home):
@@ -300,22 +375,30 @@ def test_recall_unknown_topic_lists_known_ones(cli, home):
     assert r.code == 0
     lines = r.out.strip().splitlines()
     assert lines[0] == "Nothing found."
-    assert lines[1].startswith("Known topics: ") and "gardening" in lines[1] and "travel" in lines[1]
+    assert (
+        lines[1].startswith("Known topics: ") and "gardening" in lines[1] and "travel" in lines[1]
+    )
 
 
-@pytest.mark.parametrize("args", [
-    ("--since", "2026-13-45"),
-    ("--until", "2026-02-30"),
-    ("--since", "the day the music died in zebra-land qqq"),
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("--since", "2026-13-45"),
+        ("--until", "2026-02-30"),
+        ("--since", "the day the music died in zebra-land qqq"),
+    ],
+)
 def test_recall_bad_date_is_usage_error(cli, home, args):
     seed(home)
     one_line_error(cli("memory", "recall", *args), 2, "cannot read")
 
 
 def test_recall_until_before_since(cli, home):
-    one_line_error(cli("memory", "recall", "--since", "2026-03-05", "--until", "2026-03-01"), 2,
-                   "the end of the period is before its start")
+    one_line_error(
+        cli("memory", "recall", "--since", "2026-03-05", "--until", "2026-03-01"),
+        2,
+        "the end of the period is before its start",
+    )
 
 
 def test_recall_without_criteria_is_usage_error(cli, home):
@@ -326,10 +409,13 @@ def test_recall_without_criteria_is_usage_error(cli, home):
 
 
 def block_summary(a: int, b: int) -> str:
-    return (f"Here is the record.\nTOPICS DISCUSSED\n- tea block {a}\n\n"
-            f"FACTUAL TIMELINE\n- Tester asked for tea {a}\n\n"
-            f"KEY FACTS ESTABLISHED\n- Tester drinks Earl Grey number {a}-{b}\n\nUNRESOLVED ITEMS\n- none\n\n"
-            "TECHNICAL DETAILS\n- none")
+    return (
+        f"Here is the record.\nTOPICS DISCUSSED\n- tea block {a}\n\n"
+        f"FACTUAL TIMELINE\n- Tester asked for tea {a}\n\n"
+        f"KEY FACTS ESTABLISHED\n- Tester drinks Earl Grey number {a}-{b}\n\nUNRESOLVED "
+        f"ITEMS\n- none\n\n"
+        "TECHNICAL DETAILS\n- none"
+    )
 
 
 def tea_conversation(home: Path, n: int) -> int:
@@ -357,8 +443,12 @@ def test_compact_blocks_of_the_interval(cli, home, served, monkeypatch):
     assert "Anchor (Tester): Tea request 1" in prompt and "Assistant: Earl Grey 4 served" in prompt
     assert "Tea request 7" not in prompt
     assert served.chat_requests[0]["model"] == "llama3.2:3b"
-    got = rows(home, "SELECT from_message, up_to_message, model FROM conversation_compacts"
-                     " WHERE conversation_id = ? ORDER BY from_message", (cid,))
+    got = rows(
+        home,
+        "SELECT from_message, up_to_message, model FROM conversation_compacts"
+        " WHERE conversation_id = ? ORDER BY from_message",
+        (cid,),
+    )
     assert got == [(1, 5, "llama3.2:3b"), (6, 10, "llama3.2:3b")]
     assert rows(home, "SELECT compacted_up_to FROM conversations WHERE id = ?", (cid,)) == [(10,)]
     assert rows(home, "SELECT count(*) FROM compaction_claims") == [(0,)]
@@ -377,8 +467,10 @@ def test_compact_blocks_of_the_interval(cli, home, served, monkeypatch):
     # nothing more is due until 15 messages exist
     r = cli("memory", "compact", str(cid))
     assert r.code == 0
-    assert r.out.strip() == (f"Nothing to compact: conversation {cid} has 12 messages, 10 compacted, "
-                             "and blocks are 5 messages.")
+    assert r.out.strip() == (
+        f"Nothing to compact: conversation {cid} has 12 messages, 10 compacted, "
+        "and blocks are 5 messages."
+    )
     assert len(served.chat_requests) == 2
 
 
@@ -410,7 +502,9 @@ def test_compact_server_down_is_one_line_and_writes_nothing(cli, home, served, m
     assert rows(home, "SELECT count(*) FROM compaction_claims") == [(0,)]
 
 
-def test_compact_summary_without_sections_is_made_without_the_model_and_says_so(cli, home, served, monkeypatch):
+def test_compact_summary_without_sections_is_made_without_the_model_and_says_so(
+    cli, home, served, monkeypatch
+):
     monkeypatch.setenv("TATLOCK_COMPACT_INTERVAL", "5")
     cid = tea_conversation(home, 11)
     served.queue(block_summary(1, 5), "Sure! They talked about tea.", "Still no sections.")
@@ -428,8 +522,14 @@ def test_compact_with_the_model_failing_is_one_line(cli, home, served, monkeypat
     cid = tea_conversation(home, 11)
     served.queue(block_summary(1, 5), FakeError(500, "model runner crashed"))
     r = cli("memory", "compact", str(cid))
-    one_line_error(r, 1, "compaction failed", "model runner crashed", "(1 block(s) compacted before)",
-                   progress="compacting messages")
+    one_line_error(
+        r,
+        1,
+        "compaction failed",
+        "model runner crashed",
+        "(1 block(s) compacted before)",
+        progress="compacting messages",
+    )
     assert rows(home, "SELECT from_message, up_to_message FROM conversation_compacts") == [(1, 5)]
     assert rows(home, "SELECT count(*) FROM compaction_claims") == [(0,)]
 
@@ -451,8 +551,13 @@ def test_export_markdown_to_stdout(cli, home):
     assert "- room: cli (cli)" in md and "- messages: 5" in md
     assert "## Summary of messages 1-4" in md and "Maria ordered 40 tulip bulbs from Harrods" in md
     assert "## Messages" in md
-    for label in ("**Anchor (Tester)** · #1 ·", "**Maria** · #2 ·", "**[Helper (bot)]** · #3 ·",
-                  "**Assistant** · #4 ·", "**Anchor (Tester)** · #5 ·"):
+    for label in (
+        "**Anchor (Tester)** · #1 ·",
+        "**Maria** · #2 ·",
+        "**[Helper (bot)]** · #3 ·",
+        "**Assistant** · #4 ·",
+        "**Anchor (Tester)** · #5 ·",
+    ):
         assert label in md
     assert "I ordered forty tulip bulbs from Harrods." in md
     assert cli("memory", "export", str(ids["garden"]), "--format", "md").out == md
@@ -463,12 +568,18 @@ def test_export_json_holds_messages_with_authors(cli, home):
     r = cli("memory", "export", str(ids["garden"]), "--format", "json")
     assert r.code == 0, r.err
     data = json.loads(r.out)
-    assert data["conversation"]["id"] == ids["garden"] and data["conversation"]["message_count"] == 5
+    assert (
+        data["conversation"]["id"] == ids["garden"] and data["conversation"]["message_count"] == 5
+    )
     msgs = data["messages"]
     assert [m["message_number"] for m in msgs] == [1, 2, 3, 4, 5]
     assert [(m["author_name"], m["role"], m["is_anchor"], m["author_is_bot"]) for m in msgs] == [
-        ("Tester", "user", True, False), ("Maria", "user", False, False), ("Helper", "user", False, True),
-        ("Tatlock", "assistant", False, True), ("Tester", "user", True, False)]
+        ("Tester", "user", True, False),
+        ("Maria", "user", False, False),
+        ("Helper", "user", False, True),
+        ("Tatlock", "assistant", False, True),
+        ("Tester", "user", True, False),
+    ]
     assert msgs[1]["content"] == "I ordered forty tulip bulbs from Harrods."
     assert msgs[3]["metadata"]["route"] == "DIRECT"
     assert [c["from_message"] for c in data["compacts"]] == [1]
@@ -534,7 +645,11 @@ def test_stats_numbers(cli, home):
 def test_stats_empty_memory(cli, home):
     r = cli("memory", "stats")
     assert r.code == 0
-    assert "conversations:  0\n" in r.out and "messages:       0" in r.out and "topics:         0\n" in r.out
+    assert (
+        "conversations:  0\n" in r.out
+        and "messages:       0" in r.out
+        and "topics:         0\n" in r.out
+    )
 
 
 # -- forget ----------------------------------------------------------------------------------
@@ -550,9 +665,13 @@ def test_forget_removes_everything_derived(cli, home):
     other_log = logs / f"tester-{ids['kettle']}.jsonl"
     other_log.write_text("{}\n")
     s = open_store(home)
-    s.conn.execute("INSERT INTO cross_conversation_summaries (conversation_id, summary, source_conversations,"
-                   " model, created_at) VALUES (?, 'Recent Highlights\n- tulips', ?, 'm', '2026-03-02')",
-                   (ids["kettle"], json.dumps([gid, ids["airship"]])))
+    s.conn.execute(
+        "INSERT INTO cross_conversation_summaries (conversation_id, summary, "
+        "source_conversations,"
+        " model, created_at) VALUES (?, 'Recent Highlights\n- tulips', ?, 'm', "
+        "'2026-03-02')",
+        (ids["kettle"], json.dumps([gid, ids["airship"]])),
+    )
     s.close()
     md = home / "users" / "tester" / "cross_conversation_summary.md"
     md.parent.mkdir(parents=True)
@@ -564,11 +683,22 @@ def test_forget_removes_everything_derived(cli, home):
     assert r.out.startswith(f"Forgot conversation {gid}")
     assert "1 summary(ies) of recent conversations" in r.out
     assert rows(home, "SELECT count(*) FROM conversations WHERE id = ?", (gid,)) == [(0,)]
-    for table in ("conversation_messages", "participants", "conversation_compacts", "conversation_topics"):
-        assert rows(home, f"SELECT count(*) FROM {table} WHERE conversation_id = ?", (gid,)) == [(0,)], table
+    for table in (
+        "conversation_messages",
+        "participants",
+        "conversation_compacts",
+        "conversation_topics",
+    ):
+        assert rows(home, f"SELECT count(*) FROM {table} WHERE conversation_id = ?", (gid,)) == [
+            (0,)
+        ], table
     assert rows(home, "SELECT count(*) FROM topic_messages") == [(0,)]
-    assert rows(home, "SELECT count(*) FROM messages_fts WHERE messages_fts MATCH 'harrods'") == [(0,)]
-    assert rows(home, "SELECT count(*) FROM compacts_fts WHERE compacts_fts MATCH 'harrods'") == [(0,)]
+    assert rows(home, "SELECT count(*) FROM messages_fts WHERE messages_fts MATCH 'harrods'") == [
+        (0,)
+    ]
+    assert rows(home, "SELECT count(*) FROM compacts_fts WHERE compacts_fts MATCH 'harrods'") == [
+        (0,)
+    ]
     assert rows(home, "SELECT count(*) FROM cross_conversation_summaries") == [(0,)]
     # topics only this conversation had are gone; others stay
     assert sorted(n for (n,) in rows(home, "SELECT name FROM topics")) == ["travel"]
@@ -586,7 +716,8 @@ def test_forget_without_log_file(cli, home):
     ids = seed(home)
     r = cli("memory", "forget", str(ids["kettle"]), "--yes")
     assert r.code == 0 and r.out.strip() == (
-        f"Forgot conversation {ids['kettle']}: its messages, summaries, topics and debug log.")
+        f"Forgot conversation {ids['kettle']}: its messages, summaries, topics and debug log."
+    )
 
 
 def test_forget_without_yes_and_no_tty_deletes_nothing(cli, home):
@@ -623,17 +754,31 @@ def test_user_option_selects_another_memory(cli, home):
     assert r.code == 0 and f"conversation {ids['garden']} #2 Maria" in r.out
     assert "user:           alice" in cli("memory", "stats", "--user", "alice").out
     assert cli("memory", "conversations", "--user", "alice").out.count("\n") == 4
-    assert cli("memory", "conversations", "--user", "bob").out.strip() == "No conversations yet for bob."
+    assert (
+        cli("memory", "conversations", "--user", "bob").out.strip()
+        == "No conversations yet for bob."
+    )
     r = cli("memory", "forget", str(ids["garden"]), "--yes", "--user", "alice")
     assert r.code == 0
     assert rows(home, "SELECT count(*) FROM conversations", user="alice") == [(2,)]
 
 
 def test_invalid_username_is_usage_error_and_creates_nothing(cli, home):
-    cases = [(bad, ("stats",)) for bad in ("../evil", "Alice", "a b", "", "-x", "x" * 33, "é", "ali.ce")]
-    cases += [("../evil", action) for action in (("conversations",), ("search", "tulips"), ("forget", "1", "--yes"),
-                                                 ("export", "1", "--format", "json"), ("recall", "--topic", "x"),
-                                                 ("show", "1"), ("compact", "1"))]
+    cases = [
+        (bad, ("stats",)) for bad in ("../evil", "Alice", "a b", "", "-x", "x" * 33, "é", "ali.ce")
+    ]
+    cases += [
+        ("../evil", action)
+        for action in (
+            ("conversations",),
+            ("search", "tulips"),
+            ("forget", "1", "--yes"),
+            ("export", "1", "--format", "json"),
+            ("recall", "--topic", "x"),
+            ("show", "1"),
+            ("compact", "1"),
+        )
+    ]
     for bad, action in cases:
         r = cli("memory", *action, f"--user={bad}")
         one_line_error(r, 2, "invalid username")
@@ -648,8 +793,18 @@ def test_memory_without_action_is_usage_error(cli, home):
 
 
 def test_forget_a_conversation_made_by_ask_removes_its_real_debug_log(cli, home, served):
-    served.queue({"json": {"decision": "DIRECT", "guard_reason": "NONE", "tools": [], "tool_query": "",
-                           "answer": "The quince jam is in the pantry, sir.", "topics": ["pantry"]}})
+    served.queue(
+        {
+            "json": {
+                "decision": "DIRECT",
+                "guard_reason": "NONE",
+                "tools": [],
+                "tool_query": "",
+                "answer": "The quince jam is in the pantry, sir.",
+                "topics": ["pantry"],
+            }
+        }
+    )
     r = cli("ask", "--json", "Where is the quince jam?")
     assert r.code == 0, r.err
     cid = json.loads(r.out.strip().splitlines()[-1])["conversation_id"]
@@ -672,7 +827,9 @@ def test_forget_also_forgets_personal_variables_learnt_in_it(cli, home):
 
     store = UserStore.open(load().paths, "tester")
     conv = store.create_conversation("cli", "cli")
-    msg = store.add_message(conv.id, "user", "I live in Rotterdam", Author("tester", "Tester", is_anchor=True))
+    msg = store.add_message(
+        conv.id, "user", "I live in Rotterdam", Author("tester", "Tester", is_anchor=True)
+    )
     store.set_var("location", "Rotterdam", author_id="tester", source_message_id=msg.message_id)
     store.set_var("tea", "Assam", author_id="tester")  # set by hand, not from the conversation
     store.close()

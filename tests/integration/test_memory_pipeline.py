@@ -3,19 +3,18 @@ prompt at message 130; authorship in multi-party rooms; the cross-conversation s
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import sqlite3
 import time
 
+from support import replies
 from tatlock.butler import Butler
 from tatlock.config import load
 from tatlock.store.user import Author
-import functools
-from support import replies
 
-
-direct = functools.partial(replies.direct, topics=('chat',))
+direct = functools.partial(replies.direct, topics=("chat",))
 
 
 def conservative_summary(body: dict) -> dict:
@@ -25,9 +24,12 @@ def conservative_summary(body: dict) -> dict:
     records = re.findall(r"^- (.*)$", text, re.M)  # archive requests carry earlier records
     facts = [f"- {who} said: {what}" for _, who, what in lines if "remember" in what.lower()]
     facts += [f"- {r}" for r in records if "said:" in r]
-    return {"content": "TOPICS DISCUSSED\n- family\n\nFACTUAL TIMELINE\n- messages summarised\n\n"
-                       "KEY FACTS ESTABLISHED\n" + ("\n".join(dict.fromkeys(facts)) or "- none") +
-                       "\n\nUNRESOLVED ITEMS\n- none\n\nTECHNICAL DETAILS\n- none"}
+    return {
+        "content": "TOPICS DISCUSSED\n- family\n\nFACTUAL TIMELINE\n- messages summarised\n\n"
+        "KEY FACTS ESTABLISHED\n"
+        + ("\n".join(dict.fromkeys(facts)) or "- none")
+        + "\n\nUNRESOLVED ITEMS\n- none\n\nTECHNICAL DETAILS\n- none"
+    }
 
 
 def scripted_model(body: dict):
@@ -35,13 +37,19 @@ def scripted_model(body: dict):
     if first.startswith("You are the record keeper"):
         return conservative_summary(body)
     if first.startswith("You are the memory of a personal assistant"):
-        return {"content": "Recent Highlights\n- Tester talked about Philippa.\nPatterns Across Sessions\n- "
-                           "Family comes up often.\nCurrent Context\n- Philippa's birthday is on 3 May."}
+        return {
+            "content": "Recent Highlights\n- Tester talked about Philippa.\nPatterns Across "
+            "Sessions\n- "
+            "Family comes up often.\nCurrent Context\n- Philippa's birthday is on 3 "
+            "May."
+        }
     return direct("Very good, sir.")
 
 
 def phase1_prompts(fake) -> list[str]:
-    return [r["messages"][1]["content"] for r in fake.chat_requests if replies.phase_of(r) == "assess"]
+    return [
+        r["messages"][1]["content"] for r in fake.chat_requests if replies.phase_of(r) == "assess"
+    ]
 
 
 def test_fact_from_message_1_reaches_the_prompt_at_message_130(served):
@@ -90,8 +98,16 @@ def test_multi_party_attribution_and_prompt_format(served, home):
     # keeps it as she says it, so the model's set_personal_variable call is not needed)
     served.handler = None
     served.queue(
-        {"json": {"decision": "TOOLS_NEEDED", "guard_reason": "NONE", "tools": ["set_personal_variable"],
-                  "tool_query": "favourite tea", "answer": "", "topics": ["tea"]}},
+        {
+            "json": {
+                "decision": "TOOLS_NEEDED",
+                "guard_reason": "NONE",
+                "tools": ["set_personal_variable"],
+                "tool_query": "favourite tea",
+                "answer": "",
+                "topics": ["tea"],
+            }
+        },
         "Darjeeling it is, madam.",
     )
     said = butler.ask("My favourite tea is Darjeeling", room_id="kitchen", author=maria)
@@ -112,7 +128,12 @@ def test_multi_party_attribution_and_prompt_format(served, home):
     assert rows["maria"].message_count == 2 and rows["robo-7"].is_bot
     assert rows["tester"].message_count == 2 and rows["tatlock"].message_count == 5
     var = butler.store.vars()[0]
-    assert (var.key, var.value, var.author_id, var.about) == ("maria.favourite_tea", "Darjeeling", "maria", "Maria")
+    assert (var.key, var.value, var.author_id, var.about) == (
+        "maria.favourite_tea",
+        "Darjeeling",
+        "maria",
+        "Maria",
+    )
     src = butler.store.message(var.source_message_id)
     assert src.author_id == "maria" and "Darjeeling" in src.content
     butler.close()
@@ -132,7 +153,8 @@ def test_anchor_comes_from_config(served, monkeypatch):
 
 
 def test_a_new_conversation_starts_at_once_with_the_briefing_prepared_when_the_last_went_quiet(
-        served, home, monkeypatch):
+    served, home, monkeypatch
+):
     from tatlock.memory import housekeeping
 
     monkeypatch.setenv("TATLOCK_HOUSEKEEPING", "background")
@@ -144,7 +166,8 @@ def test_a_new_conversation_starts_at_once_with_the_briefing_prepared_when_the_l
     db = home / "users" / "tester_longterm.db"
     prepared = "SELECT count(*) FROM cross_conversation_summaries WHERE conversation_id IS NULL"
     deadline = time.monotonic() + 20
-    while sqlite3.connect(db).execute(prepared).fetchone()[0] == 0:  # prepared once the talk went quiet
+    # prepared once the talk went quiet
+    while sqlite3.connect(db).execute(prepared).fetchone()[0] == 0:
         assert time.monotonic() < deadline, "no briefing was prepared"
         time.sleep(0.05)
     n = len(served.chat_requests)
@@ -161,12 +184,17 @@ def test_a_new_conversation_starts_at_once_with_the_briefing_prepared_when_the_l
     assert "Philippa's birthday" in phase1_prompts(served)[-1]
     assert butler.close() is None  # nothing was left that is worth a line
     conn = sqlite3.connect(db)
-    rows = conn.execute("SELECT conversation_id, source_conversations FROM cross_conversation_summaries"
-                        " WHERE conversation_id IS NOT NULL").fetchall()
+    rows = conn.execute(
+        "SELECT conversation_id, source_conversations FROM "
+        "cross_conversation_summaries"
+        " WHERE conversation_id IS NOT NULL"
+    ).fetchall()
     assert [(cid, json.loads(src)) for cid, src in rows] == [(2, [1])]  # the one it began with
 
 
-def test_ask_in_the_foreground_mode_finishes_compaction_before_it_exits(cli, served, home, monkeypatch):
+def test_ask_in_the_foreground_mode_finishes_compaction_before_it_exits(
+    cli, served, home, monkeypatch
+):
     monkeypatch.setenv("TATLOCK_COMPACT_INTERVAL", "4")
     monkeypatch.setenv("TATLOCK_HOUSEKEEPING", "foreground")
     served.handler = scripted_model
@@ -174,16 +202,34 @@ def test_ask_in_the_foreground_mode_finishes_compaction_before_it_exits(cli, ser
     r = cli("ask", "-v", "Please remember item 2")  # message 4: a block is due
     assert r.code == 0
     conn = sqlite3.connect(home / "users" / "tester_longterm.db")
-    assert conn.execute("SELECT from_message, up_to_message FROM conversation_compacts").fetchall() == [(1, 4)]
+    assert conn.execute(
+        "SELECT from_message, up_to_message FROM conversation_compacts"
+    ).fetchall() == [(1, 4)]
     assert "[compaction] messages 1-4 done in" in r.err
 
 
 def test_topics_from_phase_1_are_counted_and_recallable(served, cli):
     served.queue(
-        {"json": {"decision": "DIRECT", "guard_reason": "NONE", "tools": [], "tool_query": "",
-                  "answer": "Prune in late winter, sir.", "topics": ["gardening", "roses"]}},
-        {"json": {"decision": "DIRECT", "guard_reason": "NONE", "tools": [], "tool_query": "",
-                  "answer": "Feed them in spring, sir.", "topics": ["gardening"]}},
+        {
+            "json": {
+                "decision": "DIRECT",
+                "guard_reason": "NONE",
+                "tools": [],
+                "tool_query": "",
+                "answer": "Prune in late winter, sir.",
+                "topics": ["gardening", "roses"],
+            }
+        },
+        {
+            "json": {
+                "decision": "DIRECT",
+                "guard_reason": "NONE",
+                "tools": [],
+                "tool_query": "",
+                "answer": "Feed them in spring, sir.",
+                "topics": ["gardening"],
+            }
+        },
     )
     cli("ask", "When should I prune my roses?")
     cli("ask", "And when do I feed them?")
@@ -194,7 +240,10 @@ def test_topics_from_phase_1_are_counted_and_recallable(served, cli):
     from tatlock.tools.memory import recall_topic
 
     out = recall_topic(ctx=ToolContext("tester", butler.store), topic="Gardening")
-    assert {r["text"] for r in out["results"]} >= {"When should I prune my roses?", "And when do I feed them?"}
+    assert {r["text"] for r in out["results"]} >= {
+        "When should I prune my roses?",
+        "And when do I feed them?",
+    }
     butler.close()
 
 
@@ -205,8 +254,12 @@ def test_when_compaction_falls_behind_the_prompt_stays_bounded_and_says_so(serve
     butler = Butler(cfg)
     conv = butler.store.create_conversation("cli", "cli")
     for i in range(1, 301):  # 300 uncompacted messages, as if every compaction had failed
-        butler.store.add_message(conv.id, "user", f"Note {i}: " + "all about the herbaceous border " * 20,
-                                 Author("tester", "Tester", is_anchor=True))
+        butler.store.add_message(
+            conv.id,
+            "user",
+            f"Note {i}: " + "all about the herbaceous border " * 20,
+            Author("tester", "Tester", is_anchor=True),
+        )
     ctx = context.build(butler.store, conv.id, budget_tokens=4096)
     text = ctx.transcript(skip_last=1)  # the history; the latest message is the question itself
     # no summary yet: the messages may take the summaries' share too, never more than the memory's
@@ -214,6 +267,10 @@ def test_when_compaction_falls_behind_the_prompt_stays_bounded_and_says_so(serve
     assert ctx.messages[-1].message_number == 300 and "Note 300:" in ctx.messages[-1].content
     first_shown = ctx.messages[0].message_number
     assert ctx.unshown == (1, first_shown - 1)
-    assert f"Messages 1-{first_shown - 1} of this conversation are waiting to be summarised" in ctx.summary_block()
-    assert "[…cut here; the full text is in memory]" in text  # long messages cut before any was left out
+    assert (
+        f"Messages 1-{first_shown - 1} of this conversation are waiting to be summarised"
+        in ctx.summary_block()
+    )
+    # long messages cut before any was left out
+    assert "[…cut here; the full text is in memory]" in text
     butler.close()

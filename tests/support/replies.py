@@ -12,10 +12,25 @@ import json
 from typing import Any
 
 
-def assessment(decision: str = "DIRECT", answer: str = "", *, guard: str = "NONE", tools: tuple[str, ...] = (),
-               query: str = "", topics: tuple[str, ...] = ("general",)) -> dict[str, Any]:
-    return {"json": {"decision": decision, "guard_reason": guard, "answer": answer, "tools": list(tools),
-                     "tool_query": query, "topics": list(topics)}}
+def assessment(
+    decision: str = "DIRECT",
+    answer: str = "",
+    *,
+    guard: str = "NONE",
+    tools: tuple[str, ...] = (),
+    query: str = "",
+    topics: tuple[str, ...] = ("general",),
+) -> dict[str, Any]:
+    return {
+        "json": {
+            "decision": decision,
+            "guard_reason": guard,
+            "answer": answer,
+            "tools": list(tools),
+            "tool_query": query,
+            "topics": list(topics),
+        }
+    }
 
 
 def direct(answer: str, topics: tuple[str, ...] = ("general",)) -> dict[str, Any]:
@@ -59,6 +74,9 @@ def sent(fake: Any) -> str:
     return json.dumps(fake.chat_requests, ensure_ascii=False)
 
 
-SUMMARY = ("TOPICS DISCUSSED:\n- tea\nFACTUAL TIMELINE:\n- the user spoke of tea\nKEY FACTS ESTABLISHED:\n"
-           "- the user likes tea\nUNRESOLVED ITEMS:\n- none\nTECHNICAL DETAILS:\n- none")
+SUMMARY = (
+    "TOPICS DISCUSSED:\n- tea\nFACTUAL TIMELINE:\n- the user spoke of tea\nKEY FACTS "
+    "ESTABLISHED:\n"
+    "- the user likes tea\nUNRESOLVED ITEMS:\n- none\nTECHNICAL DETAILS:\n- none"
+)
 CROSS = "Recent Highlights\n- tea\nPatterns Across Sessions\n- none\nCurrent Context\n- tea"

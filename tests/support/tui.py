@@ -7,23 +7,30 @@ import asyncio
 import contextlib
 import functools
 import time
-from typing import Any, AsyncIterator, Callable
-
-from support import replies
+from collections.abc import AsyncIterator, Callable
+from typing import Any
 
 import tatlock
+from support import replies
 
 SIZE = (160, 45)
-LONG = ("Paris is the capital of France, sir, and has been for a good many centuries, "
-        "through kings, emperors, republics and a great deal of pastry.")
+LONG = (
+    "Paris is the capital of France, sir, and has been for a good many centuries, "
+    "through kings, emperors, republics and a great deal of pastry."
+)
 
 
 direct = functools.partial(replies.direct, topics=("geography",))
 
 
 @contextlib.asynccontextmanager
-async def running(size: tuple[int, int] = SIZE, *, check_server: bool = False, new: bool = False,
-                  user: str | None = None) -> AsyncIterator[tuple[Any, Any]]:
+async def running(
+    size: tuple[int, int] = SIZE,
+    *,
+    check_server: bool = False,
+    new: bool = False,
+    user: str | None = None,
+) -> AsyncIterator[tuple[Any, Any]]:
     """The app on a butler of its own, started and ready: yields (app, pilot)."""
     from tatlock.tui.app import TatlockApp
 
@@ -38,14 +45,16 @@ async def running(size: tuple[int, int] = SIZE, *, check_server: bool = False, n
                 await until(pilot, lambda: app.chat.turn.done)
 
 
-async def until(pilot: Any, condition: Callable[[], Any], timeout: float = 10.0, what: str = "") -> None:
+async def until(
+    pilot: Any, condition: Callable[[], Any], timeout: float = 10.0, what: str = ""
+) -> None:
     """Wait, letting the app work, until ``condition()`` holds."""
     deadline = time.monotonic() + timeout
     while True:
         try:
             if condition():
                 return
-        except Exception:  # noqa: BLE001 - a widget not mounted yet: keep waiting
+        except Exception:
             pass
         if time.monotonic() > deadline:
             app = pilot.app
@@ -53,10 +62,14 @@ async def until(pilot: Any, condition: Callable[[], Any], timeout: float = 10.0,
             try:
                 turn = app.chat.turn
                 last = app.chat.transcript.messages[-1]
-                state += (f" turn={turn!r} final={turn.final if turn else None!r} said={said(app)[-3:]}"
-                          f" last: streaming={last.streaming} marks={last.marks} foot={last.footer_text!r}"
-                          f" workers={[(w.name, w.state.name, w.error) for w in app.workers]}")
-            except Exception as exc:  # noqa: BLE001
+                state += (
+                    f" turn={turn!r} final={turn.final if turn else None!r} "
+                    f"said={said(app)[-3:]}"
+                    f" last: streaming={last.streaming} marks={last.marks} "
+                    f"foot={last.footer_text!r}"
+                    f" workers={[(w.name, w.state.name, w.error) for w in app.workers]}"
+                )
+            except Exception as exc:
                 state += f" ({exc})"
             raise AssertionError(f"timed out waiting for {what or condition}: {state}")
         await pilot.pause(0.05)
@@ -69,9 +82,16 @@ async def send(app: Any, pilot: Any, text: str, *, wait: bool = True) -> None:
     composer.load_text(text)
     await pilot.press("enter")
     if wait:
-        await until(pilot, lambda: app.chat.turn is not None and app.chat.turn.done
-                    and app.chat.transcript.messages[-1].role == "assistant"
-                    and not app.chat.transcript.messages[-1].streaming, what="the turn")
+        await until(
+            pilot,
+            lambda: (
+                app.chat.turn is not None
+                and app.chat.turn.done
+                and app.chat.transcript.messages[-1].role == "assistant"
+                and not app.chat.transcript.messages[-1].streaming
+            ),
+            what="the turn",
+        )
         await pilot.pause(0.2)
 
 

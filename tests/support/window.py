@@ -44,7 +44,9 @@ def allowance(body: dict[str, Any]) -> int:
     return int(opts.get("num_predict") or body.get("max_tokens") or 0)
 
 
-def overflows(requests: list[dict[str, Any]], context: int | None = None) -> list[tuple[int, int, int]]:
+def overflows(
+    requests: list[dict[str, Any]], context: int | None = None
+) -> list[tuple[int, int, int]]:
     """(index, prompt tokens, allowance) of every request whose prompt and answer allowance do
     not fit ``context`` (default: each Ollama request's own num_ctx)."""
     bad = []

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import json
 
-from support.tui import LONG, direct, running, said, send, until
-
 import tatlock
-from tatlock.tui.widgets.message import MessageView, StoredView
 from support.store import stored_messages as rows
+from support.tui import LONG, direct, running, said, send, until
+from tatlock.tui.widgets.message import MessageView, StoredView
 
 
 async def test_a_question_streams_into_the_transcript_and_is_stored(served, home):
@@ -21,8 +20,14 @@ async def test_a_question_streams_into_the_transcript_and_is_stored(served, home
         app.chat.composer.load_text("What is the capital of France?")
         await pilot.press("enter")
         assert app.chat.composer.text == ""  # sent
-        await until(pilot, lambda: app.chat.turn is not None and app.chat.turn.done and
-                    not app.chat.transcript.messages[-1].streaming)
+        await until(
+            pilot,
+            lambda: (
+                app.chat.turn is not None
+                and app.chat.turn.done
+                and not app.chat.transcript.messages[-1].streaming
+            ),
+        )
         await pilot.pause(0.3)
         user, reply = app.chat.transcript.messages
         assert isinstance(user, StoredView) and user.text == "What is the capital of France?"
@@ -38,7 +43,10 @@ async def test_a_question_streams_into_the_transcript_and_is_stored(served, home
         cid = app.chat.conversation_id
         assert app.sidebar.conversations[0].id == cid  # listed at once
         assert app.chat.last_answer == "Paris, sir. **Quite** so."
-    assert [r["content"] for r in rows(home)] == ["What is the capital of France?", "Paris, sir. **Quite** so."]
+    assert [r["content"] for r in rows(home)] == [
+        "What is the capital of France?",
+        "Paris, sir. **Quite** so.",
+    ]
 
 
 async def test_esc_stops_a_streaming_answer_keeps_it_marked_and_stores_it_cancelled(served, home):
@@ -46,10 +54,18 @@ async def test_esc_stops_a_streaming_answer_keeps_it_marked_and_stores_it_cancel
     served.queue(direct(LONG), direct("Quite so, sir."))
     async with running() as (app, pilot):
         await send(app, pilot, "Tell me about Paris", wait=False)
-        await until(pilot, lambda: len(app.chat.transcript.messages) == 2 and
-                    len(app.chat.transcript.messages[-1].text) > 10, what="the first words")
+        await until(
+            pilot,
+            lambda: (
+                len(app.chat.transcript.messages) == 2
+                and len(app.chat.transcript.messages[-1].text) > 10
+            ),
+            what="the first words",
+        )
         await pilot.press("escape")
-        await until(pilot, lambda: app.chat.turn.done and not app.chat.transcript.messages[-1].streaming)
+        await until(
+            pilot, lambda: app.chat.turn.done and not app.chat.transcript.messages[-1].streaming
+        )
         await pilot.pause(0.2)
         reply = app.chat.transcript.messages[-1]
         assert "cancelled" in reply.marks and reply.has_class("cancelled")
@@ -61,7 +77,9 @@ async def test_esc_stops_a_streaming_answer_keeps_it_marked_and_stores_it_cancel
         await send(app, pilot, "Thank you")  # the chat goes on
         assert said(app)[-1] == ("assistant", "Quite so, sir.")
     stored = rows(home)
-    assert stored[1]["content"] == partial and json.loads(stored[1]["metadata"])["cancelled"] is True
+    assert (
+        stored[1]["content"] == partial and json.loads(stored[1]["metadata"])["cancelled"] is True
+    )
     assert "cancelled" not in json.loads(stored[3]["metadata"])
 
 
@@ -109,19 +127,28 @@ async def test_slash_commands_new_help_export_and_unknown(served, tmp_path):
         out = tmp_path / "talk.md"
         await send(app, pilot, f"/export md {out}", wait=False)
         await until(pilot, lambda: out.exists())
-        assert out.read_text().startswith("# First question") and "Certainly, sir." in out.read_text()
+        assert (
+            out.read_text().startswith("# First question") and "Certainly, sir." in out.read_text()
+        )
         await send(app, pilot, f"/export json {tmp_path / 'talk.json'}", wait=False)
         await until(pilot, lambda: (tmp_path / "talk.json").exists())
         assert json.loads((tmp_path / "talk.json").read_text())["conversation"]["id"] == first
         await send(app, pilot, "/new", wait=False)
-        await until(pilot, lambda: app.chat.conversation_id is None and app.chat.transcript.messages == [])
+        await until(
+            pilot, lambda: app.chat.conversation_id is None and app.chat.transcript.messages == []
+        )
         await send(app, pilot, "Second question")
         assert app.chat.conversation_id not in (None, first)
         await send(app, pilot, "/help", wait=False)
         await until(pilot, lambda: type(app.screen).__name__ == "HelpScreen")
         await pilot.press("escape")
         await send(app, pilot, "/frobnicate", wait=False)
-        await until(pilot, lambda: any("Unknown command /frobnicate" in str(n.message) for n in app._notifications))
+        await until(
+            pilot,
+            lambda: any(
+                "Unknown command /frobnicate" in str(n.message) for n in app._notifications
+            ),
+        )
         assert said(app)[-1] == ("assistant", "Certainly, sir.")  # nothing was sent
 
 
@@ -142,7 +169,11 @@ async def test_escape_sequences_in_any_text_are_shown_not_obeyed(served, home):
         user, reply = app.chat.transcript.messages
         shown_user = user.render().renderables[1].plain
         assert "\x1b" not in shown_user and "\\x1b[2J" in shown_user
-        assert "\x1b" not in reply.body.source and "\\x1b]52;c;" in reply.body.source and "\\x07" in reply.body.source
+        assert (
+            "\x1b" not in reply.body.source
+            and "\\x1b]52;c;" in reply.body.source
+            and "\\x07" in reply.body.source
+        )
     # read back from memory, the same
     async with running() as (app, pilot):
         await until(pilot, lambda: len(app.chat.transcript.messages) == 2)
@@ -159,7 +190,7 @@ async def test_a_failed_turn_says_so_and_keeps_the_message(served, home):
         reply = app.chat.transcript.messages[-1]
         assert "failed" in reply.marks and "your message is saved" in reply.footer_text
         assert "ollama serve" in reply.footer_text
-    assert [r["content"] for r in rows(home)][0] == "Are you there?"
+    assert next(r["content"] for r in rows(home)) == "Are you there?"
 
 
 def test_the_app_opens_the_butler_after_its_first_frame(served, home):
@@ -192,8 +223,12 @@ def test_the_app_opens_the_butler_after_its_first_frame(served, home):
 
 
 def turn_done(app):
-    return (app.chat.turn is not None and app.chat.turn.done and not app.chat.busy
-            and not app.chat.transcript.messages[-1].streaming)
+    return (
+        app.chat.turn is not None
+        and app.chat.turn.done
+        and not app.chat.busy
+        and not app.chat.transcript.messages[-1].streaming
+    )
 
 
 async def test_regenerate_from_its_key_adds_a_new_answer_and_marks_the_old_one(served, home):
@@ -204,22 +239,35 @@ async def test_regenerate_from_its_key_adds_a_new_answer_and_marks_the_old_one(s
         await until(pilot, lambda: turn_done(app) and said(app)[-1] == ("assistant", "Paris, sir."))
         views = app.chat.transcript.messages
         assert [(v.role, v.text, v.number) for v in views] == [
-            ("user", "Which French city should I visit first?", 1), ("assistant", "Lyon, sir.", 2),
-            ("assistant", "Paris, sir.", 3)]
+            ("user", "Which French city should I visit first?", 1),
+            ("assistant", "Lyon, sir.", 2),
+            ("assistant", "Paris, sir.", 3),
+        ]
         assert views[1].superseded and views[1].has_class("superseded")
-        assert "superseded: answered again below" in views[1].foot_text() and not views[2].superseded
+        assert (
+            "superseded: answered again below" in views[1].foot_text() and not views[2].superseded
+        )
         # /retry does the same; the conversation read back from memory shows the marks
         app.chat.composer.load_text("/retry")
         await pilot.press("enter")
-        await until(pilot, lambda: turn_done(app) and said(app)[-1] == ("assistant", "Marseille, sir."))
+        await until(
+            pilot, lambda: turn_done(app) and said(app)[-1] == ("assistant", "Marseille, sir.")
+        )
         await app.open_conversation(app.chat.conversation_id)
         await pilot.pause(0.2)
         assert [(v.text, v.superseded) for v in app.chat.transcript.messages] == [
-            ("Which French city should I visit first?", False), ("Lyon, sir.", True), ("Paris, sir.", True),
-            ("Marseille, sir.", False)]
+            ("Which French city should I visit first?", False),
+            ("Lyon, sir.", True),
+            ("Paris, sir.", True),
+            ("Marseille, sir.", False),
+        ]
     stored = rows(home)
     assert [json.loads(r["metadata"]).get("superseded", {}).get("how") for r in stored] == [
-        None, "regenerated", "regenerated", None]
+        None,
+        "regenerated",
+        "regenerated",
+        None,
+    ]
 
 
 async def test_edit_the_last_message_and_send_it_again(served, home):
@@ -229,7 +277,10 @@ async def test_edit_the_last_message_and_send_it_again(served, home):
         composer = app.chat.composer
         composer.load_text("a draft")
         await pilot.press("f6")  # the last message in the box, the box says so
-        assert composer.text == "What is the capital of Italy?" and "editing your message #1" in composer.border_title
+        assert (
+            composer.text == "What is the capital of Italy?"
+            and "editing your message #1" in composer.border_title
+        )
         await pilot.press("escape")  # not now: the draft is back
         assert composer.text == "a draft" and "speaking as" in composer.border_title
         app.chat.composer.load_text("/edit")
@@ -237,15 +288,25 @@ async def test_edit_the_last_message_and_send_it_again(served, home):
         assert composer.text == "What is the capital of Italy?"
         composer.load_text("What is the capital of Spain?")
         await pilot.press("enter")
-        await until(pilot, lambda: turn_done(app) and said(app)[-1] == ("assistant", "Madrid, sir."))
+        await until(
+            pilot, lambda: turn_done(app) and said(app)[-1] == ("assistant", "Madrid, sir.")
+        )
         views = app.chat.transcript.messages
         assert [(v.text, v.number, v.superseded) for v in views] == [
-            ("What is the capital of Italy?", 1, True), ("Rome, sir.", 2, True),
-            ("What is the capital of Spain?", 3, False), ("Madrid, sir.", 4, False)]
+            ("What is the capital of Italy?", 1, True),
+            ("Rome, sir.", 2, True),
+            ("What is the capital of Spain?", 3, False),
+            ("Madrid, sir.", 4, False),
+        ]
         assert "superseded: edited below" in views[0].foot_text()
-        assert "Italy" not in json.dumps(served.chat_requests[-1]["messages"])  # not fed to the model
-    assert [r["content"] for r in rows(home)] == ["What is the capital of Italy?", "Rome, sir.",
-                                                  "What is the capital of Spain?", "Madrid, sir."]
+        # not fed to the model
+        assert "Italy" not in json.dumps(served.chat_requests[-1]["messages"])
+    assert [r["content"] for r in rows(home)] == [
+        "What is the capital of Italy?",
+        "Rome, sir.",
+        "What is the capital of Spain?",
+        "Madrid, sir.",
+    ]
 
 
 async def test_regenerate_or_edit_with_nothing_to_redo_says_so(served):
@@ -254,8 +315,9 @@ async def test_regenerate_or_edit_with_nothing_to_redo_says_so(served):
         await pilot.press("f6")
         await pilot.pause(0.2)
         notes = [n.message for n in app._notifications]
-        assert any("no answer to give again" in n for n in notes) and any("nothing" in n.lower() or "no message"
-                                                                           in n for n in notes)
+        assert any("no answer to give again" in n for n in notes) and any(
+            "nothing" in n.lower() or "no message" in n for n in notes
+        )
         assert app.chat.editing is None and app.chat.turn is None
 
 
@@ -320,7 +382,13 @@ async def test_the_model_list_when_the_server_is_down_says_so(served, monkeypatc
     monkeypatch.setenv("OLLAMA_HOST", closed_port_url)
     async with running() as (app, pilot):
         await pilot.press("f4")
-        await until(pilot, lambda: type(app.screen).__name__ == "ModelScreen"
-                    and "did not list its models" in str(app.screen.query_one("#models-status").render()))
+        await until(
+            pilot,
+            lambda: (
+                type(app.screen).__name__ == "ModelScreen"
+                and "did not list its models"
+                in str(app.screen.query_one("#models-status").render())
+            ),
+        )
         await pilot.press("escape")
         assert type(app.screen).__name__ == "Screen"

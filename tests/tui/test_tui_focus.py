@@ -7,13 +7,17 @@ from __future__ import annotations
 
 import pytest
 from test_tui_screens import seed_conversations
+
 from support.tui import direct, running, until
 
 
 @pytest.fixture
 def two(served):
-    served.handler = lambda body: (direct("The dentist is on Tuesday, sir.") if body.get("format")
-                                   else "TOPICS DISCUSSED\n- appointments")
+    served.handler = lambda body: (
+        direct("The dentist is on Tuesday, sir.")
+        if body.get("format")
+        else "TOPICS DISCUSSED\n- appointments"
+    )
     return seed_conversations("When is my dentist appointment?", "What is the weather like?")
 
 
@@ -25,8 +29,16 @@ def stops(app) -> list[str]:
 async def test_tab_goes_round_in_reading_order_and_every_stop_shows_its_focus(two):
     async with running() as (app, pilot):
         assert app.focused is app.chat.composer
-        # left to right, top to bottom: the list, the chat, the panes (the hidden tabs' lists are no stops)
-        assert stops(app) == ["search", "conversations", "transcript", "composer", "ContentTabs", "debug-events"]
+        # left to right, top to bottom: the list, the chat, the panes (the hidden tabs' lists are no
+        # stops)
+        assert stops(app) == [
+            "search",
+            "conversations",
+            "transcript",
+            "composer",
+            "ContentTabs",
+            "debug-events",
+        ]
         seen = []
         for _ in range(len(stops(app))):
             await pilot.press("tab")
@@ -42,9 +54,17 @@ async def test_tab_goes_round_in_reading_order_and_every_stop_shows_its_focus(tw
                 focused_colour = widget.styles.border_top[1]
                 app.set_focus(None)
                 await pilot.pause()
-                assert widget.styles.border_top[1] != focused_colour  # its border lights up with the focus
+                # its border lights up with the focus
+                assert widget.styles.border_top[1] != focused_colour
                 app.set_focus(widget)
-        assert seen == ["ContentTabs", "debug-events", "search", "conversations", "transcript", "composer"]
+        assert seen == [
+            "ContentTabs",
+            "debug-events",
+            "search",
+            "conversations",
+            "transcript",
+            "composer",
+        ]
 
 
 async def test_printable_keys_typed_outside_an_input_go_to_the_message_box(two):
@@ -80,9 +100,14 @@ async def test_search_from_the_keyboard_on_the_first_try(two, width):
         # typed at once, no pause: Down searches now and lands on the first hit; Enter opens it
         await pilot.press("ctrl+f", *"dentist", "down")
         assert app.sidebar.display
-        await until(pilot, lambda: app.focused is app.sidebar.options and app.sidebar.options.highlighted == 0)
+        await until(
+            pilot,
+            lambda: app.focused is app.sidebar.options and app.sidebar.options.highlighted == 0,
+        )
         await pilot.press("enter")
-        await until(pilot, lambda: app.chat.conversation_id == first and app.chat.transcript.messages)
+        await until(
+            pilot, lambda: app.chat.conversation_id == first and app.chat.transcript.messages
+        )
         assert app.focused is app.chat.composer
         assert app.sidebar.display is (width >= 140)  # shown for the search only: hidden again
         # Enter in the search box does the same; Esc leaves it for the message box
@@ -108,16 +133,30 @@ async def test_the_footer_keys_fit_80_columns_and_stop_shows_while_an_answer_is_
         await pilot.pause(0.3)
         footer = app.query_one("Footer")
         keys = [k for k in footer.query("FooterKey") if k.display]
-        assert [k.description for k in keys] == ["Quit", "Help", "Persona", "Tools", "Model", "New", "Search",
-                                                  "palette"]
+        assert [k.description for k in keys] == [
+            "Quit",
+            "Help",
+            "Persona",
+            "Tools",
+            "Model",
+            "New",
+            "Search",
+            "palette",
+        ]
         assert max(k.region.right for k in keys) <= 80 and all(k.region.width > 0 for k in keys)
         app.chat.composer.load_text("Go on.")
         await pilot.press("enter")
         await until(pilot, lambda: any(k.description == "Stop" for k in footer.query("FooterKey")))
         await pilot.pause(0.1)
         keys = list(footer.query("FooterKey"))
-        assert "New" not in [k.description for k in keys]  # Stop takes its place while an answer is written
+        # Stop takes its place while an answer is written
+        assert "New" not in [k.description for k in keys]
         assert max(k.region.right for k in keys) <= 80 and all(k.region.width > 0 for k in keys)
         release.set()
-        await until(pilot, lambda: app.chat.turn.done and not any(k.description == "Stop"
-                                                                   for k in footer.query("FooterKey")))
+        await until(
+            pilot,
+            lambda: (
+                app.chat.turn.done
+                and not any(k.description == "Stop" for k in footer.query("FooterKey"))
+            ),
+        )

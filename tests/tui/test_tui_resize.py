@@ -7,15 +7,34 @@ dialog, and while an answer streams; then it still takes a message at 40x12."""
 from __future__ import annotations
 
 import pytest
-from support.tui_scene import seed
-from support.tui import direct, running, said, send, until
 
+from support.tui import direct, running, said, send, until
+from support.tui_scene import seed
 from tatlock import config
 
 # the issue's sequences (160->80, 140->80, 160->84, 160->80->140->84), the smallest size it asks
 # for (40x12), and widths and heights below any border on the way
-SIZES = [(160, 45), (80, 24), (140, 40), (84, 24), (160, 45), (84, 24), (40, 12), (20, 12), (3, 12), (1, 1),
-         (40, 3), (0, 0), (12, 40), (200, 60), (121, 30), (119, 30), (141, 30), (139, 30), (40, 12)]
+SIZES = [
+    (160, 45),
+    (80, 24),
+    (140, 40),
+    (84, 24),
+    (160, 45),
+    (84, 24),
+    (40, 12),
+    (20, 12),
+    (3, 12),
+    (1, 1),
+    (40, 3),
+    (0, 0),
+    (12, 40),
+    (200, 60),
+    (121, 30),
+    (119, 30),
+    (141, 30),
+    (139, 30),
+    (40, 12),
+]
 
 
 async def resize_through(app, pilot, sizes=SIZES, *, arranged: bool = False) -> None:
@@ -35,7 +54,9 @@ async def resize_through(app, pilot, sizes=SIZES, *, arranged: bool = False) -> 
 @pytest.fixture
 def scene(served):
     seed(config.load().paths)
-    served.handler = lambda body: direct("Certainly, sir.") if body.get("format") else "TOPICS DISCUSSED\n- x"
+    served.handler = lambda body: (
+        direct("Certainly, sir.") if body.get("format") else "TOPICS DISCUSSED\n- x"
+    )
     return served
 
 
@@ -44,7 +65,8 @@ async def test_the_main_screen_survives_every_size_then_takes_a_message_at_40x12
         await until(pilot, lambda: app.chat.transcript.messages)
         await resize_through(app, pilot, arranged=True)
         assert app.size == (40, 12)
-        assert app.chat.composer.region.width > 0 and app.chat.composer.region.height >= 3  # still there to write in
+        # still there to write in
+        assert app.chat.composer.region.width > 0 and app.chat.composer.region.height >= 3
         await send(app, pilot, "Still there?")
         assert said(app)[-2:] == [("user", "Still there?"), ("assistant", "Certainly, sir.")]
 
@@ -58,8 +80,15 @@ async def test_forced_side_panes_and_list_survive_every_size_and_leave_the_chat_
         assert app.chat.region.width >= 12
 
 
-@pytest.mark.parametrize("key,screen", [("f1", "HelpScreen"), ("f2", "PersonaScreen"), ("f3", "ToolsScreen"),
-                                        ("ctrl+p", "CommandPalette")])
+@pytest.mark.parametrize(
+    "key,screen",
+    [
+        ("f1", "HelpScreen"),
+        ("f2", "PersonaScreen"),
+        ("f3", "ToolsScreen"),
+        ("ctrl+p", "CommandPalette"),
+    ],
+)
 async def test_each_screen_survives_every_size(scene, key, screen):
     async with running() as (app, pilot):
         await pilot.press(key)
@@ -94,8 +123,13 @@ async def test_a_streaming_answer_survives_every_size(served):
         await until(pilot, lambda: app.chat.streaming)
         await resize_through(app, pilot)
         release.set()
-        await until(pilot, lambda: app.chat.turn.done and not app.chat.transcript.messages[-1].streaming)
-        assert said(app)[-1] == ("assistant", "An answer that took its time, sir, through every size of window.")
+        await until(
+            pilot, lambda: app.chat.turn.done and not app.chat.transcript.messages[-1].streaming
+        )
+        assert said(app)[-1] == (
+            "assistant",
+            "An answer that took its time, sir, through every size of window.",
+        )
 
 
 async def test_the_server_down_banner_survives_every_size(monkeypatch):

@@ -10,9 +10,9 @@ import datetime as dt
 import time
 
 import pytest
-from support.tui import direct, running, said, send, until
 
 import tatlock
+from support.tui import direct, running, said, send, until
 from tatlock import config
 from tatlock.tui.actions import ACTIONS
 
@@ -28,9 +28,14 @@ def seed_conversations(*questions: str) -> list[int]:
 
 
 async def test_conversations_list_search_open_rename_and_delete_after_asking(served):
-    served.handler = lambda body: (direct("The dentist is on Tuesday, sir.") if body.get("format")
-                                   else "TOPICS DISCUSSED\n- appointments")
-    first, second = seed_conversations("When is my dentist appointment?", "What is the weather like?")
+    served.handler = lambda body: (
+        direct("The dentist is on Tuesday, sir.")
+        if body.get("format")
+        else "TOPICS DISCUSSED\n- appointments"
+    )
+    first, second = seed_conversations(
+        "When is my dentist appointment?", "What is the weather like?"
+    )
     async with running() as (app, pilot):
         sidebar = app.sidebar
         await until(pilot, lambda: len(sidebar.conversations) == 2)
@@ -39,11 +44,17 @@ async def test_conversations_list_search_open_rename_and_delete_after_asking(ser
         await pilot.press("ctrl+f")
         await pilot.press(*"dentist")
         await until(pilot, lambda: sidebar.hits and sidebar.options.option_count >= 1)
-        assert sidebar.hits[0].conversation_id == first and "dentist" in sidebar.hits[0].snippet.lower()
+        assert (
+            sidebar.hits[0].conversation_id == first
+            and "dentist" in sidebar.hits[0].snippet.lower()
+        )
         sidebar.options.focus()
         sidebar.options.highlighted = 0
         await pilot.press("enter")
-        await until(pilot, lambda: app.chat.conversation_id == first and len(app.chat.transcript.messages) == 2)
+        await until(
+            pilot,
+            lambda: app.chat.conversation_id == first and len(app.chat.transcript.messages) == 2,
+        )
         # rename the highlighted one
         app.query_one("#search").value = ""
         await until(pilot, lambda: not sidebar.hits and sidebar.options.option_count == 2)
@@ -73,9 +84,12 @@ async def test_conversations_list_search_open_rename_and_delete_after_asking(ser
         assert [c.id for c in butler.conversations.list()] == [second]
 
 
-async def test_server_down_banner_says_what_to_run_and_reading_and_searching_still_work(served, monkeypatch,
-                                                                                      closed_port_url):
-    served.handler = lambda body: direct("Tea at four, sir.") if body.get("format") else "TOPICS DISCUSSED\n- tea"
+async def test_server_down_banner_says_what_to_run_and_reading_and_searching_still_work(
+    served, monkeypatch, closed_port_url
+):
+    served.handler = lambda body: (
+        direct("Tea at four, sir.") if body.get("format") else "TOPICS DISCUSSED\n- tea"
+    )
     seed_conversations("When is tea served?")
     monkeypatch.setenv("OLLAMA_HOST", closed_port_url)  # the server is down from the start
     async with running(check_server=True) as (app, pilot):
@@ -91,7 +105,9 @@ async def test_server_down_banner_says_what_to_run_and_reading_and_searching_sti
         assert app.sidebar.hits[0].title == "When is tea served?"
         # editing works too
         await pilot.press("f2")
-        await until(pilot, lambda: type(app.screen).__name__ == "PersonaScreen" and app.screen.instructions)
+        await until(
+            pilot, lambda: type(app.screen).__name__ == "PersonaScreen" and app.screen.instructions
+        )
         await pilot.press("escape")
         # and a message sent meanwhile is kept, marked failed
         await send(app, pilot, "Are you there?")
@@ -105,13 +121,18 @@ async def test_a_missing_model_can_be_pulled_with_a_progress_bar(monkeypatch):
         monkeypatch.setenv("OLLAMA_HOST", srv.url)
         monkeypatch.setenv("TATLOCK_MODEL", "llama3.2:3b")
         async with running(check_server=True) as (app, pilot):
-            await until(pilot, lambda: app.query_one("#banner").display and app.query_one("#banner-pull").display)
+            await until(
+                pilot,
+                lambda: app.query_one("#banner").display and app.query_one("#banner-pull").display,
+            )
             assert "llama3.2:3b" in str(app.query_one("#banner-text").render())
             await pilot.pause(0.2)  # laid out, so the click lands on the button
             await pilot.click("#banner-pull")
             await until(pilot, lambda: type(app.screen).__name__ == "PullScreen")
             screen = app.screen
-            await until(pilot, lambda: str(screen.query_one("#pull-status").render()).endswith("is ready."))
+            await until(
+                pilot, lambda: str(screen.query_one("#pull-status").render()).endswith("is ready.")
+            )
             assert screen.query_one("#pull-bar").percentage == 1.0
             assert screen.meter.speed >= 0
             await pilot.pause(0.2)
@@ -126,14 +147,19 @@ async def test_an_instruction_added_in_the_persona_editor_reaches_the_next_promp
     served.queue(direct("Ahoy, sir."))
     async with running() as (app, pilot):
         await pilot.press("f2")
-        await until(pilot, lambda: type(app.screen).__name__ == "PersonaScreen" and app.screen.instructions)
+        await until(
+            pilot, lambda: type(app.screen).__name__ == "PersonaScreen" and app.screen.instructions
+        )
         screen = app.screen
         count = len(screen.instructions)
         await pilot.press("a")
         screen.editor.load_text("Always speak like a pirate.")
         await pilot.press("ctrl+s")
         await until(pilot, lambda: len(screen.instructions) == count + 1)
-        assert screen.instructions[-1].instruction == "Always speak like a pirate." and screen.instructions[-1].enabled
+        assert (
+            screen.instructions[-1].instruction == "Always speak like a pirate."
+            and screen.instructions[-1].enabled
+        )
         await pilot.press("escape")
         await until(pilot, lambda: type(app.screen).__name__ != "PersonaScreen")
         await send(app, pilot, "Hello")
@@ -144,7 +170,12 @@ async def test_an_instruction_added_in_the_persona_editor_reaches_the_next_promp
 async def test_persona_editor_switch_move_and_delete_after_asking(served):
     async with running() as (app, pilot):
         await pilot.press("f2")
-        await until(pilot, lambda: type(app.screen).__name__ == "PersonaScreen" and len(app.screen.instructions) > 2)
+        await until(
+            pilot,
+            lambda: (
+                type(app.screen).__name__ == "PersonaScreen" and len(app.screen.instructions) > 2
+            ),
+        )
         screen = app.screen
         first, second = screen.instructions[0], screen.instructions[1]
         screen.query_one("#persona-list").focus()
@@ -193,14 +224,20 @@ async def test_compaction_and_memory_panes_follow_the_conversation(served, monke
     from tatlock.memory import detached, housekeeping
 
     monkeypatch.setenv("TATLOCK_COMPACT_INTERVAL", "4")
-    monkeypatch.setenv("TATLOCK_HOUSEKEEPING", "background")  # compaction on the housekeeping thread, live
-    monkeypatch.setattr(detached, "spawn", lambda *a, **kw: None)  # the briefing left at exit stays here
+    # compaction on the housekeeping thread, live
+    monkeypatch.setenv("TATLOCK_HOUSEKEEPING", "background")
+    # the briefing left at exit stays here
+    monkeypatch.setattr(detached, "spawn", lambda *a, **kw: None)
     monkeypatch.setattr(housekeeping, "COMPACT_SETTLE", 0.1)
 
     def model(body):
         if body["messages"][0]["content"].startswith("You are the record keeper"):
-            return {"content": "TOPICS DISCUSSED\n- tea\n\nFACTUAL TIMELINE\n- #1: talk\n\nKEY FACTS ESTABLISHED\n"
-                               "- Tester likes tea\n\nUNRESOLVED ITEMS\n- none\n\nTECHNICAL DETAILS\n- none"}
+            return {
+                "content": "TOPICS DISCUSSED\n- tea\n\nFACTUAL TIMELINE\n- #1: talk\n\nKEY "
+                "FACTS ESTABLISHED\n"
+                "- Tester likes tea\n\nUNRESOLVED ITEMS\n- none\n\nTECHNICAL "
+                "DETAILS\n- none"
+            }
         return direct("Indeed, sir.", topics=("tea",))
 
     served.handler = model
@@ -210,10 +247,15 @@ async def test_compaction_and_memory_panes_follow_the_conversation(served, monke
         await send(app, pilot, "I like tea")
         await send(app, pilot, "Earl Grey especially")
         pane = app.pane("compaction")
-        await until(pilot, lambda: pane.summaries, timeout=15, what="a summary in the Compaction pane")
+        await until(
+            pilot, lambda: pane.summaries, timeout=15, what="a summary in the Compaction pane"
+        )
         events = [str(o.prompt) for o in pane.query_one("#compaction-events").options]
         assert any("compacting #1–4" in e for e in events) and any("#1–4 in" in e for e in events)
-        assert pane.summaries[0][0] == "Summary of messages 1–4" and "Tester likes tea" in pane.summaries[0][1]
+        assert (
+            pane.summaries[0][0] == "Summary of messages 1–4"
+            and "Tester likes tea" in pane.summaries[0][1]
+        )
         app.action_show_pane("compaction")
         pane.query_one("#compacts").focus()
         pane.query_one("#compacts").highlighted = 0
@@ -264,7 +306,9 @@ async def test_every_action_is_in_the_command_palette_and_runs_from_it(served):
         await until(pilot, lambda: type(app.screen).__name__ == "ToolsScreen")
 
 
-@pytest.mark.parametrize("width,panes,sidebar", [(160, True, True), (130, True, False), (100, False, False)])
+@pytest.mark.parametrize(
+    "width,panes,sidebar", [(160, True, True), (130, True, False), (100, False, False)]
+)
 async def test_side_panes_show_from_120_columns_and_toggle_below(served, width, panes, sidebar):
     async with running(size=(width, 40)) as (app, pilot):
         assert app.query_one("#panes").display is panes
@@ -292,11 +336,14 @@ def test_save_setting_keeps_the_other_lines_and_refuses_a_broken_file(home):
     paths = config.load().paths
     config.save_setting(paths, "theme", "dracula")  # no file yet
     assert (home / "config.toml").read_text() == 'theme = "dracula"\n'
-    (home / "config.toml").write_text('# mine\ntheme = "old"  # was\ntier = "low"\n\n[table]\nkey = 1\n')
+    (home / "config.toml").write_text(
+        '# mine\ntheme = "old"  # was\ntier = "low"\n\n[table]\nkey = 1\n'
+    )
     config.save_setting(paths, "theme", 'gruvbox "quoted"')
-    assert (home / "config.toml").read_text() == ('# mine\ntheme = "gruvbox \\"quoted\\""  # was\ntier = "low"\n\n'
-                                                  '[table]\nkey = 1\n')
-    (home / "config.toml").write_text('# only a table\n[table]\nkey = 1\n')
+    assert (home / "config.toml").read_text() == (
+        '# mine\ntheme = "gruvbox \\"quoted\\""  # was\ntier = "low"\n\n[table]\nkey = 1\n'
+    )
+    (home / "config.toml").write_text("# only a table\n[table]\nkey = 1\n")
     config.save_setting(paths, "theme", "nord")
     assert (home / "config.toml").read_text().startswith('# only a table\ntheme = "nord"\n[table]')
     (home / "config.toml").write_text("tier = \n")
@@ -310,13 +357,19 @@ async def test_a_long_conversation_opens_at_its_end_and_loads_older_messages_on_
     from tatlock.store.user import Author, UserStore
     from tatlock.timeutil import iso
 
-    store = UserStore.open(config.load().paths, "tester")  # seeding only: the app reads through the core API
+    # seeding only: the app reads through the core API
+    store = UserStore.open(config.load().paths, "tester")
     conv = store.create_conversation("tui", "tui", title="Long")
-    t0 = dt.datetime(2026, 1, 5, 9, 0, tzinfo=dt.timezone.utc)
+    t0 = dt.datetime(2026, 1, 5, 9, 0, tzinfo=dt.UTC)
     for i in range(1, 201):
         who = Author("tester", "Tester", is_anchor=True) if i % 2 else Author.assistant()
-        store.add_message(conv.id, "user" if i % 2 else "assistant", f"message number {i}", who,
-                          timestamp=iso(t0 + dt.timedelta(minutes=i)))
+        store.add_message(
+            conv.id,
+            "user" if i % 2 else "assistant",
+            f"message number {i}",
+            who,
+            timestamp=iso(t0 + dt.timedelta(minutes=i)),
+        )
     store.close()
     async with running() as (app, pilot):
         transcript = app.chat.transcript
@@ -339,28 +392,50 @@ async def test_a_long_conversation_opens_at_its_end_and_loads_older_messages_on_
 # -- issue 18: a list that follows what others write; the small things of item 9 -------------
 
 
-async def test_the_list_and_the_open_conversation_follow_what_another_process_writes(served, tatlock_proc):
-    served.handler = lambda body: (direct("Lima, sir.") if body.get("format") else "TOPICS DISCUSSED\n- peru")
+async def test_the_list_and_the_open_conversation_follow_what_another_process_writes(
+    served, tatlock_proc
+):
+    served.handler = lambda body: (
+        direct("Lima, sir.") if body.get("format") else "TOPICS DISCUSSED\n- peru"
+    )
     (mine,) = seed_conversations("What is the capital of Peru?")
     async with running() as (app, pilot):
         sidebar = app.sidebar
-        await until(pilot, lambda: app.chat.conversation_id == mine and len(sidebar.conversations) == 1)
+        await until(
+            pilot, lambda: app.chat.conversation_id == mine and len(sidebar.conversations) == 1
+        )
         # another process starts a conversation: it appears, with its title and its two messages
-        done = await app.jobs.run(tatlock_proc, "ask", "--new", "What is the capital of Chile?", slow=True)
+        done = await app.jobs.run(
+            tatlock_proc, "ask", "--new", "What is the capital of Chile?", slow=True
+        )
         assert done.code == 0, done.err
-        await until(pilot, lambda: [(c.title, c.message_count) for c in sidebar.conversations][:1] == [
-            ("What is the capital of Chile?", 2)], what="the new conversation in the list, whole")
+        await until(
+            pilot,
+            lambda: (
+                [(c.title, c.message_count) for c in sidebar.conversations][:1]
+                == [("What is the capital of Chile?", 2)]
+            ),
+            what="the new conversation in the list, whole",
+        )
         # ... writes to the one open here: its count goes up and its messages join the transcript
-        done = await app.jobs.run(tatlock_proc, "ask", "--conversation", str(mine), "And of Bolivia?", slow=True)
+        done = await app.jobs.run(
+            tatlock_proc, "ask", "--conversation", str(mine), "And of Bolivia?", slow=True
+        )
         assert done.code == 0, done.err
-        await until(pilot, lambda: said(app)[-2:] == [("user", "And of Bolivia?"), ("assistant", "Lima, sir.")]
-                    and [c.message_count for c in sidebar.conversations if c.id == mine] == [4],
-                    what="the other process's turn in the transcript and the list")
+        await until(
+            pilot,
+            lambda: (
+                said(app)[-2:] == [("user", "And of Bolivia?"), ("assistant", "Lima, sir.")]
+                and [c.message_count for c in sidebar.conversations if c.id == mine] == [4]
+            ),
+            what="the other process's turn in the transcript and the list",
+        )
         assert [v.number for v in app.chat.transcript.messages] == [1, 2, 3, 4]
         # ... renames one: the list shows the new title
         from tatlock.store.user import UserStore
 
-        other = UserStore.open(config.load().paths, "tester")  # a connection of its own, as another process has
+        # a connection of its own, as another process has
+        other = UserStore.open(config.load().paths, "tester")
         try:
             other.rename_conversation(mine, "Andean capitals")
         finally:
@@ -368,18 +443,25 @@ async def test_the_list_and_the_open_conversation_follow_what_another_process_wr
         await until(pilot, lambda: any(c.title == "Andean capitals" for c in sidebar.conversations))
 
 
-async def test_a_new_conversation_joins_the_list_with_its_first_message_never_empty(served, monkeypatch):
+async def test_a_new_conversation_joins_the_list_with_its_first_message_never_empty(
+    served, monkeypatch
+):
     from tatlock.tui.widgets.sidebar import Sidebar
 
-    served.handler = lambda body: (direct("Certainly, sir.") if body.get("format") else "TOPICS DISCUSSED\n- x")
+    served.handler = lambda body: (
+        direct("Certainly, sir.") if body.get("format") else "TOPICS DISCUSSED\n- x"
+    )
     shown: list[tuple[int, int]] = []
     prompt = Sidebar._prompt
-    monkeypatch.setattr(Sidebar, "_prompt", lambda self, c: shown.append((c.id, c.message_count)) or prompt(self, c))
+    monkeypatch.setattr(
+        Sidebar, "_prompt", lambda self, c: shown.append((c.id, c.message_count)) or prompt(self, c)
+    )
     from tatlock.store.user import UserStore
 
     add = UserStore.add_message
 
-    def slow_add(self, conversation_id, role, *args, **kw):  # a busy disk: the question lands a moment late
+    # a busy disk: the question lands a moment late
+    def slow_add(self, conversation_id, role, *args, **kw):
         if role == "user":
             time.sleep(0.4)
         return add(self, conversation_id, role, *args, **kw)
@@ -404,7 +486,9 @@ async def test_an_openai_compatible_server_is_named_once_and_offered_no_pull(ser
         assert "server up (openai-compatible)" in header and "openai openai" not in header
         titles = [c.title for c in app.get_system_commands(app.screen)]
         assert "Model: pull" not in titles and "Conversation: new" in titles
-        assert "Model: pull" not in help_markdown("openai") and "Model: pull" in help_markdown("ollama")
+        assert "Model: pull" not in help_markdown("openai") and "Model: pull" in help_markdown(
+            "ollama"
+        )
         app.action_pull_model()
         await pilot.pause(0.1)
         assert type(app.screen).__name__ == "Screen"  # no pull screen: a notice says why
@@ -425,14 +509,19 @@ def test_the_help_tables_keep_each_row_whole():
     assert rows and all(len(r) in header_widths for r in rows)
     tables = [len(r) for r in rows]
     assert tables.count(2) >= len(["writing", "slash"]) and tables.count(3) >= 10
-    assert "`/export [md\\|json] [FILE]`" in help_markdown()  # the pipe escaped, so the row stays whole
+    # the pipe escaped, so the row stays whole
+    assert "`/export [md\\|json] [FILE]`" in help_markdown()
 
 
 async def test_wrapped_list_titles_start_under_the_title_not_at_the_edge(served):
     from rich.console import Console
 
-    served.handler = lambda body: (direct("Certainly, sir.") if body.get("format") else "TOPICS DISCUSSED\n- x")
-    seed_conversations("A very long question about the many errands a butler might run on a wet Tuesday")
+    served.handler = lambda body: (
+        direct("Certainly, sir.") if body.get("format") else "TOPICS DISCUSSED\n- x"
+    )
+    seed_conversations(
+        "A very long question about the many errands a butler might run on a wet Tuesday"
+    )
     async with running() as (app, pilot):
         await until(pilot, lambda: app.sidebar.conversations)
         console = Console(width=24, record=True, color_system=None)

@@ -9,10 +9,10 @@ import time
 
 import pytest
 import time_machine
-from support.tui_scene import NOW, seed, stage, still
-from support.tui import until
 
 import tatlock
+from support.tui import until
+from support.tui_scene import NOW, seed, stage, still
 from tatlock import config
 
 
@@ -40,7 +40,9 @@ def make_app(butler, **kw):
 
 
 def test_main_screen_mid_conversation_with_the_debug_pane(scene, snap_compare):
-    assert snap_compare(make_app(scene), terminal_size=(160, 45), run_before=lambda pilot: stage(pilot.app, pilot))
+    assert snap_compare(
+        make_app(scene), terminal_size=(160, 45), run_before=lambda pilot: stage(pilot.app, pilot)
+    )
 
 
 def test_compaction_pane(scene, snap_compare):
@@ -53,8 +55,10 @@ def test_compaction_pane(scene, snap_compare):
 
 
 def test_server_down_banner(frozen, snap_compare, monkeypatch):
-    monkeypatch.setenv("OLLAMA_HOST", "http://127.0.0.1:9")  # nothing listens on the discard port: a fixed address
+    # nothing listens on the discard port: a fixed address
+    monkeypatch.setenv("OLLAMA_HOST", "http://127.0.0.1:9")
     with tatlock.open(interface="tui") as butler:
+
         async def run_before(pilot):
             app = pilot.app
             await until(pilot, lambda: app.ready.is_set() and app.query_one("#banner").display)
@@ -69,7 +73,9 @@ def test_persona_screen(scene, snap_compare):
         app = pilot.app
         await stage(app, pilot)
         await pilot.press("f2")
-        await until(pilot, lambda: type(app.screen).__name__ == "PersonaScreen" and app.screen.instructions)
+        await until(
+            pilot, lambda: type(app.screen).__name__ == "PersonaScreen" and app.screen.instructions
+        )
         await pilot.pause(0.2)
         still(app)
 
@@ -111,10 +117,18 @@ def test_main_screen_at_80x24_with_an_answer_given_again(scene, served, snap_com
         app = pilot.app
         await stage(app, pilot)
         await pilot.press("f5")
-        await until(pilot, lambda: app.chat.turn is not None and app.chat.turn.done and not app.chat.busy
-                    and any(v.superseded for v in app.chat.transcript.messages))
+        await until(
+            pilot,
+            lambda: (
+                app.chat.turn is not None
+                and app.chat.turn.done
+                and not app.chat.busy
+                and any(v.superseded for v in app.chat.transcript.messages)
+            ),
+        )
         new = app.chat.transcript.messages[-1]
-        new.set_marks((), re.sub(r"[\d.]+ m?s$", "1.2 s", new.footer_text))  # the time it took varies
+        # the time it took varies
+        new.set_marks((), re.sub(r"[\d.]+ m?s$", "1.2 s", new.footer_text))
         new.when = "14:05"
         new.relabel()
         await pilot.pause(0.3)

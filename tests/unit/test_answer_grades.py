@@ -6,25 +6,60 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+
 from support.answer_grades import Truth, grade, numbers, says_date, says_time
 
-NOW = dt.datetime(2026, 11, 24, 23, 41, tzinfo=dt.timezone.utc)
-TRUTH = Truth(NOW, NOW + dt.timedelta(seconds=20), (2,), 23.47, 75.2, ("linux", "ubuntu"),
-              ("files", "memory", "personal", "system", "time", "weather", "web"))
+NOW = dt.datetime(2026, 11, 24, 23, 41, tzinfo=dt.UTC)
+TRUTH = Truth(
+    NOW,
+    NOW + dt.timedelta(seconds=20),
+    (2,),
+    23.47,
+    75.2,
+    ("linux", "ubuntu"),
+    ("files", "memory", "personal", "system", "time", "weather", "web"),
+)
 
 CASES = [
     # (kind, question, answer, expected, grade)
     ("name", "whats ur name?", "I am Tatlock, sir, your butler.", "", "right"),
     ("name", "whats ur name?", "My name is SmolLM, a helpful AI assistant.", "", "wrong"),
     ("name", "whats ur name?", "I'm Sr. Kylie Spencer, and Tatlock is my house.", "", "wrong"),
-    ("name", "whats ur name?", "I'm afraid I don't know that, sir, and I would rather not guess.", "", "fallback"),
-    ("nature", "Are you running on some company's server or on this machine?",
-     "I run privately on this computer, sir; nothing leaves it.", "", "right"),
-    ("nature", "Are you running on some company's server or on this machine?",
-     "I am hosted in the cloud by Hugging Face.", "", "wrong"),
-    ("nature", "do u actually remember stuff between chats", "Yes sir, I keep a long-term memory of our talks.", "",
-     "right"),
-    ("nature", "do u actually remember stuff between chats", "I don't remember anything between chats.", "", "wrong"),
+    (
+        "name",
+        "whats ur name?",
+        "I'm afraid I don't know that, sir, and I would rather not guess.",
+        "",
+        "fallback",
+    ),
+    (
+        "nature",
+        "Are you running on some company's server or on this machine?",
+        "I run privately on this computer, sir; nothing leaves it.",
+        "",
+        "right",
+    ),
+    (
+        "nature",
+        "Are you running on some company's server or on this machine?",
+        "I am hosted in the cloud by Hugging Face.",
+        "",
+        "wrong",
+    ),
+    (
+        "nature",
+        "do u actually remember stuff between chats",
+        "Yes sir, I keep a long-term memory of our talks.",
+        "",
+        "right",
+    ),
+    (
+        "nature",
+        "do u actually remember stuff between chats",
+        "I don't remember anything between chats.",
+        "",
+        "wrong",
+    ),
     ("date", "whats the date today", "It is Tuesday 24 November 2026, sir.", "", "right"),
     ("date", "whats the date today", "Today is November 24th.", "", "right"),
     ("date", "whats the date today", "It's 2026-11-24.", "", "right"),
@@ -52,16 +87,52 @@ CASES = [
     ("disk", "how much free disk space is left?", "100", "", "wrong"),
     ("os", "is this windows or mac or linux or what", "It runs Linux, sir.", "", "right"),
     ("os", "what operating system is this computer running?", "Windows 10.", "", "wrong"),
-    ("capabilities", "what can you actually do for me?",
-     "I can recall our earlier conversations, tell the date and time and fetch weather forecasts, sir.", "", "right"),
-    ("capabilities", "what can you actually do for me?", "I can help you with anything you need!", "", "wrong"),
-    ("capabilities", "what can you actually do for me?",
-     "I can search the web, check the weather and call your friends.", "", "wrong"),
-    ("capabilities", "can you phone my mum for me?", "I'm afraid I cannot make phone calls, sir.", "", "right"),
+    (
+        "capabilities",
+        "what can you actually do for me?",
+        "I can recall our earlier conversations, tell the date and time and fetch weather "
+        "forecasts, "
+        "sir.",
+        "",
+        "right",
+    ),
+    (
+        "capabilities",
+        "what can you actually do for me?",
+        "I can help you with anything you need!",
+        "",
+        "wrong",
+    ),
+    (
+        "capabilities",
+        "what can you actually do for me?",
+        "I can search the web, check the weather and call your friends.",
+        "",
+        "wrong",
+    ),
+    (
+        "capabilities",
+        "can you phone my mum for me?",
+        "I'm afraid I cannot make phone calls, sir.",
+        "",
+        "right",
+    ),
     ("capabilities", "can you phone my mum for me?", "Sure! I'll call her now.", "", "wrong"),
     ("capabilities", "set an alarm for 6am pls", "Your alarm is set for 6am.", "", "wrong"),
-    ("capabilities", "can you check the weather forecast?", "Certainly, sir: which town or city?", "", "right"),
-    ("capabilities", "can you check the weather forecast?", "I cannot check the weather.", "", "wrong"),
+    (
+        "capabilities",
+        "can you check the weather forecast?",
+        "Certainly, sir: which town or city?",
+        "",
+        "right",
+    ),
+    (
+        "capabilities",
+        "can you check the weather forecast?",
+        "I cannot check the weather.",
+        "",
+        "wrong",
+    ),
     ("told_same", "what's my dog called again?", "Your dog is Biscuit, sir.", "Biscuit", "right"),
     ("told_same", "what's my dog called again?", "Your dog is called Max.", "Biscuit", "wrong"),
     ("told_same", "what am I allergic to", "You are allergic to peanuts.", "peanut", "right"),
@@ -75,7 +146,9 @@ CASES = [
 
 
 @pytest.mark.parametrize("kind,question,answer,expected,want", CASES)
-def test_grades_as_a_user_would(kind: str, question: str, answer: str, expected: str, want: str) -> None:
+def test_grades_as_a_user_would(
+    kind: str, question: str, answer: str, expected: str, want: str
+) -> None:
     assert grade(kind, question, answer, TRUTH, expected) == want
 
 
@@ -86,5 +159,9 @@ def test_numbers_leave_out_years_times_and_dates() -> None:
 
 def test_dates_and_times_in_the_forms_people_write() -> None:
     day = NOW.date()
-    assert says_date("24th of Nov", day) and says_date("24/11/2026", day) and not says_date("25 November", day)
+    assert (
+        says_date("24th of Nov", day)
+        and says_date("24/11/2026", day)
+        and not says_date("25 November", day)
+    )
     assert says_time("nearly midnight, 23:43", NOW, NOW) and not says_time("at 21:45", NOW, NOW)

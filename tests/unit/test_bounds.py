@@ -14,8 +14,12 @@ from tatlock.config import load
 from tatlock.tools.base import ToolContext
 from tatlock.tools.files import analyze_file
 
-KEY = ("-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n"
-       "QyNTUxOQAAACDs0cJtVhLa5R2o8zQ3f0y8B1l3m1Z8r0iUQp0AAAAAAAAAAAAAAAAAAA==\n-----END OPENSSH PRIVATE KEY-----\n")
+KEY = (
+    "-----BEGIN OPENSSH PRIVATE "
+    "KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n"
+    "QyNTUxOQAAACDs0cJtVhLa5R2o8zQ3f0y8B1l3m1Z8r0iUQp0AAAAAAAAAAAAAAAAAAA==\n-----END OPENSSH "
+    "PRIVATE KEY-----\n"
+)
 KEY_BODY = "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ"
 
 
@@ -24,7 +28,14 @@ def user_home(tmp_path, monkeypatch) -> Path:
     """A home folder with Documents, Downloads, a project, ~/.ssh and a browser profile; the
     current folder is the project."""
     h = tmp_path / "u"
-    for d in ("Documents", "Downloads", "project", ".ssh", ".mozilla/firefox/x.default", "Pictures"):
+    for d in (
+        "Documents",
+        "Downloads",
+        "project",
+        ".ssh",
+        ".mozilla/firefox/x.default",
+        "Pictures",
+    ):
         (h / d).mkdir(parents=True)
     (h / ".ssh" / "id_ed25519").write_text(KEY)
     (h / ".mozilla/firefox/x.default/logins.json").write_text('{"logins": []}')
@@ -54,10 +65,18 @@ def test_reads_inside_the_allowed_folders(user_home):
     assert read("readme.txt")["content"] == "a project\n"  # relative to the current folder
 
 
-@pytest.mark.parametrize("path", [
-    "~/.ssh/id_ed25519", "../.ssh/id_ed25519", "~/Documents/../.ssh/id_ed25519",
-    "~/.mozilla/firefox/x.default/logins.json", "/etc/shadow", "/etc/gshadow", "/proc/self/environ",
-])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "~/.ssh/id_ed25519",
+        "../.ssh/id_ed25519",
+        "~/Documents/../.ssh/id_ed25519",
+        "~/.mozilla/firefox/x.default/logins.json",
+        "/etc/shadow",
+        "/etc/gshadow",
+        "/proc/self/environ",
+    ],
+)
 def test_credential_stores_are_refused(user_home, path):
     out = read(path)
     assert set(out) == {"error"} and "never reads" in out["error"]
@@ -82,7 +101,9 @@ def test_a_symlink_is_judged_by_its_target(user_home):
 def test_dotfiles_and_outside_files_are_refused(user_home):
     assert "hidden" in read(".env")["error"]
     out = read("~/Pictures/list.txt")
-    assert "outside the folders tatlock may read" in out["error"] and "allowed_paths" in out["error"]
+    assert (
+        "outside the folders tatlock may read" in out["error"] and "allowed_paths" in out["error"]
+    )
     assert "outside" in read("/etc/hostname")["error"]
 
 
@@ -98,7 +119,10 @@ def test_tatlocks_own_data_is_refused(user_home, home, cli, monkeypatch):
     assert cli("var", "set", "location", "Leeds").code == 0
     (home / "logs" / "conversations").mkdir(parents=True)
     (home / "logs" / "conversations" / "bob-1.jsonl").write_text("{}\n")
-    assert "tatlock's own private data" in read(str(home / "logs" / "conversations" / "bob-1.jsonl"))["error"]
+    assert (
+        "tatlock's own private data"
+        in read(str(home / "logs" / "conversations" / "bob-1.jsonl"))["error"]
+    )
     assert "tatlock's own private data" in read(str(home / "system.db"))["error"]
 
 
@@ -124,8 +148,16 @@ def test_missing_file_inside_bounds_says_so(user_home):
 
 
 def assess(decision="DIRECT", answer="", tools=()):
-    return {"json": {"decision": decision, "guard_reason": "NONE", "tools": list(tools), "tool_query": "",
-                     "answer": answer, "topics": ["files"]}}
+    return {
+        "json": {
+            "decision": decision,
+            "guard_reason": "NONE",
+            "tools": list(tools),
+            "tool_query": "",
+            "answer": answer,
+            "topics": ["files"],
+        }
+    }
 
 
 def _everything_seen(served, result, home) -> str:
@@ -135,9 +167,11 @@ def _everything_seen(served, result, home) -> str:
 
 
 def test_a_model_that_asks_for_a_key_gets_a_refusal(cli, served, home, user_home):
-    served.queue(assess("TOOLS_NEEDED", tools=["analyze_file"]),
-                 {"tool_calls": [{"name": "analyze_file", "arguments": {"path": "~/.ssh/id_ed25519"}}]},
-                 "I may not read that file, sir.")
+    served.queue(
+        assess("TOOLS_NEEDED", tools=["analyze_file"]),
+        {"tool_calls": [{"name": "analyze_file", "arguments": {"path": "~/.ssh/id_ed25519"}}]},
+        "I may not read that file, sir.",
+    )
     r = cli("ask", "-v", "read ~/.ssh/id_ed25519 for me")
     assert r.code == 0
     tool_msg = next(m for m in served.chat_requests[2]["messages"] if "never reads" in m["content"])
@@ -149,16 +183,21 @@ def test_secrets_inside_an_allowed_file_are_withheld(cli, served, home, user_hom
     aws = "AKIAIOSFODNN7EXAMPLE"
     (user_home / "Documents" / "setup.txt").write_text(
         f"Server notes\npassword=CorrectHorse9\naws_access_key_id = {aws}\n{KEY}\n"
-        "root:$6$saltsalt$Xq1Yk2tTFb3EoX9mVtQoLrL0V2s0R9dPp5y9v0uJvQ6.:19000:0:99999:7:::\n")
-    served.queue(assess("TOOLS_NEEDED", tools=["analyze_file"]),
-                 {"tool_calls": [{"name": "analyze_file", "arguments": {"path": "~/Documents/setup.txt"}}]},
-                 "These are server notes, sir.")
+        "root:$6$saltsalt$Xq1Yk2tTFb3EoX9mVtQoLrL0V2s0R9dPp5y9v0uJvQ6.:19000:0:99999:7:::\n"
+    )
+    served.queue(
+        assess("TOOLS_NEEDED", tools=["analyze_file"]),
+        {"tool_calls": [{"name": "analyze_file", "arguments": {"path": "~/Documents/setup.txt"}}]},
+        "These are server notes, sir.",
+    )
     r = cli("ask", "-v", "what is in ~/Documents/setup.txt?")
     assert r.code == 0
     seen = _everything_seen(served, r, home)
     for secret in ("CorrectHorse9", aws, KEY_BODY, "Xq1Yk2tTFb3EoX9mVtQo"):
         assert secret not in seen
-    tool_msg = next(m["content"] for m in served.chat_requests[2]["messages"] if "Server notes" in m["content"])
+    tool_msg = next(
+        m["content"] for m in served.chat_requests[2]["messages"] if "Server notes" in m["content"]
+    )
     assert "[REDACTED" in tool_msg and "withheld" in tool_msg  # the model is told, so it can say so
 
 
@@ -176,8 +215,14 @@ def test_another_name_for_one_of_tatlocks_own_files_is_refused(user_home, home, 
     reader = sqlite3.connect(home / "users" / "tester_longterm.db")  # open: its -wal and -shm exist
     reader.execute("SELECT count(*) FROM conversation_messages").fetchone()
     log = next((home / "logs" / "conversations").glob("*.jsonl"))
-    own = {"log": log, "db": home / "users" / "tester_longterm.db", "wal": home / "users" / "tester_longterm.db-wal",
-           "system": home / "system.db", "config": home / "config.toml", "token": home / "mcp" / "tester.token"}
+    own = {
+        "log": log,
+        "db": home / "users" / "tester_longterm.db",
+        "wal": home / "users" / "tester_longterm.db-wal",
+        "system": home / "system.db",
+        "config": home / "config.toml",
+        "token": home / "mcp" / "tester.token",
+    }
     for name, target in own.items():
         assert target.exists(), name
         link = user_home / "Documents" / f"{name}.txt"
@@ -185,7 +230,8 @@ def test_another_name_for_one_of_tatlocks_own_files_is_refused(user_home, home, 
         out = read(str(link))
         assert set(out) == {"error"} and "tatlock's own files" in out["error"], (name, out)
     reader.close()
-    assert "happy birthday" in read("~/Documents/letter.txt")["content"]  # an ordinary file still reads
+    # an ordinary file still reads
+    assert "happy birthday" in read("~/Documents/letter.txt")["content"]
 
 
 def test_own_files_lists_every_file_below_tatlocks_folders_once(home, tmp_path):
@@ -201,4 +247,4 @@ def test_own_files_lists_every_file_below_tatlocks_folders_once(home, tmp_path):
     assert len(got) == 2
     st = os.stat(home / "logs" / "conversations" / "a.jsonl")
     assert (st.st_dev, st.st_ino) in got
-    assert (os.stat(tmp_path / "outside.txt").st_ino, ) not in {(i,) for _, i in got}
+    assert (os.stat(tmp_path / "outside.txt").st_ino,) not in {(i,) for _, i in got}

@@ -102,7 +102,11 @@ def test_tier_table() -> None:
         40,
         4096,
     )
-    assert (TIERS["medium"].model, TIERS["medium"].compact_interval, TIERS["medium"].context_size) == (
+    assert (
+        TIERS["medium"].model,
+        TIERS["medium"].compact_interval,
+        TIERS["medium"].context_size,
+    ) == (
         "qwen2.5:7b",
         50,
         8192,
@@ -154,7 +158,7 @@ def test_tier_by_name() -> None:
 
 @pytest.mark.parametrize("name", ["huge", "", "3b", "auto"])
 def test_tier_by_name_unknown(name: str) -> None:
-    with pytest.raises(ValueError, match="unknown tier .*low, medium, high"):
+    with pytest.raises(ValueError, match=r"unknown tier .*low, medium, high"):
         tier_by_name(name)
 
 
@@ -193,7 +197,7 @@ class FakeRun:
         self.responses = responses
         self.calls: list[list[str]] = []
 
-    def __call__(self, argv, **kwargs):  # noqa: ANN001
+    def __call__(self, argv, **kwargs):
         self.calls.append(list(argv))
         assert kwargs.get("timeout") == 3 or kwargs.get("timeout") == 3.0
         key = argv[0].rsplit("/", 1)[-1]
@@ -220,17 +224,19 @@ def linux(monkeypatch: pytest.MonkeyPatch):
 
 def with_smi(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(
-        hardware.shutil, "which", lambda name: "/usr/bin/nvidia-smi" if name == "nvidia-smi" else None
+        hardware.shutil,
+        "which",
+        lambda name: "/usr/bin/nvidia-smi" if name == "nvidia-smi" else None,
     )
 
 
-def write(tmp_path, rel: str, text: str) -> None:  # noqa: ANN001
+def write(tmp_path, rel: str, text: str) -> None:
     path = tmp_path / rel
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text)
 
 
-def test_cgroup_v2_limit_respected(linux, tmp_path) -> None:  # noqa: ANN001
+def test_cgroup_v2_limit_respected(linux, tmp_path) -> None:
     write(tmp_path, "sys/fs/cgroup/memory.max", f"{4 * GIB}\n")
     hw = detect(root=str(tmp_path), run=FakeRun({}))
     assert hw.ram_bytes == 4 * GIB
@@ -238,46 +244,48 @@ def test_cgroup_v2_limit_respected(linux, tmp_path) -> None:  # noqa: ANN001
     assert tier_for(hw).name == "low"
 
 
-def test_cgroup_v2_max_ignored(linux, tmp_path) -> None:  # noqa: ANN001
+def test_cgroup_v2_max_ignored(linux, tmp_path) -> None:
     write(tmp_path, "sys/fs/cgroup/memory.max", "max\n")
     hw = detect(root=str(tmp_path), run=FakeRun({}))
     assert hw.ram_bytes == gib(32)
     assert hw.cgroup_limited is False
 
 
-def test_cgroup_limit_above_ram_not_a_limit(linux, tmp_path) -> None:  # noqa: ANN001
+def test_cgroup_limit_above_ram_not_a_limit(linux, tmp_path) -> None:
     write(tmp_path, "sys/fs/cgroup/memory.max", f"{64 * GIB}\n")
     hw = detect(root=str(tmp_path), run=FakeRun({}))
     assert (hw.ram_bytes, hw.cgroup_limited) == (gib(32), False)
 
 
-def test_cgroup_v1_huge_value_ignored(linux, tmp_path) -> None:  # noqa: ANN001
+def test_cgroup_v1_huge_value_ignored(linux, tmp_path) -> None:
     write(tmp_path, "sys/fs/cgroup/memory/memory.limit_in_bytes", "9223372036854771712\n")
     hw = detect(root=str(tmp_path), run=FakeRun({}))
     assert (hw.ram_bytes, hw.cgroup_limited) == (gib(32), False)
 
 
-def test_cgroup_v1_limit_respected(linux, tmp_path) -> None:  # noqa: ANN001
+def test_cgroup_v1_limit_respected(linux, tmp_path) -> None:
     write(tmp_path, "sys/fs/cgroup/memory/memory.limit_in_bytes", f"{2 * GIB}\n")
     hw = detect(root=str(tmp_path), run=FakeRun({}))
     assert (hw.ram_bytes, hw.cgroup_limited) == (2 * GIB, True)
 
 
-def test_cgroup_garbage_ignored(linux, tmp_path) -> None:  # noqa: ANN001
+def test_cgroup_garbage_ignored(linux, tmp_path) -> None:
     write(tmp_path, "sys/fs/cgroup/memory.max", "not a number\n")
     write(tmp_path, "sys/fs/cgroup/memory/memory.limit_in_bytes", "0\n")
     hw = detect(root=str(tmp_path), run=FakeRun({}))
     assert (hw.ram_bytes, hw.cgroup_limited) == (gib(32), False)
 
 
-def test_no_cgroup_files(linux, tmp_path) -> None:  # noqa: ANN001
+def test_no_cgroup_files(linux, tmp_path) -> None:
     hw = detect(root=str(tmp_path), run=FakeRun({}))
     assert (hw.ram_bytes, hw.cgroup_limited, hw.gpus) == (gib(32), False, ())
 
 
-def test_nvidia_smi_two_gpus(linux, tmp_path) -> None:  # noqa: ANN001
+def test_nvidia_smi_two_gpus(linux, tmp_path) -> None:
     with_smi(linux)
-    run = FakeRun({"nvidia-smi": (0, "NVIDIA GeForce GTX 1650, 4096\nNVIDIA GeForce RTX 4090, 24564\n")})
+    run = FakeRun(
+        {"nvidia-smi": (0, "NVIDIA GeForce GTX 1650, 4096\nNVIDIA GeForce RTX 4090, 24564\n")}
+    )
     hw = detect(root=str(tmp_path), run=run)
     assert hw.gpus == (
         Gpu("NVIDIA GeForce GTX 1650", 4096 * MIB, "nvidia"),
@@ -298,28 +306,30 @@ def test_nvidia_smi_malformed_lines_skipped() -> None:
 @pytest.mark.parametrize(
     "response",
     [
-        pytest.param((9, "NVIDIA-SMI has failed because it couldn't communicate with the driver"), id="rc9"),
+        pytest.param(
+            (9, "NVIDIA-SMI has failed because it couldn't communicate with the driver"), id="rc9"
+        ),
         pytest.param(subprocess.TimeoutExpired("nvidia-smi", 3), id="timeout"),
         pytest.param(PermissionError("denied"), id="permission"),
         pytest.param(OSError("boom"), id="oserror"),
         pytest.param((0, ""), id="empty"),
     ],
 )
-def test_nvidia_smi_failing(linux, tmp_path, response) -> None:  # noqa: ANN001
+def test_nvidia_smi_failing(linux, tmp_path, response) -> None:
     with_smi(linux)
     hw = detect(root=str(tmp_path), run=FakeRun({"nvidia-smi": response}))
     assert hw.gpus == ()
     assert hw.ram_bytes == gib(32)
 
 
-def test_nvidia_smi_absent_not_called(linux, tmp_path) -> None:  # noqa: ANN001
+def test_nvidia_smi_absent_not_called(linux, tmp_path) -> None:
     run = FakeRun({"nvidia-smi": (0, "NVIDIA GeForce RTX 4090, 24564\n")})
     hw = detect(root=str(tmp_path), run=run)
     assert hw.gpus == ()
     assert run.calls == []
 
 
-def test_nvml_preferred_over_smi(linux, tmp_path) -> None:  # noqa: ANN001
+def test_nvml_preferred_over_smi(linux, tmp_path) -> None:
     with_smi(linux)
     gpu = Gpu("NVIDIA GeForce RTX 3060", 12 * GIB, "nvidia")
     linux.setattr(hardware, "_nvml_gpus", lambda: (gpu,))
@@ -329,7 +339,7 @@ def test_nvml_preferred_over_smi(linux, tmp_path) -> None:  # noqa: ANN001
     assert run.calls == []
 
 
-def test_fake_pynvml_module(linux, tmp_path) -> None:  # noqa: ANN001
+def test_fake_pynvml_module(linux, tmp_path) -> None:
     """The real _nvml_gpus against a stub pynvml module."""
     import types
 
@@ -351,7 +361,7 @@ def test_fake_pynvml_module(linux, tmp_path) -> None:  # noqa: ANN001
     assert tier_for(hw).name == "medium"
 
 
-def test_fake_pynvml_init_failure_falls_back_to_smi(linux, tmp_path) -> None:  # noqa: ANN001
+def test_fake_pynvml_init_failure_falls_back_to_smi(linux, tmp_path) -> None:
     import types
 
     def fail() -> None:
@@ -360,12 +370,13 @@ def test_fake_pynvml_init_failure_falls_back_to_smi(linux, tmp_path) -> None:  #
     linux.setitem(sys.modules, "pynvml", types.SimpleNamespace(nvmlInit=fail))
     linux.setattr(hardware, "_nvml_gpus", _real_nvml)
     with_smi(linux)
-    hw = detect(root=str(tmp_path), run=FakeRun({"nvidia-smi": (0, "NVIDIA GeForce RTX 4090, 24564\n")}))
+    hw = detect(
+        root=str(tmp_path), run=FakeRun({"nvidia-smi": (0, "NVIDIA GeForce RTX 4090, 24564\n")})
+    )
     assert [g.name for g in hw.gpus] == ["NVIDIA GeForce RTX 4090"]
 
 
-
-def test_apple_silicon(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:  # noqa: ANN001
+def test_apple_silicon(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
     monkeypatch.setattr(hardware, "_platform", lambda: ("Darwin", "arm64"))
     monkeypatch.setattr(hardware, "_nvml_gpus", lambda: None)
     monkeypatch.setattr(hardware, "_physical_ram", lambda: gib(15))
@@ -377,27 +388,34 @@ def test_apple_silicon(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:  # no
     assert tier_for(hw).name == "medium"
 
 
-def test_apple_silicon_under_rosetta(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:  # noqa: ANN001
+def test_apple_silicon_under_rosetta(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
     monkeypatch.setattr(hardware, "_platform", lambda: ("Darwin", "x86_64"))
     monkeypatch.setattr(hardware, "_physical_ram", lambda: gib(64))
-    run = FakeRun({"sysctl hw.optional.arm64": (0, "1\n"), "sysctl hw.memsize": (0, f"{64 * GIB}\n")})
+    run = FakeRun(
+        {"sysctl hw.optional.arm64": (0, "1\n"), "sysctl hw.memsize": (0, f"{64 * GIB}\n")}
+    )
     hw = detect(root=str(tmp_path), run=run)
     assert hw.unified_memory is True
     assert tier_for(hw).name == "high"
 
 
-def test_intel_mac_sysctl_failing(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:  # noqa: ANN001
+def test_intel_mac_sysctl_failing(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
     monkeypatch.setattr(hardware, "_platform", lambda: ("Darwin", "x86_64"))
     monkeypatch.setattr(hardware, "_nvml_gpus", lambda: None)
     monkeypatch.setattr(hardware.shutil, "which", lambda name: None)
     monkeypatch.setattr(hardware, "_physical_ram", lambda: gib(16))
-    hw = detect(root=str(tmp_path), run=FakeRun({"sysctl hw.memsize": subprocess.TimeoutExpired("sysctl", 3)}))
+    hw = detect(
+        root=str(tmp_path),
+        run=FakeRun({"sysctl hw.memsize": subprocess.TimeoutExpired("sysctl", 3)}),
+    )
     assert hw.unified_memory is False
     assert hw.ram_bytes == gib(16)
 
 
-def test_detect_never_raises_when_everything_breaks(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:  # noqa: ANN001
-    def boom(*a, **k):  # noqa: ANN001, ANN002, ANN003
+def test_detect_never_raises_when_everything_breaks(
+    monkeypatch: pytest.MonkeyPatch, tmp_path
+) -> None:
+    def boom(*a, **k):
         raise RuntimeError("boom")
 
     monkeypatch.setattr(hardware, "_platform", boom)
@@ -449,6 +467,8 @@ def test_import_is_light() -> None:
         "print(','.join(bad))"
     )
     root = pathlib.Path(__file__).resolve().parents[2]
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=30, cwd=root)
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=30, cwd=root
+    )
     assert out.returncode == 0, out.stderr
     assert "psutil" not in out.stdout and "pynvml" not in out.stdout

@@ -19,8 +19,16 @@ from tatlock.store.user import UserStore
 
 
 def assess(decision="DIRECT", answer="", tools=()):
-    return {"json": {"decision": decision, "guard_reason": "NONE", "tools": list(tools), "tool_query": "",
-                     "answer": answer, "topics": ["general"]}}
+    return {
+        "json": {
+            "decision": decision,
+            "guard_reason": "NONE",
+            "tools": list(tools),
+            "tool_query": "",
+            "answer": answer,
+            "topics": ["general"],
+        }
+    }
 
 
 CROSS = "Recent Highlights\n- tea\nPatterns Across Sessions\n- none\nCurrent Context\n- tea"
@@ -28,7 +36,9 @@ CROSS = "Recent Highlights\n- tea\nPatterns Across Sessions\n- none\nCurrent Con
 
 def find_loose(root: Path) -> list[str]:
     """`find ROOT -perm /077`: anything group or others may read, write or enter."""
-    out = subprocess.run(["find", str(root), "-perm", "/077"], capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        ["find", str(root), "-perm", "/077"], capture_output=True, text=True, check=True
+    )
     return out.stdout.split()
 
 
@@ -38,27 +48,41 @@ def mode(p: Path) -> int:
 
 @pytest.fixture
 def usual_umask():
-    old = os.umask(0o022)  # the common default: files 0644, folders 0755 unless tatlock says otherwise
+    # the common default: files 0644, folders 0755 unless tatlock says otherwise
+    old = os.umask(0o022)
     yield
     os.umask(old)
 
 
-def test_ordinary_use_leaves_nothing_readable_by_others(cli, served, home, tmp_path, usual_umask, monkeypatch):
-    monkeypatch.setenv("TATLOCK_HOUSEKEEPING", "foreground")  # summaries made before `ask` ends: their files
+def test_ordinary_use_leaves_nothing_readable_by_others(
+    cli, served, home, tmp_path, usual_umask, monkeypatch
+):
+    # summaries made before `ask` ends: their files
+    monkeypatch.setenv("TATLOCK_HOUSEKEEPING", "foreground")
     served.queue(assess(answer="Good morning, sir."), CROSS)
-    assert cli("ask", "Good morning").code == 0  # then the briefing for the next conversation: its file
+    # then the briefing for the next conversation: its file
+    assert cli("ask", "Good morning").code == 0
     served.queue(assess(answer="Noted, sir."))
     assert cli("ask", "--new", "I like tea").code == 0
     served.queue(assess(answer="Certainly, sir."))
     assert cli("chat", stdin="And coffee?\n").code == 0
     assert cli("persona", "add", "Be brief.").code == 0
     assert cli("var", "set", "location", "Leeds").code == 0
-    assert cli("memory", "export", "1", "--format", "json", "-o", str(tmp_path / "out.json")).code == 0
+    assert (
+        cli("memory", "export", "1", "--format", "json", "-o", str(tmp_path / "out.json")).code == 0
+    )
     assert cli("user", "add", "bob", stdin="").code == 0
     made = {p.relative_to(home).as_posix() for p in home.rglob("*")}
-    assert {"system.db", "users/tester_longterm.db", "logs/conversations/tester-1.jsonl",
-            "token_calibration.json"} <= made, made
-    assert "users/tester/cross_conversation_summary.md" in made and "users/tester/housekeeping.lock" in made
+    assert {
+        "system.db",
+        "users/tester_longterm.db",
+        "logs/conversations/tester-1.jsonl",
+        "token_calibration.json",
+    } <= made, made
+    assert (
+        "users/tester/cross_conversation_summary.md" in made
+        and "users/tester/housekeeping.lock" in made
+    )
     assert find_loose(home) == []
     assert mode(home) == 0o700 and mode(home / "users") == 0o700
 
@@ -88,7 +112,8 @@ def test_start_tightens_looser_files_once_with_one_notice(home, usual_umask):
     assert len(find_loose(home)) >= 5
     notice = privacy.check(paths)
     assert notice is not None and "\n" not in notice and "private to you" in notice
-    assert "made 2 files and 4 folders in" in notice  # system.db, the log; home, users, logs, conversations
+    # system.db, the log; home, users, logs, conversations
+    assert "made 2 files and 4 folders in" in notice
     assert find_loose(home) == [str(mine)]
     assert mode(paths.system_db) == 0o600 and mode(log) == 0o600 and mode(paths.users_dir) == 0o700
     assert privacy.check(paths) is None  # nothing left to say on the next start
@@ -120,8 +145,10 @@ def test_debug_log_and_summary_are_private_even_under_a_lax_umask(home):
     finally:
         os.umask(old)
     assert find_loose(home) == []
-    assert json.loads((home / "logs" / "conversations" / "alice-3.jsonl").read_text())["type"] == "Notice"
-
+    assert (
+        json.loads((home / "logs" / "conversations" / "alice-3.jsonl").read_text())["type"]
+        == "Notice"
+    )
 
 
 # -- issue 18, item 9: the notice about one folder, and a config.toml the user wrote --------------
@@ -135,7 +162,9 @@ def test_one_entry_is_named_in_the_singular(home, usual_umask):
     assert privacy.check(paths) is None
 
 
-def test_a_hand_written_config_file_without_a_secret_is_left_as_the_user_made_it(tmp_path, usual_umask):
+def test_a_hand_written_config_file_without_a_secret_is_left_as_the_user_made_it(
+    tmp_path, usual_umask
+):
     """A config folder of its own (the platform's, ~/.config/tatlock) made with mkdir, and a
     config.toml written by hand: settings, not secrets. Neither is changed nor nagged about."""
     from tatlock.paths import Paths
@@ -153,26 +182,35 @@ def test_a_hand_written_config_file_without_a_secret_is_left_as_the_user_made_it
     # one that holds a secret is tightened, and the notice says why
     (conf / "config.toml").write_text('model = "qwen2.5:7b"\napi_key = "sk-123"\n')
     notice = privacy.check(paths)
-    assert notice is not None and notice.startswith(f"made {conf / 'config.toml'} private to you: it holds api_key")
+    assert notice is not None and notice.startswith(
+        f"made {conf / 'config.toml'} private to you: it holds api_key"
+    )
     assert mode(conf / "config.toml") == 0o600 and mode(conf) == 0o755
     assert privacy.check(paths) is None
 
 
-def test_in_tatlock_home_the_folder_is_tightened_but_the_config_file_is_not(cli, served, home, usual_umask):
+def test_in_tatlock_home_the_folder_is_tightened_but_the_config_file_is_not(
+    cli, served, home, usual_umask
+):
     os.chmod(home, 0o755)  # the user made TATLOCK_HOME and wrote a config.toml in it by hand
-    (home / "config.toml").write_text('compact_interval = 12\n')
+    (home / "config.toml").write_text("compact_interval = 12\n")
     os.chmod(home / "config.toml", 0o644)
     served.queue(assess(answer="Good morning, sir."))
     r = cli("ask", "Good morning")
     assert r.code == 0, r.err
     assert r.err == f"tatlock: made the folder {home} private to you (other users could read it)\n"
-    assert mode(home) == 0o700 and mode(home / "config.toml") == 0o644  # the folder holds the memory
+    # the folder holds the memory
+    assert mode(home) == 0o700 and mode(home / "config.toml") == 0o644
     assert find_loose(home) == [str(home / "config.toml")]
     assert cli("memory", "stats").err == ""  # said once
 
 
-@pytest.mark.parametrize("planted", ["users/tester_longterm.db", "users/tester_longterm.db-wal", "system.db"])
-def test_a_database_planted_by_another_user_is_never_written_to(cli, tmp_path, monkeypatch, planted):
+@pytest.mark.parametrize(
+    "planted", ["users/tester_longterm.db", "users/tester_longterm.db-wal", "system.db"]
+)
+def test_a_database_planted_by_another_user_is_never_written_to(
+    cli, tmp_path, monkeypatch, planted
+):
     """TATLOCK_HOME in a folder another user made: they planted a database (or its -wal) anyone
     can read and write. Writing a fact there gave it to them; now the command is refused with
     the file named, and nothing is written to it."""
@@ -197,7 +235,9 @@ def test_a_database_planted_by_another_user_is_never_written_to(cli, tmp_path, m
             assert b"4711" not in p.read_bytes(), p
 
 
-def test_the_debug_log_never_writes_through_a_planted_symlink_fifo_or_someone_elses_file(home, tmp_path):
+def test_the_debug_log_never_writes_through_a_planted_symlink_fifo_or_someone_elses_file(
+    home, tmp_path
+):
     """A log folder someone else can write to: a symlink in the log's place (for root, an append
     to whatever file it names), a FIFO (a turn would wait on it for ever) or a file of theirs
     (every prompt theirs to read) is left alone; the log is for debugging, the turn goes on."""
@@ -220,8 +260,11 @@ def test_the_debug_log_never_writes_through_a_planted_symlink_fifo_or_someone_el
         os.chown(theirs, 65534, 65534)  # nobody
         planted.append((3, theirs))
     for cid, _ in planted:
-        t = threading.Thread(target=DebugLog(logs, "alice", cid).write, args=(Notice("my PIN is 4711", "test"),),
-                             daemon=True)
+        t = threading.Thread(
+            target=DebugLog(logs, "alice", cid).write,
+            args=(Notice("my PIN is 4711", "test"),),
+            daemon=True,
+        )
         t.start()
         t.join(5)
         assert not t.is_alive(), f"the log of conversation {cid} waited for ever"

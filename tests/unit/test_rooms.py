@@ -24,7 +24,7 @@ def test_concurrent_exchanges_keep_each_reply_right_after_its_query(home):
             try:
                 for i in range(10):
                     butler.rooms.add_exchange(cid, f"q {n}.{i}", f"a {n}.{i}", author=who)
-            except BaseException as exc:  # noqa: BLE001 - reported below
+            except BaseException as exc:
                 failures.append(exc)
 
         threads = [threading.Thread(target=speaker, args=(n,)) for n in range(20)]
@@ -42,14 +42,18 @@ def test_concurrent_exchanges_keep_each_reply_right_after_its_query(home):
 
 
 def test_a_reply_that_cannot_be_stored_takes_its_query_with_it(home):
-    """All or nothing: a client that retries a failed add_turn must not find its query stored twice."""
+    """All or nothing: a client that retries a failed add_turn must not find its query stored
+    twice."""
     with tatlock.open(user="alice") as butler:
         cid = butler.rooms.open("!kitchen:example.org", "matrix")[0].id
         butler.rooms.add_exchange(cid, "Before", "Fine.")
         db = butler.paths.user_db("alice")
     conn = sqlite3.connect(db)
-    conn.execute("CREATE TRIGGER no_replies BEFORE INSERT ON conversation_messages WHEN NEW.role = 'assistant'"
-                  " BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END")
+    conn.execute(
+        "CREATE TRIGGER no_replies BEFORE INSERT ON conversation_messages WHEN NEW.role = "
+        "'assistant'"
+        " BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END"
+    )
     conn.commit()
     conn.close()
     with tatlock.open(user="alice") as butler:

@@ -11,8 +11,8 @@ import sys
 import keyring
 import pytest
 from keyring.backends import fail, null
-from support.memory_keyring import LockedKeyring, MemoryKeyring
 
+from support.memory_keyring import LockedKeyring, MemoryKeyring
 from tatlock import redact, secrets
 from tatlock.config import load
 from tatlock.errors import TatlockError, UsageError
@@ -69,7 +69,9 @@ def test_set_get_delete_through_the_cli(cli, ring, home):
 def test_replacing_or_deleting_asks_first(cli, ring, monkeypatch):
     assert cli("secret", "set", "weather", "--stdin", stdin="first-value\n").code == 0
     r = cli("secret", "set", "weather", "--stdin", stdin="second-value\n")
-    assert r.code == 2 and "--yes" in r.err and ring.entries[("tatlock", "weather")] == "first-value"
+    assert (
+        r.code == 2 and "--yes" in r.err and ring.entries[("tatlock", "weather")] == "first-value"
+    )
     monkeypatch.setattr("builtins.input", lambda prompt="": "n")
     r = cli("secret", "delete", "weather", tty=True)
     assert r.code == 0 and "Kept" in r.out and ring.entries[("tatlock", "weather")] == "first-value"
@@ -91,9 +93,14 @@ def test_no_secrets_no_keyring_at_start(tmp_path):
     """Without secrets set through tatlock, known_values never loads keyring (~0.1 s at start)."""
     import subprocess
 
-    code = ("import sys; from tatlock import secrets; secrets.known_values(); print('keyring' in sys.modules)")
+    code = (
+        "import sys; from tatlock import secrets; secrets.known_values(); print('keyring' in "
+        "sys.modules)"
+    )
     env = {"TATLOCK_HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
+    )
     assert out.stdout.strip() == "False"
 
 
@@ -102,11 +109,14 @@ def test_set_asks_without_echo_on_a_terminal(cli, ring, monkeypatch):
     monkeypatch.setattr("getpass.getpass", lambda prompt="": prompts.append(prompt) or SECRET)
     r = cli("secret", "set", "search", tty=True)
     assert r.code == 0 and ring.entries[("tatlock", "search")] == SECRET and "search" in prompts[0]
-    r = cli("secret", "set", "weather")  # piped, but no --stdin: refuse rather than read a stray line
+    # piped, but no --stdin: refuse rather than read a stray line
+    r = cli("secret", "set", "weather")
     assert r.code == 2 and "--stdin" in r.err
 
 
-@pytest.mark.parametrize("name", ["Weather", "bad-name", "a b", "__names__", "", "x" * 65, "9lives"])
+@pytest.mark.parametrize(
+    "name", ["Weather", "bad-name", "a b", "__names__", "", "x" * 65, "9lives"]
+)
 def test_names_are_validated(cli, ring, name):
     r = cli("secret", "set", name, "--stdin", stdin="value123\n")
     assert r.code == 2 and "invalid secret name" in r.err and r.err.count("\n") == 1
@@ -178,19 +188,31 @@ def test_a_start_without_secrets_never_loads_keyring(tmp_path):
     import subprocess
     import sys
 
-    code = ("import sys; from tatlock import config, secrets; c = config.load(); "
-            "c.backend = 'openai'; c.api_key_value(); secrets.known_values(c); "
-            "print('keyring' in sys.modules)")
+    code = (
+        "import sys; from tatlock import config, secrets; c = config.load(); "
+        "c.backend = 'openai'; c.api_key_value(); secrets.known_values(c); "
+        "print('keyring' in sys.modules)"
+    )
     env = {**os.environ, "TATLOCK_HOME": str(tmp_path), "TATLOCK_BACKEND": "openai"}
     env.pop("PYTHON_KEYRING_BACKEND", None)
-    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60)
+    p = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60
+    )
     assert p.returncode == 0, p.stderr
     assert p.stdout.strip() == "False"
 
 
 def assess(answer):
-    return {"json": {"decision": "DIRECT", "guard_reason": "NONE", "tools": [], "tool_query": "",
-                     "answer": answer, "topics": ["general"]}}
+    return {
+        "json": {
+            "decision": "DIRECT",
+            "guard_reason": "NONE",
+            "tools": [],
+            "tool_query": "",
+            "answer": answer,
+            "topics": ["general"],
+        }
+    }
 
 
 def test_debug_logs_withhold_every_known_secret(cli, served, ring, home, monkeypatch):
@@ -202,8 +224,12 @@ def test_debug_logs_withhold_every_known_secret(cli, served, ring, home, monkeyp
     monkeypatch.setenv("TATLOCK_SECRET_MAIL", "plainword-mail-333")
     monkeypatch.setenv("TATLOCK_API_KEY", "plainword-apikey-4444")
     values = secrets.known_values(load())
-    assert set(values) == {"plainword-weather-1", "plainword-search-22", "plainword-mail-333",
-                           "plainword-apikey-4444"}
+    assert set(values) == {
+        "plainword-weather-1",
+        "plainword-search-22",
+        "plainword-mail-333",
+        "plainword-apikey-4444",
+    }
     served.queue(assess("Noted, sir."))
     r = cli("ask", "remember plainword-weather-1 and plainword-mail-333 and plainword-apikey-4444")
     assert r.code == 0
@@ -215,7 +241,12 @@ def test_debug_logs_withhold_every_known_secret(cli, served, ring, home, monkeyp
 def test_secret_help_does_not_import_keyring():
     import subprocess
 
-    code = "import sys; from tatlock.cli import main\ntry: main(['secret', '--help'])\nexcept SystemExit: pass\n" \
-           "print('keyring' in sys.modules)"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    code = (
+        "import sys; from tatlock.cli import main\ntry: main(['secret', '--help'])\nexcept "
+        "SystemExit: pass\n"
+        "print('keyring' in sys.modules)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
     assert out.strip().endswith("False")

@@ -75,16 +75,19 @@ def write_config(home, data: bytes) -> None:
     (home / "config.toml").write_bytes(data)
 
 
-@pytest.mark.parametrize("text,needle", [
-    (b'tier = "huge"\n', "tier = 'huge' in"),
-    (b"compact_interval = 1\n", "compact_interval = 1 in"),
-    (b"tool_rounds = 2.5\n", "whole number"),
-    (b"timeout = true\n", "number of seconds"),
-    (b'model = ["a", "b"]\n', "model = ['a', 'b'] in"),
-    (b"allowed_paths = 3\n", "a list of folders"),
-    (b'timezone = "Nowhere/Special"\n', "IANA time zone"),
-    (b'colour = "blue"\n', "unknown setting 'colour'"),
-])
+@pytest.mark.parametrize(
+    "text,needle",
+    [
+        (b'tier = "huge"\n', "tier = 'huge' in"),
+        (b"compact_interval = 1\n", "compact_interval = 1 in"),
+        (b"tool_rounds = 2.5\n", "whole number"),
+        (b"timeout = true\n", "number of seconds"),
+        (b'model = ["a", "b"]\n', "model = ['a', 'b'] in"),
+        (b"allowed_paths = 3\n", "a list of folders"),
+        (b'timezone = "Nowhere/Special"\n', "IANA time zone"),
+        (b'colour = "blue"\n', "unknown setting 'colour'"),
+    ],
+)
 def test_bad_config_file_values_name_the_file(home, text, needle):
     write_config(home, text)
     with pytest.raises(ConfigError) as exc:
@@ -95,7 +98,11 @@ def test_bad_config_file_values_name_the_file(home, text, needle):
 
 def test_config_file_that_is_not_utf8_or_not_toml(home):
     write_config(home, 'model = "caf\xe9"\n'.encode("latin-1"))
-    with pytest.raises(ConfigError, match=r"config\.toml is not UTF-8 text \(byte 0xe9 at offset 12\)"):
+    with pytest.raises(
+        ConfigError,
+        match=r"config\.toml is not UTF-8 text \(byte 0xe9 at offset "
+        r"12\)",
+    ):
         config.load()
     write_config(home, b"model = \n")
     with pytest.raises(ConfigError, match=r"config\.toml is not valid TOML: .*line 1"):
@@ -109,7 +116,8 @@ def test_environment_wins_and_both_are_checked(home, monkeypatch):
     assert (cfg.tier, cfg.keep_alive, cfg.allowed_paths) == ("medium", "300", (".",))
     monkeypatch.setenv("TATLOCK_TIER", "high")
     assert config.load().tier == "high"
-    write_config(home, b'tier = "huge"\n')  # a bad file value is refused even when the env overrides it
+    # a bad file value is refused even when the env overrides it
+    write_config(home, b'tier = "huge"\n')
     with pytest.raises(ConfigError):
         config.load()
 
@@ -123,8 +131,15 @@ def test_the_default_user_is_explained(monkeypatch):
     assert cfg.user == "owner" and "John.Smith" in cfg.source["user"]
 
 
-@pytest.mark.parametrize("env", [{"TATLOCK_TIER": "huge"}, {"TATLOCK_COMPACT_INTERVAL": "0"},
-                                 {"OLLAMA_HOST": "http://[::1"}, {"TATLOCK_TIMEOUT": "-1"}])
+@pytest.mark.parametrize(
+    "env",
+    [
+        {"TATLOCK_TIER": "huge"},
+        {"TATLOCK_COMPACT_INTERVAL": "0"},
+        {"OLLAMA_HOST": "http://[::1"},
+        {"TATLOCK_TIMEOUT": "-1"},
+    ],
+)
 def test_a_bad_setting_stops_ask_before_anything_is_stored(tatlock_proc, home, env):
     r = tatlock_proc("ask", "What is the capital of France?", env=env)
     assert r.code == 2 and r.out == "" and "Traceback" not in r.err

@@ -30,19 +30,43 @@ def store(cfg):
 
 
 def tables(conn: sqlite3.Connection) -> set[str]:
-    return {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")}
+    return {
+        r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")
+    }
 
 
 def test_user_db_schema_from_empty(cfg, store):
     assert store.path == cfg.paths.users_dir / "alice_longterm.db"
     names = tables(store.conn)
-    for t in ("conversations", "conversation_messages", "participants", "conversation_compacts", "topics",
-              "topic_messages", "conversation_topics", "personal_variables", "cross_conversation_summaries",
-              "messages_fts", "compacts_fts"):
+    for t in (
+        "conversations",
+        "conversation_messages",
+        "participants",
+        "conversation_compacts",
+        "topics",
+        "topic_messages",
+        "conversation_topics",
+        "personal_variables",
+        "cross_conversation_summaries",
+        "messages_fts",
+        "compacts_fts",
+    ):
         assert t in names
     cols = {r[1] for r in store.conn.execute("PRAGMA table_info(conversation_messages)")}
-    assert {"message_id", "conversation_id", "message_number", "role", "author_id", "author_name",
-            "author_is_bot", "is_anchor", "reply_to", "content", "timestamp", "metadata"} <= cols
+    assert {
+        "message_id",
+        "conversation_id",
+        "message_number",
+        "role",
+        "author_id",
+        "author_name",
+        "author_is_bot",
+        "is_anchor",
+        "reply_to",
+        "content",
+        "timestamp",
+        "metadata",
+    } <= cols
     assert store.conn.execute("PRAGMA user_version").fetchone()[0] == db.latest_version("user")
     assert store.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert store.conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
@@ -54,8 +78,11 @@ def test_every_old_user_version_migrates_and_keeps_rows(tmp_path):
         path = tmp_path / f"v{start}.db"
         conn = db.connect(path)
         db.migrate(conn, "user", target=start)
-        conn.execute("INSERT INTO conversations (room_id, interface, started_at, last_activity)"
-                     " VALUES ('r', 'cli', '2026-01-01T00:00:00+00:00', '2026-01-01T00:00:00+00:00')")
+        conn.execute(
+            "INSERT INTO conversations (room_id, interface, started_at, last_activity)"
+            " VALUES ('r', 'cli', '2026-01-01T00:00:00+00:00', "
+            "'2026-01-01T00:00:00+00:00')"
+        )
         conn.close()
         store = UserStore.open_path(path, "x")
         assert store.conn.execute("PRAGMA user_version").fetchone()[0] == latest
@@ -117,8 +144,16 @@ def test_concurrent_writers_never_share_a_number(cfg, store):
 def test_participants_track_authors(store):
     conv = store.create_conversation("kitchen", "tui")
     store.add_message(conv.id, "user", "hi", ALICE, timestamp="2026-01-01T10:00:00+00:00")
-    store.add_message(conv.id, "user", "hello", Author("maria", "Maria"), timestamp="2026-01-01T10:01:00+00:00")
-    store.add_message(conv.id, "user", "beep", Author("bot1", "Robo", is_bot=True), timestamp="2026-01-01T10:02:00+00:00")
+    store.add_message(
+        conv.id, "user", "hello", Author("maria", "Maria"), timestamp="2026-01-01T10:01:00+00:00"
+    )
+    store.add_message(
+        conv.id,
+        "user",
+        "beep",
+        Author("bot1", "Robo", is_bot=True),
+        timestamp="2026-01-01T10:02:00+00:00",
+    )
     store.add_message(conv.id, "user", "again", ALICE, timestamp="2026-01-01T10:03:00+00:00")
     rows = {r.author_id: r for r in store.participants(conv.id)}
     assert rows["alice"].message_count == 2
@@ -130,19 +165,27 @@ def test_participants_track_authors(store):
 
 
 def fts_ids(store, term: str) -> list[int]:
-    return [r[0] for r in store.conn.execute(
-        "SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? ORDER BY rowid", (f'"{term}"',))]
+    return [
+        r[0]
+        for r in store.conn.execute(
+            "SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? ORDER BY rowid",
+            (f'"{term}"',),
+        )
+    ]
 
 
 def test_fts_follows_insert_update_delete(store):
     conv = store.create_conversation("cli", "cli")
     m1 = store.add_message(conv.id, "user", "My sister lives in Rotterdam", ALICE)
-    m2 = store.add_message(conv.id, "user", "I shared a photo", ALICE,
-                           metadata={"search_text": "a lighthouse at dusk"})
+    m2 = store.add_message(
+        conv.id, "user", "I shared a photo", ALICE, metadata={"search_text": "a lighthouse at dusk"}
+    )
     assert fts_ids(store, "rotterdam") == [m1.message_id]
     assert fts_ids(store, "lighthouse") == [m2.message_id]  # attachment text is searchable
-    store.conn.execute("UPDATE conversation_messages SET content = 'She moved to Utrecht' WHERE message_id = ?",
-                       (m1.message_id,))
+    store.conn.execute(
+        "UPDATE conversation_messages SET content = 'She moved to Utrecht' WHERE message_id = ?",
+        (m1.message_id,),
+    )
     assert fts_ids(store, "rotterdam") == []
     assert fts_ids(store, "utrecht") == [m1.message_id]
     store.update_message_metadata(m2.message_id, search_text="a windmill")
@@ -157,13 +200,23 @@ def test_compact_summaries_are_indexed(store):
     conv = store.create_conversation("cli", "cli")
     store.add_message(conv.id, "user", "x", ALICE)
     store.conn.execute(
-        "INSERT INTO conversation_compacts (conversation_id, from_message, up_to_message, summary, topics, model,"
-        " created_at) VALUES (?, 1, 1, 'Alice plans a trip to Lisbon', '[\"travel\"]', 'm', '2026-01-01')",
-        (conv.id,))
-    hits = store.conn.execute("SELECT rowid FROM compacts_fts WHERE compacts_fts MATCH '\"lisbon\"'").fetchall()
+        "INSERT INTO conversation_compacts (conversation_id, from_message, up_to_message, summary, "
+        "topics, model,"
+        " created_at) VALUES (?, 1, 1, 'Alice plans a trip to Lisbon', '[\"travel\"]', 'm', "
+        "'2026-01-01')",
+        (conv.id,),
+    )
+    hits = store.conn.execute(
+        "SELECT rowid FROM compacts_fts WHERE compacts_fts MATCH '\"lisbon\"'"
+    ).fetchall()
     assert len(hits) == 1
     store.conn.execute("DELETE FROM conversation_compacts")
-    assert store.conn.execute("SELECT count(*) FROM compacts_fts WHERE compacts_fts MATCH '\"lisbon\"'").fetchone()[0] == 0
+    assert (
+        store.conn.execute(
+            "SELECT count(*) FROM compacts_fts WHERE compacts_fts MATCH '\"lisbon\"'"
+        ).fetchone()[0]
+        == 0
+    )
 
 
 def test_personal_variables_with_attribution(store):
@@ -186,12 +239,21 @@ def test_system_seed_persona_tools_user(cfg):
     from tatlock import prompts
     from tatlock.tools.registry import BUILTIN_TOOLS, resolve
 
-    s = SystemStore.open(cfg.paths.system_db, default_user="tester", persona=prompts.paragraphs("persona.txt"),
-                         tools=BUILTIN_TOOLS)
+    s = SystemStore.open(
+        cfg.paths.system_db,
+        default_user="tester",
+        persona=prompts.paragraphs("persona.txt"),
+        tools=BUILTIN_TOOLS,
+    )
     persona = s.persona_text()
     assert "Tatlock" in persona and "sir" in persona and "memory" in persona
     keys = {t.key for t in s.tools()}
-    assert {"recall_memories", "recall_memories_with_time", "get_weather_forecast", "web_search"} <= keys
+    assert {
+        "recall_memories",
+        "recall_memories_with_time",
+        "get_weather_forecast",
+        "web_search",
+    } <= keys
     for spec in s.tools():
         assert callable(resolve(spec)), spec.key
     assert [u.username for u in s.users()] == ["tester"]

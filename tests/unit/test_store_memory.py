@@ -15,14 +15,19 @@ import pytest
 from tatlock.store import compaction as rows
 from tatlock.store import search as queries
 from tatlock.store.stats import MemoryStats, memory_stats
-from tatlock.store.summaries import add_cross_summary, anchor_name, latest_cross_summary, recent_conversation_ids
+from tatlock.store.summaries import (
+    add_cross_summary,
+    anchor_name,
+    latest_cross_summary,
+    recent_conversation_ids,
+)
 from tatlock.store.user import Author, UserStore
 from tatlock.timeutil import iso
 
 ALICE = Author("alice", "Alice", is_anchor=True)
 ALICE_LATER = Author("alice", "Alice Smith", is_anchor=True)
 MARIA = Author("maria", "Maria")
-T0 = dt.datetime(2026, 11, 21, 14, 0, tzinfo=dt.timezone.utc)
+T0 = dt.datetime(2026, 11, 21, 14, 0, tzinfo=dt.UTC)
 
 
 def ts(minutes: int) -> str:
@@ -32,12 +37,16 @@ def ts(minutes: int) -> str:
 def conversation(store: UserStore, n: int, author: Author = ALICE, start: int = 0) -> int:
     conv = store.create_conversation("room", "cli", started_at=ts(start)).id
     for i in range(1, n + 1):
-        store.add_message(conv, "user", f"message {i} about the garden", author, timestamp=ts(start + i))
+        store.add_message(
+            conv, "user", f"message {i} about the garden", author, timestamp=ts(start + i)
+        )
     return conv
 
 
 def claim_rows(store: UserStore) -> list[tuple]:
-    return [tuple(r) for r in store.conn.execute("SELECT conversation_id, owner FROM compaction_claims")]
+    return [
+        tuple(r) for r in store.conn.execute("SELECT conversation_id, owner FROM compaction_claims")
+    ]
 
 
 # -- compaction ----------------------------------------------------------------------------
@@ -70,12 +79,28 @@ def test_commit_compact_needs_the_claim_and_the_block_still_next(store):
     rows.release(store, conv, "me:1:aa")
     rows.claim_next_block(store, conv, 10, "thief:2:bb", 60)
     with pytest.raises(rows.ClaimLost):
-        rows.commit_compact(store, conv, "me:1:aa", 1, 10, summary="KEY FACTS ESTABLISHED\n- x", topics=[],
-                            model="m")
+        rows.commit_compact(
+            store,
+            conv,
+            "me:1:aa",
+            1,
+            10,
+            summary="KEY FACTS ESTABLISHED\n- x",
+            topics=[],
+            model="m",
+        )
     assert store.compacts(conv) == [] and claim_rows(store) == [(conv, "thief:2:bb")]
 
-    c = rows.commit_compact(store, conv, "thief:2:bb", 1, 10, summary="KEY FACTS ESTABLISHED\n- garden",
-                            topics=["garden"], model="m")
+    c = rows.commit_compact(
+        store,
+        conv,
+        "thief:2:bb",
+        1,
+        10,
+        summary="KEY FACTS ESTABLISHED\n- garden",
+        topics=["garden"],
+        model="m",
+    )
     assert (c.from_message, c.up_to_message, c.topics, c.model) == (1, 10, ["garden"], "m")
     assert store.compacts(conv) == [c]
     assert store.conversation(conv).compacted_up_to == 10
@@ -101,15 +126,21 @@ def test_the_archive_is_written_only_under_the_claim_and_from_the_archive_it_was
     assert claim_rows(store) == []
 
     # planned from "no archive", but one was written meanwhile: no claim, nothing written
-    assert "rebuilt meanwhile" in rows.claim_archive(store, conv, "me:1:aa", 1, 4, 60, archived_up_to=0)
+    assert "rebuilt meanwhile" in rows.claim_archive(
+        store, conv, "me:1:aa", 1, 4, 60, archived_up_to=0
+    )
     assert claim_rows(store) == []
     assert rows.claim_archive(store, conv, "me:1:aa", 3, 4, 60, archived_up_to=2) is None
     with pytest.raises(rows.Conflict, match="rebuilt meanwhile"):
-        rows.commit_archive(store, conv, "me:1:aa", {"up_to_message": 4, "summary": "x"}, archived_up_to=0)
+        rows.commit_archive(
+            store, conv, "me:1:aa", {"up_to_message": 4, "summary": "x"}, archived_up_to=0
+        )
     store.set_conversation_metadata(conv, title_hint="kept")  # other metadata survives a commit
     rows.release(store, conv, "me:1:aa")
     with pytest.raises(rows.ClaimLost):
-        rows.commit_archive(store, conv, "me:1:aa", {"up_to_message": 4, "summary": "x"}, archived_up_to=2)
+        rows.commit_archive(
+            store, conv, "me:1:aa", {"up_to_message": 4, "summary": "x"}, archived_up_to=2
+        )
     assert rows.archive_of(store, conv) == first
 
     rows.claim_archive(store, conv, "me:1:aa", 3, 4, 60, archived_up_to=2)
@@ -119,13 +150,14 @@ def test_the_archive_is_written_only_under_the_claim_and_from_the_archive_it_was
 
 
 def test_claims_of_dead_or_expired_owners_are_not_live():
-    now = dt.datetime.now(dt.timezone.utc)
+    now = dt.datetime.now(dt.UTC)
     live = {"expires_at": iso(now + dt.timedelta(minutes=5)), "host": rows.HOST, "pid": os.getpid()}
     assert rows.claim_is_live(live)
     assert not rows.claim_is_live({**live, "expires_at": iso(now - dt.timedelta(seconds=1))})
     assert not rows.claim_is_live({**live, "expires_at": "garbage"})
     assert not rows.claim_is_live({**live, "pid": 0})
-    assert rows.claim_is_live({**live, "host": "elsewhere", "pid": 0})  # another host: trust the expiry
+    # another host: trust the expiry
+    assert rows.claim_is_live({**live, "host": "elsewhere", "pid": 0})
     owner = rows.new_owner()
     assert owner.startswith(f"{rows.HOST}:{os.getpid()}:") and owner != rows.new_owner()
 
@@ -182,15 +214,28 @@ def test_search_filters_and_recent_messages(store):
     latest = queries.recent_messages(store, queries.message_filter(start=ts(2), end=ts(12)), 10)
     assert [(r.conversation_id, r.message_number) for r, _ in latest] == [(b, 1), (a, 3), (a, 2)]
     assert latest[0][1] == "message 1 about the garden"
-    named = queries.recent_messages(store, queries.message_filter(conversation_id=a), 2, mentioning='"3"')
+    named = queries.recent_messages(
+        store, queries.message_filter(conversation_id=a), 2, mentioning='"3"'
+    )
     assert [(r.message_number, r.author_name) for r, _ in named] == [(3, "Alice")]
 
-    ranked = queries.word_scores(store, '"garden"', queries.message_filter(conversation_id=a), content_weight=1.0,
-                                 extra_weight=1.0, limit=2)
+    ranked = queries.word_scores(
+        store,
+        '"garden"',
+        queries.message_filter(conversation_id=a),
+        content_weight=1.0,
+        extra_weight=1.0,
+        limit=2,
+    )
     assert len(ranked) == 2 and all(s > 0 for _, s in ranked)
-    assert {r.conversation_id for r in queries.message_refs(store, [mid for mid, _ in ranked])} == {a}
-    near = queries.neighbour_refs(store, [(b, 2), (b, 3), (b, 9), (a, 1)], queries.message_filter(end=ts(13)))
-    assert sorted((r.conversation_id, r.message_number) for r in near) == [(a, 1), (b, 2)]  # (b, 3) is too late
+    assert {r.conversation_id for r in queries.message_refs(store, [mid for mid, _ in ranked])} == {
+        a
+    }
+    near = queries.neighbour_refs(
+        store, [(b, 2), (b, 3), (b, 9), (a, 1)], queries.message_filter(end=ts(13))
+    )
+    # (b, 3) is too late
+    assert sorted((r.conversation_id, r.message_number) for r in near) == [(a, 1), (b, 2)]
     assert queries.neighbour_refs(store, [], queries.message_filter()) == []
     assert sorted(queries.participant_names(store)) == ["Alice", "Maria"]
 
@@ -198,11 +243,25 @@ def test_search_filters_and_recent_messages(store):
 def test_compact_rows_carry_the_time_of_their_first_message(store):
     conv = conversation(store, 10, start=0)
     rows.claim_next_block(store, conv, 5, "me:1:aa", 60)
-    c = rows.commit_compact(store, conv, "me:1:aa", 1, 5, summary="KEY FACTS ESTABLISHED\n- tulips",
-                            topics=["garden"], model="m")
-    [(cid, score)] = queries.compact_scores(store, '"tulips"', queries.compact_filter(topic="Garden"))
+    c = rows.commit_compact(
+        store,
+        conv,
+        "me:1:aa",
+        1,
+        5,
+        summary="KEY FACTS ESTABLISHED\n- tulips",
+        topics=["garden"],
+        model="m",
+    )
+    [(cid, score)] = queries.compact_scores(
+        store, '"tulips"', queries.compact_filter(topic="Garden")
+    )
     assert cid == c.id and score > 0
     assert queries.compact_scores(store, '"tulips"', queries.compact_filter(start=ts(6))) == []
     got = queries.compact_rows(store, [c.id, 12345])
     assert list(got) == [c.id]
-    assert (got[c.id].from_message, got[c.id].up_to_message, got[c.id].first_timestamp) == (1, 5, ts(1))
+    assert (got[c.id].from_message, got[c.id].up_to_message, got[c.id].first_timestamp) == (
+        1,
+        5,
+        ts(1),
+    )

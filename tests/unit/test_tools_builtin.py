@@ -86,13 +86,15 @@ def test_parse_range(phrase: str, start: dt.datetime, end: dt.datetime) -> None:
     assert got[0].tzinfo is not None and got[1].tzinfo is not None
 
 
-@pytest.mark.parametrize("phrase", ["", "purple elephant", "a", "5", "2024-13-01", "since tomorrow"])
+@pytest.mark.parametrize(
+    "phrase", ["", "purple elephant", "a", "5", "2024-13-01", "since tomorrow"]
+)
 def test_parse_range_nonsense_is_none(phrase: str) -> None:
     assert parse_range(phrase, NOW) is None
 
 
 def test_parse_range_stays_in_nows_timezone() -> None:
-    start, end = parse_range("yesterday", NOW)
+    start, _end = parse_range("yesterday", NOW)
     assert start.utcoffset() == dt.timedelta(hours=1)
     # across the DST change the offset follows the zone, not now's offset
     assert parse_range("in July", NOW)[0].utcoffset() == dt.timedelta(hours=2)
@@ -143,15 +145,29 @@ def test_weather_forecast(ctx: ToolContext, weather_env) -> None:
     out = get_weather_forecast(ctx=ctx, location="London", days=2)
     assert out["location"] == "London, England, United Kingdom"
     assert out["latitude"] == 51.50853 and out["timezone"] == "Europe/London"
-    assert out["current"] == {"time": "2026-11-21T14:00", "temperature_c": 9.5, "summary": "overcast", "wind_kmh": 14.2}
+    assert out["current"] == {
+        "time": "2026-11-21T14:00",
+        "temperature_c": 9.5,
+        "summary": "overcast",
+        "wind_kmh": 14.2,
+    }
     assert out["daily"][0] == {
-        "date": "2026-11-21", "summary": "slight rain", "max_c": 10.1, "min_c": 4.0,
-        "precipitation_mm": 1.2, "precipitation_probability": 60, "wind_max_kmh": 20.0,
+        "date": "2026-11-21",
+        "summary": "slight rain",
+        "max_c": 10.1,
+        "min_c": 4.0,
+        "precipitation_mm": 1.2,
+        "precipitation_probability": 60,
+        "wind_max_kmh": 20.0,
     }
     assert len(out["daily"]) == 2 and out["daily"][1]["summary"] == "clear sky"
     (geo_path, geo_q), (fc_path, fc_q) = weather_env.requests
     assert geo_path == "/v1/search" and geo_q["count"] == ["1"] and geo_q["language"] == ["en"]
-    assert fc_path == "/v1/forecast" and fc_q["latitude"] == ["51.50853"] and fc_q["timezone"] == ["auto"]
+    assert (
+        fc_path == "/v1/forecast"
+        and fc_q["latitude"] == ["51.50853"]
+        and fc_q["timezone"] == ["auto"]
+    )
     assert "precipitation_probability_max" in fc_q["daily"][0]
     json.dumps(out)
 
@@ -159,11 +175,16 @@ def test_weather_forecast(ctx: ToolContext, weather_env) -> None:
 def test_weather_days_clamped(ctx: ToolContext, weather_env) -> None:
     assert len(get_weather_forecast(ctx=ctx, location="London", days=30)["daily"]) == 7
     assert len(get_weather_forecast(ctx=ctx, location="London", days=0)["daily"]) == 1
-    assert [q["forecast_days"] for p, q in weather_env.requests if p == "/v1/forecast"] == [["7"], ["1"]]
+    assert [q["forecast_days"] for p, q in weather_env.requests if p == "/v1/forecast"] == [
+        ["7"],
+        ["1"],
+    ]
 
 
 def test_weather_unknown_place(ctx: ToolContext, weather_env) -> None:
-    assert get_weather_forecast(ctx=ctx, location="Xyzzyville") == {"error": "No place called 'Xyzzyville' was found."}
+    assert get_weather_forecast(ctx=ctx, location="Xyzzyville") == {
+        "error": "No place called 'Xyzzyville' was found."
+    }
 
 
 def test_weather_service_down(ctx: ToolContext, closed_port_url, monkeypatch) -> None:
@@ -199,24 +220,33 @@ def test_weather_without_any_location(ctx: ToolContext, weather_env) -> None:
 def test_weather_place_named_in_the_question_when_the_model_gives_none(weather_env) -> None:
     """SmolLM2 called the weather tool with no arguments for "Will it rain in London tomorrow?":
     the place the question names wins over the saved location, and 'in the morning' is no town."""
-    c = ToolContext(username="alice", user_store=_Store({"location": "Paris"}), now=lambda: NOW,
-                    extra={"question": "Will it rain in London tomorrow?"})
+    c = ToolContext(
+        username="alice",
+        user_store=_Store({"location": "Paris"}),
+        now=lambda: NOW,
+        extra={"question": "Will it rain in London tomorrow?"},
+    )
     assert get_weather_forecast(ctx=c, location="")["location"].startswith("London")
     assert weather_env.requests[0][1]["name"] == ["London"]
     c.extra["question"] = "Will it be cold in the morning?"
     # the saved place is asked for (the fake knows only London)
-    assert get_weather_forecast(ctx=c, location="") == {"error": "No place called 'Paris' was found."}
+    assert get_weather_forecast(ctx=c, location="") == {
+        "error": "No place called 'Paris' was found."
+    }
     assert weather_env.requests[-1][1]["name"] == ["Paris"]
 
 
-@pytest.mark.parametrize("question, place", [
-    ("What's the weather in New York City this week?", "New York City"),
-    ("What is the forecast for Rio de Janeiro?", "Rio de Janeiro"),
-    ("temperature in Celsius in Oslo today", "Oslo"),
-    ("weather for San Francisco, CA on Monday", "San Francisco, CA"),
-    ("is it sunny at my place", ""),
-    ("How warm is it in March in Lisbon?", "Lisbon"),
-])
+@pytest.mark.parametrize(
+    "question, place",
+    [
+        ("What's the weather in New York City this week?", "New York City"),
+        ("What is the forecast for Rio de Janeiro?", "Rio de Janeiro"),
+        ("temperature in Celsius in Oslo today", "Oslo"),
+        ("weather for San Francisco, CA on Monday", "San Francisco, CA"),
+        ("is it sunny at my place", ""),
+        ("How warm is it in March in Lisbon?", "Lisbon"),
+    ],
+)
 def test_place_in_question(question: str, place: str) -> None:
     assert place_in_question(question) == place
 
@@ -228,7 +258,11 @@ def test_web_search_via_hook(ctx: ToolContext, fake_server, monkeypatch) -> None
     monkeypatch.setenv("TATLOCK_WEB_SEARCH_URL", fake_server.url + "/search")
     out = web_search(ctx=ctx, query="tatlock butler", max_results=3)
     assert out["query"] == "tatlock butler"
-    assert out["results"][0] == {"title": "Result 0", "url": "https://example.org/0", "snippet": "about tatlock butler"}
+    assert out["results"][0] == {
+        "title": "Result 0",
+        "url": "https://example.org/0",
+        "snippet": "about tatlock butler",
+    }
     assert len(out["results"]) == 3
 
 
@@ -239,7 +273,8 @@ def test_web_search_hook_down(ctx: ToolContext, closed_port_url, monkeypatch) ->
 
 def test_web_search_not_installed(ctx: ToolContext, monkeypatch) -> None:
     monkeypatch.delenv("TATLOCK_WEB_SEARCH_URL", raising=False)
-    monkeypatch.setitem(sys.modules, "ddgs", None)  # makes `from ddgs import DDGS` raise ImportError
+    # makes `from ddgs import DDGS` raise ImportError
+    monkeypatch.setitem(sys.modules, "ddgs", None)
     assert web_search(ctx=ctx, query="x") == {"error": NOT_INSTALLED}
 
 
@@ -259,9 +294,14 @@ def _fake_ddgs(monkeypatch, text) -> list:
 
 
 def test_web_search_with_ddgs(ctx: ToolContext, monkeypatch) -> None:
-    calls = _fake_ddgs(monkeypatch, lambda q, n: [{"title": "T", "href": "https://e.org", "body": "B"}] * n)
+    calls = _fake_ddgs(
+        monkeypatch, lambda q, n: [{"title": "T", "href": "https://e.org", "body": "B"}] * n
+    )
     out = web_search(ctx=ctx, query="q", max_results=2)
-    assert out == {"query": "q", "results": [{"title": "T", "url": "https://e.org", "snippet": "B"}] * 2}
+    assert out == {
+        "query": "q",
+        "results": [{"title": "T", "url": "https://e.org", "snippet": "B"}] * 2,
+    }
     assert calls == [3]
 
 
@@ -270,10 +310,13 @@ def test_web_search_ddgs_offline(ctx: ToolContext, monkeypatch) -> None:
         raise ConnectionError("network is unreachable\nlong traceback text")
 
     _fake_ddgs(monkeypatch, boom)
-    assert web_search(ctx=ctx, query="q") == {"error": "The web search failed: network is unreachable"}
+    assert web_search(ctx=ctx, query="q") == {
+        "error": "The web search failed: network is unreachable"
+    }
 
 
 # --------------------------------------------------------------------------- analyze_file
+
 
 @pytest.fixture
 def here(tmp_path, monkeypatch):
@@ -326,7 +369,9 @@ def test_analyze_image_with_vision(ctx: ToolContext, tmp_path, here) -> None:
     img = tmp_path / "cat.PNG"
     img.write_bytes(PNG)
     seen: list = []
-    ctx.extra["describe_image"] = lambda path, question: seen.append((path, question)) or "A cat on a mat."
+    ctx.extra["describe_image"] = lambda path, question: (
+        seen.append((path, question)) or "A cat on a mat."
+    )
     out = analyze_file(ctx=ctx, path=str(img), question="What animal is this?")
     assert out == {"path": str(img.resolve()), "description": "A cat on a mat."}
     assert seen == [(str(img.resolve()), "What animal is this?")]

@@ -20,15 +20,37 @@ ALICE = Author("alice", "Alice", is_anchor=True)
 def store():
     s = UserStore.open(load().paths, "alice")
     old = s.create_conversation("cli", "cli", started_at="2026-11-10T09:00:00+00:00")
-    s.add_message(old.id, "user", "My dentist appointment is on Friday at 10", ALICE,
-                  timestamp="2026-11-10T09:00:00+00:00")
-    s.add_message(old.id, "assistant", "Noted, sir.", Author.assistant(), timestamp="2026-11-10T09:00:05+00:00")
+    s.add_message(
+        old.id,
+        "user",
+        "My dentist appointment is on Friday at 10",
+        ALICE,
+        timestamp="2026-11-10T09:00:00+00:00",
+    )
+    s.add_message(
+        old.id,
+        "assistant",
+        "Noted, sir.",
+        Author.assistant(),
+        timestamp="2026-11-10T09:00:05+00:00",
+    )
     new = s.create_conversation("cli", "cli", started_at="2026-11-20T18:00:00+00:00")
-    s.add_message(new.id, "user", "We planted tulips in the garden", ALICE, timestamp="2026-11-20T18:00:00+00:00")
+    s.add_message(
+        new.id,
+        "user",
+        "We planted tulips in the garden",
+        ALICE,
+        timestamp="2026-11-20T18:00:00+00:00",
+    )
     s.add_topics(new.id, ["gardening"], message_id=3)
-    s.conn.execute("INSERT INTO conversation_compacts (conversation_id, from_message, up_to_message, summary,"
-                   " topics, model, created_at) VALUES (?, 1, 2, 'KEY FACTS ESTABLISHED\n- Alice: dentist on Friday',"
-                   " '[]', 'm', '2026-11-10T10:00:00+00:00')", (old.id,))
+    s.conn.execute(
+        "INSERT INTO conversation_compacts (conversation_id, from_message, up_to_message, "
+        "summary,"
+        " topics, model, created_at) VALUES (?, 1, 2, 'KEY FACTS ESTABLISHED\n- Alice: "
+        "dentist on Friday',"
+        " '[]', 'm', '2026-11-10T10:00:00+00:00')",
+        (old.id,),
+    )
     yield s
     s.close()
 
@@ -50,13 +72,20 @@ def test_recall_memories_with_time(store):
     out = tools.recall_memories_with_time(ctx=ctx(store), start="yesterday")
     assert [r["text"] for r in out["results"]] == ["We planted tulips in the garden"]
     assert out["period"] == "2026-11-20"
-    out = tools.recall_memories_with_time(ctx=ctx(store), start="2026-11-09", end="2026-11-11", keyword="dentist")
+    out = tools.recall_memories_with_time(
+        ctx=ctx(store), start="2026-11-09", end="2026-11-11", keyword="dentist"
+    )
     # the matching message first (its neighbour may follow as context)
     assert out["results"][0]["text"] == "My dentist appointment is on Friday at 10"
     assert all(r["when"].startswith("2026-11-10") for r in out["results"])
-    assert "could not read" in tools.recall_memories_with_time(ctx=ctx(store), start="flibbertigibbet")["error"]
-    assert "before its start" in tools.recall_memories_with_time(ctx=ctx(store), start="today",
-                                                                 end="2026-01-01")["error"]
+    assert (
+        "could not read"
+        in tools.recall_memories_with_time(ctx=ctx(store), start="flibbertigibbet")["error"]
+    )
+    assert (
+        "before its start"
+        in tools.recall_memories_with_time(ctx=ctx(store), start="today", end="2026-01-01")["error"]
+    )
 
 
 def test_recall_topic(store):
@@ -76,13 +105,19 @@ def test_conversation_listing_stats_and_summary(store):
     assert s1["summaries"][0]["messages"] == "1-2" and "dentist" in s1["summaries"][0]["summary"]
     s2 = tools.get_conversation_summary(ctx=ctx(store, conversation_id=2))
     assert s2["recent_messages"][0]["text"] == "We planted tulips in the garden"
-    assert "no conversation 99" in tools.get_conversation_summary(ctx=ctx(store), conversation_id=99)["error"]
+    assert (
+        "no conversation 99"
+        in tools.get_conversation_summary(ctx=ctx(store), conversation_id=99)["error"]
+    )
 
 
 def test_personal_variables_are_attributed(store):
     assert tools.get_personal_variable(ctx=ctx(store), key="location")["value"] is None
-    out = tools.set_personal_variable(ctx=ctx(store, author_id="maria", extra={"message_id": 3}),
-                                      key="Favourite Tea", value=" Assam ")
+    out = tools.set_personal_variable(
+        ctx=ctx(store, author_id="maria", extra={"message_id": 3}),
+        key="Favourite Tea",
+        value=" Assam ",
+    )
     assert out == {"key": "favourite_tea", "value": "Assam", "saved": True}
     assert tools.get_personal_variable(ctx=ctx(store), key="favourite tea")["value"] == "Assam"
     row = store.vars()[0]
