@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 from support import replies
+from support.waiting import wait_until
 
 LONG = (
     "Paris is the capital of France, sir, and has been for a good many centuries, "
@@ -37,14 +38,16 @@ def rows(home):
         conn.close()
 
 
-def wait_streaming(fake, requests: int = 1, after: float = 2.2) -> None:
-    """Until the fake has received ``requests`` chats, then long enough for the first words of
-    the answer to be out (the JSON before the answer takes five pieces)."""
-    deadline = time.monotonic() + 20
-    while len(fake.chat_requests) < requests:
-        assert time.monotonic() < deadline, "the model was never asked"
-        time.sleep(0.02)
-    time.sleep(after)
+def wait_streaming(fake, words: int = 4) -> None:
+    """Until the fake has streamed the first ``words`` words of the answer (the JSON before the
+    answer takes five pieces)."""
+    wait_until(lambda: fake.chat_requests, what="the model to be asked")
+    wait_until(lambda: fake.chunks_sent >= 5 + words, what=f"{words} words of the answer")
+
+
+def cancelled_reply_stored(home) -> bool:
+    stored = rows(home)
+    return len(stored) == 2 and json.loads(stored[1][2] or "{}").get("cancelled") is True
 
 
 def test_ctrl_c_in_ask_cancels_and_keeps_the_partial_answer(served, home):
@@ -87,7 +90,7 @@ def test_ctrl_c_in_chat_cancels_the_turn_and_the_chat_goes_on(served, home):
     p.stdin.flush()
     wait_streaming(served)
     p.send_signal(signal.SIGINT)
-    time.sleep(0.5)
+    wait_until(lambda: cancelled_reply_stored(home), what="the cancelled reply to be stored")
     served.token_delay = 0
     out, err = p.communicate("Thank you\n", timeout=20)
     assert p.returncode == 0, err
@@ -113,7 +116,7 @@ def test_second_ctrl_c_in_chat_leaves(served, home):
     p.stdin.flush()  # stdin stays open: after the cancel, chat waits at its prompt
     wait_streaming(served)
     p.send_signal(signal.SIGINT)
-    time.sleep(1.0)
+    wait_until(lambda: cancelled_reply_stored(home), what="the cancelled reply to be stored")
     assert p.poll() is None  # the first Ctrl-C only cancelled the turn
     p.send_signal(signal.SIGINT)
     _out, err = p.communicate(timeout=10)

@@ -16,6 +16,7 @@ import pytest
 import tatlock
 from support import replies
 from support.store import stored_messages as stored
+from support.waiting import wait_until
 from tatlock.events import (
     AnswerToken,
     CompactionFinished,
@@ -157,7 +158,7 @@ def test_cancel_while_the_server_is_still_thinking(served, home):
     served.queue(direct("Too late, sir."))
     with tatlock.open() as butler:
         turn = butler.turn("Slow question")
-        time.sleep(0.3)
+        wait_until(lambda: served.chat_requests, what="the model to be asked")
         t0 = time.monotonic()
         turn.cancel()
         assert turn.wait(1.0) and time.monotonic() - t0 < 0.5
@@ -217,10 +218,11 @@ def test_a_tool_that_times_out_cannot_write_after_its_turn(served, monkeypatch, 
 
     original = memory_tools.set_personal_variable
     done = threading.Event()
+    turn_over = threading.Event()
     outcome: dict[str, object] = {}
 
     def slow(*, ctx, key, value):
-        time.sleep(1.0)  # past the tool timeout: the turn goes on without it
+        turn_over.wait(10)  # past the tool timeout: the turn goes on without it, and ends
         try:
             outcome["result"] = original(ctx=ctx, key=key, value=value)
         except Exception as exc:
@@ -253,6 +255,7 @@ def test_a_tool_that_times_out_cannot_write_after_its_turn(served, monkeypatch, 
     with tatlock.open() as butler:
         # a call of the model's: the extractor keeps nothing
         final = butler.ask("Please save Paris as my location")
+        turn_over.set()
         assert "could not" in final.answer
         assert done.wait(3)
         assert "error" in outcome and "ended" in str(outcome["error"])
@@ -414,8 +417,9 @@ def test_regenerate_that_fails_or_is_stopped_at_once_leaves_the_old_answer_stand
         failed = butler.regenerate(first.conversation_id).result()
         assert isinstance(failed, ErrorEvent) and "out of memory" in failed.message
         served.delay = 5.0  # the server thinks; the user stops the new answer before a word of it
+        asked = len(served.chat_requests)
         stopped = butler.regenerate(first.conversation_id)
-        time.sleep(0.3)
+        wait_until(lambda: len(served.chat_requests) > asked, what="the model to be asked again")
         stopped.cancel()
         assert isinstance(stopped.result(), TurnCancelled)
         served.delay = 0.0

@@ -359,6 +359,8 @@ class _Handler(BaseHTTPRequestHandler):
         if data:  # a zero-length chunk would end the body
             self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
             self.wfile.flush()
+            with self.fake._lock:
+                self.fake.chunks_sent += 1
 
     def _end_stream(self) -> None:
         self.wfile.write(b"0\r\n\r\n")
@@ -897,6 +899,9 @@ class FakeOllama:
         # False: /v1/embeddings answers 501 (llama-server without --embeddings)
         self.embeddings = embeddings
         self.embedded = 0  # texts embedded so far
+        # streamed pieces written so far, all requests together: a test waits for an answer's
+        # first words with it (support.waiting.wait_until), never with a fixed sleep
+        self.chunks_sent = 0
         # 0: any free port (a fixed one lets a "restarted" server come back)
         self.requested_port = port
         self.handler_errors: list[BaseException] = []
