@@ -174,3 +174,22 @@ def weather_env(fake_server, monkeypatch):
     monkeypatch.setenv("TATLOCK_GEOCODING_URL", fake_server.url)
     monkeypatch.setenv("TATLOCK_OPEN_METEO_URL", fake_server.url + "/")
     return fake_server
+
+
+# Tiers and the fast loop. A test's folder is its tier and its marker (`-m unit`, `-m tui`...);
+# the e2e and faults tiers (processes, tmux, the wheel, faults injected) are `slow`, and so are
+# the tests of the other tiers listed in SLOW, measured over a second each with `--durations`
+# on an idle machine; `pytest -m "not slow"` is the fast loop (its time is in the README).
+TIERS = ("unit", "integration", "tui", "e2e", "faults")
+SLOW_TIERS = ("e2e", "faults")
+SLOW: frozenset[str] = frozenset()
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        tier = item.path.parent.name
+        if tier in TIERS:
+            item.add_marker(getattr(pytest.mark, tier))
+        name = f"{item.path.name}::{item.originalname}" if isinstance(item, pytest.Function) else ""
+        if tier in SLOW_TIERS or name in SLOW or item.path.name in SLOW:
+            item.add_marker(pytest.mark.slow)

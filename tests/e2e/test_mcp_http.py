@@ -24,6 +24,7 @@ import pytest
 import tatlock
 from support import mcp_http
 from support.mcp_http import EXE, HEADERS, INIT, call, read, session, text
+from support.waiting import wait_until_async
 
 
 @pytest.fixture
@@ -522,13 +523,10 @@ async def test_sigterm_to_the_http_server_mid_ask_stores_the_partial_with_one_li
                 await s.call_tool("ask", {"question": "Tell me about Paris"})
 
         client = asyncio.create_task(ask())
-        deadline = time.monotonic() + 30
-        while not served.chat_requests and time.monotonic() < deadline:
-            await asyncio.sleep(0.05)
-        await asyncio.sleep(2.2)  # the answer is streaming
+        await wait_until_async(lambda: served.chat_requests, 30, what="the model to be asked")
+        await wait_until_async(lambda: served.chunks_sent >= 9, what="the answer to stream")
         srv.proc.send_signal(signal.SIGTERM)
-        while srv.proc.poll() is None and time.monotonic() < deadline + 20:
-            await asyncio.sleep(0.1)
+        await wait_until_async(lambda: srv.proc.poll() is not None, 50, what="the server to exit")
         log = srv.stop()
         with contextlib.suppress(BaseException):
             await asyncio.wait_for(client, 5)

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from support.replies import direct, phase_of, tool_call, tools_needed
+from support.waiting import catches, reads_stdin, wait_until
 
 EXE = str(Path(sys.executable).parent / "tatlock")
 LONG = (
@@ -44,17 +45,12 @@ def rows(home: Path, user: str = "tester") -> list[tuple[str, str, dict]]:
         conn.close()
 
 
-def wait_for(condition, timeout: float = 20.0, what: str = "") -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.05)
-
-
-def streaming(fake, requests: int = 1, after: float = 2.2) -> None:
-    """Until the fake has had ``requests`` chats, then long enough for the answer to begin."""
-    wait_for(lambda: len(fake.chat_requests) >= requests, what="the model to be asked")
-    time.sleep(after)
+def streaming(fake, requests: int = 1, words: int = 4) -> None:
+    """Until the fake has had ``requests`` chats and streamed the first ``words`` words of the
+    answer to the last (the JSON before a direct answer takes five pieces)."""
+    wait_until(lambda: len(fake.chat_requests) >= requests, what="the model to be asked")
+    start = fake.chunks_sent
+    wait_until(lambda: fake.chunks_sent >= start + 5 + words, what=f"{words} words of the answer")
 
 
 def one_line(err: str) -> str:
@@ -199,14 +195,13 @@ def test_sigterm_during_the_tool_phase_stores_the_question_and_an_empty_cancelle
         stdin=subprocess.DEVNULL,
         text=True,
     )
-    wait_for(lambda: len(served.chat_requests) >= 1, what="the assessment")
+    wait_until(lambda: len(served.chat_requests) >= 1, what="the assessment")
     # every later call waits: the tool phase's first is under way when the signal comes
     served.delay = 30.0
-    wait_for(
+    wait_until(
         lambda: any(phase_of(b) == "select_tools" for b in served.chat_requests),
         what="the tool phase",
     )
-    time.sleep(0.3)
     t0 = time.monotonic()
     p.send_signal(signal.SIGTERM)
     _out, err = p.communicate(timeout=10)
@@ -236,7 +231,7 @@ def test_sigterm_during_the_repair_keeps_what_was_shown(served, home):
         stdin=subprocess.DEVNULL,
         text=True,
     )
-    streaming(served, requests=2, after=2.2)
+    streaming(served, requests=2)
     p.send_signal(signal.SIGTERM)
     out, err = p.communicate(timeout=10)
     assert p.returncode == 143, err
@@ -255,7 +250,7 @@ def test_sigterm_before_any_turn_is_one_line(served, home):
         stderr=subprocess.PIPE,
         text=True,
     )  # waits for the question on stdin
-    time.sleep(1.5)
+    wait_until(lambda: catches(p.pid, signal.SIGTERM) and reads_stdin(p.pid), what="ask to wait")
     p.send_signal(signal.SIGTERM)
     _out, err = p.communicate(timeout=10)
     assert p.returncode == 143 and one_line(err) == "tatlock: stopped by SIGTERM"
@@ -299,7 +294,7 @@ def test_sigterm_at_the_chat_prompt_leaves_with_one_line(served, home):
         stderr=subprocess.PIPE,
         text=True,
     )
-    time.sleep(2.0)
+    wait_until(lambda: catches(p.pid, signal.SIGTERM) and reads_stdin(p.pid), what="the prompt")
     p.send_signal(signal.SIGTERM)
     _out, err = p.communicate(timeout=10)
     assert p.returncode == 143
@@ -444,7 +439,7 @@ def test_the_tui_whose_terminal_goes_away_mid_turn_stores_the_partial(served, ho
     try:
         pid = _tui_mid_answer(served, session)
         tmux("kill-session", "-t", session)
-        wait_for(lambda: not os.path.exists(f"/proc/{pid}"), timeout=20, what="the TUI to exit")
+        wait_until(lambda: not os.path.exists(f"/proc/{pid}"), timeout=20, what="the TUI to exit")
     finally:
         if _alive(session):
             tmux("kill-session", "-t", session)
@@ -463,7 +458,7 @@ def test_two_sigterms_to_the_tui_mid_turn_still_store_the_partial_and_restore_th
     try:
         pid = _tui_mid_answer(served, session)
         os.kill(pid, signal.SIGTERM)
-        time.sleep(apart)
+        time.sleep(apart)  # the spacing under test, not a wait
         if os.path.exists(f"/proc/{pid}"):
             os.kill(pid, signal.SIGTERM)
         shown = _screen_until(session, "EXIT=", timeout=20)

@@ -20,6 +20,7 @@ import pytest
 
 import tatlock
 from support.replies import SUMMARY, direct, phase_of, tools_needed
+from support.waiting import wait_until
 from tatlock.events import AnswerToken, ErrorEvent, ToolCalled, TurnCancelled, TurnFinished
 
 TESTS = Path(__file__).resolve().parents[1]
@@ -455,7 +456,7 @@ def test_cancel_ends_the_turn_at_once_while_a_tool_hangs(served, home, hanging_t
         for ev in turn:
             if isinstance(ev, ToolCalled):
                 break
-        time.sleep(0.2)  # the tool is running, stuck
+        wait_until(lambda: hanging_tool.calls, what="the tool to run")  # and it is stuck
         t0 = time.monotonic()
         turn.cancel()
         final = turn.result(timeout=5)

@@ -22,6 +22,7 @@ from collections import Counter
 import pytest
 
 from support.fake_ollama import FakeError, MidStreamError
+from support.waiting import wait_until
 from tatlock.events import CompactionFailed, CompactionFinished, CompactionStarted
 from tatlock.llm.ollama import OllamaBackend
 from tatlock.memory import context
@@ -522,15 +523,6 @@ def child(
     )
 
 
-def wait_for(cond, timeout: float = 10.0) -> bool:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if cond():
-            return True
-        time.sleep(0.01)
-    return False
-
-
 def test_kill_9_mid_compaction_repeatedly_never_leaves_a_partial_compact_gap_or_overlap(
     store, backend, fake
 ):
@@ -542,9 +534,7 @@ def test_kill_9_mid_compaction_repeatedly_never_leaves_a_partial_compact_gap_or_
         before = len(fake.chat_requests)
         p = child(fake, conv, 10)
         if i < 5:
-            assert wait_for(lambda: len(fake.chat_requests) > before), (
-                "the child never asked the model"
-            )
+            wait_until(lambda: len(fake.chat_requests) > before, 10, "the child to ask the model")
             time.sleep(rng.uniform(0.0, 0.25))
         else:
             time.sleep(rng.uniform(0.0, 1.2))  # anywhere: start-up, claim, model call, commit

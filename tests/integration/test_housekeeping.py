@@ -16,6 +16,7 @@ import pytest
 
 import tatlock
 from support.replies import CROSS, SUMMARY, direct, phase_of
+from support.waiting import wait_until
 from tatlock.config import load
 from tatlock.events import CompactionFailed, CompactionFinished
 from tatlock.memory import detached, housekeeping, locks, runner
@@ -30,13 +31,6 @@ def rows(home, sql: str) -> list[tuple]:
         return conn.execute(sql).fetchall()
     finally:
         conn.close()
-
-
-def wait_for(what, condition, timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.02)
 
 
 class SlowSummaries:
@@ -80,11 +74,11 @@ def test_a_turn_during_a_summary_is_not_held_up_and_the_summary_resumes_after_it
         butler.ask("The boiler code is 4417.")
         # message 4: a block is due, the housekeeping starts on it
         butler.ask("The gate code is 2291.")
-        wait_for("the summary call", lambda: background.summaries == 1)
+        wait_until(lambda: background.summaries == 1, what="the summary call")
         answer = butler.ask("Thank you, that is all.")  # answered while the summary still waits
         assert answer.answer == "Very good, sir." and not background.gate.is_set()
         # after the turn
-        wait_for("the summary to be asked again", lambda: background.summaries == 2)
+        wait_until(lambda: background.summaries == 2, what="the summary to be asked again")
         background.gate.set()
         assert served.wait_hangup(5)  # the first call was closed to make way for the turn
         assert butler.wait_background(20)
@@ -104,12 +98,12 @@ def test_a_block_that_made_way_twice_is_extracted_so_no_answer_waits_and_it_is_s
         butler.ask("The boiler code is 4417.")
         butler.ask("The gate code is 2291.")
         for n in (1, 2):
-            wait_for(f"summary call {n}", lambda n=n: background.summaries == n)
+            wait_until(lambda n=n: background.summaries == n, what=f"summary call {n}")
             butler.ask(f"Thank you, number {n}.")  # each pauses it; it asks again after the turn
         # made way twice: the block is summarised without the model, while the summary calls hang
-        wait_for(
-            "the compact",
+        wait_until(
             lambda: rows(home, "SELECT count(*) FROM conversation_compacts")[0][0] >= 1,
+            what="the compact",
         )
         assert not background.gate.is_set()  # (the next block, 5-8, may be at the gate by now)
         assert rows(
@@ -123,7 +117,7 @@ def test_a_block_that_made_way_twice_is_extracted_so_no_answer_waits_and_it_is_s
         )
         background.gate.set()
         assert butler.wait_background(20)
-    wait_for("the two calls it left", lambda: len(served.hangups) == 2)
+    wait_until(lambda: len(served.hangups) == 2, what="the two calls it left")
 
 
 def test_the_briefing_waits_until_the_conversation_is_quiet(background, served, home, monkeypatch):
@@ -132,7 +126,7 @@ def test_the_briefing_waits_until_the_conversation_is_quiet(background, served, 
     with tatlock.open() as butler:
         for i in range(3):
             butler.ask(f"Thank you, number {i}.")
-        time.sleep(0.5)
+        time.sleep(0.5)  # a chance for the briefing that must not come yet (its quiet is 30 s)
         # not while it goes on
         assert "cross_summary" not in [phase_of(b) for b in served.chat_requests]
         assert butler.wait_background(20)  # asked to finish now: it does not wait for quiet
@@ -177,7 +171,7 @@ def test_closing_hands_what_is_left_to_a_detached_housekeeper_and_says_so_once(
     butler = tatlock.open()
     butler.ask("The boiler code is 4417.")
     butler.ask("The gate code is 2291.")
-    wait_for("the summary call", lambda: model.summaries == 1)
+    wait_until(lambda: model.summaries == 1, what="the summary call")
     t0 = time.monotonic()
     note = butler.close()  # the summary is stuck at the gate: close waits a moment, no more
     assert time.monotonic() - t0 < runner.HANDOFF_WAIT + 10
@@ -202,12 +196,13 @@ def test_a_detached_housekeeper_does_the_work_and_ends(served, home, monkeypatch
     pid = spawn(cfg.paths, "tester", model="llama3.2:3b", budget=4096, settle=0.1)
     assert pid and (cfg.paths.user_dir("tester") / locks.PID_NAME).read_text().strip() == str(pid)
     presence = Lock(cfg.paths.user_dir("tester") / locks.PRESENCE_NAME)
-    wait_for("its summary call", lambda: model.summaries == 1)
+    wait_until(lambda: model.summaries == 1, what="its summary call")
     assert presence.holder() == pid
     # one alive: no second one
     assert spawn(cfg.paths, "tester", model="llama3.2:3b", budget=4096) == 0
     model.gate.set()
-    wait_for("the housekeeper to end", lambda: not _alive(pid), timeout=60)  # nothing left: it ends
+    # nothing left: it ends
+    wait_until(lambda: not _alive(pid), timeout=60, what="the housekeeper to end")
     assert rows(home, "SELECT from_message, up_to_message FROM conversation_compacts") == [(1, 4)]
     assert rows(
         home, "SELECT count(*) FROM cross_conversation_summaries WHERE conversation_id IS NULL"

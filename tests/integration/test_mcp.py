@@ -23,6 +23,7 @@ from mcp.shared.exceptions import MCPError
 import tatlock
 from support import replies
 from support.fake_ollama import FakeError
+from support.waiting import wait_until_async
 
 EXE = str(Path(sys.executable).parent / "tatlock")
 ROOM = "!kitchen:example.org"
@@ -400,10 +401,8 @@ async def test_ask_runs_off_the_loop_and_a_cancelled_request_stops_the_model(ser
 
         async with anyio.create_task_group() as tg:
             tg.start_soon(asking)
-            deadline = time.monotonic() + 10
-            while not served.chat_requests and time.monotonic() < deadline:
-                await anyio.sleep(0.05)
-            await anyio.sleep(0.5)  # the answer is streaming now
+            await wait_until_async(lambda: served.chat_requests, what="the model to be asked")
+            await wait_until_async(lambda: served.chunks_sent >= 7, what="the answer to stream")
             t0 = time.monotonic()
             listed = await read(s, "conversations://list")  # served while the turn runs
             assert time.monotonic() - t0 < 2.0 and listed["conversations"][0]["id"] == cid
