@@ -9,7 +9,6 @@ import os
 import random
 import signal
 import socket
-import sqlite3
 import subprocess
 import sys
 import threading
@@ -20,6 +19,7 @@ import pytest
 
 import tatlock
 from support.replies import SUMMARY, direct, phase_of, tools_needed
+from support.store import rows
 from support.waiting import wait_until
 from tatlock.events import AnswerToken, ErrorEvent, ToolCalled, TurnCancelled, TurnFinished
 
@@ -50,14 +50,6 @@ def one_line(p: subprocess.CompletedProcess, code: int = 1) -> str:
         p.stderr,
     )
     return lines[0]
-
-
-def rows(db: Path, sql: str, args: tuple = ()) -> list[tuple]:
-    conn = sqlite3.connect(db)
-    try:
-        return [tuple(r) for r in conn.execute(sql, args).fetchall()]
-    finally:
-        conn.close()
 
 
 def integrity(db: Path) -> str:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import io
 import json
-import sqlite3
 import sys
 from pathlib import Path
 
@@ -16,6 +15,7 @@ import pytest
 import tatlock
 from support.fake_ollama import FakeError, MidStreamError
 from support.replies import CROSS, SUMMARY, assessment, direct, phase_of, sent, tools_needed
+from support.store import rows, user_db
 from tatlock.events import ErrorEvent, Notice, TurnFinished
 from tatlock.store.user import Author, UserStore
 
@@ -24,24 +24,15 @@ BUTLER = Author.assistant()
 UNSAFE = ("\x1b", "\x00", "\x07", "\x9b", "\u202e")
 
 
-def rows(home: Path, sql: str, args: tuple = (), user: str = "tester") -> list[tuple]:
-    conn = sqlite3.connect(home / "users" / f"{user}_longterm.db")
-    try:
-        return [tuple(r) for r in conn.execute(sql, args).fetchall()]
-    finally:
-        conn.close()
-
-
 def contiguous(home: Path, user: str = "tester") -> bool:
-    for (cid,) in rows(home, "SELECT id FROM conversations", user=user):
+    for (cid,) in rows(user_db(home, user), "SELECT id FROM conversations"):
         numbers = [
             n
             for (n,) in rows(
-                home,
+                user_db(home, user),
                 "SELECT message_number FROM conversation_messages"
                 " WHERE conversation_id = ? ORDER BY message_number",
                 (cid,),
-                user,
             )
         ]
         if numbers != list(range(1, len(numbers) + 1)):
@@ -138,7 +129,8 @@ def test_search_syntax_is_only_ever_words_in_every_search(cli, home, query):
         ):
             result = tool(ctx=ctx, **kw)
             assert isinstance(result, dict), tool
-    assert rows(home, "SELECT count(*) FROM conversation_messages") == [(2,)]  # nothing dropped
+    # nothing dropped
+    assert rows(user_db(home), "SELECT count(*) FROM conversation_messages") == [(2,)]
     if "tea" in query.lower() and "NOT" not in query:  # the word itself is still found
         assert "Earl Grey" in cli("memory", "search", "--", query).out
 
@@ -161,7 +153,7 @@ def test_a_model_that_searches_with_sql_gets_results_not_errors(cli, served, hom
     respond = [b for b in served.chat_requests if phase_of(b) == "respond"][-1]
     # found, through the syntax
     assert "Earl Grey tea with lemon" in respond["messages"][-1]["content"]
-    assert rows(home, "SELECT count(*) FROM conversations") == [(2,)]
+    assert rows(user_db(home), "SELECT count(*) FROM conversations") == [(2,)]
 
 
 # -- path-traversal usernames --------------------------------------------------------------------
@@ -228,9 +220,9 @@ def test_a_1_mb_message_is_stored_whole_and_every_prompt_stays_bounded(served, h
         hits = butler.conversations.search("THE-END-MARKER")
         assert hits and hits[0].message_number == 1
     assert max(len(json.dumps(b)) for b in served.chat_requests) < 60_000
-    assert rows(home, "SELECT content FROM conversation_messages WHERE message_number = 1") == [
-        (message,)
-    ]
+    assert rows(
+        user_db(home), "SELECT content FROM conversation_messages WHERE message_number = 1"
+    ) == [(message,)]
     r = cli("memory", "export", "1")
     assert r.code == 0 and "THE-END-MARKER" in r.out
 
@@ -379,7 +371,9 @@ def test_instructions_inside_memory_and_tool_results_are_data(served, home, cli,
     served.handler = lambda body: direct(f"Your bank secret is {BANK_PIN_SECRET}, sir.")
     r = cli("ask", "Say something, anything.")
     assert r.code == 0 and BANK_PIN_SECRET not in r.out
-    stored = rows(home, "SELECT content FROM conversation_messages WHERE role = 'assistant'")
+    stored = rows(
+        user_db(home), "SELECT content FROM conversation_messages WHERE role = 'assistant'"
+    )
     assert BANK_PIN_SECRET not in stored[-1][0]
 
 
@@ -477,14 +471,15 @@ def test_broken_model_output_in_any_phase_ends_in_an_answer_or_a_typed_error(
             assert phase in ("assess", "select_tools", "respond", "repair", "quality")
             assert kind in ("server error", "dies mid-stream")
     questions = rows(
-        home, "SELECT content FROM conversation_messages WHERE role = 'user' ORDER BY message_id"
+        user_db(home),
+        "SELECT content FROM conversation_messages WHERE role = 'user' ORDER BY message_id",
     )
     assert [q for (q,) in questions][1:] == [question, question]
     assert contiguous(home)
     # a summary that cannot be read (nor repaired) is the extract of its messages;
     if phase == "summary":
         # a failed call stores nothing
-        made = rows(home, "SELECT model, summary FROM conversation_compacts")
+        made = rows(user_db(home), "SELECT model, summary FROM conversation_compacts")
         if kind in ("server error", "dies mid-stream"):
             assert made == []
         elif kind != "huge":
@@ -516,6 +511,6 @@ def test_an_answer_with_escaped_emoji_streams_as_emoji_not_as_broken_halves(serv
         and isinstance(final, TurnFinished)
         and final.answer == shown
     )
-    assert rows(home, "SELECT content FROM conversation_messages WHERE role = 'assistant'") == [
-        (shown,)
-    ]
+    assert rows(
+        user_db(home), "SELECT content FROM conversation_messages WHERE role = 'assistant'"
+    ) == [(shown,)]

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 import tatlock
+from support.store import rows, user_db
 from tatlock.errors import UsageError
 from tatlock.files import open_input
 
@@ -89,20 +90,9 @@ def big_export(path: Path, n: int, *, room: str = "cli", interface: str = "cli")
         fh.write("]}]}\n")
 
 
-def rows(home: Path, sql: str) -> list[tuple]:
-    db = home / "users" / "tester_longterm.db"
-    if not db.exists():
-        return []
-    conn = sqlite3.connect(db)
-    try:
-        return conn.execute(sql).fetchall()
-    finally:
-        conn.close()
-
-
 def everything(home: Path) -> dict[str, list]:
     return {
-        t: rows(home, f"SELECT * FROM {t} ORDER BY 1, 2")
+        t: rows(user_db(home), f"SELECT * FROM {t} ORDER BY 1, 2")
         for t in (
             "conversations",
             "conversation_messages",
@@ -287,7 +277,9 @@ def test_dates_in_other_zones_are_stored_in_utc_and_tomorrow_is_allowed(cli, hom
     assert cli("memory", "import", str(path)).code == 0
     stamps = [
         r[0]
-        for r in rows(home, "SELECT timestamp FROM conversation_messages ORDER BY message_number")
+        for r in rows(
+            user_db(home), "SELECT timestamp FROM conversation_messages ORDER BY message_number"
+        )
     ]
     assert stamps[0] == NOW and stamps[1].endswith("+00:00")
     # ahead: stored as now
@@ -315,7 +307,7 @@ def test_a_conversation_stamped_hours_ahead_does_not_take_over_the_next_question
     second = json.loads(cli("ask", "--json", "and now?").out)
     assert second["conversation_id"] == first["conversation_id"]
     later = rows(
-        home,
+        user_db(home),
         "SELECT count(*) FROM conversations WHERE last_activity > "
         "strftime('%Y-%m-%dT%H:%M:%S+00:00', 'now')",
     )
@@ -510,8 +502,9 @@ def test_another_writer_is_never_kept_waiting_for_the_whole_import(cli, home, tm
             stored += 1
             during += (
                 rows(
-                    home,
-                    "SELECT count(*) FROM conversation_messages WHERE conversation_id "
+                    user_db(home),
+                    "SELECT count(*) FROM conversation_messages WHERE "
+                    "conversation_id "
                     "!= "
                     f"{conv.id}",
                 )[0][0]
@@ -525,10 +518,12 @@ def test_another_writer_is_never_kept_waiting_for_the_whole_import(cli, home, tm
     assert proc.returncode == 0, err
     assert during >= 3, (during, out)  # it did write while the import was writing
     assert rows(
-        home, f"SELECT count(*) FROM conversation_messages WHERE conversation_id = {conv.id}"
+        user_db(home),
+        f"SELECT count(*) FROM conversation_messages WHERE conversation_id = {conv.id}",
     ) == [(stored,)]
     assert rows(
-        home, f"SELECT count(*) FROM conversation_messages WHERE conversation_id != {conv.id}"
+        user_db(home),
+        f"SELECT count(*) FROM conversation_messages WHERE conversation_id != {conv.id}",
     ) == [(30_000,)]
 
 
@@ -550,7 +545,7 @@ def test_a_killed_import_leaves_a_hidden_part_that_importing_again_completes(
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline and proc.poll() is None:
             try:
-                written = rows(home, "SELECT count(*) FROM conversation_messages")
+                written = rows(user_db(home), "SELECT count(*) FROM conversation_messages")
             except sqlite3.OperationalError:  # not made yet
                 written = []
             if written[:1] > [(1000,)]:
@@ -560,13 +555,13 @@ def test_a_killed_import_leaves_a_hidden_part_that_importing_again_completes(
     finally:
         proc.communicate(timeout=60)
     assert proc.returncode == -signal.SIGKILL, "the import ended before it could be killed"
-    half = rows(home, "SELECT interface, room_id, message_count FROM conversations")
+    half = rows(user_db(home), "SELECT interface, room_id, message_count FROM conversations")
     assert len(half) == 1 and half[0][0] == "import" and 1000 < half[0][2] < 20_000, half
     served.handler = lambda body: direct("Very good, sir.")
     # the CLI room's latest is not the half import
     asked = json.loads(cli("ask", "--json", "and now?").out)
     assert rows(
-        home,
+        user_db(home),
         f"SELECT count(*) FROM conversation_messages WHERE conversation_id = "
         f"{asked['conversation_id']}",
     ) == [(2,)]
@@ -582,8 +577,9 @@ def test_a_killed_import_leaves_a_hidden_part_that_importing_again_completes(
     # the imported talk, its reply links as message numbers (the ask in
     def talk(home: Path) -> list[tuple]:
         return rows(
-            home,
-            "SELECT m.message_number, m.role, m.author_id, m.content, m.timestamp, "
+            user_db(home),
+            "SELECT m.message_number, m.role, m.author_id, m.content, "
+            "m.timestamp, "
             "r.message_number"
             " FROM conversation_messages m LEFT JOIN conversation_messages r ON "
             "r.message_id = m.reply_to"
@@ -620,9 +616,9 @@ def test_an_interrupted_import_says_how_far_it_came(home, tmp_path, monkeypatch)
     assert stop.value.exit_code == 130
     assert "stopped after 750 of 3,000 new messages (interrupted)" in stop.value.message
     assert "importing the same file again finishes it" in stop.value.message
-    assert rows(home, "SELECT count(*), max(message_number) FROM conversation_messages") == [
-        (750, 750)
-    ]
+    assert rows(
+        user_db(home), "SELECT count(*), max(message_number) FROM conversation_messages"
+    ) == [(750, 750)]
 
 
 @pytest.mark.parametrize("sig, code", [("SIGTERM", 143), ("SIGHUP", 129)])
@@ -645,7 +641,7 @@ def test_a_signal_mid_import_exits_with_its_code_and_says_how_far_it_came(
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and p.poll() is None:  # until the first batch is written
         try:
-            if rows(home, "SELECT count(*) FROM conversation_messages")[0][0]:
+            if rows(user_db(home), "SELECT count(*) FROM conversation_messages")[0][0]:
                 break
         except sqlite3.OperationalError:  # locked, or not made yet
             pass
@@ -654,10 +650,10 @@ def test_a_signal_mid_import_exits_with_its_code_and_says_how_far_it_came(
     out, err = p.communicate(timeout=30)
     assert p.returncode == code, (out, err)
     assert err.count("\n") == 1 and f"(stopped by {sig})" in err and "Traceback" not in err, err
-    kept = rows(home, "SELECT count(*) FROM conversation_messages")[0][0]
+    kept = rows(user_db(home), "SELECT count(*) FROM conversation_messages")[0][0]
     assert f"stopped after {kept:,} of 60,000 new messages" in err
     assert cli("memory", "import", str(path)).code == 0
-    assert rows(home, "SELECT count(*) FROM conversation_messages") == [(60_000,)]
+    assert rows(user_db(home), "SELECT count(*) FROM conversation_messages") == [(60_000,)]
 
 
 @pytest.fixture
@@ -703,7 +699,8 @@ def test_a_concurrent_turn_in_a_conversation_being_extended_stops_the_import_cle
             butler.archive.import_file(fh, name="long.json", progress=meddle)
     assert "changed while it was imported" in stop.value.message
     numbers = [
-        r[0] for r in rows(home, "SELECT message_number FROM conversation_messages ORDER BY 1")
+        r[0]
+        for r in rows(user_db(home), "SELECT message_number FROM conversation_messages ORDER BY 1")
     ]
     assert numbers == list(range(1, len(numbers) + 1)) and len(numbers) == 261
 
@@ -762,15 +759,15 @@ def test_a_full_disk_mid_import_says_how_far_it_came_and_importing_again_finishe
         and "Traceback" not in err
     ), err
     assert "is full" in err and "importing the same file again finishes it" in err, err
-    kept = rows(out / "full", "SELECT interface, message_count FROM conversations")
+    kept = rows(user_db(out / "full"), "SELECT interface, message_count FROM conversations")
     assert kept[0][0] == "import" and 0 < kept[0][1] < 30_000
     assert f"stopped after {kept[0][1]:,} of 30,000 new messages" in err  # exactly what was kept
-    assert rows(out / "full", "PRAGMA integrity_check") == [("ok",)]
+    assert rows(user_db(out / "full"), "PRAGMA integrity_check") == [("ok",)]
     assert (out / "again.rc").read_text().strip() == "0", (out / "again.err").read_text()
     assert f"{30_000 - kept[0][1]} message(s)" in (out / "again.out").read_text()
-    assert rows(out / "again", "SELECT interface, room_id, message_count FROM conversations") == [
-        ("cli", "cli", 30_000)
-    ]
+    assert rows(
+        user_db(out / "again"), "SELECT interface, room_id, message_count FROM conversations"
+    ) == [("cli", "cli", 30_000)]
 
 
 def test_links_forward_in_the_file_and_to_remapped_ids_are_kept(cli, home, tmp_path):
@@ -810,19 +807,20 @@ def test_links_forward_in_the_file_and_to_remapped_ids_are_kept(cli, home, tmp_p
     path.write_text(json.dumps(doc))
     r = cli("memory", "import", str(path))
     assert r.code == 0 and "2 new conversation(s)" in r.out, (r.out, r.err)
-    ids = dict(rows(home, "SELECT content, message_id FROM conversation_messages"))
-    replies = dict(rows(home, "SELECT content, reply_to FROM conversation_messages"))
+    ids = dict(rows(user_db(home), "SELECT content, message_id FROM conversation_messages"))
+    replies = dict(rows(user_db(home), "SELECT content, reply_to FROM conversation_messages"))
     assert replies["I reply to the next one."] == ids["Soup first."]
     assert replies["I reply to the other talk."] == ids["The other talk."]
-    assert sorted(r[0] for r in rows(home, "SELECT message_id FROM topic_messages")) == sorted(
-        [ids["Soup first."], ids["I reply to the other talk."]]
-    )
-    assert rows(home, "SELECT source_message_id FROM personal_variables") == [
+    assert sorted(
+        r[0] for r in rows(user_db(home), "SELECT message_id FROM topic_messages")
+    ) == sorted([ids["Soup first."], ids["I reply to the other talk."]])
+    assert rows(user_db(home), "SELECT source_message_id FROM personal_variables") == [
         (ids["The other talk."],)
     ]
-    convs = dict(rows(home, "SELECT title, id FROM conversations"))
+    convs = dict(rows(user_db(home), "SELECT title, id FROM conversations"))
     got = rows(
-        home, "SELECT conversation_id, source_conversations FROM cross_conversation_summaries"
+        user_db(home),
+        "SELECT conversation_id, source_conversations FROM cross_conversation_summaries",
     )
     assert got == [(convs["Soup 2"], json.dumps([convs["Soup 1"], convs["Soup 2"]]))]
     assert convs["Soup 1"] != 1  # remapped: 1 was taken

@@ -3,18 +3,11 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 import sys
 
 import pytest
 
-
-def rows(path, sql):
-    conn = sqlite3.connect(path)
-    try:
-        return conn.execute(sql).fetchall()
-    finally:
-        conn.close()
+from support.store import rows
 
 
 def test_persona_list_shows_seeded_butler(cli, home):

@@ -6,7 +6,6 @@ files, the fake model server over loopback HTTP, real processes where a process 
 from __future__ import annotations
 
 import os
-import sqlite3
 import subprocess
 import sys
 import threading
@@ -16,6 +15,7 @@ import pytest
 
 import tatlock
 from support.replies import CROSS, SUMMARY, direct, phase_of
+from support.store import rows, user_db
 from support.waiting import wait_until
 from tatlock.config import load
 from tatlock.events import CompactionFailed, CompactionFinished
@@ -23,14 +23,6 @@ from tatlock.memory import detached, housekeeping, locks, runner
 from tatlock.memory.detached import spawn
 from tatlock.memory.housekeeping import Housekeeper
 from tatlock.memory.locks import Lock
-
-
-def rows(home, sql: str) -> list[tuple]:
-    conn = sqlite3.connect(home / "users" / "tester_longterm.db")
-    try:
-        return conn.execute(sql).fetchall()
-    finally:
-        conn.close()
 
 
 class SlowSummaries:
@@ -82,9 +74,9 @@ def test_a_turn_during_a_summary_is_not_held_up_and_the_summary_resumes_after_it
         background.gate.set()
         assert served.wait_hangup(5)  # the first call was closed to make way for the turn
         assert butler.wait_background(20)
-        assert rows(home, "SELECT from_message, up_to_message FROM conversation_compacts") == [
-            (1, 4)
-        ]
+        assert rows(
+            user_db(home), "SELECT from_message, up_to_message FROM conversation_compacts"
+        ) == [(1, 4)]
     assert background.summaries == 2  # paused once, then done
     paused = [e for e in events if isinstance(e, CompactionFailed)]
     assert len(paused) == 1 and "paused to make way for a new message" in paused[0].reason
@@ -102,18 +94,21 @@ def test_a_block_that_made_way_twice_is_extracted_so_no_answer_waits_and_it_is_s
             butler.ask(f"Thank you, number {n}.")  # each pauses it; it asks again after the turn
         # made way twice: the block is summarised without the model, while the summary calls hang
         wait_until(
-            lambda: rows(home, "SELECT count(*) FROM conversation_compacts")[0][0] >= 1,
+            lambda: rows(user_db(home), "SELECT count(*) FROM conversation_compacts")[0][0] >= 1,
             what="the compact",
         )
         assert not background.gate.is_set()  # (the next block, 5-8, may be at the gate by now)
         assert rows(
-            home,
-            "SELECT from_message, up_to_message, model FROM conversation_compacts"
+            user_db(home),
+            "SELECT from_message, up_to_message, model FROM "
+            "conversation_compacts"
             " ORDER BY from_message",
         )[0] == (1, 4, "extract")
         assert (
             "4417"
-            in rows(home, "SELECT summary FROM conversation_compacts ORDER BY from_message")[0][0]
+            in rows(
+                user_db(home), "SELECT summary FROM conversation_compacts ORDER BY from_message"
+            )[0][0]
         )
         background.gate.set()
         assert butler.wait_background(20)
@@ -132,7 +127,8 @@ def test_the_briefing_waits_until_the_conversation_is_quiet(background, served, 
         assert butler.wait_background(20)  # asked to finish now: it does not wait for quiet
     assert [phase_of(b) for b in served.chat_requests].count("cross_summary") == 1
     assert rows(
-        home, "SELECT count(*) FROM cross_conversation_summaries WHERE conversation_id IS NULL"
+        user_db(home),
+        "SELECT count(*) FROM cross_conversation_summaries WHERE conversation_id IS NULL",
     ) == [(1,)]
 
 
@@ -156,7 +152,7 @@ def test_one_housekeeper_at_a_time_for_a_user(served, home, monkeypatch):
         assert hk.busy_elsewhere and left.compactions == [1]
     finally:
         other.release()
-    assert rows(home, "SELECT count(*) FROM conversation_compacts") == [(0,)]
+    assert rows(user_db(home), "SELECT count(*) FROM conversation_compacts") == [(0,)]
 
 
 def test_closing_hands_what_is_left_to_a_detached_housekeeper_and_says_so_once(
@@ -180,8 +176,9 @@ def test_closing_hands_what_is_left_to_a_detached_housekeeper_and_says_so_once(
         "background (process 4242); it is safe to stop it"
     )
     assert len(started) == 1 and started[0][1]["username"] == "tester"
-    assert rows(home, "SELECT count(*) FROM compaction_claims") == [(0,)]  # its claim was let go
-    assert rows(home, "SELECT count(*) FROM conversation_compacts") == [(0,)]
+    # its claim was let go
+    assert rows(user_db(home), "SELECT count(*) FROM compaction_claims") == [(0,)]
+    assert rows(user_db(home), "SELECT count(*) FROM conversation_compacts") == [(0,)]
     model.gate.set()
 
 
@@ -203,9 +200,12 @@ def test_a_detached_housekeeper_does_the_work_and_ends(served, home, monkeypatch
     model.gate.set()
     # nothing left: it ends
     wait_until(lambda: not _alive(pid), timeout=60, what="the housekeeper to end")
-    assert rows(home, "SELECT from_message, up_to_message FROM conversation_compacts") == [(1, 4)]
+    assert rows(user_db(home), "SELECT from_message, up_to_message FROM conversation_compacts") == [
+        (1, 4)
+    ]
     assert rows(
-        home, "SELECT count(*) FROM cross_conversation_summaries WHERE conversation_id IS NULL"
+        user_db(home),
+        "SELECT count(*) FROM cross_conversation_summaries WHERE conversation_id IS NULL",
     ) == [(1,)]
     assert presence.holder() is None
 
@@ -251,7 +251,8 @@ def test_a_detached_housekeeper_ends_at_its_lifetime_even_mid_call(served, home,
     assert p.returncode == 0 and model.summaries == 1 and not model.gate.is_set()
     # cut at its lifetime, not at the call's 15 s timeout or later
     assert time.monotonic() - t0 < 30
-    assert rows(home, "SELECT count(*) FROM compaction_claims") == [(0,)]  # the claim was let go
+    # the claim was let go
+    assert rows(user_db(home), "SELECT count(*) FROM compaction_claims") == [(0,)]
     log = (home / "logs" / "housekeeping.log").read_text()
     assert "left the summary of conversation 1" in log
     model.gate.set()
@@ -303,9 +304,9 @@ def test_a_detached_housekeeper_fits_its_requests_to_a_server_with_a_smaller_win
         text=True,
     )
     assert p.returncode == 0, p.stderr
-    assert rows(home, "SELECT from_message, up_to_message, model FROM conversation_compacts") == [
-        (1, 4, "llama3.2:3b")
-    ]
+    assert rows(
+        user_db(home), "SELECT from_message, up_to_message, model FROM conversation_compacts"
+    ) == [(1, 4, "llama3.2:3b")]
     summaries = [b for b in served.chat_requests if phase_of(b) == "summary"]
     assert len(summaries) >= 2  # refused for its length, then made to fit
 
@@ -347,7 +348,7 @@ def test_a_model_that_cannot_write_summaries_is_not_asked_every_time(
             butler.ask(f"The code of locker {i} is {1000 + i}.")
             assert butler.wait_background(20)
     compacts = rows(
-        home, "SELECT from_message, model FROM conversation_compacts ORDER BY from_message"
+        user_db(home), "SELECT from_message, model FROM conversation_compacts ORDER BY from_message"
     )
     assert len(compacts) == 14 and {m for _, m in compacts} == {"extract"}  # every block summarised
     # asked (with its one repair) for the first three, then once in ten: the thirteenth block

@@ -7,7 +7,6 @@ import contextlib
 import functools
 import json
 import os
-import sqlite3
 import subprocess
 import sys
 import time
@@ -23,6 +22,7 @@ from mcp.shared.exceptions import MCPError
 import tatlock
 from support import replies
 from support.fake_ollama import FakeError
+from support.store import rows, user_db
 from support.waiting import wait_until_async
 
 EXE = str(Path(sys.executable).parent / "tatlock")
@@ -87,15 +87,6 @@ async def text(s: ClientSession, tool: str, **arguments) -> str:
     r = await s.call_tool(tool, arguments)
     assert not r.is_error, r.content[0].text
     return r.content[0].text
-
-
-def rows(home: Path, user: str, sql: str) -> list[sqlite3.Row]:
-    conn = sqlite3.connect(home / "users" / f"{user}_longterm.db")
-    conn.row_factory = sqlite3.Row
-    try:
-        return conn.execute(sql).fetchall()
-    finally:
-        conn.close()
 
 
 async def test_done_when_a_matrix_room_over_stdio(served, users):
@@ -188,8 +179,7 @@ async def test_done_when_a_matrix_room_over_stdio(served, users):
     prompt = json.dumps(served.chat_requests[-1]["messages"])
     assert "Maria" in prompt and "leek soup on Friday" in prompt
     stored = rows(
-        users,
-        "alice",
+        user_db(users, "alice"),
         "SELECT author_name, is_anchor, author_is_bot, role FROM "
         "conversation_messages"
         f" WHERE conversation_id = {cid} ORDER BY message_number",
@@ -362,9 +352,9 @@ async def test_the_server_serves_one_user_only(served, users):
             "conversationId"
         ]
         await call(s, "add_turn", conversationId=mine, query="Alice's own words")
-    assert [r[0] for r in rows(users, "bob", "SELECT content FROM conversation_messages")] == [
-        "My safe code is tangerine."
-    ]
+    assert [
+        r[0] for r in rows(user_db(users, "bob"), "SELECT content FROM conversation_messages")
+    ] == ["My safe code is tangerine."]
     p = subprocess.run(
         [EXE, "mcp", "--user", "nobody"],
         capture_output=True,

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import sqlite3
 from pathlib import Path
 
 import pytest
 
 from support.fake_ollama import FakeError
+from support.store import rows, user_db
 from tatlock.store.user import Author, UserStore
 
 ANCHOR = Author("tester", "Tester", is_anchor=True)
@@ -121,14 +121,6 @@ def seed(home: Path, user: str = "tester") -> dict[str, int]:
         return {"garden": garden.id, "airship": airship.id, "kettle": kettle.id}
     finally:
         s.close()
-
-
-def rows(home: Path, sql: str, args=(), user: str = "tester"):
-    conn = sqlite3.connect(home / "users" / f"{user}_longterm.db")
-    try:
-        return conn.execute(sql, args).fetchall()
-    finally:
-        conn.close()
 
 
 def one_line_error(r, code: int, *needles: str, progress: str | None = None) -> None:
@@ -285,7 +277,7 @@ def test_search_fts_syntax_does_not_crash(cli, home):
     # a leading dash needs `--` (argparse), and then it is searched like any word
     r = cli("memory", "search", "--", "-tulips")
     assert r.code == 0 and r.err == "", r.err
-    assert rows(home, "SELECT count(*) FROM conversations") == [(3,)]
+    assert rows(user_db(home), "SELECT count(*) FROM conversations") == [(3,)]
 
 
 def test_search_fts_syntax_still_finds_the_word(cli, home):
@@ -444,16 +436,20 @@ def test_compact_blocks_of_the_interval(cli, home, served, monkeypatch):
     assert "Tea request 7" not in prompt
     assert served.chat_requests[0]["model"] == "llama3.2:3b"
     got = rows(
-        home,
+        user_db(home),
         "SELECT from_message, up_to_message, model FROM conversation_compacts"
         " WHERE conversation_id = ? ORDER BY from_message",
         (cid,),
     )
     assert got == [(1, 5, "llama3.2:3b"), (6, 10, "llama3.2:3b")]
-    assert rows(home, "SELECT compacted_up_to FROM conversations WHERE id = ?", (cid,)) == [(10,)]
-    assert rows(home, "SELECT count(*) FROM compaction_claims") == [(0,)]
+    assert rows(
+        user_db(home), "SELECT compacted_up_to FROM conversations WHERE id = ?", (cid,)
+    ) == [(10,)]
+    assert rows(user_db(home), "SELECT count(*) FROM compaction_claims") == [(0,)]
     # the model's preamble is dropped; sections are kept in canonical form
-    summary = rows(home, "SELECT summary FROM conversation_compacts WHERE from_message = 1")[0][0]
+    summary = rows(
+        user_db(home), "SELECT summary FROM conversation_compacts WHERE from_message = 1"
+    )[0][0]
     assert summary.startswith("TOPICS DISCUSSED") and "Earl Grey number 1-5" in summary
     # the compacts show up in show/search/stats
     shown = cli("memory", "show", str(cid)).out
@@ -462,7 +458,9 @@ def test_compact_blocks_of_the_interval(cli, home, served, monkeypatch):
     assert f"conversation {cid} summary 6-10" in cli("memory", "search", "number").out
     assert "compacts:       2 covering 10 messages" in cli("memory", "stats").out
     # topics from TOPICS DISCUSSED were recorded
-    assert {"tea block 1", "tea block 6"} <= {t for (t,) in rows(home, "SELECT name FROM topics")}
+    assert {"tea block 1", "tea block 6"} <= {
+        t for (t,) in rows(user_db(home), "SELECT name FROM topics")
+    }
 
     # nothing more is due until 15 messages exist
     r = cli("memory", "compact", str(cid))
@@ -497,9 +495,11 @@ def test_compact_server_down_is_one_line_and_writes_nothing(cli, home, served, m
     r = cli("memory", "compact", str(cid))
     one_line_error(r, 1, "compaction failed", "not reachable", progress="compacting messages")
     assert "(0 block(s) compacted before)" in r.err
-    assert rows(home, "SELECT count(*) FROM conversation_compacts") == [(0,)]
-    assert rows(home, "SELECT compacted_up_to FROM conversations WHERE id = ?", (cid,)) == [(0,)]
-    assert rows(home, "SELECT count(*) FROM compaction_claims") == [(0,)]
+    assert rows(user_db(home), "SELECT count(*) FROM conversation_compacts") == [(0,)]
+    assert rows(
+        user_db(home), "SELECT compacted_up_to FROM conversations WHERE id = ?", (cid,)
+    ) == [(0,)]
+    assert rows(user_db(home), "SELECT count(*) FROM compaction_claims") == [(0,)]
 
 
 def test_compact_summary_without_sections_is_made_without_the_model_and_says_so(
@@ -512,9 +512,11 @@ def test_compact_summary_without_sections_is_made_without_the_model_and_says_so(
     assert r.code == 0 and "Traceback" not in r.err
     assert "compacted messages 1-5 in" in r.out
     assert "compacted messages 6-10 in" in r.out and "taken without the model" in r.out
-    made = rows(home, "SELECT from_message, up_to_message, model FROM conversation_compacts")
+    made = rows(
+        user_db(home), "SELECT from_message, up_to_message, model FROM conversation_compacts"
+    )
     assert made == [(1, 5, "llama3.2:3b"), (6, 10, "extract")]
-    assert rows(home, "SELECT count(*) FROM compaction_claims") == [(0,)]
+    assert rows(user_db(home), "SELECT count(*) FROM compaction_claims") == [(0,)]
 
 
 def test_compact_with_the_model_failing_is_one_line(cli, home, served, monkeypatch):
@@ -530,8 +532,10 @@ def test_compact_with_the_model_failing_is_one_line(cli, home, served, monkeypat
         "(1 block(s) compacted before)",
         progress="compacting messages",
     )
-    assert rows(home, "SELECT from_message, up_to_message FROM conversation_compacts") == [(1, 5)]
-    assert rows(home, "SELECT count(*) FROM compaction_claims") == [(0,)]
+    assert rows(user_db(home), "SELECT from_message, up_to_message FROM conversation_compacts") == [
+        (1, 5)
+    ]
+    assert rows(user_db(home), "SELECT count(*) FROM compaction_claims") == [(0,)]
 
 
 def test_compact_unknown_conversation(cli, home, served):
@@ -682,33 +686,33 @@ def test_forget_removes_everything_derived(cli, home):
     assert r.code == 0, r.err
     assert r.out.startswith(f"Forgot conversation {gid}")
     assert "1 summary(ies) of recent conversations" in r.out
-    assert rows(home, "SELECT count(*) FROM conversations WHERE id = ?", (gid,)) == [(0,)]
+    assert rows(user_db(home), "SELECT count(*) FROM conversations WHERE id = ?", (gid,)) == [(0,)]
     for table in (
         "conversation_messages",
         "participants",
         "conversation_compacts",
         "conversation_topics",
     ):
-        assert rows(home, f"SELECT count(*) FROM {table} WHERE conversation_id = ?", (gid,)) == [
-            (0,)
-        ], table
-    assert rows(home, "SELECT count(*) FROM topic_messages") == [(0,)]
-    assert rows(home, "SELECT count(*) FROM messages_fts WHERE messages_fts MATCH 'harrods'") == [
-        (0,)
-    ]
-    assert rows(home, "SELECT count(*) FROM compacts_fts WHERE compacts_fts MATCH 'harrods'") == [
-        (0,)
-    ]
-    assert rows(home, "SELECT count(*) FROM cross_conversation_summaries") == [(0,)]
+        assert rows(
+            user_db(home), f"SELECT count(*) FROM {table} WHERE conversation_id = ?", (gid,)
+        ) == [(0,)], table
+    assert rows(user_db(home), "SELECT count(*) FROM topic_messages") == [(0,)]
+    assert rows(
+        user_db(home), "SELECT count(*) FROM messages_fts WHERE messages_fts MATCH 'harrods'"
+    ) == [(0,)]
+    assert rows(
+        user_db(home), "SELECT count(*) FROM compacts_fts WHERE compacts_fts MATCH 'harrods'"
+    ) == [(0,)]
+    assert rows(user_db(home), "SELECT count(*) FROM cross_conversation_summaries") == [(0,)]
     # topics only this conversation had are gone; others stay
-    assert sorted(n for (n,) in rows(home, "SELECT name FROM topics")) == ["travel"]
+    assert sorted(n for (n,) in rows(user_db(home), "SELECT name FROM topics")) == ["travel"]
     assert not log.exists() and not md.exists() and other_log.exists()
     assert cli("memory", "search", "Harrods").out.strip() == "Nothing found for 'Harrods'."
     assert cli("memory", "search", "tulip").out.strip() == "Nothing found for 'tulip'."
     # the others are untouched
     listed = cli("memory", "conversations").out
     assert "zeppelin" in listed and "kettle" in listed and "greenhouse" not in listed
-    assert rows(home, "SELECT count(*) FROM conversation_messages") == [(4,)]
+    assert rows(user_db(home), "SELECT count(*) FROM conversation_messages") == [(4,)]
     one_line_error(cli("memory", "show", str(gid)), 1, f"no conversation {gid}")
 
 
@@ -722,10 +726,10 @@ def test_forget_without_log_file(cli, home):
 
 def test_forget_without_yes_and_no_tty_deletes_nothing(cli, home):
     ids = seed(home)
-    before = rows(home, "SELECT count(*) FROM conversation_messages")
+    before = rows(user_db(home), "SELECT count(*) FROM conversation_messages")
     r = cli("memory", "forget", str(ids["garden"]), stdin="y\n", tty=False)
     one_line_error(r, 2, "--yes")
-    assert rows(home, "SELECT count(*) FROM conversation_messages") == before
+    assert rows(user_db(home), "SELECT count(*) FROM conversation_messages") == before
     assert "Harrods" in cli("memory", "search", "Harrods").out
 
 
@@ -733,10 +737,10 @@ def test_forget_asks_on_a_tty(cli, home):
     ids = seed(home)
     r = cli("memory", "forget", str(ids["garden"]), stdin="n\n", tty=True)
     assert r.code == 0 and "Kept." in r.out and "Forget conversation" in r.out
-    assert rows(home, "SELECT count(*) FROM conversations") == [(3,)]
+    assert rows(user_db(home), "SELECT count(*) FROM conversations") == [(3,)]
     r = cli("memory", "forget", str(ids["garden"]), stdin="y\n", tty=True)
     assert r.code == 0 and f"Forgot conversation {ids['garden']}" in r.out
-    assert rows(home, "SELECT count(*) FROM conversations") == [(2,)]
+    assert rows(user_db(home), "SELECT count(*) FROM conversations") == [(2,)]
 
 
 def test_forget_unknown(cli, home):
@@ -760,7 +764,7 @@ def test_user_option_selects_another_memory(cli, home):
     )
     r = cli("memory", "forget", str(ids["garden"]), "--yes", "--user", "alice")
     assert r.code == 0
-    assert rows(home, "SELECT count(*) FROM conversations", user="alice") == [(2,)]
+    assert rows(user_db(home, "alice"), "SELECT count(*) FROM conversations") == [(2,)]
 
 
 def test_invalid_username_is_usage_error_and_creates_nothing(cli, home):
@@ -817,7 +821,7 @@ def test_forget_a_conversation_made_by_ask_removes_its_real_debug_log(cli, home,
     assert cli("memory", "forget", str(cid), "--yes").code == 0
     assert not log.exists()
     assert cli("memory", "search", "quince").out.strip() == "Nothing found for 'quince'."
-    assert rows(home, "SELECT count(*) FROM conversation_messages") == [(0,)]
+    assert rows(user_db(home), "SELECT count(*) FROM conversation_messages") == [(0,)]
     assert cli("memory", "conversations").out.strip() == "No conversations yet for tester."
 
 
