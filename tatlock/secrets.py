@@ -17,19 +17,26 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from tatlock.errors import NotFound, TatlockError, UsageError
 from tatlock.redact import register_secret
 
 if TYPE_CHECKING:  # pragma: no cover
-    from tatlock.config import Config
     from tatlock.paths import Paths
 
 SERVICE = "tatlock"
 INDEX_FILE = "secret-names"
 NAME_RE = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
 MAX_VALUE = 8192
+
+
+class Settings(Protocol):
+    """What secrets needs of the configuration: the API key it holds and where its files are.
+    (tatlock.config.Config is one; config imports secrets, so secrets does not import config.)"""
+
+    api_key: str | None
+    paths: Paths
 
 
 class KeyringUnavailable(TatlockError):
@@ -232,7 +239,7 @@ def names(paths: Paths | None = None) -> list[str]:
     return sorted(found)
 
 
-def known_values(cfg: Config | None = None) -> tuple[str, ...]:
+def known_values(cfg: Settings | None = None) -> tuple[str, ...]:
     """Every secret value tatlock knows (config api_key, environment, keyring), registered
     process-wide so debug logs and tool results withhold them. Call once at open. The keyring
     is loaded only when secrets were set through tatlock; one that fails is skipped (the
