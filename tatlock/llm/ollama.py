@@ -135,12 +135,12 @@ class OllamaBackend:
 
     def chat(
         self,
-        messages,
+        messages: list[dict[str, Any]],
         *,
-        schema=None,
-        tools=None,
+        schema: dict[str, Any] | None = None,
+        tools: list[dict[str, Any]] | None = None,
         on_token: Callable[[str], None] | None = None,
-        model=None,
+        model: str | None = None,
         options: Options | None = None,
         cancel: Cancel | None = None,
     ) -> ChatResult:
@@ -220,7 +220,7 @@ class OllamaBackend:
         self.close()
         self.client = self._client()
 
-    def context_length(self, model=None) -> int | None:
+    def context_length(self, model: str | None = None) -> int | None:
         name = model or self.model
         if name not in self._ctx_cache:
             try:

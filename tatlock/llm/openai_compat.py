@@ -21,13 +21,11 @@ from tatlock.llm.base import (
     ChatResult,
     Options,
     PullProgress,
-    StopGeneration,
-    Timer,
-    ToolCall,
     char_cap,
     context_refusal,
 )
 from tatlock.llm.grammar import compact_gbnf, prefilled
+from tatlock.llm.openai_stream import StreamReader
 from tatlock.text import brief
 
 
@@ -145,29 +143,73 @@ class OpenAICompatBackend:
 
     def chat(
         self,
-        messages,
+        messages: list[dict[str, Any]],
         *,
-        schema=None,
-        tools=None,
+        schema: dict[str, Any] | None = None,
+        tools: list[dict[str, Any]] | None = None,
         on_token: Callable[[str], None] | None = None,
-        model=None,
+        model: str | None = None,
         options: Options | None = None,
         cancel: Cancel | None = None,
     ) -> ChatResult:
         name = model or self.model
+        body, prefix = self._request(name, messages, schema, tools, options)
+        reader = StreamReader(
+            ChatResult(content="", model=name), prefix, on_token, cap=char_cap(options)
+        )
+        guard = CallGuard(self.http, self.timeout, cancel)
+        try:
+            with (
+                guard,
+                self.http.stream("POST", f"{self.base_url}/chat/completions", json=body) as resp,
+            ):
+                if resp.status_code >= 400:
+                    resp.read()
+                    resp.raise_for_status()
+                for line in resp.iter_lines():
+                    # leaving the block closes the response: the server stops generating
+                    if guard.reason is not None or not reader.read(line):
+                        break
+        except httpx.HTTPError as exc:
+            if guard.reason is None:
+                raise self._fail(exc, name) from None
+        except (AttributeError, TypeError, KeyError) as exc:  # a chunk of an unexpected shape
+            if guard.reason is None:
+                raise BackendError(
+                    f"unexpected reply from {self.base_url}: a streamed chunk could not be read "
+                    f"({type(exc).__name__}: {brief(exc, 120)})"
+                ) from None
+        if guard.reason is not None:
+            self.close()
+            self.http = self._client()  # the old pool had its socket shut down
+            if guard.reason == "cancelled":
+                raise Cancelled(reader.text)
+            raise self._timeout()
+        return reader.finish()
+
+    def _request(
+        self,
+        name: str,
+        messages: list[dict[str, Any]],
+        schema: dict[str, Any] | None,
+        tools: list[dict[str, Any]] | None,
+        options: Options | None,
+    ) -> tuple[dict[str, Any], str]:
+        """The request's body, and the text the server continues from (its reply starts with
+        it: the head of the JSON, on llama-server, so the answer comes sooner)."""
         body: dict[str, Any] = {
             "model": name,
             "messages": to_openai_messages(messages),
             "stream": True,
             "stream_options": {"include_usage": True},
         }
-        prefix = ""  # text the server continues from (its reply starts with it)
+        prefix = ""
         if schema is not None:
             grammar = compact_gbnf(schema) if self._props() else None
-            pre = prefilled(schema) if grammar is not None else None
+            prefilled_head = prefilled(schema) if grammar is not None else None
             # llama-server continues a last assistant message: the JSON's head is prompt
-            if pre is not None:
-                prefix, body["grammar"] = pre
+            if prefilled_head is not None:
+                prefix, body["grammar"] = prefilled_head
                 body["messages"] = [*body["messages"], {"role": "assistant", "content": prefix}]
             elif grammar is not None:
                 body["grammar"] = grammar
@@ -182,116 +224,7 @@ class OpenAICompatBackend:
             if options and options.get(key) is not None:
                 body[key] = options[key]
         # "context" is the server's own setting (llama-server -c): nothing to send per call
-        timer = Timer()
-        parts: list[str] = []
-        calls: dict[int, dict[str, Any]] = {}
-        result = ChatResult(content="", model=name)
-        guard = CallGuard(self.http, self.timeout, cancel)
-        cap, streamed, stopped = char_cap(options), 0, False
-        pieces = 0  # content and tool-call deltas: a server streams about one token in each
-        try:
-            with (
-                guard,
-                self.http.stream("POST", f"{self.base_url}/chat/completions", json=body) as resp,
-            ):
-                if resp.status_code >= 400:
-                    resp.read()
-                    resp.raise_for_status()
-                for line in resp.iter_lines():
-                    if stopped or guard.reason is not None:
-                        break  # leaving the block closes the response: the server stops generating
-                    if not line.startswith("data:"):
-                        continue
-                    data = line[5:].strip()
-                    if data == "[DONE]":
-                        break
-                    try:
-                        chunk = json.loads(data)
-                    except ValueError:
-                        continue
-                    if not isinstance(chunk, dict):
-                        continue
-                    if "error" in chunk:
-                        err = chunk["error"]
-                        msg = brief(err.get("message") if isinstance(err, dict) else err)
-                        refused = context_refusal(msg, err)
-                        if refused is not None:  # llama-server: the answer ran past the window
-                            refused.message = (
-                                f"the model server ran out of context while answering: {msg}"
-                            )
-                            raise refused
-                        raise BackendError(f"the model server failed while answering: {msg}")
-                    usage = chunk.get("usage")
-                    if usage:
-                        result.prompt_tokens = usage.get("prompt_tokens")
-                        result.eval_tokens = usage.get("completion_tokens")
-                    timings = chunk.get("timings")
-                    if isinstance(timings, dict) and isinstance(timings.get("prompt_n"), int):
-                        # llama-server: what it had to evaluate
-                        result.evaluated_tokens = timings["prompt_n"]
-                    for choice in chunk.get("choices") or ():
-                        delta = choice.get("delta") or {}
-                        piece = delta.get("content")
-                        if piece and prefix and not parts and not piece.lstrip().startswith("{"):
-                            # a server that does not repeat the prefilled head
-                            piece = prefix + piece
-                        if piece:
-                            timer.mark_first()
-                            parts.append(piece)
-                            pieces += 1
-                            streamed += len(piece)
-                            if cap is not None and streamed > cap:  # the server ignores max_tokens
-                                result.done_reason, stopped = "length", True
-                                break
-                            if on_token:
-                                try:
-                                    on_token(piece)
-                                except StopGeneration:
-                                    result.done_reason, stopped = "stopped", True
-                                    break
-                        pieces += len(delta.get("tool_calls") or ())
-                        for tc in delta.get("tool_calls") or ():
-                            slot = calls.setdefault(
-                                tc.get("index", len(calls)), {"id": None, "name": "", "args": ""}
-                            )
-                            slot["id"] = tc.get("id") or slot["id"]
-                            fn = tc.get("function") or {}
-                            slot["name"] += fn.get("name") or ""
-                            slot["args"] += fn.get("arguments") or ""
-                        if choice.get("finish_reason"):
-                            # the server ended the answer ("stop", "length", "tool_calls"): read on,
-                            # its usage (and llama-server's timings) come in the chunks that follow
-                            result.done_reason = choice["finish_reason"]
-        except httpx.HTTPError as exc:
-            if guard.reason is None:
-                raise self._fail(exc, name) from None
-        except (AttributeError, TypeError, KeyError) as exc:  # a chunk of an unexpected shape
-            if guard.reason is None:
-                raise BackendError(
-                    f"unexpected reply from {self.base_url}: a streamed chunk could not be read "
-                    f"({type(exc).__name__}: {brief(exc, 120)})"
-                ) from None
-        if guard.reason is not None:
-            self.close()
-            self.http = self._client()  # the old pool had its socket shut down
-            if guard.reason == "cancelled":
-                raise Cancelled("".join(parts))
-            raise self._timeout()
-        result.content = "".join(parts)
-        if result.eval_tokens is None and pieces:
-            # the stream was closed before the server's usage came (we stopped it): count what came
-            result.eval_tokens = pieces
-        for _, slot in sorted(calls.items()):
-            try:
-                args = json.loads(slot["args"]) if slot["args"].strip() else {}
-            except ValueError:
-                args = {}
-            result.tool_calls.append(
-                ToolCall(slot["name"], args if isinstance(args, dict) else {}, slot["id"])
-            )
-        result.ms = timer.ms
-        result.first_token_ms = timer.first
-        return result
+        return body, prefix
 
     def _props(self) -> dict[str, Any]:
         """llama.cpp's server settings (``/props``), asked once; {} from any other server."""
@@ -309,7 +242,7 @@ class OpenAICompatBackend:
                 pass
         return self._props_cache
 
-    def context_length(self, model=None) -> int | None:
+    def context_length(self, model: str | None = None) -> int | None:
         if self._ctx is False:
             self._ctx = None
             # the context allocated
