@@ -177,12 +177,71 @@ def weather_env(fake_server, monkeypatch):
 
 
 # Tiers and the fast loop. A test's folder is its tier and its marker (`-m unit`, `-m tui`...);
-# the e2e and faults tiers (processes, tmux, the wheel, faults injected) are `slow`, and so are
-# the tests of the other tiers listed in SLOW, measured over a second each with `--durations`
-# on an idle machine; `pytest -m "not slow"` is the fast loop (its time is in the README).
+# the tui, e2e and faults tiers (a whole Textual app per test, processes, tmux, the wheel, faults
+# injected) are `slow`, and so are the tests listed in SLOW; `pytest -m "not slow"`
+# is the fast loop (its time is in the README). A new test over half a second belongs in SLOW
+# (`pytest tests/unit tests/integration --durations=0 --durations-min=0.5` finds them).
 TIERS = ("unit", "integration", "tui", "e2e", "faults")
-SLOW_TIERS = ("e2e", "faults")
-SLOW: frozenset[str] = frozenset()
+SLOW_TIERS = ("tui", "e2e", "faults")
+# unit and integration tests over half a second each (`--durations`, 25 Nov, on the shared
+# machine): a process started, a classifier retrained, threads racing
+SLOW: frozenset[str] = frozenset(
+    (
+        "test_bounds.py::test_a_model_that_asks_for_a_key_gets_a_refusal",
+        "test_facts.py::test_a_corrected_fact_supersedes_the_old_one_in_the_next_conversation",
+        "test_facts.py::test_the_memory_pane_shows_what_was_kept_and_from_whom",
+        "test_facts.py::test_who_she_is_comes_from_the_same_persons_message_before",
+        "test_privacy.py::test_ordinary_use_leaves_nothing_readable_by_others",
+        "test_rooms.py::test_concurrent_exchanges_keep_each_reply_right_after_its_query",
+        "test_routes.py::test_the_gates_never_change_a_decision",
+        "test_secrets.py::test_set_get_delete_through_the_cli",
+        "test_settings.py::test_a_bad_setting_stops_ask_before_anything_is_stored",
+        "test_admin_cli.py::test_console_script_runs_as_a_process",
+        "test_api.py::test_a_call_deadline_is_honoured",
+        "test_api.py::test_a_huge_message_is_cut_for_the_model_but_stored_whole",
+        "test_api.py::test_a_turn_starts_at_once_and_streams_while_generated",
+        "test_api.py::test_async_iteration_does_not_block_the_loop",
+        "test_api.py::test_cancel_closes_the_stream_keeps_the_partial_answer_and_the_next_turn_works",
+        "test_api.py::test_store_is_used_from_several_threads_during_a_turn",
+        "test_backends.py::test_ollama_backend_context_length_models_and_timeout",
+        "test_compaction.py::test_a_timed_out_summary_is_extracted_without_a_repair",
+        "test_compaction.py::test_kill_9_mid_compaction_repeatedly_never_leaves_a_partial_compact_gap_or_overlap",
+        "test_compaction.py::test_two_processes_and_this_one_racing_never_compact_one_range_twice",
+        "test_doctor_setup_chat.py::test_ask_run_does_not_import_textual_or_prompt_toolkit",
+        "test_doctor_setup_chat.py::test_chat_as_a_process_reads_stdin",
+        "test_doctor_setup_chat.py::test_commands_do_not_import_textual",
+        "test_fake_ollama.py::test_chunks_arrive_incrementally",
+        "test_fake_ollama.py::test_request_recorded_before_reply",
+        "test_gate_pipeline.py::test_on_a_terminal_a_withdrawn_answer_is_replaced_in_place",
+        "test_gate_pipeline.py::test_piped_ask_never_captures_a_withdrawn_answer",
+        "test_gate_stream.py::test_no_good_answer_in_the_gate_cases_is_rejected",
+        "test_housekeeping.py::test_a_block_that_made_way_twice_is_extracted_so_no_answer_waits_and_it_is_still_done",
+        "test_housekeeping.py::test_a_detached_housekeeper_does_the_work_and_ends",
+        "test_housekeeping.py::test_a_detached_housekeeper_ends_at_its_lifetime_even_mid_call",
+        "test_housekeeping.py::test_a_model_that_cannot_write_summaries_is_not_asked_every_time",
+        "test_housekeeping.py::test_a_turn_during_a_summary_is_not_held_up_and_the_summary_resumes_after_it",
+        "test_housekeeping.py::test_closing_hands_what_is_left_to_a_detached_housekeeper_and_says_so_once",
+        "test_housekeeping.py::test_the_briefing_waits_until_the_conversation_is_quiet",
+        "test_mcp.py::test_a_failed_summary_is_an_error_and_writes_nothing",
+        "test_mcp.py::test_a_room_logged_through_add_turn_is_compacted_in_the_background",
+        "test_mcp.py::test_a_summary_the_model_cannot_write_is_made_without_it",
+        "test_mcp.py::test_ask_runs_off_the_loop_and_a_cancelled_request_stops_the_model",
+        "test_mcp.py::test_ask_with_the_model_server_down_is_one_sentence",
+        "test_mcp.py::test_bad_arguments_are_one_sentence_errors_and_the_server_keeps_serving",
+        "test_mcp.py::test_done_when_a_matrix_room_over_stdio",
+        "test_mcp.py::test_http_transport_on_loopback_only",
+        "test_mcp.py::test_other_commands_do_not_import_the_mcp_sdk",
+        "test_mcp.py::test_search_recall_get_and_recent",
+        "test_mcp.py::test_summarize_forces_compaction_of_a_short_conversation",
+        "test_mcp.py::test_the_server_serves_one_user_only",
+        "test_mcp_fit.py::test_the_worst_a_memory_can_hold_still_fits_every_response",
+        "test_memory_pipeline.py::test_a_new_conversation_starts_at_once_with_the_briefing_prepared_when_the_last_went_quiet",
+        "test_memory_pipeline.py::test_fact_from_message_1_reaches_the_prompt_at_message_130",
+        "test_memory_pipeline.py::test_prompt_stays_bounded_as_the_conversation_grows",
+        "test_pipeline.py::test_a_new_conversation_makes_no_summary_call_before_its_answer",
+        "test_recall_vectors.py::test_a_one_shot_process_does_not_wait_on_a_hanging_embedding_server",
+    )
+)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
