@@ -229,10 +229,20 @@ def build(butler: Butler) -> Server:
         instructions=INSTRUCTIONS,
         log_level="WARNING",
     )
-    conversations, rooms = butler.conversations, butler.rooms
-    read_only = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+    _add_resources(server, butler)
+    _add_conversation_tools(server, butler)
+    _add_reading_tools(server, butler)
+    _add_ask(server, butler)
+    return server
 
-    # -- resources ---------------------------------------------------------------------------
+
+# read-only tools do not change the memory, nor reach outside it
+READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+
+
+def _add_resources(server: Server, butler: Butler) -> None:
+    """conversations://...: the list, the recent ones, one conversation, a search, a room."""
+    conversations = butler.conversations
 
     @server.resource(
         "conversations://list",
@@ -319,7 +329,10 @@ def build(butler: Butler) -> Server:
         listed, left = fit.first(conversations.in_room(roomId), shapes.conversation)
         return shapes.dumps({"roomId": roomId, "conversations": listed, "truncated": left > 0})
 
-    # -- tools -------------------------------------------------------------------------------
+
+def _add_conversation_tools(server: Server, butler: Butler) -> None:
+    """Tools that write: a room's conversation, a turn said in it, its summary now."""
+    conversations, rooms = butler.conversations, butler.rooms
 
     @server.tool(
         title="Create (or find) a room's conversation",
@@ -424,7 +437,12 @@ def build(butler: Butler) -> Server:
             "earlierSummaries": left,
         }
 
-    @server.tool(title="Read a conversation's history", annotations=read_only)
+
+def _add_reading_tools(server: Server, butler: Butler) -> None:
+    """Tools that read: a conversation's history, one long message, search and recall."""
+    conversations = butler.conversations
+
+    @server.tool(title="Read a conversation's history", annotations=READ_ONLY)
     @_tool
     def get_conversation_history(
         conversationId: ConversationId,
@@ -457,7 +475,7 @@ def build(butler: Butler) -> Server:
         naming the read_message call for the rest."""
         return pages.history(butler, conversationId, format=format, limit=limit, before=before)
 
-    @server.tool(title="Read one long message", annotations=read_only)
+    @server.tool(title="Read one long message", annotations=READ_ONLY)
     @_tool
     def read_message(
         messageId: Annotated[
@@ -473,7 +491,7 @@ def build(butler: Butler) -> Server:
         make) says where the rest continues, null at the end."""
         return pages.read_message(butler, messageId, offset)
 
-    @server.tool(title="Search the conversations", annotations=read_only)
+    @server.tool(title="Search the conversations", annotations=READ_ONLY)
     @_tool
     def search_conversations(query: Query, limit: Limit = 10) -> dict[str, Any]:
         """Full-text search over every conversation's messages and summaries, best first, each hit
@@ -484,7 +502,7 @@ def build(butler: Butler) -> Server:
             "hits": [shapes.hit(h) for h in conversations.search(query, limit=limit)],
         }
 
-    @server.tool(title="Recall memories by words and time", annotations=read_only)
+    @server.tool(title="Recall memories by words and time", annotations=READ_ONLY)
     @_tool
     def recall(
         query: Annotated[
@@ -509,6 +527,11 @@ def build(butler: Butler) -> Server:
             "until": until,
             "hits": [shapes.hit(h) for h in hits],
         }
+
+
+def _add_ask(server: Server, butler: Butler) -> None:
+    """The tool that runs a whole butler turn."""
+    rooms = butler.rooms
 
     @server.tool(
         title="Ask the butler",
@@ -547,8 +570,6 @@ def build(butler: Butler) -> Server:
         return await _ask(
             butler, ctx, question, conversationId, rooms.author(userId, userName, bot=isBot)
         )
-
-    return server
 
 
 async def _ask(
