@@ -62,9 +62,8 @@ for file in tests/{unit,integration,tui,e2e,faults}/test_*.py; do
   tier=$(basename "$(dirname "$file")")
   grep -rlF --include='*.py' --include='*.md' --include='*.toml' "tests/$name" \
     README.md CHANGELOG.md pyproject.toml tatlock scripts docs 2>/dev/null \
-    | xargs -r sed -i "s|tests/$name|tests/$tier/$name|g"
+    | xargs -r sed -i "s|tests/$name|tests/$tier/$name|g" || true
 done
-grep -rlF --include='*.md' 'tests/test_tui_*.py' README.md | xargs -r sed -i 's|tests/test_tui_\*\.py|tests/tui/test_tui_*.py|g'
 
 # 3. format and fix: long comments and strings split first (the formatter leaves them), then
 #    the formatter, the fixes, and the formatter again for what the fixes moved
