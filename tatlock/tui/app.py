@@ -326,8 +326,13 @@ class TatlockApp(ConversationActions, ServerActions):
                 self.check_server()
 
     def _after_turn(self) -> None:
-        self.run_worker(self.sidebar.reload(), group="sidebar")
-        self.refresh_detail()
+        try:
+            self.run_worker(self.sidebar.reload(), group="sidebar")
+            self.refresh_detail()
+        except NoMatches:
+            if self.is_running and not self._closing:
+                raise
+            # the timer fired while the app closed: the widgets are gone, nothing is left to show
 
     def _from_background(self, ev: Event) -> None:  # on the thread that produced it
         if isinstance(ev, (CompactionStarted, CompactionFinished, CompactionFailed)):
