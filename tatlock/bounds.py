@@ -182,9 +182,9 @@ def default_roots() -> list[Path]:
             candidates.insert(0, Path(getattr(platformdirs, fn)()))
         except Exception:  # platformdirs reads XDG user-dirs; the plain name is the fallback
             pass
-        for c in candidates:
-            if c.is_dir() and c != home:
-                roots.append(real(c))
+        for candidate in candidates:
+            if candidate.is_dir() and candidate != home:
+                roots.append(real(candidate))
                 break
     return list(dict.fromkeys(roots))
 
@@ -195,11 +195,11 @@ def roots_from(entries: Iterable[str] | None) -> list[Path]:
     if entries is None:
         return default_roots()
     out: list[Path] = []
-    for e in entries:
-        if e.strip() == ".":
+    for entry in entries:
+        if entry.strip() == ".":
             out.extend(r for r in default_roots()[:1])
         else:
-            out.append(real(e))
+            out.append(real(entry))
     return list(dict.fromkeys(out))
 
 

@@ -172,9 +172,9 @@ def register_secret(*values: str | None) -> None:
     """Remember secret values so every later :func:`redact` call withholds them (process-wide)."""
     global _known_sorted
     with _known_lock:
-        for v in values:
-            if isinstance(v, str) and len(v.strip()) >= MIN_SECRET_LEN:
-                _known.add(v.strip())
+        for value in values:
+            if isinstance(value, str) and len(value.strip()) >= MIN_SECRET_LEN:
+                _known.add(value.strip())
         # longest first, so a secret that contains another is withheld whole
         _known_sorted = tuple(sorted(_known, key=len, reverse=True))
 

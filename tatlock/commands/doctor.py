@@ -40,14 +40,14 @@ def doctor(args: argparse.Namespace) -> int:
             checks = butler.doctor.run()
     problems = 0
     out("tatlock doctor")
-    for c in checks:
-        verdict = "" if c.ok is None else ("ok, " if c.ok else "PROBLEM: ")
-        out(f"  {c.name + ':':<18} {verdict}{c.detail}")
-        if c.ok is False:
+    for check in checks:
+        verdict = "" if check.ok is None else ("ok, " if check.ok else "PROBLEM: ")
+        out(f"  {check.name + ':':<18} {verdict}{check.detail}")
+        if check.ok is False:
             problems += 1
-            for n, step in enumerate(_fixes(c, cfg)):
+            for n, step in enumerate(_fixes(check, cfg)):
                 out(f"  {'':<18} {'fix:' if n == 0 else 'or: '} {step}")
-        if c.name == "config":
+        if check.name == "config":
             out(
                 f"  {'':<18} `tatlock config` shows every setting and where it comes from; "
                 "`tatlock config set NAME VALUE` changes one"

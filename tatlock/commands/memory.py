@@ -25,11 +25,11 @@ def _conversations(butler, args) -> int:
         return 0
     out(f"{'ID':>5}  {'LAST ACTIVITY':<16} {'ROOM':<12} {'MSGS':>5} {'COMPACTED':>9}  TITLE")
     room = max(20, width() - 58)
-    for c in convs:
+    for conv in convs:
         out(
-            f"{c.id:>5}  {local(c.last_activity):<16} {clip(c.room_id, 12):<12} "
-            f"{c.message_count:>5} "
-            f"{c.compacted_up_to:>9}  {clip(c.title or '(untitled)', room)}"
+            f"{conv.id:>5}  {local(conv.last_activity):<16} {clip(conv.room_id, 12):<12} "
+            f"{conv.message_count:>5} "
+            f"{conv.compacted_up_to:>9}  {clip(conv.title or '(untitled)', room)}"
         )
     return 0
 
@@ -79,14 +79,14 @@ def _show(butler, args) -> int:
 
 
 def _print_hits(hits: list[Any]) -> None:
-    for h in hits:
+    for hit in hits:
         where = (
-            f"conversation {h.conversation_id} #{h.message_number} {h.author}"
-            if h.kind == "message"
-            else f"conversation {h.conversation_id} summary {h.messages[0]}-{h.messages[1]}"
+            f"conversation {hit.conversation_id} #{hit.message_number} {hit.author}"
+            if hit.kind == "message"
+            else f"conversation {hit.conversation_id} summary {hit.messages[0]}-{hit.messages[1]}"
         )
-        out(f"{local(h.timestamp)}  {where}" + (f"  ({h.why})" if h.why else ""))
-        out("  " + clip(h.snippet, width() - 4))
+        out(f"{local(hit.timestamp)}  {where}" + (f"  ({hit.why})" if hit.why else ""))
+        out("  " + clip(hit.snippet, width() - 4))
 
 
 def _search(butler, args) -> int:

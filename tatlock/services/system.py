@@ -216,9 +216,9 @@ class Users:
             pass
         if not delete_data:
             return files
-        for f in files:
-            if f.is_dir():
-                shutil.rmtree(f, ignore_errors=True)
+        for file in files:
+            if file.is_dir():
+                shutil.rmtree(file, ignore_errors=True)
             else:
-                f.unlink(missing_ok=True)
+                file.unlink(missing_ok=True)
         return files

@@ -86,20 +86,20 @@ def _agree(
             )
         }
         pairs = []
-        for m in theirs:
-            if m["message_number"] > have:
+        for their in theirs:
+            if their["message_number"] > have:
                 break
-            mine = ours.get(m["message_number"])
+            mine = ours.get(their["message_number"])
             if (
                 mine is None
-                or mine["author_id"] != m["author_id"]
-                or mine["content"] != m["content"]
+                or mine["author_id"] != their["author_id"]
+                or mine["content"] != their["content"]
             ):
                 raise StoreError(
                     f"conversation {head['id']} in the file and conversation {cid} here differ at "
-                    f"message #{m['message_number']}: the two copies have diverged"
+                    f"message #{their['message_number']}: the two copies have diverged"
                 )
-            pairs.append((m["message_id"], mine["message_id"]))
+            pairs.append((their["message_id"], mine["message_id"]))
         staging.set_ours(pairs)
         number += 1000
     return int(have)

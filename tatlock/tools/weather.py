@@ -124,10 +124,10 @@ def place_in_question(question: str) -> str:
     for m in _NAMED_PLACE.finditer(question):
         words = re.split("(" + _JOIN + ")", m.group(1))
         kept: list[str] = []
-        for w in words:
-            if w.strip(", ").lower() in _NOT_PLACES:
+        for word in words:
+            if word.strip(", ").lower() in _NOT_PLACES:
                 break
-            kept.append(w)
+            kept.append(word)
         place = "".join(kept).strip(" ,.")
         if place:
             return place

@@ -102,19 +102,19 @@ class ChatPanel(Vertical):
         anchor_id = butler.anchor().id
         now = butler.clock()
         out = []
-        for m in messages:
-            meta = m.metadata or {}
-            assistant = m.role == "assistant"
+        for message in messages:
+            meta = message.metadata or {}
+            assistant = message.role == "assistant"
             out.append(
                 StoredView(
                     role="assistant" if assistant else "user",
-                    kind=kind_of(m, anchor_id),
+                    kind=kind_of(message, anchor_id),
                     author="Tatlock"
                     if assistant
-                    else m.author_name + (" (bot)" if m.author_is_bot else ""),
-                    when=clock_time(m.timestamp, now),
-                    text=m.content,
-                    number=m.message_number,
+                    else message.author_name + (" (bot)" if message.author_is_bot else ""),
+                    when=clock_time(message.timestamp, now),
+                    text=message.content,
+                    number=message.message_number,
                     footer=stored_footer(meta) if assistant else "",
                     marks=stored_marks(meta),
                 )
