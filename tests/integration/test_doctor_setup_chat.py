@@ -11,19 +11,7 @@ import sys
 import pytest
 
 from support.fake_ollama import FakeOllama
-
-
-def assess(answer: str, topics=("general",)) -> dict:
-    return {
-        "json": {
-            "decision": "DIRECT",
-            "guard_reason": "NONE",
-            "tools": [],
-            "tool_query": "",
-            "answer": answer,
-            "topics": list(topics),
-        }
-    }
+from support.replies import direct
 
 
 def db_rows(home, sql, user="tester"):
@@ -385,9 +373,9 @@ def test_unknown_backend_is_config_error(cli, monkeypatch):
 
 def test_chat_piped_lines_new_and_eof(cli, served, home):
     served.queue(
-        assess("Good evening, sir."),
-        assess("Splendid, sir, thank you."),
-        assess("A fresh start, sir."),
+        direct("Good evening, sir."),
+        direct("Splendid, sir, thank you."),
+        direct("A fresh start, sir."),
     )
     r = cli("chat", stdin="Hello\n\nHow are you?\n/new\nGood morning\n")
     assert r.code == 0, r.err
@@ -431,21 +419,21 @@ def test_chat_piped_lines_new_and_eof(cli, served, home):
 
 
 def test_chat_continues_the_latest_conversation(cli, served, home):
-    served.queue(assess("First, sir."), assess("Second, sir."))
+    served.queue(direct("First, sir."), direct("Second, sir."))
     assert cli("chat", stdin="one\n").code == 0
     assert cli("chat", stdin="two\n").code == 0
     assert db_rows(home, "SELECT count(*), max(message_count) FROM conversations") == [(1, 4)]
 
 
 def test_chat_new_flag_starts_fresh(cli, served, home):
-    served.queue(assess("First, sir."), assess("Fresh, sir."))
+    served.queue(direct("First, sir."), direct("Fresh, sir."))
     assert cli("chat", stdin="one\n").code == 0
     assert cli("chat", "--new", stdin="two\n").code == 0
     assert db_rows(home, "SELECT count(*) FROM conversations") == [(2,)]
 
 
 def test_chat_quit_stops_reading(cli, served, home):
-    served.queue(assess("Hello, sir."))
+    served.queue(direct("Hello, sir."))
     r = cli("chat", stdin="hi\n/quit\nthis is never sent\n")
     assert r.code == 0
     assert len(served.chat_requests) == 1
@@ -475,7 +463,7 @@ def test_chat_server_down_keeps_message_and_continues(cli, served, home):
 
 
 def test_chat_user_option_and_bad_user(cli, served, home):
-    served.queue(assess("Hello, madam."))
+    served.queue(direct("Hello, madam."))
     assert cli("user", "add", "alice").code == 0
     assert cli("chat", "--user", "alice", stdin="hi\n").code == 0
     assert db_rows(home, "SELECT count(*) FROM conversation_messages", user="alice") == [(2,)]
@@ -486,7 +474,7 @@ def test_chat_user_option_and_bad_user(cli, served, home):
 
 
 def test_chat_as_a_process_reads_stdin(tatlock_proc, served, home):
-    served.queue(assess("At your service, sir."))
+    served.queue(direct("At your service, sir."))
     r = tatlock_proc("chat", stdin="hello there\n", timeout=30)
     assert r.code == 0, r.err
     assert "At your service, sir." in r.out and "Traceback" not in r.err
@@ -548,7 +536,7 @@ def test_commands_do_not_import_textual(argv):
 
 
 def test_ask_run_does_not_import_textual_or_prompt_toolkit(served):
-    served.queue(assess("Paris, sir."))
+    served.queue(direct("Paris, sir."))
     p = subprocess.run(
         [sys.executable, "-c", _PROBE, "ask", "What is the capital of France?"],
         capture_output=True,
@@ -593,7 +581,7 @@ def test_no_command_is_chat(cli, served, home, monkeypatch):
     """Bare `tatlock` without a terminal (stdin piped) is the line chat: it reads the piped line
     and answers it (in a terminal it opens the TUI: tests/test_tui_cli.py)."""
     monkeypatch.setattr(sys, "argv", ["tatlock"])
-    served.queue(assess("You rang, sir?"))
+    served.queue(direct("You rang, sir?"))
     r = cli(stdin="hello\n")
     assert r.code == 0, r.err
     assert "You rang, sir?" in r.out
@@ -601,7 +589,7 @@ def test_no_command_is_chat(cli, served, home, monkeypatch):
 
 def test_main_with_empty_argv_ignores_sys_argv(cli, served, monkeypatch):
     monkeypatch.setattr(sys, "argv", ["pytest", "--some-pytest-flag"])
-    served.queue(assess("You rang, sir?"))
+    served.queue(direct("You rang, sir?"))
     r = cli(stdin="hello\n")  # main([]): bare `tatlock`, i.e. chat
     assert r.code == 0, r.err
     assert "You rang, sir?" in r.out

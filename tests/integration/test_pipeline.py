@@ -8,21 +8,8 @@ import json
 import pytest
 
 from support.fake_ollama import FakeError, MidStreamError
-from support.replies import sent
+from support.replies import assessment, sent
 from support.store import stored_messages as db_messages
-
-
-def assess(decision="DIRECT", guard="NONE", answer="", tools=(), query="", topics=("general",)):
-    return {
-        "json": {
-            "decision": decision,
-            "guard_reason": guard,
-            "tools": list(tools),
-            "tool_query": query,
-            "answer": answer,
-            "topics": list(topics),
-        }
-    }
 
 
 def ask_json(cli, *args, stdin=None):
@@ -33,7 +20,9 @@ def ask_json(cli, *args, stdin=None):
 
 def test_direct_question_costs_one_call(cli, served, home):
     served.queue(
-        assess(answer="Paris, sir. Even the croissants would tell you so.", topics=["geography"])
+        assessment(
+            answer="Paris, sir. Even the croissants would tell you so.", topics=["geography"]
+        )
     )
     out = ask_json(cli, "What is the capital of France?")
     assert "Paris" in out["answer"]
@@ -71,7 +60,7 @@ def test_direct_question_costs_one_call(cli, served, home):
 
 
 def test_direct_answer_streams_to_stdout_while_generated(cli, served):
-    served.queue(assess(answer="Paris, sir."))
+    served.queue(assessment(answer="Paris, sir."))
     r = cli("ask", "What is the capital of France?")
     assert r.code == 0 and r.out == "Paris, sir.\n"
 
@@ -95,7 +84,9 @@ UNRULED_IDENTITY = "Describe your own nature, please"
 
 
 def test_identity_guard_found_by_the_model_costs_two_calls(cli, served):
-    served.queue(assess("CAPABILITY_GUARD", "IDENTITY"), "Tatlock, sir, butler and punster.")
+    served.queue(
+        assessment("CAPABILITY_GUARD", guard="IDENTITY"), "Tatlock, sir, butler and punster."
+    )
     out = ask_json(cli, UNRULED_IDENTITY)
     assert (out["route"], out["guard"], out["answer"]) == (
         "CAPABILITY_GUARD",
@@ -107,7 +98,9 @@ def test_identity_guard_found_by_the_model_costs_two_calls(cli, served):
 
 
 def test_guard_path_runs_no_tools_unless_mixed(cli, served):
-    served.queue(assess("CAPABILITY_GUARD", "IDENTITY", tools=["get_system_info"]), "Tatlock, sir.")
+    served.queue(
+        assessment("CAPABILITY_GUARD", guard="IDENTITY", tools=["get_system_info"]), "Tatlock, sir."
+    )
     out = ask_json(cli, UNRULED_IDENTITY)
     assert out["tools"] == [] and len(served.chat_requests) == 2
 
@@ -128,7 +121,7 @@ def test_security_guard_declines(cli, served):
 
 def test_weather_tools_flow(cli, served, weather_env):
     served.queue(
-        assess(
+        assessment(
             "TOOLS_NEEDED",
             tools=["get_weather_forecast"],
             query="weather in London",
@@ -157,7 +150,9 @@ def test_memory_recall_tool_flow(cli, served):
     # "remember that ..." is a fact to save: the rules are sure it needs saving, and the fact
     # extractor has kept it already (memory/facts.py), so no set_personal_variable call is made:
     # the answer is told what was kept (2 calls), and the user is told too, whatever the model says
-    served.queue(assess(answer="Noted, sir."), "Noted, sir: Maria's birthday is on the 3rd of May.")
+    served.queue(
+        assessment(answer="Noted, sir."), "Noted, sir: Maria's birthday is on the 3rd of May."
+    )
     first = ask_json(cli, "Remember that my sister Maria's birthday is on 3 May")
     assert first["route"] == "TOOLS_NEEDED" and first["tools"] == []
     assert len(served.chat_requests) == 2
@@ -170,7 +165,7 @@ def test_memory_recall_tool_flow(cli, served):
     )
     before = len(served.chat_requests)
     served.queue(
-        assess("TOOLS_NEEDED", tools=["recall_memories"], query="Maria birthday"),
+        assessment("TOOLS_NEEDED", tools=["recall_memories"], query="Maria birthday"),
         {"tool_calls": [{"name": "recall_memories", "arguments": {"keyword": "Maria birthday"}}]},
         "Maria's birthday is on the 3rd of May, sir.",
     )
@@ -185,7 +180,7 @@ def test_memory_recall_tool_flow(cli, served):
 
 def test_username_is_injected_never_taken_from_the_model(cli, served, home):
     served.queue(
-        assess("TOOLS_NEEDED", tools=["set_personal_variable"], query="location Rotterdam"),
+        assessment("TOOLS_NEEDED", tools=["set_personal_variable"], query="location Rotterdam"),
         {
             "tool_calls": [
                 {
@@ -206,7 +201,12 @@ def test_username_is_injected_never_taken_from_the_model(cli, served, home):
 
 def test_mixed_question_answers_every_part(cli, served, weather_env):
     served.queue(
-        assess("CAPABILITY_GUARD", "MIXED", tools=["get_weather_forecast"], query="weather London"),
+        assessment(
+            "CAPABILITY_GUARD",
+            guard="MIXED",
+            tools=["get_weather_forecast"],
+            query="weather London",
+        ),
         {"tool_calls": [{"name": "get_weather_forecast", "arguments": {"location": "London"}}]},
         "I am Tatlock, sir, and London has light rain today.",
     )
@@ -224,7 +224,7 @@ def test_mixed_question_answers_every_part(cli, served, weather_env):
 
 def test_mixed_when_the_model_sees_no_guard_uses_rules_and_hints(cli, served, weather_env):
     served.queue(
-        assess(answer="It's probably raining."),  # the model missed both the guard and the tool
+        assessment(answer="It's probably raining."),  # the model missed both the guard and the tool
         {"tool_calls": [{"name": "get_weather_forecast", "arguments": {"location": "London"}}]},
         "Tatlock, sir; and London has light rain.",
     )
@@ -243,7 +243,9 @@ def test_mixed_when_the_model_sees_no_guard_uses_rules_and_hints(cli, served, we
     ],
 )
 def test_look_alikes_stay_direct(cli, served, question):
-    served.queue(assess(answer="A fine question, sir: here is the answer, with a pun on the side."))
+    served.queue(
+        assessment(answer="A fine question, sir: here is the answer, with a pun on the side.")
+    )
     out = ask_json(cli, question)
     assert (out["route"], out["guard"], out["quality"]) == ("DIRECT", None, "APPROVED")
     assert len(served.chat_requests) == 1
@@ -293,7 +295,7 @@ def test_garbage_model_output_gives_a_typed_fallback(cli, served, home):
 
 
 def test_vendor_identity_is_repaired_then_gated(cli, served):
-    served.queue(assess(answer="As an AI language model, I think Paris."), "Paris, sir.")
+    served.queue(assessment(answer="As an AI language model, I think Paris."), "Paris, sir.")
     out = ask_json(cli, "What is the capital of France?")
     assert out["answer"] == "Paris, sir." and out["quality"] == "APPROVED"
     assert len(served.chat_requests) == 2
@@ -309,13 +311,13 @@ def test_seed_text_forms_are_understood(cli, served):
 
 
 def test_piped_material_and_stdin_question(cli, served, home):
-    served.queue(assess(answer="It adds a greeting, sir."))
+    served.queue(assessment(answer="It adds a greeting, sir."))
     r = cli("ask", "summarise this", stdin="diff --git a/x b/x\n+print('hello')\n")
     assert r.code == 0
     prompt = served.chat_requests[0]["messages"][1]["content"]
     assert "summarise this" in prompt and "+print('hello')" in prompt
     assert json.loads(db_messages(home)[0]["metadata"])["material"].startswith("diff --git")
-    served.queue(assess(answer="Four, sir."))
+    served.queue(assessment(answer="Four, sir."))
     r = cli("ask", stdin="What is two plus two?\n")
     assert (
         r.code == 0 and "What is two plus two?" in served.chat_requests[1]["messages"][1]["content"]
@@ -329,17 +331,17 @@ def test_no_question_is_a_usage_error(cli, served):
 
 
 def test_conversations_continue_and_new_starts_fresh(cli, served, home):
-    served.queue(assess(answer="Hello, sir."), assess(answer="Still here, sir."))
+    served.queue(assessment(answer="Hello, sir."), assessment(answer="Still here, sir."))
     first = ask_json(cli, "Hello")
     second = ask_json(cli, "Are you there?")
     assert first["conversation_id"] == second["conversation_id"]
     # the second turn's prompt holds the first exchange, with authors
     prompt = served.chat_requests[1]["messages"][1]["content"]
     assert "Anchor (Tester): Hello" in prompt and "Assistant: Hello, sir." in prompt
-    served.queue(assess(answer="A fresh start, sir."))
+    served.queue(assessment(answer="A fresh start, sir."))
     third = ask_json(cli, "--new", "Good morning")
     assert third["conversation_id"] != first["conversation_id"]
-    fourth_q = assess(answer="Continuing, sir.")
+    fourth_q = assessment(answer="Continuing, sir.")
     served.queue(fourth_q)
     assert ask_json(cli, "And again")["conversation_id"] == third["conversation_id"]
     assert (
@@ -361,7 +363,7 @@ def test_verbose_traces_phases_on_stderr(cli, served):
 
 
 def test_debug_log_records_every_phase_with_secrets_redacted(cli, served, home):
-    served.queue(assess(answer="Noted, sir."))
+    served.queue(assessment(answer="Noted, sir."))
     out = ask_json(cli, "my api_key: sk-abcdefghijklmnopqrstuvwx please keep it")
     log = home / "logs" / "conversations" / f"tester-{out['conversation_id']}.jsonl"
     records = [json.loads(x) for x in log.read_text().splitlines()]
@@ -390,7 +392,8 @@ def test_tool_exception_becomes_a_result(cli, served, monkeypatch):
     monkeypatch.setattr(clock, "get_current_datetime", boom)
     # a tool that takes no argument is run without a call to choose its arguments
     served.queue(
-        assess("TOOLS_NEEDED", tools=["get_current_datetime"]), "I could not read the clock, sir."
+        assessment("TOOLS_NEEDED", tools=["get_current_datetime"]),
+        "I could not read the clock, sir.",
     )
     out = ask_json(cli, "Check the clock tool")
     assert out["tools"] == ["get_current_datetime"]
@@ -400,7 +403,7 @@ def test_tool_exception_becomes_a_result(cli, served, monkeypatch):
 
 def test_disabled_tools_are_never_offered(cli, served):
     assert cli("tools", "disable", "web_search").code == 0
-    served.queue(assess(answer="Fine, sir."))
+    served.queue(assessment(answer="Fine, sir."))
     ask_json(cli, "hello")
     enum = served.chat_requests[0]["format"]["properties"]["tools"]["items"]["enum"]
     assert "web_search" not in enum and "recall_memories" in enum
@@ -457,9 +460,9 @@ def test_repeating_the_facts_it_was_given_is_no_leak(cli, served):
 
 
 def test_a_new_conversation_makes_no_summary_call_before_its_answer(tatlock_proc, served):
-    served.queue(assess(answer="Hello, sir."))
+    served.queue(assessment(answer="Hello, sir."))
     assert tatlock_proc("ask", "Hello").code == 0
-    served.queue(assess(answer="Good morning, sir."))
+    served.queue(assessment(answer="Good morning, sir."))
     before = len(served.chat_requests)
     r = tatlock_proc("ask", "-v", "--new", "Good morning")  # a real process: real logging set-up
     assert r.code == 0 and r.out == "Good morning, sir.\n"
@@ -473,7 +476,7 @@ def test_a_direct_answer_that_loops_is_stopped_early_and_its_repeats_dropped(cli
     streamed "Demonstrative_" two hundred times to the screen before the gate withdrew it)."""
     served.token_delay = 0.002
     loop = "Paris, sir. " + "Demonstrative_ " * 200  # the fake streams a word a piece
-    served.queue(assess(answer=loop), "Paris, sir.")  # the loop, then the repair's answer
+    served.queue(assessment(answer=loop), "Paris, sir.")  # the loop, then the repair's answer
     out = ask_json(cli, "What is the capital of France?")
     assert out["answer"] == "Paris, sir." and out["route"] == "DIRECT"
     log = home / "logs" / "conversations" / f"tester-{out['conversation_id']}.jsonl"
@@ -487,7 +490,7 @@ def test_a_direct_answer_that_loops_is_stopped_early_and_its_repeats_dropped(cli
 def test_ask_system_adds_a_one_off_instruction_after_the_persona(cli, served, home):
     persona = cli("persona", "list", "--json").out
     last_instruction = json.loads(persona)[-1]["instruction"]
-    served.queue(assess(answer="Paris, monsieur."))
+    served.queue(assessment(answer="Paris, monsieur."))
     out = ask_json(cli, "-s", "Answer in French, briefly.", "What is the capital of France?")
     assert out["answer"] == "Paris, monsieur."
     system = served.chat_requests[0]["messages"][0]
@@ -505,7 +508,7 @@ def test_ask_system_adds_a_one_off_instruction_after_the_persona(cli, served, ho
     # on the record
     assert json.loads(db_messages(home)[0]["metadata"])["system"] == "Answer in French, briefly."
     # for this question only: the next one does not get it
-    served.queue(assess(answer="Berlin, sir."))
+    served.queue(assessment(answer="Berlin, sir."))
     ask_json(cli, "And of Germany?")
     assert all("Answer in French" not in m["content"] for m in served.chat_requests[1]["messages"])
 

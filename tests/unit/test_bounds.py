@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from support.replies import assessment
 from tatlock.config import load
 from tatlock.tools.base import ToolContext
 from tatlock.tools.files import analyze_file
@@ -147,19 +148,6 @@ def test_missing_file_inside_bounds_says_so(user_home):
 # -- through the pipeline: the model asks, the refusal and the redaction are tool results ----------
 
 
-def assess(decision="DIRECT", answer="", tools=()):
-    return {
-        "json": {
-            "decision": decision,
-            "guard_reason": "NONE",
-            "tools": list(tools),
-            "tool_query": "",
-            "answer": answer,
-            "topics": ["files"],
-        }
-    }
-
-
 def _everything_seen(served, result, home) -> str:
     log = "\n".join(p.read_text() for p in (home / "logs" / "conversations").glob("*.jsonl"))
     sent = json.dumps(served.chat_requests)
@@ -168,7 +156,7 @@ def _everything_seen(served, result, home) -> str:
 
 def test_a_model_that_asks_for_a_key_gets_a_refusal(cli, served, home, user_home):
     served.queue(
-        assess("TOOLS_NEEDED", tools=["analyze_file"]),
+        assessment("TOOLS_NEEDED", tools=["analyze_file"], topics=("files",)),
         {"tool_calls": [{"name": "analyze_file", "arguments": {"path": "~/.ssh/id_ed25519"}}]},
         "I may not read that file, sir.",
     )
@@ -186,7 +174,7 @@ def test_secrets_inside_an_allowed_file_are_withheld(cli, served, home, user_hom
         "root:$6$saltsalt$Xq1Yk2tTFb3EoX9mVtQoLrL0V2s0R9dPp5y9v0uJvQ6.:19000:0:99999:7:::\n"
     )
     served.queue(
-        assess("TOOLS_NEEDED", tools=["analyze_file"]),
+        assessment("TOOLS_NEEDED", tools=["analyze_file"], topics=("files",)),
         {"tool_calls": [{"name": "analyze_file", "arguments": {"path": "~/Documents/setup.txt"}}]},
         "These are server notes, sir.",
     )

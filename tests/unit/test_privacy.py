@@ -12,24 +12,11 @@ from pathlib import Path
 
 import pytest
 
+from support.replies import direct
 from tatlock import privacy
 from tatlock.config import load
 from tatlock.store import db
 from tatlock.store.user import UserStore
-
-
-def assess(decision="DIRECT", answer="", tools=()):
-    return {
-        "json": {
-            "decision": decision,
-            "guard_reason": "NONE",
-            "tools": list(tools),
-            "tool_query": "",
-            "answer": answer,
-            "topics": ["general"],
-        }
-    }
-
 
 CROSS = "Recent Highlights\n- tea\nPatterns Across Sessions\n- none\nCurrent Context\n- tea"
 
@@ -59,12 +46,12 @@ def test_ordinary_use_leaves_nothing_readable_by_others(
 ):
     # summaries made before `ask` ends: their files
     monkeypatch.setenv("TATLOCK_HOUSEKEEPING", "foreground")
-    served.queue(assess(answer="Good morning, sir."), CROSS)
+    served.queue(direct("Good morning, sir."), CROSS)
     # then the briefing for the next conversation: its file
     assert cli("ask", "Good morning").code == 0
-    served.queue(assess(answer="Noted, sir."))
+    served.queue(direct("Noted, sir."))
     assert cli("ask", "--new", "I like tea").code == 0
-    served.queue(assess(answer="Certainly, sir."))
+    served.queue(direct("Certainly, sir."))
     assert cli("chat", stdin="And coffee?\n").code == 0
     assert cli("persona", "add", "Be brief.").code == 0
     assert cli("var", "set", "location", "Leeds").code == 0
@@ -195,7 +182,7 @@ def test_in_tatlock_home_the_folder_is_tightened_but_the_config_file_is_not(
     os.chmod(home, 0o755)  # the user made TATLOCK_HOME and wrote a config.toml in it by hand
     (home / "config.toml").write_text("compact_interval = 12\n")
     os.chmod(home / "config.toml", 0o644)
-    served.queue(assess(answer="Good morning, sir."))
+    served.queue(direct("Good morning, sir."))
     r = cli("ask", "Good morning")
     assert r.code == 0, r.err
     assert r.err == f"tatlock: made the folder {home} private to you (other users could read it)\n"

@@ -13,6 +13,7 @@ import pytest
 from keyring.backends import fail, null
 
 from support.memory_keyring import LockedKeyring, MemoryKeyring
+from support.replies import direct
 from tatlock import redact, secrets
 from tatlock.config import load
 from tatlock.errors import TatlockError, UsageError
@@ -202,19 +203,6 @@ def test_a_start_without_secrets_never_loads_keyring(tmp_path):
     assert p.stdout.strip() == "False"
 
 
-def assess(answer):
-    return {
-        "json": {
-            "decision": "DIRECT",
-            "guard_reason": "NONE",
-            "tools": [],
-            "tool_query": "",
-            "answer": answer,
-            "topics": ["general"],
-        }
-    }
-
-
 def test_debug_logs_withhold_every_known_secret(cli, served, ring, home, monkeypatch):
     """A secret with no recognisable shape is withheld because tatlock knows its value."""
     secrets.set("weather", "plainword-weather-1")
@@ -230,7 +218,7 @@ def test_debug_logs_withhold_every_known_secret(cli, served, ring, home, monkeyp
         "plainword-mail-333",
         "plainword-apikey-4444",
     }
-    served.queue(assess("Noted, sir."))
+    served.queue(direct("Noted, sir."))
     r = cli("ask", "remember plainword-weather-1 and plainword-mail-333 and plainword-apikey-4444")
     assert r.code == 0
     log = (home / "logs" / "conversations" / "tester-1.jsonl").read_text()
