@@ -16,10 +16,13 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from tatlock.errors import ConfigError, UsageError
 from tatlock.paths import APP, USERNAME_RE, Paths, validate_username
+
+if TYPE_CHECKING:  # pragma: no cover
+    from tatlock.hardware import Tier
 
 # re-exported: callers take the paths, the user-name check and the config error from here
 __all__ = [
@@ -140,7 +143,7 @@ class Config:
         tier = self.hardware_tier()
         return getattr(tier, name)
 
-    def hardware_tier(self):
+    def hardware_tier(self) -> Tier:
         from tatlock.hardware import current_tier, tier_by_name
 
         if self.tier and self.tier.strip().lower() != "auto":
@@ -150,7 +153,7 @@ class Config:
 
     @property
     def model_name(self) -> str:
-        return self.effective("model")
+        return str(self.effective("model"))
 
     def api_key_value(self) -> str | None:
         """The API key for OpenAI-compatible servers: env/config, else the keyring secret

@@ -34,13 +34,14 @@ def json_schema(spec: ToolSpec) -> dict[str, Any]:
     }
 
 
-def resolve(spec: ToolSpec) -> Callable[..., dict]:
+def resolve(spec: ToolSpec) -> Callable[..., dict[str, Any]]:
     """The function a registry row names (imported on first use). Only tatlock's own tool
     modules: a row edited in system.db must not make tatlock import arbitrary code."""
     if not spec.module.startswith("tatlock.tools."):
         raise ImportError(f"tool modules live under tatlock.tools, not {spec.module!r}")
     module = importlib.import_module(spec.module)
-    return getattr(module, spec.function_name)
+    function: Callable[..., dict[str, Any]] = getattr(module, spec.function_name)
+    return function
 
 
 def _p(name: str, typ: str, desc: str, required: bool = False) -> Param:
