@@ -298,7 +298,8 @@ def compare(examples: list[Example], heldout: list[Example]) -> None:
     plans = [("words", ("words",)), ("+ word pairs", ("words", "bigrams")),
              ("+ classes, frames", ("words", "bigrams", "classes", "frames")),
              ("+ character n-grams", ("words", "bigrams", "classes", "frames", "chars")),
-             ("+ the ask's own words", clf.ALL_GROUPS)]
+             ("+ the ask's own words", ("words", "bigrams", "classes", "frames", "chars", "ask")),
+             ("+ where each ask starts", clf.ALL_GROUPS)]
     ys = targets(examples)
     split = folds(examples)
     fresh = [i for i, e in enumerate(examples) if e.source.startswith(FRESH)]
