@@ -112,10 +112,11 @@ def test_scores_stand_in_for_the_classifier():
 
 
 def test_without_the_labels_words_the_classifier_decides_only_at_its_bare_threshold():
-    """"book me a table" has no word of CAPABILITIES (no "you", no "can"): the classifier decides it
-    alone only at the bare threshold, and such a decision still asks the model (never pure)."""
+    """"a table for four ... sort it out" has no word of CAPABILITIES (no "you", no "can", no verb of
+    an action in the world): the classifier decides it alone only at the bare threshold, and such a
+    decision still asks the model (never pure)."""
     low = dict.fromkeys((*LABELS, OTHER), 0.0)
-    text = "book me a table for two at Luigi's on Saturday night, 8ish"
+    text = "I need a table for four at Rosalind's on Saturday. Sort it out, there's a good chap."
     assert not guards.evidenced("CAPABILITIES", wording.plain_words(text), classifier.classes(text))
     limits = {lab: classifier.Threshold(0.9, 0.5, 0.9, bare=0.95) for lab in (*LABELS, OTHER)}
     d = guards.decide(text, scores=dict(low, CAPABILITIES=0.93), limits=limits)
@@ -129,6 +130,14 @@ def test_without_the_labels_words_the_classifier_decides_only_at_its_bare_thresh
     # with its words, the same score decides at the authority threshold, and alone
     d = guards.decide("can you book me a table?", scores=dict(low, CAPABILITIES=0.93), limits=limits)
     assert d.guard.reason == "CAPABILITIES" and d.pure
+
+
+@pytest.mark.parametrize("text", ["text my wife I'm running late", "Email my landlord about the boiler",
+                                  "book me a table for two at Luigi's on Saturday night, 8ish", "ring mum for me pls"])
+def test_a_request_for_an_action_in_the_world_carries_the_words_of_capabilities(text):
+    """A verb of an action in the world (a message sent, a thing booked or bought) is a word of
+    CAPABILITIES with or without a "you": the classifier decides it at the authority threshold."""
+    assert guards.evidenced("CAPABILITIES", wording.plain_words(text), classifier.classes(text))
 
 
 def test_the_gates_never_change_a_decision(monkeypatch):

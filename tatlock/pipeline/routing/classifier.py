@@ -9,8 +9,13 @@ milliseconds, on first use. A test fails when the file is stale against its data
 Features, chosen by what they bought on sets the model never saw (the trainer's ``--compare``):
 words and word pairs; word classes (a little built-in knowledge: "umbrella" is about the
 weather) and pairs of classes; the question's frame (about now, me, you, a general lesson);
-character n-grams of each word (typos and shorthand: "wether", "pasword"); and the words of the
-ask itself, the last sentence with a question in it (long messages put their context first).
+character n-grams of each word (typos and shorthand: "wether", "pasword"); the words of the
+ask itself, the last sentence with a question in it (long messages put their context first); and
+where each clause's ask starts, past its politeness and indirect frame ("I was wondering if you
+might know what day it is" leads with "what day"; "text my wife" with "text": a request for an
+action in the world, "you" or not). Round 3: the lead words and the word classes of an action
+(``act``, ``errand``) found 2.9 more points of guards (right kind) on sets held out whole (r14,
+r15), and with "act" among CAPABILITIES' words (``guards.EVIDENCE``) 1.2 more.
 
 Thresholds (per label, chosen by the trainer on predictions for sets held out of training):
 ``authority`` is where the label was measured at 99% precision or better: the deterministic
@@ -36,8 +41,8 @@ __all__ = ["GUARDS", "LABELS", "MODEL_FILE", "OTHER", "TOOLS", "Classifier", "cl
            "warm"]
 
 MODEL_FILE = Path(__file__).resolve().parent / "classifier.json"
-FEATURES_VERSION = 3  # raise it when features() changes: the model file records the version it was trained with
-ALL_GROUPS = ("words", "bigrams", "classes", "frames", "chars", "ask")
+FEATURES_VERSION = 4  # raise it when features() changes: the model file records the version it was trained with
+ALL_GROUPS = ("words", "bigrams", "classes", "frames", "chars", "ask", "lead")
 
 # spellings a chat message uses for the same word: one feature each
 _SAME = {"u": "you", "r": "are", "ur": "your", "ya": "you", "yer": "your", "ye": "you", "im": "i'm",
@@ -105,6 +110,12 @@ _CLASSES = {
     "secret": """password passwords passcode passcodes pin pins key keys token tokens secret secrets credential
         credentials login logins root admin prompt prompts instructions instruction rules verbatim above ignore
         disregard forget reveal jailbreak dan""",
+    # a request for an action in the world (a message sent, a thing bought, booked or switched):
+    # the verb and its object, with or without a "you" (the butler can do none of them)
+    "act": """text txt sms texting whatsapp email e-mail emailing ring phone dial order buy purchase book reserve pay
+        transfer send post tweet switch dim lock unlock fetch cancel""",
+    "errand": """alarm alarms lights light lamp heating thermostat door taxi cab uber deliveroo dominos amazon
+        invoice tickets table bill takeaway pizza curry flight hotel reservation""",
     "general": """why explain explains how does do what causes cause define definition meaning mean history
         difference average best recommend tips idea example examples invented invent""",
 }
@@ -129,6 +140,30 @@ _FRAMES = [
     ("f:past", re.compile(r"\b(?:yesterday|last (?:time|week|month|night)|before|earlier|ago|previously|ever)\b")),
     ("f:yesno", re.compile(r"^(?:is|are|am|do|does|did|can|could|will|would|should|has|have)\b")),
 ]
+
+
+# words before a clause's own ask: politeness, hedges and the frame of an indirect question ("I was
+# wondering if you might know what day it is"); the first word after them leads the clause
+_LEAD_SKIP = set("""please pls plz kindly just quickly go on and but so then now right ok okay oh hey hi hello oi
+    yo mate sir dear love be a legend could can would will you u ya ye mind if i was were wondering wonder might
+    may know tell me let whether do does think possibly perhaps maybe sorry excuse quick question um er hmm well
+    also actually really any chance there is it is, for able to the an""".split())
+
+
+def leads(words: list[str]) -> list[str]:
+    """The first word of each clause that is not politeness or an indirect frame, with the word
+    after it: where the ask starts, however it is wrapped ("text my wife", "book a table", "could
+    you kindly let me know whether it is still morning" -> "still morning")."""
+    out, start = [], True
+    for i, w in enumerate(words):
+        if w in (",", "and", "then", "but", "also"):
+            start = True
+            continue
+        if start and w not in _LEAD_SKIP:
+            nxt = words[i + 1] if i + 1 < len(words) else "</s>"
+            out.append((w, nxt))
+            start = False
+    return [f"{a}_{b}" for a, b in out]
 
 
 def ask_of(text: str) -> str:
@@ -181,6 +216,14 @@ def features(text: str, groups: tuple[str, ...] = ALL_GROUPS) -> dict[str, float
         norm = 1 / math.sqrt(max(1, len(set(words))))
         for name in _class_feats(words, "frames" in groups, ""):
             feats[name] = CLASS_WEIGHT * norm
+    if "lead" in groups:
+        pieces: list[str] = []
+        for sentence in _SENTENCES.split(text.strip()):
+            pieces += [*normalise(sentence), "and"]
+        pairs = leads(pieces)
+        names = {f"l:{p.split('_')[0]}" for p in pairs} | {f"ll:{p}" for p in pairs}
+        names |= {f"lk:{c}" for p in pairs for c in _CLASS_OF.get(p.split("_")[0], ())}
+        add(names, 1.0)
     if "ask" in groups:
         ask = normalise(ask_of(text))
         add({f"a:{w}" for w in ask}, 1.0)
@@ -285,5 +328,5 @@ def feature_digest() -> str:
 
     spec = (FEATURES_VERSION, CLASS_WEIGHT, sorted(_SAME.items()), _CONTRACTIONS, _PATH.pattern,
             sorted((k, " ".join(v.split())) for k, v in _CLASSES.items()), [(n, p.pattern) for n, p in _FRAMES],
-            _SENTENCES.pattern)
+            _SENTENCES.pattern, sorted(_LEAD_SKIP))
     return hashlib.sha256(repr(spec).encode()).hexdigest()[:16]

@@ -650,7 +650,7 @@ GATES = gates({
                 "favourite favorite name names work anniversary saved noted come study living file profile add put "
                 "details notes records given blood type group shoe size stored just fyi heads info information "
                 "reference jot myself keeping said hail squirrel tuck stash away hold hang "
-                "self say tell",
+                "self say tell write",
     "web": "yet released launched out open current live price value at latest newest version release much search "
            "google look check find browse "
            "web internet news online "
