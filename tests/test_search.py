@@ -300,6 +300,34 @@ def test_date_in_question_favours_that_day(store):
     assert search(store, "What painting did Maria show on October 13, 2023?")[0].message_id == later.message_id
 
 
+def test_date_in_question_finds_that_time_without_other_words(store):
+    """"Where did Maria travel in July 2022?": the answer ("I went to Woodhaven") has none of the
+    question's words; it is found because it was said then. Found only with the date candidates."""
+    filler(store)
+    june = store.create_conversation("june", "cli", started_at="2022-06-02T10:00:00+00:00")
+    july = store.create_conversation("july", "cli", started_at="2022-07-20T10:00:00+00:00")
+    add(store, june.id, MARIA, "I went to the dentist, all fine.", "2022-06-02T10:00:00+00:00")
+    there = add(store, july.id, MARIA, "I went to Woodhaven, a small town in the Midwest.", "2022-07-20T10:00:00+00:00")
+    question = add(store, july.id, JOHN, "Where did Maria travel to in July 2022?", "2022-07-20T10:01:00+00:00")
+    got = search(store, "Where did Maria travel to in July 2022?", exclude=[question.message_id])
+    assert ids(got)[:1] == [there.message_id]
+    assert question.message_id not in ids(got)
+    off = dataclasses.replace(search_mod.RANKING, date_base=0.0)
+    assert there.message_id not in ids(search_mod._search(store, "Where did Maria travel to in July 2022?", 10, None,
+                                                          None, None, None, True, off,
+                                                          exclude=frozenset({question.message_id})))
+
+
+def test_date_candidates_respect_the_filters(store):
+    july = store.create_conversation("july", "cli", started_at="2022-07-20T10:00:00+00:00")
+    other = store.create_conversation("other", "cli", started_at="2022-07-20T10:00:00+00:00")
+    add(store, july.id, MARIA, "I went to Woodhaven.", "2022-07-20T10:00:00+00:00")
+    elsewhere = add(store, other.id, MARIA, "I went to Leeds.", "2022-07-21T10:00:00+00:00")
+    got = search(store, "Where did Maria travel in July 2022?", conversation_id=july.id)
+    assert elsewhere.message_id not in ids(got)
+    assert search(store, "Where did Maria travel in July 2022?", start="2022-08-01T00:00:00+00:00") == []
+
+
 # ------------------------------------------------------------------------------ LoCoMo bench
 
 

@@ -40,11 +40,10 @@ from __future__ import annotations
 
 import datetime as _dt
 import sqlite3
-from collections import deque
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from tatlock.memory.hybrid import explain, fuse
+from tatlock.memory.hybrid import explain, fuse, window_cover
 from tatlock.memory.query import (
     FRAMING,
     STOPWORDS,
@@ -95,6 +94,8 @@ class Ranking:
     hint: float = 0.15  # answer-type hint boost
     date: float = 0.3  # boost for messages around a date named in the query
     date_slack_days: int = 7
+    date_base: float = 0.2  # messages around a date named in the query join the candidates at this share of the best
+    date_pool: int = 200  # at most this many messages per named date join so
     framing: float = 0.3  # weight of question-framing words ("mention", "describe")
     expand: bool = True  # irregular verb forms and everyday synonyms
     pool: int = 300  # best matches whose neighbours are fetched
@@ -104,11 +105,12 @@ class Ranking:
     candidates: int = 3000  # at most this many matching messages are ranked (the best by own score)
     compact: float = 2.0  # compacts' BM25 sum times this, to rank them with messages
     # semantic recall (message vectors): fused with BM25 on one normalised scale
-    dense: float = 0.75  # weight of a message's calibrated similarity, beside its BM25 share (best = 1)
+    dense: float = 1.0  # weight of a message's calibrated similarity, beside its BM25 share (best = 1)
     dense_cover: float = 0.25  # weight of the best similarity in its surroundings, as one more query word
     dense_pool: int = 50  # most similar messages added to the candidates
     dense_floor: float = 0.95  # similarities at or below this quantile of the memory's count as none
     dense_span: float = 1.0  # a similarity counts fully only this many standard deviations above the floor
+    dense_outlier: float = 1.0  # ... and never below the mean plus this many standard deviations
     dense_min: float = 0.0  # calibrated similarities at or below this count as none
 
 
@@ -206,6 +208,8 @@ def _search(store: UserStore, query: str, limit: int, start: str | None, end: st
         own = {mid: s for mid, s in own.items() if mid in keep}
         per_term = {w: {mid: s for mid, s in scores.items() if mid in keep} for w, scores in per_term.items()}
 
+    if rk.date_base:
+        _date_candidates(store, query, own, flt, rk, exclude)
     if dense is None and semantic is not None:
         dense = semantic.similar(store, query, flt, exclude=exclude.__contains__)
     scale = 1.0
@@ -267,7 +271,7 @@ def _rank_messages(store: UserStore, query: str, own: dict[int, float],
 
     cover: dict[int, float] = {}
     if rk.session and rk.session_window:
-        cover = _window_cover(meta, per_term, rk.session_window)
+        cover = window_cover(meta, per_term, rk.session_window)
 
     def own_at(c: int, n: int) -> float:
         mid = pos.get((c, n))
@@ -314,37 +318,21 @@ def _rank_messages(store: UserStore, query: str, own: dict[int, float],
     return out
 
 
-def _window_cover(meta: dict[int, queries.MessageRef], per_term: dict[str, dict[int, float]],
-                  width: int) -> dict[int, float]:
-    """For every message in ``meta``: the sum over query words of the word's best score
-    within ``width`` messages either side (same conversation); a sliding-window maximum."""
-    by_conv: dict[int, list[tuple[int, int]]] = {}
-    for mid, row in meta.items():
-        by_conv.setdefault(row.conversation_id, []).append((row.message_number, mid))
-    for members in by_conv.values():
-        members.sort()
-    cover: dict[int, float] = dict.fromkeys(meta, 0.0)
-    for scores in per_term.values():
-        hits_by_conv: dict[int, list[tuple[int, float]]] = {}
-        for mid, v in scores.items():
-            ref = meta.get(mid)
-            if ref is not None:
-                hits_by_conv.setdefault(ref.conversation_id, []).append((ref.message_number, v))
-        for c, hits in hits_by_conv.items():
-            hits.sort()
-            window: deque[tuple[int, float]] = deque()  # decreasing scores
-            i = 0
-            for n, mid in by_conv[c]:
-                while i < len(hits) and hits[i][0] <= n + width:
-                    while window and window[-1][1] <= hits[i][1]:
-                        window.pop()
-                    window.append(hits[i])
-                    i += 1
-                while window and window[0][0] < n - width:
-                    window.popleft()
-                if window:
-                    cover[mid] += window[0][1]
-    return cover
+def _date_candidates(store: UserStore, query: str, own: dict[int, float], flt: queries.Filter, rk: Ranking,
+                     exclude: frozenset[int]) -> None:
+    """Messages written around a date the query names join the candidates (``own``, in place)
+    at ``date_base`` of the best score: "what did Maria do in July 2022" asks about what was
+    said then, whether or not it has the query's other words."""
+    dates = query_dates(query)
+    if not dates:
+        return
+    base = rk.date_base * max(own.values(), default=1.0)
+    slack = _dt.timedelta(days=rk.date_slack_days)
+    for a, b in dates:
+        for ref, _ in queries.recent_messages(store, queries.within(flt, (a - slack).isoformat(),
+                                                                    (b + slack).isoformat()), rk.date_pool):
+            if ref.message_id not in exclude:
+                own[ref.message_id] = own.get(ref.message_id, 0.0) + base
 
 
 def _recent(store: UserStore, flt: queries.Filter, limit: int, *, mentioning: str | None = None,
