@@ -157,6 +157,12 @@ def aggregate(records: list[dict[str, Any]], ks: Iterable[int]) -> dict[str, Any
         for c in CATEGORY_ORDER + sorted(set(groups) - set(CATEGORY_ORDER), key=str) if groups.get(c)
     }
     result["questions"] = len(records)
+    by_sample: dict[str, list] = defaultdict(list)
+    for r in records:
+        by_sample[r["sample_id"]].append(r)
+    # per conversation: each one is a fold of a leave-one-conversation-out check
+    result["by_conversation"] = {s: {"n": len(rs), **{f"recall@{k}": mean(rs, f"recall@{k}") for k in ks}}
+                                 for s, rs in by_sample.items()}
     times = sorted(r["ms"] for r in records)
     result["query_ms_p50"] = statistics.median(times) if times else 0.0
     result["query_ms_p95"] = times[min(len(times) - 1, int(0.95 * len(times)))] if times else 0.0
@@ -224,6 +230,12 @@ def format_table(agg: dict[str, Any], ks: Iterable[int], ingest_s: float) -> str
         key = f"recall@{k}"
         vals = [agg["by_category"][c][key] for c in cats] + [agg[key]]
         lines.append("%-12s" % key + "".join("%13.1f" % v for v in vals))
+    convs = agg.get("by_conversation", {})
+    if len(convs) > 1:
+        k = 10 if 10 in ks else ks[0]
+        vals = [v[f"recall@{k}"] for v in convs.values()]
+        lines.append(f"recall@{k} by conversation: " + ", ".join(f"{c} {v[f'recall@{k}']:.1f}" for c, v in convs.items())
+                     + f"; mean {statistics.mean(vals):.1f}, worst {min(vals):.1f}")
     lines.append(f"ingest {ingest_s:.1f}s; query latency p50 {agg['query_ms_p50']:.2f} ms,"
                  f" p95 {agg['query_ms_p95']:.2f} ms")
     return "\n".join(lines)
