@@ -19,7 +19,9 @@ second, the fake server (tests/support) serves ``/api/embed`` with a stand-in fo
 use from the ``standin`` extra), so the vectors reach tatlock over HTTP exactly as from
 Ollama; they are computed with ``memory.vectors.embed_pending`` (what the butler runs in the
 background), whose cost is reported per message, and each question's own vector is fetched
-by the search, whose cost is in the query latency.
+by the search (one request: its cost is in the query latency, and reported on its own).
+Recall@10 is also given per conversation, each one a fold of a leave-one-conversation-out
+check, with their mean and the worst; and the process's peak memory.
 
 With ``--json`` the last line of stdout is one JSON object with the figures.
 """
@@ -31,13 +33,14 @@ import importlib
 import datetime as dt
 import json
 import re
+import resource
 import statistics
 import sys
 import tempfile
 import time
 from collections import defaultdict
 from pathlib import Path
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Callable, Iterable
 
@@ -177,6 +180,22 @@ class Embedding:
     semantic: vectors.Semantic
     messages: int = 0
     seconds: float = 0.0
+    query_ms: list[float] = field(default_factory=list)  # each question's own embedding request
+    measuring: bool = False  # True while questions are asked (not while the memory is embedded)
+
+    def timed(self) -> None:
+        """Time every embedding request made while ``measuring`` (a search's query vector)."""
+        embed = self.embedder.embed
+
+        def timed_embed(texts: list[str], **kw: Any) -> list[list[float]]:
+            t0 = time.perf_counter()
+            try:
+                return embed(texts, **kw)
+            finally:
+                if self.measuring:
+                    self.query_ms.append(1000 * (time.perf_counter() - t0))
+
+        self.embedder.embed = timed_embed  # type: ignore[method-assign]
 
 
 def run(data: list[dict[str, Any]], ks: Iterable[int], home: Path, *, progress: bool = False,
@@ -209,7 +228,13 @@ def run(data: list[dict[str, Any]], ks: Iterable[int], home: Path, *, progress: 
                     print(f" embedded {done.done} in {done.seconds:.1f}s;", end="", file=sys.stderr, flush=True)
             if progress:
                 print(f" {took:.1f}s; {len(sample['qa'])} questions...", end="", file=sys.stderr, flush=True)
-            recs = evaluate_sample(store, sample, ks, search_fn=search_fn)
+            if embedding is not None:
+                embedding.measuring = True
+            try:
+                recs = evaluate_sample(store, sample, ks, search_fn=search_fn)
+            finally:
+                if embedding is not None:
+                    embedding.measuring = False
             records.extend(recs)
             if progress:
                 print(" done", file=sys.stderr, flush=True)
@@ -320,9 +345,15 @@ def main(argv: list[str] | None = None) -> int:
         if emb is not None:
             print(f"embedding the memory: {emb['messages']} messages in {emb['seconds']:.1f}s, "
                   f"{1000 * emb['seconds'] / max(1, emb['messages']):.1f} ms a message (stand-in encoder on 1 thread,"
-                  " over HTTP, batches of 32); a query's own vector is in the query latency above")
+                  " over HTTP, batches of 32)")
+            if emb.get("query_embed_ms_p50") is not None:
+                print(f"a question's own vector (one /api/embed request, in the query latency above): p50"
+                      f" {emb['query_embed_ms_p50']:.2f} ms, p95 {emb['query_embed_ms_p95']:.2f} ms")
             agg["embedding"] = emb
         figures["embeddings_" + way] = agg
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+    print(f"peak memory of this process: {rss} MB" + (" (the stand-in encoder included)" if args.embeddings != "off" else ""))
+    figures["max_rss_mb"] = rss
     if args.json:
         print(json.dumps(figures))
     return 0
@@ -339,8 +370,12 @@ def _with_server(data: list[dict[str, Any]], ks: list[int], home: Path) -> dict[
         embedder = vectors.for_config(cfg)
         assert embedder is not None
         emb = Embedding(embedder, vectors.Semantic(embedder, timeout=30.0))
+        emb.timed()
         records, ingest_s = run(data, ks, home, progress=True, embedding=emb)
-    return {"records": records, "ingest_s": ingest_s, "messages": emb.messages, "seconds": round(emb.seconds, 2)}
+    q = sorted(emb.query_ms)
+    return {"records": records, "ingest_s": ingest_s, "messages": emb.messages, "seconds": round(emb.seconds, 2),
+            "query_embed_ms_p50": round(statistics.median(q), 2) if q else None,
+            "query_embed_ms_p95": round(q[min(len(q) - 1, int(0.95 * len(q)))], 2) if q else None}
 
 
 if __name__ == "__main__":
