@@ -350,10 +350,10 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"a question's own vector (one /api/embed request, in the query latency above): p50"
                       f" {emb['query_embed_ms_p50']:.2f} ms, p95 {emb['query_embed_ms_p95']:.2f} ms")
             agg["embedding"] = emb
+        agg["max_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+        print(f"peak memory of this process so far: {agg['max_rss_mb']} MB"
+              + (" (the stand-in encoder included)" if way == "on" else ""))
         figures["embeddings_" + way] = agg
-    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
-    print(f"peak memory of this process: {rss} MB" + (" (the stand-in encoder included)" if args.embeddings != "off" else ""))
-    figures["max_rss_mb"] = rss
     if args.json:
         print(json.dumps(figures))
     return 0

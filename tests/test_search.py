@@ -412,6 +412,8 @@ def test_bench_main_json(bench, tmp_path, capsys):
     assert result["recall@1"] == pytest.approx(100 * 2.5 / 3)
     assert set(result["by_category"]["temporal"]) >= {"recall@1", "recall@5"}
     assert result["query_ms_p50"] >= 0 and result["query_ms_p95"] >= result["query_ms_p50"]
+    assert result["by_conversation"]["conv-test"]["recall@5"] == pytest.approx(100.0)
+    assert result["max_rss_mb"] > 0
     assert "ingesting conv-test" in out.err
     assert bench.main(["--data", str(data), "--conversations", "conv-nope", "--embeddings", "off"]) == 2
     assert "no conversation conv-nope" in capsys.readouterr().err
