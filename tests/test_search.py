@@ -318,6 +318,19 @@ def test_date_in_question_finds_that_time_without_other_words(store):
                                                           exclude=frozenset({question.message_id})))
 
 
+def test_date_words_are_not_searched_and_the_day_itself_ranks_first(store):
+    """"on 25 May, 2022": "may" is the month, not the verb, and a message of that very day ranks
+    above one of five days before."""
+    filler(store)
+    before = store.create_conversation("before", "cli", started_at="2022-05-20T19:00:00+00:00")
+    day = store.create_conversation("day", "cli", started_at="2022-05-25T15:00:00+00:00")
+    may = add(store, before.id, JOHN, "You may like this one.", "2022-05-20T19:00:00+00:00")
+    gift = add(store, day.id, JOHN, "Looky here, I got this new pup for you!", "2022-05-25T15:00:00+00:00")
+    got = ids(search(store, "What did John do for Maria on 25 May, 2022?"))
+    assert got[:1] == [gift.message_id]
+    assert may.message_id in got  # within the week around it, so still a candidate
+
+
 def test_date_candidates_respect_the_filters(store):
     july = store.create_conversation("july", "cli", started_at="2022-07-20T10:00:00+00:00")
     other = store.create_conversation("other", "cli", started_at="2022-07-20T10:00:00+00:00")

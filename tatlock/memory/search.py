@@ -55,6 +55,7 @@ from tatlock.memory.query import (
     query_terms,
     quote,
     split_words,
+    without_dates,
 )
 from tatlock.memory.vectors import Semantic
 from tatlock.store import search as queries
@@ -164,10 +165,11 @@ def _search(store: UserStore, query: str, limit: int, start: str | None, end: st
     """The search itself; ``dense`` (message_id -> similarity) stands in for ``semantic`` in
     experiments that computed the similarities beforehand."""
     flt = queries.message_filter(start, end, conversation_id, topic)
-    terms = content_terms(query)
+    dated = rk.date_base > 0 and bool(query_dates(query))
+    terms = content_terms(without_dates(query) if dated else query)
     if flt and all(t in FRAMING for t in terms):  # "what did we talk about" + a time range
         return [h for h in _recent(store, flt, limit + len(exclude)) if h.message_id not in exclude][:limit]
-    if not terms:
+    if not terms and not dated:
         terms = query_terms(query)  # only stopwords: search for them anyway
         if not terms:
             return []
@@ -182,7 +184,7 @@ def _search(store: UserStore, query: str, limit: int, start: str | None, end: st
             continue
         weights[w] = rk.framing if w in FRAMING else 1.0
     cflt = queries.compact_filter(start, end, conversation_id, topic) if include_compacts else queries.Filter()
-    if not weights:  # the query only names people: their latest messages and mentions
+    if not weights and not dated:  # the query only names people: their latest messages and mentions
         recent = _recent(store, flt, limit + len(exclude), mentioning=" OR ".join(quote(w) for w in named),
                          names=tuple(sorted(named)))
         recent = [h for h in recent if h.message_id not in exclude]
@@ -331,8 +333,19 @@ def _date_candidates(store: UserStore, query: str, own: dict[int, float], flt: q
     for a, b in dates:
         for ref, _ in queries.recent_messages(store, queries.within(flt, (a - slack).isoformat(),
                                                                     (b + slack).isoformat()), rk.date_pool):
-            if ref.message_id not in exclude:
-                own[ref.message_id] = own.get(ref.message_id, 0.0) + base
+            if ref.message_id in exclude:
+                continue
+            try:
+                when = _dt.datetime.fromisoformat(ref.timestamp)
+            except ValueError:
+                continue
+            if when.tzinfo is None:
+                when = when.replace(tzinfo=_dt.timezone.utc)
+            # full weight within the date named, less the further outside it (none at the slack's end)
+            off = max(a - when, when - b, _dt.timedelta(0))
+            share = max(0.0, 1.0 - off / slack) if slack else float(off == _dt.timedelta(0))
+            if share > 0:
+                own[ref.message_id] = own.get(ref.message_id, 0.0) + base * share
 
 
 def _recent(store: UserStore, flt: queries.Filter, limit: int, *, mentioning: str | None = None,
