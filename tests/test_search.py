@@ -311,6 +311,7 @@ def test_date_in_question_finds_that_time_without_other_words(store):
     question = add(store, july.id, JOHN, "Where did Maria travel to in July 2022?", "2022-07-20T10:01:00+00:00")
     got = search(store, "Where did Maria travel to in July 2022?", exclude=[question.message_id])
     assert ids(got)[:1] == [there.message_id]
+    assert got[0].why == "written around the date asked about"
     assert question.message_id not in ids(got)
     off = dataclasses.replace(search_mod.RANKING, date_base=0.0)
     assert there.message_id not in ids(search_mod._search(store, "Where did Maria travel to in July 2022?", 10, None,

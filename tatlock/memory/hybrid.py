@@ -63,10 +63,11 @@ def _has(text: str, word: str) -> bool:
 
 
 def explain(mid: int, text: str, per_term: dict[str, dict[int, float]], meta: dict[int, "MessageRef"],
-            pos: dict[tuple[int, int], int]) -> str:
+            pos: dict[tuple[int, int], int], dated: set[int] | None = None) -> str:
     """Why message ``mid`` is a hit, in a few words: the query words it has (as typed, or in
-    another form: "capital" found as "capitals"), else the neighbour that has them, else its
-    meaning. ``text`` is the message's searchable text (content and captions)."""
+    another form: "capital" found as "capitals"), else the neighbour that has them, else that
+    it was written around the date asked about (``dated``), else its meaning. ``text`` is the
+    message's searchable text (content and captions)."""
     words = [w for w, scores in per_term.items() if w != DENSE and mid in scores]
     if words:
         exact = [w for w in words if _has(text, w)]
@@ -87,6 +88,8 @@ def explain(mid: int, text: str, per_term: dict[str, dict[int, float]], meta: di
             near = [w for w, scores in per_term.items() if w != DENSE and other_id in scores]
             if near:
                 return f"next to #{ref.message_number + d}, which has {', '.join(near)}"
+    if dated and mid in dated:
+        return "written around the date asked about"
     if mid in per_term.get(DENSE, {}):
         return "similar in meaning"
     if ref is not None:
