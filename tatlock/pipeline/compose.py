@@ -17,14 +17,16 @@ and where no fact answers, the answer is None and the gate's fallback stands.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 import string
 from dataclasses import dataclass
 from typing import Any
 
 from tatlock import prompts
+from tatlock.memory import earlier
 from tatlock.pipeline import facts as facts_mod
-from tatlock.pipeline import gate
+from tatlock.pipeline import gate, voice
 from tatlock.pipeline.gate import clock as clock_mod
 from tatlock.pipeline.gate.text import words
 from tatlock.pipeline.lexicon import MONTHS, WEEKDAYS
@@ -100,8 +102,11 @@ class Said:
     """A line of memory that a question about what was told points at."""
 
     text: str  # the line, as said (in the speaker's words)
-    source: str  # "conversation" (a turn of this conversation) or "memory" (kept facts, summaries)
+    # "conversation" (a turn of this conversation), "earlier" (the user's message of an earlier
+    # conversation, memory/earlier.py) or "memory" (kept facts, summaries)
+    source: str
     score: int  # how many of the question's words it shares
+    when: str = ""  # an earlier conversation's message: its date (YYYY-MM-DD)
 
 
 def templates() -> dict[str, str]:
@@ -161,7 +166,7 @@ def told_line(question: str, memory: str) -> Said | None:
     """The line of memory (a user's turn of this conversation, a kept fact, a summary's line)
     that shares most of the question's own words; on a tie the latest. Replies are not lines
     the user told."""
-    want = _stems(question)
+    want = _stems(question) | _implied(question, _IMPLIED)
     if not want:
         return None
     best: Said | None = None
@@ -173,18 +178,38 @@ def told_line(question: str, memory: str) -> Said | None:
         if line.startswith("#"):
             section = line.lower()
             continue
-        source = "memory"
+        source, when = "memory", ""
         m = _SPEAKER.match(line)
         if "conversation so far" in section:
             if not m or line.startswith("Assistant:"):
                 continue
             line, source = m.group(2).strip(), "conversation"
         line = line.lstrip("-* ").strip()
-        have = _stems(line)
+        if section == earlier.HEADING.lower():
+            dated = _DATED.match(line)
+            line, source, when = (dated.group(2), "earlier", dated.group(1)) if dated else (line, "earlier", "")
+        have = _stems(line) | _implied(line)
         score = len(want & have)
         if score and have - want and (best is None or score >= best.score):
-            best = Said(line, source, score)
+            best = Said(line, source, score, when)
     return best
+
+
+_DATED = lazy(r"^\[(\d{4}-\d{2}-\d{2})\]\s*(.*)$")
+# what a question's words imply that a line says in other words: "my home town" is where one grew
+# up or comes from (a kept fact "grew up in: Aberdeen"); (words of the question, stems they imply)
+_IMPLIED: tuple[tuple[str, frozenset[str]], ...] = (
+    (r"\bhome\s*town\b|\bwhere\s+(?:am\s+i|i'?m)\s+from\b|\bwhere\s+(?:did\s+)?i\s+grow\s+up\b",
+     frozenset({"hometown"})),
+)
+_IMPLIED_BY_LINE: tuple[tuple[str, frozenset[str]], ...] = (
+    (r"\bgrew\s+up\b|\bgrew_up\b|'s\s+from:|\bi'?m\s+(?:originally\s+)?from\b|\bhome\s*town\b",
+     frozenset({"hometown"})),
+)
+
+
+def _implied(text: str, table: tuple[tuple[str, frozenset[str]], ...] = _IMPLIED_BY_LINE) -> set[str]:
+    return {s for pattern, stems in table if re.search(pattern, text, re.I) for s in stems}
 
 
 # the most tokens of an answer to a question the facts in hand answer: a sentence or two (a small
@@ -288,6 +313,14 @@ def _fields(kind: str, k: gate.Known) -> dict[str, Any] | None:
         return {"key": str(v[0]).replace("_", " ").replace(".", "'s "), "value": v[1]}
     if kind in ("told", "memory"):
         return {"said": str(v).strip()}
+    if kind == "earlier":
+        when = k.source.removeprefix("earlier:")
+        try:
+            day = dt.date.fromisoformat(when)
+            on = f"On {day.day} {MONTHS[day.month - 1].title()}"
+        except ValueError:
+            on = "Before"
+        return {"said": str(v).strip(), "on": on}
     return None
 
 
@@ -310,8 +343,9 @@ def facts_for(question: str, brief: gate.Brief, *, memory: str = "", categories:
         if kind == "told":
             said = told_line(question, memory + _found_lines(brief))
             if said is not None:
-                out.append(("told" if said.source == "conversation" else "memory",
-                            gate.Known("told", said.text, said.text, said.source)))
+                kind = {"conversation": "told", "earlier": "earlier"}.get(said.source, "memory")
+                out.append((kind, gate.Known("told", said.text, said.text,
+                                             f"earlier:{said.when}" if said.when else said.source)))
             continue
         base = "system" if kind.startswith("system") else kind
         if base in by:
@@ -334,6 +368,7 @@ def compose(question: str, brief: gate.Brief, *, memory: str = "", categories: t
     if not found:
         return None
     table = templates()
+    form = voice.address(brief.persona)  # the persona's form of address, or none
     parts: list[str] = []
     used: list[tuple[str, gate.Known]] = []
     for kind, k in found:
@@ -345,10 +380,11 @@ def compose(question: str, brief: gate.Brief, *, memory: str = "", categories: t
         template = table.get(kind)
         if fields is None or template is None:
             continue
-        if kind in ("told", "memory"):
+        if kind in ("told", "memory", "earlier"):
             fields["said"] = _to_you(fields["said"])
         try:
-            parts.append(string.Template(template).substitute({n: str(x) for n, x in fields.items()}))
+            parts.append(string.Template(voice.in_voice(template, form, fields_follow=True)).substitute(
+                {n: str(x) for n, x in fields.items()}))
         except (KeyError, ValueError):
             continue
         used.append((kind, k))
@@ -359,7 +395,7 @@ def compose(question: str, brief: gate.Brief, *, memory: str = "", categories: t
     covered = {"system" if k.startswith("system") else k.split(".")[0] for k, _ in used}
     for f in brief.findings:
         if f.status == "ok" and not (f.tool == "get_system_info" and "system" in covered) \
-                and not (f.tool in LOOKUPS and covered & {"told", "memory", "kept"}):
+                and not (f.tool in LOOKUPS and covered & {"told", "memory", "kept", "earlier"}):
             return None
     # and every part of a guarded question: a general part ("...and tell me about Paris") or a
     # secret asked for is no fact in hand

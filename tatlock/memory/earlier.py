@@ -1,0 +1,71 @@
+"""What the user said in earlier conversations that a question about what they told points at.
+
+A new conversation starts with its briefing (prepared in the background, maybe not yet ready)
+and the kept facts (what the deterministic extractor read: precise, so it misses some ways of
+saying things, "I've got a dentist appointment on Thursday at 3pm, so remind me"). A question
+about what the user told ("When's that dentist appointment I mentioned?") must still find it:
+the user's own messages of other conversations are searched with the question (BM25 only, no
+model call: a few milliseconds), and the best few that share a content word with it are put
+in the prompt as a block, under a heading the composer knows (``HEADING``), so that an answer
+the model gets wrong is answered from them (pipeline/compose.py).
+
+Only the user's messages: a reply of the butler's is no statement of fact. Only messages of
+other conversations: this one's are in the prompt already.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Collection
+
+from tatlock.memory import search as memory_search
+from tatlock.memory.tokens import Estimator
+from tatlock.store.user import UserStore
+
+HEADING = "## Said in earlier conversations"
+LIMIT = 3  # messages in the block: the one a question points at is nearly always the first
+SHARE = 0.08  # of the memory's budget, at most
+MAX_CHARS = 400  # a long message is cut: the statement is nearly always near its start
+# words that say what is asked, not about what: shared with the question, they point at nothing
+_GENERIC = set("what whats when whens where wheres who whos which how did does do have has had was were is are "
+               "the and you your that this again remind tell told said mention mentioned remember recall ever "
+               "about know think".split())
+
+
+def _stems(text: str) -> set[str]:
+    out = set()
+    for w in re.findall(r"[a-z0-9]+", text.lower()):
+        if len(w) >= 3 and w not in _GENERIC:
+            out.add((w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w)[:5])
+    return out
+
+
+def said_before(store: UserStore, question: str, *, conversation_id: int, budget_tokens: int,
+                exclude: Collection[int] = (), estimator: Estimator | None = None) -> str:
+    """The block of the user's earlier messages (other conversations) that share a content word
+    with ``question``, best first; "" when none does."""
+    want = _stems(question)
+    if not want:
+        return ""
+    est = estimator or Estimator()
+    room = max(0, int(budget_tokens * SHARE))
+    hits = memory_search.search(store, question, limit=12, include_compacts=False, exclude=exclude)
+    lines: list[str] = []
+    used = est.bound(HEADING)
+    for h in hits:
+        if h.kind != "message" or h.role != "user" or h.conversation_id == conversation_id:
+            continue
+        text = " ".join(h.content.split())
+        if not text or not want & _stems(text):
+            continue
+        if len(text) > MAX_CHARS:
+            text = text[:MAX_CHARS].rsplit(" ", 1)[0] + " …"
+        line = f"- [{h.timestamp[:10]}] {text}"
+        cost = est.bound(line) + 1
+        if used + cost > room or line in lines:
+            continue
+        lines.append(line)
+        used += cost
+        if len(lines) >= LIMIT:
+            break
+    return (HEADING + "\n" + "\n".join(lines)) if lines else ""
