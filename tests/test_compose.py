@@ -251,3 +251,25 @@ def test_a_fact_told_in_one_conversation_is_in_the_prompt_of_a_later_one(cli, se
     prompt = "\n".join(m["content"] for r in served.chat_requests[before:] for m in r["messages"])
     assert "## Said in earlier conversations" in prompt and said in prompt
     assert "Thursday at 3pm" in out["answer"] and out["quality"] == "APPROVED"
+
+
+def test_a_guest_asking_about_someone_named_gets_what_was_said_of_them(store):
+    # not a question about what "I" told, but it names Pepper: the owner's message of another
+    # conversation about Pepper is in the block; a question that names nobody gets none
+    from tatlock.memory import earlier
+    from tatlock.store.user_records import Author
+
+    owner = Author("alice", "Alice", is_anchor=True)
+    first = store.create_conversation("room", "cli").id
+    store.add_message(first, "user", "Pepper is our black and white cat, she sleeps all day.", owner)
+    store.add_message(first, "user", "What colour is the sky on Mars, do you think?", owner)
+    store.add_message(first, "assistant", "Pepper sounds black and white and lovely.", Author.assistant())
+    later = store.create_conversation("room", "cli").id
+    block = earlier.said_before(store, "what colour is Pepper? im drawing her", conversation_id=later,
+                                budget_tokens=4096, told=False)
+    assert "black and white cat" in block and "Mars" not in block and "lovely" not in block
+    assert earlier.said_before(store, "what colour is the sea?", conversation_id=later, budget_tokens=4096,
+                               told=False) == ""
+    # this conversation's own messages are in the prompt already: never repeated in the block
+    assert earlier.said_before(store, "what colour is Pepper?", conversation_id=first, budget_tokens=4096,
+                               told=False) == ""

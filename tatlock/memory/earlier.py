@@ -40,12 +40,28 @@ def _stems(text: str) -> set[str]:
     return out
 
 
-def said_before(store: UserStore, question: str, *, conversation_id: int, budget_tokens: int,
+# a name in a question ("what colour is Pepper?", "how does Hannah take her tea?"): a capitalised
+# word that does not begin a sentence
+_NAME = re.compile(r"(?<![.!?]\s)(?<!^)(?<![.!?])\b([A-Z][a-z]{2,})\b")
+_NOT_NAMES = set("I'm I've I'll I'd Is Are What When Where Who Which How Why Sir Madam Tatlock".split())
+
+
+def names(question: str) -> set[str]:
+    """The names a question mentions (capitalised words inside a sentence)."""
+    text = question.strip()
+    return {m.group(1) for m in _NAME.finditer(text) if m.start() > 0 and m.group(1) not in _NOT_NAMES}
+
+
+def said_before(store: UserStore, question: str, *, conversation_id: int, budget_tokens: int, told: bool,
                 exclude: Collection[int] = (), estimator: Estimator | None = None) -> str:
     """The block of the user's earlier messages (other conversations) that share a content word
-    with ``question``, best first; "" when none does."""
+    with ``question``, best first; "" when none does. ``told``: the question asks what the user
+    told (compose's reader says so); otherwise only messages that mention a name the question
+    names are taken (a question about Pepper, about Hannah), and a question that names none
+    gets no block (general knowledge is not looked for in what the user said)."""
     want = _stems(question)
-    if not want:
+    named = set() if told else names(question)
+    if not want or not (told or named):
         return ""
     est = estimator or Estimator()
     room = max(0, int(budget_tokens * SHARE))
@@ -57,6 +73,8 @@ def said_before(store: UserStore, question: str, *, conversation_id: int, budget
             continue
         text = " ".join(h.content.split())
         if not text or not want & _stems(text):
+            continue
+        if named and not any(re.search(rf"\b{n}\b", text) for n in named):
             continue
         if len(text) > MAX_CHARS:
             text = text[:MAX_CHARS].rsplit(" ", 1)[0] + " …"

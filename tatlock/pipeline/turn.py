@@ -236,11 +236,12 @@ class TurnRunner:
         room -= env.estimator.bound(turn_vars["question"])
         facts = kept_facts.block(env.store.vars(), owner=self.owner(), question=msg.content, budget_tokens=env.budget(),
                                  estimator=env.estimator)
-        if compose.ASKS.first(msg.content, "told"):  # what the user said in other conversations, found by words
-            said = earlier.said_before(env.store, msg.content, conversation_id=msg.conversation_id,
-                                       budget_tokens=budget.memory_budget(room, memory_context.SHARES),
-                                       exclude=(msg.message_id,), estimator=env.estimator)
-            facts = "\n\n".join(x for x in (facts, said) if x)
+        # what the user said in other conversations that the question points at, found by words
+        said = earlier.said_before(env.store, msg.content, conversation_id=msg.conversation_id,
+                                   budget_tokens=budget.memory_budget(room, memory_context.SHARES),
+                                   told=bool(compose.ASKS.first(msg.content, "told")),
+                                   exclude=(msg.message_id,), estimator=env.estimator)
+        facts = "\n\n".join(x for x in (facts, said) if x)
         mem = memory_context.build(env.store, msg.conversation_id, estimator=env.estimator,
                                    budget_tokens=budget.memory_budget(room, memory_context.SHARES),
                                    cross_summary=cross_summary, exclude=self.req.supersedes, facts_block=facts)
