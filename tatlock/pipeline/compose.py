@@ -26,65 +26,13 @@ from typing import Any
 from tatlock import prompts
 from tatlock.memory import earlier
 from tatlock.pipeline import facts as facts_mod
-from tatlock.pipeline import gate, voice
+from tatlock.pipeline import asks, gate, voice
 from tatlock.pipeline.gate import clock as clock_mod
 from tatlock.pipeline.gate.text import words
 from tatlock.pipeline.lexicon import MONTHS, WEEKDAYS
-from tatlock.pipeline.rulebook import Rule, Rulebook, lazy
+from tatlock.pipeline.rulebook import lazy
 
-ASKS = Rulebook("compose.asks", [
-    Rule("asks.name", "name",
-         r"\b(?:(?:{your})\s+name|(?:what|how)\s+(?:do|should|shall|can|may)\s+(?:i|we)\s+(?:call|address)\s+(?:{you})|"
-         r"what\s+(?:are|r)\s+(?:{you})\s+called|(?:{you})(?:'re|\s+are|\s+r)\s+called|"
-         r"who\s+(?:are\s+(?:{you})\b(?!\s+(?:talking|speaking|referring))|am\s+i\s+(?:talking|speaking|chatting)\s+(?:to|with)|"
-         r"is\s+this|'?s\s+this))",
-         ("What's your name?", "sorry whats ur name again?", "what do I call you?", "Who am I talking to, exactly?",
-          "remind me what you're called", "Who are you?"),
-         ("What's my name?", "who are you talking about?", "what is the name of that song?")),
-    Rule("asks.nature", "nature",
-         r"\bwhat\s+(?:even\s+|exactly\s+)?(?:are|r)\s+(?:{you})\b(?!\s+(?:doing|up\s+to|called|having|thinking|"
-         r"reading|watching|saying|able|good|capable|going|into|working|like|made|for))|\bare\s+(?:{you})\s+(?:a\s+(?:bot|robot|person|human|computer|machine|program)|"
-         r"human|real|alive|a\s+real|running)\b|\b(?:{you})\s+running\s+on\b",
-         ("what even are you?", "Are you a robot?", "Are you running on some company's server or on this machine?"),
-         ("what are you doing later?", "are you free on Friday?", "What are you able to do?")),
-    Rule("asks.capabilities", "capabilities",
-         r"\bwhat\s+(?:else\s+)?(?:can|could)\s+(?:{you})\s+(?:actually\s+|really\s+)?(?:do|help)\b|"
-         r"\bwhat\s+are\s+(?:{you})\s+(?:able\s+to|good\s+at|capable\s+of)\b|\b(?:{your})\s+(?:abilities|capabilities|skills)\b|"
-         r"\bhow\s+can\s+(?:{you})\s+help\b",
-         ("What can you do?", "what can you actually do for me?", "what are your capabilities?"),
-         ("what can you tell me about Rome?", "what can I do about my cough?")),
-    # a question about what the user told: their own things ("my sister", "our anniversary") or
-    # what they said ("did I say"), not advice ("what should I cook?", "how do I fix...")
-    Rule("asks.told", "told",
-         r"\b(?:what|what's|whats|where|where's|wheres|when|when's|whens|who|who's|whos|which|how)\b[^.!?]*?"
-         r"(?:\b(?:my|our|mine)\b|\b(?:did|do|am|have|was)\s+i\b(?!\s+(?:need|have\s+to|fix|make|get|go|start|stop|"
-         r"cook|write|spell|say\s+(?:in|hello|thanks|goodbye)))|\bi\s+(?:told|said|mentioned))|"
-         r"\b(?:remember|recall)\b[^.!?]*\b(?:my|our|what\s+i|where\s+i|when\s+i|who\s+i)\b|"
-         r"\bi\s+(?:told|said\s+to)\s+(?:{you})\b",
-         ("What did I say my sister is called?", "what am I allergic to?", "whens my dentist appt",
-          "which football team do I support?", "when's our wedding anniversary?", "where do i work, do u remember",
-          "Where did I park? I literally just told you"),
-         ("what should I cook tonight?", "how do I fix a puncture?", "What is the capital of France?",
-          "who wrote Hamlet?")),
-    # a question of several parts: facts answer one part at most, so nothing is composed
-    Rule("asks.more", "more",
-         r"\b(?:and|also|then|plus)\s+(?:tell|what|what's|whats|how|who|where|when|which|can|could|would|give|show|"
-         r"explain|describe|write|find|recommend|suggest)\b|\?[^?]+\?",
-         ("Who made you, and tell me about Paris?", "What's the date? And what's the weather like?"),
-         ("What's the date and time?", "Who am I talking to, exactly?")),
-    Rule("asks.cores", "system.cores", r"\b(?:cores|cpus?|processors?|threads)\b",
-         ("How many CPU cores does this computer have?", "cpu cores?"), ("a core belief", "apple core")),
-    Rule("asks.memory", "system.memory", r"\b(?:memory|ram|gigs)\b(?!\s+(?:lane|of\s+(?:my|our|the)))",
-         ("How much memory does this computer have?", "hw much ram have i got"), ("a memory of my father",)),
-    Rule("asks.disk", "system.disk",
-         r"\b(?:disk|hard\s+drive|storage|(?:space|room)\s+(?:is\s+)?(?:free|left))\b|\bfree\s+space\b",
-         ("how much free disk space is left?", "is my hard drive nearly full?"), ("a long drive",)),
-    Rule("asks.os", "system.os",
-         r"\b(?:operating\s+system|os|linux|mac\s*os)\b|\b(?:windows|mac)\s+or\b|\bor\s+(?:windows|mac)\b|"
-         r"\b(?:is\s+(?:this|it)|running)\s+(?:windows|mac)\b",
-         ("what operating system is this computer running?", "is this windows or mac or linux"),
-         ("the windows of the house",)),
-])
+ASKS = asks.ASKS  # what a question asks for: the one reader the gate uses too (pipeline/asks.py)
 # the words of a question that say what kind of thing is asked, not which thing
 _ASKING = set("what whats where wheres when whens who whos which how did do does say said told tell remember recall "
               "again called call name named is are was were am the a an my our i me you your u ur of to for in on "
