@@ -10,7 +10,8 @@ in the prompt as a block, under a heading the composer knows (``HEADING``), so t
 the model gets wrong is answered from them (pipeline/compose.py).
 
 Only the user's messages: a reply of the butler's is no statement of fact. Only messages of
-other conversations: this one's are in the prompt already.
+other conversations: this one's are in the prompt already. No message a kept fact was read from:
+the fact is in the prompt (its newest value: a corrected statement is not brought back).
 """
 
 from __future__ import annotations
@@ -65,7 +66,11 @@ def said_before(store: UserStore, question: str, *, conversation_id: int, budget
         return ""
     est = estimator or Estimator()
     room = max(0, int(budget_tokens * SHARE))
-    hits = memory_search.search(store, question, limit=12, include_compacts=False, exclude=exclude)
+    # a message a kept fact was read from is in the prompt already, as that fact (the newest
+    # value of it: a corrected one's old statement must not come back as if it stood)
+    kept = {v.source_message_id for v in store.vars()} | {h.source_message_id for h in store.var_history()}
+    hits = memory_search.search(store, question, limit=12, include_compacts=False,
+                                exclude={*exclude, *(k for k in kept if k is not None)})
     lines: list[str] = []
     used = est.bound(HEADING)
     for h in hits:
