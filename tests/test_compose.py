@@ -273,3 +273,13 @@ def test_a_guest_asking_about_someone_named_gets_what_was_said_of_them(store):
     # this conversation's own messages are in the prompt already: never repeated in the block
     assert earlier.said_before(store, "what colour is Pepper?", conversation_id=first, budget_tokens=4096,
                                told=False) == ""
+
+
+def test_a_job_kept_answers_what_one_does_for_a_living_in_the_butlers_address():
+    memory = ("## What you have been told (kept facts: Ann is the owner; the newest value of each)\n"
+              "- Ann's job: radiographer\n\n## Said in earlier conversations\n"
+              "- [2026-11-20] I was born in Cardiff, though we were in Bristol when I was five.\n")
+    c = composed("what do I do for a living?", memory=memory)
+    assert c is not None and "radiographer" in c.text
+    born = composed("Where was I born?", memory=memory)
+    assert born is not None and "You were born in Cardiff" in born.text and "you was" not in born.text.lower()

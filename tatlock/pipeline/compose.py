@@ -149,6 +149,9 @@ _DATED = lazy(r"^\[(\d{4}-\d{2}-\d{2})\]\s*(.*)$")
 _IMPLIED: tuple[tuple[str, frozenset[str]], ...] = (
     (r"\bhome\s*town\b|\bwhere\s+(?:am\s+i|i'?m)\s+from\b|\bwhere\s+(?:did\s+)?i\s+grow\s+up\b",
      frozenset({"hometown"})),
+    # "what do I do for a living?" is a kept "job: radiographer"
+    (r"\bfor\s+a\s+living\b|\bwhat\s+(?:do|did)\s+i\s+do\b|\boccupation\b|\bprofession\b|\bline\s+of\s+work\b",
+     frozenset({"job"})),
 )
 _IMPLIED_BY_LINE: tuple[tuple[str, frozenset[str]], ...] = (
     (r"\bgrew\s+up\b|\bgrew_up\b|'s\s+from:|\bi'?m\s+(?:originally\s+)?from\b|\bhome\s*town\b",
@@ -212,6 +215,7 @@ def _to_you(text: str) -> str:
         w = m.group(0)
         out = _TO_YOU.get(w.lower(), w)
         return out[0].upper() + out[1:] if w[0].isupper() and m.start() == 0 else out
+    text = re.sub(r"\b(i|we)\s+was\b", lambda m: m.group(1) + " were", text, flags=re.I)  # "you were", not "you was"
     return re.sub(r"\b(?:i'm|i've|i'll|i'd|im|i|my|me|mine|myself|am|we're|we|our|ours|us)\b", swap, text,
                   flags=re.I)
 
