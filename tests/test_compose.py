@@ -283,3 +283,11 @@ def test_a_job_kept_answers_what_one_does_for_a_living_in_the_butlers_address():
     assert c is not None and "radiographer" in c.text
     born = composed("Where was I born?", memory=memory)
     assert born is not None and "You were born in Cardiff" in born.text and "you was" not in born.text.lower()
+
+
+def test_a_kept_fact_wins_a_tie_with_an_old_message():
+    memory = ("## What you have been told (kept facts: Ann is the owner; the newest value of each)\n"
+              "- Ann's anniversary: 14 June\n\n## Said in earlier conversations\n"
+              "- [2026-10-02] Our anniversary dinner was lovely, thank you.\n")
+    c = composed("When's our wedding anniversary?", memory=memory)
+    assert c is not None and "14 June" in c.text

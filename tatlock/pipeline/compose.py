@@ -138,7 +138,10 @@ def told_line(question: str, memory: str) -> Said | None:
             line, source, when = (dated.group(2), "earlier", dated.group(1)) if dated else (line, "earlier", "")
         have = _stems(line) | _implied(line)
         score = len(want & have)
-        if score and have - want and (best is None or score >= best.score):
+        # on a tie the latest line wins, except that a message of an earlier conversation does
+        # not take the place of a kept fact (the fact is the newest value; the message may be old)
+        tie_ok = not (source == "earlier" and best is not None and best.source == "memory")
+        if score and have - want and (best is None or score > best.score or (score == best.score and tie_ok)):
             best = Said(line, source, score, when)
     return best
 
