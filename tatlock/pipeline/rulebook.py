@@ -37,6 +37,8 @@ MODULES: tuple[str, ...] = (
     "tatlock.pipeline.gate.reference",
     "tatlock.pipeline.gate.secrets",
     "tatlock.pipeline.gate.text",
+    # what a question asks for (one reader: compose and the gate's answers checks)
+    "tatlock.pipeline.asks",
     # answers composed from the facts in hand (what a question asks for)
     "tatlock.pipeline.compose",
 )
