@@ -24,7 +24,7 @@ from tatlock.memory.fact_rules import (
     DATE, DAYNAMES, MULTI_WORDS, MY, NAME, NOT_NAMES, PET, PROVIDERS, RECUR, REL, TIME, Heard, car, clean, named,
     who,
 )
-from tatlock.memory.fact_table import COMPILED
+from tatlock.memory.fact_table import compiled
 from tatlock.redact import redact
 
 __all__ = ["Heard", "extract", "secret", "MULTI"]
@@ -310,7 +310,7 @@ def extract(text: str, *, speaker: str | None = None, known_secrets: tuple[str, 
             found.append(Heard("", "appointment", clean(moved.group("value"), cut=False), "appointment",
                                topic={"gp": "GP", "dental": "dentist"}.get(what, what), correction=True))
         last_name = _last_name(sentence)
-        for name, pattern, build in COMPILED:
+        for name, pattern, build in compiled():
             for m in pattern.finditer(sentence):
                 found += [replace(h, rule=name) for h in build(m, sentence)]
         if antecedent and not rel:
