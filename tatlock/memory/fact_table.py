@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 import re
 
+from tatlock import regexcache
 from tatlock.memory import fact_words as W
 from tatlock.memory.fact_rules import (
     Build, DATE, DATE_M, MY, NAME, PET, PLACE, PROVIDERS, REL, STAYS, TIME, UP, WHO, age, allergy, appointment,
@@ -200,4 +201,4 @@ RULES: list[tuple[str, str, Build]] = [
 def compiled() -> list[tuple[str, re.Pattern[str], Build]]:
     """The rules compiled, on first use: a question never reaches them (the extractor drops
     questions first), so `tatlock ask "..."` does not pay for compiling them at start-up."""
-    return [(n, re.compile(p, re.I), b) for n, p, b in RULES]
+    return [(n, regexcache.compile(p, re.I), b) for n, p, b in RULES]
