@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Train the route classifier offline and write the model tatlock ships
-(tatlock/pipeline/routing/classifier.json).
+(tatlock/pipeline/routing/classifier.bin, in the layout classifier.write_model writes).
 
 From the labelled sets in tests/data/routes/learn/ (``LABELS | ID | MESSAGE``): one logistic
 regression per label over the features of tatlock.pipeline.routing.classifier; each label's
@@ -14,6 +14,8 @@ lowest at 80%. The held-out sets in tests/data/routes/heldout/ are never read he
     scripts/train_routes.py                 train and write the model (needs scikit-learn: pip install -e '.[train]')
     scripts/train_routes.py --compare       what each group of features buys on sets held out of training
     scripts/train_routes.py --check         exit 1 if the shipped model is stale against its data
+    scripts/train_routes.py --convert OLD.json   store a model trained before (the JSON layout) as the shipped
+                                            file, its content unchanged (no retraining; no scikit-learn needed)
 """
 
 from __future__ import annotations
@@ -335,7 +337,7 @@ def compare(examples: list[Example], heldout: list[Example]) -> None:
 def stale(path: Path = clf.MODEL_FILE, folder: Path = LEARN) -> str | None:
     """Why the shipped model no longer fits its data, or None."""
     try:
-        meta = json.loads(path.read_text(encoding="utf-8"))["meta"]
+        meta = clf.read_model(path)["meta"]
     except (OSError, ValueError, KeyError) as exc:
         return f"{path.name} cannot be read ({exc})"
     if meta.get("data") != digest(read_folder(folder)):
@@ -356,7 +358,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--prune", type=float, default=PRUNE,
                     help=f"drop features whose every weight is smaller (default {PRUNE})")
     ap.add_argument("--dump", type=Path, help="also keep the held-out probabilities in this file (pickle), to study")
+    ap.add_argument("--convert", type=Path, metavar="OLD_JSON",
+                    help="store a model written in the old JSON layout as --out, its content unchanged, and exit")
     args = ap.parse_args(argv)
+    if args.convert:
+        try:
+            clf.write_model(json.loads(args.convert.read_text(encoding="utf-8")), args.out)
+            clf.Classifier(clf.read_model(args.out))  # what tatlock will read: it must load
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            print(f"train_routes: cannot convert {args.convert}: {exc}", file=sys.stderr)
+            return 1
+        print(f"wrote {args.out} ({args.out.stat().st_size / 1024:.0f} KiB) from {args.convert}")
+        return 0
     if args.check:
         why = stale(args.out, args.data)
         print(why or f"{args.out.name} is up to date")
@@ -384,7 +397,7 @@ def main(argv: list[str] | None = None) -> int:
         import pickle
 
         args.dump.write_bytes(pickle.dumps({"probs": out["probs"], "examples": examples}))
-    args.out.write_text(json.dumps(out["model"], separators=(",", ":")) + "\n", encoding="utf-8")
+    clf.write_model(out["model"], args.out)
     print(f"wrote {args.out} ({args.out.stat().st_size / 1024:.0f} KiB, "
           f"{len(out['model']['features'].splitlines())} features) in {out['seconds']:.1f} s")
     print(f"fitting the final model: {out['fit_seconds']:.1f} s; with the held-out folds that choose its thresholds: "

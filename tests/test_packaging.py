@@ -43,7 +43,7 @@ def test_wheel_holds_the_prompts_and_migrations_and_no_test_support(wheel):
     prompts = {Path(n).name for n in names if n.startswith("tatlock/prompt_texts/") and n.endswith(".txt")}
     assert prompts == {p.name for p in (ROOT / "prompts").glob("*.txt")}
     assert "tatlock/store/migrations/user/0001_init.sql" in names
-    assert "tatlock/pipeline/routing/classifier.json" in names  # the route classifier, trained offline
+    assert "tatlock/pipeline/routing/classifier.bin" in names  # the route classifier, trained offline
     assert not [n for n in names if Path(n).name.startswith("routes_")]  # its labelled sets stay in tests/data
     assert "tatlock/tui/tatlock.tcss" in names  # the TUI's stylesheet, found beside app.py
     assert not [n for n in names if "fake_ollama" in n or "fake_web" in n or n.startswith("tests/")]

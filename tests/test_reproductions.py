@@ -1333,3 +1333,53 @@ def test_19_told_in_another_conversation_is_answered_in_a_new_one(cli, served, t
     prompts = "\n".join(m.get("content") or "" for q in served.chat_requests[before:] for m in q["messages"])
     assert fact in prompts  # in the prompt that answered it
     assert fact in out["answer"] and out["quality"] == "APPROVED"
+
+
+# == issue 16, Deliver 6 (i16-startup): start-up ===============================================
+# -- 16.6 "Compiling them is about 100 ms of every `tatlock ask` start": a `tatlock ask` process
+# compiled 354 of tatlock's patterns (~80 of them the fact extractor's, for a question that never
+# reaches them). Now the rules' patterns are built from the code compiled before (tatlock.regexcache)
+# and the fact extractor's compile on first use: the second `tatlock ask` compiles none of them.
+
+_COUNT_COMPILES = """
+import collections, json, sys
+from pathlib import Path
+from tatlock import regexcache
+regexcache.CACHE_FILE = Path(sys.argv[1])  # this test's own cache, not the package's
+sys.dont_write_bytecode = False
+compiler = __import__("re._compiler").__dict__["_compiler"]
+real, seen = compiler.compile, collections.Counter()
+def counting(p, flags=0):
+    f = sys._getframe(1)
+    while f and f.f_code.co_filename.endswith("re/__init__.py"):
+        f = f.f_back
+    seen[Path(f.f_code.co_filename).name if f and "/tatlock/" in f.f_code.co_filename else "other"] += 1
+    return real(p, flags)
+compiler.compile = counting
+from tatlock.cli import main
+code = main(["ask", "--new", "What is the capital of France?"])
+regexcache.save()
+print(json.dumps({"code": code, "seen": seen}))
+"""
+
+
+def test_16_6_a_tatlock_ask_compiles_none_of_the_rules_patterns_once_installed(served, tmp_path):
+    served.handler = lambda body: direct("Paris, sir.") if phase_of(body) == "assess" else (
+        {"json": {"verdict": "APPROVED", "reason": "fine"}} if phase_of(body) == "quality" else "Paris, sir.")
+    cache = tmp_path / "regex.marshal"
+
+    def ask() -> dict:
+        p = subprocess.run([sys.executable, "-c", _COUNT_COMPILES, str(cache)], capture_output=True, text=True,
+                           timeout=120)
+        assert p.returncode == 0, p.stderr[-2000:]
+        return json.loads(p.stdout.strip().splitlines()[-1])
+
+    first = ask()  # the first run after an install compiles, and keeps what it compiled
+    assert first["code"] == 0 and cache.exists()
+    assert first["seen"].get("rulebook.py", 0) + first["seen"].get("regexcache.py", 0) > 100
+    second = ask()
+    assert second["code"] == 0
+    rules = {k: v for k, v in second["seen"].items() if k in ("rulebook.py", "regexcache.py", "fact_table.py")}
+    assert rules == {}, rules  # the guard, tool-need and gate rules came from the stored code
+    ours = sum(v for k, v in second["seen"].items() if k != "other")
+    assert ours < 150, second["seen"]  # was 354: what is left are short module-level patterns

@@ -4,7 +4,8 @@ the messages it must match and the near misses it must not.
 A rule that no example exercises does not exist: ``tests/test_rulebook.py`` runs every rule of
 every registered ``Rulebook`` against its own examples and near misses, so a rule that stops
 matching, or starts to over-match, fails by its id. Patterns are compiled on first use, so
-importing a rulebook costs nothing and a message pays only for the rules it reaches.
+importing a rulebook costs nothing and a message pays only for the rules it reaches; and they are
+compiled once per install, not per process (``tatlock.regexcache``).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
+from tatlock import regexcache
 from tatlock.pipeline.lexicon import expand
 
 __all__ = ["BOOKS", "MODULES", "Lazy", "Rule", "Rulebook", "lazy"]
@@ -66,7 +68,7 @@ class Rule:
     def regex(self) -> re.Pattern[str]:
         compiled = self._compiled
         if compiled is None:
-            compiled = self._compiled = re.compile(expand(self.pattern), self.flags)
+            compiled = self._compiled = regexcache.compile(expand(self.pattern), self.flags)
         return compiled
 
     def search(self, text: str) -> re.Match[str] | None:
@@ -86,7 +88,7 @@ class Lazy:
     @property
     def compiled(self) -> re.Pattern[str]:
         if self._compiled is None:
-            self._compiled = re.compile(self.pattern, self.flags)
+            self._compiled = regexcache.compile(self.pattern, self.flags)
         return self._compiled
 
     def __getattr__(self, name: str) -> Any:
