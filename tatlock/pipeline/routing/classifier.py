@@ -49,16 +49,10 @@ from tatlock.pipeline.routing.examples import GUARDS, LABELS, OTHER, TOOLS
 __all__ = ["GUARDS", "LABELS", "MODEL_FILE", "OTHER", "TOOLS", "Classifier", "classes", "features", "load",
            "read_model", "scores", "warm", "write_model"]
 
-<<<<<<< HEAD
-MODEL_FILE = Path(__file__).resolve().parent / "classifier.json"
-FEATURES_VERSION = 4  # raise it when features() changes: the model file records the version it was trained with
-ALL_GROUPS = ("words", "bigrams", "classes", "frames", "chars", "ask", "lead")
-=======
 MODEL_FILE = Path(__file__).resolve().parent / "classifier.bin"
 MAGIC = b"tatlock-routes 1\n"  # the file's first line: what it is and the version of its layout
-FEATURES_VERSION = 3  # raise it when features() changes: the model file records the version it was trained with
-ALL_GROUPS = ("words", "bigrams", "classes", "frames", "chars", "ask")
->>>>>>> i16-startup
+FEATURES_VERSION = 4  # raise it when features() changes: the model file records the version it was trained with
+ALL_GROUPS = ("words", "bigrams", "classes", "frames", "chars", "ask", "lead")
 
 # spellings a chat message uses for the same word: one feature each
 _SAME = {"u": "you", "r": "are", "ur": "your", "ya": "you", "yer": "your", "ye": "you", "im": "i'm",
