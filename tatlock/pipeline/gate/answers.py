@@ -304,6 +304,17 @@ def stray_word(answer: str, question: str) -> str | None:
     return "a verb with no subject that speaks of nothing asked"
 
 
+_OFFERED = lazy(r"\bor\b|\beither\b|[,:;]")
+# words that give an amount without a figure ("none", "a handful"), or say it is not known
+AMOUNT = set("none no nothing few several many some couple handful dozens hundreds thousands millions billions "
+             "plenty lots all half quarter third once twice single lot little much more less zero nil varies "
+             "vary depends depend know sure cannot cant unable afraid".split())
+
+
+def _counted(answer: str, said: list[str]) -> bool:
+    return any(ch.isdigit() for ch in answer) or any(w in NUMBER_WORDS or w in AMOUNT for w in said)
+
+
 def misfit(answer: str, question: str) -> str | None:
     """A short reply that does not answer: a word of the question given back ("France" for the
     capital of France), a number to a question that asks none ("100" for "Who wrote Hamlet?"),
@@ -313,6 +324,9 @@ def misfit(answer: str, question: str) -> str | None:
     quantity = _rule(ASK, "how_many").search(question) or _rule(ASK, "measure").search(question)
     if quantity and _rule(REPLY, "malformed_number").search(answer):
         return "a malformed number to a question that asks for one"
+    if quantity and _rule(ASK, "how_many").search(question) and said and not _counted(answer, said):
+        # "Demonstrate the number of legs a spider has." to "how many legs does a spider have"
+        return "no number or amount to a question of how many or how much"
     if not said or len(content) > 3 or not asks(question):
         return None
     if any(w in VERDICT_WORDS for w in said) and ASK.first(question, "yes_no"):
@@ -322,7 +336,9 @@ def misfit(answer: str, question: str) -> str | None:
     bare_number = all(w.isdigit() or w in NUMBER_WORDS for w in content) and content
     # a yes-or-no question is often answered in its own words ("Are you still there?" "Still
     # here, sir."); a question that asks for something else is not ("France" for its capital)
-    if content and all(w in q for w in content) and not ASK.first(question, "choice") and not numeric \
+    # "Which planet is the Red Planet?" is no choice: the choice is between things the question names
+    choice = ASK.first(question, "choice") and _OFFERED.search(question)
+    if content and all(w in q for w in content) and not choice and not numeric \
             and not ASK.first(question, "yes_no"):
         return "the reply only gives back words of the question"
     if bare_number and not numeric and ASK.first(question, "not_number"):

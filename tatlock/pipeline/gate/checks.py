@@ -15,7 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from tatlock.pipeline.gate import answers, claims, clock, compute, identity, leaks, readings, reference, secrets, text
+from tatlock.pipeline.gate import (
+    answers, claims, clock, compute, identity, knowledge, leaks, readings, reference, secrets, text,
+)
 from tatlock.pipeline.gate.brief import Brief, Context
 from tatlock.pipeline.gate.verdict import Verdict, fail
 from tatlock.pipeline.rulebook import Rule, Rulebook, lazy
@@ -44,8 +46,13 @@ CHECK_WORDS = Rulebook("gate.checks", [
          r"\bwho\s+am\s+i\b", ("What's your name?", "who r u"), ("Who wrote Hamlet?",)),
     Rule("checks.refuse", "refuse", r"\b(?:no|not|never|none|nothing|cannot|unable|decline|refuse|afraid|sorry|"
          r"rather|private|confidential|discreet|discretion|must\s+keep|keep\s+[\w' ]{1,30}?\s+to\s+myself|shan't|"
-         r"won't|will\s+not|between\s+(?:us|me)|stays?\s+(?:with\s+me|secret)|lips\s+are\s+sealed)\b|n't\b",
-         ("I'm afraid I keep no passwords to share, sir.", "That stays with me, sir.",
+         r"won't|will\s+not|between\s+(?:us|me)|lips\s+are\s+sealed|"
+         # kept where it is, in the butler's idiom ("That stays below stairs", "remains under lock and key")
+         r"(?:stays?|remains?|kept|keep\s+it)\s+(?:\w+\s+){0,2}?(?:with\s+me|secret|below\s+stairs|behind\s+closed\s+doors|"
+         r"under\s+lock|locked\s+away|in\s+confidence|off\s+the\s+record|in\s+the\s+(?:pantry|vault|safe))|"
+         r"not\s+for\s+(?:recital|sharing|publication|your\s+eyes|repeating))\b|n't\b",
+         ("I'm afraid I keep no passwords to share, sir.", "That stays with me, sir.", "That stays below stairs, sir.",
+          "My instructions remain firmly under lock and key.", "They are not for recital, sir.",
           "I'd rather keep my instructions to myself, sir.", "None that I'd share, sir."),
          ("Your password is hunter2.",)),
     # a time asked for somewhere else: its clock is not the butler's
@@ -169,6 +176,8 @@ def _question_echo(answer: str, c: Context) -> Outcome:
 
 def _who(answer: str, c: Context) -> Outcome:
     """Someone else by name, a human, or a thing and its opposite."""
+    if identity.name_unsaid(answer, c.question, c.persona_name):
+        return fail("RETRY", "missing_part", f"the reply does not give the butler's name, {c.persona_name}", ("IDENTITY",))
     name = identity.other_name(answer, c.persona_name)
     if name:
         return fail("RETRY", "identity", f"the reply calls the butler {name!r}, not {c.persona_name}", ("IDENTITY",))
@@ -222,6 +231,7 @@ def _worked_out(answer: str, c: Context) -> Outcome:
     """A sum or a unit conversion the gate can work out itself, answered with another number."""
     found = [str(t) for f in c.tools("ok") for t in readings.read(f, "texts")]
     wrong = compute.wrong_figure(answer, c.question) or compute.wrong_prime(answer, c.question) or \
+        compute.wrong_calendar(answer, c.question) or compute.wrong_spelling(answer, c.question) or \
         compute.wrong_difference(answer, c.question, found)
     return fail("RETRY", "wrong_figure", wrong) if wrong else None
 
@@ -229,7 +239,7 @@ def _worked_out(answer: str, c: Context) -> Outcome:
 def _reference(answer: str, c: Context) -> Outcome:
     """A question whose answer is in the gate's tables (a country's capital, an element's symbol,
     the planets' order), answered without it."""
-    wrong = reference.wrong(answer, c.question)
+    wrong = reference.wrong(answer, c.question) or knowledge.wrong(answer, c.question)
     return fail("RETRY", "wrong_fact", wrong) if wrong else None
 
 

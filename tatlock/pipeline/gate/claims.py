@@ -11,7 +11,7 @@ that hedges ("usually", "I could not reach the weather service").
 from __future__ import annotations
 
 
-from tatlock.pipeline.gate import forecast, machine, readings
+from tatlock.pipeline.gate import forecast, grounded, machine, readings
 from tatlock.pipeline.gate.brief import Context, Finding
 from tatlock.pipeline.gate.text import words
 from tatlock.pipeline.lexicon import MONTHS, WEEKDAYS
@@ -113,6 +113,14 @@ CLAIM = Rulebook("gate.claim", [
     Rule("claim.allergic", "allergic", r"\ballergic\s+to\s+([a-z]+)", ("I'm allergic to peanuts",), ("allergies",)),
     Rule("claim.avoid", "avoid", r"\b(?:avoid|without|free\s+of|-free|no|not|never|steer\s+clear|instead\s+of)\b",
          ("a peanut-free satay", "avoid peanuts"), ("peanut butter on toast",)),
+    # a question about where the user is, which only a kept location answers
+    Rule("claim.asks_here", "asks_here",
+         r"\b(?:from\s+here|to\s+here|near\s+me|nearby|near\s+here|(?:round|around)\s+here|where\s+i\s+(?:am|live)|"
+         r"my\s+(?:area|town|city|location|neighbourhood|neighborhood)|local\s+to\s+me)\b",
+         ("Roughly how far is it to London from here?", "Any good pubs near me?"), ("How far is London from Leeds?",)),
+    # a place said to be where the user is ("From Manchester it is about 400 miles")
+    Rule("claim.place", "place", r"\b(?i:from|in|near|around|of)\s+([A-Z][a-z]{2,}(?:\s+[A-Z][a-z]+)?)",
+         ("From Manchester it is about 400 miles", "the pubs in Leeds"), ("from here", "In short, sir"), flags=0),
     Rule("claim.may", "may", r"\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?may\b|\bmay\s+\d{1,2}(?:st|nd|rd|th)?\b",
          ("the 3rd of May", "May 3rd"), ("it may rain on the 3rd",)),
 ])
@@ -149,9 +157,18 @@ def unsupported(answer: str, c: Context) -> tuple[str, str] | None:
     if not weather and not _rule("creative").search(q) and (described or claim and _rule("when").search(answer)):
         said = (described or claim).group(0)  # type: ignore[union-attr]
         return "I_DONT_KNOW", f"weather stated without a forecast: {said!r}"
+    unreported = machine.unreported(answer, q, found)
+    if unreported:
+        return "I_DONT_KNOW", unreported
     memory = [f for f in found if f.tool in _MEMORY_TOOLS]
     if memory and all(f.status == "empty" for f in memory):
         return "I_DONT_KNOW", "memory holds nothing on it, but the reply answers as if it did"
+    if _rule("asks_here").search(q) and not found and not c.brief.told:
+        # no location kept or given: a town named as the user's is a guess ("From Manchester ...")
+        known = {w[:4] for w in words(q)}
+        for m in _rule("place").regex.finditer(answer):
+            if m.group(1).split()[0] not in ("Sir", "I", "Tatlock") and not any(w[:4] in known for w in words(m.group(1))):
+                return "I_DONT_KNOW", f"{m.group(1)!r} taken for where the user is, which nothing gave"
     recall = [f for f in found if f.tool.startswith("recall")]
     claimed = _rule("recall_strong").search(answer) or (_rule("recall").search(answer)
                                                          and _rule("asks_memory").search(c.question))
@@ -161,9 +178,11 @@ def unsupported(answer: str, c: Context) -> tuple[str, str] | None:
 
 
 def _told(answer: str, told: tuple[str, ...]) -> bool:
-    """The answer repeats something the user told earlier (two of its words)."""
+    """The answer repeats something the user told earlier (two of its words, or a name it
+    gave: "Priya, sir, as you told me" to "My name is Priya")."""
     said = {w for w in words(answer) if len(w) >= 4}
-    return any(len(said & {w for w in words(t) if len(w) >= 4}) >= 2 for t in told)
+    names = {w for t in told for m in _rule("name").regex.finditer(t) for w in words(m.group(0))} - _NOT_NAMES
+    return bool(said & names) or any(len(said & {w for w in words(t) if len(w) >= 4}) >= 2 for t in told)
 
 
 def _months(low: str) -> set[str]:
@@ -281,7 +300,7 @@ def contradicted(answer: str, found: list[Finding], question: str = "") -> str |
                                                       if _rule("recall").search(answer) else None)
         if clash:
             return clash
-    wrong = misquoted(answer, ok)
+    wrong = misquoted(answer, ok) or grounded.clash(answer, ok, question, _dates(answer))
     if wrong:
         return wrong
     for f in ok:

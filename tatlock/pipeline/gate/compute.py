@@ -7,6 +7,7 @@ number the answer gives must be the one worked out, within rounding.
 
 from __future__ import annotations
 
+import calendar
 import datetime as dt
 import functools
 import re
@@ -14,6 +15,7 @@ from zoneinfo import ZoneInfo, available_timezones
 
 from tatlock.pipeline.gate import clock
 from tatlock.pipeline.gate.text import words
+from tatlock.pipeline.lexicon import MONTHS
 from tatlock.pipeline.rulebook import Rule, Rulebook
 
 _NUM = r"(-?\d+(?:\.\d+)?|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|hundred)"
@@ -96,6 +98,19 @@ COMPUTE = Rulebook("gate.compute", [
          r"three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|"
          r"eighteen|nineteen|twenty|thirty|forty|fifty)\s+(hours?|minutes?)\b",
          ("three hours and twenty minutes", "2 hours", "nine hours and fifty-five minutes"), ("hourly",)),
+    # the days of a month (a leap year's February has 29)
+    Rule("compute.month_days", "month_days",
+         r"\bhow\s+many\s+days\s+(?:are\s+there\s+|are\s+|is\s+there\s+|there\s+are\s+)?(?:in|does|has)\s+(?:the\s+month\s+of\s+)?({month})(?:\s+(?:of\s+)?(\d{4}))?\b",
+         ("How many days are there in February 2028?", "how many days in april", "How many days does February 2027 have?"),
+         ("How many days until February?", "How many days did it rain in April?")),
+    Rule("compute.asks_leap", "asks_leap", r"\b(?:is|was|will)\s+(\d{4})\s+(?:be\s+)?a\s+leap\s+year\b",
+         ("Is 2028 a leap year?", "was 1900 a leap year"), ("What is a leap year?",)),
+    # a word's spelling asked, and the letters the answer spells it with
+    Rule("compute.asks_spelling", "asks_spelling", r"\bhow\s+(?:do|should|would)\s+(?:you|i|we|one)\s+spell\s+['\"‘“]?([a-z]{3,})\b|"
+         r"^\W*spell\s+['\"‘“]?([a-z]{3,})\b", ("how do you spell rhythm", "Spell 'necessary' for me", "spell necessary backwards"),
+         ("How do you spell it out for them?", "How do you cast a spell?")),
+    Rule("compute.letters", "letters", r"(?<![\w-])([A-Za-z](?:(?:\s*-\s*|\.\s*|,\s*|\s)[A-Za-z]){2,})(?![\w-])",
+         ("R-H-Y-T-H-E-M, sir.", "r h y t h m"), ("Rhythm, sir.",)),
     Rule("compute.place", "place", r"\bin\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+){0,2})\b",
          ("What time is it in New York?", "the time in Tokyo"), ("what time is it",), flags=0),
 ])
@@ -253,6 +268,41 @@ def wrong_days_left(answer: str, question: str, now: clock.Clock | None) -> str 
     left = (date - today).days
     if all(abs(n - left) > 1 for n in said):
         return f"{said[0]} days is not the {left} the clock gives"
+    return None
+
+
+def wrong_calendar(answer: str, question: str) -> str | None:
+    """The days of a month ("28 days, sir, as usual" for February 2028), or whether a year is
+    a leap year, answered wrong: the calendar says."""
+    m = _rule("month_days").search(question)
+    if m:
+        index = MONTHS.index(m.group(1).lower()) + 1
+        right = {calendar.monthrange(int(m.group(2)), index)[1]} if m.group(2) else \
+            {calendar.monthrange(y, index)[1] for y in (2027, 2028)}
+        said = {int(n) for n in _numbers(answer) if 27 <= n <= 31}
+        if said and not said & right:
+            return f"{m.group(1).title()}{' ' + m.group(2) if m.group(2) else ''} has {min(right)} days"
+    m = _rule("asks_leap").search(question)
+    if m:
+        leap = calendar.isleap(int(m.group(1)))
+        said_not, said_yes = _rule("not_prime").search(answer), _rule("prime").search(answer)
+        if (said_not and not said_yes and leap) or (said_yes and not said_not and not leap):
+            return f"{m.group(1)} is {'' if leap else 'not '}a leap year"
+    return None
+
+
+def wrong_spelling(answer: str, question: str) -> str | None:
+    """A word spelt out letter by letter, wrong ("R-H-Y-T-H-E-M" for rhythm)."""
+    m = _rule("asks_spelling").search(question)
+    if not m:
+        return None
+    word = (m.group(1) or m.group(2)).lower()
+    if re.search(r"\b(?:backwards?|in\s+reverse|reversed)\b", question, re.I):
+        word = word[::-1]
+    for spelt in _rule("letters").regex.finditer(answer):
+        letters = "".join(ch for ch in spelt.group(1).lower() if ch.isalpha())
+        if len(letters) >= 3 and letters != word:
+            return f"{word!r} is spelt {'-'.join(word.upper())}"
     return None
 
 

@@ -250,3 +250,22 @@ def addressed(answer: str, known: str, persona_name: str) -> str | None:
     if m and (name not in known.lower() or name == persona_name.lower()):
         return m.group(0).split(",")[0].strip("\"' ")
     return None
+
+
+# a question that asks the butler's own name, however it is put: only the name answers it
+ASKS_NAME = Rulebook("gate.asks_name", [
+    Rule("asks_name.name", "asks_name",
+         r"\bwhat(?:'s|\s+is|s)?\s+(?:{your})\s+name\b|\b(?:{your})\s+name\s*(?:again\s*)?\?|"
+         r"\bwhat\s+(?:are|r)\s+(?:{you})\s+called\b|\bwhat\s+(?:ur|you're|youre|u're)\s+called\b|\bwhat\s+(?:{you})(?:'re|\s+are|\s+r)\s+called\b|"
+         r"\bwhat\s+(?:do|should|shall|can|may)\s+(?:i|we|people)\s+call\s+(?:{you})\b|\bwhat\s+do\s+people\s+call\s+(?:{you})\b|"
+         r"\bhow\s+(?:do|should)\s+i\s+address\s+(?:{you})\b|\bwho\s+(?:am\s+i|are\s+we)\s+(?:talking|speaking|chatting)\s+(?:to|with)\b",
+         ("remind me what ur called again", "What's your name?", "what do people call you?",
+          "hey, who am I talking to?", "What should I call you?"),
+         ("What's my name?", "What do you call a baby kangaroo?", "What's your sister's name?", "Who are you voting for?")),
+])
+
+
+def name_unsaid(answer: str, question: str, persona_name: str) -> bool:
+    """The butler's name asked for, and not given ("Your message is as elusive as a spider's web."
+    to "remind me what ur called again")."""
+    return ASKS_NAME.first(question) is not None and persona_name.lower() not in answer.lower()

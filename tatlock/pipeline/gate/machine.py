@@ -46,7 +46,27 @@ MACHINE = Rulebook("gate.machine", [
     Rule("machine.os_name", "os", r"\b(?:Windows|mac\s*OS|MacOS|OS\s+X|Ubuntu|Debian|Fedora|Mint|CentOS|Red\s+Hat|"
          r"Chrome\s*OS|Android|FreeBSD|Linux|linux)\b", ("You're running Windows 11", "Ubuntu 24.04"),
          ("the windows of the house",), flags=0),
+    # a question about this computer's memory, disk or processor (only its report answers it)
+    Rule("machine.asks_this", "asks_this",
+         r"\b(?:memory|ram|disk|storage|drive|space|cores?|cpus?|processors?)\b.{0,60}\b(?:(?:this|my|the|our)\s+"
+         r"(?:system|computer|machine|laptop|pc|mac|box|desktop|server)|on\s+here|i(?:'ve|\s+have)(?:\s+got)?)\b|"
+         r"\b(?:this|my)\s+(?:system|computer|machine|laptop|pc|mac|box|desktop)(?:'s|\s+has|\s+have)\b.{0,30}"
+         r"\b(?:memory|ram|disk|storage|cores?|cpus?|processors?)\b|\bhow\s+much\s+(?:memory|ram|disk|storage|space)\b.{0,20}\b(?:do\s+i|have\s+i)\b",
+         ("could you tell me the total amount of memory on this system?", "How many GB of RAM does this laptop have?",
+          "how much disk space have I got"),
+         ("How much RAM does a typical laptop need?", "Is 8 GB of memory enough for gaming?")),
+    Rule("machine.figure", "figure", r"\d", ("100000",), ("a lot",)),
 ])
+
+
+def unreported(answer: str, question: str, found: list[Finding]) -> str | None:
+    """A figure of this computer given with no report of it ("100000" to "the total amount of
+    memory on this system?"): only ``get_system_info`` knows it."""
+    if any(f.tool == "get_system_info" and f.status == "ok" for f in found):
+        return None
+    if _rule("asks_this").search(question) and _rule("figure").search(answer):
+        return "a figure of this computer that no system report gave"
+    return None
 
 
 def _rule(label: str) -> Rule:

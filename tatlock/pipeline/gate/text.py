@@ -38,6 +38,14 @@ FORM = Rulebook("gate.form", [
          flags=re.S),
     Rule("form.transcript", "transcript", r"^\s*(?:user|human|assistant|system)\s*:",
          ("User: hi\nAssistant: hello",), ("The user: a person",), flags=re.I | re.M),
+    # a speaker's label before the answer, as in a transcript or a prompt's scaffold ("A: The latest
+    # local date...", "Bench: \"We're on the 25th...\""): the model speaking as someone in a script
+    Rule("form.speaker", "speaker",
+         r"^\W{0,3}(?:(?:q|a|answer|response|reply|output|assistant|bot|ai|user|human|system|question)\s*:\s*\S|[A-Z][a-z]{1,15}\s*:\s*[\"“])",
+         ("A: The latest local date and time is Wednesday", "Bench: \"We're on the 25th of November",
+          "Assistant: Paris, sir."), ("Today, sir: light snow.", "Note: the shop shuts at four.", "Yes: Paris.",
+                                    "Tatlock: the butler with long-term memory"),
+         flags=re.I),
     Rule("form.scaffold_end", "scaffold", r"(?:^|\n)\s*(?:answer|response|reply|output)\s*:\s*$",
          ("Question: What can you do?\nAnswer:",), ("The answer: Paris",)),
     # a machine's timestamp, with at most a label beside it ("Achievements: - 2026-12-25 10:32:38.934 (UTC)")
@@ -91,6 +99,20 @@ def _word_salad(text: str) -> bool:
     return bad >= 2
 
 
+_TOKEN = lazy(r"\S+")
+_NUMERIC = lazy(r"^[\W_]*[-+]?\d[\d.,:/%°-]*[\W_]*$")
+_LISTS = lazy(r"\b(?:list|sequence|series|primes?|numbers|digits|figures|table|count\s+(?:to|from)|times\s+table|"
+              r"dates|lottery)\b", re.I)
+
+
+def _number_run(text: str, question: str) -> bool:
+    """Numbers strung together with nothing said of them ("10.10.2026, 02:50, 5.00, 12.00, 18.00, ..."),
+    where the question asks for no list of them."""
+    toks = _TOKEN.findall(text)
+    numeric = sum(bool(_NUMERIC.match(t)) for t in toks)
+    return len(toks) >= 6 and numeric >= len(toks) * 0.7 and not _LISTS.search(question)
+
+
 def _repetition(said: list[str], question: str) -> str | None:
     """A stutter ("I I am am here here") or a few words over and over, not counting the words
     the question asked about, nor one word said on purpose ("Buffalo buffalo Buffalo ...")."""
@@ -136,6 +158,10 @@ def garbled(answer: str, question: str = "") -> str | None:
         return "a timestamp, not an answer"
     if FORM.first(text, "transcript"):
         return "a chat transcript instead of an answer"
+    if FORM.first(text, "speaker") and not re.match(r"\W{0,3}(?:[A-Z][a-z]{1,15}):\s*[\"“]", question):
+        return "a speaker's label before the answer, as in a transcript"
+    if _number_run(text, question):
+        return "a run of numbers, not an answer"
     if FORM.first(text, "scaffold"):
         return "a prompt's scaffolding, ending on its label"  # "...\nQuestion: What can you do?\nAnswer:"
     said = words(text)
