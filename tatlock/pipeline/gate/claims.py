@@ -132,10 +132,18 @@ def _rule(label: str) -> Rule:
     return CLAIM.labelled(label)[0]
 
 
-def _relays(answer: str, error: str) -> bool:
-    """The reply passes on a failure's own words ("tatlock never reads those")."""
+def _relays(answer: str, error: str, question: str = "", tool: str = "") -> bool:
+    """The reply passes on a failure's own words ("tatlock never reads those"), not only the
+    words the question and the error share ("There is no file at ~/notes/meeting.txt" shares
+    "notes" and "meeting" with a summary made up of it)."""
     said = {w for w in words(answer) if len(w) >= 4}
-    return len(said & {w for w in words(error) if len(w) >= 4} - {"error", "sir"}) >= 2
+    shared = said & {w for w in words(error) if len(w) >= 4} - {"error", "sir"} - set(words(question))
+    # two of the failure's words, or three of them in its order ("There's no file at ~/todo.txt"),
+    # not only the tool's own name ("The web search shows ...")
+    err, said_seq = words(error), f" {' '.join(words(answer))} "
+    named = set(tool.split("_")) | {"the", "a", "an"}
+    return len(shared) >= 2 or any(f" {' '.join(err[i:i + 3])} " in said_seq and set(err[i:i + 3]) - named
+                                   for i in range(len(err) - 2))
 
 
 def unsupported(answer: str, c: Context) -> tuple[str, str] | None:
@@ -144,7 +152,7 @@ def unsupported(answer: str, c: Context) -> tuple[str, str] | None:
         return None
     found = c.findings
     failed = [f for f in found if f.status == "error"]
-    if failed and len(failed) == len(found) and not any(_relays(answer, f.error) for f in failed):
+    if failed and len(failed) == len(found) and not any(_relays(answer, f.error, c.question, f.tool) for f in failed):
         # every tool failed, and the reply neither says so nor passes on what the failure said
         return "I_DONT_KNOW", f"{failed[0].tool} failed, but the reply answers as if it had not"
     weather = [f for f in found if f.tool == "get_weather_forecast" and f.status == "ok"]

@@ -12,6 +12,8 @@ An answer that says it does not know is left to the other checks.
 
 from __future__ import annotations
 
+import re
+
 from tatlock.pipeline.rulebook import Rule, Rulebook
 
 # fact id -> the words (lower case, any one of them) a right answer names
@@ -66,6 +68,19 @@ WORKS: dict[str, tuple[str, ...]] = {
     "the messiah": ("handel",), "swan lake": ("tchaikovsky",), "the nutcracker": ("tchaikovsky",),
 }
 _TITLES = "|".join(sorted((t.replace(" ", r"\s+").replace("'", "['’]") for t in WORKS), key=len, reverse=True))
+
+# days kept on the same date every year -> (day, month)
+FIXED_DAYS: dict[str, tuple[int, int]] = {
+    "burns night": (25, 1), "st andrew's day": (30, 11), "st patrick's day": (17, 3), "st george's day": (23, 4),
+    "st david's day": (1, 3), "bonfire night": (5, 11), "guy fawkes night": (5, 11), "halloween": (31, 10),
+    "christmas day": (25, 12), "christmas eve": (24, 12), "boxing day": (26, 12), "new year's eve": (31, 12),
+    "new year's day": (1, 1), "valentine's day": (14, 2), "april fools' day": (1, 4), "april fool's day": (1, 4),
+    "armistice day": (11, 11), "remembrance day": (11, 11), "independence day": (4, 7), "bastille day": (14, 7),
+    "hogmanay": (31, 12), "twelfth night": (5, 1), "epiphany": (6, 1), "all saints' day": (1, 11),
+}
+_DAYS = "|".join(sorted((d.replace(" ", r"\s+").replace("'", "['’]?") for d in FIXED_DAYS), key=len, reverse=True))
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+           "november", "december")
 
 # atomic number -> element (the ones people ask about)
 ELEMENTS = {1: "hydrogen", 2: "helium", 3: "lithium", 6: "carbon", 7: "nitrogen", 8: "oxygen", 10: "neon",
@@ -208,6 +223,9 @@ ASKS = Rulebook("gate.knowledge_asks", [
          ("Who wrote Wuthering Heights?", "Who painted the Mona Lisa?", "who wrote romeo and juliet",
           "Who painted the Sistine Chapel ceiling?", "Which author wrote 'The Remains of the Day'?"),
          ("Who read Hamlet to you?", "Where is the Mona Lisa?")),
+    # when a day kept on a fixed date falls: the day is the rule's group
+    Rule("knowledge.fixed_day", "fixed_day", r"\b(?:when(?:'s|\s+is|\s+was)|what\s+(?:date|day)\s+is)\s+(?:it\s+)?(" + _DAYS + r")\b",
+         ("when is Burns Night?", "What date is St Patrick's Day?", "when's hogmanay"), ("What is Burns Night?",)),
     # a work named with its maker ("'The Remains of the Day' by Ian McEwan")
     Rule("knowledge.work_by", "work_by", r"['\"‘“]?\b((?i:" + _TITLES + r"))\b['\"’”]?,?\s+(?:by|from)\s+((?:[A-Z][\w.'-]*\s*){1,4})",
          ("May I suggest 'The Remains of the Day' by Ian McEwan, sir", "Hamlet by Christopher Marlowe"),
@@ -292,6 +310,17 @@ def wrong(answer: str, question: str) -> str | None:
         work = _work(m.group(1))
         if work and not _names(m.group(2), WORKS[work]):
             return f"{work.title()} is not by {m.group(2).strip()}"
+    m = ASKS.labelled("fixed_day")[0].search(question)
+    if m:
+        key = next((d for d in FIXED_DAYS if d.replace("'", "") == " ".join(m.group(1).lower().replace("'", "")
+                                                                              .replace("’", "").split())), None)
+        low = _plain(answer)
+        said = [i for i, month in enumerate(_MONTHS, 1) if month != "may" and (month in low or f" {month[:3]} " in f" {low} ")]
+        said += [5] if re.search(r"\d(?:st|nd|rd|th)?\s+(?:of\s+)?may\b|\bmay\s+\d", low) else []
+        if key and said:
+            day, month = FIXED_DAYS[key]
+            if month not in said or not re.search(rf"\b{day}(?:st|nd|rd|th)?\b", low):
+                return f"{key.capitalize()} is on {day} {_MONTHS[month - 1].title()}"
     m = ASKS.labelled("element_number")[0].search(question)
     if m:
         element = ELEMENTS.get(int(m.group(1) or m.group(2)))
