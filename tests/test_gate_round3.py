@@ -203,3 +203,34 @@ FAILED_READ = [("analyze_file", {"path": "~/notes/minutes.txt"}, {"error": "Ther
 ])
 def test_a_failed_read_is_not_summarised_from_the_question_words(answer, bad):
     assert withdrawn(answer, "summarise ~/notes/minutes.txt please", tools=FAILED_READ) is bad
+
+
+@pytest.mark.parametrize("question, answer, bad", [
+    ("Who invented the television?", "Thomas Edison, sir.", True),
+    ("Who invented the television?", "John Logie Baird, sir, in 1926.", False),
+    ("who was the first man in space", "Neil Armstrong, sir.", True),
+    ("who was the first man in space", "Yuri Gagarin, sir, in 1961.", False),
+    ("In what year was the Magna Carta sealed?", "1066, sir.", True),
+    ("In what year was the Magna Carta sealed?", "1215, sir, at Runnymede.", False),
+    ("What currency do they use in Sweden?", "The euro, sir.", True),
+    ("What currency do they use in Sweden?", "The krona, sir.", False),
+    ("What language do they speak in Argentina?", "Portuguese, sir.", True),
+    ("What language do they speak in Argentina?", "Spanish, sir.", False),
+    ("Tell me about Australia", "Australia's capital is Sydney, sir.", True),
+    ("Tell me about Australia", "Australia's capital is Canberra, sir, though Sydney is larger.", False),
+    ("What's the square root of 169?", "12, sir.", True),
+    ("What's the square root of 169?", "13, sir.", False),
+])
+def test_what_the_almanac_holds_is_named(question, answer, bad):
+    assert withdrawn(answer, question) is bad
+
+
+@pytest.mark.parametrize("question, answer", [
+    ("Is Jupiter the largest planet?", "Yes, sir."),
+    ("Why is Jupiter the largest planet?", "It gathered most of the gas early on, sir."),
+    ("Did Edison invent the light bulb?", "Not alone, sir: Joseph Swan had one too."),
+    ("Was the Battle of Waterloo in 1815?", "It was, sir."),
+    ("Which planet is the largest?", "I'm not sure, sir."),
+])
+def test_a_question_that_names_its_answer_or_a_hedge_is_no_wrong_fact(question, answer):
+    assert not withdrawn(answer, question)

@@ -25,6 +25,7 @@ MODULES: tuple[str, ...] = (
     "tatlock.pipeline.routing.needs",
     "tatlock.pipeline.routing.wording",
     # the quality gate's checks (pipeline/gate)
+    "tatlock.pipeline.gate.almanac",
     "tatlock.pipeline.gate.answers",
     "tatlock.pipeline.gate.checks",
     "tatlock.pipeline.gate.claims",

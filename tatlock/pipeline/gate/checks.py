@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from tatlock.pipeline.gate import (
-    answers, claims, clock, compute, identity, knowledge, leaks, readings, reference, secrets, text,
+    almanac, answers, claims, clock, compute, identity, knowledge, leaks, readings, reference, secrets, text,
 )
 from tatlock.pipeline.gate.brief import Brief, Context
 from tatlock.pipeline.gate.verdict import Verdict, fail
@@ -239,7 +239,8 @@ def _worked_out(answer: str, c: Context) -> Outcome:
 def _reference(answer: str, c: Context) -> Outcome:
     """A question whose answer is in the gate's tables (a country's capital, an element's symbol,
     the planets' order), answered without it."""
-    wrong = reference.wrong(answer, c.question) or knowledge.wrong(answer, c.question)
+    wrong = reference.wrong(answer, c.question) or knowledge.wrong(answer, c.question) or \
+        almanac.wrong(answer, c.question)
     return fail("RETRY", "wrong_fact", wrong) if wrong else None
 
 

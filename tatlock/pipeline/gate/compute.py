@@ -53,6 +53,12 @@ COMPUTE = Rulebook("gate.compute", [
          ("What is 12 times 13?", "what's 17 x 24", "9x7?", "100 divided by 8", "What's 15% of 80?", "10 - 3",
           "What is six times seven?"),
          ("What is 12?", "the 7-a-side team", "What happened on 2026-11-23?", "on 24/11")),
+    # a power or a root ("15 squared", "the square root of 144", "2 to the power of 10")
+    Rule("compute.power", "power",
+         r"\b(?:(square|cube)\s+root\s+of\s+(\d+(?:\.\d+)?)|(\d+(?:\.\d+)?)\s+(squared|cubed)|(\d+(?:\.\d+)?)\s*(?:\^|\*\*|"
+         r"to\s+the\s+(?:power\s+of\s+)?)\s*(\d{1,2})(?:st|nd|rd|th)?(?:\s+power)?)\b",
+         ("What's the square root of 144?", "15 squared?", "2 to the power of 10", "what is 3^4", "cube root of 27"),
+         ("square roots are irrational", "a squared-off edge")),
     Rule("compute.convert", "convert",
          rf"\b{_NUM}\s+({_UNIT_WORDS})\b[^?.!]{{0,20}}?\b(?:in|into|to|as)\s+(?:(?:a|an|the)\s+)?({_UNIT_WORDS})\b",
          ("Convert 10 miles to kilometres", "What's 5 kg in pounds?", "how much is a pint in millilitres"),
@@ -173,6 +179,14 @@ def expected(question: str) -> list[float]:
         if op in ("minus", "-"):
             return [a - b]
         return [a / b] if b else []
+    m = _rule("power").search(question)
+    if m:
+        if m.group(1):
+            n = float(m.group(2))
+            return [n ** 0.5 if m.group(1).lower() == "square" else n ** (1 / 3)]
+        if m.group(3):
+            return [float(m.group(3)) ** (2 if m.group(4).lower() == "squared" else 3)]
+        return [float(m.group(5)) ** int(m.group(6))] if int(m.group(6)) <= 40 else []
     m = _rule("convert").search(question)
     if m:
         amount, src, dst = _value(m.group(1)), _unit(m.group(2)), _unit(m.group(3))

@@ -34,6 +34,19 @@ RIGHT: dict[str, tuple[str, ...]] = {
     "moon_landing": ("1969",), "berlin_wall": ("1989",), "hastings": ("1066",), "columbus": ("1492",),
     "great_fire": ("1666",), "independence": ("1776",),
     "boiling_f": ("212",), "freezing_f": ("32",), "boiling": ("100", "212", "hundred"), "freezing": ("0 °", "0°", "zero", "32", " 0 degrees", "0 c", "0c", "0 celsius"),
+    "uk_highest": ("ben nevis",), "england_highest": ("scafell",), "wales_highest": ("snowdon", "yr wyddfa"),
+    "uk_longest_river": ("severn",), "largest_island": ("greenland", "australia"), "largest_lake": ("caspian", "superior"),
+    "deepest_ocean": ("mariana", "challenger"), "largest_bone": ("femur", "thigh"), "smallest_bone": ("stapes", "stirrup"),
+    "largest_moon": ("ganymede",), "fastest_bird": ("peregrine",), "largest_fish": ("whale shark",),
+    "largest_land_animal": ("elephant",), "tallest_building": ("burj khalifa",),
+    "speed_of_sound": ("343", "340", "330", "331", "332", "335", "345", "346", "767", "761", "1,235", "1235", "1,225",
+                       "1225", "a third of a", "third of a kilometre", "mile in five", "1,100", "1100", "1,125", "1125", "1,200",
+                       "1200", "1,230", "1230", "750", "760", "770"),
+    "body_temperature": ("37", "98.6", "98.", "36.", "thirty-seven"), "chromosomes": ("46", "23 pairs", "forty-six"),
+    "absolute_zero": ("273", "459", "0 k", "zero kelvin", "0 kelvin"),
+    "speed_of_light": ("299", "300,000", "300 000", "300000", "186,", "186 000", "186000", "3 x 10", "3×10", "3 × 10",
+                       "670 million", "671 million", "billion", "300 million", "3 × 10⁸", "3x10"),
+    "sun_distance": ("150 million", "149.6", "149 million", "93 million", "8 light", "1 au", "one astronomical"),
     "uk_motorway": ("70",), "water_formula": ("h2o", "h₂o"), "blue_yellow": ("green",), "red_yellow": ("orange",),
     "red_blue": ("purple", "violet"),
 }
@@ -201,6 +214,47 @@ FACTS = Rulebook("gate.knowledge", [
          ("What temperature does water boil at on top of Everest?",)),
     Rule("knowledge.freezing", "freezing", r"\bfreezing\s+point\s+of\s+(?:pure\s+)?water\b|\bwater\s+freeze\b",
          ("What is the freezing point of water in Celsius?",), ("Is it freezing?",)),
+    Rule("knowledge.uk_highest", "uk_highest", r"\b(?:highest|tallest)\s+mountain\s+in\s+(?:the\s+)?(?:uk|united\s+kingdom|"
+         r"britain|great\s+britain|scotland|the\s+british\s+isles)\b|\b(?:uk|britain)'s\s+(?:highest|tallest)\s+mountain\b",
+         ("What's the highest mountain in the UK?",), ("highest mountain in the world",)),
+    Rule("knowledge.england_highest", "england_highest", r"\b(?:highest|tallest)\s+mountain\s+in\s+england\b",
+         ("highest mountain in England?",), ("highest mountain in Wales",)),
+    Rule("knowledge.wales_highest", "wales_highest", r"\b(?:highest|tallest)\s+mountain\s+in\s+wales\b",
+         ("What's the highest mountain in Wales?",), ("highest mountain in England",)),
+    Rule("knowledge.uk_longest_river", "uk_longest_river", r"\blongest\s+river\s+in\s+(?:the\s+)?(?:uk|united\s+kingdom|"
+         r"britain|great\s+britain)\b", ("Which is the longest river in the UK?",), ("longest river in England",)),
+    Rule("knowledge.largest_island", "largest_island", r"\b(?:largest|biggest)\s+island\s+in\s+the\s+world\b|"
+         r"\bworld's\s+(?:largest|biggest)\s+island\b", ("What's the largest island in the world?",),
+         ("largest island in Scotland",)),
+    Rule("knowledge.largest_lake", "largest_lake", r"\b(?:largest|biggest)\s+lake\s+in\s+the\s+world\b",
+         ("What's the biggest lake in the world?",), ("largest lake in England",)),
+    Rule("knowledge.deepest_ocean", "deepest_ocean", r"\bdeepest\s+(?:point|part|place|trench)\b.{0,20}\b(?:ocean|sea|"
+         r"world|earth)\b", ("Where is the deepest point in the ocean?",), ("deepest lake",)),
+    Rule("knowledge.largest_bone", "largest_bone", r"\b(?:largest|longest|biggest)\s+bone\b", ("What's the longest bone?",),
+         ("bone broth",)),
+    Rule("knowledge.smallest_bone", "smallest_bone", r"\bsmallest\s+bone\b", ("smallest bone in the body?",),
+         ("small bones",)),
+    Rule("knowledge.largest_moon", "largest_moon", r"\b(?:largest|biggest)\s+moon\b", ("largest moon in the solar system?",),
+         ("a big moon tonight",)),
+    Rule("knowledge.fastest_bird", "fastest_bird", r"\bfastest\s+bird\b", ("What's the fastest bird?",), ("fast birds",)),
+    Rule("knowledge.largest_fish", "largest_fish", r"\b(?:largest|biggest)\s+fish\b", ("What's the biggest fish?",),
+         ("big fish",)),
+    Rule("knowledge.largest_land_animal", "largest_land_animal", r"\b(?:largest|biggest|heaviest)\s+land\s+(?:animal|mammal)\b",
+         ("What's the largest land animal?",), ("fastest land animal",)),
+    Rule("knowledge.tallest_building", "tallest_building", r"\btallest\s+building\s+in\s+the\s+world\b|"
+         r"\bworld's\s+tallest\s+building\b", ("What's the tallest building in the world?",), ("tallest building in London",)),
+    Rule("knowledge.speed_of_sound", "speed_of_sound", r"\bspeed\s+of\s+sound\b|\bhow\s+fast\s+(?:does|is)\s+sound\b",
+         ("How fast does sound travel?", "What's the speed of sound?"), ("How fast is a cheetah?",)),
+    Rule("knowledge.body_temperature", "body_temperature", r"\b(?:normal|average|human)\s+body\s+temperature\b",
+         ("What's the normal human body temperature?",), ("body temperature of a dog",)),
+    Rule("knowledge.chromosomes", "chromosomes", r"\bhow\s+many\s+chromosomes\b.{0,25}\b(?:humans?|people|we|person|cell)\b",
+         ("How many chromosomes do humans have?",), ("How many chromosomes does a dog have?",)),
+    Rule("knowledge.absolute_zero", "absolute_zero", r"\babsolute\s+zero\b", ("What temperature is absolute zero?",),
+         ("zero tolerance",)),
+    Rule("knowledge.speed_of_light", "speed_of_light", r"\bspeed\s+of\s+light\b|\bhow\s+fast\s+(?:does|is)\s+light\b",
+         ("What's the speed of light?", "how fast does light travel"), ("How fast is a light aircraft?",)),
+    Rule("knowledge.sun_distance", "sun_distance", r"\bhow\s+far\b.{0,25}\b(?:from|to)\s+the\s+sun\b|\bdistance\b.{0,25}\b"
+         r"(?:earth|we)\b.{0,15}\bsun\b", ("How far is the Earth from the Sun?",), ("How far is Mars from Earth?",)),
     Rule("knowledge.uk_motorway", "uk_motorway", r"\bspeed\s+limit\b.{0,30}\b(?:uk|british|english)\s+motorway\b|"
          r"\bmotorway\s+speed\s+limit\b", ("What's the speed limit for a car on a UK motorway?",),
          ("speed limit in France",)),
@@ -280,6 +334,9 @@ TOPICS = Rulebook("gate.myth_topics", [
          ("Can I use bleach on the sink?",)),
 ])
 
+_YES_NO = re.compile(r"\W*(?:is|are|was|were|isn't|wasn't|do|does|did|can|could|has|have|had)\b", re.I)
+
+
 def _plain(text: str) -> str:
     return " ".join(text.lower().replace("’", "'").split())
 
@@ -298,8 +355,9 @@ def wrong(answer: str, question: str) -> str | None:
     """Why an answer to a question of well-known fact is wrong, or None."""
     if ASKS.first(answer, "unsure"):
         return None
-    rule = FACTS.first(question)
-    if rule is not None and not _names(answer, RIGHT[rule.label]):
+    # "Is Jupiter the largest planet?" names its answer: "Yes, sir." is one
+    rule = FACTS.first(question) if not _YES_NO.match(question) else None
+    if rule is not None and not _names(answer, RIGHT[rule.label]) and not _names(question, RIGHT[rule.label]):
         return f"a well-known fact answered wrong ({rule.label.replace('_', ' ')}: {RIGHT[rule.label][0]})"
     m = ASKS.labelled("who_made")[0].search(question)
     if m:
