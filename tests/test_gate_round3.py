@@ -157,6 +157,7 @@ def test_the_butlers_name_asked_for_must_be_given(question, answer, bad):
     ("what's the capital of Peru", "Lima, sir.", False),
     ("When is the bin day?", "Harriet: \"It is on Tuesday, I think\"", True),
     ("When does the match start?", "Saturday, sir: kick-off at three.", False),
+    ("Quote me Hamlet's most famous line", "Hamlet: \"To be, or not to be, that is the question.\"", False),
     ("What's the capital of Peru?", "3.1, 4.15, 9.26, 5.35, 8.97, 9.32, 3.84", True),
     ("List the first eight prime numbers", "2, 3, 5, 7, 11, 13, 17, 19", False),
     ("how many wheels does a tricycle have", "Explained the wheels a tricycle has.", True),

@@ -99,6 +99,7 @@ def _word_salad(text: str) -> bool:
     return bad >= 2
 
 
+_QUOTES = lazy(r"\b(?:quote|quotation|line|lines|said|say|dialogue|script|scene|conversation|exchange)\b", re.I)
 _TOKEN = lazy(r"\S+")
 _NUMERIC = lazy(r"^[\W_]*[-+]?\d[\d.,:/%°-]*[\W_]*$")
 _LISTS = lazy(r"\b(?:list|sequence|series|primes?|numbers|digits|figures|table|count\s+(?:to|from)|times\s+table|"
@@ -158,7 +159,9 @@ def garbled(answer: str, question: str = "") -> str | None:
         return "a timestamp, not an answer"
     if FORM.first(text, "transcript"):
         return "a chat transcript instead of an answer"
-    if FORM.first(text, "speaker") and not re.match(r"\W{0,3}(?:[A-Z][a-z]{1,15}):\s*[\"“]", question):
+    speaker = FORM.labelled("speaker")[0].search(text)
+    # a speaker the question names, or a line it asks for, is a quotation ('Hamlet: "To be, or not to be"')
+    if speaker and words(speaker.group(0))[0] not in words(question) and not _QUOTES.search(question):
         return "a speaker's label before the answer, as in a transcript"
     if _number_run(text, question):
         return "a run of numbers, not an answer"
