@@ -30,7 +30,8 @@ FOREIGN = set("el la los las un una de en y es son tiene está están del que po
               "vous je nous à au aux monsieur madame c'est oui le les des est une pas pour avec dans sont très mais "
               "der das und ist nicht ein eine mit sind auch il lo gli di che è non sono della per "
               "um uma não com os são het een van uw niet ik zijn meneer ook maar wat voor met "
-              "et du une bon mon ma mes ce cette qui sur voilà".split())
+              "et du une bon mon ma mes ce cette qui sur voilà die den dem des vom zum zur bis für auf von ich wir sie "
+              "sich oder wird werden haben dieser diese".split())
 NUMBER_WORDS = set("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
                    "sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred "
                    "thousand million billion dozen half none once twice".split())
@@ -244,8 +245,8 @@ def not_english(answer: str, question: str) -> str | None:
     q = words(question)
     if "`" in answer or ASK.first(question, "code") or ASK.first(question, "language") or len(q) < 3:
         return None
-    if sum(w in ENGLISH for w in q) / len(q) < 0.2 or _foreign_script(question):
-        return None  # not a question in English
+    if sum(w in FOREIGN for w in q) > sum(w in ENGLISH for w in q) or _foreign_script(question):
+        return None  # not a question in English ("Explain photosynthesis briefly." is one, with no small words)
     letters = _letters(answer)
     other = _foreign_script(answer)
     if other >= 6 or (len(letters) >= 2 and other >= len(letters) * 0.6):
@@ -259,6 +260,10 @@ def not_english(answer: str, question: str) -> str | None:
             return "the reply is not in the question's language"
         if len(a) >= 8 and foreign >= 2 and (english < 0.05 or (english < 0.1 and foreign >= 3
                                                                  and foreign >= len(a) * 0.2)):
+            return "the reply is not in the question's language"
+        # names and the question's own words apart ("Die Weihnachtsmärkte in Manchester laufen vom 7. November ...")
+        plain = sum(w in ENGLISH and w not in own and w not in ("sir", "madam") for w in a)
+        if len(a) >= 8 and foreign >= 3 and foreign >= 2 * max(plain, 1):
             return "the reply is not in the question's language"
     for sentence in _CLAUSES.split(answer):  # a sentence or a clause in another language, mid-way
         s = _ANY_WORD.findall(sentence.lower())
