@@ -73,6 +73,9 @@ ASK = Rulebook("gate.ask", [
     Rule("ask.measure", "measure", r"\bwhat(?:'s|\s+is)\s+the\s+(?:speed|distance|weight|height|length|population|"
          r"temperature|size|depth|boiling|melting|freezing)\b", ("What's the speed of light?",), ("What's the name?",)),
     Rule("ask.how_many", "how_many", r"\bhow\s+(?:many|much)\b", ("How many legs?",), ("How long should I boil it?",)),
+    Rule("ask.how_long", "how_long", r"\bhow\s+long\s+(?:do|does|should|will|would|did|can|to|must)\b",
+         ("How long do I boil an egg for a runny yolk?", "how long should I rest the dough"),
+         ("How long is the Nile?", "How long ago was it?")),
     Rule("ask.content", "explain",
          r"\b(?:tell|give|write|compose)\s+(?:me\s+)?(?:a|an|some)\s+(?:[\w-]+\s+){0,2}?(?:joke|story|poem|limerick|note|letter|"
          r"recipe|riddle|summary|description|fact|tips?)\b",
@@ -316,6 +319,11 @@ AMOUNT = set("none no nothing few several many some couple handful dozens hundre
              "vary depends depend know sure cannot cant unable afraid".split())
 
 
+# words that give a length of time without a figure ("a minute or so", "overnight")
+DURATION = set("second minute hour day week month year fortnight overnight moment while age forever instant jiffy "
+               "bit long short until till briefly minute".split())
+
+
 def _counted(answer: str, said: list[str]) -> bool:
     return any(ch.isdigit() for ch in answer) or any(w in NUMBER_WORDS or w in AMOUNT for w in said)
 
@@ -329,6 +337,10 @@ def misfit(answer: str, question: str) -> str | None:
     quantity = _rule(ASK, "how_many").search(question) or _rule(ASK, "measure").search(question)
     if quantity and _rule(REPLY, "malformed_number").search(answer):
         return "a malformed number to a question that asks for one"
+    if _rule(ASK, "how_long").search(question) and said and not _counted(answer, said) and \
+            not any(w.rstrip("s") in DURATION for w in said):
+        # "The egg has been a staple of the English breakfast since ..." to "How long do I boil an egg?"
+        return "no length of time to a question of how long"
     if quantity and _rule(ASK, "how_many").search(question) and said and not _counted(answer, said):
         # "Demonstrate the number of legs a spider has." to "how many legs does a spider have"
         return "no number or amount to a question of how many or how much"

@@ -75,8 +75,11 @@ CHECK_WORDS = Rulebook("gate.checks", [
          r"\bi\s+(?:forget|lose|wipe|erase)\s+(?:everything|it\s+all|all\s+of\s+it|what\s+you)|"
          r"\bi\s+(?:have|keep)\s+no\s+(?:long-term\s+|lasting\s+)?memory\b(?!\s+of\b)|"
          r"\bi\s+(?:don't|do\s+not|can't|cannot|won't|will\s+not)\s+(?:remember|keep|store|retain)\s+"
-         r"(?:anything|what\s+you\s+(?:tell|say)|things\s+between|between)\b",
+         r"(?:anything|what\s+you\s+(?:tell|say)|things\s+between|between)\b|"
+         r"\b(?:clean|blank)\s+slate\b|\bstarts?\s+(?:afresh|from\s+scratch|anew)\b|"
+         r"\bnothing\s+(?:you\s+(?:say|tell\s+me)\s+)?is\s+(?:kept|stored|saved|remembered)\b",
          ("I'm afraid I have no access to weather information, sir.", "I cannot remember our talks",
+          "each conversation begins with a clean slate, so nothing you say is kept",
           "No, sir. I forget everything the moment you close the terminal.", "I have no memory, sir",
           "I won't remember anything once we part"),
          ("I cannot order a taxi, sir.", "I have no memory of that, sir.", "I don't remember you mentioning it",
@@ -218,7 +221,8 @@ def _clock(answer: str, c: Context) -> Outcome:
     if _says("elsewhere", c.question):  # a time asked for somewhere else: its own zone's clock
         wrong = compute.time_elsewhere(answer, c.question, c.brief.clock)
         return fail("RETRY", "wrong_clock", wrong, ("TEMPORAL",)) if wrong else None
-    wrong = compute.wrong_until(answer, c.question, c.clock) or compute.wrong_days_left(answer, c.question, c.clock)
+    wrong = compute.wrong_until(answer, c.question, c.clock) or compute.wrong_days_left(answer, c.question, c.clock) \
+        or compute.wrong_days_to_date(answer, c.question, c.clock)
     if wrong:
         return fail("RETRY", "wrong_clock", wrong, ("TEMPORAL",))
     if clock.asks_tomorrow(c.question):  # tomorrow's date: held to tomorrow, and only what is said of now to now

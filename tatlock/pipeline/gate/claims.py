@@ -15,7 +15,7 @@ from tatlock.pipeline.gate import forecast, grounded, machine, readings
 from tatlock.pipeline.gate.brief import Context, Finding
 from tatlock.pipeline.gate.text import words
 from tatlock.pipeline.lexicon import MONTHS, WEEKDAYS
-from tatlock.pipeline.rulebook import Rule, Rulebook
+from tatlock.pipeline.rulebook import Rule, Rulebook, lazy
 
 CLAIM = Rulebook("gate.claim", [
     # an answer that admits what it does not know, or that a tool failed, or speaks of what is usual
@@ -252,6 +252,9 @@ def _against_told(answer: str, told: str) -> str | None:
     return None
 
 
+_ITEM = lazy(r"^\s*(?:[-*•]|\d+[.)])\s+\S")
+
+
 def _line_words(line: str) -> list[str]:
     return words(line.strip().lstrip("-*>•").strip().strip("\"'“”‘’"))
 
@@ -264,6 +267,13 @@ def misquoted(answer: str, found: list[Finding]) -> str | None:
         if f.status != "ok" or f.tool != "analyze_file":
             continue
         source = [tuple(_line_words(x)) for x in "\n".join(str(t) for t in readings.read(f, "texts")).splitlines()]
+        file_lines = {tuple(_line_words(y)) for y in "\n".join(str(t) for t in readings.read(f, "texts")).splitlines()}
+        items = [tuple(_line_words(x)) for x in answer.splitlines() if _ITEM.match(x)]
+        if sum(x in file_lines for x in items) >= 2:  # a file read out as a list, with an item it does not have
+            every = {w for y in file_lines for w in y if len(w) >= 3}
+            added = next((x for x in items if x and not {w for w in x if len(w) >= 3} & every), None)
+            if added:
+                return f"an item the file does not have: {' '.join(added)!r}"
         source = [x for x in source if len(x) >= 3]
         if not source:
             continue

@@ -106,7 +106,7 @@ CLOCK = Rulebook("gate.clock", [
          ("Thursday 26 November", "November the 26th"), ("November is cold",)),
     Rule("clock.other_day", "other_day",
          r"\b(?:tomorrow|yesterday|next|last|until|till|ago|falls?|lands?|will\s+be|was|christmas|birthday|"
-         r"holiday|opens?|closes?|every|on\s+(?:{weekday})s|\d+\s+days|days?\s+(?:away|from\s+now|to\s+go|left))\b",
+         r"holiday|opens?|closes?|every|on\s+(?:{weekday})s|\w+(?:-\w+)?\s+days|days?\s+(?:away|from\s+now|to\s+go|left))\b",
          ("Tomorrow is Friday", "Christmas falls on a Friday", "15 days, sir: it's Wednesday the 9th of December"),
          ("Today is Friday",)),
     Rule("clock.iso_stamp", "iso_stamp",

@@ -74,11 +74,12 @@ COMPUTE = Rulebook("gate.compute", [
          ("How long until midnight?", "how long till 18:30"), ("How long until Christmas?",)),
     # days left until a day of the calendar: the year's end, Christmas, a holiday
     Rule("compute.days_left", "days_left",
-         r"\bhow\s+many\s+(?:more\s+)?(?:days|sleeps)\b[^?.!]{0,30}?\b(?:left|remaining|until|till|to|before|in)\b"
+         r"\b(?:how\s+many\s+(?:more\s+)?(?:days|sleeps)\b[^?.!]{0,30}?\b(?:left|remaining|until|till|to|before|in)|"
+         r"how\s+long\s+(?:is\s+it\s+|is\s+there\s+|have\s+we\s+got\s+)?(?:until|till|to|before))\b"
          r"[^?.!]{0,20}?\b((?:the\s+)?end\s+of\s+(?:the\s+)?year|this\s+year|the\s+year|"
          + "|".join(sorted(clock.HOLIDAYS, key=len, reverse=True)) + r")\b",
          ("How many days are left this year?", "how many days until Christmas", "How many sleeps till Christmas Eve?",
-          "How many days remain until the end of the year?"),
+          "How many days remain until the end of the year?", "How long until New Year's Day?"),
          ("How many days are in a year?", "How many days did Christmas last?")),
     # whether a number is prime: the gate works it out
     Rule("compute.asks_prime", "asks_prime", r"\b(?:is|are)\s+(\d{1,12})\s+(?:a\s+)?prime(?:\s+number)?\b",
@@ -111,6 +112,22 @@ COMPUTE = Rulebook("gate.compute", [
          ("How many days until February?", "How many days did it rain in April?")),
     Rule("compute.asks_leap", "asks_leap", r"\b(?:is|was|will)\s+(\d{4})\s+(?:be\s+)?a\s+leap\s+year\b",
          ("Is 2028 a leap year?", "was 1900 a leap year"), ("What is a leap year?",)),
+    Rule("compute.days_said", "days_said",
+         r"\b(\d{1,3}|(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[-\s]?)?(?:one|two|three|four|five|six|seven|"
+         r"eight|nine)|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|"
+         r"forty|fifty|sixty|seventy|eighty|ninety|a\s+hundred)\s+(?:more\s+)?(?:days|sleeps)\b",
+         ("Thirty days, sir", "45 days in all", "thirty-one days to Christmas"), ("days of old",)),
+    Rule("compute.asks_until", "asks_until",
+         r"\b(?:how\s+long|how\s+many\s+(?:more\s+)?(?:days|sleeps|weeks))\b[^?.!]{0,25}?\b(?:until|till|til|to|before)\b",
+         ("How long till Tom's birthday?", "how many days until mum's birthday"), ("How long is the Nile?",)),
+    Rule("compute.day_month", "day_month",
+         r"\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?({month})\b|\b({month})\s+(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\b",
+         ("the 3rd of January", "January 3rd"), ("January is cold",)),
+    # a temperature converted ("100 Fahrenheit in Celsius")
+    Rule("compute.temperature", "temperature",
+         r"(-?\d+(?:\.\d+)?)\s*(?:°\s*|degrees\s+)?(f|fahrenheit|c|celsius|centigrade)\b[^?.!]{0,15}?\b(?:in|to|into|as)\s+"
+         r"(?:degrees\s+)?(fahrenheit|celsius|centigrade|f|c)\b",
+         ("What's 100 Fahrenheit in Celsius?", "convert 20 °C to Fahrenheit", "180c in f"), ("100 people in Celsius Street",)),
     # a word's spelling asked, and the letters the answer spells it with
     Rule("compute.asks_spelling", "asks_spelling", r"\bhow\s+(?:do|should|would)\s+(?:you|i|we|one)\s+spell\s+['\"‘“]?([a-z]{3,})\b|"
          r"^\W*spell\s+['\"‘“]?([a-z]{3,})\b", ("how do you spell rhythm", "Spell 'necessary' for me", "spell necessary backwards"),
@@ -179,6 +196,12 @@ def expected(question: str) -> list[float]:
         if op in ("minus", "-"):
             return [a - b]
         return [a / b] if b else []
+    m = _rule("temperature").search(question)
+    if m:
+        t, src, dst = float(m.group(1)), m.group(2).lower()[0], m.group(3).lower()[0]
+        if src == dst or {src, dst} - {"f", "c"}:
+            return []
+        return [(t - 32) * 5 / 9] if src == "f" else [t * 9 / 5 + 32]
     m = _rule("power").search(question)
     if m:
         if m.group(1):
@@ -260,14 +283,40 @@ def wrong_until(answer: str, question: str, now: clock.Clock | None) -> str | No
     return None
 
 
+def _days_said(answer: str) -> list[int]:
+    """The counts of days an answer gives, in digits or words ("Thirty days", "45 days in all")."""
+    return [int(n) for m in _rule("days_said").regex.finditer(answer) for n in _numbers(m.group(1))[:1]]
+
+
+def wrong_days_to_date(answer: str, question: str, now: clock.Clock | None) -> str | None:
+    """Days until a date the answer itself names ("Thirty days, sir: his birthday is the 3rd of
+    January" on 24 November), counted from the clock (a day either way)."""
+    if now is None or not _rule("asks_until").search(question) or _rule("days_left").search(question):
+        return None
+    said, m = _days_said(answer), _rule("day_month").search(answer)
+    if not said or not m:
+        return None
+    day, month = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
+    today = clock.today_of(now)
+    try:
+        date = dt.date(today.year, MONTHS.index(month.lower()) + 1, int(day))
+    except ValueError:
+        return None
+    if date < today:
+        date = date.replace(year=today.year + 1)
+    left = (date - today).days
+    if all(abs(n - left) > 1 for n in said):
+        return f"{said[0]} days is not the {left} the clock gives until {int(day)} {month.title()}"
+    return None
+
+
 def wrong_days_left(answer: str, question: str, now: clock.Clock | None) -> str | None:
     """How many days are left this year, or until Christmas or a holiday, against the clock (a
     day either way: counted with today or without)."""
     m = _rule("days_left").search(question)
     if now is None or not m:
         return None
-    said = [int(x) for x in re.findall(r"\b(\d{1,3})\s+(?:more\s+)?(?:days|sleeps)\b", answer)] or \
-        [int(x) for x in re.findall(r"^\W*(\d{1,3})\b", answer)]
+    said = _days_said(answer) or [int(x) for x in re.findall(r"^\W*(\d{1,3})\b", answer)]
     if not said:
         return None
     today = clock.today_of(now)

@@ -34,6 +34,9 @@ GROUNDED = Rulebook("gate.grounded", [
          r"litres?|liters?|gib|gb|mb)",
          ("Heat oven to 180C/160C fan", "Bake for 25-30 mins", "220 °C for about 45 minutes", "12% up"),
          ("gas 4", "the 14th of October", "Room 101")),
+    # a time of day ("6 pm", "10am", "17:30"): opening hours and the like
+    Rule("grounded.clock", "clock", r"\b(\d{1,2})(?:[:.](\d{2}))?\s*(a\.?m\.?|p\.?m\.?)(?![a-z])",
+         ("It closes at 6 pm today", "Open Tuesday–Sunday 10am–5pm", "at 7.30pm"), ("6 people", "pm me")),
     Rule("grounded.money", "money", r"([£$€])\s?(\d+(?:,\d{3})*(?:\.\d+)?)",
          ("a budget of about £1,200", "$30"), ("30 pounds of flour",)),
     Rule("grounded.iso_date", "iso_date", r"\b20\d\d-(\d\d)-(\d\d)\b", ("2026-10-14 09:12",), ("2026 10 14",)),
@@ -82,6 +85,15 @@ def _close(said: float, given: list[float]) -> bool:
     return any(abs(said - g) <= max(0.5, abs(g) * 0.1) for g in given)
 
 
+def _clock_times(text: str) -> set[int]:
+    """The times of day a text gives with am or pm, as minutes after midnight."""
+    out = set()
+    for h, mi, half in _rule("clock").regex.findall(text):
+        if 1 <= int(h) <= 12:
+            out.add((int(h) % 12 + (12 if half.lower().startswith("p") else 0)) * 60 + int(mi or 0))
+    return out
+
+
 def _iso_days(text: str) -> set[tuple[int, int]]:
     return {(int(d), int(m)) for m, d in _rule("iso_date").regex.findall(text) if 1 <= int(m) <= 12}
 
@@ -103,6 +115,9 @@ def clash(answer: str, found: list[Finding], question: str, days: set[tuple[int,
         if unit in given and unit not in asked and not any(_close(s, given[unit]) for s in said):
             return f"the reply gives {said[0]:g} {unit}, but the findings say {given[unit][0]:g} {unit}"
     # the day a thing was said is the stamp's (a birthday said in October is still in May)
+    said_t, given_t = _clock_times(answer), _clock_times(source) | _clock_times(question)
+    if said_t and given_t and not said_t & given_t:
+        return f"the reply gives {sorted(said_t)[0] // 60}:{sorted(said_t)[0] % 60:02d}, which the findings do not"
     stamped = _iso_days(source) if _rule("asks_when_said").search(question) else set()
     if days and stamped and not days & stamped and not _iso_days(answer):
         d, m = sorted(stamped)[0]

@@ -114,6 +114,21 @@ def _number_run(text: str, question: str) -> bool:
     return len(toks) >= 6 and numeric >= len(toks) * 0.7 and not _LISTS.search(question)
 
 
+_LIST_ITEM = lazy(r"^\s*(?:[-*•]|\d+[.)])\s+(.+)$", re.M)
+
+
+def _same_items(text: str) -> bool:
+    """A list whose items are one item over and over ("1. Keep a regular bedtime. 2. Keep a regular
+    bedtime, even at weekends. 3. Keep a regular bedtime, including..."): most start with the same
+    four words."""
+    items = [words(m.group(1)) for m in _LIST_ITEM.finditer(text)]
+    starts = [tuple(x[:4]) for x in items if len(x) >= 4]
+    if len(starts) >= 3 and max(starts.count(s) for s in starts) >= max(3, len(starts) * 2 // 3):
+        return True
+    # one item, and others that only add to it ("1. Drink water. 2. Drink water, even at lunch.")
+    return len(items) >= 3 and any(len(x) >= 2 and sum(y[:len(x)] == x for y in items) >= 3 for x in items)
+
+
 def _repetition(said: list[str], question: str) -> str | None:
     """A stutter ("I I am am here here") or a few words over and over, not counting the words
     the question asked about, nor one word said on purpose ("Buffalo buffalo Buffalo ...")."""
@@ -175,7 +190,7 @@ def garbled(answer: str, question: str = "") -> str | None:
         return "chat-template tokens in the reply"
     if _word_salad(text):
         return "words in no order (word salad)"
-    if loops.looping(text):
+    if loops.looping(text) or _same_items(text):
         return "the reply repeats itself"
     sentences = [x.lower() for x in loops.sentences(text) if len(x) > 15]
     if len(sentences) >= 2 and len(set(sentences)) == 1:  # one sentence said again ("I'm unable to ... " x2)
