@@ -335,3 +335,34 @@ def test_a_time_or_an_item_the_findings_do_not_give(question, answer, tools, bad
 ])
 def test_a_list_of_one_item_over_and_over_is_a_loop(answer, bad):
     assert withdrawn(answer, "Give me three tips for staying healthy.") is bad
+
+
+# -- learnt from gate_smollm2e (SmolLM2's own answers, graded by hand, scored once first) --------
+
+@pytest.mark.parametrize("answer, bad", [
+    ("It's a scorching day in Hull, sir.", True),
+    ("Overcast and mild in Hull, sir; not hot, at 9 °C.", False),
+    ("Grey in Hull, sir: a day for a hot drink.", False),
+])
+def test_heat_said_in_words_is_held_to_the_forecast(answer, bad):
+    assert withdrawn(answer, "What's it like in Hull today?", tools=WEEKEND) is bad
+
+
+@pytest.mark.parametrize("answer, bad", [
+    ("You can't find a pentagon with a circle on its side.", True),
+    ("I can't say for certain, sir.", False),
+    ("Five, sir.", False),
+])
+def test_how_many_needs_a_number_or_an_honest_i_cannot_say(answer, bad):
+    assert withdrawn(answer, "How many sides does a pentagon have?") is bad
+
+
+@pytest.mark.parametrize("question, answer, bad", [
+    ("What's my cat called?", "What a lovely thing to share, sir; I'm glad you did.", True),
+    ("What's my cat called?", "Mittens, sir.", False),
+    ("where do I work again?", "At the hospital in York, sir.", False),
+    ("What's my favourite colour?", "I'm afraid you haven't told me, sir.", False),  # nothing told about it
+])
+def test_a_question_about_what_the_user_told_is_answered_with_it(question, answer, bad):
+    told = ["My cat is called Mittens.", "I work as a nurse at York hospital."]
+    assert withdrawn(answer, question, told=told) is bad

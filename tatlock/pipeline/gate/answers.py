@@ -8,6 +8,7 @@ your calendar"). Small models fail in these ways while sounding fine.
 
 from __future__ import annotations
 
+import re
 
 from tatlock.pipeline.gate.text import FILL, VERDICT_WORDS, asks, words
 from tatlock.pipeline.rulebook import Rule, Rulebook, lazy
@@ -316,7 +317,9 @@ _OFFERED = lazy(r"\bor\b|\beither\b|[,:;]")
 # words that give an amount without a figure ("none", "a handful"), or say it is not known
 AMOUNT = set("none no nothing few several many some couple handful dozens hundreds thousands millions billions "
              "plenty lots all half quarter third once twice single lot little much more less zero nil varies "
-             "vary depends depend know sure cannot cant unable afraid".split())
+             "vary depends depend".split())
+# ... or that say it is not known ("I can't say, sir", "I'm not sure")
+_UNKNOWN = lazy(r"\b(?:know|sure|certain|unable|afraid|can(?:no|')t\s+(?:say|tell|be\s+sure|count)|no\s+idea)\b", re.I)
 
 
 # words that give a length of time without a figure ("a minute or so", "overnight")
@@ -325,7 +328,8 @@ DURATION = set("second minute hour day week month year fortnight overnight momen
 
 
 def _counted(answer: str, said: list[str]) -> bool:
-    return any(ch.isdigit() for ch in answer) or any(w in NUMBER_WORDS or w in AMOUNT for w in said)
+    return any(ch.isdigit() for ch in answer) or any(w in NUMBER_WORDS or w in AMOUNT for w in said) or \
+        bool(_UNKNOWN.search(answer))
 
 
 def misfit(answer: str, question: str) -> str | None:

@@ -299,8 +299,29 @@ def against_memory(answer: str, c: Context) -> str | None:
     if not told:
         return None
     asked = _rule("asks_memory").search(c.question)
-    clash = (_memory_clash(answer, told) or _name_not_in(answer, told, c.question)) if asked else None
+    clash = (_memory_clash(answer, told) or _name_not_in(answer, told, c.question)
+             or _told_not_carried(answer, c.brief.told, c.question)) if asked else None
     return clash or _against_told(answer, told)
+
+
+_PLAIN = set("what whats is are was were my mine the a an of to in on at and or did do does i me you your told tell say "
+             "said mention mentioned again remind remember called call name named its it sir that this".split())
+
+
+def _told_not_carried(answer: str, told: tuple[str, ...], question: str) -> str | None:
+    """A question about what the user told ("What's my dog called?" after "My dog is called
+    Rufus."), answered without it: the line it asks about is the one sharing most of its words,
+    and the answer must carry one of that line's own words."""
+    asked = {w[:4] for w in words(question) if len(w) >= 3 and w not in _PLAIN}
+    scored = [(len(asked & {w[:4] for w in words(t)}), t) for t in told]
+    best, line = max(scored, default=(0, ""))
+    if best == 0 or sum(s == best for s, _ in scored) > 1:
+        return None  # nothing told about it, or more than one line could be meant
+    new = {w for w in words(line) if len(w) >= 3 and w not in _PLAIN and w[:4] not in asked}
+    said = {w[:4] for w in words(answer)}
+    if new and not any(w[:4] in said for w in new):
+        return f"the reply does not carry what the user said: {line!r}"
+    return None
 
 
 def contradicted(answer: str, found: list[Finding], question: str = "") -> str | None:

@@ -46,6 +46,11 @@ FORECAST = Rulebook("gate.forecast", [
     # the day a forecast is said for
     Rule("forecast.day", "day", r"\b(today|tonight|tomorrow|this\s+(?:morning|afternoon|evening)|{weekday})\b",
          ("heavy rain in Bristol on Saturday", "cold tomorrow"), ("a sunny spell",)),
+    # heat or cold said in words, held to the day's temperatures
+    Rule("forecast.says_hot", "says_hot", r"\b(?:hot|scorching|sweltering|boiling|baking|heatwave|roasting|tropical)\b",
+         ("The weather in London today is too hot", "a scorching afternoon"), ("a warm day", "mild and grey")),
+    Rule("forecast.says_cold", "says_cold", r"\b(?:freezing|bitter(?:ly)?\s+cold|icy|frosty|arctic)\b",
+         ("a freezing day", "bitterly cold"), ("cold enough for a coat",)),
     Rule("forecast.unit_figure", "figure",
          r"(-?\d+(?:\.\d+)?)\s*(°|º|degrees|mm|millimet(?:re|er)s?|km/h|kph|kilomet(?:re|er)s\s+an\s+hour|mph|"
          r"miles\s+an\s+hour|%|per\s*cent)",
@@ -106,6 +111,15 @@ def _entry_clash(text: str, entry: dict, current: dict, name: str, hedged: bool,
     rainfall, chance of rain and wind (``figures``: a text of one day; a figure said of several
     days at once belongs to one of them, so only the conditions are held to each)."""
     wet_day = bool(_rule("wet").search(str(entry.get("summary", "")))) or (entry.get("precipitation_mm") or 0) >= 1
+    top, bottom = entry.get("max_c"), entry.get("min_c")
+    hot = _rule("says_hot").search(text)
+    if hot and isinstance(top, (int, float)) and top < 18 and not re.search(r"\b(?:not|nor|hardly|far\s+from)\b[^.!?]{0,15}"
+                                                                          + re.escape(hot.group(0)), text, re.I) \
+            and not re.search(r"\bhot\s+(?:drink|tea|coffee|water|chocolate|soup|bath|meal|food)", text, re.I):
+        return f"the reply calls {name} {hot.group(0)}, but the forecast gives at most {top:g} °C"
+    cold = _rule("says_cold").search(text)
+    if cold and isinstance(bottom, (int, float)) and bottom > 8:
+        return f"the reply calls {name} {cold.group(0)}, but the forecast gives at least {bottom:g} °C"
     if not wet_day and _wet_said(text) and not _rule("says_dry").search(text) and not hedged:
         return f"the reply gives rain for {name}, but the forecast says {entry.get('summary')!r}"
     if wet_day and _dry_said(text) and not _wet_said(_rule("says_dry").regex.sub(" ", text)):
