@@ -1297,3 +1297,22 @@ def test_19_1_what_is_told_is_kept_without_the_models_tool_call(cli, served):
     prompt = [r for r in served.chat_requests if phase_of(r) == "assess"][-1]
     text = "\n".join(m.get("content") or "" for m in prompt["messages"])
     assert "- Tester's location: Leeds" in text and "- Tester's allergy: peanuts" in text
+
+
+# == issue 16 item 4 and issue 19 item 3, round 3 (i16-gate3): what the gate still approved on the
+# real SmolLM2, through the real pipeline (fake server); the classes behind them are in
+# tests/test_gate_round3.py.
+
+@pytest.mark.parametrize("answer, question", [
+    ("Your message is as elusive as a spider's web.", "remind me what ur called again"),
+    ("100000", "Before I start another virtual machine, could you tell me the total amount of memory on this system?"),
+    ("A: The capital of France is Paris.", "What is the capital of France?"),
+    ("Bench: \"We're on the 25th of November 2026, and it's a bit of a surprise\"", "quick one - current yr?"),
+    ("Red Planet", "Which planet is known as the Red Planet?"),
+    ("Demonstrate the number of legs a spider has.", "how many legs does a spider have"),
+])
+def test_16_4_and_19_3_round3_the_answers_smollm2_got_approved_are_withdrawn(served, answer, question):
+    served.queue(direct(answer), direct(answer))  # the answer, and the repair that says it again
+    with tatlock.open() as butler:
+        final = butler.ask(question)
+    assert final.quality.startswith("FALLBACK") and answer not in final.answer
