@@ -287,6 +287,7 @@ def test_the_instructions_told_as_what_the_butler_is_to_be():
     ("What's 50 Fahrenheit in Celsius?", "10 °C, sir.", False),
     ("convert 30 C to fahrenheit", "86 °F, sir.", False),
     ("How long should I rest a steak?", "Steak has been eaten in Britain since Roman times, sir.", True),
+    ("How long should I rest a steak?", "Steak has long been a British favourite, sir, a fine end to the day.", True),
     ("How long should I rest a steak?", "Five minutes or so, sir, loosely covered.", False),
     ("How long should I rest a steak?", "About as long as it cooked, sir.", False),
 ])

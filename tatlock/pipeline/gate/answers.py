@@ -322,9 +322,11 @@ AMOUNT = set("none no nothing few several many some couple handful dozens hundre
 _UNKNOWN = lazy(r"\b(?:know|sure|certain|unable|afraid|can(?:no|')t\s+(?:say|tell|be\s+sure|count)|no\s+idea)\b", re.I)
 
 
-# words that give a length of time without a figure ("a minute or so", "overnight")
-DURATION = set("second minute hour day week month year fortnight overnight moment while age forever instant jiffy "
-               "bit long short until till briefly minute".split())
+# a length of time without a figure ("a minute or so", "a few hours", "overnight"), not a day named
+# in passing ("a fine thing to start the day with")
+_LENGTH = lazy(r"\b(?:a|an|few|couple\s+of|several|some|half\s+an?|many|whole|all|no|as)\s+(?:\w+\s+)?(?:seconds?|minutes?|"
+               r"hours?|days?|nights?|weeks?|months?|years?|fortnight|while|moment|ages?|bit|jiffy|long)\b|"
+               r"\b(?:overnight|briefly|forever|instantly|until|till|as\s+long\s+as)\b", re.I)
 
 
 def _counted(answer: str, said: list[str]) -> bool:
@@ -342,7 +344,7 @@ def misfit(answer: str, question: str) -> str | None:
     if quantity and _rule(REPLY, "malformed_number").search(answer):
         return "a malformed number to a question that asks for one"
     if _rule(ASK, "how_long").search(question) and said and not _counted(answer, said) and \
-            not any(w.rstrip("s") in DURATION for w in said):
+            not _LENGTH.search(answer):
         # "The egg has been a staple of the English breakfast since ..." to "How long do I boil an egg?"
         return "no length of time to a question of how long"
     if quantity and _rule(ASK, "how_many").search(question) and said and not _counted(answer, said):
