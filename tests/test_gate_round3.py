@@ -367,3 +367,16 @@ def test_how_many_needs_a_number_or_an_honest_i_cannot_say(answer, bad):
 def test_a_question_about_what_the_user_told_is_answered_with_it(question, answer, bad):
     told = ["My cat is called Mittens.", "I work as a nurse at York hospital."]
     assert withdrawn(answer, question, told=told) is bad
+
+
+DISK = [("get_system_info", {}, {"os": {"system": "Linux"}, "cpu": {"count": 8, "physical_cores": 4, "percent": 12.0},
+                                 "memory": {"total_gib": 15.5, "available_gib": 6.3, "used_percent": 59.0},
+                                 "disk": {"total_gib": 475.8, "free_gib": 120.3, "used_percent": 74.7}})]
+
+
+@pytest.mark.parametrize("answer, bad", [
+    ("You've used 120.3 GiB of 475.8, sir, so most of it is free.", True),  # what is free, given as used
+    ("You've used 355.5 GiB of 475.8, sir; 120.3 GiB is free.", False),
+])
+def test_what_is_free_is_not_given_as_what_is_used(answer, bad):
+    assert withdrawn(answer, "How much disk space have I used?", tools=DISK) is bad
