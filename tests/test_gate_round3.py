@@ -380,3 +380,12 @@ DISK = [("get_system_info", {}, {"os": {"system": "Linux"}, "cpu": {"count": 8, 
 ])
 def test_what_is_free_is_not_given_as_what_is_used(answer, bad):
     assert withdrawn(answer, "How much disk space have I used?", tools=DISK) is bad
+
+
+@pytest.mark.parametrize("answer, bad", [
+    ("A fine question, sir, and one that has puzzled many. I'd be glad to help with it whenever you like.", True),
+    ("A fine question, sir: a simile says 'like' or 'as', a metaphor does not.", False),
+    ("Certainly, sir. A simile compares with 'like'; a metaphor simply says one thing is another.", False),
+])
+def test_compliments_and_offers_of_help_alone_are_empty(answer, bad):
+    assert withdrawn(answer, "What's the difference between a simile and a metaphor?") is bad

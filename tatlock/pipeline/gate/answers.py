@@ -106,6 +106,18 @@ ASK = Rulebook("gate.ask", [
 ])
 
 REPLY = Rulebook("gate.reply", [
+    # a sentence about the question or the pleasure of helping, with no answer in it
+    Rule("reply.hollow", "hollow",
+         r"^\W*(?:(?:an?\s+|what\s+an?\s+|that's\s+an?\s+|such\s+an?\s+)?(?:excellent|good|great|fine|interesting|splendid|"
+         r"fascinating|wonderful|thoughtful|capital)\s+question(?:,?\s*(?:sir|madam))?(?:,?\s+and\s+one\s+(?:that|which|i)\b[^.!?:;]*)?"
+         r"[.!]?\s*$|(?:certainly|of\s+course|absolutely|indeed)\W*(?:sir|madam)?"
+         r"\W*$|i(?:'d|\s+should|\s+would|\s+shall|'ll|\s+will|\s+am|'m)?\s+(?:be\s+)?(?:only\s+too\s+|most\s+|more\s+than\s+|"
+         r"very\s+|so\s+)?(?:delighted|happy|glad|pleased|honoured|honored)\s+to\s+(?:help|assist|oblige|be\s+of\s+service)"
+         r"(?:(?!\b(?:is|are|means|because)\b)[^.!?])*[.!?]?\s*$|(?:do\s+)?let\s+me\s+know\s+if\b[^.!?]*[.!?]?\s*$)",
+         ("An excellent question, sir, and one that has troubled many a careful writer.",
+          "I should be delighted to assist you with it at any time you wish.", "Certainly, sir.",
+          "Do let me know if there is anything else."),
+         ("An excellent question, sir: 'affect' is the verb.", "I'd be glad to help: the answer is Paris.")),
     Rule("reply.malformed_number", "malformed_number", r"^\W*\d+(?:\.\d+){2,}\W*$",
          ("3.0.0.1.111",), ("3.11", "1,000.5")),
     Rule("reply.blank_refusal", "blank_refusal",
@@ -282,7 +294,15 @@ def empty_reply(answer: str, question: str) -> bool:
     if len(said) < 2 or "?" in answer or not ASK.first(question, "info"):
         return False
     asked = set(words(question))
-    return all(w in POLITE or w in asked and w in FILL for w in said)
+    if all(w in POLITE or w in asked and w in FILL for w in said):
+        return True
+    # every sentence a compliment on the question or an offer of help ("An excellent question, sir, and
+    # one that has troubled many a careful writer. I should be delighted to assist you with it.")
+    sentences = [x for x in _SENTENCES.split(answer.strip()) if words(x)]
+    return bool(sentences) and all(REPLY.first(x, "hollow") for x in sentences)
+
+
+_SENTENCES = lazy(r"(?<=[.!])\s+")
 
 
 # what one word may say to a greeting, thanks or a goodbye
