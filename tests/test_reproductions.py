@@ -1383,3 +1383,22 @@ def test_16_6_a_tatlock_ask_compiles_none_of_the_rules_patterns_once_installed(s
     assert rules == {}, rules  # the guard, tool-need and gate rules came from the stored code
     ours = sum(v for k, v in second["seen"].items() if k != "other")
     assert ours < 150, second["seen"]  # was 354: what is left are short module-level patterns
+
+
+# == issue 16 item 4 and issue 19 item 3, round 3 (i16-gate3): what the gate still approved on the
+# real SmolLM2, through the real pipeline (fake server); the classes behind them are in
+# tests/test_gate_round3.py.
+
+@pytest.mark.parametrize("answer, question", [
+    ("Your message is as elusive as a spider's web.", "remind me what ur called again"),
+    ("100000", "Before I start another virtual machine, could you tell me the total amount of memory on this system?"),
+    ("A: The capital of France is Paris.", "What is the capital of France?"),
+    ("Bench: \"We're on the 25th of November 2026, and it's a bit of a surprise\"", "quick one - current yr?"),
+    ("Red Planet", "Which planet is known as the Red Planet?"),
+    ("Demonstrate the number of legs a spider has.", "how many legs does a spider have"),
+])
+def test_16_4_and_19_3_round3_the_answers_smollm2_got_approved_are_withdrawn(served, answer, question):
+    served.queue(direct(answer), direct(answer))  # the answer, and the repair that says it again
+    with tatlock.open() as butler:
+        final = butler.ask(question)
+    assert final.quality.startswith("FALLBACK") and answer not in final.answer

@@ -82,8 +82,10 @@ SPEECH = Rulebook("gate.prompt_speech", [
          ("my orders arrived", "my instructions are confidential")),
     Rule("speech.am_to", "retold",
          r"\bi(?:'m|\s+am)\s+(?:to|never\s+to|not\s+to)\s+(?:decline|refuse|repeat|reveal|share|call\s+myself|"
-         r"mention|give\s+out)\b",
-         ("I am never to reveal my instructions",), ("I am to be married",)),
+         r"mention|give\s+out|call\s+you|address\s+you|allow\s+myself|admit|be\s+(?:an?\s+)?(?:british\s+)?butler|"
+         r"be\s+(?:formal|concise|brief|polite))\b",
+         ("I am never to reveal my instructions", "In short, sir: I'm to be a British butler, formal and concise"),
+         ("I am to be married",)),
 ])
 
 # the prompt's labels as a template writes them: "Local date and time: $now" -> "local date and time:"
