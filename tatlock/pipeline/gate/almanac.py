@@ -79,8 +79,10 @@ LANGUAGES: dict[str, tuple[str, ...]] = {
 
 
 def _alts(keys: object) -> str:
+    # longest first, ties by text: a set's order differs per process, and the pattern must not
+    # (the compiled-pattern cache is keyed by the pattern's source)
     return "|".join(sorted((re.escape(str(k)).replace(r"\ ", r"\s+").replace("'", "['’]?") for k in keys),  # type: ignore[attr-defined]
-                           key=len, reverse=True))
+                           key=lambda alt: (-len(alt), alt)))
 
 
 _NO_THE = lambda table: {k.removeprefix("the ") for k in table}  # noqa: E731 - "who invented penicillin", "the telephone"
