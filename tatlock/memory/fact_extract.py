@@ -164,7 +164,7 @@ ceiling building wedding pudding darling sibling ping wing sling cling sting
 """.split())
 
 
-_CLAUSES = compile_re(r",\s+|;\s+|:\s+|\s+(?:but|so|because|since|though|although|whereas|otherwise)\s+", re.I)
+_CLAUSES = compile_re(r",\s+|;\s+|:\s+|(?<!\s)\s+(?:but|so|because|since|though|although|whereas|otherwise)\s+", re.I)
 
 
 def _stem(word: str) -> str:

@@ -38,10 +38,10 @@ ASKS = Rulebook("asks", [
     # a question about what the user told: their own things ("my sister", "our anniversary") or
     # what they said ("did I say"), not advice ("what should I cook?", "how do I fix...")
     Rule("asks.told", "told",
-         r"\b(?:what|what's|whats|where|where's|wheres|when|when's|whens|who|who's|whos|which|how)\b[^.!?]*?"
+         r"\b(?:what|what's|whats|where|where's|wheres|when|when's|whens|who|who's|whos|which|how)\b[^.!?]{0,160}?"
          r"(?:\b(?:my|our|mine)\b|\b(?:did|do|am|have|was)\s+i\b(?!\s+(?:need|have\s+to|fix|make|get|go|start|stop|"
          r"cook|write|spell|say\s+(?:in|hello|thanks|goodbye)))|\bi\s+(?:told|said|mentioned))|"
-         r"\b(?:remember|recall)\b[^.!?]*\b(?:my|our|what\s+i|where\s+i|when\s+i|who\s+i)\b|"
+         r"\b(?:remember|recall)\b[^.!?]{0,160}\b(?:my|our|what\s+i|where\s+i|when\s+i|who\s+i)\b|"
          r"\bi\s+(?:told|said\s+to)\s+(?:{you})\b",
          ("What did I say my sister is called?", "what am I allergic to?", "whens my dentist appt",
           "which football team do I support?", "when's our wedding anniversary?", "where do i work, do u remember",
@@ -84,9 +84,9 @@ ASKS = Rulebook("asks", [
          ("Could you keep it short?", "Thanks, that's all")),
     Rule("ask.number", "number",
          r"\bhow\s+(?:many|much|far|long|old|tall|high|big|deep|heavy|often|fast)\b|\bwhat\s+(?:year|time|"
-         r"percentage|temperature|number|age)\b|\bwhen\b|\d+\s*(?:[-+*/x×]|times|plus|minus|divided)\s*\d+|"
+         r"percentage|temperature|number|age)\b|\bwhen\b|(?<!\d)\d+\s*(?:[-+*/x×]|times|plus|minus|divided)\s*\d+|"
          r"\bsquare\s+root\b|\bconvert\b|\bin\s+(?:miles|kilometres|kilometers|fahrenheit|celsius|pounds|kilos)\b|"
-         r"\bwhat(?:'s|\s+is)\s+\d|\d\s*%|\bper\s*cent\b|\d+\s*(?:[-+*/x×^]|times|plus|minus|divided\s+by|of)\s*\d|"
+         r"\bwhat(?:'s|\s+is)\s+\d|\d\s*%|\bper\s*cent\b|(?<!\d)\d+\s*(?:[-+*/x×^]|times|plus|minus|divided\s+by|of)\s*\d|"
          r"\bwhat(?:'s|\s+is)\s+the\s+(?:speed|distance|weight|height|length|population|temperature|size|depth|"
          r"boiling|melting|freezing|cost|price)\b",
          ("How many legs does a spider have?", "What is 12 times 12?", "Convert 10 km to miles", "What's 15% of 80?"),

@@ -46,9 +46,9 @@ ASK = Rulebook("gate.ask", [
          ("Could you keep it short?", "Thanks, that's all")),
     Rule("ask.number", "number",
          r"\bhow\s+(?:many|much|far|long|old|tall|high|big|deep|heavy|often|fast)\b|\bwhat\s+(?:year|time|"
-         r"percentage|temperature|number|age)\b|\bwhen\b|\d+\s*(?:[-+*/x×]|times|plus|minus|divided)\s*\d+|"
+         r"percentage|temperature|number|age)\b|\bwhen\b|(?<!\d)\d+\s*(?:[-+*/x×]|times|plus|minus|divided)\s*\d+|"
          r"\bsquare\s+root\b|\bconvert\b|\bin\s+(?:miles|kilometres|kilometers|fahrenheit|celsius|pounds|kilos)\b|"
-         r"\bwhat(?:'s|\s+is)\s+\d|\d\s*%|\bper\s*cent\b|\d+\s*(?:[-+*/x×^]|times|plus|minus|divided\s+by|of)\s*\d|"
+         r"\bwhat(?:'s|\s+is)\s+\d|\d\s*%|\bper\s*cent\b|(?<!\d)\d+\s*(?:[-+*/x×^]|times|plus|minus|divided\s+by|of)\s*\d|"
          r"\bwhat(?:'s|\s+is)\s+the\s+(?:speed|distance|weight|height|length|population|temperature|size|depth|"
          r"boiling|melting|freezing|cost|price)\b",
          ("How many legs does a spider have?", "What is 12 times 12?", "Convert 10 km to miles", "What's 15% of 80?"),

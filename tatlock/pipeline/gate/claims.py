@@ -49,7 +49,7 @@ CLAIM = Rulebook("gate.claim", [
     Rule("claim.described", "described",
          r"\b(?:sunny|sunshine|rain\w*|showers?|drizzl\w*|snow\w*|sleet|hail|cloud\w*|overcast|fog\w*|mist\w*|"
          r"breez\w*|wind\w*|gust\w*|storm\w*|thunder\w*|frost\w*|icy|dry|wet|humid|muggy|chilly|freezing|"
-         r"scorch\w*|clear\s+skies|fine\s+day|mild|warm|hot|cold)\b|-?\d+(?:\.\d+)?\s*(?:°|º|degrees)",
+         r"scorch\w*|clear\s+skies|fine\s+day|mild|warm|hot|cold)\b|(?<![\d.])-?\d+(?:\.\d+)?\s*(?:°|º|degrees)",
          ("A fine day in London, sir: sunny, 18 °C, with a gentle breeze.", "Grey and drizzly, sir."),
          ("London is a fine city, sir.",)),
     # when the claim is about: a day to come or now
@@ -96,7 +96,7 @@ CLAIM = Rulebook("gate.claim", [
          r"before|what\s+was\s+(?:it|that)|when\s+is\s+my|what(?:'s|\s+is)\s+my)\b",
          ("What did I tell you about my car?", "When is my dentist appointment?"), ("How do magnets work?",)),
     Rule("claim.temperature", "temperature",
-         r"((?:-|minus\s+)?\d+(?:\.\d+)?)\s*(?:°|º|degrees)\s*(c|f|celsius|fahrenheit)?\b|\b(minus\s+\d+(?:\.\d+)?)\b",
+         r"(?<![\d.])((?:-|minus\s+)?\d+(?:\.\d+)?)\s*(?:°|º|degrees)\s*(c|f|celsius|fahrenheit)?\b|\b(minus\s+\d+(?:\.\d+)?)\b",
          ("25 °C", "minus 5", "77 degrees Fahrenheit"), ("25 people",)),
     # a name inside a sentence (not the word that starts it)
     Rule("claim.name", "name", r"(?<=[a-z,;:]\s)[A-Z][a-z]{2,}(?:\s+[A-Z][a-z]{2,})*",

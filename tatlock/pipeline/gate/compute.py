@@ -125,7 +125,7 @@ COMPUTE = Rulebook("gate.compute", [
          ("the 3rd of January", "January 3rd"), ("January is cold",)),
     # a temperature converted ("100 Fahrenheit in Celsius")
     Rule("compute.temperature", "temperature",
-         r"(-?\d+(?:\.\d+)?)\s*(?:°\s*|degrees\s+)?(f|fahrenheit|c|celsius|centigrade)\b[^?.!]{0,15}?\b(?:in|to|into|as)\s+"
+         r"(?<![\d.])(-?\d+(?:\.\d+)?)\s*(?:°\s*|degrees\s+)?(f|fahrenheit|c|celsius|centigrade)\b[^?.!]{0,15}?\b(?:in|to|into|as)\s+"
          r"(?:degrees\s+)?(fahrenheit|celsius|centigrade|f|c)\b",
          ("What's 100 Fahrenheit in Celsius?", "convert 20 °C to Fahrenheit", "180c in f"), ("100 people in Celsius Street",)),
     # a word's spelling asked, and the letters the answer spells it with

@@ -52,7 +52,7 @@ FORECAST = Rulebook("gate.forecast", [
     Rule("forecast.says_cold", "says_cold", r"\b(?:freezing|bitter(?:ly)?\s+cold|icy|frosty|arctic)\b",
          ("a freezing day", "bitterly cold"), ("cold enough for a coat",)),
     Rule("forecast.unit_figure", "figure",
-         r"(-?\d+(?:\.\d+)?)\s*(°|º|degrees|mm|millimet(?:re|er)s?|km/h|kph|kilomet(?:re|er)s\s+an\s+hour|mph|"
+         r"(?<![\d.])(-?\d+(?:\.\d+)?)\s*(°|º|degrees|mm|millimet(?:re|er)s?|km/h|kph|kilomet(?:re|er)s\s+an\s+hour|mph|"
          r"miles\s+an\s+hour|%|per\s*cent)",
          ("about 17 millimetres", "gusts to 48 km/h", "highs near 11 degrees", "a 60% chance"), ("11 o'clock",)),
 ])
@@ -183,4 +183,4 @@ def day_clash(answer: str, question: str, f: Finding, *, hedged: bool = False) -
     return None
 
 
-_CLAUSES = lazy(r",\s*|;\s*|\s+(?:then|but|while|whereas|before|after)\s+", re.I)
+_CLAUSES = lazy(r",\s*|;\s*|(?<!\s)\s+(?:then|but|while|whereas|before|after)\s+", re.I)

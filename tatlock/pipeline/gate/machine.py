@@ -13,9 +13,9 @@ from tatlock.pipeline.gate.brief import Finding
 from tatlock.pipeline.rulebook import Rule, Rulebook, lazy
 
 MACHINE = Rulebook("gate.machine", [
-    Rule("machine.size", "size", r"(\d+(?:\.\d+)?)\s*(?:gi?b|gigabytes?|gigs?)\b", ("16 GB of RAM", "7.7 GiB"),
+    Rule("machine.size", "size", r"(?<![\d.])(\d+(?:\.\d+)?)\s*(?:gi?b|gigabytes?|gigs?)\b", ("16 GB of RAM", "7.7 GiB"),
          ("16 cores",)),
-    Rule("machine.percent", "percent", r"(\d+(?:\.\d+)?)\s*(?:%|per\s*cent|percent)", ("24% used", "40 per cent"),
+    Rule("machine.percent", "percent", r"(?<![\d.])(\d+(?:\.\d+)?)\s*(?:%|per\s*cent|percent)", ("24% used", "40 per cent"),
          ("24 people",)),
     Rule("machine.heat", "heat", r"\b\d+(?:\.\d+)?\s*(?:°\s*[cf]?|degrees)|\b(?:cpu|processor|chip|system|cooling)\s+"
          r"(?:fans?|temperature|temp)\b|\bfans?\s+(?:is|are|spin\w*|run\w*|speed|at\s+\d)",

@@ -36,7 +36,7 @@ FORM = Rulebook("gate.form", [
     Rule("form.json", "json", r"^\s*[\[{].*[\]}]\s*$|^\s*\{\s*\"|^\s*\[\s*\{",
          ('{"answer": "Paris"}', '[{"a": 1}', '{"answer": "Par'), ("[citation needed] Paris", "Paris {sic}"),
          flags=re.S),
-    Rule("form.transcript", "transcript", r"^\s*(?:user|human|assistant|system)\s*:",
+    Rule("form.transcript", "transcript", r"^[ \t]*(?:user|human|assistant|system)\s*:",
          ("User: hi\nAssistant: hello",), ("The user: a person",), flags=re.I | re.M),
     # a speaker's label before the answer, as in a transcript or a prompt's scaffold ("A: The latest
     # local date...", "Bench: \"We're on the 25th...\""): the model speaking as someone in a script
@@ -46,7 +46,7 @@ FORM = Rulebook("gate.form", [
           "Assistant: Paris, sir."), ("Today, sir: light snow.", "Note: the shop shuts at four.", "Yes: Paris.",
                                     "Tatlock: the butler with long-term memory"),
          flags=re.I),
-    Rule("form.scaffold_end", "scaffold", r"(?:^|\n)\s*(?:answer|response|reply|output)\s*:\s*$",
+    Rule("form.scaffold_end", "scaffold", r"(?:^|\n)[ \t]*(?:answer|response|reply|output)\s*:\s*$",
          ("Question: What can you do?\nAnswer:",), ("The answer: Paris",)),
     # a machine's timestamp, with at most a label beside it ("Achievements: - 2026-12-25 10:32:38.934 (UTC)")
     Rule("form.stamp", "stamp", r"\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?"
@@ -68,7 +68,7 @@ FORM = Rulebook("gate.form", [
          ("Paris?", "Tell me the time", "how tall is it"), ("Good morning", "Thanks, that's all")),
     # the question told back in a frame ("You're asking why the sky is blue, sir.")
     Rule("form.restated", "restated",
-         r"\W*(?:so\s+)?(?:you(?:'re|\s+are)\s+asking|you\s+asked|you(?:'d|\s+would)\s+like\s+to\s+know|"
+         r"(?<!\W)\W*(?:so\s+)?(?:you(?:'re|\s+are)\s+asking|you\s+asked|you(?:'d|\s+would)\s+like\s+to\s+know|"
          r"you\s+want\s+to\s+know|your\s+question\s+is|you're\s+wondering|you\s+wonder|"
          r"you(?:'d|\s+would)\s+like\s+me\s+to)\b",
          ("You're asking why the sky is blue.", "So you want to know the time",

@@ -63,7 +63,7 @@ _SAME = {"u": "you", "r": "are", "ur": "your", "ya": "you", "yer": "your", "ye":
 _CONTRACTIONS = [("what's", "what is"), ("who's", "who is"), ("how's", "how is"), ("it's", "it is"),
                  ("i'm", "i am"), ("i've", "i have"), ("you're", "you are"), ("what're", "what are"),
                  ("where's", "where is"), ("when's", "when is"), ("that's", "that is"), ("there's", "there is")]
-_PATH = re.compile(r"(?:~|\.{1,2})?/[\w./-]+|\b[\w-]+\.(?:txt|md|pdf|csv|json|py|log|png|jpe?g|gif|docx?|"
+_PATH = re.compile(r"(?:~|\.{1,2})?/[\w./-]+|(?<![\w-])[\w-]+\.(?:txt|md|pdf|csv|json|py|log|png|jpe?g|gif|docx?|"
                    r"xlsx?|html?|ya?ml|toml|ini|conf|cfg|sh|rtf|odt|pptx?|zip|mp3|mp4|wav)\b", re.I)
 _WORD = re.compile(r"[a-z0-9']+|<path>")
 _SENTENCES = re.compile(r"(?<=[.?!])\s+|\n+")

@@ -556,7 +556,7 @@ TOOL_RULES: dict[str, list[Rule]] = {
                        'q: whats in /etc/hosts',),
              near_misses=("What's the weather in London?",)),
         Rule("files.txt-pdf-csv", "files",
-             r"\b[\w-]+\.(?:txt|md|pdf|csv|json|log|ya?ml|toml|ini|conf|cfg|py|docx?|xlsx?|html?|png|jpe?g|"
+             r"(?<![\w-])[\w-]+\.(?:txt|md|pdf|csv|json|log|ya?ml|toml|ini|conf|cfg|py|docx?|xlsx?|html?|png|jpe?g|"
              r"gif|webp)\b",
              examples=('whats in todo.md',
                        'What does ~/todo.md say?',),
