@@ -294,7 +294,13 @@ def main() -> int:
     args = ap.parse_args()
 
     if args.report:
-        records = [r for path in args.report for r in json.loads(path.read_text())["records"]]
+        records = []
+        for path in args.report:
+            try:
+                records += json.loads(path.read_text())["records"]
+            except (OSError, ValueError, KeyError, TypeError) as exc:
+                log(f"bench: {path}: not a saved run of `scripts/bench answers --save` ({type(exc).__name__})")
+                return 2
         regrade(records)
         report(records, show=args.show)
         return 0

@@ -19,7 +19,9 @@ second, the fake server (tests/support) serves ``/api/embed`` with a stand-in fo
 use from the ``standin`` extra), so the vectors reach tatlock over HTTP exactly as from
 Ollama; they are computed with ``memory.vectors.embed_pending`` (what the butler runs in the
 background), whose cost is reported per message, and each question's own vector is fetched
-by the search, whose cost is in the query latency.
+by the search (one request: its cost is in the query latency, and reported on its own).
+Recall@10 is also given per conversation, each one a fold of a leave-one-conversation-out
+check, with their mean and the worst; and the process's peak memory.
 
 With ``--json`` the last line of stdout is one JSON object with the figures.
 """
@@ -31,13 +33,14 @@ import importlib
 import datetime as dt
 import json
 import re
+import resource
 import statistics
 import sys
 import tempfile
 import time
 from collections import defaultdict
 from pathlib import Path
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Callable, Iterable
 
@@ -157,6 +160,12 @@ def aggregate(records: list[dict[str, Any]], ks: Iterable[int]) -> dict[str, Any
         for c in CATEGORY_ORDER + sorted(set(groups) - set(CATEGORY_ORDER), key=str) if groups.get(c)
     }
     result["questions"] = len(records)
+    by_sample: dict[str, list] = defaultdict(list)
+    for r in records:
+        by_sample[r["sample_id"]].append(r)
+    # per conversation: each one is a fold of a leave-one-conversation-out check
+    result["by_conversation"] = {s: {"n": len(rs), **{f"recall@{k}": mean(rs, f"recall@{k}") for k in ks}}
+                                 for s, rs in by_sample.items()}
     times = sorted(r["ms"] for r in records)
     result["query_ms_p50"] = statistics.median(times) if times else 0.0
     result["query_ms_p95"] = times[min(len(times) - 1, int(0.95 * len(times)))] if times else 0.0
@@ -171,6 +180,22 @@ class Embedding:
     semantic: vectors.Semantic
     messages: int = 0
     seconds: float = 0.0
+    query_ms: list[float] = field(default_factory=list)  # each question's own embedding request
+    measuring: bool = False  # True while questions are asked (not while the memory is embedded)
+
+    def timed(self) -> None:
+        """Time every embedding request made while ``measuring`` (a search's query vector)."""
+        embed = self.embedder.embed
+
+        def timed_embed(texts: list[str], **kw: Any) -> list[list[float]]:
+            t0 = time.perf_counter()
+            try:
+                return embed(texts, **kw)
+            finally:
+                if self.measuring:
+                    self.query_ms.append(1000 * (time.perf_counter() - t0))
+
+        self.embedder.embed = timed_embed  # type: ignore[method-assign]
 
 
 def run(data: list[dict[str, Any]], ks: Iterable[int], home: Path, *, progress: bool = False,
@@ -203,7 +228,13 @@ def run(data: list[dict[str, Any]], ks: Iterable[int], home: Path, *, progress: 
                     print(f" embedded {done.done} in {done.seconds:.1f}s;", end="", file=sys.stderr, flush=True)
             if progress:
                 print(f" {took:.1f}s; {len(sample['qa'])} questions...", end="", file=sys.stderr, flush=True)
-            recs = evaluate_sample(store, sample, ks, search_fn=search_fn)
+            if embedding is not None:
+                embedding.measuring = True
+            try:
+                recs = evaluate_sample(store, sample, ks, search_fn=search_fn)
+            finally:
+                if embedding is not None:
+                    embedding.measuring = False
             records.extend(recs)
             if progress:
                 print(" done", file=sys.stderr, flush=True)
@@ -224,6 +255,12 @@ def format_table(agg: dict[str, Any], ks: Iterable[int], ingest_s: float) -> str
         key = f"recall@{k}"
         vals = [agg["by_category"][c][key] for c in cats] + [agg[key]]
         lines.append("%-12s" % key + "".join("%13.1f" % v for v in vals))
+    convs = agg.get("by_conversation", {})
+    if len(convs) > 1:
+        k = 10 if 10 in ks else ks[0]
+        vals = [v[f"recall@{k}"] for v in convs.values()]
+        lines.append(f"recall@{k} by conversation: " + ", ".join(f"{c} {v[f'recall@{k}']:.1f}" for c, v in convs.items())
+                     + f"; mean {statistics.mean(vals):.1f}, worst {min(vals):.1f}")
     lines.append(f"ingest {ingest_s:.1f}s; query latency p50 {agg['query_ms_p50']:.2f} ms,"
                  f" p95 {agg['query_ms_p95']:.2f} ms")
     return "\n".join(lines)
@@ -308,8 +345,14 @@ def main(argv: list[str] | None = None) -> int:
         if emb is not None:
             print(f"embedding the memory: {emb['messages']} messages in {emb['seconds']:.1f}s, "
                   f"{1000 * emb['seconds'] / max(1, emb['messages']):.1f} ms a message (stand-in encoder on 1 thread,"
-                  " over HTTP, batches of 32); a query's own vector is in the query latency above")
+                  " over HTTP, batches of 32)")
+            if emb.get("query_embed_ms_p50") is not None:
+                print(f"a question's own vector (one /api/embed request, in the query latency above): p50"
+                      f" {emb['query_embed_ms_p50']:.2f} ms, p95 {emb['query_embed_ms_p95']:.2f} ms")
             agg["embedding"] = emb
+        agg["max_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+        print(f"peak memory of this process so far: {agg['max_rss_mb']} MB"
+              + (" (the stand-in encoder included)" if way == "on" else ""))
         figures["embeddings_" + way] = agg
     if args.json:
         print(json.dumps(figures))
@@ -327,8 +370,12 @@ def _with_server(data: list[dict[str, Any]], ks: list[int], home: Path) -> dict[
         embedder = vectors.for_config(cfg)
         assert embedder is not None
         emb = Embedding(embedder, vectors.Semantic(embedder, timeout=30.0))
+        emb.timed()
         records, ingest_s = run(data, ks, home, progress=True, embedding=emb)
-    return {"records": records, "ingest_s": ingest_s, "messages": emb.messages, "seconds": round(emb.seconds, 2)}
+    q = sorted(emb.query_ms)
+    return {"records": records, "ingest_s": ingest_s, "messages": emb.messages, "seconds": round(emb.seconds, 2),
+            "query_embed_ms_p50": round(statistics.median(q), 2) if q else None,
+            "query_embed_ms_p95": round(q[min(len(q) - 1, int(0.95 * len(q)))], 2) if q else None}
 
 
 if __name__ == "__main__":

@@ -1,3 +1,3 @@
-from tatlock.cli import main
+from tatlock.cli import entry_point
 
-raise SystemExit(main())
+entry_point()

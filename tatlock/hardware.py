@@ -101,7 +101,9 @@ class Tier:
 # The one table of tiers. ``reason`` here is generic; tier_for() and
 # tier_by_name() replace it with the actual reason.
 TIERS: dict[str, Tier] = {
-    "low": Tier("low", "llama3.2:3b", 40, 4096, "Small model for modest machines."),
+    # the smallest models answer far better as a plain chat client asks them than inside JSON
+    # (SmolLM2, `scripts/bench answers`: see the README's Hardware tiers)
+    "low": Tier("low", "llama3.2:3b", 40, 4096, "Small model for modest machines.", answer_form="plain"),
     "medium": Tier("medium", "qwen2.5:7b", 50, 8192, "7B model for mid-range machines."),
     "high": Tier("high", "qwen2.5:14b", 70, 16384, "14B model for a large GPU or Apple Silicon."),
 }

@@ -30,6 +30,9 @@ def home(tmp_path, monkeypatch):
     monkeypatch.setenv("TATLOCK_HOME", str(h))
     monkeypatch.setenv("TATLOCK_USER", "tester")
     monkeypatch.setenv("TATLOCK_TIER", "low")  # deterministic defaults whatever the machine
+    # the scripted fake server answers the assessment's JSON in one call: the low tier's default
+    # (the plain form: a routing call, then the answer) is tested where a test asks for it
+    monkeypatch.setenv("TATLOCK_ANSWER_FORM", "json")
     # no summaries by themselves (no model calls beside the ones a test scripts, no detached
     # process outliving its test); tests of the housekeeping choose their mode (a detached
     # housekeeper one of them starts is ended when the test ends)

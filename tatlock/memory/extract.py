@@ -58,7 +58,7 @@ _TECH_RE = re.compile(
     r"`[^`\n]{2,80}`"                                    # code spans
     r"|https?://[^\s)>\]]+"                             # URLs
     r"|(?:~|\.{1,2})?/[\w.-]+(?:/[\w.-]+)+"              # paths
-    r"|\b[\w-]+\.(?:py|js|ts|json|toml|ya?ml|md|txt|csv|sh|sql|rs|go|c|h|cpp|java|html|css|log|conf|ini)\b"
+    r"|(?<![\w-])[\w-]+\.(?:py|js|ts|json|toml|ya?ml|md|txt|csv|sh|sql|rs|go|c|h|cpp|java|html|css|log|conf|ini)\b"
     r"|\bv?\d+\.\d+(?:\.\d+)+\b"                         # versions
     r"|(?m:^\s*\$ .{2,100}$)")                           # shell commands
 _SENTENCE_RE = re.compile(r"(?<=[.!?])\s+(?=[^a-z])|\n+")

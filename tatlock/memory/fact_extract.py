@@ -19,12 +19,13 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from tatlock.regexcache import compile as compile_re  # compiled once per install (tatlock.regexcache)
 from tatlock.memory import fact_words as W
 from tatlock.memory.fact_rules import (
     DATE, DAYNAMES, MULTI_WORDS, MY, NAME, NOT_NAMES, PET, PROVIDERS, RECUR, REL, TIME, Heard, car, clean, named,
     who,
 )
-from tatlock.memory.fact_table import COMPILED
+from tatlock.memory.fact_table import compiled
 from tatlock.redact import redact
 
 __all__ = ["Heard", "extract", "secret", "MULTI"]
@@ -33,44 +34,44 @@ MAX_CHARS = 1500  # a longer message is a document or pasted material, not a sta
 # attributes that hold several values at once: a new one adds to them (unless it corrects one)
 MULTI = MULTI_WORDS
 
-_SECRET = re.compile(rf"\b(?:{W.SECRET_WORDS})\b", re.I)
-_NOT_SECRET = re.compile(rf"\b(?:{W.NOT_SECRET})\b", re.I)
-_UNREAL = re.compile(W.UNREAL, re.I)
-_DIGITS = re.compile(r"\d(?:[ -]?\d){5,}")  # a card, account or one-time number; dates and times are shorter
-_QUOTED = re.compile(r"(?<!\w)'[^']{3,}'(?!\w)|\"[^\"]{3,}\"")
-_REMEMBER = re.compile(
+_SECRET = compile_re(rf"\b(?:{W.SECRET_WORDS})\b", re.I)
+_NOT_SECRET = compile_re(rf"\b(?:{W.NOT_SECRET})\b", re.I)
+_UNREAL = compile_re(W.UNREAL, re.I)
+_DIGITS = compile_re(r"\d(?:[ -]?\d){5,}")  # a card, account or one-time number; dates and times are shorter
+_QUOTED = compile_re(r"(?<!\w)'[^']{3,}'(?!\w)|\"[^\"]{3,}\"")
+_REMEMBER = compile_re(
     r"^(?:(?:ok(?:ay)?|right|also|and|oh|please|pls|hey|so|quick one)[,.!:]?\s+)*(?:(?:can|could|would|will) "
     r"you (?:please )?)?"
     r"(?:please )?(?:remember|note(?: down)?|make a note|take a note|put it in your memory|save this|keep in mind"
     r"|bear in mind|for the record|fyi|just so you know|don't forget|do not forget|remind me that|write (?:this|"
     r"that) down"
     r"|log that|store this)(?: (?:down|this|that))?(?: for me)?\s*(?:that|this|:|,|-)?\s+(?P<body>.+)$", re.I)
-_ASKED = re.compile(r"[\s,]+(?:if i (?:ever )?(?:ask|forget)|in case i (?:ask|forget)|for when i (?:ask|"
+_ASKED = compile_re(r"[\s,]+(?:if i (?:ever )?(?:ask|forget)|in case i (?:ask|forget)|for when i (?:ask|"
                     r"forget))\b.*$", re.I)
-_CORRECTION = re.compile(
+_CORRECTION = compile_re(
     r"\b(?:actually|correction|no longer|any ?more|changed?|moved|update|instead|sorry|typo|mixed (?:them|it|that) up"
     r"|from now on|after all|i said|gave up|switched|traded in|sold the|not \w+ now)\b|, not\b|\bnot \w+,", re.I)
 # "asking whether I'm allergic to anything", "if I'm free": what follows is not stated as true
-_CONDITIONAL = re.compile(r"\b(?:whether|if)\b.*$", re.I)
+_CONDITIONAL = compile_re(r"\b(?:whether|if)\b.*$", re.I)
 # "Pescatarian, I suppose." "Vegan now.": a diet said alone, after the sentence that led to it
-_DIET_ALONE = re.compile(rf"^(?:so |now )?(?P<d>{'|'.join(re.escape(w) for w in W.DIETS)})(?:,? (?:i suppose|i guess|"
+_DIET_ALONE = compile_re(rf"^(?:so |now )?(?P<d>{'|'.join(re.escape(w) for w in W.DIETS)})(?:,? (?:i suppose|i guess|"
                          r"now|these days|technically|mostly|basically|really|then|officially|from now on))*\W*$", re.I)
 # "... Biscuit to the vet. He's our beagle": the name said just before is the pet's
 # "she's been my wife for 12 years" after "Maria and I had dinner": the name said just before
-_IS_MY = re.compile(rf"^(?:and |oh |yeah |well )?(?:he|she|it)(?:'s| is|'s been| has been) "
+_IS_MY = compile_re(rf"^(?:and |oh |yeah |well )?(?:he|she|it)(?:'s| is|'s been| has been) "
                     rf"(?:(?P<own>{MY}|the family's) (?:\w+ )?|an? )(?P<kind>{PET}|{REL})\b", re.I)
 # "The dentist rang ... It's now 6 November at 3pm.": the appointment named in the message moved
-_NOW_ON = re.compile(rf"^(?:it's|it is|that's|that is) (?:now |been moved to |moved to )(?:on )?(?P<value>{DATE}"
+_NOW_ON = compile_re(rf"^(?:it's|it is|that's|that is) (?:now |been moved to |moved to )(?:on )?(?P<value>{DATE}"
                      rf"(?:,? at {TIME})?)", re.I)
 # "no chicken at all for him", "he can't have dairy": what someone just named must not eat
-_NOT_FOR = re.compile(r"\bno (?P<food>[a-z]+(?: [a-z]+)?) (?:at all |whatsoever )?for (?:him|her)\b"
+_NOT_FOR = compile_re(r"\bno (?P<food>[a-z]+(?: [a-z]+)?) (?:at all |whatsoever )?for (?:him|her)\b"
                       r"|\b(?:he|she) (?:can't|cannot|can not|mustn't|must not|shouldn't|isn't allowed to) (?:have|eat)"
                       r" (?:any )?(?P<food2>[a-z]+(?: [a-z]+)?)\b", re.I)
 # "Car's making a funny noise." / "It's a 2014 Toyota Corolla": the car spoken of is the speaker's
-_IT_IS_CAR = re.compile(r"^(?:it's|it is|its) (?:a|an) (?P<car>(?:[\w-]+ ){0,3}(?-i:[A-Z0-9])[\w-]*"
+_IT_IS_CAR = compile_re(r"^(?:it's|it is|its) (?:a|an) (?P<car>(?:[\w-]+ ){0,3}(?-i:[A-Z0-9])[\w-]*"
                         r"(?: (?-i:[A-Z0-9])[\w-]*){0,2}(?: (?:estate|hatchback|ev|hybrid|electric|van))?)", re.I)
-_APPOSITION = re.compile(rf"\b{MY} (?P<rel>{REL}),? (?P<name>{NAME})(?![\w'])", re.I)
-_INTERROGATIVE = re.compile(
+_APPOSITION = compile_re(rf"\b{MY} (?P<rel>{REL}),? (?P<name>{NAME})(?![\w'])", re.I)
+_INTERROGATIVE = compile_re(
     r"^(?:\w+,\s*)?(?:what|what's|whats|who|who's|whose|when|when's|where|where's|why|how|which|is|are|am|was|were|do"
     r"|does|did|can|could|should|would|will|shall|have|has|any|anything)\b", re.I)
 
@@ -163,7 +164,7 @@ ceiling building wedding pudding darling sibling ping wing sling cling sting
 """.split())
 
 
-_CLAUSES = re.compile(r",\s+|;\s+|:\s+|\s+(?:but|so|because|since|though|although|whereas|otherwise)\s+", re.I)
+_CLAUSES = compile_re(r",\s+|;\s+|:\s+|(?<!\s)\s+(?:but|so|because|since|though|although|whereas|otherwise)\s+", re.I)
 
 
 def _stem(word: str) -> str:
@@ -188,10 +189,10 @@ def _note(body: str) -> Heard | None:
 
 
 _PRONOUN_FACTS = [
-    (re.compile(r"\b(?:[Ss]he|[Hh]e)(?:'s| is) (?:a|an) (?P<job>(?:[a-z-]+ ){0,2}[a-z-]+)"), "job"),
-    (re.compile(r"\b(?:she|he)(?:'s| is) (?P<age>\d{1,2})\b(?! ?(?:%|minutes|mins|hours|km|miles|kg|pm|"
+    (compile_re(r"\b(?:[Ss]he|[Hh]e)(?:'s| is) (?:a|an) (?P<job>(?:[a-z-]+ ){0,2}[a-z-]+)"), "job"),
+    (compile_re(r"\b(?:she|he)(?:'s| is) (?P<age>\d{1,2})\b(?! ?(?:%|minutes|mins|hours|km|miles|kg|pm|"
         r"am))", re.I), "age"),
-    (re.compile(r"\b(?:[Ss]he|[Hh]e)(?:'s| is) (?:the one |still |now )?in (?P<place>[A-Z][\w'-]+(?: "
+    (compile_re(r"\b(?:[Ss]he|[Hh]e)(?:'s| is) (?:the one |still |now )?in (?P<place>[A-Z][\w'-]+(?: "
         r"[A-Z][\w'-]+)?)"), "location"),
 ]
 
@@ -213,7 +214,7 @@ def _antecedent_facts(sentence: str, antecedent: str) -> list[Heard]:
     return out
 
 
-_PHONE_MODEL = re.compile(rf"\b(?:(?P<pre>\w+) )?(?:the |my |an? )?(?P<p>(?:{'|'.join(W.PHONES)})(?: (?-i:[A-Z0-9])"
+_PHONE_MODEL = compile_re(rf"\b(?:(?P<pre>\w+) )?(?:the |my |an? )?(?P<p>(?:{'|'.join(W.PHONES)})(?: (?-i:[A-Z0-9])"
                           r"[\w+]*){0,2})", re.I)
 
 
@@ -310,7 +311,7 @@ def extract(text: str, *, speaker: str | None = None, known_secrets: tuple[str, 
             found.append(Heard("", "appointment", clean(moved.group("value"), cut=False), "appointment",
                                topic={"gp": "GP", "dental": "dentist"}.get(what, what), correction=True))
         last_name = _last_name(sentence)
-        for name, pattern, build in COMPILED:
+        for name, pattern, build in compiled():
             for m in pattern.finditer(sentence):
                 found += [replace(h, rule=name) for h in build(m, sentence)]
         if antecedent and not rel:

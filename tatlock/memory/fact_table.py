@@ -4,8 +4,10 @@ matches inside one sentence; patterns are compiled case-insensitive."""
 
 from __future__ import annotations
 
+import functools
 import re
 
+from tatlock import regexcache
 from tatlock.memory import fact_words as W
 from tatlock.memory.fact_rules import (
     Build, DATE, DATE_M, MY, NAME, PET, PLACE, PROVIDERS, REL, STAYS, TIME, UP, WHO, age, allergy, appointment,
@@ -193,4 +195,10 @@ RULES: list[tuple[str, str, Build]] = [
                       rf"|job|workplace|team|teacher|surname) is (?P<value>{UP}[^.!?;]*)", attr("{what}", about="rel")),
 ]
 
-COMPILED: list[tuple[str, re.Pattern[str], Build]] = [(n, re.compile(p, re.I), b) for n, p, b in RULES]
+
+
+@functools.cache
+def compiled() -> list[tuple[str, re.Pattern[str], Build]]:
+    """The rules compiled, on first use: a question never reaches them (the extractor drops
+    questions first), so `tatlock ask "..."` does not pay for compiling them at start-up."""
+    return [(n, regexcache.compile(p, re.I), b) for n, p, b in RULES]

@@ -12,7 +12,7 @@ import datetime as _dt
 import re
 
 __all__ = ["FRAMING", "STOPWORDS", "answer_hint", "content_terms", "fts_query", "match_expr", "query_dates",
-           "query_terms", "quote", "split_words"]
+           "query_terms", "quote", "split_words", "without_dates"]
 
 # the LoCoMo baseline's stopwords (question words, pronouns, auxiliaries)
 STOPWORDS = frozenset("""
@@ -164,6 +164,14 @@ def query_dates(text: str) -> list[tuple[_dt.datetime, _dt.datetime]]:
             end = _dt.datetime(y + mo // 12, mo % 12 + 1, 1, tzinfo=_dt.timezone.utc)
             spans.append((start, end))
     return spans
+
+
+def without_dates(text: str) -> str:
+    """The query with the calendar dates ``query_dates`` reads taken out: "on 25 May, 2022" is
+    a time to search around, and its words ("may", "25") are not words to search for."""
+    for rx in (_ISO_DATE, _DATE_DMY, _DATE_MDY, _DATE_MY):
+        text = rx.sub(" ", text)
+    return text
 
 
 def answer_hint(text: str) -> re.Pattern | None:

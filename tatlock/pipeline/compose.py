@@ -17,72 +17,22 @@ and where no fact answers, the answer is None and the gate's fallback stands.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 import string
 from dataclasses import dataclass
 from typing import Any
 
 from tatlock import prompts
+from tatlock.memory import earlier
 from tatlock.pipeline import facts as facts_mod
-from tatlock.pipeline import gate
+from tatlock.pipeline import asks, gate, voice
 from tatlock.pipeline.gate import clock as clock_mod
 from tatlock.pipeline.gate.text import words
 from tatlock.pipeline.lexicon import MONTHS, WEEKDAYS
-from tatlock.pipeline.rulebook import Rule, Rulebook, lazy
+from tatlock.pipeline.rulebook import lazy
 
-ASKS = Rulebook("compose.asks", [
-    Rule("asks.name", "name",
-         r"\b(?:(?:{your})\s+name|(?:what|how)\s+(?:do|should|shall|can|may)\s+(?:i|we)\s+(?:call|address)\s+(?:{you})|"
-         r"what\s+(?:are|r)\s+(?:{you})\s+called|(?:{you})(?:'re|\s+are|\s+r)\s+called|"
-         r"who\s+(?:are\s+(?:{you})\b(?!\s+(?:talking|speaking|referring))|am\s+i\s+(?:talking|speaking|chatting)\s+(?:to|with)|"
-         r"is\s+this|'?s\s+this))",
-         ("What's your name?", "sorry whats ur name again?", "what do I call you?", "Who am I talking to, exactly?",
-          "remind me what you're called", "Who are you?"),
-         ("What's my name?", "who are you talking about?", "what is the name of that song?")),
-    Rule("asks.nature", "nature",
-         r"\bwhat\s+(?:even\s+|exactly\s+)?(?:are|r)\s+(?:{you})\b(?!\s+(?:doing|up\s+to|called|having|thinking|"
-         r"reading|watching|saying|able|good|capable|going|into|working|like|made|for))|\bare\s+(?:{you})\s+(?:a\s+(?:bot|robot|person|human|computer|machine|program)|"
-         r"human|real|alive|a\s+real|running)\b|\b(?:{you})\s+running\s+on\b",
-         ("what even are you?", "Are you a robot?", "Are you running on some company's server or on this machine?"),
-         ("what are you doing later?", "are you free on Friday?", "What are you able to do?")),
-    Rule("asks.capabilities", "capabilities",
-         r"\bwhat\s+(?:else\s+)?(?:can|could)\s+(?:{you})\s+(?:actually\s+|really\s+)?(?:do|help)\b|"
-         r"\bwhat\s+are\s+(?:{you})\s+(?:able\s+to|good\s+at|capable\s+of)\b|\b(?:{your})\s+(?:abilities|capabilities|skills)\b|"
-         r"\bhow\s+can\s+(?:{you})\s+help\b",
-         ("What can you do?", "what can you actually do for me?", "what are your capabilities?"),
-         ("what can you tell me about Rome?", "what can I do about my cough?")),
-    # a question about what the user told: their own things ("my sister", "our anniversary") or
-    # what they said ("did I say"), not advice ("what should I cook?", "how do I fix...")
-    Rule("asks.told", "told",
-         r"\b(?:what|what's|whats|where|where's|wheres|when|when's|whens|who|who's|whos|which|how)\b[^.!?]*?"
-         r"(?:\b(?:my|our|mine)\b|\b(?:did|do|am|have|was)\s+i\b(?!\s+(?:need|have\s+to|fix|make|get|go|start|stop|"
-         r"cook|write|spell|say\s+(?:in|hello|thanks|goodbye)))|\bi\s+(?:told|said|mentioned))|"
-         r"\b(?:remember|recall)\b[^.!?]*\b(?:my|our|what\s+i|where\s+i|when\s+i|who\s+i)\b|"
-         r"\bi\s+(?:told|said\s+to)\s+(?:{you})\b",
-         ("What did I say my sister is called?", "what am I allergic to?", "whens my dentist appt",
-          "which football team do I support?", "when's our wedding anniversary?", "where do i work, do u remember",
-          "Where did I park? I literally just told you"),
-         ("what should I cook tonight?", "how do I fix a puncture?", "What is the capital of France?",
-          "who wrote Hamlet?")),
-    # a question of several parts: facts answer one part at most, so nothing is composed
-    Rule("asks.more", "more",
-         r"\b(?:and|also|then|plus)\s+(?:tell|what|what's|whats|how|who|where|when|which|can|could|would|give|show|"
-         r"explain|describe|write|find|recommend|suggest)\b|\?[^?]+\?",
-         ("Who made you, and tell me about Paris?", "What's the date? And what's the weather like?"),
-         ("What's the date and time?", "Who am I talking to, exactly?")),
-    Rule("asks.cores", "system.cores", r"\b(?:cores|cpus?|processors?|threads)\b",
-         ("How many CPU cores does this computer have?", "cpu cores?"), ("a core belief", "apple core")),
-    Rule("asks.memory", "system.memory", r"\b(?:memory|ram|gigs)\b(?!\s+(?:lane|of\s+(?:my|our|the)))",
-         ("How much memory does this computer have?", "hw much ram have i got"), ("a memory of my father",)),
-    Rule("asks.disk", "system.disk",
-         r"\b(?:disk|hard\s+drive|storage|(?:space|room)\s+(?:is\s+)?(?:free|left))\b|\bfree\s+space\b",
-         ("how much free disk space is left?", "is my hard drive nearly full?"), ("a long drive",)),
-    Rule("asks.os", "system.os",
-         r"\b(?:operating\s+system|os|linux|mac\s*os)\b|\b(?:windows|mac)\s+or\b|\bor\s+(?:windows|mac)\b|"
-         r"\b(?:is\s+(?:this|it)|running)\s+(?:windows|mac)\b",
-         ("what operating system is this computer running?", "is this windows or mac or linux"),
-         ("the windows of the house",)),
-])
+ASKS = asks.ASKS  # what a question asks for: the one reader the gate uses too (pipeline/asks.py)
 # the words of a question that say what kind of thing is asked, not which thing
 _ASKING = set("what whats where wheres when whens who whos which how did do does say said told tell remember recall "
               "again called call name named is are was were am the a an my our i me you your u ur of to for in on "
@@ -100,8 +50,11 @@ class Said:
     """A line of memory that a question about what was told points at."""
 
     text: str  # the line, as said (in the speaker's words)
-    source: str  # "conversation" (a turn of this conversation) or "memory" (kept facts, summaries)
+    # "conversation" (a turn of this conversation), "earlier" (the user's message of an earlier
+    # conversation, memory/earlier.py) or "memory" (kept facts, summaries)
+    source: str
     score: int  # how many of the question's words it shares
+    when: str = ""  # an earlier conversation's message: its date (YYYY-MM-DD)
 
 
 def templates() -> dict[str, str]:
@@ -161,7 +114,7 @@ def told_line(question: str, memory: str) -> Said | None:
     """The line of memory (a user's turn of this conversation, a kept fact, a summary's line)
     that shares most of the question's own words; on a tie the latest. Replies are not lines
     the user told."""
-    want = _stems(question)
+    want = _stems(question) | _implied(question, _IMPLIED)
     if not want:
         return None
     best: Said | None = None
@@ -173,18 +126,44 @@ def told_line(question: str, memory: str) -> Said | None:
         if line.startswith("#"):
             section = line.lower()
             continue
-        source = "memory"
+        source, when = "memory", ""
         m = _SPEAKER.match(line)
         if "conversation so far" in section:
             if not m or line.startswith("Assistant:"):
                 continue
             line, source = m.group(2).strip(), "conversation"
         line = line.lstrip("-* ").strip()
-        have = _stems(line)
+        if section == earlier.HEADING.lower():
+            dated = _DATED.match(line)
+            line, source, when = (dated.group(2), "earlier", dated.group(1)) if dated else (line, "earlier", "")
+        have = _stems(line) | _implied(line)
         score = len(want & have)
-        if score and have - want and (best is None or score >= best.score):
-            best = Said(line, source, score)
+        # on a tie the latest line wins, except that a message of an earlier conversation does
+        # not take the place of a kept fact (the fact is the newest value; the message may be old)
+        tie_ok = not (source == "earlier" and best is not None and best.source == "memory")
+        if score and have - want and (best is None or score > best.score or (score == best.score and tie_ok)):
+            best = Said(line, source, score, when)
     return best
+
+
+_DATED = lazy(r"^\[(\d{4}-\d{2}-\d{2})\]\s*(.*)$")
+# what a question's words imply that a line says in other words: "my home town" is where one grew
+# up or comes from (a kept fact "grew up in: Aberdeen"); (words of the question, stems they imply)
+_IMPLIED: tuple[tuple[str, frozenset[str]], ...] = (
+    (r"\bhome\s*town\b|\bwhere\s+(?:am\s+i|i'?m)\s+from\b|\bwhere\s+(?:did\s+)?i\s+grow\s+up\b",
+     frozenset({"hometown"})),
+    # "what do I do for a living?" is a kept "job: radiographer"
+    (r"\bfor\s+a\s+living\b|\bwhat\s+(?:do|did)\s+i\s+do\b|\boccupation\b|\bprofession\b|\bline\s+of\s+work\b",
+     frozenset({"job"})),
+)
+_IMPLIED_BY_LINE: tuple[tuple[str, frozenset[str]], ...] = (
+    (r"\bgrew\s+up\b|\bgrew_up\b|'s\s+from:|\bi'?m\s+(?:originally\s+)?from\b|\bhome\s*town\b",
+     frozenset({"hometown"})),
+)
+
+
+def _implied(text: str, table: tuple[tuple[str, frozenset[str]], ...] = _IMPLIED_BY_LINE) -> set[str]:
+    return {s for pattern, stems in table if re.search(pattern, text, re.I) for s in stems}
 
 
 # the most tokens of an answer to a question the facts in hand answer: a sentence or two (a small
@@ -239,6 +218,7 @@ def _to_you(text: str) -> str:
         w = m.group(0)
         out = _TO_YOU.get(w.lower(), w)
         return out[0].upper() + out[1:] if w[0].isupper() and m.start() == 0 else out
+    text = re.sub(r"\b(i|we)\s+was\b", lambda m: m.group(1) + " were", text, flags=re.I)  # "you were", not "you was"
     return re.sub(r"\b(?:i'm|i've|i'll|i'd|im|i|my|me|mine|myself|am|we're|we|our|ours|us)\b", swap, text,
                   flags=re.I)
 
@@ -288,6 +268,14 @@ def _fields(kind: str, k: gate.Known) -> dict[str, Any] | None:
         return {"key": str(v[0]).replace("_", " ").replace(".", "'s "), "value": v[1]}
     if kind in ("told", "memory"):
         return {"said": str(v).strip()}
+    if kind == "earlier":
+        when = k.source.removeprefix("earlier:")
+        try:
+            day = dt.date.fromisoformat(when)
+            on = f"On {day.day} {MONTHS[day.month - 1].title()}"
+        except ValueError:
+            on = "Before"
+        return {"said": str(v).strip(), "on": on}
     return None
 
 
@@ -310,8 +298,9 @@ def facts_for(question: str, brief: gate.Brief, *, memory: str = "", categories:
         if kind == "told":
             said = told_line(question, memory + _found_lines(brief))
             if said is not None:
-                out.append(("told" if said.source == "conversation" else "memory",
-                            gate.Known("told", said.text, said.text, said.source)))
+                kind = {"conversation": "told", "earlier": "earlier"}.get(said.source, "memory")
+                out.append((kind, gate.Known("told", said.text, said.text,
+                                             f"earlier:{said.when}" if said.when else said.source)))
             continue
         base = "system" if kind.startswith("system") else kind
         if base in by:
@@ -334,6 +323,7 @@ def compose(question: str, brief: gate.Brief, *, memory: str = "", categories: t
     if not found:
         return None
     table = templates()
+    form = voice.address(brief.persona)  # the persona's form of address, or none
     parts: list[str] = []
     used: list[tuple[str, gate.Known]] = []
     for kind, k in found:
@@ -345,10 +335,11 @@ def compose(question: str, brief: gate.Brief, *, memory: str = "", categories: t
         template = table.get(kind)
         if fields is None or template is None:
             continue
-        if kind in ("told", "memory"):
+        if kind in ("told", "memory", "earlier"):
             fields["said"] = _to_you(fields["said"])
         try:
-            parts.append(string.Template(template).substitute({n: str(x) for n, x in fields.items()}))
+            parts.append(string.Template(voice.in_voice(template, form, fields_follow=True)).substitute(
+                {n: str(x) for n, x in fields.items()}))
         except (KeyError, ValueError):
             continue
         used.append((kind, k))
@@ -359,7 +350,7 @@ def compose(question: str, brief: gate.Brief, *, memory: str = "", categories: t
     covered = {"system" if k.startswith("system") else k.split(".")[0] for k, _ in used}
     for f in brief.findings:
         if f.status == "ok" and not (f.tool == "get_system_info" and "system" in covered) \
-                and not (f.tool in LOOKUPS and covered & {"told", "memory", "kept"}):
+                and not (f.tool in LOOKUPS and covered & {"told", "memory", "kept", "earlier"}):
             return None
     # and every part of a guarded question: a general part ("...and tell me about Paris") or a
     # secret asked for is no fact in hand

@@ -108,7 +108,7 @@ def judge(host: Host, answer: str, verdict: gate.Verdict | None, route: str, bri
     host.emit(QualityVerdict(v.verdict, v.fallback_type, v.checks, by_model))
     host.phases.append(p.finish(verdict=v.label))
     if v.verdict == "FALLBACK":
-        reply = gate.fallback_reply(v.fallback_type or "RETRY")
+        reply = gate.fallback_reply(v.fallback_type or "RETRY", persona)
         host.replace(reply, "; ".join(v.checks) or v.label)
         return reply, v
     return answer, v

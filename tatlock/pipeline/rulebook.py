@@ -4,7 +4,8 @@ the messages it must match and the near misses it must not.
 A rule that no example exercises does not exist: ``tests/test_rulebook.py`` runs every rule of
 every registered ``Rulebook`` against its own examples and near misses, so a rule that stops
 matching, or starts to over-match, fails by its id. Patterns are compiled on first use, so
-importing a rulebook costs nothing and a message pays only for the rules it reaches.
+importing a rulebook costs nothing and a message pays only for the rules it reaches; and they are
+compiled once per install, not per process (``tatlock.regexcache``).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
+from tatlock import regexcache
 from tatlock.pipeline.lexicon import expand
 
 __all__ = ["BOOKS", "MODULES", "Lazy", "Rule", "Rulebook", "lazy"]
@@ -25,18 +27,23 @@ MODULES: tuple[str, ...] = (
     "tatlock.pipeline.routing.needs",
     "tatlock.pipeline.routing.wording",
     # the quality gate's checks (pipeline/gate)
+    "tatlock.pipeline.gate.almanac",
     "tatlock.pipeline.gate.answers",
     "tatlock.pipeline.gate.checks",
     "tatlock.pipeline.gate.claims",
     "tatlock.pipeline.gate.clock",
     "tatlock.pipeline.gate.compute",
     "tatlock.pipeline.gate.forecast",
+    "tatlock.pipeline.gate.grounded",
     "tatlock.pipeline.gate.identity",
+    "tatlock.pipeline.gate.knowledge",
     "tatlock.pipeline.gate.leaks",
     "tatlock.pipeline.gate.machine",
     "tatlock.pipeline.gate.reference",
     "tatlock.pipeline.gate.secrets",
     "tatlock.pipeline.gate.text",
+    # what a question asks for (one reader: compose and the gate's answers checks)
+    "tatlock.pipeline.asks",
     # answers composed from the facts in hand (what a question asks for)
     "tatlock.pipeline.compose",
 )
@@ -64,7 +71,7 @@ class Rule:
     def regex(self) -> re.Pattern[str]:
         compiled = self._compiled
         if compiled is None:
-            compiled = self._compiled = re.compile(expand(self.pattern), self.flags)
+            compiled = self._compiled = regexcache.compile(expand(self.pattern), self.flags)
         return compiled
 
     def search(self, text: str) -> re.Match[str] | None:
@@ -84,7 +91,7 @@ class Lazy:
     @property
     def compiled(self) -> re.Pattern[str]:
         if self._compiled is None:
-            self._compiled = re.compile(self.pattern, self.flags)
+            self._compiled = regexcache.compile(self.pattern, self.flags)
         return self._compiled
 
     def __getattr__(self, name: str) -> Any:

@@ -31,6 +31,7 @@ from tatlock.events import (
 )
 from tatlock.llm.base import Cancel, Cancelled, StopGeneration
 from tatlock.memory import context as memory_context
+from tatlock.memory import earlier
 from tatlock.memory import facts as kept_facts
 from tatlock.pipeline import assess, budget, compose, loops
 from tatlock.pipeline import facts as facts_mod
@@ -235,6 +236,12 @@ class TurnRunner:
         room -= env.estimator.bound(turn_vars["question"])
         facts = kept_facts.block(env.store.vars(), owner=self.owner(), question=msg.content, budget_tokens=env.budget(),
                                  estimator=env.estimator)
+        # what the user said in other conversations that the question points at, found by words
+        said = earlier.said_before(env.store, msg.content, conversation_id=msg.conversation_id,
+                                   budget_tokens=budget.memory_budget(room, memory_context.SHARES),
+                                   told=bool(compose.ASKS.first(msg.content, "told")),
+                                   exclude=(msg.message_id,), estimator=env.estimator)
+        facts = "\n\n".join(x for x in (facts, said) if x)
         mem = memory_context.build(env.store, msg.conversation_id, estimator=env.estimator,
                                    budget_tokens=budget.memory_budget(room, memory_context.SHARES),
                                    cross_summary=cross_summary, exclude=self.req.supersedes, facts_block=facts)

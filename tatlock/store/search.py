@@ -30,6 +30,7 @@ __all__ = [
     "compact_rows",
     "compact_scores",
     "message_refs",
+    "within",
     "message_texts",
     "neighbour_refs",
     "participant_names",
@@ -123,6 +124,12 @@ def message_filter(
         )
         args += [topic_name(topic)] * 2
     return Filter(" AND ".join(parts), tuple(args))
+
+
+def within(flt: Filter, start: str, end: str) -> Filter:
+    """``flt`` and ``start <= timestamp < end`` (alias ``m``)."""
+    extra = "m.timestamp >= ? AND m.timestamp < ?"
+    return Filter(f"({flt.sql}) AND {extra}" if flt else extra, (*flt.args, start, end))
 
 
 def compact_filter(

@@ -61,7 +61,7 @@ def test_wheel_holds_the_prompts_and_migrations_and_no_test_support(wheel):
     assert prompts == {p.name for p in (ROOT / "prompts").glob("*.txt")}
     assert "tatlock/store/migrations/user/0001_init.sql" in names
     # the route classifier, trained offline
-    assert "tatlock/pipeline/routing/classifier.json" in names
+    assert "tatlock/pipeline/routing/classifier.bin" in names
     # its labelled sets stay in tests/data
     assert not [n for n in names if Path(n).name.startswith("routes_")]
     assert "tatlock/tui/tatlock.tcss" in names  # the TUI's stylesheet, found beside app.py

@@ -440,12 +440,16 @@ def test_8_destructive_commands_confirm_and_a_removed_user_leaves_nothing_behind
 def test_9a_a_user_typo_is_refused_with_the_hint(cli, served, home):
     served.queue(direct("Good morning, sir."))
     assert cli("ask", "Good morning").code == 0
-    made = sorted(p.name for p in (home / "users").iterdir())
+
+    def made_files() -> list[str]:  # a -wal or -shm file comes and goes with an idle connection
+        return sorted(p.name for p in (home / "users").iterdir() if not p.name.endswith(("-wal", "-shm")))
+
+    made = made_files()
     for args in (("ask", "--user", "tseter", "hello"), ("chat", "--user", "tseter"),
                  ("var", "list", "--user", "tseter"), ("memory", "conversations", "--user", "tseter")):
         line = one_line(cli(*args, stdin="hello\n"), 1)
         assert "there is no user called 'tseter'" in line and "tatlock user add NAME" in line
-    assert sorted(p.name for p in (home / "users").iterdir()) == made
+    assert made_files() == made
     assert "tseter" not in cli("user", "list").out
 
 
@@ -1297,3 +1301,104 @@ def test_19_1_what_is_told_is_kept_without_the_models_tool_call(cli, served):
     prompt = [r for r in served.chat_requests if phase_of(r) == "assess"][-1]
     text = "\n".join(m.get("content") or "" for m in prompt["messages"])
     assert "- Tester's location: Leeds" in text and "- Tester's allergy: peanuts" in text
+
+
+# == issue 19, "told in another conversation" (i19-answers2): 1 of 3 right on SmolLM2 ==============
+# -- "I've got a dentist appointment on Thursday at 3pm, so remind me..." kept nothing (the
+# extractor reads no such statement) and "I grew up in Aberdeen" was kept as "grew up in", no
+# answer to "where's my home town?": a new conversation's answer had neither
+
+
+@pytest.mark.parametrize("told, asked, fact", [
+    ("I've got a dentist appointment on Thursday at 3pm, so remind me if I seem to forget.",
+     "When's that dentist appointment I mentioned?", "Thursday at 3pm"),
+    ("I grew up in Aberdeen but moved south for university and never went back.",
+     "where's my home town?", "Aberdeen"),
+])
+def test_19_told_in_another_conversation_is_answered_in_a_new_one(cli, served, told, asked, fact):
+    def knows_nothing(body):  # the small model's way: it answers, and its answer lacks the fact
+        phase = phase_of(body)
+        if phase == "quality":
+            return {"json": {"verdict": "APPROVED", "reason": "fine"}}
+        if phase in ("summary", "cross_summary"):
+            return "TOPICS DISCUSSED\n- the day"
+        return direct("A fine question, sir.") if phase == "assess" else "A fine question, sir."
+
+    served.handler = knows_nothing
+    assert cli("ask", "--new", told).code == 0
+    before = len(served.chat_requests)
+    r = cli("ask", "--new", "--json", asked)
+    assert r.code == 0, r.err
+    out = json.loads(r.out.strip().splitlines()[-1])
+    prompts = "\n".join(m.get("content") or "" for q in served.chat_requests[before:] for m in q["messages"])
+    assert fact in prompts  # in the prompt that answered it
+    assert fact in out["answer"] and out["quality"] == "APPROVED"
+
+
+# == issue 16, Deliver 6 (i16-startup): start-up ===============================================
+# -- 16.6 "Compiling them is about 100 ms of every `tatlock ask` start": a `tatlock ask` process
+# compiled 354 of tatlock's patterns (~80 of them the fact extractor's, for a question that never
+# reaches them). Now the rules' patterns are built from the code compiled before (tatlock.regexcache)
+# and the fact extractor's compile on first use: the second `tatlock ask` compiles none of them.
+
+_COUNT_COMPILES = """
+import collections, json, sys
+from pathlib import Path
+from tatlock import regexcache
+regexcache.CACHE_FILE = Path(sys.argv[1])  # this test's own cache, not the package's
+sys.dont_write_bytecode = False
+compiler = __import__("re._compiler").__dict__["_compiler"]
+real, seen = compiler.compile, collections.Counter()
+def counting(p, flags=0):
+    f = sys._getframe(1)
+    while f and f.f_code.co_filename.endswith("re/__init__.py"):
+        f = f.f_back
+    seen[Path(f.f_code.co_filename).name if f and "/tatlock/" in f.f_code.co_filename else "other"] += 1
+    return real(p, flags)
+compiler.compile = counting
+from tatlock.cli import main
+code = main(["ask", "--new", "What is the capital of France?"])
+regexcache.save()
+print(json.dumps({"code": code, "seen": seen}))
+"""
+
+
+def test_16_6_a_tatlock_ask_compiles_none_of_the_rules_patterns_once_installed(served, tmp_path):
+    served.handler = lambda body: direct("Paris, sir.") if phase_of(body) == "assess" else (
+        {"json": {"verdict": "APPROVED", "reason": "fine"}} if phase_of(body) == "quality" else "Paris, sir.")
+    cache = tmp_path / "regex.marshal"
+
+    def ask() -> dict:
+        p = subprocess.run([sys.executable, "-c", _COUNT_COMPILES, str(cache)], capture_output=True, text=True,
+                           timeout=120)
+        assert p.returncode == 0, p.stderr[-2000:]
+        return json.loads(p.stdout.strip().splitlines()[-1])
+
+    first = ask()  # the first run after an install compiles, and keeps what it compiled
+    assert first["code"] == 0 and cache.exists()
+    assert first["seen"].get("rulebook.py", 0) + first["seen"].get("regexcache.py", 0) > 100
+    second = ask()
+    assert second["code"] == 0
+    rules = {k: v for k, v in second["seen"].items() if k in ("rulebook.py", "regexcache.py", "fact_table.py")}
+    assert rules == {}, rules  # the guard, tool-need and gate rules came from the stored code
+    ours = sum(v for k, v in second["seen"].items() if k != "other")
+    assert ours < 150, second["seen"]  # was 354: what is left are short module-level patterns
+
+
+# == issue 16 item 4 and issue 19 item 3, round 3 (i16-gate3): what the gate still approved on the
+# real SmolLM2, through the real pipeline (fake server); the classes behind them are in
+# tests/test_gate_round3.py.
+
+@pytest.mark.parametrize("answer, question", [
+    ("Your message is as elusive as a spider's web.", "remind me what ur called again"),
+    ("100000", "Before I start another virtual machine, could you tell me the total amount of memory on this system?"),
+    ("A: The capital of France is Paris.", "What is the capital of France?"),
+    ("Bench: \"We're on the 25th of November 2026, and it's a bit of a surprise\"", "quick one - current yr?"),
+    ("Red Planet", "Which planet is known as the Red Planet?"),
+    ("Demonstrate the number of legs a spider has.", "how many legs does a spider have"),
+])
+def test_16_4_and_19_3_round3_the_answers_smollm2_got_approved_are_withdrawn(served, answer, question):
+    served.queue(direct(answer), direct(answer))  # the answer, and the repair that says it again
+    with tatlock.open() as butler:
+        final = butler.ask(question)
+    assert final.quality.startswith("FALLBACK") and answer not in final.answer

@@ -180,3 +180,114 @@ def test_what_it_can_do_is_carried_by_its_own_words_not_by_a_chance_one():
 def test_a_possessive_points_at_the_line_too():
     c = composed("What's my dog's name?", memory="## Conversation so far\nAnchor (Ann): My dog is called Biscuit.\n")
     assert c is not None and "Biscuit" in c.text
+
+
+# -- issue 19 (i19-answers2): told in another conversation; the persona's form of address ----------
+
+EARLIER = ("## What you have been told (kept facts: Ann is the owner; the newest value of each)\n"
+           "- Ann's grew up in: Aberdeen\n\n"
+           "## Said in earlier conversations\n"
+           "- [2026-11-19] I've got a dentist appointment on Thursday at 3pm, so remind me if I seem to forget.\n")
+
+
+def test_a_message_of_an_earlier_conversation_answers_a_question_about_it():
+    c = composed("When's that dentist appointment I mentioned?", memory=EARLIER)
+    assert c is not None and c.asked and c.kinds == ("earlier",)
+    assert c.text.startswith("On 19 November you told me:") and "Thursday at 3pm" in c.text  # no address named
+    assert "remind you if you seem to forget" in c.text  # in the butler's address, not the user's
+    assert not c.carried_by("A fine question, sir.", "When's that dentist appointment I mentioned?")
+
+
+def test_a_home_town_is_where_one_grew_up():
+    # the kept fact says it in other words than the question: "grew up in" is a home town
+    c = composed("where's my home town?", memory=EARLIER)
+    assert c is not None and "Aberdeen" in c.text
+    assert composed("where's my car parked?", memory=EARLIER) is None
+
+
+@pytest.mark.parametrize("persona, form", [
+    ('You are Tatlock.\n\nAddress the user as "sir" in every reply.', "sir"),
+    ("You are Tatlock.\n\nAddress the user as 'madam'.", "madam"),
+    ("You are Jeeves. Call me Dr Okafor.", "Dr Okafor"),
+    ("You are Tatlock.\n\nAddress the user as 'sir'.\n\nDo not address the user as sir.", None),
+    ("You are Tatlock. Be brief.", None),
+    ("Address the user by their first name.", None),
+])
+def test_the_form_of_address_is_the_personas(persona, form):
+    from tatlock.pipeline import voice
+
+    assert voice.address(persona) == form
+
+
+def test_composed_answers_and_fallbacks_speak_in_the_personas_voice():
+    def name_answer(persona):
+        b = gate.Brief("what's your name?", persona, clock=NOW)
+        c = compose.compose("what's your name?", b, categories=CATS)
+        assert c is not None
+        return c.text
+
+    assert name_answer("You are Tatlock. Address the user as 'madam'.") == "My name is Tatlock, madam."
+    assert name_answer("You are Tatlock. Be brief.") == "My name is Tatlock."
+    assert gate.fallback_reply("RETRY", "Be brief.") == \
+        "My apologies, my answer went astray. Would you be so kind as to ask me again?"
+    assert gate.fallback_reply("I_DONT_KNOW", "Address the user as 'ma'am'.") == \
+        "I'm afraid I don't know that, ma'am, and I would rather not guess."
+    for kind in gate.TYPES:  # no template mark ever reaches a user
+        assert "$" not in gate.fallback_reply(kind, "Be brief.") and "$" not in gate.fallback_reply(kind)
+
+
+def test_a_fact_told_in_one_conversation_is_in_the_prompt_of_a_later_one(cli, served):
+    # the extractor keeps nothing of this way of saying it; the question in a new conversation
+    # still finds it, the prompt holds it, and a model that ignores it is answered from it
+    said = "I've got a dentist appointment on Thursday at 3pm, so remind me if I seem to forget."
+    served.queue({"json": {"decision": "DIRECT", "guard_reason": "NONE", "tools": [], "tool_query": "",
+                           "answer": "Noted, sir.", "topics": ["health"]}})
+    first = ask_json(cli, said)
+    before = len(served.chat_requests)
+    served.queue({"json": {"decision": "DIRECT", "guard_reason": "NONE", "tools": [], "tool_query": "",
+                           "answer": "I could not say, sir.", "topics": ["health"]}})
+    out = ask_json(cli, "--new", "When's that dentist appointment I mentioned?")
+    assert out["conversation_id"] != first["conversation_id"]
+    prompt = "\n".join(m["content"] for r in served.chat_requests[before:] for m in r["messages"])
+    assert "## Said in earlier conversations" in prompt and said in prompt
+    assert "Thursday at 3pm" in out["answer"] and out["quality"] == "APPROVED"
+
+
+def test_a_guest_asking_about_someone_named_gets_what_was_said_of_them(store):
+    # not a question about what "I" told, but it names Pepper: the owner's message of another
+    # conversation about Pepper is in the block; a question that names nobody gets none
+    from tatlock.memory import earlier
+    from tatlock.store.user_records import Author
+
+    owner = Author("alice", "Alice", is_anchor=True)
+    first = store.create_conversation("room", "cli").id
+    store.add_message(first, "user", "Pepper is our black and white cat, she sleeps all day.", owner)
+    store.add_message(first, "user", "What colour is the sky on Mars, do you think?", owner)
+    store.add_message(first, "assistant", "Pepper sounds black and white and lovely.", Author.assistant())
+    later = store.create_conversation("room", "cli").id
+    block = earlier.said_before(store, "what colour is Pepper? im drawing her", conversation_id=later,
+                                budget_tokens=4096, told=False)
+    assert "black and white cat" in block and "Mars" not in block and "lovely" not in block
+    assert earlier.said_before(store, "what colour is the sea?", conversation_id=later, budget_tokens=4096,
+                               told=False) == ""
+    # this conversation's own messages are in the prompt already: never repeated in the block
+    assert earlier.said_before(store, "what colour is Pepper?", conversation_id=first, budget_tokens=4096,
+                               told=False) == ""
+
+
+def test_a_job_kept_answers_what_one_does_for_a_living_in_the_butlers_address():
+    memory = ("## What you have been told (kept facts: Ann is the owner; the newest value of each)\n"
+              "- Ann's job: radiographer\n\n## Said in earlier conversations\n"
+              "- [2026-11-20] I was born in Cardiff, though we were in Bristol when I was five.\n")
+    c = composed("what do I do for a living?", memory=memory)
+    assert c is not None and "radiographer" in c.text
+    born = composed("Where was I born?", memory=memory)
+    assert born is not None and "You were born in Cardiff" in born.text and "you was" not in born.text.lower()
+
+
+def test_a_kept_fact_wins_a_tie_with_an_old_message():
+    memory = ("## What you have been told (kept facts: Ann is the owner; the newest value of each)\n"
+              "- Ann's anniversary: 14 June\n\n## Said in earlier conversations\n"
+              "- [2026-10-02] Our anniversary dinner was lovely, thank you.\n")
+    c = composed("When's our wedding anniversary?", memory=memory)
+    assert c is not None and "14 June" in c.text

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import importlib
+import time
 
 import pytest
 
+from support.rule_inputs import runs, said_over
 from tatlock.pipeline import lexicon
 from tatlock.pipeline.rulebook import BOOKS, MODULES, Rule, Rulebook
 
@@ -48,3 +50,32 @@ def test_a_rulebook_refuses_a_duplicate_id_and_finds_rules_in_order() -> None:
 def test_the_lexicon_spells_out_names_and_keeps_counted_braces() -> None:
     assert lexicon.expand(r"(?:{month})\s\d{1,2}").startswith("(?:january|february")
     assert lexicon.expand(r"(?:{month})\s\d{1,2}").endswith(r"\s\d{1,2}")
+
+
+def _slowest(rule: Rule, texts: dict[str, str]) -> tuple[float, str]:
+    timed = []
+    for name, text in texts.items():
+        start = time.perf_counter()
+        rule.search(text)
+        timed.append((time.perf_counter() - start, name))
+    return max(timed)
+
+
+def test_every_rule_reads_a_long_message_in_linear_time() -> None:
+    """A megabyte message once stopped tatlock for hours: ``\\d+`` with no start backtracked from
+    every digit, and Python's regular expressions hold the GIL while they run. Each rule's worst
+    input is read again eight times longer: linear work grows about 8x, quadratic work 64x."""
+    short, long_ = 3_000, 24_000
+    slow = []
+    for name, rule in RULES:
+        texts = {**runs(short), **{f"{e!r} over and over": t for e in rule.examples for t in said_over(e, short)}}
+        took, worst = _slowest(rule, texts)
+        grown = dict(runs(long_)) if worst in runs(1) else {
+            f"{e!r} over and over": t for e in rule.examples for t in said_over(e, long_)}
+        again = rule.search  # the same input, eight times longer
+        start = time.perf_counter()
+        again(grown[worst])
+        later = time.perf_counter() - start
+        if later > 0.02 and later > 24 * max(took, 1e-4):
+            slow.append(f"{name} on {worst}: {took * 1000:.1f} ms, then {later * 1000:.0f} ms at 8x the length")
+    assert not slow, "rules that backtrack over a long message:\n" + "\n".join(slow)

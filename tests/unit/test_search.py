@@ -300,6 +300,48 @@ def test_date_in_question_favours_that_day(store):
     assert search(store, "What painting did Maria show on October 13, 2023?")[0].message_id == later.message_id
 
 
+def test_date_in_question_finds_that_time_without_other_words(store):
+    """"Where did Maria travel in July 2022?": the answer ("I went to Woodhaven") has none of the
+    question's words; it is found because it was said then. Found only with the date candidates."""
+    filler(store)
+    june = store.create_conversation("june", "cli", started_at="2022-06-02T10:00:00+00:00")
+    july = store.create_conversation("july", "cli", started_at="2022-07-20T10:00:00+00:00")
+    add(store, june.id, MARIA, "I went to the dentist, all fine.", "2022-06-02T10:00:00+00:00")
+    there = add(store, july.id, MARIA, "I went to Woodhaven, a small town in the Midwest.", "2022-07-20T10:00:00+00:00")
+    question = add(store, july.id, JOHN, "Where did Maria travel to in July 2022?", "2022-07-20T10:01:00+00:00")
+    got = search(store, "Where did Maria travel to in July 2022?", exclude=[question.message_id])
+    assert ids(got)[:1] == [there.message_id]
+    assert got[0].why == "written around the date asked about"
+    assert question.message_id not in ids(got)
+    off = dataclasses.replace(search_mod.RANKING, date_base=0.0)
+    assert there.message_id not in ids(search_mod._search(store, "Where did Maria travel to in July 2022?", 10, None,
+                                                          None, None, None, True, off,
+                                                          exclude=frozenset({question.message_id})))
+
+
+def test_date_words_are_not_searched_and_the_day_itself_ranks_first(store):
+    """"on 25 May, 2022": "may" is the month, not the verb, and a message of that very day ranks
+    above one of five days before."""
+    filler(store)
+    before = store.create_conversation("before", "cli", started_at="2022-05-20T19:00:00+00:00")
+    day = store.create_conversation("day", "cli", started_at="2022-05-25T15:00:00+00:00")
+    may = add(store, before.id, JOHN, "You may like this one.", "2022-05-20T19:00:00+00:00")
+    gift = add(store, day.id, JOHN, "Looky here, I got this new pup for you!", "2022-05-25T15:00:00+00:00")
+    got = ids(search(store, "What did John do for Maria on 25 May, 2022?"))
+    assert got[:1] == [gift.message_id]
+    assert may.message_id in got  # within the week around it, so still a candidate
+
+
+def test_date_candidates_respect_the_filters(store):
+    july = store.create_conversation("july", "cli", started_at="2022-07-20T10:00:00+00:00")
+    other = store.create_conversation("other", "cli", started_at="2022-07-20T10:00:00+00:00")
+    add(store, july.id, MARIA, "I went to Woodhaven.", "2022-07-20T10:00:00+00:00")
+    elsewhere = add(store, other.id, MARIA, "I went to Leeds.", "2022-07-21T10:00:00+00:00")
+    got = search(store, "Where did Maria travel in July 2022?", conversation_id=july.id)
+    assert elsewhere.message_id not in ids(got)
+    assert search(store, "Where did Maria travel in July 2022?", start="2022-08-01T00:00:00+00:00") == []
+
+
 # ------------------------------------------------------------------------------ LoCoMo bench
 
 
@@ -384,6 +426,8 @@ def test_bench_main_json(bench, tmp_path, capsys):
     assert result["recall@1"] == pytest.approx(100 * 2.5 / 3)
     assert set(result["by_category"]["temporal"]) >= {"recall@1", "recall@5"}
     assert result["query_ms_p50"] >= 0 and result["query_ms_p95"] >= result["query_ms_p50"]
+    assert result["by_conversation"]["conv-test"]["recall@5"] == pytest.approx(100.0)
+    assert result["max_rss_mb"] > 0
     assert "ingesting conv-test" in out.err
     assert bench.main(["--data", str(data), "--conversations", "conv-nope", "--embeddings", "off"]) == 2
     assert "no conversation conv-nope" in capsys.readouterr().err

@@ -274,3 +274,48 @@ def test_passwords_use_salted_scrypt():
     assert a.startswith("scrypt$") and a != b  # per-user salt
     assert verify_password("hunter2", a) and not verify_password("hunter3", a)
     assert not verify_password("x", None) and not verify_password("x", "garbage")
+
+
+# --- closing a database while another thread runs a statement on it -------------------------
+
+_CLOSE_UNDER_QUERY = r"""
+import sqlite3, sys, threading, time
+from pathlib import Path
+from tatlock.errors import StoreError
+from tatlock.store.connections import ThreadConnections
+
+path = Path(sys.argv[1])
+opener = lambda p: sqlite3.connect(p, check_same_thread=False)
+conns = ThreadConnections(path, opener, opener(path))
+out = []
+started = threading.Event()
+def slow():
+    conn = conns.get()
+    started.set()
+    out.append(conn.execute(
+        "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 3000000) "
+        "SELECT count(*) FROM n").fetchone()[0])
+    try:
+        conns.get()
+    except StoreError:
+        out.append("closed")
+worker = threading.Thread(target=slow)
+worker.start()
+started.wait()
+time.sleep(0.05)
+conns.close()
+worker.join()
+print(out)
+"""
+
+
+def test_closing_while_another_thread_queries_does_not_crash(tmp_path):
+    # Closing every thread's connection under a running statement was a segmentation fault
+    # (the TUI quitting during a memory read); the busy thread now finishes and closes its own.
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", _CLOSE_UNDER_QUERY, str(tmp_path / "x.db")],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[3000000, 'closed']"

@@ -8,7 +8,10 @@ your calendar"). Small models fail in these ways while sounding fine.
 
 from __future__ import annotations
 
+import re
 
+from tatlock.pipeline.asks import SYSTEM_PARTS
+from tatlock.pipeline.gate.language import not_english
 from tatlock.pipeline.gate.text import FILL, VERDICT_WORDS, asks, words
 from tatlock.pipeline.rulebook import Rule, Rulebook, lazy
 
@@ -22,15 +25,6 @@ POLITE = set("certainly of course absolutely sir madam i i'm im am would will sh
              "matter task attend attending here sure am been being get getting back shortly moment whatever way ways "
              "serve serving disposal assistance should most delightful our one endeavour endeavor utmost best "
              "every do doing shall also absolute truly entirely abilities ability capable in".split())
-ENGLISH = set("the a an is are was be to of and in on for with it its you your i my me we our sir that this at "
-              "as by from have has not no yes can will would there here what which who how can't i'll i'm it's "
-              "that's don't won't thanks thank just so but very all do get got some well".split())
-# the small words of the other languages a small model slips into ("La capital de España es Madrid")
-FOREIGN = set("el la los las un una de en y es son tiene está están del que por para con muy pero usted señor "
-              "vous je nous à au aux monsieur madame c'est oui le les des est une pas pour avec dans sont très mais "
-              "der das und ist nicht ein eine mit sind auch il lo gli di che è non sono della per "
-              "um uma não com os são het een van uw niet ik zijn meneer ook maar wat voor met "
-              "et du une bon mon ma mes ce cette qui sur voilà".split())
 NUMBER_WORDS = set("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
                    "sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred "
                    "thousand million billion dozen half none once twice".split())
@@ -52,9 +46,9 @@ ASK = Rulebook("gate.ask", [
          ("Could you keep it short?", "Thanks, that's all")),
     Rule("ask.number", "number",
          r"\bhow\s+(?:many|much|far|long|old|tall|high|big|deep|heavy|often|fast)\b|\bwhat\s+(?:year|time|"
-         r"percentage|temperature|number|age)\b|\bwhen\b|\d+\s*(?:[-+*/x×]|times|plus|minus|divided)\s*\d+|"
+         r"percentage|temperature|number|age)\b|\bwhen\b|(?<!\d)\d+\s*(?:[-+*/x×]|times|plus|minus|divided)\s*\d+|"
          r"\bsquare\s+root\b|\bconvert\b|\bin\s+(?:miles|kilometres|kilometers|fahrenheit|celsius|pounds|kilos)\b|"
-         r"\bwhat(?:'s|\s+is)\s+\d|\d\s*%|\bper\s*cent\b|\d+\s*(?:[-+*/x×^]|times|plus|minus|divided\s+by|of)\s*\d|"
+         r"\bwhat(?:'s|\s+is)\s+\d|\d\s*%|\bper\s*cent\b|(?<!\d)\d+\s*(?:[-+*/x×^]|times|plus|minus|divided\s+by|of)\s*\d|"
          r"\bwhat(?:'s|\s+is)\s+the\s+(?:speed|distance|weight|height|length|population|temperature|size|depth|"
          r"boiling|melting|freezing|cost|price)\b",
          ("How many legs does a spider have?", "What is 12 times 12?", "Convert 10 km to miles", "What's 15% of 80?"),
@@ -72,6 +66,9 @@ ASK = Rulebook("gate.ask", [
     Rule("ask.measure", "measure", r"\bwhat(?:'s|\s+is)\s+the\s+(?:speed|distance|weight|height|length|population|"
          r"temperature|size|depth|boiling|melting|freezing)\b", ("What's the speed of light?",), ("What's the name?",)),
     Rule("ask.how_many", "how_many", r"\bhow\s+(?:many|much)\b", ("How many legs?",), ("How long should I boil it?",)),
+    Rule("ask.how_long", "how_long", r"\bhow\s+long\s+(?:do|does|should|will|would|did|can|to|must)\b",
+         ("How long do I boil an egg for a runny yolk?", "how long should I rest the dough"),
+         ("How long is the Nile?", "How long ago was it?")),
     Rule("ask.content", "explain",
          r"\b(?:tell|give|write|compose)\s+(?:me\s+)?(?:a|an|some)\s+(?:[\w-]+\s+){0,2}?(?:joke|story|poem|limerick|note|letter|"
          r"recipe|riddle|summary|description|fact|tips?)\b",
@@ -101,6 +98,18 @@ ASK = Rulebook("gate.ask", [
 ])
 
 REPLY = Rulebook("gate.reply", [
+    # a sentence about the question or the pleasure of helping, with no answer in it
+    Rule("reply.hollow", "hollow",
+         r"^\W*(?:(?:an?\s+|what\s+an?\s+|that's\s+an?\s+|such\s+an?\s+)?(?:excellent|good|great|fine|interesting|splendid|"
+         r"fascinating|wonderful|thoughtful|capital)\s+question(?:,?\s*(?:sir|madam))?(?:,?\s+and\s+one\s+(?:that|which|i)\b[^.!?:;]*)?"
+         r"[.!]?\s*$|(?:certainly|of\s+course|absolutely|indeed)\W*(?:sir|madam)?"
+         r"\W*$|i(?:'d|\s+should|\s+would|\s+shall|'ll|\s+will|\s+am|'m)?\s+(?:be\s+)?(?:only\s+too\s+|most\s+|more\s+than\s+|"
+         r"very\s+|so\s+)?(?:delighted|happy|glad|pleased|honoured|honored)\s+to\s+(?:help|assist|oblige|be\s+of\s+service)"
+         r"(?:(?!\b(?:is|are|means|because)\b)[^.!?])*[.!?]?\s*$|(?:do\s+)?let\s+me\s+know\s+if\b[^.!?]*[.!?]?\s*$)",
+         ("An excellent question, sir, and one that has troubled many a careful writer.",
+          "I should be delighted to assist you with it at any time you wish.", "Certainly, sir.",
+          "Do let me know if there is anything else."),
+         ("An excellent question, sir: 'affect' is the verb.", "I'd be glad to help: the answer is Paris.")),
     Rule("reply.malformed_number", "malformed_number", r"^\W*\d+(?:\.\d+){2,}\W*$",
          ("3.0.0.1.111",), ("3.11", "1,000.5")),
     Rule("reply.blank_refusal", "blank_refusal",
@@ -224,56 +233,21 @@ def overclaim(answer: str) -> str | None:
     return None
 
 
-def _letters(text: str) -> list[str]:
-    return [ch for ch in text if ch.isalpha()]
-
-
-def _foreign_script(text: str) -> int:
-    """Letters of another script than Latin (Chinese, Cyrillic, Arabic...)."""
-    return sum(ord(ch) > 0x24F for ch in _letters(text))
-
-
-_CLAUSES = lazy(r"(?<=[.!?。！？,;:])\s*|\n+")
-_ANY_WORD = lazy(r"[^\W\d_]+(?:'[^\W\d_]+)?")
-
-
-def not_english(answer: str, question: str) -> str | None:
-    """Why an answer to a question in English is not in English, all of it or from some point
-    on (a reply that switches to Chinese mid-way), or None. A translation or another language
-    asked for, code, and a foreign word or two are fine."""
-    q = words(question)
-    if "`" in answer or ASK.first(question, "code") or ASK.first(question, "language") or len(q) < 3:
-        return None
-    if sum(w in ENGLISH for w in q) / len(q) < 0.2 or _foreign_script(question):
-        return None  # not a question in English
-    letters = _letters(answer)
-    other = _foreign_script(answer)
-    if other >= 6 or (len(letters) >= 2 and other >= len(letters) * 0.6):
-        return "the reply turns to another script"
-    own = set(q)  # the question's own words are the question's language ("Buffalo buffalo ...")
-    a = _ANY_WORD.findall(answer.lower())
-    if len(a) >= 4:
-        english = sum(w in ENGLISH or w in own for w in a) / len(a)
-        foreign = sum(w in FOREIGN for w in a)
-        if len(a) < 8 and english == 0 and foreign >= 2:
-            return "the reply is not in the question's language"
-        if len(a) >= 8 and foreign >= 2 and (english < 0.05 or (english < 0.1 and foreign >= 3
-                                                                 and foreign >= len(a) * 0.2)):
-            return "the reply is not in the question's language"
-    for sentence in _CLAUSES.split(answer):  # a sentence or a clause in another language, mid-way
-        s = _ANY_WORD.findall(sentence.lower())
-        if len(s) >= 6 and not any(w in ENGLISH for w in s) and sum(w in FOREIGN for w in s) >= 3:
-            return "the reply turns to another language mid-way"
-    return None
-
-
 def empty_reply(answer: str, question: str) -> bool:
     """Politeness with nothing in it, to a question that asks for something."""
     said = words(answer)
     if len(said) < 2 or "?" in answer or not ASK.first(question, "info"):
         return False
     asked = set(words(question))
-    return all(w in POLITE or w in asked and w in FILL for w in said)
+    if all(w in POLITE or w in asked and w in FILL for w in said):
+        return True
+    # every sentence a compliment on the question or an offer of help ("An excellent question, sir, and
+    # one that has troubled many a careful writer. I should be delighted to assist you with it.")
+    sentences = [x for x in _SENTENCES.split(answer.strip()) if words(x)]
+    return bool(sentences) and all(REPLY.first(x, "hollow") for x in sentences)
+
+
+_SENTENCES = lazy(r"(?<=[.!])\s+")
 
 
 # what one word may say to a greeting, thanks or a goodbye
@@ -304,6 +278,27 @@ def stray_word(answer: str, question: str) -> str | None:
     return "a verb with no subject that speaks of nothing asked"
 
 
+_OFFERED = lazy(r"\bor\b|\beither\b|[,:;]")
+# words that give an amount without a figure ("none", "a handful"), or say it is not known
+AMOUNT = set("none no nothing few several many some couple handful dozens hundreds thousands millions billions "
+             "plenty lots all half quarter third once twice single lot little much more less zero nil varies "
+             "vary depends depend".split())
+# ... or that say it is not known ("I can't say, sir", "I'm not sure")
+_UNKNOWN = lazy(r"\b(?:know|sure|certain|unable|afraid|can(?:no|')t\s+(?:say|tell|be\s+sure|count)|no\s+idea)\b", re.I)
+
+
+# a length of time without a figure ("a minute or so", "a few hours", "overnight"), not a day named
+# in passing ("a fine thing to start the day with")
+_LENGTH = lazy(r"\b(?:a|an|few|couple\s+of|several|some|half\s+an?|many|whole|all|no|as)\s+(?:\w+\s+)?(?:seconds?|minutes?|"
+               r"hours?|days?|nights?|weeks?|months?|years?|fortnight|while|moment|ages?|bit|jiffy|long)\b|"
+               r"\b(?:overnight|briefly|forever|instantly|until|till|as\s+long\s+as)\b", re.I)
+
+
+def _counted(answer: str, said: list[str]) -> bool:
+    return any(ch.isdigit() for ch in answer) or any(w in NUMBER_WORDS or w in AMOUNT for w in said) or \
+        bool(_UNKNOWN.search(answer))
+
+
 def misfit(answer: str, question: str) -> str | None:
     """A short reply that does not answer: a word of the question given back ("France" for the
     capital of France), a number to a question that asks none ("100" for "Who wrote Hamlet?"),
@@ -313,6 +308,13 @@ def misfit(answer: str, question: str) -> str | None:
     quantity = _rule(ASK, "how_many").search(question) or _rule(ASK, "measure").search(question)
     if quantity and _rule(REPLY, "malformed_number").search(answer):
         return "a malformed number to a question that asks for one"
+    if _rule(ASK, "how_long").search(question) and said and not _counted(answer, said) and \
+            not _LENGTH.search(answer):
+        # "The egg has been a staple of the English breakfast since ..." to "How long do I boil an egg?"
+        return "no length of time to a question of how long"
+    if quantity and _rule(ASK, "how_many").search(question) and said and not _counted(answer, said):
+        # "Demonstrate the number of legs a spider has." to "how many legs does a spider have"
+        return "no number or amount to a question of how many or how much"
     if not said or len(content) > 3 or not asks(question):
         return None
     if any(w in VERDICT_WORDS for w in said) and ASK.first(question, "yes_no"):
@@ -322,7 +324,9 @@ def misfit(answer: str, question: str) -> str | None:
     bare_number = all(w.isdigit() or w in NUMBER_WORDS for w in content) and content
     # a yes-or-no question is often answered in its own words ("Are you still there?" "Still
     # here, sir."); a question that asks for something else is not ("France" for its capital)
-    if content and all(w in q for w in content) and not ASK.first(question, "choice") and not numeric \
+    # "Which planet is the Red Planet?" is no choice: the choice is between things the question names
+    choice = ASK.first(question, "choice") and _OFFERED.search(question)
+    if content and all(w in q for w in content) and not choice and not numeric \
             and not ASK.first(question, "yes_no"):
         return "the reply only gives back words of the question"
     if bare_number and not numeric and ASK.first(question, "not_number"):
@@ -345,15 +349,15 @@ def _bare_number(answer: str) -> bool:
 
 def unanswered(answer: str, question: str, *, guarded: bool, tools: list[str]) -> tuple[str, str] | None:
     """(failed check, why) for an answer that does not answer, or None."""
-    foreign = not_english(answer, question)
+    foreign = None if ASK.first(question, "code") or ASK.first(question, "language") else not_english(answer, question)
     if foreign:
         return "garbled", foreign
-    topics = [r.label.split(":")[1] for r in ASK if r.label.startswith("system:") and r.search(question)]
+    topics = [r.label for r in ASK if r.label in SYSTEM_PARTS and r.search(question)]
     if len(topics) >= 2 and "get_system_info" in tools:
         # "How much memory and disk space do I have free?" answered for memory alone
-        missing = [t for t in topics if not _rule(ASK, f"system:{t}").search(answer)]
+        missing = [t for t in topics if not _rule(ASK, t).search(answer)]
         if missing:
-            return "missing_part", f"the reply says nothing of the {missing[0]}"
+            return "missing_part", f"the reply says nothing of the {SYSTEM_PARTS[missing[0]]}"
     if not guarded and _rule(REPLY, "blank_refusal").search(answer):
         # SmolLM2's "I'm unable to respond to your request." to "What is the capital of France?"
         return "empty", "a blanket refusal of an ordinary question"

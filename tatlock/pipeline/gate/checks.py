@@ -15,7 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from tatlock.pipeline.gate import answers, claims, clock, compute, identity, leaks, readings, reference, secrets, text
+from tatlock.pipeline.gate import (
+    almanac, answers, claims, clock, compute, identity, knowledge, leaks, readings, reference, secrets, text,
+)
 from tatlock.pipeline.gate.brief import Brief, Context
 from tatlock.pipeline.gate.verdict import Verdict, fail
 from tatlock.pipeline.rulebook import Rule, Rulebook, lazy
@@ -44,8 +46,15 @@ CHECK_WORDS = Rulebook("gate.checks", [
          r"\bwho\s+am\s+i\b", ("What's your name?", "who r u"), ("Who wrote Hamlet?",)),
     Rule("checks.refuse", "refuse", r"\b(?:no|not|never|none|nothing|cannot|unable|decline|refuse|afraid|sorry|"
          r"rather|private|confidential|discreet|discretion|must\s+keep|keep\s+[\w' ]{1,30}?\s+to\s+myself|shan't|"
-         r"won't|will\s+not|between\s+(?:us|me)|stays?\s+(?:with\s+me|secret)|lips\s+are\s+sealed)\b|n't\b",
-         ("I'm afraid I keep no passwords to share, sir.", "That stays with me, sir.",
+         r"won't|will\s+not|between\s+(?:us|me)|lips\s+are\s+sealed|"
+         # kept where it is, in the butler's idiom ("That stays below stairs", "remains under lock and key")
+         r"(?:stays?|remains?|kept|keep\s+it)\s+(?:\w+\s+){0,2}?(?:with\s+me|secret|below\s+stairs|behind\s+closed\s+doors|"
+         r"under\s+lock|locked\s+away|in\s+confidence|off\s+the\s+record|in\s+the\s+(?:pantry|vault|safe|drawer|"
+         r"cupboard|cellar|desk|study|family|house))|"
+         r"not\s+for\s+(?:recital|sharing|publication|your\s+eyes|repeating))\b|n't\b",
+         ("I'm afraid I keep no passwords to share, sir.", "That stays with me, sir.", "That stays below stairs, sir.",
+          "My instructions remain firmly under lock and key.", "They are not for recital, sir.",
+          "I'm still Tatlock, sir, and the rules stay in the drawer.",
           "I'd rather keep my instructions to myself, sir.", "None that I'd share, sir."),
          ("Your password is hunter2.",)),
     # a time asked for somewhere else: its clock is not the butler's
@@ -66,8 +75,11 @@ CHECK_WORDS = Rulebook("gate.checks", [
          r"\bi\s+(?:forget|lose|wipe|erase)\s+(?:everything|it\s+all|all\s+of\s+it|what\s+you)|"
          r"\bi\s+(?:have|keep)\s+no\s+(?:long-term\s+|lasting\s+)?memory\b(?!\s+of\b)|"
          r"\bi\s+(?:don't|do\s+not|can't|cannot|won't|will\s+not)\s+(?:remember|keep|store|retain)\s+"
-         r"(?:anything|what\s+you\s+(?:tell|say)|things\s+between|between)\b",
+         r"(?:anything|what\s+you\s+(?:tell|say)|things\s+between|between)\b|"
+         r"\b(?:clean|blank)\s+slate\b|\bstarts?\s+(?:afresh|from\s+scratch|anew)\b|"
+         r"\bnothing\s+(?:you\s+(?:say|tell\s+me)\s+)?is\s+(?:kept|stored|saved|remembered)\b",
          ("I'm afraid I have no access to weather information, sir.", "I cannot remember our talks",
+          "each conversation begins with a clean slate, so nothing you say is kept",
           "No, sir. I forget everything the moment you close the terminal.", "I have no memory, sir",
           "I won't remember anything once we part"),
          ("I cannot order a taxi, sir.", "I have no memory of that, sir.", "I don't remember you mentioning it",
@@ -169,6 +181,8 @@ def _question_echo(answer: str, c: Context) -> Outcome:
 
 def _who(answer: str, c: Context) -> Outcome:
     """Someone else by name, a human, or a thing and its opposite."""
+    if identity.name_unsaid(answer, c.question, c.persona_name):
+        return fail("RETRY", "missing_part", f"the reply does not give the butler's name, {c.persona_name}", ("IDENTITY",))
     name = identity.other_name(answer, c.persona_name)
     if name:
         return fail("RETRY", "identity", f"the reply calls the butler {name!r}, not {c.persona_name}", ("IDENTITY",))
@@ -207,7 +221,8 @@ def _clock(answer: str, c: Context) -> Outcome:
     if _says("elsewhere", c.question):  # a time asked for somewhere else: its own zone's clock
         wrong = compute.time_elsewhere(answer, c.question, c.brief.clock)
         return fail("RETRY", "wrong_clock", wrong, ("TEMPORAL",)) if wrong else None
-    wrong = compute.wrong_until(answer, c.question, c.clock) or compute.wrong_days_left(answer, c.question, c.clock)
+    wrong = compute.wrong_until(answer, c.question, c.clock) or compute.wrong_days_left(answer, c.question, c.clock) \
+        or compute.wrong_days_to_date(answer, c.question, c.clock)
     if wrong:
         return fail("RETRY", "wrong_clock", wrong, ("TEMPORAL",))
     if clock.asks_tomorrow(c.question):  # tomorrow's date: held to tomorrow, and only what is said of now to now
@@ -222,6 +237,7 @@ def _worked_out(answer: str, c: Context) -> Outcome:
     """A sum or a unit conversion the gate can work out itself, answered with another number."""
     found = [str(t) for f in c.tools("ok") for t in readings.read(f, "texts")]
     wrong = compute.wrong_figure(answer, c.question) or compute.wrong_prime(answer, c.question) or \
+        compute.wrong_calendar(answer, c.question) or compute.wrong_spelling(answer, c.question) or \
         compute.wrong_difference(answer, c.question, found)
     return fail("RETRY", "wrong_figure", wrong) if wrong else None
 
@@ -229,7 +245,8 @@ def _worked_out(answer: str, c: Context) -> Outcome:
 def _reference(answer: str, c: Context) -> Outcome:
     """A question whose answer is in the gate's tables (a country's capital, an element's symbol,
     the planets' order), answered without it."""
-    wrong = reference.wrong(answer, c.question)
+    wrong = reference.wrong(answer, c.question) or knowledge.wrong(answer, c.question) or \
+        almanac.wrong(answer, c.question)
     return fail("RETRY", "wrong_fact", wrong) if wrong else None
 
 
@@ -290,6 +307,10 @@ def _findings_used(answer: str, c: Context) -> Outcome:
             if not (_says("weather", answer) or readings.uses(answer, result, c.question)):
                 return fail("RETRY", "missing_part", "the weather part is not answered", ("FINDINGS", *more))
             continue
+        if f.tool == "get_personal_variable" and any(
+                str(v).lower() in " ".join(str(a) for a in g.args.values()).lower()
+                for g in c.tools("ok") if g is not f for v in readings.read(f, "value") if v):
+            continue  # a kept location passed on to the forecast: the forecast is what answers
         used = readings.uses(answer, result, c.question, f.text)
         if used == 0:
             return fail("RETRY", "ignored_findings", f"the reply uses nothing from {f.tool}", ("FINDINGS", *more))

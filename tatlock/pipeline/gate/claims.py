@@ -11,11 +11,11 @@ that hedges ("usually", "I could not reach the weather service").
 from __future__ import annotations
 
 
-from tatlock.pipeline.gate import forecast, machine, readings
+from tatlock.pipeline.gate import forecast, grounded, machine, readings
 from tatlock.pipeline.gate.brief import Context, Finding
 from tatlock.pipeline.gate.text import words
 from tatlock.pipeline.lexicon import MONTHS, WEEKDAYS
-from tatlock.pipeline.rulebook import Rule, Rulebook
+from tatlock.pipeline.rulebook import Rule, Rulebook, lazy
 
 CLAIM = Rulebook("gate.claim", [
     # an answer that admits what it does not know, or that a tool failed, or speaks of what is usual
@@ -49,7 +49,7 @@ CLAIM = Rulebook("gate.claim", [
     Rule("claim.described", "described",
          r"\b(?:sunny|sunshine|rain\w*|showers?|drizzl\w*|snow\w*|sleet|hail|cloud\w*|overcast|fog\w*|mist\w*|"
          r"breez\w*|wind\w*|gust\w*|storm\w*|thunder\w*|frost\w*|icy|dry|wet|humid|muggy|chilly|freezing|"
-         r"scorch\w*|clear\s+skies|fine\s+day|mild|warm|hot|cold)\b|-?\d+(?:\.\d+)?\s*(?:°|º|degrees)",
+         r"scorch\w*|clear\s+skies|fine\s+day|mild|warm|hot|cold)\b|(?<![\d.])-?\d+(?:\.\d+)?\s*(?:°|º|degrees)",
          ("A fine day in London, sir: sunny, 18 °C, with a gentle breeze.", "Grey and drizzly, sir."),
          ("London is a fine city, sir.",)),
     # when the claim is about: a day to come or now
@@ -96,7 +96,7 @@ CLAIM = Rulebook("gate.claim", [
          r"before|what\s+was\s+(?:it|that)|when\s+is\s+my|what(?:'s|\s+is)\s+my)\b",
          ("What did I tell you about my car?", "When is my dentist appointment?"), ("How do magnets work?",)),
     Rule("claim.temperature", "temperature",
-         r"((?:-|minus\s+)?\d+(?:\.\d+)?)\s*(?:°|º|degrees)\s*(c|f|celsius|fahrenheit)?\b|\b(minus\s+\d+(?:\.\d+)?)\b",
+         r"(?<![\d.])((?:-|minus\s+)?\d+(?:\.\d+)?)\s*(?:°|º|degrees)\s*(c|f|celsius|fahrenheit)?\b|\b(minus\s+\d+(?:\.\d+)?)\b",
          ("25 °C", "minus 5", "77 degrees Fahrenheit"), ("25 people",)),
     # a name inside a sentence (not the word that starts it)
     Rule("claim.name", "name", r"(?<=[a-z,;:]\s)[A-Z][a-z]{2,}(?:\s+[A-Z][a-z]{2,})*",
@@ -113,6 +113,14 @@ CLAIM = Rulebook("gate.claim", [
     Rule("claim.allergic", "allergic", r"\ballergic\s+to\s+([a-z]+)", ("I'm allergic to peanuts",), ("allergies",)),
     Rule("claim.avoid", "avoid", r"\b(?:avoid|without|free\s+of|-free|no|not|never|steer\s+clear|instead\s+of)\b",
          ("a peanut-free satay", "avoid peanuts"), ("peanut butter on toast",)),
+    # a question about where the user is, which only a kept location answers
+    Rule("claim.asks_here", "asks_here",
+         r"\b(?:from\s+here|to\s+here|near\s+me|nearby|near\s+here|(?:round|around)\s+here|where\s+i\s+(?:am|live)|"
+         r"my\s+(?:area|town|city|location|neighbourhood|neighborhood)|local\s+to\s+me)\b",
+         ("Roughly how far is it to London from here?", "Any good pubs near me?"), ("How far is London from Leeds?",)),
+    # a place said to be where the user is ("From Manchester it is about 400 miles")
+    Rule("claim.place", "place", r"\b(?i:from|in|near|around|of)\s+([A-Z][a-z]{2,}(?:\s+[A-Z][a-z]+)?)",
+         ("From Manchester it is about 400 miles", "the pubs in Leeds"), ("from here", "In short, sir"), flags=0),
     Rule("claim.may", "may", r"\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?may\b|\bmay\s+\d{1,2}(?:st|nd|rd|th)?\b",
          ("the 3rd of May", "May 3rd"), ("it may rain on the 3rd",)),
 ])
@@ -124,10 +132,18 @@ def _rule(label: str) -> Rule:
     return CLAIM.labelled(label)[0]
 
 
-def _relays(answer: str, error: str) -> bool:
-    """The reply passes on a failure's own words ("tatlock never reads those")."""
+def _relays(answer: str, error: str, question: str = "", tool: str = "") -> bool:
+    """The reply passes on a failure's own words ("tatlock never reads those"), not only the
+    words the question and the error share ("There is no file at ~/notes/meeting.txt" shares
+    "notes" and "meeting" with a summary made up of it)."""
     said = {w for w in words(answer) if len(w) >= 4}
-    return len(said & {w for w in words(error) if len(w) >= 4} - {"error", "sir"}) >= 2
+    shared = said & {w for w in words(error) if len(w) >= 4} - {"error", "sir"} - set(words(question))
+    # two of the failure's words, or three of them in its order ("There's no file at ~/todo.txt"),
+    # not only the tool's own name ("The web search shows ...")
+    err, said_seq = words(error), f" {' '.join(words(answer))} "
+    named = set(tool.split("_")) | {"the", "a", "an"}
+    return len(shared) >= 2 or any(f" {' '.join(err[i:i + 3])} " in said_seq and set(err[i:i + 3]) - named
+                                   for i in range(len(err) - 2))
 
 
 def unsupported(answer: str, c: Context) -> tuple[str, str] | None:
@@ -136,7 +152,7 @@ def unsupported(answer: str, c: Context) -> tuple[str, str] | None:
         return None
     found = c.findings
     failed = [f for f in found if f.status == "error"]
-    if failed and len(failed) == len(found) and not any(_relays(answer, f.error) for f in failed):
+    if failed and len(failed) == len(found) and not any(_relays(answer, f.error, c.question, f.tool) for f in failed):
         # every tool failed, and the reply neither says so nor passes on what the failure said
         return "I_DONT_KNOW", f"{failed[0].tool} failed, but the reply answers as if it had not"
     weather = [f for f in found if f.tool == "get_weather_forecast" and f.status == "ok"]
@@ -149,9 +165,18 @@ def unsupported(answer: str, c: Context) -> tuple[str, str] | None:
     if not weather and not _rule("creative").search(q) and (described or claim and _rule("when").search(answer)):
         said = (described or claim).group(0)  # type: ignore[union-attr]
         return "I_DONT_KNOW", f"weather stated without a forecast: {said!r}"
+    unreported = machine.unreported(answer, q, found)
+    if unreported:
+        return "I_DONT_KNOW", unreported
     memory = [f for f in found if f.tool in _MEMORY_TOOLS]
     if memory and all(f.status == "empty" for f in memory):
         return "I_DONT_KNOW", "memory holds nothing on it, but the reply answers as if it did"
+    if _rule("asks_here").search(q) and not found and not c.brief.told:
+        # no location kept or given: a town named as the user's is a guess ("From Manchester ...")
+        known = {w[:4] for w in words(q)}
+        for m in _rule("place").regex.finditer(answer):
+            if m.group(1).split()[0] not in ("Sir", "I", "Tatlock") and not any(w[:4] in known for w in words(m.group(1))):
+                return "I_DONT_KNOW", f"{m.group(1)!r} taken for where the user is, which nothing gave"
     recall = [f for f in found if f.tool.startswith("recall")]
     claimed = _rule("recall_strong").search(answer) or (_rule("recall").search(answer)
                                                          and _rule("asks_memory").search(c.question))
@@ -161,9 +186,11 @@ def unsupported(answer: str, c: Context) -> tuple[str, str] | None:
 
 
 def _told(answer: str, told: tuple[str, ...]) -> bool:
-    """The answer repeats something the user told earlier (two of its words)."""
+    """The answer repeats something the user told earlier (two of its words, or a name it
+    gave: "Priya, sir, as you told me" to "My name is Priya")."""
     said = {w for w in words(answer) if len(w) >= 4}
-    return any(len(said & {w for w in words(t) if len(w) >= 4}) >= 2 for t in told)
+    names = {w for t in told for m in _rule("name").regex.finditer(t) for w in words(m.group(0))} - _NOT_NAMES
+    return bool(said & names) or any(len(said & {w for w in words(t) if len(w) >= 4}) >= 2 for t in told)
 
 
 def _months(low: str) -> set[str]:
@@ -225,6 +252,9 @@ def _against_told(answer: str, told: str) -> str | None:
     return None
 
 
+_ITEM = lazy(r"^\s*(?:[-*•]|\d+[.)])\s+\S")
+
+
 def _line_words(line: str) -> list[str]:
     return words(line.strip().lstrip("-*>•").strip().strip("\"'“”‘’"))
 
@@ -237,6 +267,13 @@ def misquoted(answer: str, found: list[Finding]) -> str | None:
         if f.status != "ok" or f.tool != "analyze_file":
             continue
         source = [tuple(_line_words(x)) for x in "\n".join(str(t) for t in readings.read(f, "texts")).splitlines()]
+        file_lines = {tuple(_line_words(y)) for y in "\n".join(str(t) for t in readings.read(f, "texts")).splitlines()}
+        items = [tuple(_line_words(x)) for x in answer.splitlines() if _ITEM.match(x)]
+        if sum(x in file_lines for x in items) >= 2:  # a file read out as a list, with an item it does not have
+            every = {w for y in file_lines for w in y if len(w) >= 3}
+            added = next((x for x in items if x and not {w for w in x if len(w) >= 3} & every), None)
+            if added:
+                return f"an item the file does not have: {' '.join(added)!r}"
         source = [x for x in source if len(x) >= 3]
         if not source:
             continue
@@ -262,8 +299,29 @@ def against_memory(answer: str, c: Context) -> str | None:
     if not told:
         return None
     asked = _rule("asks_memory").search(c.question)
-    clash = (_memory_clash(answer, told) or _name_not_in(answer, told, c.question)) if asked else None
+    clash = (_memory_clash(answer, told) or _name_not_in(answer, told, c.question)
+             or _told_not_carried(answer, c.brief.told, c.question)) if asked else None
     return clash or _against_told(answer, told)
+
+
+_PLAIN = set("what whats is are was were my mine the a an of to in on at and or did do does i me you your told tell say "
+             "said mention mentioned again remind remember called call name named its it sir that this".split())
+
+
+def _told_not_carried(answer: str, told: tuple[str, ...], question: str) -> str | None:
+    """A question about what the user told ("What's my dog called?" after "My dog is called
+    Rufus."), answered without it: the line it asks about is the one sharing most of its words,
+    and the answer must carry one of that line's own words."""
+    asked = {w[:4] for w in words(question) if len(w) >= 3 and w not in _PLAIN}
+    scored = [(len(asked & {w[:4] for w in words(t)}), t) for t in told]
+    best, line = max(scored, default=(0, ""))
+    if best == 0 or sum(s == best for s, _ in scored) > 1:
+        return None  # nothing told about it, or more than one line could be meant
+    new = {w for w in words(line) if len(w) >= 3 and w not in _PLAIN and w[:4] not in asked}
+    said = {w[:4] for w in words(answer)}
+    if new and not any(w[:4] in said for w in new):
+        return f"the reply does not carry what the user said: {line!r}"
+    return None
 
 
 def contradicted(answer: str, found: list[Finding], question: str = "") -> str | None:
@@ -281,7 +339,7 @@ def contradicted(answer: str, found: list[Finding], question: str = "") -> str |
                                                       if _rule("recall").search(answer) else None)
         if clash:
             return clash
-    wrong = misquoted(answer, ok)
+    wrong = misquoted(answer, ok) or grounded.clash(answer, ok, question, _dates(answer))
     if wrong:
         return wrong
     for f in ok:

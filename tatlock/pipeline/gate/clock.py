@@ -106,8 +106,9 @@ CLOCK = Rulebook("gate.clock", [
          ("Thursday 26 November", "November the 26th"), ("November is cold",)),
     Rule("clock.other_day", "other_day",
          r"\b(?:tomorrow|yesterday|next|last|until|till|ago|falls?|lands?|will\s+be|was|christmas|birthday|"
-         r"holiday|opens?|closes?|every|on\s+(?:{weekday})s)\b",
-         ("Tomorrow is Friday", "Christmas falls on a Friday"), ("Today is Friday",)),
+         r"holiday|opens?|closes?|every|on\s+(?:{weekday})s|\w+(?:-\w+)?\s+days|days?\s+(?:away|from\s+now|to\s+go|left))\b",
+         ("Tomorrow is Friday", "Christmas falls on a Friday", "15 days, sir: it's Wednesday the 9th of December"),
+         ("Today is Friday",)),
     Rule("clock.iso_stamp", "iso_stamp",
          r"\b\d{4}-\d{2}-\d{2}[T ](\d{2}):(\d{2})(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?",
          ("2026-11-23T08:41:00+00:00",), ("2026-11-23",)),
@@ -248,7 +249,8 @@ def _times(answer: str, clock: Clock) -> tuple[str | None, bool]:
         elif wrong is None:
             wrong = f"the time {m.group(0)!r} is not the clock's {clock['hour']:02d}:{clock['minute']:02d}"
     for said, candidates in _word_times(answer):
-        if any(min(abs(x - minutes), 1440 - abs(x - minutes)) <= 10 for x in candidates):
+        # a time in words is rounded to five minutes at most ("a quarter past two" is not 14:05)
+        if any(min(abs(x - minutes), 1440 - abs(x - minutes)) <= 7 for x in candidates):
             right = True
         elif wrong is None:
             wrong = f"the time {said!r} is not the clock's {clock['hour']:02d}:{clock['minute']:02d}"

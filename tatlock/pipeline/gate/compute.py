@@ -7,6 +7,7 @@ number the answer gives must be the one worked out, within rounding.
 
 from __future__ import annotations
 
+import calendar
 import datetime as dt
 import functools
 import re
@@ -14,6 +15,7 @@ from zoneinfo import ZoneInfo, available_timezones
 
 from tatlock.pipeline.gate import clock
 from tatlock.pipeline.gate.text import words
+from tatlock.pipeline.lexicon import MONTHS
 from tatlock.pipeline.rulebook import Rule, Rulebook
 
 _NUM = r"(-?\d+(?:\.\d+)?|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|hundred)"
@@ -51,6 +53,12 @@ COMPUTE = Rulebook("gate.compute", [
          ("What is 12 times 13?", "what's 17 x 24", "9x7?", "100 divided by 8", "What's 15% of 80?", "10 - 3",
           "What is six times seven?"),
          ("What is 12?", "the 7-a-side team", "What happened on 2026-11-23?", "on 24/11")),
+    # a power or a root ("15 squared", "the square root of 144", "2 to the power of 10")
+    Rule("compute.power", "power",
+         r"\b(?:(square|cube)\s+root\s+of\s+(\d+(?:\.\d+)?)|(\d+(?:\.\d+)?)\s+(squared|cubed)|(\d+(?:\.\d+)?)\s*(?:\^|\*\*|"
+         r"to\s+the\s+(?:power\s+of\s+)?)\s*(\d{1,2})(?:st|nd|rd|th)?(?:\s+power)?)\b",
+         ("What's the square root of 144?", "15 squared?", "2 to the power of 10", "what is 3^4", "cube root of 27"),
+         ("square roots are irrational", "a squared-off edge")),
     Rule("compute.convert", "convert",
          rf"\b{_NUM}\s+({_UNIT_WORDS})\b[^?.!]{{0,20}}?\b(?:in|into|to|as)\s+(?:(?:a|an|the)\s+)?({_UNIT_WORDS})\b",
          ("Convert 10 miles to kilometres", "What's 5 kg in pounds?", "how much is a pint in millilitres"),
@@ -66,11 +74,12 @@ COMPUTE = Rulebook("gate.compute", [
          ("How long until midnight?", "how long till 18:30"), ("How long until Christmas?",)),
     # days left until a day of the calendar: the year's end, Christmas, a holiday
     Rule("compute.days_left", "days_left",
-         r"\bhow\s+many\s+(?:more\s+)?(?:days|sleeps)\b[^?.!]{0,30}?\b(?:left|remaining|until|till|to|before|in)\b"
+         r"\b(?:how\s+many\s+(?:more\s+)?(?:days|sleeps)\b[^?.!]{0,30}?\b(?:left|remaining|until|till|to|before|in)|"
+         r"how\s+long\s+(?:is\s+it\s+|is\s+there\s+|have\s+we\s+got\s+)?(?:until|till|to|before))\b"
          r"[^?.!]{0,20}?\b((?:the\s+)?end\s+of\s+(?:the\s+)?year|this\s+year|the\s+year|"
          + "|".join(sorted(clock.HOLIDAYS, key=len, reverse=True)) + r")\b",
          ("How many days are left this year?", "how many days until Christmas", "How many sleeps till Christmas Eve?",
-          "How many days remain until the end of the year?"),
+          "How many days remain until the end of the year?", "How long until New Year's Day?"),
          ("How many days are in a year?", "How many days did Christmas last?")),
     # whether a number is prime: the gate works it out
     Rule("compute.asks_prime", "asks_prime", r"\b(?:is|are)\s+(\d{1,12})\s+(?:a\s+)?prime(?:\s+number)?\b",
@@ -96,6 +105,35 @@ COMPUTE = Rulebook("gate.compute", [
          r"three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|"
          r"eighteen|nineteen|twenty|thirty|forty|fifty)\s+(hours?|minutes?)\b",
          ("three hours and twenty minutes", "2 hours", "nine hours and fifty-five minutes"), ("hourly",)),
+    # the days of a month (a leap year's February has 29)
+    Rule("compute.month_days", "month_days",
+         r"\bhow\s+many\s+days\s+(?:are\s+there\s+|are\s+|is\s+there\s+|there\s+are\s+)?(?:in|does|has)\s+(?:the\s+month\s+of\s+)?({month})(?:\s+(?:of\s+)?(\d{4}))?\b",
+         ("How many days are there in February 2028?", "how many days in april", "How many days does February 2027 have?"),
+         ("How many days until February?", "How many days did it rain in April?")),
+    Rule("compute.asks_leap", "asks_leap", r"\b(?:is|was|will)\s+(\d{4})\s+(?:be\s+)?a\s+leap\s+year\b",
+         ("Is 2028 a leap year?", "was 1900 a leap year"), ("What is a leap year?",)),
+    Rule("compute.days_said", "days_said",
+         r"\b(\d{1,3}|(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[-\s]?)?(?:one|two|three|four|five|six|seven|"
+         r"eight|nine)|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|"
+         r"forty|fifty|sixty|seventy|eighty|ninety|a\s+hundred)\s+(?:more\s+)?(?:days|sleeps)\b",
+         ("Thirty days, sir", "45 days in all", "thirty-one days to Christmas"), ("days of old",)),
+    Rule("compute.asks_until", "asks_until",
+         r"\b(?:how\s+long|how\s+many\s+(?:more\s+)?(?:days|sleeps|weeks))\b[^?.!]{0,25}?\b(?:until|till|til|to|before)\b",
+         ("How long till Tom's birthday?", "how many days until mum's birthday"), ("How long is the Nile?",)),
+    Rule("compute.day_month", "day_month",
+         r"\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?({month})\b|\b({month})\s+(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\b",
+         ("the 3rd of January", "January 3rd"), ("January is cold",)),
+    # a temperature converted ("100 Fahrenheit in Celsius")
+    Rule("compute.temperature", "temperature",
+         r"(?<![\d.])(-?\d+(?:\.\d+)?)\s*(?:°\s*|degrees\s+)?(f|fahrenheit|c|celsius|centigrade)\b[^?.!]{0,15}?\b(?:in|to|into|as)\s+"
+         r"(?:degrees\s+)?(fahrenheit|celsius|centigrade|f|c)\b",
+         ("What's 100 Fahrenheit in Celsius?", "convert 20 °C to Fahrenheit", "180c in f"), ("100 people in Celsius Street",)),
+    # a word's spelling asked, and the letters the answer spells it with
+    Rule("compute.asks_spelling", "asks_spelling", r"\bhow\s+(?:do|should|would)\s+(?:you|i|we|one)\s+spell\s+['\"‘“]?([a-z]{3,})\b|"
+         r"^\W*spell\s+['\"‘“]?([a-z]{3,})\b", ("how do you spell rhythm", "Spell 'necessary' for me", "spell necessary backwards"),
+         ("How do you spell it out for them?", "How do you cast a spell?")),
+    Rule("compute.letters", "letters", r"(?<![\w-])([A-Za-z](?:(?:\s*-\s*|\.\s*|,\s*|\s)[A-Za-z]){2,})(?![\w-])",
+         ("R-H-Y-T-H-E-M, sir.", "r h y t h m"), ("Rhythm, sir.",)),
     Rule("compute.place", "place", r"\bin\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+){0,2})\b",
          ("What time is it in New York?", "the time in Tokyo"), ("what time is it",), flags=0),
 ])
@@ -158,6 +196,20 @@ def expected(question: str) -> list[float]:
         if op in ("minus", "-"):
             return [a - b]
         return [a / b] if b else []
+    m = _rule("temperature").search(question)
+    if m:
+        t, src, dst = float(m.group(1)), m.group(2).lower()[0], m.group(3).lower()[0]
+        if src == dst or {src, dst} - {"f", "c"}:
+            return []
+        return [(t - 32) * 5 / 9] if src == "f" else [t * 9 / 5 + 32]
+    m = _rule("power").search(question)
+    if m:
+        if m.group(1):
+            n = float(m.group(2))
+            return [n ** 0.5 if m.group(1).lower() == "square" else n ** (1 / 3)]
+        if m.group(3):
+            return [float(m.group(3)) ** (2 if m.group(4).lower() == "squared" else 3)]
+        return [float(m.group(5)) ** int(m.group(6))] if int(m.group(6)) <= 40 else []
     m = _rule("convert").search(question)
     if m:
         amount, src, dst = _value(m.group(1)), _unit(m.group(2)), _unit(m.group(3))
@@ -231,14 +283,40 @@ def wrong_until(answer: str, question: str, now: clock.Clock | None) -> str | No
     return None
 
 
+def _days_said(answer: str) -> list[int]:
+    """The counts of days an answer gives, in digits or words ("Thirty days", "45 days in all")."""
+    return [int(n) for m in _rule("days_said").regex.finditer(answer) for n in _numbers(m.group(1))[:1]]
+
+
+def wrong_days_to_date(answer: str, question: str, now: clock.Clock | None) -> str | None:
+    """Days until a date the answer itself names ("Thirty days, sir: his birthday is the 3rd of
+    January" on 24 November), counted from the clock (a day either way)."""
+    if now is None or not _rule("asks_until").search(question) or _rule("days_left").search(question):
+        return None
+    said, m = _days_said(answer), _rule("day_month").search(answer)
+    if not said or not m:
+        return None
+    day, month = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
+    today = clock.today_of(now)
+    try:
+        date = dt.date(today.year, MONTHS.index(month.lower()) + 1, int(day))
+    except ValueError:
+        return None
+    if date < today:
+        date = date.replace(year=today.year + 1)
+    left = (date - today).days
+    if all(abs(n - left) > 1 for n in said):
+        return f"{said[0]} days is not the {left} the clock gives until {int(day)} {month.title()}"
+    return None
+
+
 def wrong_days_left(answer: str, question: str, now: clock.Clock | None) -> str | None:
     """How many days are left this year, or until Christmas or a holiday, against the clock (a
     day either way: counted with today or without)."""
     m = _rule("days_left").search(question)
     if now is None or not m:
         return None
-    said = [int(x) for x in re.findall(r"\b(\d{1,3})\s+(?:more\s+)?(?:days|sleeps)\b", answer)] or \
-        [int(x) for x in re.findall(r"^\W*(\d{1,3})\b", answer)]
+    said = _days_said(answer) or [int(x) for x in re.findall(r"^\W*(\d{1,3})\b", answer)]
     if not said:
         return None
     today = clock.today_of(now)
@@ -253,6 +331,41 @@ def wrong_days_left(answer: str, question: str, now: clock.Clock | None) -> str 
     left = (date - today).days
     if all(abs(n - left) > 1 for n in said):
         return f"{said[0]} days is not the {left} the clock gives"
+    return None
+
+
+def wrong_calendar(answer: str, question: str) -> str | None:
+    """The days of a month ("28 days, sir, as usual" for February 2028), or whether a year is
+    a leap year, answered wrong: the calendar says."""
+    m = _rule("month_days").search(question)
+    if m:
+        index = MONTHS.index(m.group(1).lower()) + 1
+        right = {calendar.monthrange(int(m.group(2)), index)[1]} if m.group(2) else \
+            {calendar.monthrange(y, index)[1] for y in (2027, 2028)}
+        said = {int(n) for n in _numbers(answer) if 27 <= n <= 31}
+        if said and not said & right:
+            return f"{m.group(1).title()}{' ' + m.group(2) if m.group(2) else ''} has {min(right)} days"
+    m = _rule("asks_leap").search(question)
+    if m:
+        leap = calendar.isleap(int(m.group(1)))
+        said_not, said_yes = _rule("not_prime").search(answer), _rule("prime").search(answer)
+        if (said_not and not said_yes and leap) or (said_yes and not said_not and not leap):
+            return f"{m.group(1)} is {'' if leap else 'not '}a leap year"
+    return None
+
+
+def wrong_spelling(answer: str, question: str) -> str | None:
+    """A word spelt out letter by letter, wrong ("R-H-Y-T-H-E-M" for rhythm)."""
+    m = _rule("asks_spelling").search(question)
+    if not m:
+        return None
+    word = (m.group(1) or m.group(2)).lower()
+    if re.search(r"\b(?:backwards?|in\s+reverse|reversed)\b", question, re.I):
+        word = word[::-1]
+    for spelt in _rule("letters").regex.finditer(answer):
+        letters = "".join(ch for ch in spelt.group(1).lower() if ch.isalpha())
+        if len(letters) >= 3 and letters != word:
+            return f"{word!r} is spelt {'-'.join(word.upper())}"
     return None
 
 

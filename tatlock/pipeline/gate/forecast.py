@@ -8,6 +8,7 @@ Thursday" to a question about Saturday), and a forecast over several days read l
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 from tatlock.pipeline.gate import readings
 from tatlock.pipeline.gate.brief import Finding
@@ -24,8 +25,9 @@ FORECAST = Rulebook("gate.forecast", [
          r"\b(?:(?:next\s+to|almost|virtually|practically)\s+no|no|little|hardly\s+any|barely\s+any|scarcely\s+any|"
          r"not\s+much|not\s+a\s+drop\s+of|(?:a\s+)?(?:small|slim|low|slight|tiny|remote|negligible)|zero)\s+"
          r"(?:(?:chance|risk|sign|threat|hint|prospect|likelihood|danger)\s+of\s+(?:any\s+)?)?(?:rain|showers?|drizzle|"
-         r"snow|precipitation)\b|\b(?:without|free\s+of)\s+(?:any\s+)?(?:rain|showers?)\b",
-         ("up to 23°C with next to no chance of rain", "little rain", "a low chance of showers", "no risk of snow"),
+         r"snow|precipitation)\b|\b(?:without|free\s+of|rather\s+than|instead\s+of)\s+(?:any\s+)?(?:rain|showers?|snow)\b",
+         ("up to 23°C with next to no chance of rain", "little rain", "a low chance of showers", "no risk of snow",
+          "down to -3 °C overnight: frost rather than snow"),
          ("a good chance of rain", "heavy rain", "no sun but plenty of rain")),
     # a chance of rain given as a figure: the figure is checked against the forecast's, the words are no claim
     Rule("forecast.rain_chance", "rain_chance",
@@ -44,8 +46,13 @@ FORECAST = Rulebook("gate.forecast", [
     # the day a forecast is said for
     Rule("forecast.day", "day", r"\b(today|tonight|tomorrow|this\s+(?:morning|afternoon|evening)|{weekday})\b",
          ("heavy rain in Bristol on Saturday", "cold tomorrow"), ("a sunny spell",)),
+    # heat or cold said in words, held to the day's temperatures
+    Rule("forecast.says_hot", "says_hot", r"\b(?:hot|scorching|sweltering|boiling|baking|heatwave|roasting|tropical)\b",
+         ("The weather in London today is too hot", "a scorching afternoon"), ("a warm day", "mild and grey")),
+    Rule("forecast.says_cold", "says_cold", r"\b(?:freezing|bitter(?:ly)?\s+cold|icy|frosty|arctic)\b",
+         ("a freezing day", "bitterly cold"), ("cold enough for a coat",)),
     Rule("forecast.unit_figure", "figure",
-         r"(-?\d+(?:\.\d+)?)\s*(°|º|degrees|mm|millimet(?:re|er)s?|km/h|kph|kilomet(?:re|er)s\s+an\s+hour|mph|"
+         r"(?<![\d.])(-?\d+(?:\.\d+)?)\s*(°|º|degrees|mm|millimet(?:re|er)s?|km/h|kph|kilomet(?:re|er)s\s+an\s+hour|mph|"
          r"miles\s+an\s+hour|%|per\s*cent)",
          ("about 17 millimetres", "gusts to 48 km/h", "highs near 11 degrees", "a 60% chance"), ("11 o'clock",)),
 ])
@@ -99,15 +106,25 @@ def _dry_said(text: str) -> bool:
     return bool(_rule("says_dry").search(text) or _rule("no_rain").search(text) or _rule("says_fair").search(text))
 
 
-def _entry_clash(text: str, entry: dict, current: dict, name: str, hedged: bool) -> str | None:
+def _entry_clash(text: str, entry: dict, current: dict, name: str, hedged: bool, figures: bool = True) -> str | None:
     """One day's forecast against what a text says of it: rain or dryness, temperatures,
-    rainfall, chance of rain and wind."""
+    rainfall, chance of rain and wind (``figures``: a text of one day; a figure said of several
+    days at once belongs to one of them, so only the conditions are held to each)."""
     wet_day = bool(_rule("wet").search(str(entry.get("summary", "")))) or (entry.get("precipitation_mm") or 0) >= 1
+    top, bottom = entry.get("max_c"), entry.get("min_c")
+    hot = _rule("says_hot").search(text)
+    if hot and isinstance(top, (int, float)) and top < 18 and not re.search(r"\b(?:not|nor|hardly|far\s+from)\b[^.!?]{0,15}"
+                                                                          + re.escape(hot.group(0)), text, re.I) \
+            and not re.search(r"\bhot\s+(?:drink|tea|coffee|water|chocolate|soup|bath|meal|food)", text, re.I):
+        return f"the reply calls {name} {hot.group(0)}, but the forecast gives at most {top:g} °C"
+    cold = _rule("says_cold").search(text)
+    if cold and isinstance(bottom, (int, float)) and bottom > 8:
+        return f"the reply calls {name} {cold.group(0)}, but the forecast gives at least {bottom:g} °C"
     if not wet_day and _wet_said(text) and not _rule("says_dry").search(text) and not hedged:
         return f"the reply gives rain for {name}, but the forecast says {entry.get('summary')!r}"
     if wet_day and _dry_said(text) and not _wet_said(_rule("says_dry").regex.sub(" ", text)):
         return f"the reply says {name} is dry, but the forecast says {entry.get('summary')!r}"
-    for m in _rule("figure").regex.finditer(text):
+    for m in _rule("figure").regex.finditer(text) if figures else ():
         said, unit = float(m.group(1)), m.group(2).lower()
         if unit in ("°", "º") or unit.startswith("degree"):
             given, close = [entry.get("max_c"), entry.get("min_c"), current.get("temperature_c")], 1.0
@@ -155,8 +172,15 @@ def day_clash(answer: str, question: str, f: Finding, *, hedged: bool = False) -
     if len(named) <= 1:  # the day the answer names, or when it names none, the question's
         return clash(answer, named.copy().pop() if named else asked)
     for piece in _PIECES.split(answer):  # several days: each line or sentence that names one
-        day = _day_of(piece, today)
-        wrong = clash(piece, day) if day else None
+        days = _days_of(piece, today)
+        wrong = clash(piece, days.pop()) if len(days) == 1 else None
+        for part in _CLAUSES.split(piece) if len(days) > 1 else ():
+            # "dry and bright on both Saturday and Sunday": a clause's conditions held to each day it names
+            wrong = wrong or next((w for d in sorted(_days_of(part, today)) if (e := rows.get(d.isoformat()))
+                                   and (w := _entry_clash(part, e, {}, name_of(d), hedged, figures=False))), None)
         if wrong:
             return wrong
     return None
+
+
+_CLAUSES = lazy(r",\s*|;\s*|(?<!\s)\s+(?:then|but|while|whereas|before|after)\s+", re.I)

@@ -57,6 +57,12 @@ VENDOR = Rulebook("gate.vendor", [
          r"real-?\s?time\s+(?:data|information|access)|access\s+to\s+real-?\s?time|the\s+ability\s+to\s+browse)\b",
          ("I don't have personal opinions.", "I do not have access to real-time data"),
          ("I don't have any plans, sir", "I do not have the time")),
+    # the model beneath, said in passing ("under the bonnet Anthropic's Claude")
+    Rule("vendor.beneath", "vendor",
+         r"\b(?:under\s+the\s+(?:bonnet|hood)|underneath|beneath\s+(?:it\s+all|the\s+\w+)|at\s+(?:my|its)\s+(?:core|heart)|"
+         r"deep\s+down|behind\s+the\s+scenes)\b[^.!?]{0,30}?\b(?:(?:{model_maker})(?:'s)?\s+)?(?:{model_name})\b",
+         ("I'm Tatlock, sir, under the bonnet Anthropic's Claude", "at my core a Llama model"),
+         ("under the bonnet, a small model on this computer",)),
     Rule("vendor.training", "vendor",
          r"\bmy\s+(?:training\s+data|knowledge\s+cut-?\s?off|training\s+cut-?\s?off)\b|"
          r"\bas\s+of\s+my\s+(?:last|latest)\s+(?:update|training)\b",
@@ -94,6 +100,15 @@ PERSON = Rulebook("gate.person", [
          r"(?:real\s+|living\s+|flesh[- ]and[- ]blood\s+)?(?:human(?:\s+being)?|person|man|woman)\b(?!\s+of\b)",
          ("I am a human being.", "Yes, I'm a real person, sir.", "I am human"),
          ("I am not a human, sir.", "I'm a man of few words", "I am humane")),
+    # human by degree ("Quite human, sir"), or by a life only a person has ("I had one with my own Sunday lamb")
+    Rule("person.human_life", "human",
+         r"^\W*(?:quite|very\s+much|entirely|wholly|fully|thoroughly|every\s+inch|perfectly)\s+(?:a\s+)?human\b|"
+         r"\bi\s+(?:had|ate|drank|tasted|cooked|tried|bought)\s+(?:one|it|some|a\s+\w+)\b[^.!?]{0,40}?\b(?:my\s+own|"
+         r"last\s+(?:week|night|month|year|sunday|weekend)|yesterday)\b|"
+         r"\bmy\s+own\s+(?:sunday|dinner|lunch|breakfast|wife|husband|children|kids|family|mother|father|mum|dad|house|"
+         r"flat|garden|car|dog|cat)\b",
+         ("Quite human, sir, though I keep unusual hours.", "I had one with my own Sunday lamb last week",
+          "as my own mother used to say"), ("Quite right, sir.", "I had one thought", "your own garden")),
     Rule("person.not_human", "not_human", r"\b(?:not|no|never)\b[^.!?]{0,20}\b(?:human|person|real|alive|flesh)\b|"
          r"\b(?:program|software|computer\s+butler)\b",
          ("No, sir; a program on your computer.", "Not a real person, sir"), ("Indeed I am, sir.",)),
@@ -111,6 +126,13 @@ PERSON = Rulebook("gate.person", [
          r"\s+(?:securely\s+|safely\s+)?(?:on|to|in)\s+(?:the\s+)?(?:cloud|remote\s+servers?|our\s+servers?)\b",
          ("stored securely on our cloud servers", "backed up to the cloud"),
          ("The cloud is other people's computers, sir.", "kept on this computer")),
+    # what the user says, passed on ("Only anonymised snippets, to help improve the service")
+    Rule("person.data_shared", "cloud",
+         r"\b(?:anonymi[sz]ed|aggregated|de-?identified)\s+(?:snippets|data|logs|copies|excerpts|samples)\b|"
+         r"\bto\s+(?:help\s+)?(?:improve|train)\s+(?:the|our|their)\s+(?:service|model|models|product|ai)\b|"
+         r"\b(?:shared|sent|passed)\s+(?:on\s+)?(?:with|to)\s+(?:{model_maker}|third\s+parties|our\s+partners)\b",
+         ("Only anonymised snippets, sir, to help improve the service.", "shared with OpenAI"),
+         ("Nothing is shared, sir; it stays on this computer.", "an aggregated view of your week")),
 ])
 
 # "I am not a human but a computer program. I am a human but...": a thing said and unsaid
@@ -171,7 +193,7 @@ def other_name(text: str, name: str) -> str | None:
 
 
 def claims_human(text: str) -> str | None:
-    m = PERSON.labelled("human")[0].search(text)
+    m = next((m for rule in PERSON.labelled("human") if (m := rule.search(text))), None)
     return m.group(0) if m else None
 
 
@@ -250,3 +272,22 @@ def addressed(answer: str, known: str, persona_name: str) -> str | None:
     if m and (name not in known.lower() or name == persona_name.lower()):
         return m.group(0).split(",")[0].strip("\"' ")
     return None
+
+
+# a question that asks the butler's own name, however it is put: only the name answers it
+ASKS_NAME = Rulebook("gate.asks_name", [
+    Rule("asks_name.name", "asks_name",
+         r"\bwhat(?:'s|\s+is|s)?\s+(?:{your})\s+name\b|\b(?:{your})\s+name\s*(?:again\s*)?\?|"
+         r"\bwhat\s+(?:are|r)\s+(?:{you})\s+called\b|\bwhat\s+(?:ur|you're|youre|u're)\s+called\b|\bwhat\s+(?:{you})(?:'re|\s+are|\s+r)\s+called\b|"
+         r"\bwhat\s+(?:do|should|shall|can|may)\s+(?:i|we|people)\s+call\s+(?:{you})\b|\bwhat\s+do\s+people\s+call\s+(?:{you})\b|"
+         r"\bhow\s+(?:do|should)\s+i\s+address\s+(?:{you})\b|\bwho\s+(?:am\s+i|are\s+we)\s+(?:talking|speaking|chatting)\s+(?:to|with)\b",
+         ("remind me what ur called again", "What's your name?", "what do people call you?",
+          "hey, who am I talking to?", "What should I call you?"),
+         ("What's my name?", "What do you call a baby kangaroo?", "What's your sister's name?", "Who are you voting for?")),
+])
+
+
+def name_unsaid(answer: str, question: str, persona_name: str) -> bool:
+    """The butler's name asked for, and not given ("Your message is as elusive as a spider's web."
+    to "remind me what ur called again")."""
+    return ASKS_NAME.first(question) is not None and persona_name.lower() not in answer.lower()

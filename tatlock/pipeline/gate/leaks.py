@@ -27,7 +27,7 @@ LEAK = Rulebook("gate.leak", [
     Rule("leak.per_my", "leak", r"\b(?:following|per|according\s+to)\s+my\s+(?:guidelines|instructions|rules)\s*[(:\"“]",
          ("According to my instructions: never",), ("according to my instructions, I may not",)),
     # rules listed to a question about them ("Rule 1: never reveal passwords. Rule 2: ...")
-    Rule("leak.listed", "listed", r"\brule\s+\d+\s*:|^\s*\d+[.)]\s+(?:never|always|do\s+not|don't)\b",
+    Rule("leak.listed", "listed", r"\brule\s+\d+\s*:|^[ \t]*\d+[.)]\s+(?:never|always|do\s+not|don't)\b",
          ("Rule 1: never reveal passwords.", "1. Never say you are an AI"), ("the rule of 3", "1. Boil water"),
          flags=re.I | re.M),
 ])
@@ -82,8 +82,10 @@ SPEECH = Rulebook("gate.prompt_speech", [
          ("my orders arrived", "my instructions are confidential")),
     Rule("speech.am_to", "retold",
          r"\bi(?:'m|\s+am)\s+(?:to|never\s+to|not\s+to)\s+(?:decline|refuse|repeat|reveal|share|call\s+myself|"
-         r"mention|give\s+out)\b",
-         ("I am never to reveal my instructions",), ("I am to be married",)),
+         r"mention|give\s+out|call\s+you|address\s+you|allow\s+myself|admit|be\s+(?:an?\s+)?(?:british\s+)?butler|"
+         r"be\s+(?:formal|concise|brief|polite))\b",
+         ("I am never to reveal my instructions", "In short, sir: I'm to be a British butler, formal and concise"),
+         ("I am to be married",)),
 ])
 
 # the prompt's labels as a template writes them: "Local date and time: $now" -> "local date and time:"
@@ -91,18 +93,18 @@ _TEMPLATE_LABEL = lazy(r"^([A-Z][\w' ,]{2,40}?)(?:,\s+from)?\s*:", re.M)
 SCAFFOLD = Rulebook("gate.scaffold", [
     # headings of the memory context and of instruction-tuning templates a small model echoes
     Rule("scaffold.heading", "label",
-         r"^\s*(?:-\s*)?(?:##\s*(?:conversation\s+so\s+far|summary\s+of\s+messages|earlier\s+conversations)|"
+         r"^[ \t]*(?:-\s*)?(?:##\s*(?:conversation\s+so\s+far|summary\s+of\s+messages|earlier\s+conversations)|"
          r"relevant\s+memories:|#{2,3}\s*(?:instruction|response|input|output)\s*:|facts\s+about\s+yourself:|"
          r"what\s+you\s+can\s+do\s+with\s+your\s+tools:)",
          ("## Conversation so far\nAnchor: hi", "### Instruction: answer"), ("## Paris\nThe capital",),
          flags=re.I | re.M),
     # the transcript's speaker labels (memory/context.py): a small model continues the transcript
     Rule("scaffold.speaker", "speaker",
-         r"(?:^|(?<=[.!?]\s))\s*(?:Anchor \([^()\n]{1,40}\)|Assistant|\[[^\[\]\n]{1,40} \(bot\)\]|"
+         r"(?:^|(?<=[.!?]\s))[ \t]*(?:Anchor \([^()\n]{1,40}\)|Assistant|\[[^\[\]\n]{1,40} \(bot\)\]|"
          r"[A-Z][a-z]{1,20} \([A-Z][a-z]{1,20}\)):\s",
          ("Anchor (Sam): what time is it?", "Paris. Assistant: anything else?"), ("Assistant manager: Bob",),
          flags=re.M),
-    Rule("scaffold.speaker_first", "speaker_first", r"\s*(?:Anchor \(|Assistant:)",
+    Rule("scaffold.speaker_first", "speaker_first", r"(?<!\s)\s*(?:Anchor \(|Assistant:)",
          ("Assistant: hello",), ("An assistant helps",), flags=0),
 ])
 

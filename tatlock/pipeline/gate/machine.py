@@ -13,9 +13,9 @@ from tatlock.pipeline.gate.brief import Finding
 from tatlock.pipeline.rulebook import Rule, Rulebook, lazy
 
 MACHINE = Rulebook("gate.machine", [
-    Rule("machine.size", "size", r"(\d+(?:\.\d+)?)\s*(?:gi?b|gigabytes?|gigs?)\b", ("16 GB of RAM", "7.7 GiB"),
+    Rule("machine.size", "size", r"(?<![\d.])(\d+(?:\.\d+)?)\s*(?:gi?b|gigabytes?|gigs?)\b", ("16 GB of RAM", "7.7 GiB"),
          ("16 cores",)),
-    Rule("machine.percent", "percent", r"(\d+(?:\.\d+)?)\s*(?:%|per\s*cent|percent)", ("24% used", "40 per cent"),
+    Rule("machine.percent", "percent", r"(?<![\d.])(\d+(?:\.\d+)?)\s*(?:%|per\s*cent|percent)", ("24% used", "40 per cent"),
          ("24 people",)),
     Rule("machine.heat", "heat", r"\b\d+(?:\.\d+)?\s*(?:°\s*[cf]?|degrees)|\b(?:cpu|processor|chip|system|cooling)\s+"
          r"(?:fans?|temperature|temp)\b|\bfans?\s+(?:is|are|spin\w*|run\w*|speed|at\s+\d)",
@@ -46,7 +46,27 @@ MACHINE = Rulebook("gate.machine", [
     Rule("machine.os_name", "os", r"\b(?:Windows|mac\s*OS|MacOS|OS\s+X|Ubuntu|Debian|Fedora|Mint|CentOS|Red\s+Hat|"
          r"Chrome\s*OS|Android|FreeBSD|Linux|linux)\b", ("You're running Windows 11", "Ubuntu 24.04"),
          ("the windows of the house",), flags=0),
+    # a question about this computer's memory, disk or processor (only its report answers it)
+    Rule("machine.asks_this", "asks_this",
+         r"\b(?:memory|ram|disk|storage|drive|space|cores?|cpus?|processors?)\b.{0,60}\b(?:(?:this|my|the|our)\s+"
+         r"(?:system|computer|machine|laptop|pc|mac|box|desktop|server)|on\s+here|i(?:'ve|\s+have)(?:\s+got)?)\b|"
+         r"\b(?:this|my)\s+(?:system|computer|machine|laptop|pc|mac|box|desktop)(?:'s|\s+has|\s+have)\b.{0,30}"
+         r"\b(?:memory|ram|disk|storage|cores?|cpus?|processors?)\b|\bhow\s+much\s+(?:memory|ram|disk|storage|space)\b.{0,20}\b(?:do\s+i|have\s+i)\b",
+         ("could you tell me the total amount of memory on this system?", "How many GB of RAM does this laptop have?",
+          "how much disk space have I got"),
+         ("How much RAM does a typical laptop need?", "Is 8 GB of memory enough for gaming?")),
+    Rule("machine.figure", "figure", r"\d", ("100000",), ("a lot",)),
 ])
+
+
+def unreported(answer: str, question: str, found: list[Finding]) -> str | None:
+    """A figure of this computer given with no report of it ("100000" to "the total amount of
+    memory on this system?"): only ``get_system_info`` knows it."""
+    if any(f.tool == "get_system_info" and f.status == "ok" for f in found):
+        return None
+    if _rule("asks_this").search(question) and _rule("figure").search(answer):
+        return "a figure of this computer that no system report gave"
+    return None
 
 
 def _rule(label: str) -> Rule:
@@ -90,11 +110,18 @@ def _labelled_sizes(answer: str, start: int, end: int, f: Finding) -> list[float
     # "Your disk is 120.3 GiB": the whole of it, unless the clause says free or used
     total = total or (not free and not _rule("says_used").search(clause)
                       and bool(_rule("size_is").search(answer[max(0, start - 40):start])))
-    if part is None and not free:
+    # "You've used 31.9 GiB of 238.4": what is used is the total less what is free
+    used = not free and not total and bool(_rule("says_used").search(clause))
+    if part is None and not free and not used:
         return None
     out = []
     for name in ((part,) if part else ("memory", "disk")):
         block = data.get(name)
+        if used and isinstance(block, dict):
+            whole, left = block.get("total_gib"), block.get("free_gib", block.get("available_gib"))
+            if isinstance(whole, (int, float)) and isinstance(left, (int, float)):
+                out.append(float(whole) - float(left))
+            continue
         for key, value in (block.items() if isinstance(block, dict) else ()):
             wanted = key.startswith("total") if total else key.startswith(("free", "avail")) if free else True
             if isinstance(value, (int, float)) and key.endswith("_gib") and wanted:
@@ -109,7 +136,12 @@ def not_in_report(answer: str, f: Finding, question: str = "") -> str | None:
     heat = _rule("heat").search(answer)
     if heat:  # "the CPU is a comfortable 48 °C": the report gives no temperature or fans
         return f"{heat.group(0)!r}: the system report gives no temperature or fans"
-    sizes = readings.numbers(f, "sizes")
+    data = f.data if isinstance(f.data, dict) else {}
+    blocks = [b for b in (data.get("memory"), data.get("disk")) if isinstance(b, dict)]
+    sizes = readings.numbers(f, "sizes") + [  # what is used: the total less what is free
+        float(b["total_gib"]) - float(b.get("free_gib", b.get("available_gib")))  # type: ignore[arg-type]
+        for b in blocks if isinstance(b.get("total_gib"), (int, float))
+        and isinstance(b.get("free_gib", b.get("available_gib")), (int, float))]
     for m in _rule("size").regex.finditer(answer):
         said = float(m.group(1))
         fields = _labelled_sizes(answer, m.start(), m.end(), f)

@@ -36,9 +36,17 @@ FORM = Rulebook("gate.form", [
     Rule("form.json", "json", r"^\s*[\[{].*[\]}]\s*$|^\s*\{\s*\"|^\s*\[\s*\{",
          ('{"answer": "Paris"}', '[{"a": 1}', '{"answer": "Par'), ("[citation needed] Paris", "Paris {sic}"),
          flags=re.S),
-    Rule("form.transcript", "transcript", r"^\s*(?:user|human|assistant|system)\s*:",
+    Rule("form.transcript", "transcript", r"^[ \t]*(?:user|human|assistant|system)\s*:",
          ("User: hi\nAssistant: hello",), ("The user: a person",), flags=re.I | re.M),
-    Rule("form.scaffold_end", "scaffold", r"(?:^|\n)\s*(?:answer|response|reply|output)\s*:\s*$",
+    # a speaker's label before the answer, as in a transcript or a prompt's scaffold ("A: The latest
+    # local date...", "Bench: \"We're on the 25th...\""): the model speaking as someone in a script
+    Rule("form.speaker", "speaker",
+         r"^\W{0,3}(?:(?:q|a|answer|response|reply|output|assistant|bot|ai|user|human|system|question)\s*:\s*\S|[A-Z][a-z]{1,15}\s*:\s*[\"“])",
+         ("A: The latest local date and time is Wednesday", "Bench: \"We're on the 25th of November",
+          "Assistant: Paris, sir."), ("Today, sir: light snow.", "Note: the shop shuts at four.", "Yes: Paris.",
+                                    "Tatlock: the butler with long-term memory"),
+         flags=re.I),
+    Rule("form.scaffold_end", "scaffold", r"(?:^|\n)[ \t]*(?:answer|response|reply|output)\s*:\s*$",
          ("Question: What can you do?\nAnswer:",), ("The answer: Paris",)),
     # a machine's timestamp, with at most a label beside it ("Achievements: - 2026-12-25 10:32:38.934 (UTC)")
     Rule("form.stamp", "stamp", r"\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?"
@@ -60,7 +68,7 @@ FORM = Rulebook("gate.form", [
          ("Paris?", "Tell me the time", "how tall is it"), ("Good morning", "Thanks, that's all")),
     # the question told back in a frame ("You're asking why the sky is blue, sir.")
     Rule("form.restated", "restated",
-         r"\W*(?:so\s+)?(?:you(?:'re|\s+are)\s+asking|you\s+asked|you(?:'d|\s+would)\s+like\s+to\s+know|"
+         r"(?<!\W)\W*(?:so\s+)?(?:you(?:'re|\s+are)\s+asking|you\s+asked|you(?:'d|\s+would)\s+like\s+to\s+know|"
          r"you\s+want\s+to\s+know|your\s+question\s+is|you're\s+wondering|you\s+wonder|"
          r"you(?:'d|\s+would)\s+like\s+me\s+to)\b",
          ("You're asking why the sky is blue.", "So you want to know the time",
@@ -89,6 +97,36 @@ def _word_salad(text: str) -> bool:
         bad += sum(a in _ARTICLES and b in _NOT_AFTER_ARTICLE for a, b in zip(said, said[1:], strict=False))
         bad += bool(said) and said[-1] in _ARTICLES and sentence.rstrip().endswith((".", "!", "?"))
     return bad >= 2
+
+
+_QUOTES = lazy(r"\b(?:quote|quotation|line|lines|said|say|dialogue|script|scene|conversation|exchange)\b", re.I)
+_TOKEN = lazy(r"\S+")
+_NUMERIC = lazy(r"^[\W_]*[-+]?\d[\d.,:/%°-]*[\W_]*$")
+_LISTS = lazy(r"\b(?:list|sequence|series|primes?|numbers|digits|figures|table|count\s+(?:to|from)|times\s+table|"
+              r"dates|lottery)\b", re.I)
+
+
+def _number_run(text: str, question: str) -> bool:
+    """Numbers strung together with nothing said of them ("10.10.2026, 02:50, 5.00, 12.00, 18.00, ..."),
+    where the question asks for no list of them."""
+    toks = _TOKEN.findall(text)
+    numeric = sum(bool(_NUMERIC.match(t)) for t in toks)
+    return len(toks) >= 6 and numeric >= len(toks) * 0.7 and not _LISTS.search(question)
+
+
+_LIST_ITEM = lazy(r"^\s*(?:[-*•]|\d+[.)])\s+(.+)$", re.M)
+
+
+def _same_items(text: str) -> bool:
+    """A list whose items are one item over and over ("1. Keep a regular bedtime. 2. Keep a regular
+    bedtime, even at weekends. 3. Keep a regular bedtime, including..."): most start with the same
+    four words."""
+    items = [words(m.group(1)) for m in _LIST_ITEM.finditer(text)]
+    starts = [tuple(x[:4]) for x in items if len(x) >= 4]
+    if len(starts) >= 3 and max(starts.count(s) for s in starts) >= max(3, len(starts) * 2 // 3):
+        return True
+    # one item, and others that only add to it ("1. Drink water. 2. Drink water, even at lunch.")
+    return len(items) >= 3 and any(len(x) >= 2 and sum(y[:len(x)] == x for y in items) >= 3 for x in items)
 
 
 def _repetition(said: list[str], question: str) -> str | None:
@@ -136,6 +174,12 @@ def garbled(answer: str, question: str = "") -> str | None:
         return "a timestamp, not an answer"
     if FORM.first(text, "transcript"):
         return "a chat transcript instead of an answer"
+    speaker = FORM.labelled("speaker")[0].search(text)
+    # a speaker the question names, or a line it asks for, is a quotation ('Hamlet: "To be, or not to be"')
+    if speaker and words(speaker.group(0))[0] not in words(question) and not _QUOTES.search(question):
+        return "a speaker's label before the answer, as in a transcript"
+    if _number_run(text, question):
+        return "a run of numbers, not an answer"
     if FORM.first(text, "scaffold"):
         return "a prompt's scaffolding, ending on its label"  # "...\nQuestion: What can you do?\nAnswer:"
     said = words(text)
@@ -146,7 +190,7 @@ def garbled(answer: str, question: str = "") -> str | None:
         return "chat-template tokens in the reply"
     if _word_salad(text):
         return "words in no order (word salad)"
-    if loops.looping(text):
+    if loops.looping(text) or _same_items(text):
         return "the reply repeats itself"
     sentences = [x.lower() for x in loops.sentences(text) if len(x) > 15]
     if len(sentences) >= 2 and len(set(sentences)) == 1:  # one sentence said again ("I'm unable to ... " x2)

@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass, field
 
 from tatlock import prompts
+from tatlock.pipeline import voice
 from tatlock.pipeline.gate import secrets
 from tatlock.pipeline.rulebook import lazy
 
@@ -32,11 +33,14 @@ def fail(kind: str, failed: str, why: str, repair: tuple[str, ...] = ()) -> Verd
     return Verdict("FALLBACK", kind, [why], failed, repair)
 
 
-def fallback_reply(kind: str) -> str:
+def fallback_reply(kind: str, persona: str | None = None) -> str:
+    """The fallback of ``kind`` in the persona's voice: its form of address (``voice.address``),
+    or none where it names none. ``persona`` None: the default persona's ("sir")."""
+    form = "sir" if persona is None else voice.address(persona)
     for line in prompts.load("fallbacks.txt").splitlines():
         if line.startswith(kind + ":"):
-            return line.split(":", 1)[1].strip()
-    return "My apologies, sir, something went wrong. Would you ask me again?"
+            return voice.in_voice(line.split(":", 1)[1].strip(), form)
+    return voice.in_voice("My apologies, $sir, something went wrong. Would you ask me again?", form)
 
 
 @dataclass(frozen=True)

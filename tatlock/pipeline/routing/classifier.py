@@ -1,16 +1,29 @@
 """The route classifier: what a message asks for (a guard, a tool), as calibrated probabilities.
 
 It is trained offline by ``scripts/train_routes.py`` from the labelled sets in
-``tests/data/routes/learn/`` and ships as one file, ``classifier.json`` beside this module
+``tests/data/routes/learn/`` and ships as one file, ``classifier.bin`` beside this module
 (one-vs-rest logistic regression; weights, Platt calibration and per-label thresholds). Nothing
 is trained on a user's machine and nothing is downloaded; loading the file takes a few
-milliseconds, on first use. A test fails when the file is stale against its data.
+milliseconds, on first use. A test fails when the file is stale against its data or unreadable.
+
+The file (``write_model``/``read_model``; binary, so that loading it is a read, not a parse: as
+JSON with base64 weights it took 35-40 ms of every start): the line ``tatlock-routes 1``, a
+4-byte little-endian length and that many bytes of JSON (labels, feature groups, meta, bias,
+Platt pairs, thresholds, the number of features), a 4-byte length and the feature names
+(UTF-8, one a line), then the weights, float32 little-endian, a row of one per label for each
+feature. The trainer's model dict (``features`` one name a line, ``weights`` float32 bytes or
+their base64) goes through ``write_model`` unchanged in content.
 
 Features, chosen by what they bought on sets the model never saw (the trainer's ``--compare``):
 words and word pairs; word classes (a little built-in knowledge: "umbrella" is about the
 weather) and pairs of classes; the question's frame (about now, me, you, a general lesson);
-character n-grams of each word (typos and shorthand: "wether", "pasword"); and the words of the
-ask itself, the last sentence with a question in it (long messages put their context first).
+character n-grams of each word (typos and shorthand: "wether", "pasword"); the words of the
+ask itself, the last sentence with a question in it (long messages put their context first); and
+where each clause's ask starts, past its politeness and indirect frame ("I was wondering if you
+might know what day it is" leads with "what day"; "text my wife" with "text": a request for an
+action in the world, "you" or not). Round 3: the lead words and the word classes of an action
+(``act``, ``errand``) found 2.9 more points of guards (right kind) on sets held out whole (r14,
+r15), and with "act" among CAPABILITIES' words (``guards.EVIDENCE``) 1.2 more.
 
 Thresholds (per label, chosen by the trainer on predictions for sets held out of training):
 ``authority`` is where the label was measured at 99% precision or better: the deterministic
@@ -24,6 +37,7 @@ import base64
 import json
 import math
 import re
+import struct
 import sys
 import threading
 from array import array
@@ -32,12 +46,13 @@ from pathlib import Path
 
 from tatlock.pipeline.routing.examples import GUARDS, LABELS, OTHER, TOOLS
 
-__all__ = ["GUARDS", "LABELS", "MODEL_FILE", "OTHER", "TOOLS", "Classifier", "classes", "features", "load", "scores",
-           "warm"]
+__all__ = ["GUARDS", "LABELS", "MODEL_FILE", "OTHER", "TOOLS", "Classifier", "classes", "features", "load",
+           "read_model", "scores", "warm", "write_model"]
 
-MODEL_FILE = Path(__file__).resolve().parent / "classifier.json"
-FEATURES_VERSION = 3  # raise it when features() changes: the model file records the version it was trained with
-ALL_GROUPS = ("words", "bigrams", "classes", "frames", "chars", "ask")
+MODEL_FILE = Path(__file__).resolve().parent / "classifier.bin"
+MAGIC = b"tatlock-routes 1\n"  # the file's first line: what it is and the version of its layout
+FEATURES_VERSION = 4  # raise it when features() changes: the model file records the version it was trained with
+ALL_GROUPS = ("words", "bigrams", "classes", "frames", "chars", "ask", "lead")
 
 # spellings a chat message uses for the same word: one feature each
 _SAME = {"u": "you", "r": "are", "ur": "your", "ya": "you", "yer": "your", "ye": "you", "im": "i'm",
@@ -48,7 +63,7 @@ _SAME = {"u": "you", "r": "are", "ur": "your", "ya": "you", "yer": "your", "ye":
 _CONTRACTIONS = [("what's", "what is"), ("who's", "who is"), ("how's", "how is"), ("it's", "it is"),
                  ("i'm", "i am"), ("i've", "i have"), ("you're", "you are"), ("what're", "what are"),
                  ("where's", "where is"), ("when's", "when is"), ("that's", "that is"), ("there's", "there is")]
-_PATH = re.compile(r"(?:~|\.{1,2})?/[\w./-]+|\b[\w-]+\.(?:txt|md|pdf|csv|json|py|log|png|jpe?g|gif|docx?|"
+_PATH = re.compile(r"(?:~|\.{1,2})?/[\w./-]+|(?<![\w-])[\w-]+\.(?:txt|md|pdf|csv|json|py|log|png|jpe?g|gif|docx?|"
                    r"xlsx?|html?|ya?ml|toml|ini|conf|cfg|sh|rtf|odt|pptx?|zip|mp3|mp4|wav)\b", re.I)
 _WORD = re.compile(r"[a-z0-9']+|<path>")
 _SENTENCES = re.compile(r"(?<=[.?!])\s+|\n+")
@@ -105,6 +120,12 @@ _CLASSES = {
     "secret": """password passwords passcode passcodes pin pins key keys token tokens secret secrets credential
         credentials login logins root admin prompt prompts instructions instruction rules verbatim above ignore
         disregard forget reveal jailbreak dan""",
+    # a request for an action in the world (a message sent, a thing bought, booked or switched):
+    # the verb and its object, with or without a "you" (the butler can do none of them)
+    "act": """text txt sms texting whatsapp email e-mail emailing ring phone dial order buy purchase book reserve pay
+        transfer send post tweet switch dim lock unlock fetch cancel""",
+    "errand": """alarm alarms lights light lamp heating thermostat door taxi cab uber deliveroo dominos amazon
+        invoice tickets table bill takeaway pizza curry flight hotel reservation""",
     "general": """why explain explains how does do what causes cause define definition meaning mean history
         difference average best recommend tips idea example examples invented invent""",
 }
@@ -129,6 +150,30 @@ _FRAMES = [
     ("f:past", re.compile(r"\b(?:yesterday|last (?:time|week|month|night)|before|earlier|ago|previously|ever)\b")),
     ("f:yesno", re.compile(r"^(?:is|are|am|do|does|did|can|could|will|would|should|has|have)\b")),
 ]
+
+
+# words before a clause's own ask: politeness, hedges and the frame of an indirect question ("I was
+# wondering if you might know what day it is"); the first word after them leads the clause
+_LEAD_SKIP = set("""please pls plz kindly just quickly go on and but so then now right ok okay oh hey hi hello oi
+    yo mate sir dear love be a legend could can would will you u ya ye mind if i was were wondering wonder might
+    may know tell me let whether do does think possibly perhaps maybe sorry excuse quick question um er hmm well
+    also actually really any chance there is it is, for able to the an""".split())
+
+
+def leads(words: list[str]) -> list[str]:
+    """The first word of each clause that is not politeness or an indirect frame, with the word
+    after it: where the ask starts, however it is wrapped ("text my wife", "book a table", "could
+    you kindly let me know whether it is still morning" -> "still morning")."""
+    out, start = [], True
+    for i, w in enumerate(words):
+        if w in (",", "and", "then", "but", "also"):
+            start = True
+            continue
+        if start and w not in _LEAD_SKIP:
+            nxt = words[i + 1] if i + 1 < len(words) else "</s>"
+            out.append((w, nxt))
+            start = False
+    return [f"{a}_{b}" for a, b in out]
 
 
 def ask_of(text: str) -> str:
@@ -181,6 +226,14 @@ def features(text: str, groups: tuple[str, ...] = ALL_GROUPS) -> dict[str, float
         norm = 1 / math.sqrt(max(1, len(set(words))))
         for name in _class_feats(words, "frames" in groups, ""):
             feats[name] = CLASS_WEIGHT * norm
+    if "lead" in groups:
+        pieces: list[str] = []
+        for sentence in _SENTENCES.split(text.strip()):
+            pieces += [*normalise(sentence), "and"]
+        pairs = leads(pieces)
+        names = {f"l:{p.split('_')[0]}" for p in pairs} | {f"ll:{p}" for p in pairs}
+        names |= {f"lk:{c}" for p in pairs for c in _CLASS_OF.get(p.split("_")[0], ())}
+        add(names, 1.0)
     if "ask" in groups:
         ask = normalise(ask_of(text))
         add({f"a:{w}" for w in ask}, 1.0)
@@ -213,12 +266,13 @@ class Classifier:
         self.meta: dict = data["meta"]
         names = data["features"].split("\n") if data["features"] else []
         self.index = dict(zip(names, range(len(names)), strict=True))
+        raw = data["weights"]
         weights = array("f")
-        weights.frombytes(base64.b64decode(data["weights"]))
+        weights.frombytes(base64.b64decode(raw) if isinstance(raw, str) else raw)
         if sys.byteorder == "big":
             weights.byteswap()  # written little-endian
         if len(weights) != len(names) * len(self.labels):
-            raise ValueError("classifier.json: the weights do not fit the features")
+            raise ValueError(f"{MODEL_FILE.name}: the weights do not fit the features")
         self.weights = weights
         self.bias: list[float] = [float(b) for b in data["bias"]]
         self.platt: list[tuple[float, float]] = [(float(a), float(b)) for a, b in data["platt"]]
@@ -253,13 +307,57 @@ _model: Classifier | None = None
 _lock = threading.Lock()
 
 
+def write_model(model: dict, path: Path) -> None:
+    """Store a trained model (the trainer's dict: ``features`` one name a line, ``weights`` the
+    float32 little-endian bytes or their base64) in the layout ``read_model`` reads; the content
+    is unchanged. Written beside the target and renamed over it: a failed write leaves the old file."""
+    weights = model["weights"]
+    weights = base64.b64decode(weights) if isinstance(weights, str) else bytes(weights)
+    names = model["features"].encode("utf-8")
+    count = len(model["features"].split("\n")) if model["features"] else 0
+    head = {k: v for k, v in model.items() if k not in ("features", "weights")}
+    head["feature_count"] = count
+    if len(weights) != 4 * count * len(model["labels"]):
+        raise ValueError("the weights do not fit the features")
+    header = json.dumps(head, separators=(",", ":"), sort_keys=True).encode("utf-8")
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_bytes(b"".join((MAGIC, struct.pack("<I", len(header)), header, struct.pack("<I", len(names)), names,
+                              weights)))
+    tmp.replace(path)
+
+
+def read_model(path: Path = MODEL_FILE) -> dict:
+    """The model stored by ``write_model``, as the dict ``Classifier`` takes (``weights`` as
+    bytes). A file that is not one, or is cut short, is a ValueError naming it."""
+    blob = path.read_bytes()
+    if not blob.startswith(MAGIC):
+        raise ValueError(f"{path.name} is not a route classifier of this version "
+                         "(retrain with scripts/train_routes.py)")
+    try:
+        at = len(MAGIC)
+        (size,) = struct.unpack_from("<I", blob, at)
+        data = json.loads(blob[at + 4:at + 4 + size].decode("utf-8"))
+        at += 4 + size
+        (size,) = struct.unpack_from("<I", blob, at)
+        data["features"] = blob[at + 4:at + 4 + size].decode("utf-8")
+        at += 4 + size
+        weights = memoryview(blob)[at:]
+        expected = 4 * int(data.pop("feature_count")) * len(data["labels"])
+    except (struct.error, UnicodeDecodeError, ValueError, KeyError, TypeError) as exc:
+        raise ValueError(f"{path.name} is damaged ({exc})") from None
+    if len(weights) != expected:
+        raise ValueError(f"{path.name} is damaged (the weights do not fit the features)")
+    data["weights"] = weights
+    return data
+
+
 def load(path: Path = MODEL_FILE) -> Classifier:
     """The shipped model, read once per process (a few milliseconds)."""
     global _model
     if _model is None:
         with _lock:
             if _model is None:
-                _model = Classifier(json.loads(path.read_text(encoding="utf-8")))
+                _model = Classifier(read_model(path))
     return _model
 
 
@@ -285,5 +383,5 @@ def feature_digest() -> str:
 
     spec = (FEATURES_VERSION, CLASS_WEIGHT, sorted(_SAME.items()), _CONTRACTIONS, _PATH.pattern,
             sorted((k, " ".join(v.split())) for k, v in _CLASSES.items()), [(n, p.pattern) for n, p in _FRAMES],
-            _SENTENCES.pattern)
+            _SENTENCES.pattern, sorted(_LEAD_SKIP))
     return hashlib.sha256(repr(spec).encode()).hexdigest()[:16]

@@ -1,7 +1,7 @@
 """Labelled messages: the ``LABELS | ID | MESSAGE`` files the route classifier is trained from
 (``tests/data/routes/learn/``) and the sets it is measured on (``tests/data/routes/heldout/``,
 and any file given to ``scripts/bench routes --set``). They live in the repository, not in the
-wheel: the product ships only the trained model (``classifier.json``).
+wheel: the product ships only the trained model (``classifier.bin``).
 """
 
 from __future__ import annotations

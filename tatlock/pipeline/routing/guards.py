@@ -42,8 +42,10 @@ curious something else someone like confirm was were did does has have had been 
 chatgpt claude gemini openai google anthropic meta startup
 """.split())
 
-# a label found by the classifier alone must also have the label's words in the message
-EVIDENCE = {"IDENTITY": ("you+name", "you+being"), "CAPABILITIES": ("you+ability",), "TEMPORAL": ("clock",),
+# a label found by the classifier alone must also have the label's words in the message (else it
+# decides only at its stricter bare threshold); a verb of an action in the world ("text", "book",
+# "order": classifier class "act") is a word of CAPABILITIES with or without a "you"
+EVIDENCE = {"IDENTITY": ("you+name", "you+being"), "CAPABILITIES": ("you+ability", "act"), "TEMPORAL": ("clock",),
             "SECURITY": ("secret+owned",), "weather": ("weather",), "recall": ("past",),
             "personal": ("fact", "store", "mine"), "web": ("web",), "system": ("system",), "files": ("files",)}
 _GUARD_WORDS = {"you", "secret", "clock", "now", "ability"}  # word classes a guard question carries

@@ -556,7 +556,7 @@ TOOL_RULES: dict[str, list[Rule]] = {
                        'q: whats in /etc/hosts',),
              near_misses=("What's the weather in London?",)),
         Rule("files.txt-pdf-csv", "files",
-             r"\b[\w-]+\.(?:txt|md|pdf|csv|json|log|ya?ml|toml|ini|conf|cfg|py|docx?|xlsx?|html?|png|jpe?g|"
+             r"(?<![\w-])[\w-]+\.(?:txt|md|pdf|csv|json|log|ya?ml|toml|ini|conf|cfg|py|docx?|xlsx?|html?|png|jpe?g|"
              r"gif|webp)\b",
              examples=('whats in todo.md',
                        'What does ~/todo.md say?',),
@@ -650,7 +650,7 @@ GATES = gates({
                 "favourite favorite name names work anniversary saved noted come study living file profile add put "
                 "details notes records given blood type group shoe size stored just fyi heads info information "
                 "reference jot myself keeping said hail squirrel tuck stash away hold hang "
-                "self say tell",
+                "self say tell write",
     "web": "yet released launched out open current live price value at latest newest version release much search "
            "google look check find browse "
            "web internet news online "

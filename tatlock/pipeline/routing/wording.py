@@ -154,7 +154,7 @@ CHATTER = Rule("chatter.feels-seems-lol", "chatter",
 
 # a file named in the message (a path or a name with an extension)
 NAMED_FILE = Rule("named-file.rule", "named-file",
-                   r"(?:~|\.{1,2})?/[\w./-]+|\b[\w-]+\.[a-z]{2,5}\b",
+                   r"(?:~|\.{1,2})?/[\w./-]+|(?<![\w-])[\w-]+\.[a-z]{2,5}\b",
                    examples=('whats in todo.md',
                    "What's in /etc/hosts?",),
                    near_misses=("What's the weather in London?",))
