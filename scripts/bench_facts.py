@@ -42,15 +42,36 @@ from tatlock.memory.fact_extract import Heard, extract  # noqa: E402
 from tatlock.memory.fact_rules import who  # noqa: E402
 
 DEFAULT = ROOT / "tests" / "data" / "facts" / "facts_extract_train.jsonl"
-STOP = frozenset("""
+STOP = frozenset(
+    """
 a an the of to in on at for and or is are was be my our your his her their its it i me we us he she they them
 with from by as that this these those s 's now every each not no yes just so very
-""".split())
-ABBREV = {"mon": "monday", "tue": "tuesday", "tues": "tuesday", "wed": "wednesday", "thu": "thursday",
-          "thur": "thursday", "thurs": "thursday", "fri": "friday", "sat": "saturday", "sun": "sunday",
-          "jan": "january", "feb": "february", "mar": "march", "apr": "april", "jun": "june", "jul": "july",
-          "aug": "august", "sep": "september", "sept": "september", "oct": "october", "nov": "november",
-          "dec": "december"}
+""".split()
+)
+ABBREV = {
+    "mon": "monday",
+    "tue": "tuesday",
+    "tues": "tuesday",
+    "wed": "wednesday",
+    "thu": "thursday",
+    "thur": "thursday",
+    "thurs": "thursday",
+    "fri": "friday",
+    "sat": "saturday",
+    "sun": "sunday",
+    "jan": "january",
+    "feb": "february",
+    "mar": "march",
+    "apr": "april",
+    "jun": "june",
+    "jul": "july",
+    "aug": "august",
+    "sep": "september",
+    "sept": "september",
+    "oct": "october",
+    "nov": "november",
+    "dec": "december",
+}
 
 
 def words(text: str) -> set[str]:
@@ -77,7 +98,9 @@ def principal(about: str, speaker: str) -> tuple[str, str]:
     if not rest and about.endswith("'s"):
         head = about[:-2]
     who_ = head.strip().lower()
-    return ("owner" if who_ == "owner" else who_.split()[0] if who_ else speaker.lower()), rest.strip().lower()
+    return (
+        "owner" if who_ == "owner" else who_.split()[0] if who_ else speaker.lower()
+    ), rest.strip().lower()
 
 
 def label_facts(case: dict) -> list[tuple[str, str, str]]:
@@ -105,7 +128,9 @@ def kept_facts(case: dict, heard: list[Heard]) -> list[tuple[str, str]]:
     return out
 
 
-def matches(kept: tuple[str, str], label: tuple[str, str, str], heard: Heard, *, finding: bool) -> bool:
+def matches(
+    kept: tuple[str, str], label: tuple[str, str, str], heard: Heard, *, finding: bool
+) -> bool:
     """``finding`` False: is what was kept right by this label (most of its words are in it)?
     True: does it capture this label (half the label's words, and not buried in a long note)?"""
     whose, text = kept
@@ -116,7 +141,10 @@ def matches(kept: tuple[str, str], label: tuple[str, str, str], heard: Heard, *,
         return False
     lv, kv = words(l_value), words(heard.value)
     if not lv:  # a value of small words only ("she/her")
-        lv, kv = set(re.findall(r"[a-z0-9]+", l_value.lower())), set(re.findall(r"[a-z0-9]+", heard.value.lower()))
+        lv, kv = (
+            set(re.findall(r"[a-z0-9]+", l_value.lower())),
+            set(re.findall(r"[a-z0-9]+", heard.value.lower())),
+        )
     if not lv or not kv:
         return False
     common = len(lv & kv)
@@ -143,7 +171,9 @@ def score(cases: list[dict], verbose: bool) -> dict:
         found += sum(got)
         if not theirs and heard:
             fp_messages += 1
-            if re.search(r"password|pin\b|code|card number|security answer|login", case["why"], re.I):
+            if re.search(
+                r"password|pin\b|code|card number|security answer|login", case["why"], re.I
+            ):
                 secrets_kept += 1
         if case.get("corrects"):
             corrections += 1
@@ -151,16 +181,28 @@ def score(cases: list[dict], verbose: bool) -> dict:
         if verbose and (not all(ok) or not all(got)):
             print(f"- [{case['speaker']}] {case['message']}")
             for h, good in zip(heard, ok):
-                print(f"    {'ok ' if good else 'BAD'} kept {h.about or '(self)'} | {h.attribute}"
-                      f"{' (' + h.topic + ')' if h.topic else ''} | {h.value}   [{h.rule}]")
+                print(
+                    f"    {'ok ' if good else 'BAD'} kept {h.about or '(self)'} | {h.attribute}"
+                    f"{' (' + h.topic + ')' if h.topic else ''} | {h.value}   [{h.rule}]"
+                )
             for lab, g in zip(case["facts"], got):
                 if not g:
                     print(f"    MISS {lab['about']} | {lab['what']} | {lab['value']}")
-    return {"cases": len(cases), "stating": sum(1 for c in cases if c["facts"]),
-            "kept": kept, "right": right, "labels": labels, "found": found,
-            "precision": right / kept if kept else 1.0, "recall": found / labels if labels else 0.0,
-            "fp_messages": fp_messages, "near_misses": sum(1 for c in cases if not c["facts"]),
-            "corrections": corrections, "corrections_found": corrections_found, "secrets_kept": secrets_kept}
+    return {
+        "cases": len(cases),
+        "stating": sum(1 for c in cases if c["facts"]),
+        "kept": kept,
+        "right": right,
+        "labels": labels,
+        "found": found,
+        "precision": right / kept if kept else 1.0,
+        "recall": found / labels if labels else 0.0,
+        "fp_messages": fp_messages,
+        "near_misses": sum(1 for c in cases if not c["facts"]),
+        "corrections": corrections,
+        "corrections_found": corrections_found,
+        "secrets_kept": secrets_kept,
+    }
 
 
 def load(path: Path) -> list[dict]:
@@ -185,7 +227,9 @@ def cost(cases: list[dict], rounds: int = 20) -> tuple[float, float, float]:
     for _ in range(rounds):
         for case in cases:
             t0 = time.perf_counter()
-            extract(case["message"], speaker=None if case["speaker"] == "owner" else case["speaker"])
+            extract(
+                case["message"], speaker=None if case["speaker"] == "owner" else case["speaker"]
+            )
             times.append((time.perf_counter() - t0) * 1000)
     times.sort()
     return statistics.median(times), times[int(len(times) * 0.95)], times[-1]
@@ -193,27 +237,46 @@ def cost(cases: list[dict], rounds: int = 20) -> tuple[float, float, float]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="scripts/bench facts", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--cases", type=Path, default=DEFAULT, help=f"labelled messages (default {DEFAULT.relative_to(ROOT)})")
-    ap.add_argument("--split", choices=("all", "fit", "check", "both"), default="all",
-                    help="all cases (default), one half, or both halves apart")
-    ap.add_argument("-v", "--verbose", action="store_true", help="print every miss and every wrong fact")
+    ap.add_argument(
+        "--cases",
+        type=Path,
+        default=DEFAULT,
+        help=f"labelled messages (default {DEFAULT.relative_to(ROOT)})",
+    )
+    ap.add_argument(
+        "--split",
+        choices=("all", "fit", "check", "both"),
+        default="all",
+        help="all cases (default), one half, or both halves apart",
+    )
+    ap.add_argument(
+        "-v", "--verbose", action="store_true", help="print every miss and every wrong fact"
+    )
     args = ap.parse_args(argv)
     cases = load(args.cases)
     groups = {"all": cases} if args.split == "all" else {}
-    for half in (("fit", "check") if args.split == "both" else (args.split,) if args.split != "all" else ()):
+    for half in (
+        ("fit", "check") if args.split == "both" else (args.split,) if args.split != "all" else ()
+    ):
         groups[half] = [c for c in cases if split_of(c["id"]) == half]
     print(f"fact extraction on {args.cases} ({len(cases)} messages)")
-    print(f"{'set':<6} {'msgs':>5} {'stating':>7} {'kept':>5} {'right':>5} {'precision':>9} {'labels':>6} {'found':>5}"
-          f" {'recall':>6} {'near-miss msgs with a fact':>27} {'corrections found':>18} {'secrets kept':>12}")
+    print(
+        f"{'set':<6} {'msgs':>5} {'stating':>7} {'kept':>5} {'right':>5} {'precision':>9} {'labels':>6} {'found':>5}"
+        f" {'recall':>6} {'near-miss msgs with a fact':>27} {'corrections found':>18} {'secrets kept':>12}"
+    )
     for name, group in groups.items():
         if args.verbose:
             print(f"\n== {name}")
         r = score(group, args.verbose)
-        print(f"{name:<6} {r['cases']:>5} {r['stating']:>7} {r['kept']:>5} {r['right']:>5} {r['precision']:>9.1%}"
-              f" {r['labels']:>6} {r['found']:>5} {r['recall']:>6.1%} {str(r['fp_messages']) + ' of ' + str(r['near_misses']):>27}"
-              f" {str(r['corrections_found']) + ' of ' + str(r['corrections']):>18} {r['secrets_kept']:>12}")
+        print(
+            f"{name:<6} {r['cases']:>5} {r['stating']:>7} {r['kept']:>5} {r['right']:>5} {r['precision']:>9.1%}"
+            f" {r['labels']:>6} {r['found']:>5} {r['recall']:>6.1%} {str(r['fp_messages']) + ' of ' + str(r['near_misses']):>27}"
+            f" {str(r['corrections_found']) + ' of ' + str(r['corrections']):>18} {r['secrets_kept']:>12}"
+        )
     p50, p95, worst = cost(cases)
-    print(f"cost per message: median {p50:.3f} ms, p95 {p95:.3f} ms, max {worst:.3f} ms (20 rounds of every message)")
+    print(
+        f"cost per message: median {p50:.3f} ms, p95 {p95:.3f} ms, max {worst:.3f} ms (20 rounds of every message)"
+    )
     return 0
 
 

@@ -76,6 +76,7 @@ def assess_prompt() -> str:
 
 # -- reading the sets --------------------------------------------------------------------------
 
+
 def read_jsonl(path: Path) -> tuple[str, list[dict]]:
     header, cases = "", []
     for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
@@ -96,31 +97,72 @@ def blind_case(case: dict) -> dict:
     """A blind-format case as the bench scores it: its brief and its label."""
     try:
         now = dt.datetime.fromisoformat(case["now"])
-        route = {"CAPABILITY_GUARD": "GUARD"}.get(str(case["route"]).upper(), str(case["route"]).upper())
+        route = {"CAPABILITY_GUARD": "GUARD"}.get(
+            str(case["route"]).upper(), str(case["route"]).upper()
+        )
         guard = str(case.get("guard") or "").upper() or None if route == "GUARD" else None
         parts = tuple(case.get("parts") or ((guard,) if guard in GUARDS else ()))
-        fs = facts.for_guard(parts, guard, now=now, categories=CATEGORIES) if route == "GUARD" else []
-        findings = [gate.Finding.of(c["tool"], c.get("args") or {}, c.get("result")) for c in case.get("tool_calls") or []]
-        brief = gate.Brief(case["question"], persona=persona(), secrets=(CONFIGURED_KEY,),
-                           prompt_text=assess_prompt() if route == "DIRECT" else respond_prompt(),
-                           facts=fs, findings=findings, clock=now, guard_parts=parts,
-                           told=tuple(case.get("told_earlier") or ()))
+        fs = (
+            facts.for_guard(parts, guard, now=now, categories=CATEGORIES)
+            if route == "GUARD"
+            else []
+        )
+        findings = [
+            gate.Finding.of(c["tool"], c.get("args") or {}, c.get("result"))
+            for c in case.get("tool_calls") or []
+        ]
+        brief = gate.Brief(
+            case["question"],
+            persona=persona(),
+            secrets=(CONFIGURED_KEY,),
+            prompt_text=assess_prompt() if route == "DIRECT" else respond_prompt(),
+            facts=fs,
+            findings=findings,
+            clock=now,
+            guard_parts=parts,
+            told=tuple(case.get("told_earlier") or ()),
+        )
         good = {"good": True, "bad": False}[str(case["verdict"]).strip().lower()]
     except (KeyError, ValueError, TypeError) as exc:
         raise SystemExit(f"bench gate: case {case.get('id', '?')}: {exc!r}") from None
-    return {"id": case["id"], "answer": case["answer"], "brief": brief, "good": good, "expect": None}
+    return {
+        "id": case["id"],
+        "answer": case["answer"],
+        "brief": brief,
+        "good": good,
+        "expect": None,
+    }
 
 
 def legacy_case(case: dict, canned: dict) -> dict:
     parts = tuple(case["parts"])
-    fs = facts.for_guard(parts, case["guard"], now=CLOCK, categories=CATEGORIES) \
-        if case["route"] == "CAPABILITY_GUARD" else []
-    findings = [gate.Finding.of(canned[n]["tool"], _args(canned[n]["args"]), canned[n]["result"])
-                for n in case["tools"]]
-    brief = gate.Brief(case["question"], persona=persona(), secrets=(CONFIGURED_KEY,), prompt_text=respond_prompt(),
-                       facts=fs, findings=findings, clock=CLOCK, guard_parts=parts, other_part=case["other"])
-    return {"id": case["id"], "answer": case["answer"], "brief": brief, "good": case["expect"] == "ok",
-            "expect": case["expect"]}
+    fs = (
+        facts.for_guard(parts, case["guard"], now=CLOCK, categories=CATEGORIES)
+        if case["route"] == "CAPABILITY_GUARD"
+        else []
+    )
+    findings = [
+        gate.Finding.of(canned[n]["tool"], _args(canned[n]["args"]), canned[n]["result"])
+        for n in case["tools"]
+    ]
+    brief = gate.Brief(
+        case["question"],
+        persona=persona(),
+        secrets=(CONFIGURED_KEY,),
+        prompt_text=respond_prompt(),
+        facts=fs,
+        findings=findings,
+        clock=CLOCK,
+        guard_parts=parts,
+        other_part=case["other"],
+    )
+    return {
+        "id": case["id"],
+        "answer": case["answer"],
+        "brief": brief,
+        "good": case["expect"] == "ok",
+        "expect": case["expect"],
+    }
 
 
 def _args(text: str) -> dict:
@@ -134,16 +176,31 @@ def load_sets(cases: list[Path], heldout: list[Path], builtin: bool) -> list[dic
     sets = []
     if builtin:
         canned = json.loads((DATA / "gate_tools.json").read_text(encoding="utf-8"))
-        old = [json.loads(line) for line in (DATA / "gate_cases.jsonl").read_text(encoding="utf-8").splitlines()
-               if line.strip()]
+        old = [
+            json.loads(line)
+            for line in (DATA / "gate_cases.jsonl").read_text(encoding="utf-8").splitlines()
+            if line.strip()
+        ]
         for part in dict.fromkeys(c["split"] for c in old):
-            sets.append({"name": part, "held_out": part in HELD_OUT_PARTS, "header": "tests/data/gate_cases.jsonl",
-                         "cases": [legacy_case(c, canned) for c in old if c["split"] == part]})
+            sets.append(
+                {
+                    "name": part,
+                    "held_out": part in HELD_OUT_PARTS,
+                    "header": "tests/data/gate_cases.jsonl",
+                    "cases": [legacy_case(c, canned) for c in old if c["split"] == part],
+                }
+            )
         for path in sorted(DATA.glob("gate_*.jsonl")):
             if path.name != "gate_cases.jsonl":
                 header, raw = read_jsonl(path)
-                sets.append({"name": path.stem, "held_out": False, "header": header,
-                             "cases": [blind_case(c) for c in raw]})
+                sets.append(
+                    {
+                        "name": path.stem,
+                        "held_out": False,
+                        "header": header,
+                        "cases": [blind_case(c) for c in raw],
+                    }
+                )
     seen = {s["name"] for s in sets}
     for path, held in [(p, False) for p in cases] + [(p, True) for p in heldout]:
         if path.stem in seen and path.resolve().parent == DATA.resolve():
@@ -151,11 +208,19 @@ def load_sets(cases: list[Path], heldout: list[Path], builtin: bool) -> list[dic
         if not path.is_file():
             raise SystemExit(f"bench gate: no such file: {path}")
         header, raw = read_jsonl(path)
-        sets.append({"name": path.stem, "held_out": held, "header": header, "cases": [blind_case(c) for c in raw]})
+        sets.append(
+            {
+                "name": path.stem,
+                "held_out": held,
+                "header": header,
+                "cases": [blind_case(c) for c in raw],
+            }
+        )
     return sets
 
 
 # -- scoring -----------------------------------------------------------------------------------
+
 
 def stream(case: dict) -> dict:
     """Feed the answer word by word through the StreamGate, as a model streams it."""
@@ -186,7 +251,7 @@ class Judge:
         self.calls = 0
         self.ms = 0.0
 
-    def __enter__(self) -> "Judge":
+    def __enter__(self) -> Judge:
         if not self.local_url:
             from support.fake_ollama import FakeOllama
 
@@ -201,26 +266,57 @@ class Judge:
     def _scripted(self, body: dict) -> dict:
         prompt = body["messages"][-1]["content"]
         good = next((g for answer, g in self.labels.items() if answer and answer in prompt), True)
-        return {"json": {"verdict": "APPROVED" if good else "FALLBACK", "fallback_type": "NONE" if good else "RETRY",
-                         "reason": "scripted judge"}}
+        return {
+            "json": {
+                "verdict": "APPROVED" if good else "FALLBACK",
+                "fallback_type": "NONE" if good else "RETRY",
+                "reason": "scripted judge",
+            }
+        }
 
     def ask(self, case: dict, concerns: list[str]) -> str:
         self.labels[case["answer"]] = case["good"]
-        messages = [{"role": "user", "content": prompts.render(
-            "quality.txt", question=case["brief"].question, answer=case["answer"], concerns="; ".join(concerns))}]
+        messages = [
+            {
+                "role": "user",
+                "content": prompts.render(
+                    "quality.txt",
+                    question=case["brief"].question,
+                    answer=case["answer"],
+                    concerns="; ".join(concerns),
+                ),
+            }
+        ]
         t0 = time.perf_counter()
         if self.fake:
             import ollama
 
             client = ollama.Client(host=self.fake.url, timeout=30)
-            raw = "".join(part.message.content or "" for part in client.chat(
-                model="llama3.2:3b", messages=messages, format=gate.QUALITY_SCHEMA, stream=True,
-                options={"temperature": 0.0, "num_predict": 120}))
+            raw = "".join(
+                part.message.content or ""
+                for part in client.chat(
+                    model="llama3.2:3b",
+                    messages=messages,
+                    format=gate.QUALITY_SCHEMA,
+                    stream=True,
+                    options={"temperature": 0.0, "num_predict": 120},
+                )
+            )
         else:
-            body = {"messages": messages, "temperature": 0.0, "max_tokens": 120,
-                    "response_format": {"type": "json_schema", "json_schema": {"schema": gate.QUALITY_SCHEMA}}}
-            req = urllib.request.Request(str(self.local_url).rstrip("/") + "/chat/completions",
-                                         json.dumps(body).encode(), {"Content-Type": "application/json"})
+            body = {
+                "messages": messages,
+                "temperature": 0.0,
+                "max_tokens": 120,
+                "response_format": {
+                    "type": "json_schema",
+                    "json_schema": {"schema": gate.QUALITY_SCHEMA},
+                },
+            }
+            req = urllib.request.Request(
+                str(self.local_url).rstrip("/") + "/chat/completions",
+                json.dumps(body).encode(),
+                {"Content-Type": "application/json"},
+            )
             with urllib.request.urlopen(req, timeout=120) as r:
                 raw = json.loads(r.read())["choices"][0]["message"]["content"] or ""
         self.ms += (time.perf_counter() - t0) * 1000
@@ -229,8 +325,22 @@ class Judge:
 
 
 def score(s: dict, judge: Judge | None) -> tuple[dict, list[str]]:
-    n = dict.fromkeys(["good", "bad", "withdrawn", "good_doubt", "withdrawn_model", "caught", "bad_doubt",
-                       "caught_model", "type_right", "stopped", "leaked"], 0)
+    n = dict.fromkeys(
+        [
+            "good",
+            "bad",
+            "withdrawn",
+            "good_doubt",
+            "withdrawn_model",
+            "caught",
+            "bad_doubt",
+            "caught_model",
+            "type_right",
+            "stopped",
+            "leaked",
+        ],
+        0,
+    )
     notes, helds, ms = [], [], []
     for case in s["cases"]:
         v = gate.check(case["answer"], case["brief"])
@@ -247,7 +357,9 @@ def score(s: dict, judge: Judge | None) -> tuple[dict, list[str]]:
             helds.append(st["held"])
             ms.append(st["ms"])
             if v.verdict != "APPROVED":
-                notes.append(("FALSE ALARM " if v.verdict == "FALLBACK" else "doubt on good ") + tag)
+                notes.append(
+                    ("FALSE ALARM " if v.verdict == "FALLBACK" else "doubt on good ") + tag
+                )
         else:
             n["bad"] += 1
             n["caught"] += v.verdict == "FALLBACK"
@@ -257,8 +369,12 @@ def score(s: dict, judge: Judge | None) -> tuple[dict, list[str]]:
             n["stopped"] += st["stopped"]
             n["leaked"] += st["leaked"]
             if v.verdict != "FALLBACK":
-                notes.append(("missed " if v.verdict == "APPROVED" else "doubt on bad ") + tag + " | " +
-                             case["answer"][:100].replace("\n", " "))
+                notes.append(
+                    ("missed " if v.verdict == "APPROVED" else "doubt on bad ")
+                    + tag
+                    + " | "
+                    + case["answer"][:100].replace("\n", " ")
+                )
     n["held_median"] = statistics.median(helds) if helds else 0
     n["stream_ms"] = statistics.median(ms) if ms else 0
     return n, notes
@@ -270,20 +386,54 @@ def pct(a: int, b: int) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--cases", type=Path, action="append", default=[], metavar="PATH",
-                    help="a blind-format case file to score (repeatable); alone, only the files given are scored")
-    ap.add_argument("--heldout", type=Path, action="append", default=[], metavar="PATH",
-                    help="a case file nothing was learnt from: scored and called held-out (repeatable)")
-    ap.add_argument("--builtin", action="store_true", help="score the sets in tests/data too when files are given")
-    ap.add_argument("--only", action="append", default=[], metavar="NAME", help="score only these sets")
-    ap.add_argument("--verbose", "-v", action="store_true", help="list misses, false alarms and doubts "
-                                                                 "(never for a held-out set)")
-    ap.add_argument("--model", action="store_true", help="put doubts to the fake model check scripted with the labels")
-    ap.add_argument("--local-llm", nargs="?", const=DEFAULT_LOCAL_URL, default=None, metavar="URL",
-                    help=f"put doubts to a real model (default {DEFAULT_LOCAL_URL})")
+    ap.add_argument(
+        "--cases",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="a blind-format case file to score (repeatable); alone, only the files given are scored",
+    )
+    ap.add_argument(
+        "--heldout",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="a case file nothing was learnt from: scored and called held-out (repeatable)",
+    )
+    ap.add_argument(
+        "--builtin",
+        action="store_true",
+        help="score the sets in tests/data too when files are given",
+    )
+    ap.add_argument(
+        "--only", action="append", default=[], metavar="NAME", help="score only these sets"
+    )
+    ap.add_argument(
+        "--verbose",
+        "-v",
+        action="store_true",
+        help="list misses, false alarms and doubts (never for a held-out set)",
+    )
+    ap.add_argument(
+        "--model",
+        action="store_true",
+        help="put doubts to the fake model check scripted with the labels",
+    )
+    ap.add_argument(
+        "--local-llm",
+        nargs="?",
+        const=DEFAULT_LOCAL_URL,
+        default=None,
+        metavar="URL",
+        help=f"put doubts to a real model (default {DEFAULT_LOCAL_URL})",
+    )
     ap.add_argument("--json", action="store_true", help="print one JSON object as the last line")
     args = ap.parse_args(argv)
-    sets = load_sets(args.cases, args.heldout, builtin=args.builtin or not (args.cases or args.heldout))
+    sets = load_sets(
+        args.cases, args.heldout, builtin=args.builtin or not (args.cases or args.heldout)
+    )
     if args.only:
         sets = [s for s in sets if s["name"] in args.only]
     use_judge = args.model or args.local_llm
@@ -299,37 +449,59 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 print("\n".join(f"[{s['name']}] {x}" for x in notes[s["name"]]))
         print()
-    judge_name = ("a real model at " + args.local_llm) if args.local_llm else \
-        "the fake server scripted with each case's label (an answer key)" if args.model else "none (doubts counted apart)"
-    print(f"quality gate: {len(sets)} sets, {sum(len(s['cases']) for s in sets)} answers; model check: {judge_name}")
-    head = (f"{'set':<22} {'held-out':<8} {'good':>4} {'bad':>4}  {'withdrawn':>9} {'+doubt':>7}  {'caught':>7} "
-            f"{'+doubt':>7}" + (f" {'+model':>7} {'wd+model':>8}" if use_judge else "") + f"  {'stream stop':>11} "
-            f"{'leaked':>6}")
+    judge_name = (
+        ("a real model at " + args.local_llm)
+        if args.local_llm
+        else "the fake server scripted with each case's label (an answer key)"
+        if args.model
+        else "none (doubts counted apart)"
+    )
+    print(
+        f"quality gate: {len(sets)} sets, {sum(len(s['cases']) for s in sets)} answers; model check: {judge_name}"
+    )
+    head = (
+        f"{'set':<22} {'held-out':<8} {'good':>4} {'bad':>4}  {'withdrawn':>9} {'+doubt':>7}  {'caught':>7} "
+        f"{'+doubt':>7}"
+        + (f" {'+model':>7} {'wd+model':>8}" if use_judge else "")
+        + f"  {'stream stop':>11} "
+        f"{'leaked':>6}"
+    )
     print(head)
     print("-" * len(head))
     for s in sets:
         n = results[s["name"]]
-        print(f"{s['name']:<22} {'yes' if s['held_out'] else 'no':<8} {n['good']:>4} {n['bad']:>4}  "
-              f"{pct(n['withdrawn'], n['good']):>9} {pct(n['withdrawn'] + n['good_doubt'], n['good']):>7}  "
-              f"{pct(n['caught'], n['bad']):>7} {pct(n['caught'] + n['bad_doubt'], n['bad']):>7}"
-              + (f" {pct(n['caught_model'], n['bad']):>7} {pct(n['withdrawn_model'], n['good']):>8}" if use_judge
-                 else "")
-              + f"  {pct(n['stopped'], n['bad']):>11} {n['leaked']:>6}")
-    print("\nwithdrawn: good answers the rules withdraw; +doubt: withdrawn or sent to the model check. caught: bad "
-          "answers the rules withdraw;\n+doubt: caught or sent to the model check. +model / wd+model: bad caught and "
-          "good withdrawn once the doubts are put to the model check.\nstream stop: bad answers stopped mid-stream; "
-          "leaked: of those, how many had shown failing text. Held-out: nothing was learnt from the set.")
+        print(
+            f"{s['name']:<22} {'yes' if s['held_out'] else 'no':<8} {n['good']:>4} {n['bad']:>4}  "
+            f"{pct(n['withdrawn'], n['good']):>9} {pct(n['withdrawn'] + n['good_doubt'], n['good']):>7}  "
+            f"{pct(n['caught'], n['bad']):>7} {pct(n['caught'] + n['bad_doubt'], n['bad']):>7}"
+            + (
+                f" {pct(n['caught_model'], n['bad']):>7} {pct(n['withdrawn_model'], n['good']):>8}"
+                if use_judge
+                else ""
+            )
+            + f"  {pct(n['stopped'], n['bad']):>11} {n['leaked']:>6}"
+        )
+    print(
+        "\nwithdrawn: good answers the rules withdraw; +doubt: withdrawn or sent to the model check. caught: bad "
+        "answers the rules withdraw;\n+doubt: caught or sent to the model check. +model / wd+model: bad caught and "
+        "good withdrawn once the doubts are put to the model check.\nstream stop: bad answers stopped mid-stream; "
+        "leaked: of those, how many had shown failing text. Held-out: nothing was learnt from the set."
+    )
     for name in ("held out", "not held out"):
         pick = [results[s["name"]] for s in sets if s["held_out"] == (name == "held out")]
         if pick:
             good, bad = sum(n["good"] for n in pick), sum(n["bad"] for n in pick)
-            print(f"all {name}: {good} good, {bad} bad: withdrawn {pct(sum(n['withdrawn'] for n in pick), good)}"
-                  f" of good, caught {pct(sum(n['caught'] for n in pick), bad)} of bad (rules alone)")
+            print(
+                f"all {name}: {good} good, {bad} bad: withdrawn {pct(sum(n['withdrawn'] for n in pick), good)}"
+                f" of good, caught {pct(sum(n['caught'] for n in pick), bad)} of bad (rules alone)"
+            )
     if judge is not None and judge.calls:
         print(f"model checks: {judge.calls}, {judge.ms / judge.calls:.0f} ms each")
     print(long_answer_cost())
     if args.json:
-        print(json.dumps({"results": results, "held_out": [s["name"] for s in sets if s["held_out"]]}))
+        print(
+            json.dumps({"results": results, "held_out": [s["name"] for s in sets if s["held_out"]]})
+        )
     return 0
 
 
@@ -344,11 +516,19 @@ class _NoJudge:
 def long_answer_cost() -> str:
     """The stream gate on long answers: its cost must grow with the answer, not its square
     (it runs on every token, on the same CPU as a local model)."""
-    words = ("The quick brown fox jumps over the lazy dog, sir, and then it naps in the sun. " * 300).split(" ")
+    words = (
+        "The quick brown fox jumps over the lazy dog, sir, and then it naps in the sun. " * 300
+    ).split(" ")
     out = []
     for n in (500, 2000):
-        g = gate.StreamGate(gate.Brief("Tell me a long story about a fox", persona="You are Tatlock, a butler.",
-                                       facts=facts.for_guard((), None), prompt_text="Write your reply"))
+        g = gate.StreamGate(
+            gate.Brief(
+                "Tell me a long story about a fox",
+                persona="You are Tatlock, a butler.",
+                facts=facts.for_guard((), None),
+                prompt_text="Write your reply",
+            )
+        )
         t0 = time.perf_counter()
         for w in words[:n]:
             g.feed(w + " ")

@@ -59,17 +59,31 @@ def export_file(path: Path, messages: int, conversations: int) -> int:
     with path.open("w", encoding="utf-8") as fh:
         fh.write('{"format": "tatlock-memory", "version": 1, "conversations": [\n')
         for c in range(conversations):
-            conv = {"id": c + 1, "title": f"Bench {c + 1}", "room_id": f"room-{c + 1}", "interface": "matrix",
-                    "started_at": "2025-01-01T00:00:00+00:00", "last_activity": "2025-06-01T00:00:00+00:00"}
-            fh.write(("," if c else "") + '{"uid": "bench-%d", "conversation": %s, "messages": [\n'
-                     % (c, json.dumps(conv)))
+            conv = {
+                "id": c + 1,
+                "title": f"Bench {c + 1}",
+                "room_id": f"room-{c + 1}",
+                "interface": "matrix",
+                "started_at": "2025-01-01T00:00:00+00:00",
+                "last_activity": "2025-06-01T00:00:00+00:00",
+            }
+            fh.write(
+                ("," if c else "")
+                + '{"uid": "bench-%d", "conversation": %s, "messages": [\n' % (c, json.dumps(conv))
+            )
             for n in range(1, per + 1):
                 mid += 1
-                m = {"message_id": mid, "message_number": n, "role": "user" if n % 2 else "assistant",
-                     "author_id": "@maria:example.org" if n % 2 else "tatlock",
-                     "author_name": "Maria" if n % 2 else "Tatlock", "reply_to": mid - 1 if n % 2 == 0 else None,
-                     "content": f"Message {n} about the leek soup, the greengrocer and the tulip bulbs, number {mid}.",
-                     "timestamp": "2025-03-01T12:00:00+00:00", "metadata": {}}
+                m = {
+                    "message_id": mid,
+                    "message_number": n,
+                    "role": "user" if n % 2 else "assistant",
+                    "author_id": "@maria:example.org" if n % 2 else "tatlock",
+                    "author_name": "Maria" if n % 2 else "Tatlock",
+                    "reply_to": mid - 1 if n % 2 == 0 else None,
+                    "content": f"Message {n} about the leek soup, the greengrocer and the tulip bulbs, number {mid}.",
+                    "timestamp": "2025-03-01T12:00:00+00:00",
+                    "metadata": {},
+                }
                 fh.write(("," if n > 1 else "") + json.dumps(m) + "\n")
             fh.write("]}\n")
         fh.write("]}\n")
@@ -94,24 +108,41 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--messages", type=int, default=400_000)
     ap.add_argument("--conversations", type=int, default=1)
-    ap.add_argument("--every", type=float, default=0.5, help="seconds between the other process's writes")
-    ap.add_argument("--blank", type=int, default=500, help="MB of whitespace for the memory check (0: skip)")
+    ap.add_argument(
+        "--every", type=float, default=0.5, help="seconds between the other process's writes"
+    )
+    ap.add_argument(
+        "--blank", type=int, default=500, help="MB of whitespace for the memory check (0: skip)"
+    )
     a = ap.parse_args()
 
     with tempfile.TemporaryDirectory() as tmp:
         t = Path(tmp)
         home = t / "home"
         home.mkdir(mode=0o700)
-        env = {**os.environ, "TATLOCK_HOME": str(home), "TATLOCK_USER": "bench", "TATLOCK_TIER": "low",
-               "PYTHON_KEYRING_BACKEND": "keyring.backends.null.Keyring"}
-        subprocess.run([EXE, "var", "list"], env=env, capture_output=True, check=True)  # makes the memory
+        env = {
+            **os.environ,
+            "TATLOCK_HOME": str(home),
+            "TATLOCK_USER": "bench",
+            "TATLOCK_TIER": "low",
+            "PYTHON_KEYRING_BACKEND": "keyring.backends.null.Keyring",
+        }
+        subprocess.run(
+            [EXE, "var", "list"], env=env, capture_output=True, check=True
+        )  # makes the memory
         path = t / "memory.json"
         size = export_file(path, a.messages, a.conversations)
-        print(f"export: {a.messages:,} messages in {a.conversations} conversation(s), {size / 2**20:.0f} MB")
+        print(
+            f"export: {a.messages:,} messages in {a.conversations} conversation(s), {size / 2**20:.0f} MB"
+        )
 
         stop = t / "stop"
-        probe = subprocess.Popen([sys.executable, "-c", PROBE, str(a.every), str(stop)], env=env,
-                                 stdout=subprocess.PIPE, text=True)
+        probe = subprocess.Popen(
+            [sys.executable, "-c", PROBE, str(a.every), str(stop)],
+            env=env,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
         time.sleep(1.5)  # the prober is writing before the import starts
         result: dict = {}
         th = threading.Thread(target=lambda: result.update(r=run_import(env, path)))
@@ -120,13 +151,17 @@ def main() -> int:
         stop.touch()
         out, _ = probe.communicate(timeout=60)
         wall, peak, code, stdout, stderr = result["r"]
-        print(f"import: {wall:.1f} s wall, peak resident {peak:.0f} MB, exit {code}: {stdout} {stderr}".rstrip())
+        print(
+            f"import: {wall:.1f} s wall, peak resident {peak:.0f} MB, exit {code}: {stdout} {stderr}".rstrip()
+        )
         probed = json.loads(out)
         waits = sorted(w * 1000 for w in probed["waits"])
         if waits:
-            print(f"another process's writes during the import: {len(waits)}, failed {len(probed['failures'])}; "
-                  f"waited median {statistics.median(waits):.0f} ms, p95 {waits[int(len(waits) * 0.95)]:.0f} ms, "
-                  f"max {waits[-1]:.0f} ms")
+            print(
+                f"another process's writes during the import: {len(waits)}, failed {len(probed['failures'])}; "
+                f"waited median {statistics.median(waits):.0f} ms, p95 {waits[int(len(waits) * 0.95)]:.0f} ms, "
+                f"max {waits[-1]:.0f} ms"
+            )
         for f in probed["failures"][:3]:
             print(f"  failed: {f}")
 
@@ -138,8 +173,10 @@ def main() -> int:
                     fh.write(chunk)
                 fh.write(b"{}")
             wall, peak, code, _, stderr = run_import(env, blank)
-            print(f"checking {a.blank} MB of whitespace: {wall:.1f} s, peak resident {peak:.0f} MB, "
-                  f"exit {code}: {stderr}")
+            print(
+                f"checking {a.blank} MB of whitespace: {wall:.1f} s, peak resident {peak:.0f} MB, "
+                f"exit {code}: {stderr}"
+            )
     return 0
 
 

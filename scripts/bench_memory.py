@@ -39,6 +39,7 @@ if str(ROOT) not in sys.path:  # run from a checkout without the package install
     sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))  # the fake servers are test support, not shipped code
 
+from support.fake_ollama import FakeOllama  # noqa: E402
 from tatlock.butler import Butler  # noqa: E402
 from tatlock.config import Config, Paths  # noqa: E402
 from tatlock.events import CompactionFailed, CompactionFinished  # noqa: E402
@@ -49,7 +50,6 @@ from tatlock.memory.compaction import compact_due  # noqa: E402
 from tatlock.memory.context import history_line  # noqa: E402
 from tatlock.memory.tokens import Estimator  # noqa: E402
 from tatlock.store.user import Author  # noqa: E402
-from support.fake_ollama import FakeOllama  # noqa: E402
 from tatlock.timeutil import iso  # noqa: E402
 
 ALICE = Author("alice", "Alice", is_anchor=True)
@@ -59,39 +59,64 @@ BUTLER = Author.assistant()
 CITIES = ["Lyon", "Porto", "Vienna", "Oslo", "Seville", "Krakow", "Ghent", "Turin"]
 NAMES = ["Maria", "Tom", "Priya", "Jonas", "Aiko", "Lena", "Omar", "Ruth"]
 FACTS = {
-    "travel": ["My flight {code} to {city} leaves on {date} at {time}.",
-               "I booked the Hotel {name} in {city} for {n} nights at {price} EUR a night.",
-               "Can you remind me to check in for {code} the day before {date}?"],
-    "family": ["My sister {name} turns {age} on {date}; she wants a {thing}.",
-               "{name}'s school play is on {date} at {time}, at the town hall.",
-               "Should I order the cake for {name} from the bakery on Rue {city}?"],
-    "work": ["The {project} deadline moved to {date}; {name} is reviewing it.",
-             "My manager {name} wants the quarterly report ({n} pages) by {date}.",
-             "Could you draft the agenda for the {project} meeting on {date}?"],
-    "health": ["My dentist appointment is on {date} at {time} with Dr {name}.",
-               "I ran {n} km this morning in {mins} minutes.",
-               "What was the dose Dr {name} prescribed, {n} mg twice a day?"],
-    "home": ["The boiler service costs {price} EUR; the engineer {name} comes on {date}.",
-             "My locker code at the gym is {code4}.",
-             "Remind me to pay the {price} EUR council tax before {date}?"],
-    "tech": ["My laptop runs Python 3.{n} and the backup goes to /mnt/backup/{project}.",
-             "The NAS is a model DS{code4} with {n} TB; firmware 7.{mins}.",
-             "Why does `rsync -av /home /mnt/backup` fail with 'permission denied' on {date}?"],
+    "travel": [
+        "My flight {code} to {city} leaves on {date} at {time}.",
+        "I booked the Hotel {name} in {city} for {n} nights at {price} EUR a night.",
+        "Can you remind me to check in for {code} the day before {date}?",
+    ],
+    "family": [
+        "My sister {name} turns {age} on {date}; she wants a {thing}.",
+        "{name}'s school play is on {date} at {time}, at the town hall.",
+        "Should I order the cake for {name} from the bakery on Rue {city}?",
+    ],
+    "work": [
+        "The {project} deadline moved to {date}; {name} is reviewing it.",
+        "My manager {name} wants the quarterly report ({n} pages) by {date}.",
+        "Could you draft the agenda for the {project} meeting on {date}?",
+    ],
+    "health": [
+        "My dentist appointment is on {date} at {time} with Dr {name}.",
+        "I ran {n} km this morning in {mins} minutes.",
+        "What was the dose Dr {name} prescribed, {n} mg twice a day?",
+    ],
+    "home": [
+        "The boiler service costs {price} EUR; the engineer {name} comes on {date}.",
+        "My locker code at the gym is {code4}.",
+        "Remind me to pay the {price} EUR council tax before {date}?",
+    ],
+    "tech": [
+        "My laptop runs Python 3.{n} and the backup goes to /mnt/backup/{project}.",
+        "The NAS is a model DS{code4} with {n} TB; firmware 7.{mins}.",
+        "Why does `rsync -av /home /mnt/backup` fail with 'permission denied' on {date}?",
+    ],
 }
-GUEST = ["Hello, Maria here. I will pick Alice up at {time} on {date}.",
-         "The restaurant {name}'s table is booked for {n} people.",
-         "I lent Alice {price} EUR for the {city} trip."]
-REPLIES = ["Very good, sir. I have noted that {gist}.", "Noted, sir: {gist}. Shall I set a reminder?",
-           "Certainly, sir. {gist}, as you say.", "I shall remember that {gist}, sir."]
+GUEST = [
+    "Hello, Maria here. I will pick Alice up at {time} on {date}.",
+    "The restaurant {name}'s table is booked for {n} people.",
+    "I lent Alice {price} EUR for the {city} trip.",
+]
+REPLIES = [
+    "Very good, sir. I have noted that {gist}.",
+    "Noted, sir: {gist}. Shall I set a reminder?",
+    "Certainly, sir. {gist}, as you say.",
+    "I shall remember that {gist}, sir.",
+]
 
 
 def fill(template: str, rng: random.Random, day: dt.date) -> str:
     return template.format(
-        code=f"{rng.choice(['AF', 'LH', 'TP', 'OS'])}{rng.randint(100, 999)}", city=rng.choice(CITIES),
-        date=(day + dt.timedelta(days=rng.randint(2, 60))).isoformat(), time=f"{rng.randint(6, 21):02d}:{rng.choice(['00', '15', '30', '45'])}",
-        name=rng.choice(NAMES), n=rng.randint(2, 14), price=rng.randint(40, 900), age=rng.randint(20, 70),
-        thing=rng.choice(["telescope", "kayak", "cookbook", "record player"]), mins=rng.randint(20, 70),
-        project=rng.choice(["Atlas", "Heron", "Juniper"]), code4=rng.randint(1000, 9999),
+        code=f"{rng.choice(['AF', 'LH', 'TP', 'OS'])}{rng.randint(100, 999)}",
+        city=rng.choice(CITIES),
+        date=(day + dt.timedelta(days=rng.randint(2, 60))).isoformat(),
+        time=f"{rng.randint(6, 21):02d}:{rng.choice(['00', '15', '30', '45'])}",
+        name=rng.choice(NAMES),
+        n=rng.randint(2, 14),
+        price=rng.randint(40, 900),
+        age=rng.randint(20, 70),
+        thing=rng.choice(["telescope", "kayak", "cookbook", "record player"]),
+        mins=rng.randint(20, 70),
+        project=rng.choice(["Atlas", "Heron", "Juniper"]),
+        code4=rng.randint(1000, 9999),
     )
 
 
@@ -136,14 +161,32 @@ def fake_summary(prompt: str) -> str:
     """A conservative summary of about 150-250 words, built from the transcript it was given."""
     m = re.search(r"Summarise messages (\d+) to (\d+)", prompt)
     if m:
-        transcript = prompt[prompt.rindex("Transcript ("):]
+        transcript = prompt[prompt.rindex("Transcript (") :]
         rows = LINE_RE.findall(transcript)
-        user = [(num, date, name or speaker, text) for num, date, speaker, name, text in rows if speaker != "Assistant"]
-        topics = sorted({t for t, templates in FACTS.items()
-                         for _, _, _, text in user for tpl in templates if tpl.split("{")[0][:12] in text})[:5]
+        user = [
+            (num, date, name or speaker, text)
+            for num, date, speaker, name, text in rows
+            if speaker != "Assistant"
+        ]
+        topics = sorted(
+            {
+                t
+                for t, templates in FACTS.items()
+                for _, _, _, text in user
+                for tpl in templates
+                if tpl.split("{")[0][:12] in text
+            }
+        )[:5]
         facts = [f"- {who}: {text}" for _, _, who, text in user if not text.endswith("?")]
-        open_items = [f"- [UNRESOLVED] {who} asked: {text} (#{num})" for num, _, who, text in user if text.endswith("?")]
-        timeline = [f"- #{num} ({date}): {who} {text[:60].rstrip()}" for num, date, who, text in user[:: max(1, len(user) // 4)]]
+        open_items = [
+            f"- [UNRESOLVED] {who} asked: {text} (#{num})"
+            for num, _, who, text in user
+            if text.endswith("?")
+        ]
+        timeline = [
+            f"- #{num} ({date}): {who} {text[:60].rstrip()}"
+            for num, date, who, text in user[:: max(1, len(user) // 4)]
+        ]
         tech = [line for line in facts if re.search(r"`|/mnt|Python|firmware|DS\d", line)]
         body = {
             "TOPICS DISCUSSED": [f"- {t}" for t in topics] or ["- none"],
@@ -154,22 +197,42 @@ def fake_summary(prompt: str) -> str:
         }
         return "\n\n".join(f"{k}\n" + "\n".join(v) for k, v in body.items())
     m = re.search(r"Aim for at most (\d+) words", prompt)
-    if m:  # archive: merge the records, keeping the newest lines of each section within the word limit
+    if (
+        m
+    ):  # archive: merge the records, keeping the newest lines of each section within the word limit
         words = int(m.group(1))
-        records = prompt[prompt.rindex("Records to merge"):]
+        records = prompt[prompt.rindex("Records to merge") :]
         sections: dict[str, list[str]] = {}
         current = None
         for line in records.splitlines():
-            if line.strip() in ("TOPICS DISCUSSED", "FACTUAL TIMELINE", "KEY FACTS ESTABLISHED",
-                                "UNRESOLVED ITEMS", "TECHNICAL DETAILS"):
+            if line.strip() in (
+                "TOPICS DISCUSSED",
+                "FACTUAL TIMELINE",
+                "KEY FACTS ESTABLISHED",
+                "UNRESOLVED ITEMS",
+                "TECHNICAL DETAILS",
+            ):
                 current = line.strip()
                 sections.setdefault(current, [])
-            elif current and line.startswith("- ") and line != "- none" and line not in sections[current]:
+            elif (
+                current
+                and line.startswith("- ")
+                and line != "- none"
+                and line not in sections[current]
+            ):
                 sections[current].append(line)
-        share = {"TOPICS DISCUSSED": 0.05, "FACTUAL TIMELINE": 0.15, "KEY FACTS ESTABLISHED": 0.55,
-                 "UNRESOLVED ITEMS": 0.15, "TECHNICAL DETAILS": 0.1}
-        return "\n\n".join(f"{k}\n" + "\n".join(_cap(sections.get(k, [])[::-1], int(words * s))[::-1] or ["- none"])
-                           for k, s in share.items())
+        share = {
+            "TOPICS DISCUSSED": 0.05,
+            "FACTUAL TIMELINE": 0.15,
+            "KEY FACTS ESTABLISHED": 0.55,
+            "UNRESOLVED ITEMS": 0.15,
+            "TECHNICAL DETAILS": 0.1,
+        }
+        return "\n\n".join(
+            f"{k}\n"
+            + "\n".join(_cap(sections.get(k, [])[::-1], int(words * s))[::-1] or ["- none"])
+            for k, s in share.items()
+        )
     return "OK"
 
 
@@ -178,36 +241,92 @@ def fake_summary(prompt: str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     low = TIERS["low"]
-    ap = argparse.ArgumentParser(prog="scripts/bench memory", description=__doc__.split("\n\n")[0],
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--messages", default="20,100,300",
-                    help="checkpoints: conversation lengths at which the context is measured (default 20,100,300)")
-    ap.add_argument("--interval", type=int, default=low.compact_interval,
-                    help=f"compaction interval in messages (default {low.compact_interval}, the low tier's)")
-    ap.add_argument("--budget", type=int, default=low.context_size,
-                    help=f"context budget in tokens (default {low.context_size}, the low tier's)")
+    ap = argparse.ArgumentParser(
+        prog="scripts/bench memory",
+        description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    ap.add_argument(
+        "--messages",
+        default="20,100,300",
+        help="checkpoints: conversation lengths at which the context is measured (default 20,100,300)",
+    )
+    ap.add_argument(
+        "--interval",
+        type=int,
+        default=low.compact_interval,
+        help=f"compaction interval in messages (default {low.compact_interval}, the low tier's)",
+    )
+    ap.add_argument(
+        "--budget",
+        type=int,
+        default=low.context_size,
+        help=f"context budget in tokens (default {low.context_size}, the low tier's)",
+    )
     ap.add_argument("--seed", type=int, default=7, help="seed of the scripted conversation")
-    ap.add_argument("--month", nargs="?", type=Path, const=ROOT / "tests" / "data" / "facts" / "facts_month_train.json",
-                    metavar="PATH", help="the end-to-end month instead (default tests/data/facts/facts_month_train.json)")
-    ap.add_argument("--local-llm", nargs="?", const="http://127.0.0.1:18080/v1", metavar="URL",
-                    help="with --month: ask the questions of a real model (an OpenAI-compatible /v1 URL, or an "
-                         "Ollama host; default http://127.0.0.1:18080/v1)")
-    ap.add_argument("--model", default="local", help="with --local-llm: the model's name (default local)")
-    ap.add_argument("--timeout", type=float, default=180, help="with --local-llm: seconds per model call")
-    ap.add_argument("-v", "--verbose", action="store_true", help="with --month: every kept fact, question and answer")
+    ap.add_argument(
+        "--month",
+        nargs="?",
+        type=Path,
+        const=ROOT / "tests" / "data" / "facts" / "facts_month_train.json",
+        metavar="PATH",
+        help="the end-to-end month instead (default tests/data/facts/facts_month_train.json)",
+    )
+    ap.add_argument(
+        "--local-llm",
+        nargs="?",
+        const="http://127.0.0.1:18080/v1",
+        metavar="URL",
+        help="with --month: ask the questions of a real model (an OpenAI-compatible /v1 URL, or an "
+        "Ollama host; default http://127.0.0.1:18080/v1)",
+    )
+    ap.add_argument(
+        "--model", default="local", help="with --local-llm: the model's name (default local)"
+    )
+    ap.add_argument(
+        "--timeout", type=float, default=180, help="with --local-llm: seconds per model call"
+    )
+    ap.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="with --month: every kept fact, question and answer",
+    )
     ap.add_argument("--json", action="store_true", help="with --month: the results as JSON")
-    ap.add_argument("--questions", metavar="A-B", help="with --month: ask only questions A to B (e.g. 1-10: a slow "
-                    "model asked in parts, each --save'd, then --merge'd)")
-    ap.add_argument("--save", type=Path, metavar="FILE", help="with --month: also write the results as JSON to FILE")
-    ap.add_argument("--merge", type=Path, nargs="+", metavar="FILE",
-                    help="with --month: report the parts saved with --save together (nothing is run)")
+    ap.add_argument(
+        "--questions",
+        metavar="A-B",
+        help="with --month: ask only questions A to B (e.g. 1-10: a slow "
+        "model asked in parts, each --save'd, then --merge'd)",
+    )
+    ap.add_argument(
+        "--save",
+        type=Path,
+        metavar="FILE",
+        help="with --month: also write the results as JSON to FILE",
+    )
+    ap.add_argument(
+        "--merge",
+        type=Path,
+        nargs="+",
+        metavar="FILE",
+        help="with --month: report the parts saved with --save together (nothing is run)",
+    )
     args = ap.parse_args(argv)
     if args.month is not None:
         import memory_month
 
-        return memory_month.run(args.month, url=args.local_llm, model=args.model, timeout=args.timeout,
-                                verbose=args.verbose, as_json=args.json, questions=args.questions, save=args.save,
-                                merge=args.merge)
+        return memory_month.run(
+            args.month,
+            url=args.local_llm,
+            model=args.model,
+            timeout=args.timeout,
+            verbose=args.verbose,
+            as_json=args.json,
+            questions=args.questions,
+            save=args.save,
+            merge=args.merge,
+        )
     try:
         checkpoints = sorted({int(x) for x in args.messages.split(",") if x.strip()})
     except ValueError:
@@ -232,18 +351,29 @@ def main(argv: list[str] | None = None) -> int:
         root = Path(tmp)
         paths = Paths(root, root, root / "logs")
         backend = OllamaBackend(fake.url, low.model, timeout=30)
-        cfg = Config(paths=paths, user="alice", model=low.model, tier="low", context_size=args.budget)
+        cfg = Config(
+            paths=paths, user="alice", model=low.model, tier="low", context_size=args.budget
+        )
         butler = Butler(cfg, backend=backend)
         store = butler.store
         conv = store.create_conversation("bench", "cli").id
-        t0 = dt.datetime(2026, 11, 2, 9, 0, tzinfo=dt.timezone.utc)
+        t0 = dt.datetime(2026, 11, 2, 9, 0, tzinfo=dt.UTC)
         raw_tokens = 0
         for i, (author, role, text) in enumerate(script(checkpoints[-1], args.seed), start=1):
-            m = store.add_message(conv, role, text, author, timestamp=iso(t0 + dt.timedelta(minutes=3 * i)))
+            m = store.add_message(
+                conv, role, text, author, timestamp=iso(t0 + dt.timedelta(minutes=3 * i))
+            )
             raw_tokens += est.text(history_line(m)) + 1
             if role == "assistant":  # after each reply, as the butler schedules it
-                compact_due(store, backend, conv, interval=args.interval, emit=emit,
-                            budget_tokens=args.budget, estimator=est)
+                compact_due(
+                    store,
+                    backend,
+                    conv,
+                    interval=args.interval,
+                    emit=emit,
+                    budget_tokens=args.budget,
+                    estimator=est,
+                )
             if i in checkpoints:
                 ctx = context.build(store, conv, budget_tokens=args.budget, estimator=est)
                 summary = est.text(ctx.summary_block()) if ctx.summary_block() else 0
@@ -251,39 +381,75 @@ def main(argv: list[str] | None = None) -> int:
                 # the whole Phase 1 request the butler would send for the latest user message
                 last_user = next(x for x in reversed(store.messages(conv)) if x.role == "user")
                 phase1 = est.messages(butler.assess_request(last_user))
-                rows.append((i, len(store.compacts(conv)), ctx.archive_up_to, len(ctx.compacts), len(ctx.messages),
-                             summary, transcript, phase1, raw_tokens))
+                rows.append(
+                    (
+                        i,
+                        len(store.compacts(conv)),
+                        ctx.archive_up_to,
+                        len(ctx.compacts),
+                        len(ctx.messages),
+                        summary,
+                        transcript,
+                        phase1,
+                        raw_tokens,
+                    )
+                )
         requests = [b["messages"][-1]["content"] for b in fake.chat_requests]
         archive_calls = sum("Records to merge" in p for p in requests)
         butler.close()
     elapsed = time.perf_counter() - t_start
 
-    print(f"tatlock memory bench: {checkpoints[-1]} messages, compaction every {args.interval}, "
-          f"context budget {args.budget} tokens (summary share {context.SUMMARY_SHARE:.0%} = "
-          f"{int(args.budget * context.SUMMARY_SHARE)} tokens)")
+    print(
+        f"tatlock memory bench: {checkpoints[-1]} messages, compaction every {args.interval}, "
+        f"context budget {args.budget} tokens (summary share {context.SUMMARY_SHARE:.0%} = "
+        f"{int(args.budget * context.SUMMARY_SHARE)} tokens)"
+    )
     print()
-    head = ("messages", "compacts", "archive", "in ctx", "raw msgs", "summary tok", "transcript tok",
-            "phase1 tok", "no compaction")
+    head = (
+        "messages",
+        "compacts",
+        "archive",
+        "in ctx",
+        "raw msgs",
+        "summary tok",
+        "transcript tok",
+        "phase1 tok",
+        "no compaction",
+    )
     print("{:>8} {:>8} {:>8} {:>6} {:>8} {:>11} {:>14} {:>10} {:>13}".format(*head))
     for n, total, archive, shown, raw, s, t, p, full in rows:
-        print(f"{n:>8} {total:>8} {('1-' + str(archive)) if archive else '-':>8} {shown:>6} {raw:>8} {s:>11} "
-              f"{t:>14} {p:>10} {full:>13}")
-    print("  (compacts: stored; archive: messages merged into the archive; in ctx: compacts shown verbatim;")
-    print("   raw msgs: uncompacted messages in the prompt; phase1 tok = the whole Phase 1 request (persona,")
+        print(
+            f"{n:>8} {total:>8} {('1-' + str(archive)) if archive else '-':>8} {shown:>6} {raw:>8} {s:>11} "
+            f"{t:>14} {p:>10} {full:>13}"
+        )
+    print(
+        "  (compacts: stored; archive: messages merged into the archive; in ctx: compacts shown verbatim;"
+    )
+    print(
+        "   raw msgs: uncompacted messages in the prompt; phase1 tok = the whole Phase 1 request (persona,"
+    )
     print("   guard instructions, tools, summaries, transcript, question) as the butler builds it;")
     print("   no compaction = the raw transcript alone)")
     print()
     n = len(finished)
-    print(f"compaction cost: {n} compactions, {n + len(failed)} compaction calls + {archive_calls} archive calls "
-          f"= {len(requests)} model calls, {len(failed)} failed")
+    print(
+        f"compaction cost: {n} compactions, {n + len(failed)} compaction calls + {archive_calls} archive calls "
+        f"= {len(requests)} model calls, {len(failed)} failed"
+    )
     if n:
         pt = [e.prompt_tokens or 0 for e in finished]
         et = [e.eval_tokens or 0 for e in finished]
         ms = [e.ms for e in finished]
-        print(f"  prompt tokens per compaction: mean {statistics.mean(pt):.0f} (min {min(pt)}, max {max(pt)})")
-        print(f"  eval tokens per compaction:   mean {statistics.mean(et):.0f} (min {min(et)}, max {max(et)})")
-        print(f"  ms per compaction (model answers at once: tatlock's overhead): mean {statistics.mean(ms):.1f} "
-              f"(min {min(ms):.1f}, max {max(ms):.1f})")
+        print(
+            f"  prompt tokens per compaction: mean {statistics.mean(pt):.0f} (min {min(pt)}, max {max(pt)})"
+        )
+        print(
+            f"  eval tokens per compaction:   mean {statistics.mean(et):.0f} (min {min(et)}, max {max(et)})"
+        )
+        print(
+            f"  ms per compaction (model answers at once: tatlock's overhead): mean {statistics.mean(ms):.1f} "
+            f"(min {min(ms):.1f}, max {max(ms):.1f})"
+        )
     print(f"total run: {elapsed:.1f} s")
     return 0
 

@@ -40,18 +40,28 @@ for p in (str(ROOT), str(ROOT / "tests"), str(ROOT / "scripts")):
         sys.path.insert(0, p)
 
 from bench_pipeline import FAKE_MODEL, fake_weather, isolate_env, request_kind  # noqa: E402
-from support.fake_ollama import FakeOllama  # noqa: E402
 
+from support.fake_ollama import FakeOllama  # noqa: E402
 from tatlock.events import FactsKept, TurnFinished  # noqa: E402
 from tatlock.pipeline.routing import classifier, guards  # noqa: E402
 from tatlock.pipeline.routing.examples import GUARDS, OTHER, TOOLS, Example, read_examples  # noqa: E402
 
 HELDOUT = ROOT / "tests" / "data" / "routes" / "heldout"
 LEARN = ROOT / "tests" / "data" / "routes" / "learn"
-NEED_OF = {"get_weather_forecast": "weather", "web_search": "web", "recall_memories": "recall",
-           "recall_memories_with_time": "recall", "recall_topic": "recall", "list_conversations": "recall",
-           "conversation_stats": "recall", "get_conversation_summary": "recall", "get_personal_variable": "personal",
-           "set_personal_variable": "personal", "get_system_info": "system", "analyze_file": "files"}
+NEED_OF = {
+    "get_weather_forecast": "weather",
+    "web_search": "web",
+    "recall_memories": "recall",
+    "recall_memories_with_time": "recall",
+    "recall_topic": "recall",
+    "list_conversations": "recall",
+    "conversation_stats": "recall",
+    "get_conversation_summary": "recall",
+    "get_personal_variable": "personal",
+    "set_personal_variable": "personal",
+    "get_system_info": "system",
+    "analyze_file": "files",
+}
 
 
 def expected(labels: frozenset[str]) -> tuple[str, str | None]:
@@ -80,19 +90,36 @@ class Model:
             needs = [t for t in TOOLS if t in e.labels] if self.competent else []
             tools = [k for n in needs for k in guards.tool_keys(n, e.text)]
             answer = "Certainly, sir: here is what you asked for." if route == "DIRECT" else ""
-            return {"json": {"decision": route, "answer": answer, "topics": ["errands"],
-                             "guard_reason": guard or "NONE", "tools": tools, "tool_query": e.text[:120]}}
+            return {
+                "json": {
+                    "decision": route,
+                    "answer": answer,
+                    "topics": ["errands"],
+                    "guard_reason": guard or "NONE",
+                    "tools": tools,
+                    "tool_query": e.text[:120],
+                }
+            }
         if kind == "select_tools":
             calls = []
             for spec in body.get("tools") or []:
                 fn = spec.get("function", spec)
                 props = (fn.get("parameters") or {}).get("properties") or {}
                 required = (fn.get("parameters") or {}).get("required") or []
-                args = {k: (1 if props.get(k, {}).get("type") == "integer" else e.text[:80]) for k in required}
+                args = {
+                    k: (1 if props.get(k, {}).get("type") == "integer" else e.text[:80])
+                    for k in required
+                }
                 calls.append({"name": fn["name"], "arguments": args})
             return {"tool_calls": calls} if calls else "No tool is needed."
         if kind == "quality":
-            return {"json": {"verdict": "APPROVED", "fallback_type": "NONE", "reason": "answers the question"}}
+            return {
+                "json": {
+                    "verdict": "APPROVED",
+                    "fallback_type": "NONE",
+                    "reason": "answers the question",
+                }
+            }
         if kind in ("compaction", "archive", "cross_summary"):
             return "TOPICS DISCUSSED\n- errands"
         return "Very good, sir: I have seen to it."
@@ -124,14 +151,26 @@ def run_set(butler: Any, model: Model, examples: list[Example], competent: bool)
 
 
 def figures(rows: list[dict]) -> dict[str, Any]:
-    n = {"turns": 0, "right": 0, "guards": 0, "guard_hit": 0, "tools": 0, "tool_hit": 0, "plain": 0, "flagged": 0}
+    n = {
+        "turns": 0,
+        "right": 0,
+        "guards": 0,
+        "guard_hit": 0,
+        "tools": 0,
+        "tool_hit": 0,
+        "plain": 0,
+        "flagged": 0,
+    }
     wrong = []
     for r in rows:
         e = r["example"]
         want_route, want_guard = expected(e.labels)
         needs = {t for t in TOOLS if t in e.labels}
-        right = (r["route"], r["guard"]) == (want_route, want_guard) and needs <= r["needs"] and bool(
-            needs or want_route == "CAPABILITY_GUARD" or not r["needs"])
+        right = (
+            (r["route"], r["guard"]) == (want_route, want_guard)
+            and needs <= r["needs"]
+            and bool(needs or want_route == "CAPABILITY_GUARD" or not r["needs"])
+        )
         n["turns"] += 1
         n["right"] += right
         if want_route == "CAPABILITY_GUARD":
@@ -147,8 +186,14 @@ def figures(rows: list[dict]) -> dict[str, Any]:
             got = f"{r['route']}{'/' + r['guard'] if r['guard'] else ''}{' ' + ','.join(sorted(r['needs'])) if r['needs'] else ''}"
             wrong.append(f"  [{'+'.join(sorted(e.labels)) or '-'}] {e.text[:140]!r} -> {got}")
     ratio = lambda a, b: n[a] / n[b] if n[b] else None  # noqa: E731
-    return {**n, "right_rate": ratio("right", "turns"), "guard_rate": ratio("guard_hit", "guards"),
-            "tool_rate": ratio("tool_hit", "tools"), "flag_rate": ratio("flagged", "plain"), "wrong": wrong}
+    return {
+        **n,
+        "right_rate": ratio("right", "turns"),
+        "guard_rate": ratio("guard_hit", "guards"),
+        "tool_rate": ratio("tool_hit", "tools"),
+        "flag_rate": ratio("flagged", "plain"),
+        "wrong": wrong,
+    }
 
 
 def pct(x: float | None) -> str:
@@ -157,10 +202,18 @@ def pct(x: float | None) -> str:
 
 def cost() -> dict[str, Any]:
     """The classifier's size, load time, training time and a decision's cost."""
-    code = ("import time; t=time.perf_counter(); from tatlock.pipeline.routing import classifier as c; c.load(); "
-            "print((time.perf_counter()-t)*1000)")
-    loads = [float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT).stdout)
-             for _ in range(5)]
+    code = (
+        "import time; t=time.perf_counter(); from tatlock.pipeline.routing import classifier as c; c.load(); "
+        "print((time.perf_counter()-t)*1000)"
+    )
+    loads = [
+        float(
+            subprocess.run(
+                [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT
+            ).stdout
+        )
+        for _ in range(5)
+    ]
     model = classifier.load()
     texts = [e.text for p in sorted(HELDOUT.glob("routes_*.txt")) for e in read_examples(p)][:150]
     per = []
@@ -168,10 +221,16 @@ def cost() -> dict[str, Any]:
         t = time.perf_counter()
         guards.decide(text)
         per.append((time.perf_counter() - t) * 1000)
-    return {"model_kib": round(classifier.MODEL_FILE.stat().st_size / 1024), "features": len(model.index),
-            "examples": model.meta.get("examples"), "train_seconds": model.meta.get("with_thresholds_seconds"),
-            "fit_seconds": model.meta.get("fit_seconds"), "import_and_load_ms": statistics.median(loads),
-            "decide_ms_median": statistics.median(per), "decide_ms_max": max(per)}
+    return {
+        "model_kib": round(classifier.MODEL_FILE.stat().st_size / 1024),
+        "features": len(model.index),
+        "examples": model.meta.get("examples"),
+        "train_seconds": model.meta.get("with_thresholds_seconds"),
+        "fit_seconds": model.meta.get("fit_seconds"),
+        "import_and_load_ms": statistics.median(loads),
+        "decide_ms_median": statistics.median(per),
+        "decide_ms_max": max(per),
+    }
 
 
 def prompt_tokens(url: str | None) -> dict:
@@ -183,36 +242,66 @@ def prompt_tokens(url: str | None) -> dict:
     from tatlock.tools.registry import BUILTIN_TOOLS
 
     persona = "\n".join(prompts.paragraphs("persona.txt"))
-    messages = assess.request(persona, BUILTIN_TOOLS, memory="", now="Monday 23 November 2026, 08:41 (Europe/London)",
-                              location="London", author="Anchor (Alice)", question="What is the capital of France?")
+    messages = assess.request(
+        persona,
+        BUILTIN_TOOLS,
+        memory="",
+        now="Monday 23 November 2026, 08:41 (Europe/London)",
+        location="London",
+        author="Anchor (Alice)",
+        question="What is the capital of France?",
+    )
     if not url:
-        return {"tokens": sum(len(m["content"]) // 4 + 4 for m in messages), "by": "estimate (4 characters a token)",
-                "system_chars": len(messages[0]["content"])}
+        return {
+            "tokens": sum(len(m["content"]) // 4 + 4 for m in messages),
+            "by": "estimate (4 characters a token)",
+            "system_chars": len(messages[0]["content"]),
+        }
     import json as _json
     import urllib.request
 
     base = url.rstrip("/").removesuffix("/v1")
 
     def post(path: str, body: dict) -> dict:
-        req = urllib.request.Request(base + path, _json.dumps(body).encode(), {"Content-Type": "application/json"})
+        req = urllib.request.Request(
+            base + path, _json.dumps(body).encode(), {"Content-Type": "application/json"}
+        )
         with urllib.request.urlopen(req, timeout=30) as r:
             return _json.loads(r.read())
 
     prompt = post("/apply-template", {"messages": messages})["prompt"]
-    return {"tokens": len(post("/tokenize", {"content": prompt})["tokens"]), "by": f"tokenizer at {base}",
-            "system_tokens": len(post("/tokenize", {"content": messages[0]["content"]})["tokens"])}
-
+    return {
+        "tokens": len(post("/tokenize", {"content": prompt})["tokens"]),
+        "by": f"tokenizer at {base}",
+        "system_tokens": len(post("/tokenize", {"content": messages[0]["content"]})["tokens"]),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--set", action="append", type=Path, default=[], metavar="PATH",
-                    help="a LABELS | ID | MESSAGE file to score (repeatable); default: tests/data/routes/heldout/")
-    ap.add_argument("--learn", action="store_true", help="also score the sets the classifier learnt from")
-    ap.add_argument("--verbose", "-v", action="store_true", help="list every turn that ended on a wrong route")
+    ap.add_argument(
+        "--set",
+        action="append",
+        type=Path,
+        default=[],
+        metavar="PATH",
+        help="a LABELS | ID | MESSAGE file to score (repeatable); default: tests/data/routes/heldout/",
+    )
+    ap.add_argument(
+        "--learn", action="store_true", help="also score the sets the classifier learnt from"
+    )
+    ap.add_argument(
+        "--verbose", "-v", action="store_true", help="list every turn that ended on a wrong route"
+    )
     ap.add_argument("--json", action="store_true", help="print one JSON object as the last line")
-    ap.add_argument("--prompt-tokens", nargs="?", const="http://127.0.0.1:18080/v1", default=None, metavar="URL",
-                    help="also count Phase 1's first-message prompt with a llama-server's tokenizer")
+    ap.add_argument(
+        "--prompt-tokens",
+        nargs="?",
+        const="http://127.0.0.1:18080/v1",
+        default=None,
+        metavar="URL",
+        help="also count Phase 1's first-message prompt with a llama-server's tokenizer",
+    )
     args = ap.parse_args(argv)
     sets: list[tuple[str, Path, bool]] = []
     for path in args.set:
@@ -232,11 +321,21 @@ def main(argv: list[str] | None = None) -> int:
             print(f"bench routes: {exc}", file=sys.stderr)
             return 2
     results: dict[str, Any] = {}
-    with tempfile.TemporaryDirectory(prefix="tatlock-bench-routes-") as tmp, \
-            FakeOllama(models={FAKE_MODEL: {"context_length": 8192}}) as fake, fake_weather() as weather:
-        isolate_env(Path(tmp), TATLOCK_GEOCODING_URL=weather, TATLOCK_OPEN_METEO_URL=weather + "/",
-                    TATLOCK_TIMEOUT="60", TATLOCK_TOOL_TIMEOUT="3", TATLOCK_TOOL_ROUNDS="1",
-                    OLLAMA_HOST=fake.url, TATLOCK_COMPACT_INTERVAL="10000")
+    with (
+        tempfile.TemporaryDirectory(prefix="tatlock-bench-routes-") as tmp,
+        FakeOllama(models={FAKE_MODEL: {"context_length": 8192}}) as fake,
+        fake_weather() as weather,
+    ):
+        isolate_env(
+            Path(tmp),
+            TATLOCK_GEOCODING_URL=weather,
+            TATLOCK_OPEN_METEO_URL=weather + "/",
+            TATLOCK_TIMEOUT="60",
+            TATLOCK_TOOL_TIMEOUT="3",
+            TATLOCK_TOOL_ROUNDS="1",
+            OLLAMA_HOST=fake.url,
+            TATLOCK_COMPACT_INTERVAL="10000",
+        )
         os.environ.pop("TATLOCK_SECRET_API_KEY", None)
         import tatlock
 
@@ -247,45 +346,75 @@ def main(argv: list[str] | None = None) -> int:
                 t0 = time.perf_counter()
                 comp = figures(run_set(butler, model, examples, True))
                 obl = figures(run_set(butler, model, examples, False))
-                results[name] = {"held_out": held, "competent": comp, "oblivious": obl,
-                                 "seconds": round(time.perf_counter() - t0, 1)}
-                print(f"  {name}: {len(examples)} messages, {2 * len(examples)} turns in "
-                      f"{time.perf_counter() - t0:.0f} s", file=sys.stderr)
+                results[name] = {
+                    "held_out": held,
+                    "competent": comp,
+                    "oblivious": obl,
+                    "seconds": round(time.perf_counter() - t0, 1),
+                }
+                print(
+                    f"  {name}: {len(examples)} messages, {2 * len(examples)} turns in "
+                    f"{time.perf_counter() - t0:.0f} s",
+                    file=sys.stderr,
+                )
                 if args.verbose:
                     for view, r in (("competent", comp), ("oblivious", obl)):
                         if r["wrong"]:
                             print(f"{name}, {view}: {len(r['wrong'])} turns on a wrong route")
                             print("\n".join(r["wrong"]))
-    head = (f"{'set':<22} {'msgs':>4}  {'competent: right route':>22}  {'oblivious: guards (kind)':>24}  "
-            f"{'tool needs':>10}  {'ordinary flagged':>16}")
+    head = (
+        f"{'set':<22} {'msgs':>4}  {'competent: right route':>22}  {'oblivious: guards (kind)':>24}  "
+        f"{'tool needs':>10}  {'ordinary flagged':>16}"
+    )
     print(head)
     print("-" * len(head))
     for name, r in results.items():
         c, o = r["competent"], r["oblivious"]
         label = f"{name}{' (held out)' if r['held_out'] else ''}"
-        print(f"{label:<22} {c['turns']:>4}  {pct(c['right_rate']):>14} {c['right']:>3}/{c['turns']:<3}  "
-              f"{pct(o['guard_rate']):>15} {o['guard_hit']:>3}/{o['guards']:<3}  {pct(o['tool_rate']):>6} "
-              f"{o['tool_hit']:>3}/{o['tools']:<3} {pct(o['flag_rate']):>8} {o['flagged']:>3}/{o['plain']:<3}")
+        print(
+            f"{label:<22} {c['turns']:>4}  {pct(c['right_rate']):>14} {c['right']:>3}/{c['turns']:<3}  "
+            f"{pct(o['guard_rate']):>15} {o['guard_hit']:>3}/{o['guards']:<3}  {pct(o['tool_rate']):>6} "
+            f"{o['tool_hit']:>3}/{o['tools']:<3} {pct(o['flag_rate']):>8} {o['flagged']:>3}/{o['plain']:<3}"
+        )
     if len(results) > 1:
-        tot = {v: {k: sum(r[v][k] for r in results.values()) for k in ("right", "turns", "guard_hit", "guards",
-                                                                         "tool_hit", "tools", "flagged", "plain")}
-               for v in ("competent", "oblivious")}
+        tot = {
+            v: {
+                k: sum(r[v][k] for r in results.values())
+                for k in (
+                    "right",
+                    "turns",
+                    "guard_hit",
+                    "guards",
+                    "tool_hit",
+                    "tools",
+                    "flagged",
+                    "plain",
+                )
+            }
+            for v in ("competent", "oblivious")
+        }
         c, o = tot["competent"], tot["oblivious"]
         held = all(r["held_out"] for r in results.values())
         label = "all (held out)" if held else "all"
-        print(f"{label:<22} {c['turns']:>4}  {pct(c['right'] / c['turns']):>14} {c['right']:>3}/{c['turns']:<3}  "
-              f"{pct(o['guard_hit'] / max(1, o['guards'])):>15} {o['guard_hit']:>3}/{o['guards']:<3}  "
-              f"{pct(o['tool_hit'] / max(1, o['tools'])):>6} {o['tool_hit']:>3}/{o['tools']:<3} "
-              f"{pct(o['flagged'] / max(1, o['plain'])):>8} {o['flagged']:>3}/{o['plain']:<3}")
+        print(
+            f"{label:<22} {c['turns']:>4}  {pct(c['right'] / c['turns']):>14} {c['right']:>3}/{c['turns']:<3}  "
+            f"{pct(o['guard_hit'] / max(1, o['guards'])):>15} {o['guard_hit']:>3}/{o['guards']:<3}  "
+            f"{pct(o['tool_hit'] / max(1, o['tools'])):>6} {o['tool_hit']:>3}/{o['tools']:<3} "
+            f"{pct(o['flagged'] / max(1, o['plain'])):>8} {o['flagged']:>3}/{o['plain']:<3}"
+        )
     figures_cost = cost()
-    print(f"\nclassifier: {figures_cost['model_kib']} KiB, {figures_cost['features']} features, trained offline on "
-          f"{figures_cost['examples']} messages in {figures_cost['fit_seconds']} s (with the held-out folds that "
-          f"choose its thresholds: {figures_cost['train_seconds']} s); importing and loading it "
-          f"{figures_cost['import_and_load_ms']:.0f} ms; decide() {figures_cost['decide_ms_median']:.2f} ms median, "
-          f"{figures_cost['decide_ms_max']:.2f} ms max")
+    print(
+        f"\nclassifier: {figures_cost['model_kib']} KiB, {figures_cost['features']} features, trained offline on "
+        f"{figures_cost['examples']} messages in {figures_cost['fit_seconds']} s (with the held-out folds that "
+        f"choose its thresholds: {figures_cost['train_seconds']} s); importing and loading it "
+        f"{figures_cost['import_and_load_ms']:.0f} ms; decide() {figures_cost['decide_ms_median']:.2f} ms median, "
+        f"{figures_cost['decide_ms_max']:.2f} ms max"
+    )
     if args.prompt_tokens:
         tokens = prompt_tokens(args.prompt_tokens)
-        print(f"Phase 1 prompt, first message, default persona, all tools: {tokens['tokens']} tokens ({tokens['by']})")
+        print(
+            f"Phase 1 prompt, first message, default persona, all tools: {tokens['tokens']} tokens ({tokens['by']})"
+        )
     if args.json:
         for r in results.values():
             for v in ("competent", "oblivious"):

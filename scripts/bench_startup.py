@@ -42,10 +42,22 @@ sys.stdout.write("\\n")
 
 
 def handler(body: dict) -> object:
-    props = (body.get("format") or {}).get("properties", {}) if isinstance(body.get("format"), dict) else {}
+    props = (
+        (body.get("format") or {}).get("properties", {})
+        if isinstance(body.get("format"), dict)
+        else {}
+    )
     if "decision" in props:
-        return {"json": {"decision": "DIRECT", "answer": "Paris, sir.", "topics": ["geography"],
-                         "guard_reason": "NONE", "tools": [], "tool_query": ""}}
+        return {
+            "json": {
+                "decision": "DIRECT",
+                "answer": "Paris, sir.",
+                "topics": ["geography"],
+                "guard_reason": "NONE",
+                "tools": [],
+                "tool_query": "",
+            }
+        }
     if "verdict" in props:
         return {"json": {"verdict": "APPROVED", "fallback_type": "NONE", "reason": "ok"}}
     return "Paris, sir."
@@ -67,12 +79,18 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     compileall.compile_dir(str(ROOT / "tatlock"), quiet=1)
     tatlock_exe = str(Path(sys.executable).parent / "tatlock")
-    with tempfile.TemporaryDirectory(prefix="tatlock-bench-startup-") as home, \
-            FakeOllama(models={"llama3.2:3b": {"context_length": 8192}}) as fake:
+    with (
+        tempfile.TemporaryDirectory(prefix="tatlock-bench-startup-") as home,
+        FakeOllama(models={"llama3.2:3b": {"context_length": 8192}}) as fake,
+    ):
         fake.handler = handler
         env = {k: v for k, v in os.environ.items() if not k.startswith(("TATLOCK_", "OLLAMA_"))}
-        env.update(TATLOCK_HOME=home, TATLOCK_USER="alice", OLLAMA_HOST=fake.url,
-                   PYTHON_KEYRING_BACKEND="keyring.backends.null.Keyring")
+        env.update(
+            TATLOCK_HOME=home,
+            TATLOCK_USER="alice",
+            OLLAMA_HOST=fake.url,
+            PYTHON_KEYRING_BACKEND="keyring.backends.null.Keyring",
+        )
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         ours_cmd = [tatlock_exe, "ask", QUESTION]
         bare_cmd = [sys.executable, "-c", BARE, fake.url, QUESTION]
@@ -82,12 +100,19 @@ def main(argv: list[str] | None = None) -> int:
             ours.append(timed(ours_cmd, env))
             bare.append(timed(bare_cmd, env))
     ratios = [a / b for a, b in zip(ours, bare, strict=True)]
-    result = {"runs": args.runs, "tatlock_ask_ms": round(1000 * statistics.median(ours), 1),
-              "bare_client_ms": round(1000 * statistics.median(bare), 1), "ratio": round(statistics.median(ratios), 3),
-              "ratio_min": round(min(ratios), 3), "ratio_max": round(max(ratios), 3)}
-    print(f"tatlock ask: {result['tatlock_ask_ms']} ms; bare ollama client: {result['bare_client_ms']} ms "
-          f"(medians of {args.runs}, whole processes, instant loopback server); ratio {result['ratio']:.2f} "
-          f"(pairwise median; min {result['ratio_min']:.2f}, max {result['ratio_max']:.2f})")
+    result = {
+        "runs": args.runs,
+        "tatlock_ask_ms": round(1000 * statistics.median(ours), 1),
+        "bare_client_ms": round(1000 * statistics.median(bare), 1),
+        "ratio": round(statistics.median(ratios), 3),
+        "ratio_min": round(min(ratios), 3),
+        "ratio_max": round(max(ratios), 3),
+    }
+    print(
+        f"tatlock ask: {result['tatlock_ask_ms']} ms; bare ollama client: {result['bare_client_ms']} ms "
+        f"(medians of {args.runs}, whole processes, instant loopback server); ratio {result['ratio']:.2f} "
+        f"(pairwise median; min {result['ratio_min']:.2f}, max {result['ratio_max']:.2f})"
+    )
     if args.json:
         print(json.dumps(result))
     return 0

@@ -40,7 +40,9 @@ AUTHORITY_PRECISION = 0.99
 ADVICE_PRECISION = 0.80
 C = 10.0  # inverse regularisation strength (chosen on held-out folds: 4 -> 10 found 0.6 points more guards out of fold)
 FOLDS = 8
-BARE_PRECISION = 1.0  # without the label's words: no held-out message above the threshold may be wrong
+BARE_PRECISION = (
+    1.0  # without the label's words: no held-out message above the threshold may be wrong
+)
 BARE_MIN = 20  # and the bare threshold needs this many held-out decisions behind it
 PRUNE = 0.15  # features whose every weight is smaller are dropped: 0.1 -> 0.15 took the file from 1.9 to 1.4 MB and changed no decision on r14+r15 held out (0.2: 1.1 MB, one tool need lost)
 
@@ -59,20 +61,30 @@ def matrix(examples: list[Example], groups: tuple[str, ...], vec=None):
     else:
         X = vec.transform(rows)
     X = X.tocsr()
-    X.indices, X.indptr = X.indices.astype("int32"), X.indptr.astype("int32")  # liblinear's index width
+    X.indices, X.indptr = (
+        X.indices.astype("int32"),
+        X.indptr.astype("int32"),
+    )  # liblinear's index width
     return X, vec
 
 
 def fit(X, y, c: float = C):
     from sklearn.linear_model import LogisticRegression
 
-    model = LogisticRegression(C=c, class_weight="balanced", max_iter=2000, solver="liblinear", dual=True)
+    model = LogisticRegression(
+        C=c, class_weight="balanced", max_iter=2000, solver="liblinear", dual=True
+    )
     model.fit(X, y)
     return model
 
 
-MODEL_LABELS = (*LABELS, "other")  # "other": a guard's message asks for more (trained on guard messages only)
-FRESH = "routes_train_r"  # sets no rule was ever written from: the rules' precision is measured on them
+MODEL_LABELS = (
+    *LABELS,
+    "other",
+)  # "other": a guard's message asks for more (trained on guard messages only)
+FRESH = (
+    "routes_train_r"  # sets no rule was ever written from: the rules' precision is measured on them
+)
 
 
 def targets(examples: list[Example]) -> dict[str, list[int]]:
@@ -97,8 +109,12 @@ def folds(examples: list[Example], k: int = FOLDS) -> list[list[int]]:
     return out
 
 
-def out_of_fold(examples: list[Example], groups: tuple[str, ...], c: float = C,
-                split: list[list[int]] | None = None) -> dict[str, list[float]]:
+def out_of_fold(
+    examples: list[Example],
+    groups: tuple[str, ...],
+    c: float = C,
+    split: list[list[int]] | None = None,
+) -> dict[str, list[float]]:
     """Each example's decision value from a model that never saw its file."""
     split = split or folds(examples)
     ys = targets(examples)
@@ -155,7 +171,9 @@ def measure(p: list[float], y: list[int], t: float) -> tuple[int, int, int]:
     return len(decided), sum(decided), sum(y)
 
 
-def rule_thresholds(examples: list[Example], p: dict[str, list[float]]) -> tuple[dict[str, float], dict]:
+def rule_thresholds(
+    examples: list[Example], p: dict[str, list[float]]
+) -> tuple[dict[str, float], dict]:
     """Per label, the probability a rule's decision needs from the classifier to be 99% precise,
     measured on the sets no rule was written from (where the rules are as new to the phrasings as
     to a user's). A label whose rules fired fewer than 10 times there is not measured: its rules
@@ -170,11 +188,20 @@ def rule_thresholds(examples: list[Example], p: dict[str, list[float]]) -> tuple
                 fired[lab].append((p[lab][i], int(lab in e.labels)))
     out, report = {}, {}
     for lab, pairs in fired.items():
-        t = 1.01 if len(pairs) < 10 else threshold_for([a for a, _ in pairs], [b for _, b in pairs],
-                                                        AUTHORITY_PRECISION, floor=0.0)
+        t = (
+            1.01
+            if len(pairs) < 10
+            else threshold_for(
+                [a for a, _ in pairs], [b for _, b in pairs], AUTHORITY_PRECISION, floor=0.0
+            )
+        )
         out[lab] = t
-        report[lab] = (sum(1 for a, _ in pairs if a >= t), sum(b for a, b in pairs if a >= t), len(pairs),
-                       sum(b for _, b in pairs))
+        report[lab] = (
+            sum(1 for a, _ in pairs if a >= t),
+            sum(b for a, b in pairs if a >= t),
+            len(pairs),
+            sum(b for _, b in pairs),
+        )
     return out, report
 
 
@@ -198,7 +225,9 @@ def trusted(examples: list[Example]) -> tuple[dict[str, list[bool]], dict[str, l
     return sure, bare
 
 
-def train(examples: list[Example], groups: tuple[str, ...], c: float = C, prune: float = PRUNE) -> dict:
+def train(
+    examples: list[Example], groups: tuple[str, ...], c: float = C, prune: float = PRUNE
+) -> dict:
     t0 = time.perf_counter()
     oof = out_of_fold(examples, groups, c)
     ys = targets(examples)
@@ -217,15 +246,23 @@ def train(examples: list[Example], groups: tuple[str, ...], c: float = C, prune:
         # without the label's words, the classifier decides alone at a threshold measured apart on
         # such messages, stricter (BARE_PRECISION: on sets it never saw, 8 of 9 such decisions were
         # right at 99%); fewer than BARE_MIN decisions there measure nothing: it never does
-        bare_rows = [n for n, i in enumerate(rows) if lab in without_words and without_words[lab][i]]
+        bare_rows = [
+            n for n, i in enumerate(rows) if lab in without_words and without_words[lab][i]
+        ]
         bare = threshold_for([p[n] for n in bare_rows], [y[n] for n in bare_rows], BARE_PRECISION)
         if measure([p[n] for n in bare_rows], [y[n] for n in bare_rows], bare)[0] < BARE_MIN:
             bare = 1.01
         cal.append(ab)
-        thresholds[lab] = {"authority": round(auth, 4), "advice": round(adv, 4), "bare": round(bare, 4)}
-        report[lab] = {"authority": measure([p[n] for n in sure], [y[n] for n in sure], auth),
-                       "advice": measure(p, y, adv),
-                       "bare": measure([p[n] for n in bare_rows], [y[n] for n in bare_rows], bare)}
+        thresholds[lab] = {
+            "authority": round(auth, 4),
+            "advice": round(adv, 4),
+            "bare": round(bare, 4),
+        }
+        report[lab] = {
+            "authority": measure([p[n] for n in sure], [y[n] for n in sure], auth),
+            "advice": measure(p, y, adv),
+            "bare": measure([p[n] for n in bare_rows], [y[n] for n in bare_rows], bare),
+        }
     rules, fired = rule_thresholds(examples, probs)
     for lab in MODEL_LABELS:
         thresholds[lab]["rule"] = round(rules.get(lab, 1.01), 4)
@@ -248,17 +285,33 @@ def train(examples: list[Example], groups: tuple[str, ...], c: float = C, prune:
         flat.byteswap()
     fit_seconds = time.perf_counter() - t1
     model = {
-        "labels": list(MODEL_LABELS), "groups": list(groups),
-        "meta": {"data": digest(examples), "features": clf.feature_digest(), "examples": len(examples),
-                 "files": len({e.source for e in examples}), "c": c, "folds": FOLDS,
-                 "fit_seconds": round(fit_seconds, 1), "with_thresholds_seconds": round(oof_seconds + fit_seconds, 1),
-                 "authority_precision": AUTHORITY_PRECISION, "advice_precision": ADVICE_PRECISION},
+        "labels": list(MODEL_LABELS),
+        "groups": list(groups),
+        "meta": {
+            "data": digest(examples),
+            "features": clf.feature_digest(),
+            "examples": len(examples),
+            "files": len({e.source for e in examples}),
+            "c": c,
+            "folds": FOLDS,
+            "fit_seconds": round(fit_seconds, 1),
+            "with_thresholds_seconds": round(oof_seconds + fit_seconds, 1),
+            "authority_precision": AUTHORITY_PRECISION,
+            "advice_precision": ADVICE_PRECISION,
+        },
         "features": "\n".join(names[i] for i in keep),
         "weights": base64.b64encode(flat.tobytes()).decode("ascii"),
-        "bias": bias, "platt": cal, "thresholds": thresholds,
+        "bias": bias,
+        "platt": cal,
+        "thresholds": thresholds,
     }
-    return {"model": model, "report": report, "seconds": oof_seconds + fit_seconds, "fit_seconds": fit_seconds,
-            "probs": probs}
+    return {
+        "model": model,
+        "report": report,
+        "seconds": oof_seconds + fit_seconds,
+        "fit_seconds": fit_seconds,
+        "probs": probs,
+    }
 
 
 def evaluate(examples: list[Example], probs: dict[str, list[float]], thresholds: dict) -> None:
@@ -266,29 +319,42 @@ def evaluate(examples: list[Example], probs: dict[str, list[float]], thresholds:
     held-out probabilities: per label, how often it decided alone and was right."""
     from tatlock.pipeline.routing import guards
 
-    limits = {lab: clf.Threshold(t["authority"], t["advice"], t["rule"], t.get("bare", 1.01))
-              for lab, t in thresholds.items()}
-    for name, idx in (("every set", range(len(examples))),
-                      ("fresh sets", [i for i, e in enumerate(examples) if e.source.startswith(FRESH)])):
+    limits = {
+        lab: clf.Threshold(t["authority"], t["advice"], t["rule"], t.get("bare", 1.01))
+        for lab, t in thresholds.items()
+    }
+    for name, idx in (
+        ("every set", range(len(examples))),
+        ("fresh sets", [i for i, e in enumerate(examples) if e.source.startswith(FRESH)]),
+    ):
         decided = {lab: [0, 0, 0] for lab in LABELS}  # decided, right, positives
         veto = [0, 0]  # vetoed, of which truly no guard
         for i in idx:
             e = examples[i]
-            d = guards.decide(e.text, scores={lab: probs[lab][i] for lab in MODEL_LABELS}, limits=limits)
+            d = guards.decide(
+                e.text, scores={lab: probs[lab][i] for lab in MODEL_LABELS}, limits=limits
+            )
             got = set(d.guard.parts if d.guard else ()) | set(d.needs)
             for lab in LABELS:
                 decided[lab][2] += lab in e.labels
                 if lab in got:
                     decided[lab][0] += 1
                     decided[lab][1] += lab in e.labels
-            no_sign = not (clf.classes(e.text) & {"you", "secret", "clock", "now", "ability"}) and max(
-                probs[g][i] for g in clf.GUARDS) < guards.VETO_BELOW
+            no_sign = (
+                not (clf.classes(e.text) & {"you", "secret", "clock", "now", "ability"})
+                and max(probs[g][i] for g in clf.GUARDS) < guards.VETO_BELOW
+            )
             if no_sign:
                 veto[0] += 1
                 veto[1] += not any(g in e.labels for g in clf.GUARDS)
         print(f"decide() alone, held-out probabilities, {name} ({len(idx)} messages):")
-        print("  " + ", ".join(f"{lab} {r}/{d} right ({r / max(1, pos):.0%} of {pos})"
-                               for lab, (d, r, pos) in decided.items()))
+        print(
+            "  "
+            + ", ".join(
+                f"{lab} {r}/{d} right ({r / max(1, pos):.0%} of {pos})"
+                for lab, (d, r, pos) in decided.items()
+            )
+        )
         print(f"  the guard veto: {veto[1]}/{veto[0]} right")
 
 
@@ -297,23 +363,32 @@ def compare(examples: list[Example], heldout: list[Example]) -> None:
     out of fold (whole files left out) on the learning sets and on the fresh sets (routes_train_r*)
     among them, and trained on all of them, on the held-out sets (scored only: nothing here is
     chosen by them)."""
-    plans = [("words", ("words",)), ("+ word pairs", ("words", "bigrams")),
-             ("+ classes, frames", ("words", "bigrams", "classes", "frames")),
-             ("+ character n-grams", ("words", "bigrams", "classes", "frames", "chars")),
-             ("+ the ask's own words", ("words", "bigrams", "classes", "frames", "chars", "ask")),
-             ("+ where each ask starts", clf.ALL_GROUPS)]
+    plans = [
+        ("words", ("words",)),
+        ("+ word pairs", ("words", "bigrams")),
+        ("+ classes, frames", ("words", "bigrams", "classes", "frames")),
+        ("+ character n-grams", ("words", "bigrams", "classes", "frames", "chars")),
+        ("+ the ask's own words", ("words", "bigrams", "classes", "frames", "chars", "ask")),
+        ("+ where each ask starts", clf.ALL_GROUPS),
+    ]
     ys = targets(examples)
     split = folds(examples)
     fresh = [i for i, e in enumerate(examples) if e.source.startswith(FRESH)]
-    print(f"classifier alone at 99%-precision thresholds: guard recall / tool recall / ordinary flagged\n"
-          f"{'features':<24} {'out of fold (all)':>20} {'out of fold (fresh)':>21} {'held-out sets':>20}")
+    print(
+        f"classifier alone at 99%-precision thresholds: guard recall / tool recall / ordinary flagged\n"
+        f"{'features':<24} {'out of fold (all)':>20} {'out of fold (fresh)':>21} {'held-out sets':>20}"
+    )
 
     def rates(exs: list[Example], flags: dict[str, list[bool]]) -> str:
         g = [i for i, e in enumerate(exs) if any(x in e.labels for x in clf.GUARDS)]
         tl = [i for i, e in enumerate(exs) if any(x in e.labels for x in clf.TOOLS)]
         o = [i for i, e in enumerate(exs) if not e.labels - {"other"}]
-        gr = sum(all(flags[x][i] for x in exs[i].labels if x in clf.GUARDS) for i in g) / max(1, len(g))
-        tr = sum(all(flags[x][i] for x in exs[i].labels if x in clf.TOOLS) for i in tl) / max(1, len(tl))
+        gr = sum(all(flags[x][i] for x in exs[i].labels if x in clf.GUARDS) for i in g) / max(
+            1, len(g)
+        )
+        tr = sum(all(flags[x][i] for x in exs[i].labels if x in clf.TOOLS) for i in tl) / max(
+            1, len(tl)
+        )
         fa = sum(any(flags[x][i] for x in LABELS) for i in o) / max(1, len(o))
         return f"{100 * gr:5.1f} {100 * tr:5.1f} {100 * fa:4.1f}%"
 
@@ -328,10 +403,14 @@ def compare(examples: list[Example], heldout: list[Example]) -> None:
             p = calibrated(oof[lab], ab)
             t = threshold_for(p, ys[lab], AUTHORITY_PRECISION)
             flags[lab] = [v >= t for v in p]
-            held_flags[lab] = [v >= t for v in calibrated(list(fit(X, ys[lab]).decision_function(Xh)), ab)]
+            held_flags[lab] = [
+                v >= t for v in calibrated(list(fit(X, ys[lab]).decision_function(Xh)), ab)
+            ]
         sub = [examples[i] for i in fresh]
-        print(f"{name:<24} {rates(examples, flags):>20} {rates(sub, {k: [v[i] for i in fresh] for k, v in flags.items()}):>21}"
-              f" {rates(heldout, held_flags):>20}")
+        print(
+            f"{name:<24} {rates(examples, flags):>20} {rates(sub, {k: [v[i] for i in fresh] for k, v in flags.items()}):>21}"
+            f" {rates(heldout, held_flags):>20}"
+        )
 
 
 def stale(path: Path = clf.MODEL_FILE, folder: Path = LEARN) -> str | None:
@@ -349,17 +428,44 @@ def stale(path: Path = clf.MODEL_FILE, folder: Path = LEARN) -> str | None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--data", type=Path, default=LEARN, help="folder of labelled sets (default tests/data/routes/learn)")
+    ap.add_argument(
+        "--data",
+        type=Path,
+        default=LEARN,
+        help="folder of labelled sets (default tests/data/routes/learn)",
+    )
     ap.add_argument("--out", type=Path, default=clf.MODEL_FILE, help="where to write the model")
-    ap.add_argument("--groups", default=",".join(clf.ALL_GROUPS), help="feature groups, comma-separated")
-    ap.add_argument("--compare", action="store_true", help="held-out figures for each group of features, no model")
-    ap.add_argument("--check", action="store_true", help="exit 1 if the shipped model is stale against its data")
-    ap.add_argument("--c", type=float, default=C, help=f"inverse regularisation strength (default {C})")
-    ap.add_argument("--prune", type=float, default=PRUNE,
-                    help=f"drop features whose every weight is smaller (default {PRUNE})")
-    ap.add_argument("--dump", type=Path, help="also keep the held-out probabilities in this file (pickle), to study")
-    ap.add_argument("--convert", type=Path, metavar="OLD_JSON",
-                    help="store a model written in the old JSON layout as --out, its content unchanged, and exit")
+    ap.add_argument(
+        "--groups", default=",".join(clf.ALL_GROUPS), help="feature groups, comma-separated"
+    )
+    ap.add_argument(
+        "--compare",
+        action="store_true",
+        help="held-out figures for each group of features, no model",
+    )
+    ap.add_argument(
+        "--check", action="store_true", help="exit 1 if the shipped model is stale against its data"
+    )
+    ap.add_argument(
+        "--c", type=float, default=C, help=f"inverse regularisation strength (default {C})"
+    )
+    ap.add_argument(
+        "--prune",
+        type=float,
+        default=PRUNE,
+        help=f"drop features whose every weight is smaller (default {PRUNE})",
+    )
+    ap.add_argument(
+        "--dump",
+        type=Path,
+        help="also keep the held-out probabilities in this file (pickle), to study",
+    )
+    ap.add_argument(
+        "--convert",
+        type=Path,
+        metavar="OLD_JSON",
+        help="store a model written in the old JSON layout as --out, its content unchanged, and exit",
+    )
     args = ap.parse_args(argv)
     if args.convert:
         try:
@@ -391,28 +497,38 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         print(f"train_routes: unknown feature group {', '.join(sorted(unknown))}", file=sys.stderr)
         return 2
-    log(f"training on {len(examples)} examples from {len({e.source for e in examples})} files ({', '.join(groups)})")
+    log(
+        f"training on {len(examples)} examples from {len({e.source for e in examples})} files ({', '.join(groups)})"
+    )
     out = train(examples, groups, args.c, args.prune)
     if args.dump:
         import pickle
 
         args.dump.write_bytes(pickle.dumps({"probs": out["probs"], "examples": examples}))
     clf.write_model(out["model"], args.out)
-    print(f"wrote {args.out} ({args.out.stat().st_size / 1024:.0f} KiB, "
-          f"{len(out['model']['features'].splitlines())} features) in {out['seconds']:.1f} s")
-    print(f"fitting the final model: {out['fit_seconds']:.1f} s; with the held-out folds that choose its thresholds: "
-          f"{out['seconds']:.1f} s")
-    print(f"{'label':<13} {'authority':>9}  {'right/decided, found of positives (held-out folds)':<44} {'advice':>7}"
-          f"  {'rule':>6}  rule fired on fresh sets: right/fired at or above the rule threshold, and in all;"
-          f"  {'bare':>6}  without the label's words: right/decided of positives")
+    print(
+        f"wrote {args.out} ({args.out.stat().st_size / 1024:.0f} KiB, "
+        f"{len(out['model']['features'].splitlines())} features) in {out['seconds']:.1f} s"
+    )
+    print(
+        f"fitting the final model: {out['fit_seconds']:.1f} s; with the held-out folds that choose its thresholds: "
+        f"{out['seconds']:.1f} s"
+    )
+    print(
+        f"{'label':<13} {'authority':>9}  {'right/decided, found of positives (held-out folds)':<44} {'advice':>7}"
+        f"  {'rule':>6}  rule fired on fresh sets: right/fired at or above the rule threshold, and in all;"
+        f"  {'bare':>6}  without the label's words: right/decided of positives"
+    )
     for lab in MODEL_LABELS:
         t = out["model"]["thresholds"][lab]
         d, r, pos = out["report"][lab]["authority"]
         above, above_right, fired, right = out["report"][lab]["rule"]
         bd, br, bpos = out["report"][lab]["bare"]
-        print(f"{lab:<13} {t['authority']:>9.3f}  {r:>4}/{d:<4} right, {r / max(1, pos):6.1%} of {pos:<4} found"
-              f"{'':<8} {t['advice']:>7.3f}  {t['rule']:>6.3f}  {above_right}/{above}, all {right}/{fired}"
-              f"{'':<20} {t['bare']:>6.3f}  {br}/{bd} of {bpos}")
+        print(
+            f"{lab:<13} {t['authority']:>9.3f}  {r:>4}/{d:<4} right, {r / max(1, pos):6.1%} of {pos:<4} found"
+            f"{'':<8} {t['advice']:>7.3f}  {t['rule']:>6.3f}  {above_right}/{above}, all {right}/{fired}"
+            f"{'':<20} {t['bare']:>6.3f}  {br}/{bd} of {bpos}"
+        )
     evaluate(examples, out["probs"], out["model"]["thresholds"])
     return 0
 

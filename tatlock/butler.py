@@ -19,8 +19,9 @@ import datetime as dt
 import logging
 import threading
 import uuid
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from tatlock import prompts
 from tatlock.config import Config, Paths, validate_username
@@ -43,8 +44,8 @@ from tatlock.services.variables import Variables
 from tatlock.store.db import as_store_error
 from tatlock.store.system import SystemStore
 from tatlock.store.user import Author, Conversation, Message, UserStore
-from tatlock.tools.registry import BUILTIN_TOOLS
 from tatlock.text import valid_text
+from tatlock.tools.registry import BUILTIN_TOOLS
 from tatlock.turn import EventHub, Turn, Workers
 
 log = logging.getLogger(__name__)
@@ -52,17 +53,27 @@ log = logging.getLogger(__name__)
 # beyond this a message is refused (as much as `tatlock ask` reads from a pipe); long ones are cut
 # for the model only, and stored whole
 MAX_QUESTION_CHARS = 2_000_000
-EMBED_GRACE = 2.0  # seconds a closing butler lets the background embedding go on (the newest messages first)
+# seconds a closing butler lets the background embedding go on (the newest messages first)
+EMBED_GRACE = 2.0
 RECORD = "summary_record.json"  # how each model has done at summaries (a hopeless one is not asked)
-MAX_ONE_OFF_CHARS = 4_000  # a one-off instruction (`ask -s`) sits in the system prompt beside the persona
+# a one-off instruction (`ask -s`) sits in the system prompt beside the persona
+MAX_ONE_OFF_CHARS = 4_000
 
 
 class Butler:
     """One user's butler. Safe to use from several threads; each turn runs on its own."""
 
-    def __init__(self, cfg: Config, username: str | None = None, *, model: str | None = None,
-                 backend: Backend | None = None, interface: str = "api",
-                 clock: Callable[[], dt.datetime] | None = None, create: bool = True):
+    def __init__(
+        self,
+        cfg: Config,
+        username: str | None = None,
+        *,
+        model: str | None = None,
+        backend: Backend | None = None,
+        interface: str = "api",
+        clock: Callable[[], dt.datetime] | None = None,
+        create: bool = True,
+    ):
         self.cfg = cfg
         self.paths: Paths = cfg.paths
         self.username = validate_username(cfg.user if username is None else username)
@@ -70,41 +81,55 @@ class Butler:
         self.model_override = model
         # every backend is fitted: no request it sends outgrows the context (tatlock.memory.fit)
         self._backend: Backend | None = self._fitted(backend) if backend is not None else None
-        self._backend_given = backend is not None  # a caller's own backend (tests) serves everything
+        # a caller's own backend (tests) serves everything
+        self._backend_given = backend is not None
         self._estimator: Estimator | None = None
         self.clock = clock or self._now
         self.hub = EventHub()
         self._lock = threading.Lock()
         self._store: UserStore | None = None
         self._budget: int | None = None
-        self._embedding: Any = None  # the background worker computing message vectors (memory.vectors)
-        self._server_failed = False  # the last turn ended in an error: no background embedding after it
+        # the background worker computing message vectors (memory.vectors)
+        self._embedding: Any = None
+        # the last turn ended in an error: no background embedding after it
+        self._server_failed = False
         self._turns: list[Turn] = []
         # housekeeping (compaction, the next briefing): on a thread of its own, woken after each
         # turn; a one-shot process (`tatlock ask`) sets one_shot and hands it on when it closes
         from tatlock.memory.locks import turns_lock
         from tatlock.memory.runner import Runner
 
-        self._housekeeping = Runner(self._housekeeper, mode=cfg.housekeeping,
-                                    spawn_args=None if self._backend_given else self._spawn_args)
+        self._housekeeping = Runner(
+            self._housekeeper,
+            mode=cfg.housekeeping,
+            spawn_args=None if self._backend_given else self._spawn_args,
+        )
         self._turns_lock = turns_lock(self.paths, self.username)
         self.closing_note: str | None = None
         self._workers = Workers("tatlock-turn")
         self._closed = False
         from tatlock import privacy, secrets
 
-        # things an interface should tell the user once (e.g. files that others could read were made private)
+        # things an interface should tell the user once (e.g. files that others could read were made
+        # private)
         self.notices: list[str] = [n for n in (privacy.check(self.paths),) if n]
         api_key = cfg.api_key_value() if cfg.backend == "openai" else None
-        # every secret tatlock knows is withheld from debug logs, tool results and the model's findings
+        # every secret tatlock knows is withheld from debug logs, tool results and the model's
+        # findings
         self.secrets = tuple(dict.fromkeys(s for s in (api_key, *secrets.known_values(cfg)) if s))
         from tatlock.pipeline.routing import classifier
 
-        classifier.warm()  # the route classifier is read while the memory opens, not before the first route
+        # the route classifier is read while the memory opens, not before the first route
+        classifier.warm()
         try:
-            self.system = SystemStore.open(self.paths.system_db, default_user=cfg.user,
-                                           persona=prompts.paragraphs("persona.txt"), tools=BUILTIN_TOOLS)
-        except Exception as exc:  # damage met past the schema, a full disk: one line naming system.db
+            self.system = SystemStore.open(
+                self.paths.system_db,
+                default_user=cfg.user,
+                persona=prompts.paragraphs("persona.txt"),
+                tools=BUILTIN_TOOLS,
+            )
+        # damage met past the schema, a full disk: one line naming system.db
+        except Exception as exc:
             raise as_store_error(exc, self.paths.system_db) or exc from None
         try:
             if not self.system.has_user(self.username):
@@ -115,8 +140,9 @@ class Butler:
             self.tools = Tools(self.system)
             self.users = Users(self.system, self.paths)
             # what it knows about its owner and their world (personal variables are facts)
-            self.facts = self.variables = Variables(lambda: self.store, lambda: self.anchor().id,
-                                                    lambda: self.anchor().name)
+            self.facts = self.variables = Variables(
+                lambda: self.store, lambda: self.anchor().id, lambda: self.anchor().name
+            )
             self.conversations = Conversations(self)
             self.rooms = Rooms(self)
             self.archive = Archive(self)
@@ -128,7 +154,7 @@ class Butler:
 
     # -- set-up ----------------------------------------------------------------------------
 
-    def __enter__(self) -> "Butler":
+    def __enter__(self) -> Butler:
         return self
 
     def __exit__(self, *exc: Any) -> None:
@@ -140,7 +166,7 @@ class Butler:
                 from zoneinfo import ZoneInfo
 
                 return dt.datetime.now(ZoneInfo(self.cfg.timezone))
-            except Exception:  # noqa: BLE001 - an unknown zone falls back to the system's
+            except Exception:
                 pass
         return dt.datetime.now().astimezone()
 
@@ -181,17 +207,27 @@ class Butler:
         """Token estimates, calibrated by the server's counts (shared by all turns)."""
         with self._lock:
             if self._estimator is None:
-                self._estimator = Estimator(self.model, self.paths.data_dir / "token_calibration.json")
+                self._estimator = Estimator(
+                    self.model, self.paths.data_dir / "token_calibration.json"
+                )
             return self._estimator
 
     @property
     def model(self) -> str:
-        return self._backend.model if self._backend is not None else (self.model_override or self.cfg.model_name)
+        return (
+            self._backend.model
+            if self._backend is not None
+            else (self.model_override or self.cfg.model_name)
+        )
 
     def new_backend(self, model: str | None = None) -> Backend:
         """A backend of its own, for work beside the turns (compaction, pulls, status): each
         backend serves one call at a time, so cancelling a turn never cuts another's call."""
-        if self._backend_given and self._backend is not None and model in (None, self._backend.model):
+        if (
+            self._backend_given
+            and self._backend is not None
+            and model in (None, self._backend.model)
+        ):
             return self._backend
         return self._fitted(make_backend(self.cfg, model or self.model))
 
@@ -218,8 +254,9 @@ class Butler:
                 try:
                     server = self.backend.context_length()
                 except BackendError as exc:
-                    if exc.kind == "timeout":  # a server that does not answer: waiting again for the chat
-                        raise                  # call would double the time the user waits
+                    # a server that does not answer: waiting again for the chat
+                    if exc.kind == "timeout":
+                        raise  # call would double the time the user waits
                     server = None
                 self._budget = min(tier_ctx, server) if server else tier_ctx
         return self._budget
@@ -232,9 +269,11 @@ class Butler:
         called on the thread that produced it. Returns a function that unsubscribes."""
         return self.hub.subscribe(fn)
 
-    def conversation(self, room_id: str | None = None, *, conversation_id: int | None = None,
-                     new: bool = False) -> tuple[Conversation, bool]:
-        """The conversation a turn goes to: the given one, else the room's latest, else a new one."""
+    def conversation(
+        self, room_id: str | None = None, *, conversation_id: int | None = None, new: bool = False
+    ) -> tuple[Conversation, bool]:
+        """The conversation a turn goes to: the given one, else the room's latest, else a new
+        one."""
         room = room_id or self.interface
         if conversation_id is not None:
             return self.store.conversation(int(conversation_id)), False
@@ -264,7 +303,7 @@ class Butler:
         self._finish_embedding()
         try:
             self.closing_note = self._housekeeping.finish()
-        except Exception:  # noqa: BLE001 - what is left is found by the next housekeeper
+        except Exception:
             log.exception("housekeeping could not be handed on")
         with self._lock:
             self._closed = True
@@ -281,9 +320,18 @@ class Butler:
 
     # -- turns -----------------------------------------------------------------------------
 
-    def turn(self, text: str, *, conversation_id: int | None = None, new: bool = False, room_id: str | None = None,
-             author: Author | None = None, material: str | None = None, system: str | None = None,
-             model: str | None = None) -> Turn:
+    def turn(
+        self,
+        text: str,
+        *,
+        conversation_id: int | None = None,
+        new: bool = False,
+        room_id: str | None = None,
+        author: Author | None = None,
+        material: str | None = None,
+        system: str | None = None,
+        model: str | None = None,
+    ) -> Turn:
         """Start one turn and return it at once; its events arrive as they happen. ``system`` is
         a one-off instruction for this turn only, added after the persona (never stored as one).
         ``model``: this turn's model (else the conversation's chosen one, else the default); a new
@@ -296,8 +344,10 @@ class Butler:
             if not system:
                 raise UsageError("the one-off instruction is empty")
             if len(system) > MAX_ONE_OFF_CHARS:
-                raise UsageError(f"the one-off instruction is {len(system):,} characters long; at most "
-                                 f"{MAX_ONE_OFF_CHARS:,} fit beside the persona")
+                raise UsageError(
+                    f"the one-off instruction is {len(system):,} characters long; at most "
+                    f"{MAX_ONE_OFF_CHARS:,} fit beside the persona"
+                )
         material = valid_text(material) if material else material
         if material and len(material) > 2 * MAX_QUESTION_CHARS:
             raise UsageError(f"the message is larger than {MAX_QUESTION_CHARS:,} characters")
@@ -306,18 +356,31 @@ class Butler:
             conv, is_new = self.conversation(room_id, conversation_id=conversation_id, new=new)
             if is_new and model:
                 conv = self.conversations.set_model(conv.id, model)
-        except Exception as exc:  # a full disk or a read-only folder: one line, nothing stored is lost
+        # a full disk or a read-only folder: one line, nothing stored is lost
+        except Exception as exc:
             raise as_store_error(exc, self.paths.user_db(self.username)) or exc from None
-        return self._start(TurnRequest(conv, is_new, text, material, author or self.anchor(), system), model)
+        return self._start(
+            TurnRequest(conv, is_new, text, material, author or self.anchor(), system), model
+        )
 
     def regenerate(self, conversation_id: int, *, model: str | None = None) -> Turn:
         """Answer the conversation's last question again, as a new turn: the new reply is
         stored after the old one, which stays in memory marked superseded (once the new one is
         stored: a turn that fails before saying anything leaves it standing)."""
         conv, question, replies = self._last_exchange(conversation_id)
-        return self._start(TurnRequest(conv, False, question.content, question.metadata.get("material"),
-                                       Author.of(question), question.metadata.get("system"), again=question,
-                                       supersedes=tuple(m.message_id for m in replies)), model)
+        return self._start(
+            TurnRequest(
+                conv,
+                False,
+                question.content,
+                question.metadata.get("material"),
+                Author.of(question),
+                question.metadata.get("system"),
+                again=question,
+                supersedes=tuple(m.message_id for m in replies),
+            ),
+            model,
+        )
 
     def edit_last(self, conversation_id: int, text: str, *, model: str | None = None) -> Turn:
         """Replace the conversation's last question with ``text`` and answer it, as a new turn:
@@ -325,15 +388,26 @@ class Butler:
         superseded."""
         text = _question(text)
         conv, question, replies = self._last_exchange(conversation_id)
-        return self._start(TurnRequest(conv, False, text, question.metadata.get("material"), Author.of(question),
-                                       question.metadata.get("system"),
-                                       supersedes=(question.message_id, *(m.message_id for m in replies))), model)
+        return self._start(
+            TurnRequest(
+                conv,
+                False,
+                text,
+                question.metadata.get("material"),
+                Author.of(question),
+                question.metadata.get("system"),
+                supersedes=(question.message_id, *(m.message_id for m in replies)),
+            ),
+            model,
+        )
 
     def _last_exchange(self, conversation_id: int) -> tuple[Conversation, Message, list[Message]]:
         conv, question, replies = self.conversations.last_exchange(conversation_id)
         with self._lock:
             if any(t.conversation_id == conv.id and not t.done for t in self._turns):
-                raise UsageError("an answer is still being written in this conversation: wait for it, or stop it")
+                raise UsageError(
+                    "an answer is still being written in this conversation: wait for it, or stop it"
+                )
         return conv, question, replies
 
     def _start(self, request: TurnRequest, model: str | None) -> Turn:
@@ -345,15 +419,21 @@ class Butler:
 
         def emit(ev: Event) -> None:
             ev.turn_id = turn.id
-            if isinstance(ev, (ErrorEvent, TurnFinished)):  # a server that just failed is not asked to embed
+            # a server that just failed is not asked to embed
+            if isinstance(ev, (ErrorEvent, TurnFinished)):
                 self._server_failed = isinstance(ev, ErrorEvent)
             log_.write(ev)
             turn.put(ev)
             self.hub.publish(ev)
 
         env = self._env(self.models.for_conversation(conv, model))
-        runner = TurnRunner(env, request, emit, cancel,
-                            describe_image=self._describe_image if self.cfg.vision_model else None)
+        runner = TurnRunner(
+            env,
+            request,
+            emit,
+            cancel,
+            describe_image=self._describe_image if self.cfg.vision_model else None,
+        )
 
         def work() -> None:
             let_go = self._turns_lock.hold()  # housekeeping in any process makes way while it runs
@@ -361,7 +441,8 @@ class Butler:
                 runner.run()
             except Exception as exc:  # a bug must not lose the message or hang the interface
                 stored = as_store_error(exc, self.paths.user_db(self.username))
-                if stored is not None:  # a full disk, a read-only folder: what was stored before is kept
+                # a full disk, a read-only folder: what was stored before is kept
+                if stored is not None:
                     emit(ErrorEvent(stored.message, stored.kind or "store", stored.hint))
                 else:
                     log.exception("turn %s failed", turn.id)
@@ -371,10 +452,12 @@ class Butler:
                 with self._lock:
                     if turn in self._turns:
                         self._turns.remove(turn)
-                if cancel.cancelled:  # stopped (Esc, a signal): no new vectors for a process on its way out
+                # stopped (Esc, a signal): no new vectors for a process on its way out
+                if cancel.cancelled:
                     self._housekeeping.kick()
                 else:
-                    self.schedule_compaction(conv.id, turn.id)  # wakes the housekeeping: nothing here waits on it
+                    # wakes the housekeeping: nothing here waits on it
+                    self.schedule_compaction(conv.id, turn.id)
                 turn.close()
 
         with self._lock:
@@ -403,12 +486,34 @@ class Butler:
 
     def _env(self, model: str | None = None) -> TurnEnv:
         if not model or model == self.model:
-            return TurnEnv(self.cfg, self.username, self.interface, self.system, self.store, self.backend,
-                           self.estimator, self.clock, self.secrets, self.budget)
-        given = self._backend if self._backend_given else None  # a caller's own backend serves every model
-        backend, estimator, budget = self.models.in_use(model, given)  # another model: its own, kept
-        return TurnEnv(self.cfg, self.username, self.interface, self.system, self.store, backend, estimator,
-                       self.clock, self.secrets, budget)
+            return TurnEnv(
+                self.cfg,
+                self.username,
+                self.interface,
+                self.system,
+                self.store,
+                self.backend,
+                self.estimator,
+                self.clock,
+                self.secrets,
+                self.budget,
+            )
+        # a caller's own backend serves every model
+        given = self._backend if self._backend_given else None
+        # another model: its own, kept
+        backend, estimator, budget = self.models.in_use(model, given)
+        return TurnEnv(
+            self.cfg,
+            self.username,
+            self.interface,
+            self.system,
+            self.store,
+            backend,
+            estimator,
+            self.clock,
+            self.secrets,
+            budget,
+        )
 
     def _describe_image(self, path: str, question: str) -> str:
         import base64
@@ -422,11 +527,20 @@ class Butler:
         """Phase 1's messages for a stored user message, as the next turn would send them
         (benchmarks measure the prompt with this)."""
         conv = self.store.conversation(msg.conversation_id)
-        runner = TurnRunner(self._env(), TurnRequest(conv, False, msg.content, None, self.anchor()), lambda ev: None,
-                            Cancel())
+        runner = TurnRunner(
+            self._env(),
+            TurnRequest(conv, False, msg.content, None, self.anchor()),
+            lambda ev: None,
+            Cancel(),
+        )
         now = self.clock()
-        return runner.assess_request(msg, cross_summary=None, now=now, persona=self.system.persona_text(),
-                                     enabled=self.system.tools(enabled_only=True))[0]
+        return runner.assess_request(
+            msg,
+            cross_summary=None,
+            now=now,
+            persona=self.system.persona_text(),
+            enabled=self.system.tools(enabled_only=True),
+        )[0]
 
     # -- background ------------------------------------------------------------------------
 
@@ -455,20 +569,36 @@ class Butler:
         from tatlock.memory import housekeeping, summarise
 
         return housekeeping.Housekeeper(
-            self.paths, self.username, backend=self.new_backend, interval=int(self.cfg.effective("compact_interval")),
-            budget=self._summary_budget(), options=self.summary_options(), emit=self._housekeeping_event,
-            estimator=self.estimator, turns_running=lambda: bool(self._turns), shared_backend=self._backend_given,
-            settle=housekeeping.SETTLE, compact_settle=housekeeping.COMPACT_SETTLE,
-            record=summarise.TrackRecord(self.paths.data_dir / RECORD, self.model))
+            self.paths,
+            self.username,
+            backend=self.new_backend,
+            interval=int(self.cfg.effective("compact_interval")),
+            budget=self._summary_budget(),
+            options=self.summary_options(),
+            emit=self._housekeeping_event,
+            estimator=self.estimator,
+            turns_running=lambda: bool(self._turns),
+            shared_backend=self._backend_given,
+            settle=housekeeping.SETTLE,
+            compact_settle=housekeeping.COMPACT_SETTLE,
+            record=summarise.TrackRecord(self.paths.data_dir / RECORD, self.model),
+        )
 
     def _spawn_args(self) -> dict[str, Any]:
-        return {"paths": self.paths, "username": self.username, "model": self.model,
-                "budget": self._summary_budget(), "settle": self._housekeeping.housekeeper.settle,
-                "compact_settle": self._housekeeping.housekeeper.compact_settle}
+        return {
+            "paths": self.paths,
+            "username": self.username,
+            "model": self.model,
+            "budget": self._summary_budget(),
+            "settle": self._housekeeping.housekeeper.settle,
+            "compact_settle": self._housekeeping.housekeeper.compact_settle,
+        }
 
     def _housekeeping_event(self, conversation_id: int | None, ev: Event) -> None:
         if conversation_id is not None:
-            DebugLog(self.paths.conversation_logs, self.username, conversation_id, self.secrets).write(ev)
+            DebugLog(
+                self.paths.conversation_logs, self.username, conversation_id, self.secrets
+            ).write(ev)
         self.hub.publish(ev)
 
     @property
@@ -486,9 +616,14 @@ class Butler:
         from tatlock.memory import vectors
 
         with self._lock:
-            if self._closed or self._server_failed or (self._embedding is not None and self._embedding.running):
+            if (
+                self._closed
+                or self._server_failed
+                or (self._embedding is not None and self._embedding.running)
+            ):
                 return
-        embedder = vectors.for_config(self.cfg)  # a backend of its own: a turn's cancel never cuts it
+        # a backend of its own: a turn's cancel never cuts it
+        embedder = vectors.for_config(self.cfg)
         if embedder is None or not embedder.available:
             return
         store = self.store
@@ -500,8 +635,11 @@ class Butler:
         """Before closing: the latest messages' vectors get a moment (they are done first), a
         large backlog is left for the next run."""
         worker = self._embedding
-        if worker is not None and not worker.finish(grace=EMBED_GRACE, bound=min(10.0, self.cfg.timeout)):
-            self._embedding = None  # a server that hangs: the daemon thread is left behind, nothing is lost
+        if worker is not None and not worker.finish(
+            grace=EMBED_GRACE, bound=min(10.0, self.cfg.timeout)
+        ):
+            # a server that hangs: the daemon thread is left behind, nothing is lost
+            self._embedding = None
 
     @property
     def background_running(self) -> bool:
@@ -527,8 +665,15 @@ def _question(text: Any) -> str:
     return text
 
 
-def open_butler(user: str | None = None, *, home: str | Path | None = None, model: str | None = None,
-         interface: str = "api", create: bool = True, env: dict[str, str] | None = None) -> Butler:
+def open_butler(
+    user: str | None = None,
+    *,
+    home: str | Path | None = None,
+    model: str | None = None,
+    interface: str = "api",
+    create: bool = True,
+    env: dict[str, str] | None = None,
+) -> Butler:
     """Open the butler for ``user`` (default: the configured user) with the same settings and
     paths as the CLI (TATLOCK_HOME, config.toml, the environment); ``home`` overrides
     TATLOCK_HOME. A user seen for the first time is registered unless ``create`` is False."""

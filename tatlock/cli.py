@@ -157,7 +157,7 @@ def leave(code: int) -> NoReturn:
     try:
         sys.stdout.flush()
         sys.stderr.flush()
-    except Exception:  # noqa: BLE001 - the reader went away: 120, the code Python's own exit gives
+    except Exception:
         os._exit(120)
     os._exit(code)
 

@@ -103,7 +103,9 @@ class Tier:
 TIERS: dict[str, Tier] = {
     # the smallest models answer far better as a plain chat client asks them than inside JSON
     # (SmolLM2, `scripts/bench answers`: see the README's Hardware tiers)
-    "low": Tier("low", "llama3.2:3b", 40, 4096, "Small model for modest machines.", answer_form="plain"),
+    "low": Tier(
+        "low", "llama3.2:3b", 40, 4096, "Small model for modest machines.", answer_form="plain"
+    ),
     "medium": Tier("medium", "qwen2.5:7b", 50, 8192, "7B model for mid-range machines."),
     "high": Tier("high", "qwen2.5:14b", 70, 16384, "14B model for a large GPU or Apple Silicon."),
 }

@@ -38,18 +38,28 @@ try:  # the regex engine's own module and its compiler's stages: CPython's, pres
     import _sre
     import importlib
 
-    _compiler, _parser = importlib.import_module("re._compiler"), importlib.import_module("re._parser")
+    _compiler, _parser = (
+        importlib.import_module("re._compiler"),
+        importlib.import_module("re._parser"),
+    )
     TAG = f"{sys.implementation.cache_tag}-{sys.hexversion:x}-sre{_sre.MAGIC}-{_sre.CODESIZE}"
-    if array("I").itemsize != _sre.CODESIZE:  # pragma: no cover - the code is stored as unsigned ints of its size
+    if (
+        array("I").itemsize != _sre.CODESIZE
+    ):  # pragma: no cover - the code is stored as unsigned ints of its size
         TAG = ""
 except (ImportError, AttributeError):  # pragma: no cover - another Python: no cache, plain re
     _sre = _compiler = _parser = None
     TAG = ""
 
-CACHE_FILE = Path(__file__).resolve().parent / "__pycache__" / f"regex.{sys.implementation.cache_tag}.marshal"
+CACHE_FILE = (
+    Path(__file__).resolve().parent
+    / "__pycache__"
+    / f"regex.{sys.implementation.cache_tag}.marshal"
+)
 
 Key = tuple[str, int]
-Entry = tuple[int, bytes, int, dict[str, int], tuple[str | None, ...]]  # the code as machine ints: a read, not a parse
+# the code as machine ints: a read, not a parse
+Entry = tuple[int, bytes, int, dict[str, int], tuple[str | None, ...]]
 
 _lock = threading.Lock()
 _loaded: dict[Key, Entry] | None = None
@@ -82,24 +92,33 @@ def _stage(pattern: str, flags: int) -> Entry:
     indexgroup: list[str | None] = [None] * parsed.state.groups
     for name, i in groupindex.items():
         indexgroup[i] = name
-    return (int(flags | parsed.state.flags), array("I", code).tobytes(), int(parsed.state.groups - 1),
-            {str(k): int(v) for k, v in groupindex.items()}, tuple(indexgroup))
+    return (
+        int(flags | parsed.state.flags),
+        array("I", code).tobytes(),
+        int(parsed.state.groups - 1),
+        {str(k): int(v) for k, v in groupindex.items()},
+        tuple(indexgroup),
+    )
 
 
 def _build(pattern: str, entry: Entry) -> re.Pattern[str]:
     final, code, groups, groupindex, indexgroup = entry
-    return _sre.compile(pattern, final, array("I", code).tolist(), groups, groupindex, indexgroup)
+    built: re.Pattern[str] = _sre.compile(
+        pattern, final, array("I", code).tolist(), groups, groupindex, indexgroup
+    )
+    return built
 
 
-def compile(pattern: str, flags: int | re.RegexFlag = 0) -> re.Pattern[str]:  # noqa: A001 - re's own name
-    """``re.compile(pattern, flags)``, from the stored code when this install has compiled it before."""
+def compile(pattern: str, flags: int | re.RegexFlag = 0) -> re.Pattern[str]:
+    """``re.compile(pattern, flags)``, from the stored code when this install has compiled it
+    before."""
     flags = int(flags)
     key = (pattern, flags)
     entry = _entries().get(key) if TAG else None
     if entry is not None:
         try:
             return _build(pattern, entry)
-        except Exception:  # noqa: BLE001 - a damaged entry: compiled as usual below
+        except Exception:
             pass
     compiled = re.compile(pattern, flags)
     if TAG and not sys.dont_write_bytecode:
@@ -109,7 +128,7 @@ def compile(pattern: str, flags: int | re.RegexFlag = 0) -> re.Pattern[str]:  # 
                 with _lock:
                     _new[key] = staged
                 _hook()
-        except Exception:  # noqa: BLE001 - a compiler that works otherwise: nothing is stored
+        except Exception:
             pass
     return compiled
 

@@ -4,7 +4,8 @@ A ``Turn`` starts at once (its pipeline runs on a worker thread) and buffers eve
 it can be read in any of these ways, each from the first event, any number of times:
 
     for event in turn: ...             # blocking
-    async for event in turn: ...       # from an asyncio loop (Textual, the MCP SDK), never blocking it
+    async for event in turn: ...       # from an asyncio loop (Textual, the MCP SDK), never blocking
+    it
     turn.result()                      # wait for the last event
 
 ``turn.cancel()`` may be called from any thread (a key binding, a signal handler, another
@@ -17,7 +18,7 @@ import asyncio
 import logging
 import queue
 import threading
-from typing import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 
 from tatlock.events import ErrorEvent, Event, TurnCancelled, TurnFinished
 from tatlock.llm.base import Cancel
@@ -38,7 +39,10 @@ class Turn:
         self._waiters: list[tuple[asyncio.AbstractEventLoop, asyncio.Event]] = []
 
     def __repr__(self) -> str:
-        return f"<Turn {self.id} conversation={self.conversation_id} events={len(self._events)} done={self._done}>"
+        return (
+            f"<Turn {self.id} conversation={self.conversation_id} events={len(self._events)} "
+            f"done={self._done}>"
+        )
 
     # -- producer side (the worker) ---------------------------------------------------------
 
@@ -163,7 +167,7 @@ class EventHub:
         for fn in subscribers:
             try:
                 fn(event)
-            except Exception:  # noqa: BLE001 - a broken view must not break the turn
+            except Exception:
                 log.exception("event subscriber failed on %s", event.type)
 
 
@@ -174,7 +178,7 @@ class Workers:
 
     def __init__(self, name: str, most: int = 4):
         self.name, self.most = name, most
-        self._jobs: "queue.SimpleQueue[Callable[[], None] | None]" = queue.SimpleQueue()
+        self._jobs: queue.SimpleQueue[Callable[[], None] | None] = queue.SimpleQueue()
         self._lock = threading.Lock()
         self._threads: list[threading.Thread] = []
         self._idle = 0
@@ -182,7 +186,9 @@ class Workers:
     def submit(self, job: Callable[[], None]) -> None:
         with self._lock:
             if self._idle == 0 and len(self._threads) < self.most:
-                t = threading.Thread(target=self._loop, name=f"{self.name}-{len(self._threads) + 1}", daemon=True)
+                t = threading.Thread(
+                    target=self._loop, name=f"{self.name}-{len(self._threads) + 1}", daemon=True
+                )
                 self._threads.append(t)
                 self._idle += 1
                 t.start()
@@ -196,7 +202,7 @@ class Workers:
                 return
             try:
                 job()
-            except Exception:  # noqa: BLE001 - jobs report their own failures
+            except Exception:
                 log.exception("a %s job failed", self.name)
             with self._lock:
                 self._idle += 1

@@ -34,8 +34,9 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Callable
 from functools import partial
-from typing import Any, Callable
+from typing import Any
 
 from tatlock import prompts
 from tatlock.config import Paths
@@ -45,7 +46,13 @@ from tatlock.memory import extract, summarise
 from tatlock.memory.context import SUMMARY_SHARE
 from tatlock.memory.fit import Window
 from tatlock.memory.summary_format import (  # noqa: F401 - re-exported (tests, the cross summary)
-    MAX_TRANSCRIPT_TOKENS, REQUIRED_SECTION, SECTIONS, fitting_prefix, normalise_summary, parse_sections, transcript,
+    MAX_TRANSCRIPT_TOKENS,
+    REQUIRED_SECTION,
+    SECTIONS,
+    fitting_prefix,
+    normalise_summary,
+    parse_sections,
+    transcript,
     transcript_line,
 )
 from tatlock.memory.tokens import Estimator
@@ -66,7 +73,8 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-DEFAULT_CLAIM_TTL = 600.0  # seconds; longer than any sane model call (a dead pid is noticed at once)
+# seconds; longer than any sane model call (a dead pid is noticed at once)
+DEFAULT_CLAIM_TTL = 600.0
 OPTIONS = {"temperature": 0}  # a record, not prose: the most likely wording
 
 Emit = Callable[[Event], None]
@@ -82,7 +90,7 @@ def _safe(emit: Emit) -> Emit:
     def call(event: Event) -> None:
         try:
             emit(event)
-        except Exception:  # noqa: BLE001 - logged, never raised into the compactor
+        except Exception:
             log.exception("compaction event handler failed on %s", event.type)
 
     return call
@@ -100,12 +108,16 @@ def _release(store: UserStore, conversation_id: int, owner: str) -> None:
     """Drop our claim (best effort: a claim left behind is taken over once our pid is gone)."""
     try:
         rows.release(store, conversation_id, owner)
-    except Exception:  # noqa: BLE001
-        log.warning("could not release the compaction claim of conversation %s", conversation_id, exc_info=True)
+    except Exception:
+        log.warning(
+            "could not release the compaction claim of conversation %s",
+            conversation_id,
+            exc_info=True,
+        )
 
 
 def _model_name(backend: Any, model: str | None, result: Any = None) -> str:
-    return (getattr(result, "model", "") or model or getattr(backend, "model", "") or "unknown")
+    return getattr(result, "model", "") or model or getattr(backend, "model", "") or "unknown"
 
 
 # -- one block -----------------------------------------------------------------------------
@@ -116,15 +128,33 @@ def _normalised(text: str) -> str | None:
     return normal[0] if normal else None
 
 
-def _summarise(backend: Any, prompt: str, *, source: str, make_extract: Callable[[], str], model: str | None,
-               options: dict[str, Any] | None, what: str, cancel: Cancel | None,
-               use_model: bool) -> tuple[summarise.Written, list[str]]:
+def _summarise(
+    backend: Any,
+    prompt: str,
+    *,
+    source: str,
+    make_extract: Callable[[], str],
+    model: str | None,
+    options: dict[str, Any] | None,
+    what: str,
+    cancel: Cancel | None,
+    use_model: bool,
+) -> tuple[summarise.Written, list[str]]:
     """One record in the five sections: the model's, its repair, or the extract (summarise.py).
     A server that cannot be used, or a pause for a turn, becomes _Failed / _Paused."""
     shape = summarise.Shape(SECTIONS, _normalised, what)
     try:
-        written = summarise.write(backend, prompt, shape=shape, source=source, extract=make_extract, model=model,
-                                  options={**OPTIONS, **(options or {})}, cancel=cancel, use_model=use_model)
+        written = summarise.write(
+            backend,
+            prompt,
+            shape=shape,
+            source=source,
+            extract=make_extract,
+            model=model,
+            options={**OPTIONS, **(options or {})},
+            cancel=cancel,
+            use_model=use_model,
+        )
     except summarise.Paused:
         raise _Paused() from None
     except summarise.Unavailable as exc:
@@ -136,12 +166,23 @@ def _summarise(backend: Any, prompt: str, *, source: str, make_extract: Callable
     return written, normal[1]
 
 
-def compact_once(store: UserStore, backend: Any, conversation_id: int, *, interval: int,
-                 emit: Emit = _no_emit, model: str | None = None, owner: str | None = None,
-                 claim_ttl: float = DEFAULT_CLAIM_TTL, options: dict[str, Any] | None = None,
-                 max_transcript_tokens: int = MAX_TRANSCRIPT_TOKENS, estimator: Estimator | None = None,
-                 cancel: Cancel | None = None, use_model: bool = True,
-                 budget_tokens: int | None = None) -> Compact | None:
+def compact_once(
+    store: UserStore,
+    backend: Any,
+    conversation_id: int,
+    *,
+    interval: int,
+    emit: Emit = _no_emit,
+    model: str | None = None,
+    owner: str | None = None,
+    claim_ttl: float = DEFAULT_CLAIM_TTL,
+    options: dict[str, Any] | None = None,
+    max_transcript_tokens: int = MAX_TRANSCRIPT_TOKENS,
+    estimator: Estimator | None = None,
+    cancel: Cancel | None = None,
+    use_model: bool = True,
+    budget_tokens: int | None = None,
+) -> Compact | None:
     """Summarise the next due block once. Returns the new compact, or None (nothing due,
     claimed by another process, paused by ``cancel``, or failed: then a CompactionFailed event
     says why). ``use_model=False`` writes the extract without asking the model. Never raises.
@@ -160,7 +201,7 @@ def compact_once(store: UserStore, backend: Any, conversation_id: int, *, interv
         if busy:
             log.info("compaction of conversation %s skipped: %s", conversation_id, busy)
             return None
-    except Exception as exc:  # noqa: BLE001 - database busy or broken: try again after the next reply
+    except Exception as exc:
         emit(CompactionFailed(conversation_id, f"could not claim the next block: {exc}"))
         return None
 
@@ -169,43 +210,78 @@ def compact_once(store: UserStore, backend: Any, conversation_id: int, *, interv
         messages = store.messages(conversation_id, first, last)
         if [m.message_number for m in messages] != list(range(first, last + 1)):
             raise _Failed(f"messages {first}-{last} are not all stored")
-        tokens = _transcript_room(max_transcript_tokens, budget_tokens, estimator, options, first, last)
+        tokens = _transcript_room(
+            max_transcript_tokens, budget_tokens, estimator, options, first, last
+        )
         count = fitting_prefix(messages, tokens, estimator)
         messages, last = messages[:count], first + count - 1
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         _release(store, conversation_id, owner)
         emit(CompactionFailed(conversation_id, f"messages {first}-{last}: {exc}"))
         return None
     emit(CompactionStarted(conversation_id, first, last))
     try:
         source = transcript(messages, tokens, estimator)
-        prompt = prompts.render("compaction.txt", from_message=first, up_to_message=last, transcript=source)
-        written, topics = _summarise(backend, prompt, source=source, make_extract=partial(
-            extract.compact_extract, messages), model=model, options=options, what="summary", cancel=cancel,
-            use_model=use_model)
+        prompt = prompts.render(
+            "compaction.txt", from_message=first, up_to_message=last, transcript=source
+        )
+        written, topics = _summarise(
+            backend,
+            prompt,
+            source=source,
+            make_extract=partial(extract.compact_extract, messages),
+            model=model,
+            options=options,
+            what="summary",
+            cancel=cancel,
+            use_model=use_model,
+        )
         made_by = _model_name(backend, model, written.calls[-1] if written.calls else None)
         try:
-            compact = rows.commit_compact(store, conversation_id, owner, first, last, summary=written.text,
-                                          topics=topics, model=made_by if written.how == "model" else
-                                          f"{written.how}" + (f" ({made_by})" if written.how == "repaired" else ""))
+            compact = rows.commit_compact(
+                store,
+                conversation_id,
+                owner,
+                first,
+                last,
+                summary=written.text,
+                topics=topics,
+                model=made_by
+                if written.how == "model"
+                else f"{written.how}" + (f" ({made_by})" if written.how == "repaired" else ""),
+            )
         except rows.ClaimLost:
-            raise _Failed("another process took over the claim while the model was summarising") from None
+            raise _Failed(
+                "another process took over the claim while the model was summarising"
+            ) from None
         except rows.Conflict as exc:
             raise _Failed(str(exc)) from None
-    except Exception as exc:  # noqa: BLE001 - never raise into the turn: the raw messages stay in context
+    except Exception as exc:
         _release(store, conversation_id, owner)
         if isinstance(exc, _Paused):
-            reason = "paused to make way for a new message; it resumes when the conversation is quiet"
+            reason = (
+                "paused to make way for a new message; it resumes when the conversation is quiet"
+            )
         else:
             reason = str(exc) if isinstance(exc, _Failed) else f"{type(exc).__name__}: {exc}"
         emit(CompactionFailed(conversation_id, f"messages {first}-{last}: {reason}"))
         return None
     try:
         store.add_topics(conversation_id, topics)
-    except Exception:  # noqa: BLE001 - topics are an index; the compact itself is safe
+    except Exception:
         log.warning("could not store the topics of compact %s", compact.id, exc_info=True)
-    emit(CompactionFinished(conversation_id, first, last, round((time.perf_counter() - t0) * 1000, 1),
-                            written.prompt_tokens, written.eval_tokens, how=written.how, why=written.why))
+    emit(
+        CompactionFinished(
+            conversation_id,
+            first,
+            last,
+            round((time.perf_counter() - t0) * 1000, 1),
+            written.prompt_tokens,
+            written.eval_tokens,
+            how=written.how,
+            why=written.why,
+        )
+    )
     return compact
 
 
@@ -217,25 +293,44 @@ class _Paused(Exception):
     pass
 
 
-def _transcript_room(most: int, budget_tokens: int | None, estimator: Estimator | None,
-                     options: dict[str, Any] | None, first: int, last: int) -> int:
+def _transcript_room(
+    most: int,
+    budget_tokens: int | None,
+    estimator: Estimator | None,
+    options: dict[str, Any] | None,
+    first: int,
+    last: int,
+) -> int:
     """Tokens a block's transcript may take: ``most``, and within the window what the
     instructions (with the repair's note, which the second try adds) and the summary's
     allowance leave."""
     if not budget_tokens:
         return most
     window = Window(budget_tokens, estimator or Estimator())
-    instructions = prompts.render("compaction.txt", from_message=first, up_to_message=last, transcript="")
+    instructions = prompts.render(
+        "compaction.txt", from_message=first, up_to_message=last, transcript=""
+    )
     room = window.text_room((options or {}).get("max_tokens"), instructions + summarise.REPAIR_NOTE)
     return max(64, min(most, room))
 
 
-def compact_due(store: UserStore, backend: Any, conversation_id: int, *, interval: int,
-                emit: Emit = _no_emit, model: str | None = None, owner: str | None = None,
-                claim_ttl: float = DEFAULT_CLAIM_TTL, budget_tokens: int | None = None,
-                estimator: Estimator | None = None, options: dict[str, Any] | None = None,
-                max_transcript_tokens: int = MAX_TRANSCRIPT_TOKENS, cancel: Cancel | None = None,
-                use_model: bool = True) -> list[Compact]:
+def compact_due(
+    store: UserStore,
+    backend: Any,
+    conversation_id: int,
+    *,
+    interval: int,
+    emit: Emit = _no_emit,
+    model: str | None = None,
+    owner: str | None = None,
+    claim_ttl: float = DEFAULT_CLAIM_TTL,
+    budget_tokens: int | None = None,
+    estimator: Estimator | None = None,
+    options: dict[str, Any] | None = None,
+    max_transcript_tokens: int = MAX_TRANSCRIPT_TOKENS,
+    cancel: Cancel | None = None,
+    use_model: bool = True,
+) -> list[Compact]:
     """Compact every due block (stopping at the first failure, pause or foreign claim), then
     archive old compacts if ``budget_tokens`` is given and they outgrew it. Never raises."""
     owner = owner or rows.new_owner()
@@ -244,18 +339,41 @@ def compact_due(store: UserStore, backend: Any, conversation_id: int, *, interva
     while not (cancel and cancel.cancelled):
         covered = store.compacted_up_to(conversation_id)
         size = end - covered if end is not None and end > covered else interval
-        c = compact_once(store, backend, conversation_id, interval=size, emit=emit, model=model,
-                         owner=owner, claim_ttl=claim_ttl, options=options,
-                         max_transcript_tokens=max_transcript_tokens, estimator=estimator,
-                         budget_tokens=budget_tokens, cancel=cancel, use_model=use_model)
+        c = compact_once(
+            store,
+            backend,
+            conversation_id,
+            interval=size,
+            emit=emit,
+            model=model,
+            owner=owner,
+            claim_ttl=claim_ttl,
+            options=options,
+            max_transcript_tokens=max_transcript_tokens,
+            estimator=estimator,
+            budget_tokens=budget_tokens,
+            cancel=cancel,
+            use_model=use_model,
+        )
         if c is None:
             break
         done.append(c)
         end = covered + size if c.up_to_message < covered + size else None
     if budget_tokens and not (cancel and cancel.cancelled):
-        maybe_archive(store, backend, conversation_id, budget_tokens=budget_tokens, estimator=estimator,
-                      emit=emit, model=model, owner=owner, claim_ttl=claim_ttl, options=options, cancel=cancel,
-                      use_model=use_model)
+        maybe_archive(
+            store,
+            backend,
+            conversation_id,
+            budget_tokens=budget_tokens,
+            estimator=estimator,
+            emit=emit,
+            model=model,
+            owner=owner,
+            claim_ttl=claim_ttl,
+            options=options,
+            cancel=cancel,
+            use_model=use_model,
+        )
     return done
 
 
@@ -266,11 +384,21 @@ def _compact_cost(est: Estimator, c: Compact) -> int:
     return est.text(c.summary) + 12  # as context.build counts it (header line included)
 
 
-def maybe_archive(store: UserStore, backend: Any, conversation_id: int, *, budget_tokens: int,
-                  estimator: Estimator | None = None, emit: Emit = _no_emit, model: str | None = None,
-                  owner: str | None = None, claim_ttl: float = DEFAULT_CLAIM_TTL,
-                  options: dict[str, Any] | None = None, cancel: Cancel | None = None,
-                  use_model: bool = True) -> dict[str, Any] | None:
+def maybe_archive(
+    store: UserStore,
+    backend: Any,
+    conversation_id: int,
+    *,
+    budget_tokens: int,
+    estimator: Estimator | None = None,
+    emit: Emit = _no_emit,
+    model: str | None = None,
+    owner: str | None = None,
+    claim_ttl: float = DEFAULT_CLAIM_TTL,
+    options: dict[str, Any] | None = None,
+    cancel: Cancel | None = None,
+    use_model: bool = True,
+) -> dict[str, Any] | None:
     """Merge the oldest compacts into the archive once the unarchived ones exceed
     ``SUMMARY_SHARE * budget_tokens / 2``. Returns the new archive, or None (not needed,
     claimed elsewhere, or failed: the old archive stays and CompactionFailed says why).
@@ -290,8 +418,10 @@ def maybe_archive(store: UserStore, backend: Any, conversation_id: int, *, budge
         if len(pending) < 2 or sum(costs) <= limit:
             return None
         if pending[0].from_message != up_to + 1:  # never archive across a gap
-            raise _Failed(f"the archive ends at message {up_to} but the next compact starts at "
-                          f"{pending[0].from_message}")
+            raise _Failed(
+                f"the archive ends at message {up_to} but the next compact starts at "
+                f"{pending[0].from_message}"
+            )
         merge: list[Compact] = []
         rest = sum(costs)
         for c, cost in zip(pending[:-1], costs[:-1], strict=True):
@@ -300,11 +430,18 @@ def maybe_archive(store: UserStore, backend: Any, conversation_id: int, *, budge
             if rest <= limit / 2:
                 break
         # the claim is taken only if the archive still ends where this plan starts
-        busy = rows.claim_archive(store, conversation_id, owner, merge[0].from_message, merge[-1].up_to_message,
-                                  claim_ttl, archived_up_to=up_to)
+        busy = rows.claim_archive(
+            store,
+            conversation_id,
+            owner,
+            merge[0].from_message,
+            merge[-1].up_to_message,
+            claim_ttl,
+            archived_up_to=up_to,
+        )
         if busy:
             return None
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         emit(CompactionFailed(conversation_id, f"archive: {exc}"))
         return None
 
@@ -313,7 +450,8 @@ def maybe_archive(store: UserStore, backend: Any, conversation_id: int, *, budge
     # keeps what was merged before it and the next run goes on from there
     window = Window(budget_tokens, est)
     max_words = max(120, int(limit * 0.75 * est.chars_per_token / 5.5))  # ~5.5 characters a word
-    # the merged record's allowance: room for the words asked for, and no more (the rest is for the records)
+    # the merged record's allowance: room for the words asked for, and no more (the rest is for the
+    # records)
     asked = (options or {}).get("max_tokens") or budget_tokens
     options = {**(options or {}), "max_tokens": min(int(asked), max(256, max_words * 2))}
     result: dict[str, Any] | None = None
@@ -321,59 +459,96 @@ def maybe_archive(store: UserStore, backend: Any, conversation_id: int, *, budge
     while todo and not (result is not None and cancel and cancel.cancelled):
         step_up_to = todo[-1].up_to_message
         try:
-            batch, parts = _archive_step(window, options, archive if up_to else None, up_to, todo, max_words)
+            batch, parts = _archive_step(
+                window, options, archive if up_to else None, up_to, todo, max_words
+            )
             step_up_to = batch[-1].up_to_message
-            if result is not None:  # the first step's claim was taken above; each commit releases it
-                busy = rows.claim_archive(store, conversation_id, owner, batch[0].from_message, step_up_to,
-                                          claim_ttl, archived_up_to=up_to)
+            # the first step's claim was taken above; each commit releases it
+            if result is not None:
+                busy = rows.claim_archive(
+                    store,
+                    conversation_id,
+                    owner,
+                    batch[0].from_message,
+                    step_up_to,
+                    claim_ttl,
+                    archived_up_to=up_to,
+                )
                 if busy:
                     return result
             source = "\n\n".join(parts)
-            prompt = prompts.render("archive.txt", up_to_message=step_up_to, max_words=max_words, summaries=source)
+            prompt = prompts.render(
+                "archive.txt", up_to_message=step_up_to, max_words=max_words, summaries=source
+            )
             records = ([str(archive["summary"])] if up_to else []) + [c.summary for c in batch]
-            written, _topics = _summarise(backend, prompt, source=source,
-                                          make_extract=partial(extract.merged_records, records, max_words * 6),
-                                          model=model, options=options, what="archive", cancel=cancel,
-                                          use_model=use_model)
+            written, _topics = _summarise(
+                backend,
+                prompt,
+                source=source,
+                make_extract=partial(extract.merged_records, records, max_words * 6),
+                model=model,
+                options=options,
+                what="archive",
+                cancel=cancel,
+                use_model=use_model,
+            )
             new = {
                 "up_to_message": step_up_to,
                 "summary": written.text,
                 "how": written.how,
                 "created_at": iso(),
-                "merged_compacts": list(archive.get("merged_compacts") or []) + [c.id for c in batch],
+                "merged_compacts": list(archive.get("merged_compacts") or [])
+                + [c.id for c in batch],
             }
             try:
                 rows.commit_archive(store, conversation_id, owner, new, archived_up_to=up_to)
             except rows.ClaimLost:
-                raise _Failed("another process took over the claim while the model was merging") from None
+                raise _Failed(
+                    "another process took over the claim while the model was merging"
+                ) from None
             except rows.Conflict as exc:
                 raise _Failed(str(exc)) from None
-        except Exception as exc:  # noqa: BLE001 - the archive so far stays; compacts are untouched
+        except Exception as exc:
             _release(store, conversation_id, owner)
             if isinstance(exc, _Paused):
-                reason = "paused to make way for a new message; it resumes when the conversation is quiet"
+                reason = (
+                    "paused to make way for a new message; it resumes when the conversation is "
+                    "quiet"
+                )
             else:
                 reason = str(exc) if isinstance(exc, _Failed) else f"{type(exc).__name__}: {exc}"
             emit(CompactionFailed(conversation_id, f"archive of messages 1-{step_up_to}: {reason}"))
             return result
         archive, up_to, result = new, step_up_to, new
-        todo = todo[len(batch):]
+        todo = todo[len(batch) :]
     return result
 
 
-def _archive_step(window: Window, options: dict[str, Any] | None, archive: dict[str, Any] | None, up_to: int,
-                  todo: list[Compact], max_words: int) -> tuple[list[Compact], list[str]]:
+def _archive_step(
+    window: Window,
+    options: dict[str, Any] | None,
+    archive: dict[str, Any] | None,
+    up_to: int,
+    todo: list[Compact],
+    max_words: int,
+) -> tuple[list[Compact], list[str]]:
     """The next merge step: the archive so far and the next compacts that fit beside it (at
     least one; a record too long for the room on its own is cut, keeping its head and its end).
     The room leaves the repair's note free too, as the second try adds it."""
     est = window.est
-    instructions = prompts.render("archive.txt", up_to_message=todo[-1].up_to_message, max_words=max_words,
-                                  summaries="")
+    instructions = prompts.render(
+        "archive.txt", up_to_message=todo[-1].up_to_message, max_words=max_words, summaries=""
+    )
     room = window.text_room((options or {}).get("max_tokens"), instructions + summarise.REPAIR_NOTE)
     parts: list[str] = []
     if archive is not None:
-        # an archive is one summary (bounded by its answer's allowance), unless it was imported: then half the room
-        parts.append(window.cut(f"Archive (messages 1-{up_to}):\n{str(archive['summary']).strip()}", room // 2))
+        # an archive is one summary (bounded by its answer's allowance), unless it was imported:
+        # then half the room
+        parts.append(
+            window.cut(
+                f"Archive (messages 1-{up_to}):\n{str(archive['summary']).strip()}", room // 2
+            )
+        )
     left = room - sum(est.bound(x) + 2 for x in parts)
     batch: list[Compact] = []
     for c in todo:
@@ -393,7 +568,8 @@ def _archive_step(window: Window, options: dict[str, Any] | None, archive: dict[
 class Compactor:
     """``compact_due`` on a background thread with its own database connection.
 
-        c = Compactor.start(paths, "alice", conv_id, backend, interval=40, budget_tokens=4096, emit=emit)
+        c = Compactor.start(paths, "alice", conv_id, backend, interval=40, budget_tokens=4096,
+        emit=emit)
         ...
         c.wait(timeout=60)   # before the process exits (`tatlock ask`)
 
@@ -401,10 +577,22 @@ class Compactor:
     leaves at most a claim, which the next run takes over.
     """
 
-    def __init__(self, paths: Paths, username: str, conversation_id: int, backend: Any, *, interval: int,
-                 budget_tokens: int | None = None, emit: Emit = _no_emit, model: str | None = None,
-                 estimator: Estimator | None = None, claim_ttl: float = DEFAULT_CLAIM_TTL,
-                 options: dict[str, Any] | None = None, max_transcript_tokens: int = MAX_TRANSCRIPT_TOKENS):
+    def __init__(
+        self,
+        paths: Paths,
+        username: str,
+        conversation_id: int,
+        backend: Any,
+        *,
+        interval: int,
+        budget_tokens: int | None = None,
+        emit: Emit = _no_emit,
+        model: str | None = None,
+        estimator: Estimator | None = None,
+        claim_ttl: float = DEFAULT_CLAIM_TTL,
+        options: dict[str, Any] | None = None,
+        max_transcript_tokens: int = MAX_TRANSCRIPT_TOKENS,
+    ):
         self.paths = paths
         self.username = username
         self.conversation_id = conversation_id
@@ -420,13 +608,33 @@ class Compactor:
         self.compacts: list[Compact] = []
         self.error: BaseException | None = None
         self._done = threading.Event()
-        self._thread = threading.Thread(target=self._run, name=f"tatlock-compactor-{conversation_id}", daemon=True)
+        self._thread = threading.Thread(
+            target=self._run, name=f"tatlock-compactor-{conversation_id}", daemon=True
+        )
 
     @classmethod
-    def start(cls, paths: Paths, username: str, conversation_id: int, backend: Any, *, interval: int,
-              budget_tokens: int | None = None, emit: Emit = _no_emit, **kwargs: Any) -> "Compactor":
-        c = cls(paths, username, conversation_id, backend, interval=interval, budget_tokens=budget_tokens,
-                emit=emit, **kwargs)
+    def start(
+        cls,
+        paths: Paths,
+        username: str,
+        conversation_id: int,
+        backend: Any,
+        *,
+        interval: int,
+        budget_tokens: int | None = None,
+        emit: Emit = _no_emit,
+        **kwargs: Any,
+    ) -> Compactor:
+        c = cls(
+            paths,
+            username,
+            conversation_id,
+            backend,
+            interval=interval,
+            budget_tokens=budget_tokens,
+            emit=emit,
+            **kwargs,
+        )
         c._thread.start()
         return c
 
@@ -434,18 +642,27 @@ class Compactor:
         store = None
         try:
             store = UserStore.open(self.paths, self.username)
-            self.compacts = compact_due(store, self.backend, self.conversation_id, interval=self.interval,
-                                        emit=self.emit, model=self.model, claim_ttl=self.claim_ttl,
-                                        budget_tokens=self.budget_tokens, estimator=self.estimator,
-                                        options=self.options, max_transcript_tokens=self.max_transcript_tokens)
-        except BaseException as exc:  # noqa: BLE001 - a background thread has nobody to raise to
+            self.compacts = compact_due(
+                store,
+                self.backend,
+                self.conversation_id,
+                interval=self.interval,
+                emit=self.emit,
+                model=self.model,
+                claim_ttl=self.claim_ttl,
+                budget_tokens=self.budget_tokens,
+                estimator=self.estimator,
+                options=self.options,
+                max_transcript_tokens=self.max_transcript_tokens,
+            )
+        except BaseException as exc:
             self.error = exc
             self.emit(CompactionFailed(self.conversation_id, f"{type(exc).__name__}: {exc}"))
         finally:
             if store is not None:
                 try:
                     store.close()
-                except Exception:  # noqa: BLE001
+                except Exception:
                     pass
             self._done.set()
 

@@ -19,8 +19,8 @@ model does not take the summary's word for it.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field, replace
-from typing import Collection
 
 from tatlock.memory.tokens import Estimator
 from tatlock.store import revisions
@@ -56,7 +56,8 @@ class MemoryContext:
     compacts: list[Compact] = field(default_factory=list)
     condensed: list[str] = field(default_factory=list)
     uncovered: tuple[int, int] | None = None  # message range only reachable through recall
-    unshown: tuple[int, int] | None = None  # uncompacted messages that did not fit (compaction behind)
+    # uncompacted messages that did not fit (compaction behind)
+    unshown: tuple[int, int] | None = None
     messages: list[Message] = field(default_factory=list)
     cross_summary: str | None = None
     withdrawn: list[int] = field(default_factory=list)  # superseded messages inside the summaries
@@ -67,23 +68,40 @@ class MemoryContext:
         if self.cross_summary:
             parts.append("## Earlier conversations with this user\n" + self.cross_summary.strip())
         if self.archive:
-            parts.append(f"## Archive of this conversation (messages 1-{self.archive_up_to})\n" + self.archive.strip())
+            parts.append(
+                f"## Archive of this conversation (messages 1-{self.archive_up_to})\n"
+                + self.archive.strip()
+            )
         if self.uncovered:
             a, b = self.uncovered
-            parts.append(f"(Messages {a}-{b} of this conversation are summarised in memory but not shown here: "
-                         "use recall_memories to look into them.)")
+            parts.append(
+                f"(Messages {a}-{b} of this conversation are summarised in memory but not shown "
+                f"here: "
+                "use recall_memories to look into them.)"
+            )
         if self.unshown:
             a, b = self.unshown
-            parts.append(f"(Messages {a}-{b} of this conversation are waiting to be summarised and do not fit "
-                         "here: use recall_memories to look into them.)")
+            parts.append(
+                f"(Messages {a}-{b} of this conversation are waiting to be summarised and do not "
+                f"fit "
+                "here: use recall_memories to look into them.)"
+            )
         if self.condensed:
-            parts.append("## Key facts from older parts of this conversation\n" + "\n".join(self.condensed))
+            parts.append(
+                "## Key facts from older parts of this conversation\n" + "\n".join(self.condensed)
+            )
         for c in self.compacts:
-            parts.append(f"## Summary of messages {c.from_message}-{c.up_to_message}\n{c.summary.strip()}")
+            parts.append(
+                f"## Summary of messages {c.from_message}-{c.up_to_message}\n{c.summary.strip()}"
+            )
         if self.withdrawn:
             numbers = ", ".join(f"#{n}" for n in self.withdrawn[-20:])
-            parts.append(f"(Withdrawn since they were summarised: message(s) {numbers} of this conversation were "
-                         "answered again or edited by the user; what the summaries say of them no longer stands.)")
+            parts.append(
+                f"(Withdrawn since they were summarised: message(s) {numbers} of this conversation "
+                f"were "
+                "answered again or edited by the user; what the summaries say of them no "
+                "longer stands.)"
+            )
         return "\n\n".join(parts)
 
     def prompt_block(self) -> str:
@@ -103,8 +121,9 @@ class MemoryContext:
         return "\n".join(history_line(m) for m in msgs)
 
 
-def _fit_raw(messages: list[Message], budget_tokens: int,
-             est: Estimator) -> tuple[list[Message], tuple[int, int] | None]:
+def _fit_raw(
+    messages: list[Message], budget_tokens: int, est: Estimator
+) -> tuple[list[Message], tuple[int, int] | None]:
     """Every uncompacted message, whole when they fit (the normal case: compaction keeps this
     to about one interval). When compaction falls behind, long messages are cut to a common
     length first; only if that is not enough are the oldest left out, and the prompt says so.
@@ -124,7 +143,9 @@ def _fit_raw(messages: list[Message], budget_tokens: int,
             lo = mid
         else:
             hi = mid - 1
-    cut = [replace(m, content=m.content[:lo] + CUT_NOTE) if len(m.content) > lo else m for m in older]
+    cut = [
+        replace(m, content=m.content[:lo] + CUT_NOTE) if len(m.content) > lo else m for m in older
+    ]
     kept: list[Message] = []
     used = 0
     for m in reversed(cut):
@@ -134,7 +155,9 @@ def _fit_raw(messages: list[Message], budget_tokens: int,
         kept.append(m)
         used += cost
     kept.reverse()
-    unshown = (older[0].message_number, kept[0].message_number - 1) if len(kept) < len(older) else None
+    unshown = (
+        (older[0].message_number, kept[0].message_number - 1) if len(kept) < len(older) else None
+    )
     return kept + [last], unshown
 
 
@@ -150,20 +173,32 @@ def _within(text: str, tokens: int, est: Estimator) -> str:
     return text[: est.prefix(text, max(0, tokens - est.bound(CUT_NOTE)))] + CUT_NOTE
 
 
-def build(store: UserStore, conversation_id: int, *, budget_tokens: int, estimator: Estimator | None = None,
-          cross_summary: str | None = None, exclude: Collection[int] = (),
-          facts_block: str = "") -> MemoryContext:
+def build(
+    store: UserStore,
+    conversation_id: int,
+    *,
+    budget_tokens: int,
+    estimator: Estimator | None = None,
+    cross_summary: str | None = None,
+    exclude: Collection[int] = (),
+    facts_block: str = "",
+) -> MemoryContext:
     """The memory within ``SHARES`` of ``budget_tokens``: the uncompacted messages first (up to
     ``RAW_SHARE``), the summaries in what they leave (at least ``SUMMARY_SHARE``), then the raw
-    messages again in what the summaries leave; counted as requests are checked (``Estimator.bound``).
-    ``exclude``: message ids left out besides the superseded ones (the answer a regeneration is replacing).
+    messages again in what the summaries leave; counted as requests are checked
+    (``Estimator.bound``).
+    ``exclude``: message ids left out besides the superseded ones (the answer a regeneration is
+    replacing).
     ``facts_block``: the kept facts (memory/facts.py), shown first; it takes its room from the summaries'."""
     est = estimator or Estimator()
     conv = store.conversation(conversation_id)
     covered = store.compacted_up_to(conversation_id)
     ctx = MemoryContext(cross_summary=cross_summary, facts=facts_block)
-    pending = [m for m in store.messages(conversation_id, covered + 1)
-               if m.message_id not in exclude and not revisions.is_superseded(m)]
+    pending = [
+        m
+        for m in store.messages(conversation_id, covered + 1)
+        if m.message_id not in exclude and not revisions.is_superseded(m)
+    ]
     # the raw messages are cut in characters: at the rate their text takes tokens by ``bound``
     # (digits and punctuation take more than prose), measured on a sample of the latest
     sample = "\n".join(history_line(m)[:2000] for m in pending[-201:-1])
@@ -174,10 +209,13 @@ def build(store: UserStore, conversation_id: int, *, budget_tokens: int, estimat
     raw = est.bound(ctx.transcript(skip_last=1))
     archive = conv.metadata.get("archive") or {}
     share = max(int(budget_tokens * SUMMARY_SHARE), int(budget_tokens * SHARES) - raw)
-    if cross_summary:  # a briefing or an archive is one summary, unless imported: then cut to its share
+    # a briefing or an archive is one summary, unless imported: then cut to its share
+    if cross_summary:
         ctx.cross_summary = _within(cross_summary, share // 2, est)
     if archive.get("summary"):
-        ctx.archive = _within(str(archive["summary"]), share - est.bound(ctx.cross_summary or ""), est)
+        ctx.archive = _within(
+            str(archive["summary"]), share - est.bound(ctx.cross_summary or ""), est
+        )
         ctx.archive_up_to = int(archive.get("up_to_message", 0))
     room = share - (est.bound(ctx.archive) if ctx.archive else 0)
     if ctx.cross_summary:
@@ -209,7 +247,12 @@ def build(store: UserStore, conversation_id: int, *, budget_tokens: int, estimat
             ctx.uncovered = (older[0].from_message, older[-1].up_to_message)
     # what the summaries left goes to the raw messages, when they were cut or left out for room
     left = int(budget_tokens * SHARES) - raw - est.bound(ctx.summary_block())
-    if left > 0 and len(ctx.messages) > 1 and (ctx.unshown or any(m.content.endswith(CUT_NOTE)
-                                                                  for m in ctx.messages)):
-        ctx.messages, ctx.unshown = _fit_raw(pending, int((budget_tokens * RAW_SHARE + left) / rate), est)
+    if (
+        left > 0
+        and len(ctx.messages) > 1
+        and (ctx.unshown or any(m.content.endswith(CUT_NOTE) for m in ctx.messages))
+    ):
+        ctx.messages, ctx.unshown = _fit_raw(
+            pending, int((budget_tokens * RAW_SHARE + left) / rate), est
+        )
     return ctx

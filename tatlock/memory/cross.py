@@ -21,12 +21,14 @@ import datetime as dt
 import logging
 import re
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from tatlock import prompts
 from tatlock.config import Paths
 from tatlock.events import Event, ModelCall
+from tatlock.files import write_private
 from tatlock.llm.base import Cancel, ChatResult
 from tatlock.memory import extract, summarise
 from tatlock.memory.context import history_line
@@ -36,12 +38,21 @@ from tatlock.memory.tokens import Estimator
 from tatlock.redact import redact
 from tatlock.store import revisions
 from tatlock.store import summaries as rows
-from tatlock.files import write_private
 from tatlock.store.user import Conversation, UserStore
 from tatlock.timeutil import iso, local, utcnow
 
-__all__ = ["CROSS_LIMIT", "FILE_NAME", "SECTIONS", "adopt_briefing", "briefing_extract", "briefing_stale", "footer",
-           "latest_cross_summary", "newest_source", "prepare_briefing"]
+__all__ = [
+    "CROSS_LIMIT",
+    "FILE_NAME",
+    "SECTIONS",
+    "adopt_briefing",
+    "briefing_extract",
+    "briefing_stale",
+    "footer",
+    "latest_cross_summary",
+    "newest_source",
+    "prepare_briefing",
+]
 
 log = logging.getLogger(__name__)
 
@@ -61,11 +72,14 @@ def _no_emit(event: Event) -> None:
 
 
 def footer(count: int, now: dt.datetime | None = None) -> str:
-    moment = (now or utcnow())
+    moment = now or utcnow()
     if moment.tzinfo is None:
         moment = moment.astimezone()
     noun = "conversation" if count == 1 else "conversations"
-    return f"Summary of last {count} {noun} | Updated: {moment.astimezone().strftime('%Y-%m-%d %H:%M')}"
+    return (
+        f"Summary of last {count} {noun} | Updated: "
+        f"{moment.astimezone().strftime('%Y-%m-%d %H:%M')}"
+    )
 
 
 def _fit(lines: list[str], tokens: int, est: Estimator) -> tuple[list[str], int]:
@@ -89,29 +103,40 @@ EXTRACT_CHARS = {"Recent Highlights": 1600, "Patterns Across Sessions": 500, "Cu
 
 
 def _conversation_block(store: UserStore, conv: Conversation, share: int, est: Estimator) -> str:
-    head = (f"### Conversation #{conv.id} \"{conv.title or 'untitled'}\" "
-            f"({local(conv.started_at)} to {local(conv.last_activity)}, {conv.message_count} messages)")
+    head = (
+        f'### Conversation #{conv.id} "{conv.title or "untitled"}" '
+        f"({local(conv.started_at)} to {local(conv.last_activity)}, {conv.message_count} "
+        f"messages)"
+    )
     # older parts: the archive and the compacts after it, newest first within half the share
     summaries: list[str] = []
     archive = conv.metadata.get("archive") or {}
     archived = int(archive.get("up_to_message", 0)) if archive.get("summary") else 0
     for c in reversed(store.compacts(conv.id, after=archived)):
-        summaries.append(f"Summary of messages {c.from_message}-{c.up_to_message}:\n{c.summary.strip()}")
+        summaries.append(
+            f"Summary of messages {c.from_message}-{c.up_to_message}:\n{c.summary.strip()}"
+        )
     if archived:
         summaries.append(f"Archive of messages 1-{archived}:\n{str(archive['summary']).strip()}")
     kept_summaries, used = _fit(summaries, share // 2, est)
     # the latest messages, newest first within what is left
     first = max(1, conv.message_count - RECENT_MESSAGES + 1)
-    recent = [f"[{local(m.timestamp)}] {history_line(dataclasses.replace(m, content=_short(m.content)))}"
-              for m in reversed(store.messages(conv.id, first)) if not revisions.is_superseded(m)]
+    recent = [
+        f"[{local(m.timestamp)}] {history_line(dataclasses.replace(m, content=_short(m.content)))}"
+        for m in reversed(store.messages(conv.id, first))
+        if not revisions.is_superseded(m)
+    ]
     kept_recent, _ = _fit(recent, share - used, est)
     parts = [head]
     if kept_summaries:
         parts.append("\n\n".join(reversed(kept_summaries)))
     if kept_recent:
         skipped = len(recent) - len(kept_recent)
-        parts.append(f"Latest messages{f' (the {skipped} before these left out)' if skipped else ''}:\n"
-                     + "\n".join(reversed(kept_recent)))
+        parts.append(
+            f"Latest "
+            f"messages{f' (the {skipped} before these left out)' if skipped else ''}:\n"
+            + "\n".join(reversed(kept_recent))
+        )
     return "\n\n".join(parts)
 
 
@@ -155,13 +180,21 @@ def briefing_extract(store: UserStore, sources: list[Conversation]) -> str:
     current: list[str] = []
     for n, conv in enumerate(sources):  # newest first
         label = f"{local(conv.last_activity, '%Y-%m-%d')} (conversation #{conv.id})"
-        msgs = [m for m in store.messages(conv.id, max(1, conv.message_count - RECENT_MESSAGES + 1))
-                if not revisions.is_superseded(m)]
+        msgs = [
+            m
+            for m in store.messages(conv.id, max(1, conv.message_count - RECENT_MESSAGES + 1))
+            if not revisions.is_superseded(m)
+        ]
         said = [m for m in msgs if m.role != "assistant"]
-        facts = [extract.attributed(m, f) for m in reversed(said) for f in extract.fact_sentences(m)]
+        facts = [
+            extract.attributed(m, f) for m in reversed(said) for f in extract.fact_sentences(m)
+        ]
         for c in reversed(store.compacts(conv.id)):
-            facts += [ln.lstrip("-*• ") for ln in parse_sections(c.summary).get("KEY FACTS ESTABLISHED", [])
-                      if ln.strip("-*• .").lower() != "none"]
+            facts += [
+                ln.lstrip("-*• ")
+                for ln in parse_sections(c.summary).get("KEY FACTS ESTABLISHED", [])
+                if ln.strip("-*• .").lower() != "none"
+            ]
         if not facts and said:  # nothing that reads as a fact: what was said last
             facts = [f"{extract.name_of(said[-1])} said: {_short(said[-1].content, 160)}"]
         highlights += [f"{label}: {f}" for f in facts[:4]]
@@ -172,21 +205,38 @@ def briefing_extract(store: UserStore, sources: list[Conversation]) -> str:
         texts.append(" ".join(m.content for m in said))
         if n == 0:  # where the latest conversation stands: what is open, then its last words
             for c in store.compacts(conv.id)[-2:]:
-                current += [ln.lstrip("-*• ") for ln in parse_sections(c.summary).get("UNRESOLVED ITEMS", [])
-                            if "UNRESOLVED" in ln]
+                current += [
+                    ln.lstrip("-*• ")
+                    for ln in parse_sections(c.summary).get("UNRESOLVED ITEMS", [])
+                    if "UNRESOLVED" in ln
+                ]
             current += extract.open_items(msgs)
-            current += [f"{extract.name_of(m)} (#{m.message_number}, {local(m.timestamp)}): {_short(m.content, 160)}"
-                        for m in said[-3:] if not any(f"(#{m.message_number})" in ln for ln in current)]
-    patterns = [f"{name} came up in {k} of these conversations" for name, k in
-                sorted(topics.items(), key=lambda x: -x[1]) if k > 1][:5]
+            current += [
+                f"{extract.name_of(m)} (#{m.message_number}, {local(m.timestamp)}): "
+                f"{_short(m.content, 160)}"
+                for m in said[-3:]
+                if not any(f"(#{m.message_number})" in ln for ln in current)
+            ]
+    patterns = [
+        f"{name} came up in {k} of these conversations"
+        for name, k in sorted(topics.items(), key=lambda x: -x[1])
+        if k > 1
+    ][:5]
     patterns += [f"{who} took part in {k if k > 1 else 'one'} of them" for who, k in people.items()]
-    patterns += [f"{w} is mentioned again and again" for w in extract.recurring_names(texts, least=3, most=4)]
-    return "\n\n".join([
-        _lines("Recent Highlights", highlights, EXTRACT_CHARS["Recent Highlights"]),
-        _lines("Patterns Across Sessions", patterns or ["no topic or person recurs yet"],
-               EXTRACT_CHARS["Patterns Across Sessions"]),
-        _lines("Current Context", current, EXTRACT_CHARS["Current Context"]),
-    ])
+    patterns += [
+        f"{w} is mentioned again and again" for w in extract.recurring_names(texts, least=3, most=4)
+    ]
+    return "\n\n".join(
+        [
+            _lines("Recent Highlights", highlights, EXTRACT_CHARS["Recent Highlights"]),
+            _lines(
+                "Patterns Across Sessions",
+                patterns or ["no topic or person recurs yet"],
+                EXTRACT_CHARS["Patterns Across Sessions"],
+            ),
+            _lines("Current Context", current, EXTRACT_CHARS["Current Context"]),
+        ]
+    )
 
 
 def _normalised(text: str) -> str | None:
@@ -206,11 +256,22 @@ def briefing_stale(store: UserStore, limit: int = CROSS_LIMIT) -> bool:
     return latest["covers"] != state
 
 
-def prepare_briefing(store: UserStore, backend: Any, *, paths: Paths, emit: Callable[[Event], None] = _no_emit,
-                     now: dt.datetime | None = None, model: str | None = None, limit: int = CROSS_LIMIT,
-                     max_input_tokens: int = MAX_INPUT_TOKENS, estimator: Estimator | None = None,
-                     options: dict[str, Any] | None = None, cancel: Cancel | None = None,
-                     use_model: bool = True, budget_tokens: int | None = None) -> summarise.Written | None:
+def prepare_briefing(
+    store: UserStore,
+    backend: Any,
+    *,
+    paths: Paths,
+    emit: Callable[[Event], None] = _no_emit,
+    now: dt.datetime | None = None,
+    model: str | None = None,
+    limit: int = CROSS_LIMIT,
+    max_input_tokens: int = MAX_INPUT_TOKENS,
+    estimator: Estimator | None = None,
+    options: dict[str, Any] | None = None,
+    cancel: Cancel | None = None,
+    use_model: bool = True,
+    budget_tokens: int | None = None,
+) -> summarise.Written | None:
     """Prepare, store and return the briefing for the next new conversation, from the latest
     ``limit`` conversations with messages.
 
@@ -226,39 +287,70 @@ def prepare_briefing(store: UserStore, backend: Any, *, paths: Paths, emit: Call
         return None
     est = estimator or Estimator()
     if budget_tokens:
-        instructions = prompts.render("cross_summary.txt", count=len(sources), user_name=store.username,
-                                      conversations="")
-        room = Window(budget_tokens, est).text_room((options or {}).get("max_tokens"),
-                                                    instructions + summarise.REPAIR_NOTE)
+        instructions = prompts.render(
+            "cross_summary.txt", count=len(sources), user_name=store.username, conversations=""
+        )
+        room = Window(budget_tokens, est).text_room(
+            (options or {}).get("max_tokens"), instructions + summarise.REPAIR_NOTE
+        )
         max_input_tokens = max(64, min(max_input_tokens, room - 16 * len(sources)))
     share = max(200, max_input_tokens // len(sources))
     blocks = [_conversation_block(store, c, share, est) for c in reversed(sources)]  # oldest first
     ids = [c.id for c in sources]
     # secrets pasted into earlier conversations are withheld from the model and from the briefing
     source = redact("\n\n".join(blocks))
-    prompt = prompts.render("cross_summary.txt", count=len(sources), user_name=_anchor_name(store, ids),
-                            conversations=source)
+    prompt = prompts.render(
+        "cross_summary.txt",
+        count=len(sources),
+        user_name=_anchor_name(store, ids),
+        conversations=source,
+    )
     fallback_name = model or getattr(backend, "model", "") or "unknown"
 
     def on_call(messages: list[dict[str, Any]], result: ChatResult) -> None:
         try:
-            emit(ModelCall("cross_summary", result.model or fallback_name, messages, result.content, result.ms,
-                           result.prompt_tokens, result.eval_tokens))
-        except Exception:  # noqa: BLE001 - a view's failure is not ours
+            emit(
+                ModelCall(
+                    "cross_summary",
+                    result.model or fallback_name,
+                    messages,
+                    result.content,
+                    result.ms,
+                    result.prompt_tokens,
+                    result.eval_tokens,
+                )
+            )
+        except Exception:
             log.exception("cross summary event handler failed")
 
-    written = summarise.write(backend, prompt, shape=SHAPE, source=source,
-                              extract=lambda: redact(briefing_extract(store, sources)), model=model,
-                              options={**OPTIONS, **(options or {})}, cancel=cancel, on_call=on_call,
-                              use_model=use_model)
+    written = summarise.write(
+        backend,
+        prompt,
+        shape=SHAPE,
+        source=source,
+        extract=lambda: redact(briefing_extract(store, sources)),
+        model=model,
+        options={**OPTIONS, **(options or {})},
+        cancel=cancel,
+        on_call=on_call,
+        use_model=use_model,
+    )
     if written.how != "model":
         log.info("briefing written as %s: %s", written.how, written.why)
     moment = now or utcnow()
     written.text = f"{written.text}\n\n{footer(len(sources), moment)}"
     name = (written.calls[-1].model if written.calls else "") or fallback_name
     try:
-        rows.add_cross_summary(store, None, written.text, sources=ids, model=name, created_at=iso(moment),
-                               covers=covers, how=written.how)
+        rows.add_cross_summary(
+            store,
+            None,
+            written.text,
+            sources=ids,
+            model=name,
+            created_at=iso(moment),
+            covers=covers,
+            how=written.how,
+        )
     except sqlite3.Error as exc:  # the one prepared before stays in use
         log.warning("could not store the briefing: %s", exc)
         return written

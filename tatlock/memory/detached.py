@@ -39,8 +39,15 @@ log = logging.getLogger(__name__)
 LIFETIME = 900.0  # the longest a detached housekeeper lives; what is left waits for the next one
 
 
-def spawn(paths: Paths, username: str, *, model: str, budget: int, settle: float = SETTLE,
-          compact_settle: float = COMPACT_SETTLE) -> int | None:
+def spawn(
+    paths: Paths,
+    username: str,
+    *,
+    model: str,
+    budget: int,
+    settle: float = SETTLE,
+    compact_settle: float = COMPACT_SETTLE,
+) -> int | None:
     """Start a detached housekeeper for ``username`` (its own session: it outlives the caller
     and a Ctrl-C in its terminal). Its pid; 0 when one is running already (it finds the new
     work before it ends); None when it could not be started."""
@@ -48,15 +55,36 @@ def spawn(paths: Paths, username: str, *, model: str, budget: int, settle: float
         return 0
     env = dict(os.environ)
     if paths.config_dir == paths.data_dir and paths.log_dir == paths.data_dir / "logs":
-        env["TATLOCK_HOME"] = str(paths.data_dir)  # the same files as the caller's, however it found them
+        # the same files as the caller's, however it found them
+        env["TATLOCK_HOME"] = str(paths.data_dir)
     else:
         env.pop("TATLOCK_HOME", None)
-    args = [sys.executable, "-m", "tatlock.memory.detached", "--user", username, "--model", model,
-            "--budget", str(int(budget)), "--settle", f"{settle:g}", "--compact-settle", f"{compact_settle:g}"]
+    args = [
+        sys.executable,
+        "-m",
+        "tatlock.memory.detached",
+        "--user",
+        username,
+        "--model",
+        model,
+        "--budget",
+        str(int(budget)),
+        "--settle",
+        f"{settle:g}",
+        "--compact-settle",
+        f"{compact_settle:g}",
+    ]
     try:
-        proc = subprocess.Popen(args, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL, start_new_session=True, close_fds=True,
-                                cwd=str(paths.data_dir))
+        proc = subprocess.Popen(
+            args,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+            close_fds=True,
+            cwd=str(paths.data_dir),
+        )
     except OSError as exc:
         log.warning("could not start the housekeeping process: %s", exc)
         return None
@@ -85,7 +113,9 @@ def main(argv: list[str] | None = None) -> int:
     cfg = config.load()
     try:  # what it leaves, and why, where a person can read it (it has no terminal)
         private_dir(cfg.paths.log_dir)
-        handler: logging.Handler = logging.FileHandler(private_file(cfg.paths.log_dir / "housekeeping.log"))
+        handler: logging.Handler = logging.FileHandler(
+            private_file(cfg.paths.log_dir / "housekeeping.log")
+        )
     except OSError:
         handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter(f"%(asctime)s [{os.getpid()}] %(message)s"))
@@ -94,44 +124,64 @@ def main(argv: list[str] | None = None) -> int:
 
     def on_signal(signum: int, frame: Any) -> None:
         if hk is not None:
-            hk.stop()  # the running call is cut; its claim released; the work waits for the next one
+            # the running call is cut; its claim released; the work waits for the next one
+            hk.stop()
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
     from tatlock import secrets as known
 
     api_key = cfg.api_key_value() if cfg.backend == "openai" else None
-    secrets = tuple(dict.fromkeys(s for s in (api_key, *known.known_values(cfg)) if s))  # kept out of the logs
+    # kept out of the logs
+    secrets = tuple(dict.fromkeys(s for s in (api_key, *known.known_values(cfg)) if s))
 
     def emit(cid: int | None, ev: Event) -> None:
         if cid is not None:
             DebugLog(cfg.paths.conversation_logs, args.user, cid, secrets).write(ev)
 
-    options: dict[str, Any] = {"temperature": 0.2, "max_tokens": summarise.summary_tokens(args.budget)}
+    options: dict[str, Any] = {
+        "temperature": 0.2,
+        "max_tokens": summarise.summary_tokens(args.budget),
+    }
     if cfg.backend == "ollama":
         options["context"] = args.budget
     estimator = Estimator(args.model, cfg.paths.data_dir / "token_calibration.json")
 
-    def backend() -> Any:  # fitted as the butler's are: no request outgrows the window (memory/fit.py)
+    # fitted as the butler's are: no request outgrows the window (memory/fit.py)
+    def backend() -> Any:
         return FittedBackend(make_backend(cfg, args.model), lambda: args.budget, lambda: estimator)
 
-    hk = Housekeeper(cfg.paths, args.user, backend=backend, options=options,
-                     interval=int(cfg.effective("compact_interval")), budget=args.budget, emit=emit,
-                     estimator=estimator,
-                     settle=args.settle, compact_settle=args.compact_settle,
-                     record=summarise.TrackRecord(cfg.paths.data_dir / "summary_record.json", args.model))
+    hk = Housekeeper(
+        cfg.paths,
+        args.user,
+        backend=backend,
+        options=options,
+        interval=int(cfg.effective("compact_interval")),
+        budget=args.budget,
+        emit=emit,
+        estimator=estimator,
+        settle=args.settle,
+        compact_settle=args.compact_settle,
+        record=summarise.TrackRecord(cfg.paths.data_dir / "summary_record.json", args.model),
+    )
     presence = Lock(cfg.paths.user_dir(args.user) / PRESENCE_NAME)
     if not presence.acquire():
         return 0  # another detached housekeeper is alive: it does this work too
     started, deadline = dt.datetime.now(), time.monotonic() + args.lifetime
     assert hk is not None
-    watchdog = threading.Timer(args.lifetime, hk.stop)  # a call still running at the end is cut, too
+    # a call still running at the end is cut, too
+    watchdog = threading.Timer(args.lifetime, hk.stop)
     watchdog.daemon = True
     watchdog.start()
     while True:
         left = hk.run(deadline=deadline)
         presence.release()
-        if hk.busy_elsewhere or hk.stopped or hk.last_status == "stuck" or time.monotonic() >= deadline:
+        if (
+            hk.busy_elsewhere
+            or hk.stopped
+            or hk.last_status == "stuck"
+            or time.monotonic() >= deadline
+        ):
             break
         # nothing was left; but what a process stored meanwhile is ours (it saw us alive, so it
         # started nobody): look once more, now that a new housekeeper could start
@@ -139,7 +189,11 @@ def main(argv: list[str] | None = None) -> int:
         if not left or not presence.acquire():
             break
     if left:
-        log.warning("housekeeping since %s left %s for the next time", started.strftime("%H:%M"), left.describe())
+        log.warning(
+            "housekeeping since %s left %s for the next time",
+            started.strftime("%H:%M"),
+            left.describe(),
+        )
     return 0
 
 

@@ -17,7 +17,7 @@ the fact is in the prompt (its newest value: a corrected statement is not brough
 from __future__ import annotations
 
 import re
-from typing import Collection
+from collections.abc import Collection
 
 from tatlock.memory import search as memory_search
 from tatlock.memory.tokens import Estimator
@@ -28,9 +28,12 @@ LIMIT = 3  # messages in the block: the one a question points at is nearly alway
 SHARE = 0.08  # of the memory's budget, at most
 MAX_CHARS = 400  # a long message is cut: the statement is nearly always near its start
 # words that say what is asked, not about what: shared with the question, they point at nothing
-_GENERIC = set("what whats when whens where wheres who whos which how did does do have has had was were is are "
-               "the and you your that this again remind tell told said mention mentioned remember recall ever "
-               "about know think".split())
+_GENERIC = set(
+    "what whats when whens where wheres who whos which how did does do have has had was were is are "
+    "the and you your that this again remind tell told said mention mentioned remember "
+    "recall ever "
+    "about know think".split()
+)
 
 
 def _stems(text: str) -> set[str]:
@@ -44,17 +47,29 @@ def _stems(text: str) -> set[str]:
 # a name in a question ("what colour is Pepper?", "how does Hannah take her tea?"): a capitalised
 # word that does not begin a sentence
 _NAME = re.compile(r"(?<![.!?]\s)(?<!^)(?<![.!?])\b([A-Z][a-z]{2,})\b")
-_NOT_NAMES = set("I'm I've I'll I'd Is Are What When Where Who Which How Why Sir Madam Tatlock".split())
+_NOT_NAMES = set(
+    "I'm I've I'll I'd Is Are What When Where Who Which How Why Sir Madam Tatlock".split()
+)
 
 
 def names(question: str) -> set[str]:
     """The names a question mentions (capitalised words inside a sentence)."""
     text = question.strip()
-    return {m.group(1) for m in _NAME.finditer(text) if m.start() > 0 and m.group(1) not in _NOT_NAMES}
+    return {
+        m.group(1) for m in _NAME.finditer(text) if m.start() > 0 and m.group(1) not in _NOT_NAMES
+    }
 
 
-def said_before(store: UserStore, question: str, *, conversation_id: int, budget_tokens: int, told: bool,
-                exclude: Collection[int] = (), estimator: Estimator | None = None) -> str:
+def said_before(
+    store: UserStore,
+    question: str,
+    *,
+    conversation_id: int,
+    budget_tokens: int,
+    told: bool,
+    exclude: Collection[int] = (),
+    estimator: Estimator | None = None,
+) -> str:
     """The block of the user's earlier messages (other conversations) that share a content word
     with ``question``, best first; "" when none does. ``told``: the question asks what the user
     told (compose's reader says so); otherwise only messages that mention a name the question
@@ -68,9 +83,16 @@ def said_before(store: UserStore, question: str, *, conversation_id: int, budget
     room = max(0, int(budget_tokens * SHARE))
     # a message a kept fact was read from is in the prompt already, as that fact (the newest
     # value of it: a corrected one's old statement must not come back as if it stood)
-    kept = {v.source_message_id for v in store.vars()} | {h.source_message_id for h in store.var_history()}
-    hits = memory_search.search(store, question, limit=12, include_compacts=False,
-                                exclude={*exclude, *(k for k in kept if k is not None)})
+    kept = {v.source_message_id for v in store.vars()} | {
+        h.source_message_id for h in store.var_history()
+    }
+    hits = memory_search.search(
+        store,
+        question,
+        limit=12,
+        include_compacts=False,
+        exclude={*exclude, *(k for k in kept if k is not None)},
+    )
     lines: list[str] = []
     used = est.bound(HEADING)
     for h in hits:

@@ -10,8 +10,8 @@ keeps Harriet and "my sister is called back" keeps nothing.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from tatlock.memory import fact_words as W
 
@@ -39,59 +39,198 @@ class Heard:
 # rules are compiled case-insensitive: a capital that matters is asked for with (?-i:...)
 UP = "(?-i:[A-ZÀ-Ý])"
 NAME = r"(?-i:[A-ZÀ-Ý][a-zà-ÿ]+(?:[-'][A-ZÀ-Ý]?[a-zà-ÿ]+)?)"
-PLACE = (rf"(?-i:(?:St\.? |Saint |Great |Little |North |South |East |West |New |Old |Upper |Lower )?{NAME}"
-         rf"(?:(?: |-)(?:upon|on|le|de|under|in|by|of|the)(?: |-){NAME}|[ -]{NAME}){{0,3}})")
+PLACE = (
+    rf"(?-i:(?:St\.? |Saint |Great |Little |North |South |East |West |New |Old |Upper |Lower "
+    rf")?{NAME}"
+    rf"(?:(?: |-)(?:upon|on|le|de|under|in|by|of|the)(?: |-){NAME}|[ -]{NAME}){{0,3}})"
+)
 MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
 MONTH = rf"(?:{MONTHS}|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\b\.?"
 DAYNAMES = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 DAY = rf"(?:{DAYNAMES}|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)"
 ORD = r"\d{1,2}(?:st|nd|rd|th)?(?!\d)"  # "March 2027" is a month and a year, not March 20
-DATE = (rf"(?:(?:{DAY}),? )?(?:the )?(?:{ORD}(?: of)? {MONTH}(?:,? \d{{4}})?|{MONTH} (?:the )?{ORD}(?:,? \d{{4}})?"
-        rf"|{MONTH} \d{{4}}|(?:next|this) {DAY}\b|{DAY} the {ORD}|the {ORD}\b)")
+DATE = (
+    rf"(?:(?:{DAY}),? )?(?:the )?(?:{ORD}(?: of)? {MONTH}(?:,? \d{{4}})?|{MONTH} (?:the "
+    rf")?{ORD}(?:,? \d{{4}})?"
+    rf"|{MONTH} \d{{4}}|(?:next|this) {DAY}\b|{DAY} the {ORD}|the {ORD}\b)"
+)
 TIME = r"(?:\d{1,2}(?::\d{2})?\s?(?:am|pm)|\d{1,2}[:.]\d{2}|noon|midday)"
-PROVIDERS = (r"dentist|doctor|doctor's|gp|hospital|vet|optician|hairdresser|barber|physio|nurse|clinic|surgery"
-             r"|consultant|dental|eye test|smear test|scan|mri|x-ray|check-up|checkup|hygienist|orthodontist")
+PROVIDERS = (
+    r"dentist|doctor|doctor's|gp|hospital|vet|optician|hairdresser|barber|physio|nurse|clinic|surgery"
+    r"|consultant|dental|eye test|smear "
+    r"test|scan|mri|x-ray|check-up|checkup|hygienist|orthodontist"
+)
 # a date with its month ("the 3rd of June", "28 December"): a trip is not "Tesco on Monday"
 DATE_M = rf"(?:the )?(?:{ORD}(?: of)? {MONTH}|{MONTH} (?:the )?{ORD})"
-STAYS = (r"cottage|hotel|holiday|villa|caravan|lodge|cabin|chalet|apartment|airbnb|b&b|trip|break|week away"
-         r"|weekend away|holiday let|glamping|campsite|cruise")
-RECUR = (rf"\bevery (?:other |single |second )?(?:{DAY}|day|week|weekend|morning|evening|night|month|year"
-         rf"|fortnight|\d+ (?:days|weeks|months))\b|\b(?:{DAYNAMES})s\b|\b(?:{DAYNAMES}) (?:mornings|evenings|"
-         rf"nights|afternoons)\b"
-         rf"|\beach {DAY}\b|\b(?:first|second|third|last|1st|2nd|3rd) {DAY} of (?:the|every|each) month\b"
-         r"|\bnightly\b|\bfortnightly\b|\bon weekdays\b")
+STAYS = (
+    r"cottage|hotel|holiday|villa|caravan|lodge|cabin|chalet|apartment|airbnb|b&b|trip|break|week "
+    r"away"
+    r"|weekend away|holiday let|glamping|campsite|cruise"
+)
+RECUR = (
+    rf"\bevery (?:other |single |second "
+    rf")?(?:{DAY}|day|week|weekend|morning|evening|night|month|year"
+    rf"|fortnight|\d+ (?:days|weeks|months))\b|\b(?:{DAYNAMES})s\b|\b(?:{DAYNAMES}) "
+    rf"(?:mornings|evenings|"
+    rf"nights|afternoons)\b"
+    rf"|\beach {DAY}\b|\b(?:first|second|third|last|1st|2nd|3rd) {DAY} of (?:the|every|each) "
+    rf"month\b"
+    r"|\bnightly\b|\bfortnightly\b|\bon weekdays\b"
+)
 
 REL = "(?:" + "|".join(re.escape(w) for w in sorted(W.RELATIONS, key=len, reverse=True)) + ")"
-PET = "(?:" + "|".join(re.escape(w) for w in sorted({**W.PETS, **W.BREEDS}, key=len, reverse=True)) + ")"
+PET = (
+    "(?:"
+    + "|".join(re.escape(w) for w in sorted({**W.PETS, **W.BREEDS}, key=len, reverse=True))
+    + ")"
+)
 WHO = rf"(?:{REL}|{PET})"
 MY = r"(?:my|our|me)"  # "me mum", in the north
 
 # capitalised words that are not names
-NOT_NAMES = frozenset({
-    *(m.capitalize() for m in MONTHS.split("|")), *(d.capitalize() for d in DAYNAMES.split("|")),
-    "I", "Im", "She", "He", "They", "It", "We", "You", "The", "A", "An", "And", "But", "So", "Is", "Was", "Has",
-    "Had", "Not", "Just", "Also", "Mr", "Mrs", "Ms", "Dr", "Christmas", "Easter", "Today", "Tomorrow", "Yesterday",
-    "Tonight", "This", "That", "There", "Here", "Oh", "Ok", "Okay", "Lol", "Who", "Which", "Now", "Back", "Home",
-    "Please", "Thanks", "Actually", "Called", "Named", "Still", "Again", "Too", "Away", "Out", "Off", "Up", "On",
-    # what opens a sentence before a comma and is no one's name ("Sorry, my mum is calling")
-    "Sorry", "Look", "Listen", "Well", "Yes", "No", "Yeah", "Nah", "Right", "Hey", "Hi", "Hello", "Morning", "Cheers",
-    "Anyway", "Honestly", "Great", "Brilliant", "Lovely", "Wow", "Ugh", "God", "Bless", "Thank", "Fine", "Sure",
-    *(w.capitalize() for w in W.NATIONALITIES), *(w.capitalize() for w in W.RELIGIONS),
-})
+NOT_NAMES = frozenset(
+    {
+        *(m.capitalize() for m in MONTHS.split("|")),
+        *(d.capitalize() for d in DAYNAMES.split("|")),
+        "I",
+        "Im",
+        "She",
+        "He",
+        "They",
+        "It",
+        "We",
+        "You",
+        "The",
+        "A",
+        "An",
+        "And",
+        "But",
+        "So",
+        "Is",
+        "Was",
+        "Has",
+        "Had",
+        "Not",
+        "Just",
+        "Also",
+        "Mr",
+        "Mrs",
+        "Ms",
+        "Dr",
+        "Christmas",
+        "Easter",
+        "Today",
+        "Tomorrow",
+        "Yesterday",
+        "Tonight",
+        "This",
+        "That",
+        "There",
+        "Here",
+        "Oh",
+        "Ok",
+        "Okay",
+        "Lol",
+        "Who",
+        "Which",
+        "Now",
+        "Back",
+        "Home",
+        "Please",
+        "Thanks",
+        "Actually",
+        "Called",
+        "Named",
+        "Still",
+        "Again",
+        "Too",
+        "Away",
+        "Out",
+        "Off",
+        "Up",
+        "On",
+        # what opens a sentence before a comma and is no one's name ("Sorry, my mum is calling")
+        "Sorry",
+        "Look",
+        "Listen",
+        "Well",
+        "Yes",
+        "No",
+        "Yeah",
+        "Nah",
+        "Right",
+        "Hey",
+        "Hi",
+        "Hello",
+        "Morning",
+        "Cheers",
+        "Anyway",
+        "Honestly",
+        "Great",
+        "Brilliant",
+        "Lovely",
+        "Wow",
+        "Ugh",
+        "God",
+        "Bless",
+        "Thank",
+        "Fine",
+        "Sure",
+        *(w.capitalize() for w in W.NATIONALITIES),
+        *(w.capitalize() for w in W.RELIGIONS),
+    }
+)
 
 # a capitalised first word that does not begin a proper value
-_NOT_PROPER = frozenset({"I", "Im", "She", "He", "They", "It", "We", "You", "The", "A", "An", "And", "But", "So",
-                         "This",
-                         "That", "There", "Here", "Oh", "Ok", "Okay", "Lol", "My", "Our", "Not", "Just", "Also"})
+_NOT_PROPER = frozenset(
+    {
+        "I",
+        "Im",
+        "She",
+        "He",
+        "They",
+        "It",
+        "We",
+        "You",
+        "The",
+        "A",
+        "An",
+        "And",
+        "But",
+        "So",
+        "This",
+        "That",
+        "There",
+        "Here",
+        "Oh",
+        "Ok",
+        "Okay",
+        "Lol",
+        "My",
+        "Our",
+        "Not",
+        "Just",
+        "Also",
+    }
+)
 
 _FILLER = re.compile(
-    r"(?:,?\s*\b(?:btw|by the way|lol|lmao|haha|tbh|fyi|to be honest|just so you know|for the record|if anyone asks"
-    r"|if you care(?: about that sort of thing)?|if that helps.*|if you need .*|in case .*|if i ever ask|anyway"
-    r"|though|honestly|now|don't judge|obviously|i suppose|i guess|still|at the moment|these days|any ?more"
-    r"|from now on|as well|too|please|thanks)\b|\s*(?:x+|!+|\.+|\?+))+\s*$", re.I)
-_CUT = re.compile(r"(?:,|;| - | — | – |\(| and (?:i|we|he|she|they|it|you|that's)\b| but | so | because | which "
-                  r"| when | as | cos | coz | although | whereas | if | though | otherwise | who | anyway| "
-                  r"lol\b| since | i )", re.I)
+    r"(?:,?\s*\b(?:btw|by the way|lol|lmao|haha|tbh|fyi|to be honest|just so you know|for the "
+    r"record|if anyone asks"
+    r"|if you care(?: about that sort of thing)?|if that helps.*|if you need .*|in case .*|if i "
+    r"ever ask|anyway"
+    r"|though|honestly|now|don't judge|obviously|i suppose|i guess|still|at the moment|these "
+    r"days|any ?more"
+    r"|from now on|as well|too|please|thanks)\b|\s*(?:x+|!+|\.+|\?+))+\s*$",
+    re.I,
+)
+_CUT = re.compile(
+    r"(?:,|;| - | — | – |\(| and (?:i|we|he|she|they|it|you|that's)\b| but | so | because | which "
+    r"| when | as | cos | coz | although | whereas | if | though | otherwise | who | "
+    r"anyway| "
+    r"lol\b| since | i )",
+    re.I,
+)
 
 
 def clean(value: str, *, cut: bool = True) -> str:
@@ -141,7 +280,9 @@ def rel_name(m: re.Match, s: str) -> list[Heard]:
 
 
 def rel_names(m: re.Match, s: str) -> list[Heard]:
-    names = [n for n in (named(x) for x in re.split(r",\s*(?:and\s+)?|\s+and\s+", m.group("name"))) if n]
+    names = [
+        n for n in (named(x) for x in re.split(r",\s*(?:and\s+)?|\s+and\s+", m.group("name"))) if n
+    ]
     if len(names) < 2:
         return []
     return [Heard(who(m.group("rel")), "names", " and ".join(names), "relation-names")]
@@ -151,16 +292,40 @@ def breed(m: re.Match, s: str) -> list[Heard]:
     word = m.group("value").lower()
     if word not in W.BREEDS:
         return []
-    return [Heard("\0pet", "breed", word, "pet-breed")]  # "\0pet": the pet named before (extract.py)
+    # "\0pet": the pet named before (extract.py)
+    return [Heard("\0pet", "breed", word, "pet-breed")]
 
 
 def medication(m: re.Match, s: str) -> list[Heard]:
     drug = m.group("drug").lower()
-    if drug in ("about", "holiday", "leave", "call", "nights", "days", "duty", "board", "track", "hold", "strike",
-                "benefits", "furlough", "course", "diet", "trial"):
+    if drug in (
+        "about",
+        "holiday",
+        "leave",
+        "call",
+        "nights",
+        "days",
+        "duty",
+        "board",
+        "track",
+        "hold",
+        "strike",
+        "benefits",
+        "furlough",
+        "course",
+        "diet",
+        "trial",
+    ):
         return []
-    return [Heard("", "medication", clean(m.group(0)[m.start("value") - m.start():], cut=False), "medication",
-                  topic=drug)]
+    return [
+        Heard(
+            "",
+            "medication",
+            clean(m.group(0)[m.start("value") - m.start() :], cut=False),
+            "medication",
+            topic=drug,
+        )
+    ]
 
 
 def pet_name(m: re.Match, s: str) -> list[Heard]:
@@ -174,18 +339,24 @@ def pet_name(m: re.Match, s: str) -> list[Heard]:
     return out
 
 
-def attr(attribute: str, *, cut: bool = True, proper: bool = False, about: str | None = None) -> Build:
+def attr(
+    attribute: str, *, cut: bool = True, proper: bool = False, about: str | None = None
+) -> Build:
     """Keep group ``value`` as ``attribute`` ("{what}" in it is the group ``what``); ``proper``:
     the value must start with a capital (a place, a team, a person)."""
+
     def build(m: re.Match, s: str) -> list[Heard]:
         value = clean(m.group("value"), cut=cut)
-        if not _has(value) or (proper and (not value[0].isupper() or value.split()[0] in _NOT_PROPER)):
+        if not _has(value) or (
+            proper and (not value[0].isupper() or value.split()[0] in _NOT_PROPER)
+        ):
             return []
         gd = m.groupdict()
         whom = who(gd[about]) if about and gd.get(about) else ""
         what = (gd.get("what") or "").lower()
         what = "GP" if what == "gp" else what
         return [Heard(whom, attribute.format(what=what).strip(), value, attribute)]
+
     return build
 
 
@@ -196,20 +367,34 @@ def allergy(m: re.Match, s: str) -> list[Heard]:
         return []
     gd = m.groupdict()
     whom = who(gd["rel"]) if gd.get("rel") else ""
-    d = re.search(r"\bnot (?:to )?(?P<d>[\w -]+?)(?=[,.;!]|$| i | we | you )", s[m.start("value"):], re.I)
+    d = re.search(
+        r"\bnot (?:to )?(?P<d>[\w -]+?)(?=[,.;!]|$| i | we | you )", s[m.start("value") :], re.I
+    )
     return [Heard(whom, "allergy", raw, "allergy", drop=clean(d.group("d")) if d else "")]
 
 
 def diet(m: re.Match, s: str) -> list[Heard]:
     kept = []
-    for d in re.finditer(r"\b(?P<d>" + "|".join(re.escape(w) for w in W.DIETS) + r")\b(?P<after> [\w-]+)?", s, re.I):
+    for d in re.finditer(
+        r"\b(?P<d>" + "|".join(re.escape(w) for w in W.DIETS) + r")\b(?P<after> "
+        r"[\w-]+)?",
+        s,
+        re.I,
+    ):
         after = (d.group("after") or "").strip().lower()
-        before = s[max(0, d.start() - 30): d.start()].lower()
-        if after in W.DIET_DISHES or re.search(r"\b(?:not|no longer|n't|never)\b(?: \w+){0,2} ?$", before):
+        before = s[max(0, d.start() - 30) : d.start()].lower()
+        if after in W.DIET_DISHES or re.search(
+            r"\b(?:not|no longer|n't|never)\b(?: \w+){0,2} ?$", before
+        ):
             continue
-        if re.search(r"\bused to\b", before) or re.search(  # "I went vegan for a month once but gave up"
-                r"\b(?:once|gave (?:it )?up|for a (?:day|week|month|year|while|bit)|didn't last|back then|years ago"
-                r"|at uni|as a kid)\b", s[d.end():], re.I):
+        # "I went vegan for a month once but gave up"
+        if re.search(r"\bused to\b", before) or re.search(
+            r"\b(?:once|gave (?:it )?up|for a (?:day|week|month|year|while|bit)|didn't "
+            r"last|back then|years ago"
+            r"|at uni|as a kid)\b",
+            s[d.end() :],
+            re.I,
+        ):
             continue
         kept.append(Heard("", "diet", W.DIETS[d.group("d").lower()], "diet"))
     return kept[-1:]  # "not vegetarian any more, pescatarian now": the last one said stands
@@ -245,10 +430,15 @@ def home(m: re.Match, s: str) -> list[Heard]:
 
 
 def moving(m: re.Match, s: str) -> list[Heard]:
-    """"Rachel's moving to Glasgow", "Rachel's taken the job in Glasgow, she's moving up there":
+    """ "Rachel's moving to Glasgow", "Rachel's taken the job in Glasgow, she's moving up there":
     where someone named now lives (the name is matched to a relation when it is known)."""
     name, place = named(m.group("name")), clean(m.group("place"), cut=False)
-    if not name or not place or name.lower().endswith("ing") or re.sub(r"s$", "", place.split()[0]) in NOT_NAMES:
+    if (
+        not name
+        or not place
+        or name.lower().endswith("ing")
+        or re.sub(r"s$", "", place.split()[0]) in NOT_NAMES
+    ):
         return []  # "Swimming's moved to Tuesdays" is a routine
     return [Heard(name, "location", place, "moving", correction=True)]
 
@@ -296,7 +486,10 @@ def dated(attribute: str) -> Build:
         value = clean(m.group("value"))
         if not re.search(rf"\d|{MONTH}|{DAY}", value, re.I):
             return []
-        return [Heard(whom, attribute.format(what=(gd.get("what") or "").lower()), value, attribute)]
+        return [
+            Heard(whom, attribute.format(what=(gd.get("what") or "").lower()), value, attribute)
+        ]
+
     return build
 
 
@@ -311,16 +504,22 @@ def support(m: re.Match, s: str) -> list[Heard]:
 def favourite(m: re.Match, s: str) -> list[Heard]:
     what = " ".join(m.group("what").lower().split())
     value = clean(m.group("value"))
-    if not _has(value) or what in ("thing", "part", "bit", "hobby") or value.lower().startswith(("being", "when")):
+    if (
+        not _has(value)
+        or what in ("thing", "part", "bit", "hobby")
+        or value.lower().startswith(("being", "when"))
+    ):
         return []
     return [Heard("", f"favourite {what}", value, "favourite")]
 
 
 def appointment(m: re.Match, s: str) -> list[Heard]:
-    """"I've got the dentist on 4 November at 10:40": kept under what it is with ("dentist
+    """ "I've got the dentist on 4 November at 10:40": kept under what it is with ("dentist
     appointment"), so the next word on it ("the dentist has moved me to 6 November") replaces it."""
     what = re.sub(r"'s$", "", m.group("what").lower())
-    what = {"doctor": "doctor", "gp": "GP", "dental": "dentist", "checkup": "check-up"}.get(what, what)
+    what = {"doctor": "doctor", "gp": "GP", "dental": "dentist", "checkup": "check-up"}.get(
+        what, what
+    )
     value = clean(m.group("value"), cut=False)
     return [Heard("", "appointment", value, "appointment", topic=what)] if value else []
 

@@ -76,7 +76,11 @@ def _merge(old: str | None, h: Heard) -> str:
     """A several-valued fact ("allergy"): the new value added, the one it corrects taken out."""
     items = [x.strip() for x in (old or "").split(",") if x.strip()]
     if h.drop:
-        items = [x for x in items if h.drop.casefold() not in x.casefold() and x.casefold() not in h.drop.casefold()]
+        items = [
+            x
+            for x in items
+            if h.drop.casefold() not in x.casefold() and x.casefold() not in h.drop.casefold()
+        ]
     if not any(x.casefold() == h.value.casefold() for x in items):
         items.append(h.value)
     return ", ".join(items)
@@ -86,12 +90,16 @@ def _said_before(store: UserStore, message: Message) -> str:
     """The same person's message just before this one in the conversation (who "she" is)."""
     if message.message_number <= 1:
         return ""
-    earlier = store.messages(message.conversation_id, max(1, message.message_number - 4), message.message_number - 1)
+    earlier = store.messages(
+        message.conversation_id, max(1, message.message_number - 4), message.message_number - 1
+    )
     mine = [m for m in earlier if m.role == "user" and m.author_id == message.author_id]
     return mine[-1].content if mine else ""
 
 
-def keep_from(store: UserStore, message: Message, *, owner: str, known_secrets: tuple[str, ...] = ()) -> list[Noted]:
+def keep_from(
+    store: UserStore, message: Message, *, owner: str, known_secrets: tuple[str, ...] = ()
+) -> list[Noted]:
     """Read a stored message for facts and keep them, attributed to its author (a guest's
     statement is theirs: "I'm allergic to shellfish" from Tom is Tom's allergy). Never raises:
     a fact that cannot be kept is logged, and the turn goes on."""
@@ -99,8 +107,12 @@ def keep_from(store: UserStore, message: Message, *, owner: str, known_secrets: 
         return []
     speaker = None if message.is_anchor else message.author_name
     try:
-        heard = extract(message.content, speaker=speaker, known_secrets=known_secrets,
-                        before=_said_before(store, message))
+        heard = extract(
+            message.content,
+            speaker=speaker,
+            known_secrets=known_secrets,
+            before=_said_before(store, message),
+        )
         if not heard:
             return []
         base = "owner" if message.is_anchor else message.author_name
@@ -114,16 +126,25 @@ def keep_from(store: UserStore, message: Message, *, owner: str, known_secrets: 
             key = key_of(about, h.attribute, h.topic)
             old = by_key.get(key)
             value = _merge(old.value if old else None, h) if h.attribute in MULTI else h.value
-            if h.rule == "trip-place" and old:  # "rebooked in Craster instead": the same trip, elsewhere
+            # "rebooked in Craster instead": the same trip, elsewhere
+            if h.rule == "trip-place" and old:
                 value = _moved(old.value, h.value)
-            kept = store.set_var(key, value, author_id=message.author_id, source_message_id=message.message_id,
-                                 about=about, attribute=attribute, author_name=message.author_name, origin="heard",
-                                 statement=message.content[:500])
+            kept = store.set_var(
+                key,
+                value,
+                author_id=message.author_id,
+                source_message_id=message.message_id,
+                about=about,
+                attribute=attribute,
+                author_name=message.author_name,
+                origin="heard",
+                statement=message.content[:500],
+            )
             by_key[key] = kept.fact
             said.append(kept.fact)
             noted.append(Noted(kept.fact, kept.status, kept.before))
         return noted
-    except Exception:  # noqa: BLE001 - a fact is never worth the user's turn
+    except Exception:
         log.exception("facts could not be kept from message %s", message.message_id)
         return []
 
@@ -132,9 +153,10 @@ def _moved(trip: str, place: str) -> str:
     """ "cottage in Bamburgh from 28 December to 2 January" moved to Craster: the place replaced,
     the dates kept (a trip with no place in it becomes the new place)."""
     m = re.search(r"\b(?:in|at|near|on|to) ((?:[A-Z][\w'-]+)(?:[ -][A-Z][\w'-]+)*)", trip)
-    if m and not m.group(1).split()[0].lower().startswith(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug",
-                                                           "sep", "oct", "nov", "dec")):
-        return trip[: m.start(1)] + place + trip[m.end(1):]
+    if m and not m.group(1).split()[0].lower().startswith(
+        ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+    ):
+        return trip[: m.start(1)] + place + trip[m.end(1) :]
     if re.match(r"^[A-Z][\w'-]*\b", trip):  # "Crete on the 3rd of June": the place first
         return re.sub(r"^[A-Z][\w'-]*(?:[ -][A-Z][\w'-]+)*", place, trip, count=1)
     return place
@@ -159,15 +181,31 @@ def _to_speaker(about: str, speaker_base: str, owner: str) -> str:
     if about == speaker_base:
         return "your"
     if about.startswith(speaker_base + "'s "):
-        return "your " + about[len(speaker_base) + 3:] + "'s"
+        return "your " + about[len(speaker_base) + 3 :] + "'s"
     return subject_label(about, owner) + "'s"
 
 
 def _second_person(text: str) -> str:
-    swaps = {"i": "you", "i'm": "you're", "im": "you're", "i've": "you've", "my": "your", "me": "you", "we": "you",
-             "we're": "you're", "our": "your", "us": "you", "mine": "yours", "am": "are"}
-    return re.sub(r"\b(?:i'm|i've|im|i|my|me|we're|we|our|us|mine|am)\b",
-                  lambda m: swaps.get(m.group().lower(), m.group()), text, flags=re.I)
+    swaps = {
+        "i": "you",
+        "i'm": "you're",
+        "im": "you're",
+        "i've": "you've",
+        "my": "your",
+        "me": "you",
+        "we": "you",
+        "we're": "you're",
+        "our": "your",
+        "us": "you",
+        "mine": "yours",
+        "am": "are",
+    }
+    return re.sub(
+        r"\b(?:i'm|i've|im|i|my|me|we're|we|our|us|mine|am)\b",
+        lambda m: swaps.get(m.group().lower(), m.group()),
+        text,
+        flags=re.I,
+    )
 
 
 def acknowledge(noted: list[Noted], *, speaker_is_owner: bool, speaker: str, owner: str) -> str:
@@ -182,12 +220,19 @@ def acknowledge(noted: list[Noted], *, speaker_is_owner: bool, speaker: str, own
         what = (f.attribute or f.key).split(" (")[0]
         if what in ("routine", "note"):
             text = _second_person(f.value)
-            if what == "routine" and f.about == base and re.match(r"[a-z]", text) and not re.match(
-                    r"(?:your|the|a|an)\b|\w+ing\b", text):
+            if (
+                what == "routine"
+                and f.about == base
+                and re.match(r"[a-z]", text)
+                and not re.match(r"(?:your|the|a|an)\b|\w+ing\b", text)
+            ):
                 text = "you " + text  # "swim at Kirkstall on Tuesdays": the speaker's own habit
         else:
             whose = _to_speaker(f.about, base, owner)
-            text = f"{whose} {what} {'are' if what.endswith('s') and what != 'address' else 'is'} {f.value}"
+            text = (
+                f"{whose} {what} {'are' if what.endswith('s') and what != 'address' else 'is'} "
+                f"{f.value}"
+            )
         if n.status == "changed" and n.before and what not in ("routine", "note"):
             text += f" (was {n.before})"
         said.append(text)
@@ -201,24 +246,68 @@ def acknowledge(noted: list[Noted], *, speaker_is_owner: bool, speaker: str, own
 
 # words a question uses for what a fact is kept under
 _SYNONYMS = {
-    "called": "name", "call": "name", "named": "name", "names": "name",
-    "live": "location", "lives": "location", "living": "location", "where": "location", "home": "location",
-    "town": "location", "city": "location", "part": "location", "area": "location",
-    "allergic": "allergy", "allergies": "allergy",
-    "mustn't": "allergy", "eat": "diet",
-    "work": "job", "works": "job", "do": "job", "employer": "job", "born": "birthday", "birthdays": "birthday",
-    "married": "anniversary", "wedding": "anniversary", "drive": "car", "drives": "car", "vehicle": "car",
-    "brew": "tea", "cuppa": "tea", "support": "team", "follow": "team", "football": "team", "pool": "swim",
-    "swimming": "swim", "swims": "swim", "old": "age", "age": "age", "mum": "mother", "mom": "mother",
-    "dad": "father", "kids": "children", "husband's": "husband", "wife's": "wife", "sister's": "sister",
-    "brother's": "brother", "passport": "passport", "expires": "expiry", "run": "expiry", "mobile": "phone",
-    "medicine": "allergy", "medicines": "allergy", "meds": "medication", "pills": "medication",
+    "called": "name",
+    "call": "name",
+    "named": "name",
+    "names": "name",
+    "live": "location",
+    "lives": "location",
+    "living": "location",
+    "where": "location",
+    "home": "location",
+    "town": "location",
+    "city": "location",
+    "part": "location",
+    "area": "location",
+    "allergic": "allergy",
+    "allergies": "allergy",
+    "mustn't": "allergy",
+    "eat": "diet",
+    "work": "job",
+    "works": "job",
+    "do": "job",
+    "employer": "job",
+    "born": "birthday",
+    "birthdays": "birthday",
+    "married": "anniversary",
+    "wedding": "anniversary",
+    "drive": "car",
+    "drives": "car",
+    "vehicle": "car",
+    "brew": "tea",
+    "cuppa": "tea",
+    "support": "team",
+    "follow": "team",
+    "football": "team",
+    "pool": "swim",
+    "swimming": "swim",
+    "swims": "swim",
+    "old": "age",
+    "age": "age",
+    "mum": "mother",
+    "mom": "mother",
+    "dad": "father",
+    "kids": "children",
+    "husband's": "husband",
+    "wife's": "wife",
+    "sister's": "sister",
+    "brother's": "brother",
+    "passport": "passport",
+    "expires": "expiry",
+    "run": "expiry",
+    "mobile": "phone",
+    "medicine": "allergy",
+    "medicines": "allergy",
+    "meds": "medication",
+    "pills": "medication",
 }
-_STOP = frozenset("""
+_STOP = frozenset(
+    """
 a an the of to in on at for and or is are was be my our your his her their its it i me we us he she they them with
 from by as that this what whats what's who whos who's when whens when's which how does did do again remember tell
 you know can could would should will me please again say said told there here any about have has had just so now
-""".split())
+""".split()
+)
 
 
 def _words(text: str) -> set[str]:
@@ -235,8 +324,9 @@ def _words(text: str) -> set[str]:
     return out
 
 
-def answering(facts: list[Variable], question: str, *, owner: str, speaker: str | None = None,
-              limit: int = 5) -> list[Variable]:
+def answering(
+    facts: list[Variable], question: str, *, owner: str, speaker: str | None = None, limit: int = 5
+) -> list[Variable]:
     """The kept facts that answer ``question`` best, best first (none when nothing in the
     question points at a fact). ``speaker``: a guest asking, so that "my" is theirs. Plain
     word overlap between the question and each fact's subject, attribute and value, the
@@ -244,11 +334,15 @@ def answering(facts: list[Variable], question: str, *, owner: str, speaker: str 
     q = _words(question)
     mine = "owner" if speaker is None else speaker
     owner_words = {w.casefold() for w in owner.split()}
-    asks_owner = bool(owner_words & q) or bool(re.search(r"\b(?:my|me|i|am)\b", question, re.I)) and speaker is None
+    asks_owner = bool(owner_words & q) or (
+        bool(re.search(r"\b(?:my|me|i|am)\b", question, re.I)) and speaker is None
+    )
     scored = []
     for f in facts:
         subject = subject_label(f.about, owner)
-        words = _words(f"{subject} {f.attribute or ''} {f.key.replace('.', ' ').replace('_', ' ')} {f.value}")
+        words = _words(
+            f"{subject} {f.attribute or ''} {f.key.replace('.', ' ').replace('_', ' ')} {f.value}"
+        )
         common = q & words
         if not common:
             continue
@@ -266,8 +360,14 @@ def answering(facts: list[Variable], question: str, *, owner: str, speaker: str 
     return [f for _, _, f in scored[:limit]]
 
 
-def block(facts: list[Variable], *, owner: str, question: str = "", budget_tokens: int = 4096,
-          estimator: Estimator | None = None) -> str:
+def block(
+    facts: list[Variable],
+    *,
+    owner: str,
+    question: str = "",
+    budget_tokens: int = 4096,
+    estimator: Estimator | None = None,
+) -> str:
     """The facts block of the prompt: every kept fact, one a line, in a fixed order (by whom,
     then key), so that the block stays byte-identical from turn to turn and the server's
     prompt cache reuses it. When they do not fit their share of the context, the ones that
@@ -276,12 +376,16 @@ def block(facts: list[Variable], *, owner: str, question: str = "", budget_token
         return ""
     est = estimator or Estimator()
     room = int(budget_tokens * FACTS_SHARE)
-    head = (f"## What you have been told (kept facts: {owner} is the owner; the newest value of each)\n")
+    head = (
+        f"## What you have been told (kept facts: {owner} is the owner; the newest value of each)\n"
+    )
     lines = {f.key: "- " + line(f, owner) for f in facts}
     chosen = list(facts)
     if est.text(head + "\n".join(lines.values())) > room:
         first = answering(facts, question, owner=owner, limit=10) if question else []
-        rest = sorted((f for f in facts if f not in first), key=lambda f: f.updated_at, reverse=True)
+        rest = sorted(
+            (f for f in facts if f not in first), key=lambda f: f.updated_at, reverse=True
+        )
         chosen, used = [], est.text(head)
         for f in first + rest:
             cost = est.text(lines[f.key]) + 1

@@ -18,8 +18,9 @@ one place every model call goes through, checks each request before it is sent:
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from tatlock.llm.base import Backend, BackendError, ChatResult, ContextExceeded, Options
 from tatlock.memory.tokens import BOUND_PER_MESSAGE, BOUND_PER_REQUEST, Estimator
@@ -66,7 +67,8 @@ class Window:
         return max(1, min(asked, int(self.size * MAX_ANSWER_SHARE)))
 
     def room(self, max_tokens: int | None) -> int:
-        """Tokens the whole prompt (tools offered included) may take beside the answer's allowance."""
+        """Tokens the whole prompt (tools offered included) may take beside the answer's
+        allowance."""
         return self.size - self.allowance(max_tokens) - self.margin
 
     def text_room(self, max_tokens: int | None, *fixed: str) -> int:
@@ -75,7 +77,14 @@ class Window:
         used = BOUND_PER_REQUEST + BOUND_PER_MESSAGE + sum(self.est.bound(t) for t in fixed)
         return self.room(max_tokens) - used
 
-    def cut(self, text: str, tokens: int, *, head: float = HEAD_SHARE, note: Callable[[int], str] = cut_note) -> str:
+    def cut(
+        self,
+        text: str,
+        tokens: int,
+        *,
+        head: float = HEAD_SHARE,
+        note: Callable[[int], str] = cut_note,
+    ) -> str:
         """``text`` within ``tokens``: whole when it fits, else its head and its end around a
         note of how much was left out."""
         est = self.est
@@ -119,9 +128,13 @@ class Window:
                 lo = mid
             else:
                 hi = mid - 1
-        return [t if c <= lo else self.cut(t, max(0, lo - 2)) for t, c in zip(texts, costs, strict=True)]
+        return [
+            t if c <= lo else self.cut(t, max(0, lo - 2)) for t, c in zip(texts, costs, strict=True)
+        ]
 
-    def fit(self, messages: list[dict[str, Any]], tools: list[dict] | None, room: int) -> list[dict[str, Any]]:
+    def fit(
+        self, messages: list[dict[str, Any]], tools: list[dict] | None, room: int
+    ) -> list[dict[str, Any]]:
         """``messages`` within ``room`` tokens: the longest contents are cut to one common length
         (the largest that fits), each keeping its head and its end. Raises ContextExceeded when
         even that cannot fit (the window is too small for the request's fixed parts)."""
@@ -133,10 +146,14 @@ class Window:
         fixed = est.bound_messages([{**m, "content": ""} for m in messages], tools)
         available = room - fixed
         if available < MIN_PROMPT:
-            raise ContextExceeded(f"the model's context ({self.size:,} tokens) is too small for this request",
-                                  hint="raise context_size (TATLOCK_CONTEXT_SIZE) or load the model with a "
-                                       "larger context")
-        for _ in range(6):  # the cut texts carry notes, and bound is an estimate: check, and tighten
+            raise ContextExceeded(
+                f"the model's context ({self.size:,} tokens) is too small for this request",
+                hint="raise context_size (TATLOCK_CONTEXT_SIZE) or load the model "
+                "with a "
+                "larger context",
+            )
+        # the cut texts carry notes, and bound is an estimate: check, and tighten
+        for _ in range(6):
             lo, hi = 0, max(costs)
             while lo < hi:  # the largest common cap
                 mid = (lo + hi + 1) // 2
@@ -144,12 +161,16 @@ class Window:
                     lo = mid
                 else:
                     hi = mid - 1
-            out = [m if c <= lo else {**m, "content": self.cut(t, lo)}
-                   for m, t, c in zip(messages, texts, costs, strict=True)]
+            out = [
+                m if c <= lo else {**m, "content": self.cut(t, lo)}
+                for m, t, c in zip(messages, texts, costs, strict=True)
+            ]
             if est.bound_messages(out, tools) <= room:
                 return out
             available = int(available * 0.9)
-        raise ContextExceeded(f"a request could not be cut to fit the model's context ({self.size:,} tokens)")
+        raise ContextExceeded(
+            f"a request could not be cut to fit the model's context ({self.size:,} tokens)"
+        )
 
 
 class FittedBackend:
@@ -192,9 +213,17 @@ class FittedBackend:
             size = min(size, self.server_size)
         return Window(size, self.estimator)
 
-    def chat(self, messages: list[dict], *, schema: dict | None = None, tools: list[dict] | None = None,
-             on_token: Callable[[str], None] | None = None, model: str | None = None,
-             options: Options | None = None, cancel: Any = None) -> ChatResult:
+    def chat(
+        self,
+        messages: list[dict],
+        *,
+        schema: dict | None = None,
+        tools: list[dict] | None = None,
+        on_token: Callable[[str], None] | None = None,
+        model: str | None = None,
+        options: Options | None = None,
+        cancel: Any = None,
+    ) -> ChatResult:
         est = self.estimator
         streamed = False
 
@@ -211,23 +240,36 @@ class FittedBackend:
             sent = window.fit(messages, tools, room)
             if sent is not messages:
                 self.cuts += 1
-                log.warning("a %s-token request was cut to fit the model's context (%s tokens)",
-                            est.bound_messages(messages, tools), window.size)
+                log.warning(
+                    "a %s-token request was cut to fit the model's context (%s tokens)",
+                    est.bound_messages(messages, tools),
+                    window.size,
+                )
             estimated = est.bound_messages(sent, tools)
             opts = {**(options or {}), "max_tokens": allowance}
             try:
-                result = self.inner.chat(sent, schema=schema, tools=tools, on_token=relay if on_token else None,
-                                         model=model, options=opts, cancel=cancel)
+                result = self.inner.chat(
+                    sent,
+                    schema=schema,
+                    tools=tools,
+                    on_token=relay if on_token else None,
+                    model=model,
+                    options=opts,
+                    cancel=cancel,
+                )
             except ContextExceeded as exc:
                 if streamed or attempt == RETRIES:
                     raise
                 self._learn(exc, estimated, window.size)
                 continue
             if result.prompt_tokens and result.prompt_tokens > estimated:
-                est.undercounted(estimated, result.prompt_tokens)  # a server that cut it silently, or nearly
+                # a server that cut it silently, or nearly
+                est.undercounted(estimated, result.prompt_tokens)
             est.calibrate(sent, result.prompt_tokens, ceiling=room)
             return result
-        raise BackendError("the request did not fit the model's context")  # pragma: no cover - the loop raises
+        raise BackendError(
+            "the request did not fit the model's context"
+        )  # pragma: no cover - the loop raises
 
     def _learn(self, exc: ContextExceeded, estimated: int, size: int) -> None:
         """After a refusal for length: the server's window if it said, and a stricter count."""
@@ -237,7 +279,10 @@ class FittedBackend:
             self.estimator.undercounted(estimated, exc.prompt_tokens)
         else:  # nothing said: a quarter stricter each time
             self.estimator.strictness = min(8.0, self.estimator.strictness * 1.25)
-        log.warning("the model server refused a request for its length (%s); retrying a smaller one", exc.message)
+        log.warning(
+            "the model server refused a request for its length (%s); retrying a smaller one",
+            exc.message,
+        )
 
     def context_length(self, model: str | None = None) -> int | None:
         return self.inner.context_length(model)
@@ -254,5 +299,6 @@ class FittedBackend:
     def close(self) -> None:
         self.inner.close()
 
-    def __getattr__(self, name: str) -> Any:  # anything else a backend has (tests look at its client)
+    # anything else a backend has (tests look at its client)
+    def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)

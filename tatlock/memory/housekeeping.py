@@ -37,8 +37,9 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from tatlock.events import CompactionFinished, Event
 from tatlock.llm.base import Backend, Cancel
@@ -59,7 +60,8 @@ SETTLE = 15.0  # seconds without a new message before the briefing is prepared
 # has begun reading it, can hold a small server for tens of seconds even after its call is cut
 # (llama-server reads a prompt in batches), so it does not start while questions come one by one
 COMPACT_SETTLE = 5.0
-MAX_YIELDS = 2  # a block's compaction makes way for a turn this often; then it is extracted, without the model
+# a block's compaction makes way for a turn this often; then it is extracted, without the model
+MAX_YIELDS = 2
 POLL = 0.2  # seconds between looks at the database for a new message from another process
 
 Emit = Callable[[int | None, Event], None]  # (the conversation it concerns, the event)
@@ -80,10 +82,15 @@ class Work:
         of conversations 3 and 2, and the briefing for your next conversation,"."""
         parts = []
         if self.compactions:
-            ids = [str(c) for c in self.compactions[:4]] + (["more"] if len(self.compactions) > 4 else [])
+            ids = [str(c) for c in self.compactions[:4]] + (
+                ["more"] if len(self.compactions) > 4 else []
+            )
             named = ids[0] if len(ids) == 1 else ", ".join(ids[:-1]) + " and " + ids[-1]
             several = len(self.compactions) > 1
-            parts.append(f"the summar{'ies' if several else 'y'} of conversation{'s' if several else ''} {named}")
+            parts.append(
+                f"the summar{'ies' if several else 'y'} of conversation{'s' if several else ''} "
+                f"{named}"
+            )
         if self.briefing:
             parts.append("the briefing for your next conversation")
         return f"{parts[0]}, and {parts[1]}," if len(parts) == 2 else "".join(parts)
@@ -98,11 +105,23 @@ class Housekeeper:
     """Does what is due for one user (see the module's docstring). Thread-safe: ``turn_started``
     and ``stop`` may come from any thread."""
 
-    def __init__(self, paths: Paths, username: str, *, backend: Callable[[], Backend], interval: int, budget: int,
-                 options: dict[str, Any] | None = None, emit: Emit = lambda cid, ev: None, settle: float = SETTLE,
-                 estimator: Estimator | None = None, turns_running: Callable[[], bool] = lambda: False,
-                 shared_backend: bool = False, record: summarise.TrackRecord | None = None,
-                 compact_settle: float = COMPACT_SETTLE):
+    def __init__(
+        self,
+        paths: Paths,
+        username: str,
+        *,
+        backend: Callable[[], Backend],
+        interval: int,
+        budget: int,
+        options: dict[str, Any] | None = None,
+        emit: Emit = lambda cid, ev: None,
+        settle: float = SETTLE,
+        estimator: Estimator | None = None,
+        turns_running: Callable[[], bool] = lambda: False,
+        shared_backend: bool = False,
+        record: summarise.TrackRecord | None = None,
+        compact_settle: float = COMPACT_SETTLE,
+    ):
         self.paths, self.username = paths, username
         self._make_backend = backend
         self._backend: Backend | None = None
@@ -162,8 +181,11 @@ class Housekeeper:
     # -- what is due -------------------------------------------------------------------------
 
     def due(self, store: UserStore) -> Work:
-        ids = [cid for cid in rows.due_conversations(store, self.interval)
-               if rows.next_block(store, cid, self.interval) is not None]
+        ids = [
+            cid
+            for cid in rows.due_conversations(store, self.interval)
+            if rows.next_block(store, cid, self.interval) is not None
+        ]
         return Work(ids, cross.briefing_stale(store))
 
     def pending(self) -> Work:
@@ -210,8 +232,12 @@ class Housekeeper:
                 finally:
                     self.lock.release()
                 left = self.due(store)
-                if not left or status == "stuck" or self.stopped or (
-                        deadline is not None and time.monotonic() >= deadline):
+                if (
+                    not left
+                    or status == "stuck"
+                    or self.stopped
+                    or (deadline is not None and time.monotonic() >= deadline)
+                ):
                     return left
                 self._wait(store, left, deadline=deadline)
             return self.due(store)
@@ -226,7 +252,11 @@ class Housekeeper:
             if not self._turn_running(store):
                 self._turn.clear()
                 quiet, hurry = self.quiet_for(), self._hurry.is_set()
-                if hurry or (left.compactions and quiet >= self.compact_settle) or quiet >= self.settle:
+                if (
+                    hurry
+                    or (left.compactions and quiet >= self.compact_settle)
+                    or quiet >= self.settle
+                ):
                     return
             self._stop.wait(POLL)
 
@@ -253,14 +283,17 @@ class Housekeeper:
         outcome = self._brief(store)
         return outcome if status == "done" else status
 
-    def _guarded(self, store: UserStore, key: tuple[str, int, int] | None) -> tuple[Cancel, threading.Event]:
+    def _guarded(
+        self, store: UserStore, key: tuple[str, int, int] | None
+    ) -> tuple[Cancel, threading.Event]:
         """A cancel for one job, and a watcher that sets it when a turn needs the server (the
         job's ``key`` counts how often it made way) or the housekeeper stops."""
         cancel, done = Cancel(), threading.Event()
         with self._guard:
             self._cancel = cancel
         self._turn.clear()
-        # a backend shared with the turns (a caller's own) is not cut: that would cut the turn's call too
+        # a backend shared with the turns (a caller's own) is not cut: that would cut the turn's
+        # call too
         may_yield = not self._shared_backend
 
         def watch() -> None:
@@ -299,9 +332,18 @@ class Housekeeper:
             self.emit(cid, ev)
 
         try:
-            made = compact_due(store, self.backend(), cid, interval=self.interval, budget_tokens=self.budget,
-                               emit=emit, estimator=self.estimator, options=self.options, cancel=cancel,
-                               use_model=asked)
+            made = compact_due(
+                store,
+                self.backend(),
+                cid,
+                interval=self.interval,
+                budget_tokens=self.budget,
+                emit=emit,
+                estimator=self.estimator,
+                options=self.options,
+                cancel=cancel,
+                use_model=asked,
+            )
         finally:
             done.set()
         if cancel.cancelled:
@@ -313,9 +355,17 @@ class Housekeeper:
         cancel, done = self._guarded(store, None)
         asked = self._asking()
         try:
-            written = cross.prepare_briefing(store, self.backend(), paths=self.paths, options=self.options,
-                                             estimator=self.estimator, cancel=cancel, use_model=asked,
-                                             emit=lambda ev: self.emit(newest, ev), budget_tokens=self.budget)
+            written = cross.prepare_briefing(
+                store,
+                self.backend(),
+                paths=self.paths,
+                options=self.options,
+                estimator=self.estimator,
+                cancel=cancel,
+                use_model=asked,
+                emit=lambda ev: self.emit(newest, ev),
+                budget_tokens=self.budget,
+            )
             if written is not None:
                 self._noted(written.how, asked)
         except summarise.Paused:

@@ -32,8 +32,13 @@ __all__ = ["DENSE", "explain", "fuse", "window_cover"]
 DENSE = "\x00meaning"  # the similarity's entry among the query words (no word can be this)
 
 
-def fuse(own: dict[int, float], per_term: dict[str, dict[int, float]], dense: dict[int, float], rk: "Ranking",
-         scale: float) -> tuple[dict[int, float], dict[str, dict[int, float]]]:
+def fuse(
+    own: dict[int, float],
+    per_term: dict[str, dict[int, float]],
+    dense: dict[int, float],
+    rk: Ranking,
+    scale: float,
+) -> tuple[dict[int, float], dict[str, dict[int, float]]]:
     """BM25 scores times ``scale`` (1 / the best), plus the calibrated similarity of the
     ``dense_pool`` most similar messages (which join the candidates if no word matched)."""
     own = {m: s * scale for m, s in own.items()}
@@ -49,7 +54,7 @@ def fuse(own: dict[int, float], per_term: dict[str, dict[int, float]], dense: di
     sd = (sum((v - mean) ** 2 for v in values) / n) ** 0.5
     floor = max(values[int(rk.dense_floor * (n - 1))], mean + rk.dense_outlier * sd)
     span = max(values[-1] - floor, rk.dense_span * sd) or 1.0
-    near = sorted(dense, key=dense.__getitem__, reverse=True)[:rk.dense_pool]
+    near = sorted(dense, key=dense.__getitem__, reverse=True)[: rk.dense_pool]
     calibrated = {m: v for m in near if (v := min(1.0, (dense[m] - floor) / span)) > rk.dense_min}
     for m, v in calibrated.items():
         own[m] = own.get(m, 0.0) + rk.dense * v
@@ -62,8 +67,14 @@ def _has(text: str, word: str) -> bool:
     return re.search(r"(?<!\w)" + re.escape(word) + r"(?!\w)", text, re.I) is not None
 
 
-def explain(mid: int, text: str, per_term: dict[str, dict[int, float]], meta: dict[int, "MessageRef"],
-            pos: dict[tuple[int, int], int], dated: set[int] | None = None) -> str:
+def explain(
+    mid: int,
+    text: str,
+    per_term: dict[str, dict[int, float]],
+    meta: dict[int, MessageRef],
+    pos: dict[tuple[int, int], int],
+    dated: set[int] | None = None,
+) -> str:
     """Why message ``mid`` is a hit, in a few words: the query words it has (as typed, or in
     another form: "capital" found as "capitals"), else the neighbour that has them, else that
     it was written around the date asked about (``dated``), else its meaning. ``text`` is the
@@ -77,7 +88,9 @@ def explain(mid: int, text: str, per_term: dict[str, dict[int, float]], meta: di
             parts.append("has " + ", ".join(exact))
         if other:
             found = sorted({t for t in split_words(text) if any(t[:4] == w[:4] for w in other)})[:3]
-            parts.append("has a form of " + ", ".join(other) + (f" ({', '.join(found)})" if found else ""))
+            parts.append(
+                "has a form of " + ", ".join(other) + (f" ({', '.join(found)})" if found else "")
+            )
         return "; ".join(parts)
     ref = meta.get(mid)
     if ref is not None:
@@ -99,8 +112,9 @@ def explain(mid: int, text: str, per_term: dict[str, dict[int, float]], meta: di
     return "in a passage about the words searched for"
 
 
-def window_cover(meta: dict[int, "MessageRef"], per_term: dict[str, dict[int, float]],
-                  width: int) -> dict[int, float]:
+def window_cover(
+    meta: dict[int, MessageRef], per_term: dict[str, dict[int, float]], width: int
+) -> dict[int, float]:
     """For every message in ``meta``: the sum over query words of the word's best score
     within ``width`` messages either side (same conversation); a sliding-window maximum."""
     by_conv: dict[int, list[tuple[int, int]]] = {}

@@ -15,13 +15,21 @@ are not held, and the compaction claims alone keep processes apart.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from tatlock.files import private_dir
 from tatlock.paths import Paths
 
-__all__ = ["LOCK_NAME", "Lock", "PID_NAME", "PRESENCE_NAME", "TURNS_NAME", "TurnsLock", "turns_lock"]
+__all__ = [
+    "LOCK_NAME",
+    "PID_NAME",
+    "PRESENCE_NAME",
+    "TURNS_NAME",
+    "Lock",
+    "TurnsLock",
+    "turns_lock",
+]
 
 LOCK_NAME = "housekeeping.lock"
 PRESENCE_NAME = "housekeeping.process.lock"

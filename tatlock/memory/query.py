@@ -11,11 +11,23 @@ from __future__ import annotations
 import datetime as _dt
 import re
 
-__all__ = ["FRAMING", "STOPWORDS", "answer_hint", "content_terms", "fts_query", "match_expr", "query_dates",
-           "query_terms", "quote", "split_words", "without_dates"]
+__all__ = [
+    "FRAMING",
+    "STOPWORDS",
+    "answer_hint",
+    "content_terms",
+    "fts_query",
+    "match_expr",
+    "query_dates",
+    "query_terms",
+    "quote",
+    "split_words",
+    "without_dates",
+]
 
 # the LoCoMo baseline's stopwords (question words, pronouns, auxiliaries)
-STOPWORDS = frozenset("""
+STOPWORDS = frozenset(
+    """
 a about above after again against all am an and any are as at be because been before being
 below between both but by can could did do does doing done down during each few for from
 further had has have having he her here hers herself him himself his how i if in into is it
@@ -24,26 +36,36 @@ ourselves out over own same she should so some such than that the their theirs t
 themselves then there these they this those through to too under until up very was we were
 what when where which while who whom why will with would you your yours yourself yourselves
 s t d ll m re ve
-""".split())
+""".split()
+)
 
 # words that frame a question rather than name its subject, and light verbs that say little
 # of it ("when did Maria go to the beach": beach, not go)
-FRAMING = frozenset("""
+FRAMING = frozenset(
+    """
 mention mentioned mentions describe described describes say says said tell told talk talked
 talking according likely think thinks thought kind type sort something anything ever also
 recently specific specifically name named way ways discuss discussed discussing chat chatted
 conversation conversations remember remind happen happened
 go make get take have feel like want know use come see look keep give find put try
-""".split())
+""".split()
+)
 
-_TIME_WORDS = frozenset("""
+_TIME_WORDS = frozenset(
+    """
 yesterday today tonight tomorrow ago last next week weeks weekend month months year years
 day days morning evening night afternoon recently lately soon since
 monday tuesday wednesday thursday friday saturday sunday
 january february march april may june july august september october november december
-""".split())
-_MONTHS = {m: i for i, m in enumerate(
-    "january february march april may june july august september october november december".split(), 1)}
+""".split()
+)
+_MONTHS = {
+    m: i
+    for i, m in enumerate(
+        "january february march april may june july august september october november december".split(),
+        1,
+    )
+}
 _MONTHS.update({m[:3]: i for m, i in list(_MONTHS.items())})
 _MONTHS["sept"] = 9
 
@@ -66,21 +88,37 @@ _VARIANTS: dict[str, tuple[str, ...]] = {}
 for _group in re.split(r"[|\n]", _GROUPS):  # a line's end ends its group too
     _forms = tuple(_group.split())
     for _form in _forms:
-        _VARIANTS[_form] = tuple(dict.fromkeys(_VARIANTS.get(_form, ()) + tuple(f for f in _forms if f != _form)))
+        _VARIANTS[_form] = tuple(
+            dict.fromkeys(_VARIANTS.get(_form, ()) + tuple(f for f in _forms if f != _form))
+        )
 
 _WORD_RE = re.compile(r"[^\W_]+")  # the unicode61 tokenizer's idea of a word
-_NUMBER_RE = re.compile(r"\b\d+\b|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twice|once|dozen|"
-                        r"hundred|thousand|couple|several|few)\b", re.I)
-_TIME_RE = re.compile(r"\b(?:" + "|".join(sorted(_TIME_WORDS, key=len, reverse=True)) + r")\b|\b(?:19|20)\d\d\b",
-                      re.I)
-# "went to Woodhaven", "in the Smoky Mountains" (case-sensitive: a capitalised name after a place word)
-_PLACE_RE = re.compile(r"\b(?:in|at|to|from|near|around|visit|visited|visiting|across)\s+(?:the\s+)?[A-Z]\w+")
-_PERSON_RE = re.compile(r"(?<=[a-z,;] )[A-Z][a-z]+\b|(?i:\b(?:friends?|mom|dad|mother|father|sister|brother|wife|"
-                        r"husband|son|daughter|boss|colleague|coworker|neighbou?r|teacher|mentor|partner|cousin|aunt|"
-                        r"uncle|grandma|grandpa|grandmother|grandfather)\b)")
+_NUMBER_RE = re.compile(
+    r"\b\d+\b|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twice|once|dozen|"
+    r"hundred|thousand|couple|several|few)\b",
+    re.I,
+)
+_TIME_RE = re.compile(
+    r"\b(?:" + "|".join(sorted(_TIME_WORDS, key=len, reverse=True)) + r")\b|\b(?:19|20)\d\d\b", re.I
+)
+# "went to Woodhaven", "in the Smoky Mountains" (case-sensitive: a capitalised name after a place
+# word)
+_PLACE_RE = re.compile(
+    r"\b(?:in|at|to|from|near|around|visit|visited|visiting|across)\s+(?:the\s+)?[A-Z]\w+"
+)
+_PERSON_RE = re.compile(
+    r"(?<=[a-z,;] "
+    r")[A-Z][a-z]+\b|(?i:\b(?:friends?|mom|dad|mother|father|sister|brother|wife|"
+    r"husband|son|daughter|boss|colleague|coworker|neighbou?r|teacher|mentor|partner|cousin|aunt|"
+    r"uncle|grandma|grandpa|grandmother|grandfather)\b)"
+)
 _MONTH_ALT = "|".join(sorted(_MONTHS, key=len, reverse=True))
-_DATE_DMY = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(" + _MONTH_ALT + r")\.?,?\s+((?:19|20)\d\d)\b", re.I)
-_DATE_MDY = re.compile(r"\b(" + _MONTH_ALT + r")\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+((?:19|20)\d\d)\b", re.I)
+_DATE_DMY = re.compile(
+    r"\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(" + _MONTH_ALT + r")\.?,?\s+((?:19|20)\d\d)\b", re.I
+)
+_DATE_MDY = re.compile(
+    r"\b(" + _MONTH_ALT + r")\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+((?:19|20)\d\d)\b", re.I
+)
 _DATE_MY = re.compile(r"\b(" + _MONTH_ALT + r")\.?,?\s+((?:19|20)\d\d)\b", re.I)
 _ISO_DATE = re.compile(r"\b((?:19|20)\d\d)-(\d{2})-(\d{2})\b")
 
@@ -140,7 +178,7 @@ def query_dates(text: str) -> list[tuple[_dt.datetime, _dt.datetime]]:
 
     def day_span(y: int, mo: int, d: int) -> None:
         try:
-            start = _dt.datetime(y, mo, d, tzinfo=_dt.timezone.utc)
+            start = _dt.datetime(y, mo, d, tzinfo=_dt.UTC)
         except ValueError:
             return
         spans.append((start, start + _dt.timedelta(days=1)))
@@ -160,8 +198,8 @@ def query_dates(text: str) -> list[tuple[_dt.datetime, _dt.datetime]]:
         if free(m):
             taken.append(m.span())
             y, mo = int(m.group(2)), _MONTHS[m.group(1).lower()]
-            start = _dt.datetime(y, mo, 1, tzinfo=_dt.timezone.utc)
-            end = _dt.datetime(y + mo // 12, mo % 12 + 1, 1, tzinfo=_dt.timezone.utc)
+            start = _dt.datetime(y, mo, 1, tzinfo=_dt.UTC)
+            end = _dt.datetime(y + mo // 12, mo % 12 + 1, 1, tzinfo=_dt.UTC)
             spans.append((start, end))
     return spans
 
@@ -181,8 +219,13 @@ def answer_hint(text: str) -> re.Pattern | None:
         return None
     first = words[0]
     joined = " ".join(words[:3])
-    if first == "when" or "what year" in joined or "what month" in joined or "what date" in joined \
-            or "how long ago" in " ".join(words):
+    if (
+        first == "when"
+        or "what year" in joined
+        or "what month" in joined
+        or "what date" in joined
+        or "how long ago" in " ".join(words)
+    ):
         return _TIME_RE
     if first == "where":
         return _PLACE_RE

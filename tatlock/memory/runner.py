@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from tatlock.memory import detached
 from tatlock.memory.housekeeping import Housekeeper
@@ -26,12 +26,18 @@ __all__ = ["HANDOFF_WAIT", "Runner"]
 
 log = logging.getLogger(__name__)
 
-HANDOFF_WAIT = 2.0  # seconds a closing process gives a summary about to finish, before handing it on
+# seconds a closing process gives a summary about to finish, before handing it on
+HANDOFF_WAIT = 2.0
 
 
 class Runner:
-    def __init__(self, make: Callable[[], Housekeeper], *, mode: str,
-                 spawn_args: Callable[[], dict[str, object]] | None):
+    def __init__(
+        self,
+        make: Callable[[], Housekeeper],
+        *,
+        mode: str,
+        spawn_args: Callable[[], dict[str, object]] | None,
+    ):
         """``make`` builds the housekeeper when it is first needed; ``spawn_args`` gives
         ``detached.spawn``'s arguments (None: no detached process can take over, as when the
         caller gave its own backend object)."""
@@ -66,7 +72,9 @@ class Runner:
             self._kicked = True
             self._cond.notify_all()
             if self._thread is None:
-                self._thread = threading.Thread(target=self._loop, name="tatlock-housekeeping", daemon=True)
+                self._thread = threading.Thread(
+                    target=self._loop, name="tatlock-housekeeping", daemon=True
+                )
                 self._thread.start()
 
     def _loop(self) -> None:
@@ -80,7 +88,7 @@ class Runner:
                 hk = self.housekeeper
                 if not hk.stopped:
                     hk.run(hurry=hurry)
-            except Exception:  # noqa: BLE001 - a bug here must not end the process; the next turn retries
+            except Exception:
                 log.exception("housekeeping failed")
             finally:
                 with self._cond:

@@ -46,8 +46,9 @@ from __future__ import annotations
 
 import datetime as _dt
 import sqlite3
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 from tatlock.memory.hybrid import explain, fuse, window_cover
 from tatlock.memory.query import (
@@ -67,7 +68,7 @@ from tatlock.memory.vectors import Semantic
 from tatlock.store import search as queries
 from tatlock.store.user import UserStore
 
-__all__ = ["Hit", "search", "fts_query", "query_terms", "Ranking", "RANKING"]
+__all__ = ["RANKING", "Hit", "Ranking", "fts_query", "query_terms", "search"]
 
 
 @dataclass(frozen=True)
@@ -101,7 +102,8 @@ class Ranking:
     hint: float = 0.15  # answer-type hint boost
     date: float = 0.3  # boost for messages around a date named in the query
     date_slack_days: int = 7
-    date_base: float = 0.2  # messages around a date named in the query join the candidates at this share of the best
+    # messages around a date named in the query join the candidates at this share of the best
+    date_base: float = 0.2
     date_pool: int = 200  # at most this many messages per named date join so
     framing: float = 0.3  # weight of question-framing words ("mention", "describe")
     expand: bool = True  # irregular verb forms and everyday synonyms
@@ -112,11 +114,15 @@ class Ranking:
     candidates: int = 3000  # at most this many matching messages are ranked (the best by own score)
     compact: float = 2.0  # compacts' BM25 sum times this, to rank them with messages
     # semantic recall (message vectors): fused with BM25 on one normalised scale
-    dense: float = 1.0  # weight of a message's calibrated similarity, beside its BM25 share (best = 1)
-    dense_cover: float = 0.25  # weight of the best similarity in its surroundings, as one more query word
+    # weight of a message's calibrated similarity, beside its BM25 share (best = 1)
+    dense: float = 1.0
+    # weight of the best similarity in its surroundings, as one more query word
+    dense_cover: float = 0.25
     dense_pool: int = 50  # most similar messages added to the candidates
-    dense_floor: float = 0.95  # similarities at or below this quantile of the memory's count as none
-    dense_span: float = 1.0  # a similarity counts fully only this many standard deviations above the floor
+    # similarities at or below this quantile of the memory's count as none
+    dense_floor: float = 0.95
+    # a similarity counts fully only this many standard deviations above the floor
+    dense_span: float = 1.0
     dense_outlier: float = 1.0  # ... and never below the mean plus this many standard deviations
     dense_min: float = 0.0  # calibrated similarities at or below this count as none
 
@@ -126,9 +132,19 @@ RANKING = Ranking()
 # -------------------------------------------------------------------------------- search
 
 
-def search(store: UserStore, query: str, *, limit: int = 10, start: str | None = None, end: str | None = None,
-           conversation_id: int | None = None, topic: str | None = None, include_compacts: bool = True,
-           semantic: Semantic | None = None, exclude: Iterable[int] = ()) -> list[Hit]:
+def search(
+    store: UserStore,
+    query: str,
+    *,
+    limit: int = 10,
+    start: str | None = None,
+    end: str | None = None,
+    conversation_id: int | None = None,
+    topic: str | None = None,
+    include_compacts: bool = True,
+    semantic: Semantic | None = None,
+    exclude: Iterable[int] = (),
+) -> list[Hit]:
     """Search one user's memory; best hits first.
 
     ``start``/``end`` (ISO UTC timestamps, compared as text) bound message timestamps
@@ -143,8 +159,19 @@ def search(store: UserStore, query: str, *, limit: int = 10, start: str | None =
         if limit <= 0 or not isinstance(query, str):
             return []
         skip = frozenset(int(i) for i in exclude if i is not None)
-        return _search(store, query, limit, _bound(start), _bound(end), conversation_id, topic,
-                       include_compacts, RANKING, semantic=semantic, exclude=skip)
+        return _search(
+            store,
+            query,
+            limit,
+            _bound(start),
+            _bound(end),
+            conversation_id,
+            topic,
+            include_compacts,
+            RANKING,
+            semantic=semantic,
+            exclude=skip,
+        )
     except (sqlite3.Error, ValueError, TypeError, OverflowError):
         return []
 
@@ -164,23 +191,36 @@ def _bound(value: Any) -> str | None:
     return value
 
 
-def _search(store: UserStore, query: str, limit: int, start: str | None, end: str | None,
-            conversation_id: int | None, topic: str | None, include_compacts: bool, rk: Ranking, *,
-            semantic: Semantic | None = None, exclude: frozenset[int] = frozenset(),
-            dense: dict[int, float] | None = None) -> list[Hit]:
+def _search(
+    store: UserStore,
+    query: str,
+    limit: int,
+    start: str | None,
+    end: str | None,
+    conversation_id: int | None,
+    topic: str | None,
+    include_compacts: bool,
+    rk: Ranking,
+    *,
+    semantic: Semantic | None = None,
+    exclude: frozenset[int] = frozenset(),
+    dense: dict[int, float] | None = None,
+) -> list[Hit]:
     """The search itself; ``dense`` (message_id -> similarity) stands in for ``semantic`` in
     experiments that computed the similarities beforehand."""
     flt = queries.message_filter(start, end, conversation_id, topic)
     dated = rk.date_base > 0 and bool(query_dates(query))
     terms = content_terms(without_dates(query) if dated else query)
     if flt and all(t in FRAMING for t in terms):  # "what did we talk about" + a time range
-        return [h for h in _recent(store, flt, limit + len(exclude)) if h.message_id not in exclude][:limit]
+        return [
+            h for h in _recent(store, flt, limit + len(exclude)) if h.message_id not in exclude
+        ][:limit]
     if not terms and not dated:
         terms = query_terms(query)  # only stopwords: search for them anyway
         if not terms:
             return []
 
-    terms = terms[:rk.max_terms]
+    terms = terms[: rk.max_terms]
     people = _people(store)
     named = {w for w in terms if w in people}
     speakers = {name for w in named for name in people[w]}
@@ -189,10 +229,19 @@ def _search(store: UserStore, query: str, limit: int, start: str | None, end: st
         if w in named:
             continue
         weights[w] = rk.framing if w in FRAMING else 1.0
-    cflt = queries.compact_filter(start, end, conversation_id, topic) if include_compacts else queries.Filter()
+    cflt = (
+        queries.compact_filter(start, end, conversation_id, topic)
+        if include_compacts
+        else queries.Filter()
+    )
     if not weights and not dated:  # the query only names people: their latest messages and mentions
-        recent = _recent(store, flt, limit + len(exclude), mentioning=" OR ".join(quote(w) for w in named),
-                         names=tuple(sorted(named)))
+        recent = _recent(
+            store,
+            flt,
+            limit + len(exclude),
+            mentioning=" OR ".join(quote(w) for w in named),
+            names=tuple(sorted(named)),
+        )
         recent = [h for h in recent if h.message_id not in exclude]
         if include_compacts:
             recent = _compacts(store, {w: 1.0 for w in named}, {}, cflt, limit, rk) + recent
@@ -203,8 +252,14 @@ def _search(store: UserStore, query: str, limit: int, start: str | None, end: st
     per_term: dict[str, dict[int, float]] = {}
     for w, weight in weights.items():
         scores = {}
-        for mid, s in queries.word_scores(store, match_expr(w, rk.expand), flt, content_weight=rk.w_content,
-                                          extra_weight=rk.w_extra, limit=rk.per_word):
+        for mid, s in queries.word_scores(
+            store,
+            match_expr(w, rk.expand),
+            flt,
+            content_weight=rk.w_content,
+            extra_weight=rk.w_extra,
+            limit=rk.per_word,
+        ):
             if s > 0 and mid not in exclude:
                 scores[mid] = s * weight
         per_term[w] = scores
@@ -212,9 +267,12 @@ def _search(store: UserStore, query: str, limit: int, start: str | None, end: st
             own[mid] = own.get(mid, 0.0) + s
 
     if len(own) > rk.candidates:  # a huge memory and common words: rank the best part only
-        keep = set(sorted(own, key=own.__getitem__, reverse=True)[:rk.candidates])
+        keep = set(sorted(own, key=own.__getitem__, reverse=True)[: rk.candidates])
         own = {mid: s for mid, s in own.items() if mid in keep}
-        per_term = {w: {mid: s for mid, s in scores.items() if mid in keep} for w, scores in per_term.items()}
+        per_term = {
+            w: {mid: s for mid, s in scores.items() if mid in keep}
+            for w, scores in per_term.items()
+        }
 
     dated_ids = _date_candidates(store, query, own, flt, rk, exclude) if rk.date_base else set()
     if dense is None and semantic is not None:
@@ -225,7 +283,9 @@ def _search(store: UserStore, query: str, limit: int, start: str | None, end: st
         own, per_term = fuse(own, per_term, dense, rk, scale)
     hits: list[Hit] = []
     if own:
-        hits = _rank_messages(store, query, own, per_term, speakers, flt, limit, rk, exclude, dated_ids)
+        hits = _rank_messages(
+            store, query, own, per_term, speakers, flt, limit, rk, exclude, dated_ids
+        )
     if include_compacts:
         # summaries name people in the third person: names count there, next to other words
         hits += _compacts(store, weights, {w: 1.0 for w in named}, cflt, limit, rk, scale)
@@ -243,10 +303,21 @@ def _people(store: UserStore) -> dict[str, set[str]]:
     return out
 
 
-def _rank_messages(store: UserStore, query: str, own: dict[int, float],
-                   per_term: dict[str, dict[int, float]], speakers: set[str], flt: queries.Filter, limit: int,
-                   rk: Ranking, exclude: frozenset[int] = frozenset(), dated: set[int] | None = None) -> list[Hit]:
-    meta: dict[int, queries.MessageRef] = {ref.message_id: ref for ref in queries.message_refs(store, list(own))}
+def _rank_messages(
+    store: UserStore,
+    query: str,
+    own: dict[int, float],
+    per_term: dict[str, dict[int, float]],
+    speakers: set[str],
+    flt: queries.Filter,
+    limit: int,
+    rk: Ranking,
+    exclude: frozenset[int] = frozenset(),
+    dated: set[int] | None = None,
+) -> list[Hit]:
+    meta: dict[int, queries.MessageRef] = {
+        ref.message_id: ref for ref in queries.message_refs(store, list(own))
+    }
     pos = {(r.conversation_id, r.message_number): mid for mid, r in meta.items()}
 
     # whole-conversation coverage (session_window 0): each word at its best message
@@ -262,7 +333,7 @@ def _rank_messages(store: UserStore, query: str, own: dict[int, float],
                 session[c] = session.get(c, 0.0) + s
 
     # neighbours of the strongest matches that did not match themselves
-    top = sorted(own, key=own.__getitem__, reverse=True)[:rk.pool]
+    top = sorted(own, key=own.__getitem__, reverse=True)[: rk.pool]
     missing: dict[int, set[int]] = {}
     if rk.neighbour or rk.neighbour_next or rk.neighbour2:
         reach = 2 if rk.neighbour2 else 1
@@ -271,8 +342,9 @@ def _rank_messages(store: UserStore, query: str, own: dict[int, float],
             for d in range(-reach, reach + 1):
                 if d and (c, n + d) not in pos and n + d >= 1:
                     missing.setdefault(c, set()).add(n + d)
-    for ref in queries.neighbour_refs(store, [(c, n) for c, numbers in missing.items() for n in sorted(numbers)],
-                                      flt):
+    for ref in queries.neighbour_refs(
+        store, [(c, n) for c, numbers in missing.items() for n in sorted(numbers)], flt
+    ):
         meta[ref.message_id] = ref
         pos[(ref.conversation_id, ref.message_number)] = ref.message_id
 
@@ -311,24 +383,48 @@ def _rank_messages(store: UserStore, query: str, own: dict[int, float],
 
     # answer-type hints on the best candidates (needs their text)
     hint = answer_hint(query) if rk.hint else None
-    pool = scored[:max(rk.hint_pool, limit)] if hint is not None else scored[:limit]
+    pool = scored[: max(rk.hint_pool, limit)] if hint is not None else scored[:limit]
     texts = queries.message_texts(store, [mid for _, mid in pool])
     if hint is not None:
-        pool = [(s * (1.0 + rk.hint) if hint.search(texts.get(mid, ("", ""))[1]) else s, mid) for s, mid in pool]
+        pool = [
+            (s * (1.0 + rk.hint) if hint.search(texts.get(mid, ("", ""))[1]) else s, mid)
+            for s, mid in pool
+        ]
         pool.sort(key=lambda x: (-x[0], x[1]))
     out = []
     for s, mid in pool[:limit]:
         _, c, n, author, role, ts = meta[mid]
         content, searchable = texts.get(mid, ("", ""))
-        out.append(Hit("message", round(s, 6), c, mid, n, None, None, author, role, content, ts,
-                       explain(mid, searchable, per_term, meta, pos, dated)))
+        out.append(
+            Hit(
+                "message",
+                round(s, 6),
+                c,
+                mid,
+                n,
+                None,
+                None,
+                author,
+                role,
+                content,
+                ts,
+                explain(mid, searchable, per_term, meta, pos, dated),
+            )
+        )
     return out
 
 
-def _date_candidates(store: UserStore, query: str, own: dict[int, float], flt: queries.Filter, rk: Ranking,
-                     exclude: frozenset[int]) -> set[int]:
+def _date_candidates(
+    store: UserStore,
+    query: str,
+    own: dict[int, float],
+    flt: queries.Filter,
+    rk: Ranking,
+    exclude: frozenset[int],
+) -> set[int]:
     """Messages written around a date the query names join the candidates (``own``, in place)
-    at ``date_base`` of the best score (returned: their ids): "what did Maria do in July 2022" asks about what was
+    at ``date_base`` of the best score (returned: their ids): "what did Maria do in July 2022" asks
+    about what was
     said then, whether or not it has the query's other words."""
     dates = query_dates(query)
     joined: set[int] = set()
@@ -337,8 +433,11 @@ def _date_candidates(store: UserStore, query: str, own: dict[int, float], flt: q
     base = rk.date_base * max(own.values(), default=1.0)
     slack = _dt.timedelta(days=rk.date_slack_days)
     for a, b in dates:
-        for ref, _ in queries.recent_messages(store, queries.within(flt, (a - slack).isoformat(),
-                                                                    (b + slack).isoformat()), rk.date_pool):
+        for ref, _ in queries.recent_messages(
+            store,
+            queries.within(flt, (a - slack).isoformat(), (b + slack).isoformat()),
+            rk.date_pool,
+        ):
             if ref.message_id in exclude:
                 continue
             try:
@@ -346,8 +445,9 @@ def _date_candidates(store: UserStore, query: str, own: dict[int, float], flt: q
             except ValueError:
                 continue
             if when.tzinfo is None:
-                when = when.replace(tzinfo=_dt.timezone.utc)
-            # full weight within the date named, less the further outside it (none at the slack's end)
+                when = when.replace(tzinfo=_dt.UTC)
+            # full weight within the date named, less the further outside it (none at the slack's
+            # end)
             off = max(a - when, when - b, _dt.timedelta(0))
             share = max(0.0, 1.0 - off / slack) if slack else float(off == _dt.timedelta(0))
             if share > 0:
@@ -356,16 +456,43 @@ def _date_candidates(store: UserStore, query: str, own: dict[int, float], flt: q
     return joined
 
 
-def _recent(store: UserStore, flt: queries.Filter, limit: int, *, mentioning: str | None = None,
-            names: tuple[str, ...] = ()) -> list[Hit]:
+def _recent(
+    store: UserStore,
+    flt: queries.Filter,
+    limit: int,
+    *,
+    mentioning: str | None = None,
+    names: tuple[str, ...] = (),
+) -> list[Hit]:
     why = ("mentions " + ", ".join(names)) if names else "the latest in the period"
-    return [Hit("message", 0.0, r.conversation_id, r.message_id, r.message_number, None, None, r.author_name,
-                r.role, content, r.timestamp, why)
-            for r, content in queries.recent_messages(store, flt, limit, mentioning=mentioning)]
+    return [
+        Hit(
+            "message",
+            0.0,
+            r.conversation_id,
+            r.message_id,
+            r.message_number,
+            None,
+            None,
+            r.author_name,
+            r.role,
+            content,
+            r.timestamp,
+            why,
+        )
+        for r, content in queries.recent_messages(store, flt, limit, mentioning=mentioning)
+    ]
 
 
-def _compacts(store: UserStore, weights: dict[str, float], names: dict[str, float], flt: queries.Filter, limit: int,
-              rk: Ranking, scale: float = 1.0) -> list[Hit]:
+def _compacts(
+    store: UserStore,
+    weights: dict[str, float],
+    names: dict[str, float],
+    flt: queries.Filter,
+    limit: int,
+    rk: Ranking,
+    scale: float = 1.0,
+) -> list[Hit]:
     """Compacts matching the words, scored on the same per-word BM25 scale as messages
     (times ``rk.compact``). ``names`` only add to compacts that match some word."""
     scores: dict[int, float] = {}
@@ -388,7 +515,20 @@ def _compacts(store: UserStore, weights: dict[str, float], names: dict[str, floa
         r = rows.get(cid)
         if r is None:  # deleted since it was scored
             continue
-        hits.append(Hit("compact", round(scores[cid], 6), r.conversation_id, None, None, r.from_message,
-                        r.up_to_message, None, None, r.summary, r.first_timestamp or r.created_at,
-                        "the summary has " + ", ".join(found.get(cid, []))))
+        hits.append(
+            Hit(
+                "compact",
+                round(scores[cid], 6),
+                r.conversation_id,
+                None,
+                None,
+                r.from_message,
+                r.up_to_message,
+                None,
+                None,
+                r.summary,
+                r.first_timestamp or r.created_at,
+                "the summary has " + ", ".join(found.get(cid, [])),
+            )
+        )
     return hits

@@ -21,29 +21,44 @@ from __future__ import annotations
 import json
 import re
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from tatlock.errors import BackendError
 from tatlock.llm.base import Cancel, Cancelled, ChatResult, StopGeneration
 
-__all__ = ["MAX_TOKENS", "Paused", "Shape", "TrackRecord", "Unavailable", "Written", "grounded", "summary_tokens",
-           "write"]
+__all__ = [
+    "MAX_TOKENS",
+    "Paused",
+    "Shape",
+    "TrackRecord",
+    "Unavailable",
+    "Written",
+    "grounded",
+    "summary_tokens",
+    "write",
+]
 
 MAX_TOKENS = 1400  # most tokens one summary may take (a compact, an archive, a briefing)
-REPAIR_NOTE = ("\n\nReply as JSON: one list of short lines for each section, in order, taken only from the text "
-               "above. An empty list where a section has nothing.")
+REPAIR_NOTE = (
+    "\n\nReply as JSON: one list of short lines for each section, in order, taken only from the "
+    "text "
+    "above. An empty list where a section has nothing."
+)
 MAX_LINES = 12
 MAX_LINE_CHARS = 240
 LOOP_REPEATS = 4  # the same line this often: a small model looping, stopped (it never ends well)
 GROUNDED_PARTS = 3  # at least one line in this many names something the source names
 
-_STOP = set("""that this with from have were what when where which there their they them then than your about
+_STOP = set(
+    """that this with from have were what when where which there their they them then than your about
 would could should into only also been being some such very just more most much many like over said says asked
 told note noted none sure good well here will shall might must does done make made know knew want wants the and
 for was his her you are not but had has she him its our out any can all one two who how why new now see get got
-say per via yes""".split())
+say per via yes""".split()
+)
 _TOKEN_RE = re.compile(r"[A-Za-zÀ-ÿ][\wÀ-ÿ'-]{2,}|\d[\d:./-]*")
 
 
@@ -73,7 +88,11 @@ class Shape:
     what: str = "summary"
 
     def schema(self) -> dict[str, Any]:
-        lines = {"type": "array", "items": {"type": "string", "maxLength": MAX_LINE_CHARS}, "maxItems": MAX_LINES}
+        lines = {
+            "type": "array",
+            "items": {"type": "string", "maxLength": MAX_LINE_CHARS},
+            "maxItems": MAX_LINES,
+        }
         keys = [self.key(s) for s in self.sections]
         return {"type": "object", "properties": {k: lines for k in keys}, "required": keys}
 
@@ -92,7 +111,11 @@ class Shape:
         parts = []
         for s in self.sections:
             items = data.get(self.key(s))
-            lines = [" ".join(str(x).split()) for x in items if str(x).strip()] if isinstance(items, list) else []
+            lines = (
+                [" ".join(str(x).split()) for x in items if str(x).strip()]
+                if isinstance(items, list)
+                else []
+            )
             if lines:
                 parts.append(s + "\n" + "\n".join(f"- {ln.lstrip('-*• ')}" for ln in lines))
         return "\n\n".join(parts)
@@ -121,8 +144,14 @@ def grounded(text: str, source: str, sections: tuple[str, ...] = ()) -> bool:
     words |= {_stem(w) for w in words}
     headers = {s.lower() for s in sections}
     lines = [ln.strip("-*• ").strip() for ln in text.splitlines()]
-    content = [ln for ln in lines if ln and ln.lower().strip(" .") not in ("none", "n/a", "nothing")
-               and ln.lower().rstrip(":") not in headers and not ln.isupper()]
+    content = [
+        ln
+        for ln in lines
+        if ln
+        and ln.lower().strip(" .") not in ("none", "n/a", "nothing")
+        and ln.lower().rstrip(":") not in headers
+        and not ln.isupper()
+    ]
     if not content:
         return False
     hits = 0
@@ -156,8 +185,16 @@ class _LoopStop:
                     raise StopGeneration
 
 
-def _call(backend: Any, prompt: str, *, model: str | None, options: dict[str, Any], cancel: Cancel | None,
-          schema: dict[str, Any] | None, on_call: Callable[[list[dict[str, Any]], ChatResult], None]) -> ChatResult:
+def _call(
+    backend: Any,
+    prompt: str,
+    *,
+    model: str | None,
+    options: dict[str, Any],
+    cancel: Cancel | None,
+    schema: dict[str, Any] | None,
+    on_call: Callable[[list[dict[str, Any]], ChatResult], None],
+) -> ChatResult:
     messages = [{"role": "user", "content": prompt}]
     kwargs: dict[str, Any] = {"model": model, "options": options}
     if schema is not None:
@@ -186,10 +223,19 @@ def _why(shape: Shape, content: str, *, shaped: bool) -> str:
     return f"the model's {shape.what} does not match what it summarises{said}"
 
 
-def write(backend: Any, prompt: str, *, shape: Shape, source: str, extract: Callable[[], str],
-          model: str | None = None, options: dict[str, Any] | None = None, cancel: Cancel | None = None,
-          on_call: Callable[[list[dict[str, Any]], ChatResult], None] = lambda m, r: None,
-          use_model: bool = True) -> Written:
+def write(
+    backend: Any,
+    prompt: str,
+    *,
+    shape: Shape,
+    source: str,
+    extract: Callable[[], str],
+    model: str | None = None,
+    options: dict[str, Any] | None = None,
+    cancel: Cancel | None = None,
+    on_call: Callable[[list[dict[str, Any]], ChatResult], None] = lambda m, r: None,
+    use_model: bool = True,
+) -> Written:
     """The summary of ``source`` (see the module's docstring). ``extract`` makes it without a
     model; ``use_model=False`` goes straight to it."""
     calls: list[ChatResult] = []
@@ -204,8 +250,11 @@ def write(backend: Any, prompt: str, *, shape: Shape, source: str, extract: Call
         return fallback("made without the model")
     opts = dict(options or {})
     try:
-        first = _call(backend, prompt, model=model, options=opts, cancel=cancel, schema=None, on_call=on_call)
-    except BackendError as exc:  # the deadline: the model is too slow for this; a retry would be too
+        first = _call(
+            backend, prompt, model=model, options=opts, cancel=cancel, schema=None, on_call=on_call
+        )
+    # the deadline: the model is too slow for this; a retry would be too
+    except BackendError as exc:
         return fallback(f"the model did not finish the {shape.what} in time ({exc.message})")
     calls.append(first)
     text = shape.normalise(first.content)
@@ -213,8 +262,15 @@ def write(backend: Any, prompt: str, *, shape: Shape, source: str, extract: Call
         return Written(text, "model", calls)
     why = _why(shape, first.content, shaped=text is not None)
     try:
-        second = _call(backend, prompt + REPAIR_NOTE, model=model, options=opts, cancel=cancel,
-                       schema=shape.schema(), on_call=on_call)
+        second = _call(
+            backend,
+            prompt + REPAIR_NOTE,
+            model=model,
+            options=opts,
+            cancel=cancel,
+            schema=shape.schema(),
+            on_call=on_call,
+        )
     except BackendError as exc:
         return fallback(f"{why}; the repair did not finish in time ({exc.message})")
     calls.append(second)
@@ -258,7 +314,8 @@ class TrackRecord:
         return entry["unusable"] < self.IN_A_ROW or entry["skipped"] >= self.RETRY_EVERY - 1
 
     def note(self, how: str, *, asked: bool) -> None:
-        """One summary written: ``how`` (model, repaired, extract), and whether the model was asked."""
+        """One summary written: ``how`` (model, repaired, extract), and whether the model was
+        asked."""
         from tatlock.files import write_private
 
         with self._lock:

@@ -16,10 +16,17 @@ from tatlock.redact import redact
 from tatlock.store.user import Message
 from tatlock.timeutil import local
 
-SECTIONS = ("TOPICS DISCUSSED", "FACTUAL TIMELINE", "KEY FACTS ESTABLISHED", "UNRESOLVED ITEMS", "TECHNICAL DETAILS")
+SECTIONS = (
+    "TOPICS DISCUSSED",
+    "FACTUAL TIMELINE",
+    "KEY FACTS ESTABLISHED",
+    "UNRESOLVED ITEMS",
+    "TECHNICAL DETAILS",
+)
 REQUIRED_SECTION = "KEY FACTS ESTABLISHED"
 # The transcript of one block must fit the smallest tier's window (4096) beside the prompt (~550
-# tokens) and the answer (~400): Ollama silently cuts a prompt's *start* (our instructions) otherwise.
+# tokens) and the answer (~400): Ollama silently cuts a prompt's *start* (our instructions)
+# otherwise.
 MAX_TRANSCRIPT_TOKENS = 2400
 MIN_MESSAGE_CHARS = 240  # a message is never cut shorter than this, whatever the budget
 MAX_TOPICS = 8
@@ -28,7 +35,9 @@ MAX_TOPICS = 8
 # -- summaries -----------------------------------------------------------------------------
 
 _HEADER_RE = re.compile(
-    r"^\s*(?:#+\s*|\d+[.)]\s*)?[*_]*\s*(?P<name>" + "|".join(SECTIONS) + r")\s*[*_]*\s*:?\s*[*_]*\s*(?P<rest>.*)$",
+    r"^\s*(?:#+\s*|\d+[.)]\s*)?[*_]*\s*(?P<name>"
+    + "|".join(SECTIONS)
+    + r")\s*[*_]*\s*:?\s*[*_]*\s*(?P<rest>.*)$",
     re.I,
 )
 
@@ -75,8 +84,10 @@ def normalise_summary(text: str) -> tuple[str, list[str]] | None:
     for name in SECTIONS:
         if name not in sections:
             continue
-        lines = [ln if ln.startswith(("-", "*", "\u2022")) or re.match(r"\d+[.)]\s", ln) else f"- {ln}"
-                 for ln in sections[name]] or ["- none"]
+        lines = [
+            ln if ln.startswith(("-", "*", "\u2022")) or re.match(r"\d+[.)]\s", ln) else f"- {ln}"
+            for ln in sections[name]
+        ] or ["- none"]
         parts.append(name + "\n" + "\n".join(lines))
     topics: list[str] = []
     for line in sections.get("TOPICS DISCUSSED", []):
@@ -92,13 +103,21 @@ def transcript_line(m: Message, max_chars: int | None = None) -> str:
     """``[#12 2026-11-21 14:03] Anchor (Alice): ...`` (local time), cut at ``max_chars``."""
     content = m.content
     if max_chars is not None and len(content) > max_chars:
-        content = (content[:max_chars].rstrip()
-                   + f" [... {len(content) - max_chars} more characters, kept in memory]")
-    return f"[#{m.message_number} {local(m.timestamp)}] {history_line(dataclasses.replace(m, content=content))}"
+        content = (
+            content[:max_chars].rstrip()
+            + f" [... {len(content) - max_chars} more characters, kept in memory]"
+        )
+    return (
+        f"[#{m.message_number} {local(m.timestamp)}] "
+        f"{history_line(dataclasses.replace(m, content=content))}"
+    )
 
 
-def transcript(messages: list[Message], max_tokens: int = MAX_TRANSCRIPT_TOKENS,
-               estimator: Estimator | None = None) -> str:
+def transcript(
+    messages: list[Message],
+    max_tokens: int = MAX_TRANSCRIPT_TOKENS,
+    estimator: Estimator | None = None,
+) -> str:
     """The block as transcript lines within ``max_tokens``: when it is too long, the longest
     messages are cut first (to one common length), short ones stay whole. The full text stays
     in the database and in recall; only the summary sees the cut. (Beyond what cutting to
@@ -112,7 +131,8 @@ def _fitted(messages: list[Message], max_tokens: int, est: Estimator) -> str:
     # an answer regenerated or a question edited since is not summarised as if it still stood
     messages = [m for m in messages if not (m.metadata or {}).get("superseded")]
     text = _transcript(messages, budget)
-    for _ in range(6):  # the cut is made in characters; a text of digits or CJK takes more tokens a character
+    # the cut is made in characters; a text of digits or CJK takes more tokens a character
+    for _ in range(6):
         cost = est.bound(text)
         if cost <= max_tokens:
             break
@@ -127,7 +147,9 @@ def fits(messages: list[Message], max_tokens: int, estimator: Estimator | None =
     return est.bound(_fitted(messages, max_tokens, est)) <= max_tokens
 
 
-def fitting_prefix(messages: list[Message], max_tokens: int, estimator: Estimator | None = None) -> int:
+def fitting_prefix(
+    messages: list[Message], max_tokens: int, estimator: Estimator | None = None
+) -> int:
     """How many messages of a block, from its first, fit ``max_tokens`` as a transcript
     (at least one: a single message is cut to whatever room there is)."""
     if fits(messages, max_tokens, estimator):

@@ -65,12 +65,15 @@ class Estimator:
         self.path = path
         self.chars_per_token = DEFAULT_CHARS_PER_TOKEN
         self.samples = 0
-        # raised when a server refused a request that ``bound`` said would fit (see ``undercounted``)
+        # raised when a server refused a request that ``bound`` said would fit (see
+        # ``undercounted``)
         self.strictness = 1.0
         if path and path.exists():
             try:
                 entry = json.loads(path.read_text()).get(model) or {}
-                self.chars_per_token = max(1.0, min(8.0, float(entry.get("chars_per_token", DEFAULT_CHARS_PER_TOKEN))))
+                self.chars_per_token = max(
+                    1.0, min(8.0, float(entry.get("chars_per_token", DEFAULT_CHARS_PER_TOKEN)))
+                )
                 self.samples = int(entry.get("samples", 0))
             except (ValueError, OSError, AttributeError):
                 pass
@@ -113,7 +116,9 @@ class Estimator:
         if self.bound(text) <= tokens:
             return len(text)
         lo, hi = 0, min(len(text), int(tokens * max(8.0, self.chars_per_token)))
-        while lo < hi:  # (bound is not quite monotonic in the prefix: what is found fits, if not always the longest)
+        # (bound is not quite monotonic in the prefix: what is found fits, if not always the
+        # longest)
+        while lo < hi:
             mid = (lo + hi + 1) // 2
             if self.bound(text[:mid]) <= tokens:
                 lo = mid
@@ -121,7 +126,9 @@ class Estimator:
                 hi = mid - 1
         return lo
 
-    def calibrate(self, messages: list[dict], prompt_tokens: int | None, *, ceiling: int | None = None) -> None:
+    def calibrate(
+        self, messages: list[dict], prompt_tokens: int | None, *, ceiling: int | None = None
+    ) -> None:
         """Move the ratio toward what the server counted (an exponential average). A count at
         ``ceiling`` (the context's room for the prompt) is not learnt from: a server that cuts
         a prompt to fit (Ollama does, silently) counts what it kept, not what was sent."""
@@ -148,10 +155,14 @@ class Estimator:
                 data = json.loads(self.path.read_text()) if self.path.exists() else {}
             except (ValueError, OSError):
                 data = {}
-            data[self.model] = {"chars_per_token": round(self.chars_per_token, 4), "samples": self.samples}
+            data[self.model] = {
+                "chars_per_token": round(self.chars_per_token, 4),
+                "samples": self.samples,
+            }
             try:
                 from tatlock.files import write_private
 
-                write_private(self.path, json.dumps(data, indent=1))  # 0600, like all of tatlock's files
+                # 0600, like all of tatlock's files
+                write_private(self.path, json.dumps(data, indent=1))
             except Exception:
                 pass  # calibration is an optimisation; never fail a turn over it

@@ -19,8 +19,9 @@ import logging
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from tatlock.errors import BackendError
 from tatlock.store import vectors as rows
@@ -30,8 +31,17 @@ if TYPE_CHECKING:  # pragma: no cover
     from tatlock.config import Config
     from tatlock.store.user import UserStore
 
-__all__ = ["EmbedRun", "EmbedWorker", "Embedder", "Semantic", "embed_pending", "for_config", "message_text", "pack",
-           "semantic_for"]
+__all__ = [
+    "EmbedRun",
+    "EmbedWorker",
+    "Embedder",
+    "Semantic",
+    "embed_pending",
+    "for_config",
+    "message_text",
+    "pack",
+    "semantic_for",
+]
 
 log = logging.getLogger(__name__)
 
@@ -94,7 +104,7 @@ class Embedder:
             cls._down.clear()
 
 
-def for_config(cfg: "Config", backend: Any = None) -> Embedder | None:
+def for_config(cfg: Config, backend: Any = None) -> Embedder | None:
     """The embedder the settings ask for, or None when embeddings are switched off. ``backend``
     (a chat backend of the same server) is reused when given; else one is made."""
     model = (cfg.embedding_model or "").strip()
@@ -121,8 +131,14 @@ class EmbedRun:
     stopped: str | None = None  # "budget" | "stop" | "error: ..." | "unavailable"
 
 
-def embed_pending(store: "UserStore", embedder: Embedder, *, budget: float | None = None,
-                  stop: threading.Event | None = None, batch: int = BATCH) -> EmbedRun:
+def embed_pending(
+    store: UserStore,
+    embedder: Embedder,
+    *,
+    budget: float | None = None,
+    stop: threading.Event | None = None,
+    batch: int = BATCH,
+) -> EmbedRun:
     """Compute and store the vectors of messages that have none, newest first, a batch at a
     time (each batch its own transaction, so stopping anywhere loses at most one batch of work).
     Stops when none is left, after ``budget`` seconds, when ``stop`` is set, or at the first
@@ -148,7 +164,9 @@ def embed_pending(store: "UserStore", embedder: Embedder, *, budget: float | Non
             run.stopped = f"error: {exc.message}"
             log.info("embedding stopped: %s", exc.message)
             break
-        run.done += rows.save(store, embedder.model, [(p.message_id, pack(v)) for p, v in zip(todo, got, strict=True)])
+        run.done += rows.save(
+            store, embedder.model, [(p.message_id, pack(v)) for p, v in zip(todo, got, strict=True)]
+        )
     run.seconds = time.monotonic() - t0
     if run.stopped is not None:
         done, total = rows.counts(store, embedder.model)
@@ -161,7 +179,7 @@ class EmbedWorker:
     is running). ``finish`` lets it work on for a short grace, then asks it to stop after its
     current batch: a one-shot process never waits minutes for a large memory's backlog."""
 
-    def __init__(self, store: "UserStore", embedder: Embedder, *, budget: float | None = None):
+    def __init__(self, store: UserStore, embedder: Embedder, *, budget: float | None = None):
         self.store = store
         self.embedder = embedder
         self.budget = budget
@@ -172,15 +190,17 @@ class EmbedWorker:
         self._thread = threading.Thread(target=self._run, name="tatlock-embed", daemon=True)
 
     @classmethod
-    def start(cls, store: "UserStore", embedder: Embedder, **kw: Any) -> "EmbedWorker":
+    def start(cls, store: UserStore, embedder: Embedder, **kw: Any) -> EmbedWorker:
         worker = cls(store, embedder, **kw)
         worker._thread.start()
         return worker
 
     def _run(self) -> None:
         try:
-            self.result = embed_pending(self.store, self.embedder, budget=self.budget, stop=self.stop)
-        except BaseException as exc:  # noqa: BLE001 - a background thread has nobody to raise to
+            self.result = embed_pending(
+                self.store, self.embedder, budget=self.budget, stop=self.stop
+            )
+        except BaseException as exc:
             self.error = exc
             log.info("embedding failed: %s: %s", type(exc).__name__, exc)
         finally:
@@ -218,7 +238,7 @@ _indexes: dict[tuple[str, str], _Index] = {}
 _index_lock = threading.Lock()
 
 
-def _index(store: "UserStore", model: str) -> _Index:
+def _index(store: UserStore, model: str) -> _Index:
     """The vectors as a matrix, kept between searches: only vectors added since are read, so a
     search over a large memory reads ids, not megabytes."""
     import numpy as np
@@ -239,8 +259,11 @@ def _index(store: "UserStore", model: str) -> _Index:
             if len(dims) > 1:  # the model changed size under the same name: keep the newest shape
                 size = by_id[kept[-1]].shape[0]
                 kept = [i for i in kept if by_id[i].shape[0] == size]
-            idx = _Index(kept, np.vstack([by_id[i] for i in kept]) if kept else None,
-                         {i: by_id[i] for i in kept})
+            idx = _Index(
+                kept,
+                np.vstack([by_id[i] for i in kept]) if kept else None,
+                {i: by_id[i] for i in kept},
+            )
             _indexes[key] = idx
         return idx
 
@@ -261,7 +284,9 @@ class Semantic:
         with self._lock:
             if text in self._queries:
                 return self._queries[text]
-        vec = np.asarray(self.embedder.embed([text[:MAX_CHARS]], timeout=self.timeout)[0], dtype=np.float32)
+        vec = np.asarray(
+            self.embedder.embed([text[:MAX_CHARS]], timeout=self.timeout)[0], dtype=np.float32
+        )
         norm = float(np.linalg.norm(vec)) or 1.0
         vec = vec / norm
         with self._lock:
@@ -270,8 +295,13 @@ class Semantic:
             self._queries[text] = vec
         return vec
 
-    def similar(self, store: "UserStore", query: str, flt: Filter | None = None,
-                exclude: Callable[[int], bool] | None = None) -> dict[int, float]:
+    def similar(
+        self,
+        store: UserStore,
+        query: str,
+        flt: Filter | None = None,
+        exclude: Callable[[int], bool] | None = None,
+    ) -> dict[int, float]:
         """message_id -> cosine similarity to ``query`` for every message with a vector (within
         ``flt``); {} when there are none or the server cannot embed the query now."""
         if not query.strip() or not self.embedder.available:
@@ -287,15 +317,18 @@ class Semantic:
         except BackendError:
             return {}
         allowed = rows.allowed_ids(store, flt) if flt else None
-        return {i: float(s) for i, s in zip(idx.ids, sims.tolist(), strict=True)
-                if (allowed is None or i in allowed) and (exclude is None or not exclude(i))}
+        return {
+            i: float(s)
+            for i, s in zip(idx.ids, sims.tolist(), strict=True)
+            if (allowed is None or i in allowed) and (exclude is None or not exclude(i))
+        }
 
 
 _semantics: dict[tuple[str, ...], Semantic] = {}
 _semantics_lock = threading.Lock()
 
 
-def semantic_for(cfg: "Config | None") -> Semantic | None:
+def semantic_for(cfg: Config | None) -> Semantic | None:
     """The query side of semantic recall for these settings (None: embeddings are off), one per
     server and model in the process, so its query cache and connections are shared by every
     search (the CLI's, the TUI's, the butler's own recall tools)."""

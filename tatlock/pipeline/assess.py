@@ -66,7 +66,11 @@ def catalogue(specs) -> str:
     """The enabled tools, one a line, in registry order (stable from turn to turn)."""
     lines = []
     for s in specs:
-        hint = SHORT[s.key] if s.key in SHORT else re.split(r"(?<=[.;:(])\s", s.description.strip())[0].rstrip(".;:(")
+        hint = (
+            SHORT[s.key]
+            if s.key in SHORT
+            else re.split(r"(?<=[.;:(])\s", s.description.strip())[0].rstrip(".;:(")
+        )
         lines.append(f"- {s.key}: {' '.join(hint.split()[:12])}" if hint else f"- {s.key}")
     return "\n".join(lines) if lines else "(none enabled)"
 
@@ -80,14 +84,32 @@ def system_prompt(persona: str, specs, form: str = "json") -> str:
     return prompts.render(PROMPTS[form], persona=persona, tools=catalogue(specs))
 
 
-def request(persona: str, specs, *, memory: str, now: str, location: str, author: str,
-            question: str, form: str = "json") -> list[dict[str, str]]:
+def request(
+    persona: str,
+    specs,
+    *,
+    memory: str,
+    now: str,
+    location: str,
+    author: str,
+    question: str,
+    form: str = "json",
+) -> list[dict[str, str]]:
     """Phase 1's messages: the stable system message (persona, instructions, catalogue), then
     the turn (memory, clock, location, the question)."""
     return [
         {"role": "system", "content": system_prompt(persona, specs, form)},
-        {"role": "user", "content": prompts.render("assess_turn.txt", memory=memory, now=now, location=location,
-                                                   author=author, question=question)},
+        {
+            "role": "user",
+            "content": prompts.render(
+                "assess_turn.txt",
+                memory=memory,
+                now=now,
+                location=location,
+                author=author,
+                question=question,
+            ),
+        },
     ]
 
 
@@ -135,7 +157,7 @@ def _strings(value: Any) -> list[str]:
 def _json_object(raw: str) -> dict | None:
     text = raw.strip()
     text = re.sub(r"^```(?:json)?\s*|\s*```$", "", text)
-    for candidate in (text, text[text.find("{"): text.rfind("}") + 1] if "{" in text else ""):
+    for candidate in (text, text[text.find("{") : text.rfind("}") + 1] if "{" in text else ""):
         if not candidate:
             continue
         try:
@@ -175,7 +197,9 @@ def parse(raw: str) -> Assessment | None:
         return Assessment(
             decision=route,
             guard=guard,
-            answer=str(obj.get("answer") or "").strip() if isinstance(obj.get("answer"), (str, int, float)) else "",
+            answer=str(obj.get("answer") or "").strip()
+            if isinstance(obj.get("answer"), (str, int, float))
+            else "",
             tools=_strings(obj.get("tools")),
             tool_query=str(obj.get("tool_query") or "").strip(),
             topics=_strings(obj.get("topics"))[:5],
@@ -260,13 +284,14 @@ class AnswerStreamer:
                     if i + 6 > len(buf):
                         break
                     try:
-                        code = int(buf[i + 2: i + 6], 16)
+                        code = int(buf[i + 2 : i + 6], 16)
                     except ValueError:
                         code = -1
-                    if 0xD800 <= code < 0xDC00:  # JSON writes 😀 as a pair of escapes: wait for the second
+                    # JSON writes 😀 as a pair of escapes: wait for the second
+                    if 0xD800 <= code < 0xDC00:
                         if i + 12 > len(buf):
                             break
-                        pair = re.fullmatch(r"\\u([0-9a-fA-F]{4})", buf[i + 6: i + 12])
+                        pair = re.fullmatch(r"\\u([0-9a-fA-F]{4})", buf[i + 6 : i + 12])
                         low = int(pair.group(1), 16) if pair else 0
                         if 0xDC00 <= low < 0xE000:
                             out.append(chr(0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)))

@@ -14,7 +14,8 @@ shaped here is cut there only when an estimate was off.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from tatlock import prompts
 from tatlock.events import Event, Notice
@@ -49,8 +50,14 @@ def persona(env: TurnEnv, emit: Emit) -> str:
         used += cost
     if not kept:  # one instruction longer than the whole share: its head
         kept = [window.cut(items[0], room, head=1.0)]
-    emit(Notice(f"the persona is long: the model reads its first {len(kept)} of {len(items)} instructions "
-                f"({room:,} of the context's {window.size:,} tokens)", "truncated"))
+    emit(
+        Notice(
+            f"the persona is long: the model reads its first {len(kept)} of {len(items)} "
+            f"instructions "
+            f"({room:,} of the context's {window.size:,} tokens)",
+            "truncated",
+        )
+    )
     return "\n".join(kept)
 
 
@@ -64,18 +71,34 @@ def question(env: TurnEnv, text: str, material: str | None, room: int, emit: Emi
     if est.bound(text) > share:
         keep = est.prefix(text, share)
         if emit is not None:
-            emit(Notice(f"your message is long: the model reads its first {keep:,} of {len(text):,} characters "
-                        "(all of it is kept in memory)", "truncated"))
-        text = text[:keep] + f"\n…[message cut here for length: {len(text) - keep:,} more characters]"
+            emit(
+                Notice(
+                    f"your message is long: the model reads its first {keep:,} of {len(text):,} "
+                    f"characters "
+                    "(all of it is kept in memory)",
+                    "truncated",
+                )
+            )
+        text = (
+            text[:keep] + f"\n…[message cut here for length: {len(text) - keep:,} more characters]"
+        )
     if not material:
         return text
     left = max(16, min(int(window.size * MATERIAL_SHARE), int((room - est.bound(text)) * 0.8)))
     keep = est.prefix(material, left)
     if keep < len(material):
         if emit is not None:
-            emit(Notice(f"the piped material is long: the model reads its first {keep:,} of {len(material):,} "
-                        "characters (all of it is kept in memory)", "truncated"))
-        material = material[:keep] + f"\n…[material truncated: {len(material) - keep} more characters]"
+            emit(
+                Notice(
+                    f"the piped material is long: the model reads its first {keep:,} of "
+                    f"{len(material):,} "
+                    "characters (all of it is kept in memory)",
+                    "truncated",
+                )
+            )
+        material = (
+            material[:keep] + f"\n…[material truncated: {len(material) - keep} more characters]"
+        )
     return f"{text}\n\nMaterial provided with the message:\n```\n{material}\n```"
 
 
@@ -83,9 +106,15 @@ def assess_room(env: TurnEnv, system: str, turn_vars: dict[str, Any]) -> int:
     """Tokens left for the question and the memory beside Phase 1's instructions (``turn_vars``
     without them) and the answer's allowance."""
     window = env.window()
-    skeleton = [{"role": "system", "content": system},
-                {"role": "user", "content": prompts.render("assess_turn.txt", **{**turn_vars, "memory": "",
-                                                                                 "question": ""})}]
+    skeleton = [
+        {"role": "system", "content": system},
+        {
+            "role": "user",
+            "content": prompts.render(
+                "assess_turn.txt", **{**turn_vars, "memory": "", "question": ""}
+            ),
+        },
+    ]
     return window.room(env.answer_tokens()) - window.est.bound_messages(skeleton)
 
 
@@ -96,33 +125,49 @@ def memory(env: TurnEnv, block: str, room: int) -> str:
 
 
 def memory_budget(room: int, shares: float) -> int:
-    """The budget to build the memory with, so that its shares (summaries and messages) add up to ``room``."""
+    """The budget to build the memory with, so that its shares (summaries and messages) add up to
+    ``room``."""
     return max(MEMORY_TOKENS_MIN, int(room / shares))
 
 
-def respond_parts(env: TurnEnv, system: str, turn_vars: dict[str, Any], findings: list[str],
-                  max_tokens: int) -> tuple[dict[str, Any], list[str]]:
+def respond_parts(
+    env: TurnEnv, system: str, turn_vars: dict[str, Any], findings: list[str], max_tokens: int
+) -> tuple[dict[str, Any], list[str]]:
     """Phase 4's memory, question and findings within the window: the memory gives way first,
     then the findings (to one common length), the question last."""
     window = env.window()
     est = window.est
     body = "\n".join(f"- {f}" for f in findings) or "- none"
-    skeleton = [{"role": "system", "content": system},
-                {"role": "user", "content": prompts.render("respond_turn.txt", **{**turn_vars, "memory": "",
-                                                                                  "question": "", "findings": ""})}]
+    skeleton = [
+        {"role": "system", "content": system},
+        {
+            "role": "user",
+            "content": prompts.render(
+                "respond_turn.txt", **{**turn_vars, "memory": "", "question": "", "findings": ""}
+            ),
+        },
+    ]
     room = window.room(max_tokens) - est.bound_messages(skeleton)
     mem, q = str(turn_vars.get("memory") or ""), str(turn_vars.get("question") or "")
     if est.bound(mem) + est.bound(q) + est.bound(body) <= room:
         return turn_vars, findings
-    mem, body_room, q = window.squeeze([Part(mem, head=0.25), Part(body, floor=int(room * FINDINGS_FLOOR)),
-                                        Part(q, floor=min(est.bound(q), int(room * 0.2)))], room)
+    mem, body_room, q = window.squeeze(
+        [
+            Part(mem, head=0.25),
+            Part(body, floor=int(room * FINDINGS_FLOOR)),
+            Part(q, floor=min(est.bound(q), int(room * 0.2))),
+        ],
+        room,
+    )
     fitted = findings
     if body_room != body:  # the findings are cut one by one to a common length, each named
         fitted = window.common_cut(findings, max(0, room - est.bound(mem) - est.bound(q)))
     return {**turn_vars, "memory": mem, "question": q}, fitted
 
 
-def quality_parts(env: TurnEnv, question_text: str, answer: str, concerns: str, max_tokens: int) -> tuple[str, str]:
+def quality_parts(
+    env: TurnEnv, question_text: str, answer: str, concerns: str, max_tokens: int
+) -> tuple[str, str]:
     """The model check's question and answer within the window (the question gives way first)."""
     window = env.window()
     fixed = prompts.render("quality.txt", question="", answer="", concerns=concerns)

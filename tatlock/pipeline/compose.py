@@ -25,8 +25,8 @@ from typing import Any
 
 from tatlock import prompts
 from tatlock.memory import earlier
-from tatlock.pipeline import facts as facts_mod
 from tatlock.pipeline import asks, gate, voice
+from tatlock.pipeline import facts as facts_mod
 from tatlock.pipeline.gate import clock as clock_mod
 from tatlock.pipeline.gate.text import words
 from tatlock.pipeline.lexicon import MONTHS, WEEKDAYS
@@ -34,12 +34,32 @@ from tatlock.pipeline.rulebook import lazy
 
 ASKS = asks.ASKS  # what a question asks for: the one reader the gate uses too (pipeline/asks.py)
 # the words of a question that say what kind of thing is asked, not which thing
-_ASKING = set("what whats where wheres when whens who whos which how did do does say said told tell remember recall "
-              "again called call name named is are was were am the a an my our i me you your u ur of to for in on "
-              "at and or it its that this just now please remind btw again so yet ever testing minute ago".split())
-_TO_YOU = {"i": "you", "i'm": "you're", "im": "you're", "my": "your", "me": "you", "mine": "yours", "am": "are",
-           "i've": "you've", "i'll": "you'll", "i'd": "you'd", "myself": "yourself", "we": "you", "our": "your",
-           "us": "you", "we're": "you're", "ours": "yours"}
+_ASKING = set(
+    "what whats where wheres when whens who whos which how did do does say said told tell remember "
+    "recall "
+    "again called call name named is are was were am the a an my our i me you your u ur "
+    "of to for in on "
+    "at and or it its that this just now please remind btw again so yet ever testing "
+    "minute ago".split()
+)
+_TO_YOU = {
+    "i": "you",
+    "i'm": "you're",
+    "im": "you're",
+    "my": "your",
+    "me": "you",
+    "mine": "yours",
+    "am": "are",
+    "i've": "you've",
+    "i'll": "you'll",
+    "i'd": "you'd",
+    "myself": "yourself",
+    "we": "you",
+    "our": "your",
+    "us": "you",
+    "we're": "you're",
+    "ours": "yours",
+}
 _TO_ME = {"your": "my", "you": "I", "you're": "I'm", "yours": "mine"}
 _SPEAKER = lazy(r"^(?:Anchor \(([^)]*)\)|\[[^\]]*\(bot\)\]|[\w .'-]{1,40}):\s+(.*)$")
 _TEMPLATE = lazy(r"^([a-z_.]+):\s*(.*)$")
@@ -73,7 +93,11 @@ def asked(question: str, brief: gate.Brief) -> list[str]:
     if ASKS.first(question, "more"):
         return out
     for rule in ASKS.matches(question):
-        if rule.label == "told" and not question.rstrip().endswith("?") and not _WH.search(question):
+        if (
+            rule.label == "told"
+            and not question.rstrip().endswith("?")
+            and not _WH.search(question)
+        ):
             continue
         out.append(rule.label)
     parts = set(brief.guard_parts)
@@ -85,15 +109,19 @@ def asked(question: str, brief: gate.Brief) -> list[str]:
         out.append("capabilities")
     system = [k for k in out if k.startswith("system.")]
     if not any(f.tool == "get_system_info" for f in brief.findings):
-        out = [k for k in out if k not in system]  # "which OS?" is answered only from a report in hand
+        # "which OS?" is answered only from a report in hand
+        out = [k for k in out if k not in system]
     elif not system and _asks_machine(question):
         out.append("system")
     return list(dict.fromkeys(out))
 
 
-# the time somewhere else ("what time is it in Tokyo?") is no reading of this clock (the gate works it out)
-_ELSEWHERE = lazy(r"\b(?:time|date|day|hour)\b[^?.!]*\b(?:in|at)\s+(?!the\s+(?:morning|afternoon|evening)\b)"
-                  r"(?:[A-Z][a-z]+|new\s+york|los\s+angeles|tokyo|sydney|london|paris)")
+# the time somewhere else ("what time is it in Tokyo?") is no reading of this clock (the gate works
+# it out)
+_ELSEWHERE = lazy(
+    r"\b(?:time|date|day|hour)\b[^?.!]*\b(?:in|at)\s+(?!the\s+(?:morning|afternoon|evening)\b)"
+    r"(?:[A-Z][a-z]+|new\s+york|los\s+angeles|tokyo|sydney|london|paris)"
+)
 _WH = lazy(r"^\s*(?:\w+,?\s+)?(?:what|whats|what's|where|when|whens|who|which|how)\b", re.I)
 
 
@@ -103,7 +131,9 @@ def _asks_machine(question: str) -> bool:
 
 def _stem(word: str) -> str:
     """A word's first five letters, a plural's or a possessive's s dropped ("dog's" is "dog")."""
-    return (word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word)[:5]
+    return (
+        word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+    )[:5]
 
 
 def _stems(text: str) -> set[str]:
@@ -135,13 +165,19 @@ def told_line(question: str, memory: str) -> Said | None:
         line = line.lstrip("-* ").strip()
         if section == earlier.HEADING.lower():
             dated = _DATED.match(line)
-            line, source, when = (dated.group(2), "earlier", dated.group(1)) if dated else (line, "earlier", "")
+            line, source, when = (
+                (dated.group(2), "earlier", dated.group(1)) if dated else (line, "earlier", "")
+            )
         have = _stems(line) | _implied(line)
         score = len(want & have)
         # on a tie the latest line wins, except that a message of an earlier conversation does
         # not take the place of a kept fact (the fact is the newest value; the message may be old)
         tie_ok = not (source == "earlier" and best is not None and best.source == "memory")
-        if score and have - want and (best is None or score > best.score or (score == best.score and tie_ok)):
+        if (
+            score
+            and have - want
+            and (best is None or score > best.score or (score == best.score and tie_ok))
+        ):
             best = Said(line, source, score, when)
     return best
 
@@ -150,19 +186,27 @@ _DATED = lazy(r"^\[(\d{4}-\d{2}-\d{2})\]\s*(.*)$")
 # what a question's words imply that a line says in other words: "my home town" is where one grew
 # up or comes from (a kept fact "grew up in: Aberdeen"); (words of the question, stems they imply)
 _IMPLIED: tuple[tuple[str, frozenset[str]], ...] = (
-    (r"\bhome\s*town\b|\bwhere\s+(?:am\s+i|i'?m)\s+from\b|\bwhere\s+(?:did\s+)?i\s+grow\s+up\b",
-     frozenset({"hometown"})),
+    (
+        r"\bhome\s*town\b|\bwhere\s+(?:am\s+i|i'?m)\s+from\b|\bwhere\s+(?:did\s+)?i\s+grow\s+up\b",
+        frozenset({"hometown"}),
+    ),
     # "what do I do for a living?" is a kept "job: radiographer"
-    (r"\bfor\s+a\s+living\b|\bwhat\s+(?:do|did)\s+i\s+do\b|\boccupation\b|\bprofession\b|\bline\s+of\s+work\b",
-     frozenset({"job"})),
+    (
+        r"\bfor\s+a\s+living\b|\bwhat\s+(?:do|did)\s+i\s+do\b|\boccupation\b|\bprofession\b|\bline\s+of\s+work\b",
+        frozenset({"job"}),
+    ),
 )
 _IMPLIED_BY_LINE: tuple[tuple[str, frozenset[str]], ...] = (
-    (r"\bgrew\s+up\b|\bgrew_up\b|'s\s+from:|\bi'?m\s+(?:originally\s+)?from\b|\bhome\s*town\b",
-     frozenset({"hometown"})),
+    (
+        r"\bgrew\s+up\b|\bgrew_up\b|'s\s+from:|\bi'?m\s+(?:originally\s+)?from\b|\bhome\s*town\b",
+        frozenset({"hometown"}),
+    ),
 )
 
 
-def _implied(text: str, table: tuple[tuple[str, frozenset[str]], ...] = _IMPLIED_BY_LINE) -> set[str]:
+def _implied(
+    text: str, table: tuple[tuple[str, frozenset[str]], ...] = _IMPLIED_BY_LINE
+) -> set[str]:
     return {s for pattern, stems in table if re.search(pattern, text, re.I) for s in stems}
 
 
@@ -182,7 +226,9 @@ def said_whole(text: str) -> bool:
 
 
 # the tools that look up what the user told (a question about this conversation needs none of them)
-LOOKUPS = frozenset({"get_personal_variable", "recall_memories", "recall_memories_with_time", "recall_topic"})
+LOOKUPS = frozenset(
+    {"get_personal_variable", "recall_memories", "recall_memories_with_time", "recall_topic"}
+)
 
 
 def told_in_conversation(question: str, wanted: list[str], memory: str) -> Said | None:
@@ -214,18 +260,28 @@ def _found_lines(brief: gate.Brief) -> str:
 
 def _to_you(text: str) -> str:
     """The user's words turned to the butler's address: "my sister" -> "your sister"."""
+
     def swap(m: re.Match[str]) -> str:
         w = m.group(0)
         out = _TO_YOU.get(w.lower(), w)
         return out[0].upper() + out[1:] if w[0].isupper() and m.start() == 0 else out
-    text = re.sub(r"\b(i|we)\s+was\b", lambda m: m.group(1) + " were", text, flags=re.I)  # "you were", not "you was"
-    return re.sub(r"\b(?:i'm|i've|i'll|i'd|im|i|my|me|mine|myself|am|we're|we|our|ours|us)\b", swap, text,
-                  flags=re.I)
+
+    # "you were", not "you was"
+    text = re.sub(r"\b(i|we)\s+was\b", lambda m: m.group(1) + " were", text, flags=re.I)
+    return re.sub(
+        r"\b(?:i'm|i've|i'll|i'd|im|i|my|me|mine|myself|am|we're|we|our|ours|us)\b",
+        swap,
+        text,
+        flags=re.I,
+    )
 
 
 def _to_me(text: str) -> str:
-    """A fact about the butler, said by the butler: "Your name is Tatlock" -> "My name is Tatlock"."""
-    out = re.sub(r"\b(?:your|you're|yours|you)\b", lambda m: _TO_ME[m.group(0).lower()], text, flags=re.I)
+    """A fact about the butler, said by the butler: "Your name is Tatlock" -> "My name is
+    Tatlock"."""
+    out = re.sub(
+        r"\b(?:your|you're|yours|you)\b", lambda m: _TO_ME[m.group(0).lower()], text, flags=re.I
+    )
     return out[:1].upper() + out[1:]
 
 
@@ -234,31 +290,46 @@ class Composed:
     text: str
     kinds: tuple[str, ...]  # what it was composed from ("clock", "told", "system.cores"...)
     facts: tuple[gate.Known, ...]  # the facts it carries (for ``carries``)
-    asked: bool  # the question asked for these facts (not only a kept value or a tool's error in hand)
+    # the question asked for these facts (not only a kept value or a tool's error in hand)
+    asked: bool
 
     def carried_by(self, answer: str, question: str) -> bool:
         """Whether an answer carries every fact this one was composed from."""
-        return all(carries(answer, question, kind.removesuffix(".time"), k)
-                   for kind, k in zip(self.kinds, self.facts, strict=True))
+        return all(
+            carries(answer, question, kind.removesuffix(".time"), k)
+            for kind, k in zip(self.kinds, self.facts, strict=True)
+        )
 
 
 def _fields(kind: str, k: gate.Known) -> dict[str, Any] | None:
     v = k.value
     if kind.startswith("clock"):
-        return {"weekday": v["weekday"].title(), "day": v["day"], "month": v["month"].title(), "year": v["year"],
-                "time": f"{v['hour']:02d}:{v['minute']:02d}"}
+        return {
+            "weekday": v["weekday"].title(),
+            "day": v["day"],
+            "month": v["month"].title(),
+            "year": v["year"],
+            "time": f"{v['hour']:02d}:{v['minute']:02d}",
+        }
     if kind == "name":
         return {"name": v}
     if kind == "nature":
         return {"identity": _to_me(str(v)).rstrip(".")}
     if kind == "capabilities":
         listed = list(v) or ["answer questions from general knowledge"]
-        return {"abilities": ", ".join(listed[:-1]) + (" and " if len(listed) > 1 else "") + listed[-1]}
+        return {
+            "abilities": ", ".join(listed[:-1]) + (" and " if len(listed) > 1 else "") + listed[-1]
+        }
     if kind.startswith("system") and isinstance(v, dict):
         cpu, mem, disk, osd = (v.get(x) or {} for x in ("cpu", "memory", "disk", "os"))
-        f = {"count": cpu.get("count"), "physical": cpu.get("physical_cores"), "total": mem.get("total_gib"),
-             "available": mem.get("available_gib"), "free": disk.get("free_gib"),
-             "os": " ".join(str(osd.get(x)) for x in ("system", "release") if osd.get(x))}
+        f = {
+            "count": cpu.get("count"),
+            "physical": cpu.get("physical_cores"),
+            "total": mem.get("total_gib"),
+            "available": mem.get("available_gib"),
+            "free": disk.get("free_gib"),
+            "os": " ".join(str(osd.get(x)) for x in ("system", "release") if osd.get(x)),
+        }
         if kind == "system.disk":
             f["total"] = disk.get("total_gib")
         return f
@@ -279,8 +350,9 @@ def _fields(kind: str, k: gate.Known) -> dict[str, Any] | None:
     return None
 
 
-def facts_for(question: str, brief: gate.Brief, *, memory: str = "", categories: tuple[str, ...] = ()
-              ) -> tuple[list[tuple[str, gate.Known]], bool]:
+def facts_for(
+    question: str, brief: gate.Brief, *, memory: str = "", categories: tuple[str, ...] = ()
+) -> tuple[list[tuple[str, gate.Known]], bool]:
     """The facts in hand that answer the question, each with the template kind it fills, and
     whether the question asked for them (False: a kept value or a tool's error found instead)."""
     kinds = asked(question, brief)
@@ -289,35 +361,52 @@ def facts_for(question: str, brief: gate.Brief, *, memory: str = "", categories:
     have = gate.in_hand(brief)
     by = {k.kind: k for k in have}
     if "nature" not in by:  # the butler's own facts are always in hand, guard or not
-        by["nature"] = gate.Known("nature", facts_mod.IDENTITY_DATA, facts_mod.IDENTITY_DATA, "identity")
+        by["nature"] = gate.Known(
+            "nature", facts_mod.IDENTITY_DATA, facts_mod.IDENTITY_DATA, "identity"
+        )
     if "capabilities" not in by:
         ab = facts_mod.abilities(categories)
-        by["capabilities"] = gate.Known("capabilities", ab, facts_mod.capabilities(categories), "tools")
+        by["capabilities"] = gate.Known(
+            "capabilities", ab, facts_mod.capabilities(categories), "tools"
+        )
     out: list[tuple[str, gate.Known]] = []
     for kind in kinds:
         if kind == "told":
             said = told_line(question, memory + _found_lines(brief))
             if said is not None:
                 kind = {"conversation": "told", "earlier": "earlier"}.get(said.source, "memory")
-                out.append((kind, gate.Known("told", said.text, said.text,
-                                             f"earlier:{said.when}" if said.when else said.source)))
+                out.append(
+                    (
+                        kind,
+                        gate.Known(
+                            "told",
+                            said.text,
+                            said.text,
+                            f"earlier:{said.when}" if said.when else said.source,
+                        ),
+                    )
+                )
             continue
         base = "system" if kind.startswith("system") else kind
         if base in by:
             out.append((kind, by[base]))
-    if not out:  # nothing asked that a fact answers: a kept value or a tool's error may still be the answer
+    # nothing asked that a fact answers: a kept value or a tool's error may still be the answer
+    if not out:
         for k in have:
             if k.kind == "kept" and k.value[1]:
                 out.append(("kept", k))
-            elif k.kind == "tool_error" and k.value and k.source.removeprefix("tool:") not in LOOKUPS:
+            elif (
+                k.kind == "tool_error" and k.value and k.source.removeprefix("tool:") not in LOOKUPS
+            ):
                 # (a lookup of memory that failed is no answer: "missing argument: key")
                 out.append(("tool_error.ask" if "?" in str(k.value) else "tool_error", k))
         return out[:1], False
     return out, True
 
 
-def compose(question: str, brief: gate.Brief, *, memory: str = "", categories: tuple[str, ...] = ()
-            ) -> Composed | None:
+def compose(
+    question: str, brief: gate.Brief, *, memory: str = "", categories: tuple[str, ...] = ()
+) -> Composed | None:
     """A short answer from the facts in hand that answer the question, or None."""
     found, was_asked = facts_for(question, brief, memory=memory, categories=categories)
     if not found:
@@ -338,8 +427,11 @@ def compose(question: str, brief: gate.Brief, *, memory: str = "", categories: t
         if kind in ("told", "memory", "earlier"):
             fields["said"] = _to_you(fields["said"])
         try:
-            parts.append(string.Template(voice.in_voice(template, form, fields_follow=True)).substitute(
-                {n: str(x) for n, x in fields.items()}))
+            parts.append(
+                string.Template(voice.in_voice(template, form, fields_follow=True)).substitute(
+                    {n: str(x) for n, x in fields.items()}
+                )
+            )
         except (KeyError, ValueError):
             continue
         used.append((kind, k))
@@ -349,30 +441,61 @@ def compose(question: str, brief: gate.Brief, *, memory: str = "", categories: t
     # leave out (a forecast, a search: no fact a template says) means a part unanswered
     covered = {"system" if k.startswith("system") else k.split(".")[0] for k, _ in used}
     for f in brief.findings:
-        if f.status == "ok" and not (f.tool == "get_system_info" and "system" in covered) \
-                and not (f.tool in LOOKUPS and covered & {"told", "memory", "kept", "earlier"}):
+        if (
+            f.status == "ok"
+            and not (f.tool == "get_system_info" and "system" in covered)
+            and not (f.tool in LOOKUPS and covered & {"told", "memory", "kept", "earlier"})
+        ):
             return None
     # and every part of a guarded question: a general part ("...and tell me about Paris") or a
     # secret asked for is no fact in hand
-    if brief.other_part or any(not covered & _COVERS.get(part, set()) for part in brief.guard_parts):
+    if brief.other_part or any(
+        not covered & _COVERS.get(part, set()) for part in brief.guard_parts
+    ):
         return None
-    return Composed(" ".join(parts), tuple(kind for kind, _ in used), tuple(k for _, k in used), was_asked)
+    return Composed(
+        " ".join(parts), tuple(kind for kind, _ in used), tuple(k for _, k in used), was_asked
+    )
 
 
 # words of the abilities' phrases that name none of them
-_GENERIC = {"local", "tell", "this", "earlier", "your", "things", "help", "questions", "answer", "general"}
-_NUMBER_WORDS = dict(zip("one two three four five six seven eight nine ten eleven twelve".split(),
-                         map(str, range(1, 13)), strict=True))
+_GENERIC = {
+    "local",
+    "tell",
+    "this",
+    "earlier",
+    "your",
+    "things",
+    "help",
+    "questions",
+    "answer",
+    "general",
+}
+_NUMBER_WORDS = dict(
+    zip(
+        "one two three four five six seven eight nine ten eleven twelve".split(),
+        map(str, range(1, 13)),
+        strict=True,
+    )
+)
 # the report's values a question about each part of the machine is answered by
-_SYSTEM_VALUES = {"system.cores": (("cpu", "count"), ("cpu", "physical_cores")),
-                  "system.memory": (("memory", "total_gib"), ("memory", "available_gib")),
-                  "system.disk": (("disk", "free_gib"), ("disk", "total_gib")),
-                  "system": (("cpu", "count"), ("memory", "total_gib"), ("memory", "available_gib"),
-                             ("disk", "free_gib"))}
+_SYSTEM_VALUES = {
+    "system.cores": (("cpu", "count"), ("cpu", "physical_cores")),
+    "system.memory": (("memory", "total_gib"), ("memory", "available_gib")),
+    "system.disk": (("disk", "free_gib"), ("disk", "total_gib")),
+    "system": (
+        ("cpu", "count"),
+        ("memory", "total_gib"),
+        ("memory", "available_gib"),
+        ("disk", "free_gib"),
+    ),
+}
 
 
 def _says_number(answer: str, value: Any) -> bool:
-    said = set(re.findall(r"\d+(?:\.\d+)?", answer)) | {_NUMBER_WORDS[w] for w in words(answer) if w in _NUMBER_WORDS}
+    said = set(re.findall(r"\d+(?:\.\d+)?", answer)) | {
+        _NUMBER_WORDS[w] for w in words(answer) if w in _NUMBER_WORDS
+    }
     try:
         x = float(value)
     except (TypeError, ValueError):
@@ -388,7 +511,9 @@ def carries(answer: str, question: str, kind: str, k: gate.Known) -> bool:
         given = _stems(question)
         line = str(k.value)
         own = {w for w in words(line) if len(w) >= 3 and w not in _ASKING and _stem(w) not in given}
-        key = {w.lower() for w in re.findall(r"(?<!^)(?<![.!?]\s)\b(?:[A-Z][a-z]+|\d+)", line)} & own
+        key = {
+            w.lower() for w in re.findall(r"(?<!^)(?<![.!?]\s)\b(?:[A-Z][a-z]+|\d+)", line)
+        } & own
         calendar = set(WEEKDAYS) | set(MONTHS)
         if re.search(r"\b(?:called|name|named|who)\b", question, re.I):
             key -= calendar  # asked for a name: "Cuthbert", not "Sunday"
@@ -396,14 +521,22 @@ def carries(answer: str, question: str, kind: str, k: gate.Known) -> bool:
             key = {w for w in key if w in calendar or w.isdigit()} or key
         return bool((key or own) & set(words(answer)))
     if k.kind == "capabilities":
-        # two of the things it can do named by their own words ("local" in "your local business" is none)
+        # two of the things it can do named by their own words ("local" in "your local business" is
+        # none)
         said = {_stem(w) for w in words(answer)}
-        named = [p for p in k.value if {_stem(w) for w in words(p) if len(w) >= 4 and w not in _GENERIC} & said]
+        named = [
+            p
+            for p in k.value
+            if {_stem(w) for w in words(p) if len(w) >= 4 and w not in _GENERIC} & said
+        ]
         return len(named) >= min(2, len(k.value))
     if k.kind == "system" and isinstance(k.value, dict):
         if kind == "system.os":
             system = str((k.value.get("os") or {}).get("system") or "")
             return bool(system) and system.lower() in answer.lower()
-        values = [(k.value.get(a) or {}).get(b) for a, b in _SYSTEM_VALUES.get(kind, _SYSTEM_VALUES["system"])]
+        values = [
+            (k.value.get(a) or {}).get(b)
+            for a, b in _SYSTEM_VALUES.get(kind, _SYSTEM_VALUES["system"])
+        ]
         return any(_says_number(answer, v) for v in values if v is not None)
     return gate.carries(answer, k)

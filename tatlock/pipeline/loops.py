@@ -9,8 +9,9 @@ generate, and the gate judges what they produced: neither should import the othe
 from __future__ import annotations
 
 import re
-from tatlock.pipeline.rulebook import lazy
 from collections import Counter
+
+from tatlock.pipeline.rulebook import lazy
 
 LOOP_WINDOW = 3000  # a loop shows at the end of what was said; older text is not searched again
 # one fragment of 3 to 200 characters said seven times back to back

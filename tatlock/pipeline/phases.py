@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import datetime as dt
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from tatlock.config import Config
 from tatlock.events import Event, ModelCall, PhaseFinished, PhaseStarted
 from tatlock.llm.base import Backend, Cancel, ChatResult
 from tatlock.memory import summarise
-from tatlock.memory.summarise import summary_tokens  # noqa: F401 - re-exported (the butler, tests)
 from tatlock.memory.fit import Window
+from tatlock.memory.summarise import summary_tokens  # noqa: F401 - re-exported (the butler, tests)
 from tatlock.memory.tokens import Estimator
 from tatlock.store.system import SystemStore
 from tatlock.store.user import UserStore
@@ -82,21 +83,55 @@ class Phase:
 
     def finish(self, **detail: Any) -> dict[str, Any]:
         ms = round((time.perf_counter() - self.t0) * 1000, 1)
-        self.emit(PhaseFinished(self.name, ms, self.calls, self.prompt_tokens, self.eval_tokens, detail))
-        return {"name": self.name, "ms": ms, "model_calls": self.calls,
-                "prompt_tokens": self.prompt_tokens, "eval_tokens": self.eval_tokens}
+        self.emit(
+            PhaseFinished(self.name, ms, self.calls, self.prompt_tokens, self.eval_tokens, detail)
+        )
+        return {
+            "name": self.name,
+            "ms": ms,
+            "model_calls": self.calls,
+            "prompt_tokens": self.prompt_tokens,
+            "eval_tokens": self.eval_tokens,
+        }
 
 
-def chat(env: TurnEnv, phase: Phase, messages: list[dict], *, cancel: Cancel | None, schema: dict | None = None,
-         tools: list[dict] | None = None, on_token: Callable[[str], None] | None = None,
-         temperature: float = 0.3, max_tokens: int) -> ChatResult:
-    r = env.backend.chat(messages, schema=schema, tools=tools, on_token=on_token,
-                         options=env.options(temperature, max_tokens), cancel=cancel)
+def chat(
+    env: TurnEnv,
+    phase: Phase,
+    messages: list[dict],
+    *,
+    cancel: Cancel | None,
+    schema: dict | None = None,
+    tools: list[dict] | None = None,
+    on_token: Callable[[str], None] | None = None,
+    temperature: float = 0.3,
+    max_tokens: int,
+) -> ChatResult:
+    r = env.backend.chat(
+        messages,
+        schema=schema,
+        tools=tools,
+        on_token=on_token,
+        options=env.options(temperature, max_tokens),
+        cancel=cancel,
+    )
     # the calibration is FittedBackend's (from what was sent); a server that does not report the
     # prompt's size is counted at its estimate
     phase.add(r, env.estimator.messages(messages))
-    phase.emit(ModelCall(phase.name, r.model, messages, r.content, round(r.ms, 1), r.prompt_tokens,
-                         r.eval_tokens, [{"name": c.name, "arguments": c.arguments} for c in r.tool_calls],
-                         schema is not None, [x["function"]["name"] for x in tools or ()],
-                         r.evaluated_tokens, None if r.first_token_ms is None else round(r.first_token_ms, 1)))
+    phase.emit(
+        ModelCall(
+            phase.name,
+            r.model,
+            messages,
+            r.content,
+            round(r.ms, 1),
+            r.prompt_tokens,
+            r.eval_tokens,
+            [{"name": c.name, "arguments": c.arguments} for c in r.tool_calls],
+            schema is not None,
+            [x["function"]["name"] for x in tools or ()],
+            r.evaluated_tokens,
+            None if r.first_token_ms is None else round(r.first_token_ms, 1),
+        )
+    )
     return r

@@ -10,13 +10,14 @@ through the narrow ``Host`` below rather than the turn runner itself.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Callable, Protocol
+from collections.abc import Callable
+from typing import Any, Protocol
 
 from tatlock import prompts
 from tatlock.events import Event, QualityVerdict
 from tatlock.llm.base import Cancel
-from tatlock.pipeline import facts as facts_mod
 from tatlock.pipeline import budget, compose, gate
+from tatlock.pipeline import facts as facts_mod
 from tatlock.pipeline.phases import MAX_TOKENS, Phase, TurnEnv, chat
 from tatlock.pipeline.respond import respond
 
@@ -45,8 +46,17 @@ def stream_gate(brief: gate.Brief) -> gate.StreamGate:
     return gate.StreamGate(brief, pace=STREAM_PACE)
 
 
-def judge(host: Host, answer: str, verdict: gate.Verdict | None, route: str, brief: gate.Brief, *,
-          persona: str, turn_vars: dict[str, Any], categories: list[str]) -> tuple[str, gate.Verdict]:
+def judge(
+    host: Host,
+    answer: str,
+    verdict: gate.Verdict | None,
+    route: str,
+    brief: gate.Brief,
+    *,
+    persona: str,
+    turn_vars: dict[str, Any],
+    categories: list[str],
+) -> tuple[str, gate.Verdict]:
     """The answer that stands and its verdict. ``verdict`` is the stream gate's, if the answer
     streamed through one."""
     p = Phase("quality", host.emit)
@@ -57,15 +67,36 @@ def judge(host: Host, answer: str, verdict: gate.Verdict | None, route: str, bri
     # the facts in hand that answer the question (the clock, the butler's name, the system
     # report, a line the user said...): an answer to such a question must carry them, and one
     # that fails is answered from them rather than with an apology (pipeline/compose.py)
-    known = compose.compose(brief.question, brief, memory=str(turn_vars.get("memory") or ""),
-                            categories=tuple(categories))
-    if known is not None and v.verdict != "FALLBACK" and known.asked and not known.carried_by(answer, brief.question):
-        v = gate.Verdict("FALLBACK", "I_DONT_KNOW", [*v.checks, "the answer does not carry the fact asked for ("
-                                                     + ", ".join(known.kinds) + ")"], "carries")
+    known = compose.compose(
+        brief.question,
+        brief,
+        memory=str(turn_vars.get("memory") or ""),
+        categories=tuple(categories),
+    )
+    if (
+        known is not None
+        and v.verdict != "FALLBACK"
+        and known.asked
+        and not known.carried_by(answer, brief.question)
+    ):
+        v = gate.Verdict(
+            "FALLBACK",
+            "I_DONT_KNOW",
+            [
+                *v.checks,
+                "the answer does not carry the fact asked for (" + ", ".join(known.kinds) + ")",
+            ],
+            "carries",
+        )
     if known is not None and v.verdict == "FALLBACK" and v.fallback_type != "NOT_ALLOWED":
-        v = gate.Verdict("APPROVED", None, [*v.checks, "answered from the facts in hand: " + ", ".join(known.kinds)])
+        v = gate.Verdict(
+            "APPROVED",
+            None,
+            [*v.checks, "answered from the facts in hand: " + ", ".join(known.kinds)],
+        )
         host.replace(known.text, "; ".join(v.checks))
-        for x in host.phases:  # the composed answer is whole, whatever length the model's stopped at
+        # the composed answer is whole, whatever length the model's stopped at
+        for x in host.phases:
             x.pop("cut_short", None)
         host.emit(QualityVerdict(v.verdict, v.fallback_type, v.checks, False))
         host.phases.append(p.finish(verdict=v.label, composed=list(known.kinds)))
@@ -78,14 +109,30 @@ def judge(host: Host, answer: str, verdict: gate.Verdict | None, route: str, bri
         # one second attempt, told only what the failed check calls for
         host.phases.append(p.finish(verdict="REPAIR", checks=v.checks))
         added = facts_mod.for_kinds(repair.facts, now=brief.clock, categories=categories)
-        findings = facts_mod.lines(added) + ([f.line for f in brief.findings] if repair.findings else [])
+        findings = facts_mod.lines(added) + (
+            [f.line for f in brief.findings] if repair.findings else []
+        )
         # the repair's question is cut to its share of the window like the first answer's
         question = budget.question(host.env, repair.question, None, host.env.window().size, None)
-        repaired, _ = respond(host.env, host.emit, persona=persona,
-                              turn_vars={**turn_vars, "question": question}, findings=findings,
-                              phases=host.phases, cancel=host.cancel, show=None, name="repair")
-        v2 = gate.check(repaired, dataclasses.replace(brief, facts=brief.facts + added,
-                                                      prompt_text=prompts.render("respond.txt", persona="")))
+        repaired, _ = respond(
+            host.env,
+            host.emit,
+            persona=persona,
+            turn_vars={**turn_vars, "question": question},
+            findings=findings,
+            phases=host.phases,
+            cancel=host.cancel,
+            show=None,
+            name="repair",
+        )
+        v2 = gate.check(
+            repaired,
+            dataclasses.replace(
+                brief,
+                facts=brief.facts + added,
+                prompt_text=prompts.render("respond.txt", persona=""),
+            ),
+        )
         repaired = v2.text if v2.text is not None else repaired
         p = Phase("quality", host.emit)
         if v2.verdict != "FALLBACK":
@@ -97,10 +144,25 @@ def judge(host: Host, answer: str, verdict: gate.Verdict | None, route: str, bri
         if host.model_calls(skip=("cross_summary", "run_tools")) < host.call_limit(route):
             by_model = True
             concerns = "; ".join(v.checks)
-            q, a = budget.quality_parts(host.env, brief.question, answer, concerns, MAX_TOKENS["quality"])
-            r = chat(host.env, p, [{"role": "user", "content": prompts.render(
-                "quality.txt", question=q, answer=a, concerns=concerns)}],
-                cancel=host.cancel, schema=gate.QUALITY_SCHEMA, temperature=0.0, max_tokens=MAX_TOKENS["quality"])
+            q, a = budget.quality_parts(
+                host.env, brief.question, answer, concerns, MAX_TOKENS["quality"]
+            )
+            r = chat(
+                host.env,
+                p,
+                [
+                    {
+                        "role": "user",
+                        "content": prompts.render(
+                            "quality.txt", question=q, answer=a, concerns=concerns
+                        ),
+                    }
+                ],
+                cancel=host.cancel,
+                schema=gate.QUALITY_SCHEMA,
+                temperature=0.0,
+                max_tokens=MAX_TOKENS["quality"],
+            )
             kind, fallback = gate.parse_model_verdict(r.content)
             v = gate.Verdict(kind, fallback, v.checks)
         else:  # no call left in this route's budget: soft doubts do not block a reply

@@ -4,7 +4,8 @@ facts), streamed as it is generated through the caller's ``show`` (which gates i
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from tatlock import prompts
 from tatlock.llm.base import Cancel, StopGeneration
@@ -25,8 +26,17 @@ def system_prompt(persona: str) -> str:
     return prompts.render("respond.txt", persona=persona)
 
 
-def answer_plain(env: TurnEnv, emit: Callable[..., None], *, persona: str, question: str, memory: str,
-                 phases: list[dict[str, Any]], cancel: Cancel | None, show: Show | None) -> tuple[str, bool]:
+def answer_plain(
+    env: TurnEnv,
+    emit: Callable[..., None],
+    *,
+    persona: str,
+    question: str,
+    memory: str,
+    phases: list[dict[str, Any]],
+    cancel: Cancel | None,
+    show: Show | None,
+) -> tuple[str, bool]:
     """The plain answer form's direct answer (config ``answer_form``): the persona with one short
     instruction, what memory holds besides this conversation, then this conversation as chat
     turns and the question as the last, as a plain chat client asks. A small model answers
@@ -64,7 +74,15 @@ def answer_plain(env: TurnEnv, emit: Callable[..., None], *, persona: str, quest
         if show is not None:
             show(piece)
 
-    r = chat(env, p, messages, cancel=cancel, on_token=on_token, temperature=0.5, max_tokens=env.answer_tokens())
+    r = chat(
+        env,
+        p,
+        messages,
+        cancel=cancel,
+        on_token=on_token,
+        temperature=0.5,
+        max_tokens=env.answer_tokens(),
+    )
     answer = r.content.strip()
     if looped:
         answer = loops.without_repeats(answer)
@@ -74,9 +92,19 @@ def answer_plain(env: TurnEnv, emit: Callable[..., None], *, persona: str, quest
     return answer, looped
 
 
-def respond(env: TurnEnv, emit: Callable[..., None], *, persona: str, turn_vars: dict[str, Any],
-            findings: list[str], phases: list[dict[str, Any]], cancel: Cancel | None,
-            show: Show | None, name: str = "respond", max_tokens: int | None = None) -> tuple[str, bool]:
+def respond(
+    env: TurnEnv,
+    emit: Callable[..., None],
+    *,
+    persona: str,
+    turn_vars: dict[str, Any],
+    findings: list[str],
+    phases: list[dict[str, Any]],
+    cancel: Cancel | None,
+    show: Show | None,
+    name: str = "respond",
+    max_tokens: int | None = None,
+) -> tuple[str, bool]:
     """The persona's answer, streamed through ``show`` when given (``show`` may raise
     StopGeneration to end the call: the gate saw a failing answer). Returns (answer, looped):
     ``looped`` when a model repeating itself was cut short and its repeats dropped.
@@ -87,8 +115,14 @@ def respond(env: TurnEnv, emit: Callable[..., None], *, persona: str, turn_vars:
     turn_vars, findings = budget.respond_parts(env, system, turn_vars, findings, limit)
     messages = [
         {"role": "system", "content": system},
-        {"role": "user", "content": prompts.render(
-            "respond_turn.txt", **turn_vars, findings="\n".join(f"- {f}" for f in findings) or "- none")},
+        {
+            "role": "user",
+            "content": prompts.render(
+                "respond_turn.txt",
+                **turn_vars,
+                findings="\n".join(f"- {f}" for f in findings) or "- none",
+            ),
+        },
     ]
     watch = loops.LoopWatch()
     looped = False

@@ -1,7 +1,7 @@
 """Rules as data: every regular expression the pipeline decides with is a ``Rule`` that carries
 the messages it must match and the near misses it must not.
 
-A rule that no example exercises does not exist: ``tests/test_rulebook.py`` runs every rule of
+A rule that no example exercises does not exist: ``tests/unit/test_rulebook.py`` runs every rule of
 every registered ``Rulebook`` against its own examples and near misses, so a rule that stops
 matching, or starts to over-match, fails by its id. Patterns are compiled on first use, so
 importing a rulebook costs nothing and a message pays only for the rules it reaches; and they are
@@ -11,8 +11,9 @@ compiled once per install, not per process (``tatlock.regexcache``).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any
 
 from tatlock import regexcache
 from tatlock.pipeline.lexicon import expand
@@ -65,7 +66,9 @@ class Rule:
 
     def __post_init__(self) -> None:
         if not self.examples:
-            raise ValueError(f"rule {self.id!r} has no example: a rule no example exercises does not exist")
+            raise ValueError(
+                f"rule {self.id!r} has no example: a rule no example exercises does not exist"
+            )
 
     @property
     def regex(self) -> re.Pattern[str]:
@@ -82,7 +85,7 @@ class Lazy:
     """A pattern that is not a rule (a tokenizer, a parser of a tool's line) compiled on first
     use, so importing its module compiles nothing; it answers as the compiled pattern does."""
 
-    __slots__ = ("pattern", "flags", "_compiled")
+    __slots__ = ("_compiled", "flags", "pattern")
 
     def __init__(self, pattern: str, flags: int = 0):
         self.pattern, self.flags = pattern, flags

@@ -76,8 +76,13 @@ def fallback_arguments(spec: ToolSpec, query: str) -> dict[str, Any] | None:
     return None
 
 
-def run(spec: ToolSpec, args: dict[str, Any], ctx: ToolContext, timeout: float,
-        cancel: Cancel | None = None) -> ToolRun:
+def run(
+    spec: ToolSpec,
+    args: dict[str, Any],
+    ctx: ToolContext,
+    timeout: float,
+    cancel: Cancel | None = None,
+) -> ToolRun:
     """Run one tool on a thread of its own, waiting at most ``timeout`` seconds, or until the
     turn is cancelled (raises Cancelled): a tool that hangs never holds the turn, nor the tools
     of later turns. A tool still running when its turn ends can no longer touch memory (its
@@ -86,13 +91,19 @@ def run(spec: ToolSpec, args: dict[str, Any], ctx: ToolContext, timeout: float,
     args = clean_arguments(spec, args)
     missing = missing_required(spec, args)
     if missing:
-        return ToolRun(spec.key, args, {"error": f"missing argument: {', '.join(missing)}"}, False,
-                       (time.perf_counter() - t0) * 1000)
+        return ToolRun(
+            spec.key,
+            args,
+            {"error": f"missing argument: {', '.join(missing)}"},
+            False,
+            (time.perf_counter() - t0) * 1000,
+        )
     try:
         fn = resolve(spec)
         future: concurrent.futures.Future[Any] = concurrent.futures.Future()
-        threading.Thread(target=_call, args=(future, fn, ctx, args), name=f"tatlock-tool-{spec.key}",
-                         daemon=True).start()
+        threading.Thread(
+            target=_call, args=(future, fn, ctx, args), name=f"tatlock-tool-{spec.key}", daemon=True
+        ).start()
         woken = threading.Event()
         future.add_done_callback(lambda _: woken.set())
         unregister = cancel.on_cancel(woken.set) if cancel is not None else (lambda: None)
@@ -113,12 +124,16 @@ def run(spec: ToolSpec, args: dict[str, Any], ctx: ToolContext, timeout: float,
     return ToolRun(spec.key, args, redacted(result), ok, (time.perf_counter() - t0) * 1000)
 
 
-def _call(future: concurrent.futures.Future[Any], fn: Any, ctx: ToolContext, args: dict[str, Any]) -> None:
+def _call(
+    future: concurrent.futures.Future[Any], fn: Any, ctx: ToolContext, args: dict[str, Any]
+) -> None:
     try:
         result = fn(ctx=ctx, **args)
-    except BaseException as exc:  # noqa: BLE001 - handed to the waiting turn as the tool's failure
+    except BaseException as exc:
         # (SystemExit from a tool ends nothing but the tool)
-        future.set_exception(exc if isinstance(exc, Exception) else RuntimeError(f"{type(exc).__name__}: {exc}"))
+        future.set_exception(
+            exc if isinstance(exc, Exception) else RuntimeError(f"{type(exc).__name__}: {exc}")
+        )
     else:
         future.set_result(result)
 

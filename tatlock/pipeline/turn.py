@@ -20,14 +20,24 @@ from __future__ import annotations
 
 import datetime as dt
 import time
+from collections.abc import Callable
 from dataclasses import astuple, dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from tatlock import prompts
 from tatlock.errors import BackendError, TatlockError
 from tatlock.events import (
-    AnswerReplaced, AnswerToken, Decision, ErrorEvent, Event, FactsKept, GuardFired, MessageStored, Notice,
-    TurnCancelled, TurnFinished,
+    AnswerReplaced,
+    AnswerToken,
+    Decision,
+    ErrorEvent,
+    Event,
+    FactsKept,
+    GuardFired,
+    MessageStored,
+    Notice,
+    TurnCancelled,
+    TurnFinished,
 )
 from tatlock.llm.base import Cancel, Cancelled, StopGeneration
 from tatlock.memory import context as memory_context
@@ -49,7 +59,7 @@ from tatlock.store.user import Author, Conversation, Message
 from tatlock.tools.base import TurnScope
 
 # said after an answer that stopped at its length limit (TurnEnv.answer_tokens)
-CUT_NOTE = " …\n\n*(I stopped at my length limit there, sir. Say \"go on\" and I shall continue.)*"
+CUT_NOTE = ' …\n\n*(I stopped at my length limit there, sir. Say "go on" and I shall continue.)*'
 
 
 @dataclass
@@ -93,8 +103,14 @@ class Plan:
 
 
 class TurnRunner:
-    def __init__(self, env: TurnEnv, req: TurnRequest, emit: Callable[[Event], None], cancel: Cancel,
-                 describe_image: Callable[[str, str], str] | None = None):
+    def __init__(
+        self,
+        env: TurnEnv,
+        req: TurnRequest,
+        emit: Callable[[Event], None],
+        cancel: Cancel,
+        describe_image: Callable[[str, str], str] | None = None,
+    ):
         self.env, self.req, self.emit, self.cancel = env, req, emit, cancel
         self.describe_image = describe_image
         self.t0 = time.perf_counter()
@@ -106,7 +122,8 @@ class TurnRunner:
         self.plan: Plan | None = None
         self._verdicts: dict[int, Verdict] = {}  # a finished stream gate's verdict
         self.scope = TurnScope(env.store)
-        self.noted: list[kept_facts.Noted] = []  # facts kept from the question (before any model call)
+        # facts kept from the question (before any model call)
+        self.noted: list[kept_facts.Noted] = []
 
     # -- what the user sees ----------------------------------------------------------------
 
@@ -136,7 +153,8 @@ class TurnRunner:
             self._end_cancelled()
         except BackendError as exc:
             self._end_failed(exc)
-        except TatlockError as exc:  # e.g. the conversation was forgotten meanwhile, the disk is full
+        # e.g. the conversation was forgotten meanwhile, the disk is full
+        except TatlockError as exc:
             self.emit(ErrorEvent(exc.message, exc.kind or "store", exc.hint))
 
     def _run(self) -> None:
@@ -149,15 +167,25 @@ class TurnRunner:
             persona = f"{persona}\n{self.req.system}" if persona else self.req.system
         enabled = self.env.system.tools(enabled_only=True)
         now = self.env.clock()
-        messages, turn_vars = self.assess_request(msg, cross_summary=cross, now=now, persona=persona,
-                                                  enabled=enabled)
+        messages, turn_vars = self.assess_request(
+            msg, cross_summary=cross, now=now, persona=persona, enabled=enabled
+        )
         plan = self.plan = self.assess(messages, enabled, persona)
         self.check()
-        answer, runs, brief, verdict = self.answer(plan, persona=persona, enabled=enabled, turn_vars=turn_vars,
-                                                   now=now)
+        answer, runs, brief, verdict = self.answer(
+            plan, persona=persona, enabled=enabled, turn_vars=turn_vars, now=now
+        )
         self.check()
-        answer, verdict = judge(self, answer, verdict, plan.route, brief, persona=persona, turn_vars=turn_vars,
-                                categories=[s.category for s in enabled])
+        answer, verdict = judge(
+            self,
+            answer,
+            verdict,
+            plan.route,
+            brief,
+            persona=persona,
+            turn_vars=turn_vars,
+            categories=[s.category for s in enabled],
+        )
         if verdict.verdict != "FALLBACK" and any(x.get("cut_short") for x in self.phases):
             # the answer stopped at its length limit mid-way: say so, rather than end mid-sentence
             self.show(CUT_NOTE)
@@ -181,16 +209,32 @@ class TurnRunner:
             meta["system"] = req.system
         if req.supersedes:
             meta["edit_of"] = req.supersedes[0]
-        msg = self.question = self.env.store.add_message(req.conversation.id, "user", req.text, req.author,
-                                                         metadata=meta)
+        msg = self.question = self.env.store.add_message(
+            req.conversation.id, "user", req.text, req.author, metadata=meta
+        )
         if req.supersedes:  # an edited question replaces the old one and its answers, now
             revisions.supersede(self.env.store, req.supersedes, by=msg.message_id, how="edited")
         self.emit(MessageStored(msg.message_id, msg.message_number, "user", req.author.name))
-        self.noted = kept_facts.keep_from(self.env.store, msg, owner=self.owner(), known_secrets=self.env.secrets)
+        self.noted = kept_facts.keep_from(
+            self.env.store, msg, owner=self.owner(), known_secrets=self.env.secrets
+        )
         if self.noted:
-            self.emit(FactsKept(msg.message_id, [
-                {"key": n.fact.key, "about": n.fact.about, "attribute": n.fact.attribute, "value": n.fact.value,
-                 "status": n.status, "before": n.before} for n in self.noted]))
+            self.emit(
+                FactsKept(
+                    msg.message_id,
+                    [
+                        {
+                            "key": n.fact.key,
+                            "about": n.fact.about,
+                            "attribute": n.fact.attribute,
+                            "value": n.fact.value,
+                            "status": n.status,
+                            "before": n.before,
+                        }
+                        for n in self.noted
+                    ],
+                )
+            )
         return msg
 
     def owner(self) -> str:
@@ -198,17 +242,27 @@ class TurnRunner:
         if self.req.author.is_anchor:
             return self.req.author.name
         cfg = self.env.cfg
-        return cfg.anchor_name or (cfg.anchor_id or self.env.username).replace("-", " ").replace("_", " ").title()
+        return (
+            cfg.anchor_name
+            or (cfg.anchor_id or self.env.username).replace("-", " ").replace("_", " ").title()
+        )
 
     def noted_line(self) -> str:
-        return kept_facts.acknowledge(self.noted, speaker_is_owner=self.req.author.is_anchor,
-                                      speaker=self.req.author.name, owner=self.owner())
+        return kept_facts.acknowledge(
+            self.noted,
+            speaker_is_owner=self.req.author.is_anchor,
+            speaker=self.req.author.name,
+            owner=self.owner(),
+        )
 
     def replaced_by(self, reply: Message) -> None:
         """A new answer to a question answered before: the earlier answers are superseded once
         it is stored (until then, if the turn fails with nothing said, they still stand)."""
-        if self.req.again is not None and self.req.supersedes and reply.content.strip():  # not a bare cancel
-            revisions.supersede(self.env.store, self.req.supersedes, by=reply.message_id, how="regenerated")
+        # not a bare cancel
+        if self.req.again is not None and self.req.supersedes and reply.content.strip():
+            revisions.supersede(
+                self.env.store, self.req.supersedes, by=reply.message_id, how="regenerated"
+            )
 
     def briefing(self) -> str | None:
         """The summary of recent conversations this conversation began with: a new one adopts
@@ -220,32 +274,60 @@ class TurnRunner:
             return cross.latest_cross_summary(store, conv.id)
         return cross.adopt_briefing(store, conv.id)
 
-    def assess_request(self, msg: Message, *, cross_summary: str | None, now: dt.datetime, persona: str,
-                       enabled: list[ToolSpec]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    def assess_request(
+        self,
+        msg: Message,
+        *,
+        cross_summary: str | None,
+        now: dt.datetime,
+        persona: str,
+        enabled: list[ToolSpec],
+    ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         """Phase 1's messages: the stable system message (persona, instructions, tool catalogue:
         byte-identical from turn to turn, so the server's prompt cache reuses it), then memory
         (which grows at its end), the clock and the question, each within its part of the
         window (pipeline/budget.py). Also the variables the respond phase reuses."""
         env = self.env
-        turn_vars: dict[str, Any] = dict(now=now.strftime("%A %d %B %Y, %H:%M ") + f"({tz_label(now)})",
-                                         location=env.store.get_var("location") or "unknown",
-                                         author=memory_context.speaker(msg))
+        turn_vars: dict[str, Any] = dict(
+            now=now.strftime("%A %d %B %Y, %H:%M ") + f"({tz_label(now)})",
+            location=env.store.get_var("location") or "unknown",
+            author=memory_context.speaker(msg),
+        )
         form = self.form = str(env.cfg.effective("answer_form"))
         room = budget.assess_room(env, assess.system_prompt(persona, enabled, form), turn_vars)
-        turn_vars["question"] = budget.question(env, msg.content, self.req.material, room, self.emit)
+        turn_vars["question"] = budget.question(
+            env, msg.content, self.req.material, room, self.emit
+        )
         room -= env.estimator.bound(turn_vars["question"])
-        facts = kept_facts.block(env.store.vars(), owner=self.owner(), question=msg.content, budget_tokens=env.budget(),
-                                 estimator=env.estimator)
+        facts = kept_facts.block(
+            env.store.vars(),
+            owner=self.owner(),
+            question=msg.content,
+            budget_tokens=env.budget(),
+            estimator=env.estimator,
+        )
         # what the user said in other conversations that the question points at, found by words
-        said = earlier.said_before(env.store, msg.content, conversation_id=msg.conversation_id,
-                                   budget_tokens=budget.memory_budget(room, memory_context.SHARES),
-                                   told=bool(compose.ASKS.first(msg.content, "told")),
-                                   exclude=(msg.message_id,), estimator=env.estimator)
+        said = earlier.said_before(
+            env.store,
+            msg.content,
+            conversation_id=msg.conversation_id,
+            budget_tokens=budget.memory_budget(room, memory_context.SHARES),
+            told=bool(compose.ASKS.first(msg.content, "told")),
+            exclude=(msg.message_id,),
+            estimator=env.estimator,
+        )
         facts = "\n\n".join(x for x in (facts, said) if x)
-        mem = memory_context.build(env.store, msg.conversation_id, estimator=env.estimator,
-                                   budget_tokens=budget.memory_budget(room, memory_context.SHARES),
-                                   cross_summary=cross_summary, exclude=self.req.supersedes, facts_block=facts)
-        # recalled memory is data, redacted like a tool result: a secret pasted once is not handed on
+        mem = memory_context.build(
+            env.store,
+            msg.conversation_id,
+            estimator=env.estimator,
+            budget_tokens=budget.memory_budget(room, memory_context.SHARES),
+            cross_summary=cross_summary,
+            exclude=self.req.supersedes,
+            facts_block=facts,
+        )
+        # recalled memory is data, redacted like a tool result: a secret pasted once is not handed
+        # on
         turn_vars["memory"] = self.memory = budget.memory(env, redact(mem.prompt_block()), room)
         return assess.request(persona, enabled, **turn_vars, form=form), turn_vars
 
@@ -260,17 +342,30 @@ class TurnRunner:
         # a direct answer streams only when nothing deterministic will overrule it; so does the
         # answer of a guard the model would imagine (overruled below: its answer stands)
         credible = rule is not None or guards.credible_guard(text)
-        plain = self.form == "plain"  # a routing call: the direct answer is written next, by respond
-        streamer = assess.AnswerStreamer(allow=rule is None and not det.sure and not plain,
-                                         decisions=("DIRECT",) if credible else ("DIRECT", "CAPABILITY_GUARD"))
-        gate = stream_gate(Brief(text, persona, self.env.secrets,
-                                 prompt_text=prompts.render("assess.txt", persona="", tools=assess.catalogue(enabled))))
+        # a routing call: the direct answer is written next, by respond
+        plain = self.form == "plain"
+        streamer = assess.AnswerStreamer(
+            allow=rule is None and not det.sure and not plain,
+            decisions=("DIRECT",) if credible else ("DIRECT", "CAPABILITY_GUARD"),
+        )
+        gate = stream_gate(
+            Brief(
+                text,
+                persona,
+                self.env.secrets,
+                prompt_text=prompts.render(
+                    "assess.txt", persona="", tools=assess.catalogue(enabled)
+                ),
+            )
+        )
         a: assess.Assessment | None
         route: str
         guard: str | None
-        before_answer = 0  # pieces (tokens, on llama-server) of JSON generated before the answer began
+        # pieces (tokens, on llama-server) of JSON generated before the answer began
+        before_answer = 0
         cut = False  # the call stopped at its token cap
-        watch, looped = loops.LoopWatch(), False  # a direct answer looping, as respond's are watched
+        # a direct answer looping, as respond's are watched
+        watch, looped = loops.LoopWatch(), False
         if authority.skips_assessment(det):
             # a pure guard the deterministic side decides alone (measured 99% precise): the call
             # is saved and the guard path costs one call (routing/authority.py, rule 1)
@@ -301,25 +396,43 @@ class TurnRunner:
                 if decoded:
                     self.show(gate.feed(decoded))
                     if gate.failed:
-                        raise StopGeneration  # a failing answer stops here: nothing failing was shown
-                if streamer.done and streamer.emitted and id(gate) not in self._verdicts and not gate.failed:
-                    # the answer's string has closed: it is whole, so the gate judges it now and what
+                        # a failing answer stops here: nothing failing was shown
+                        raise StopGeneration
+                if (
+                    streamer.done
+                    and streamer.emitted
+                    and id(gate) not in self._verdicts
+                    and not gate.failed
+                ):
+                    # the answer's string has closed: it is whole, so the gate judges it now and
+                    # what
                     # it held back is shown at once, not after the fields that follow in the JSON
                     rest, verdict = gate.finish()
                     self._verdicts[id(gate)] = verdict
                     if verdict.verdict != "FALLBACK":
                         self.show(rest)
 
-            r1 = chat(self.env, p1, messages, cancel=self.cancel,
-                      schema=assess.schema([s.key for s in enabled], answer=not plain), on_token=on_token,
-                      max_tokens=assess.ROUTING_TOKENS if plain else self.env.answer_tokens())
+            r1 = chat(
+                self.env,
+                p1,
+                messages,
+                cancel=self.cancel,
+                schema=assess.schema([s.key for s in enabled], answer=not plain),
+                on_token=on_token,
+                max_tokens=assess.ROUTING_TOKENS if plain else self.env.answer_tokens(),
+            )
             raw = r1.content
             cut = r1.done_reason == "length"
             a = assess.parse(raw)
             if a is None and plain:
                 a = assess.routed_direct(raw)
-            if (a is None or gate.failed) and streamer.decision in streamer.decisions and streamer.emitted.strip():
-                # the JSON was cut off (token cap, a loop, or the gate stopped it) after the answer had started
+            if (
+                (a is None or gate.failed)
+                and streamer.decision in streamer.decisions
+                and streamer.emitted.strip()
+            ):
+                # the JSON was cut off (token cap, a loop, or the gate stopped it) after the answer
+                # had started
                 emitted = loops.without_repeats(streamer.emitted) if looped else streamer.emitted
                 a = assess.Assessment("DIRECT", answer=emitted.strip(), form="truncated")
             route, guard, source = astuple(authority.reconcile(a, det, credible=credible))
@@ -331,12 +444,34 @@ class TurnRunner:
             wanted = det.tools or wanted or guards.tool_hints(det.other or text)
         else:
             wanted = []
-        plan = Plan(route, guard, source, rule, a, wanted, a.topics if a else [],
-                    stream=gate if streamer.emitted else None)
-        self.emit(Decision(route, guard, source, plan.wanted, plan.topics,
-                           a.__dict__ if a else {"unparsed": raw[:500], "rules": det.why}))
-        self.phases.append(p1.finish(route=route, guard=guard, parsed=a is not None,
-                                     json_before_answer=before_answer if streamer.start is not None else None))
+        plan = Plan(
+            route,
+            guard,
+            source,
+            rule,
+            a,
+            wanted,
+            a.topics if a else [],
+            stream=gate if streamer.emitted else None,
+        )
+        self.emit(
+            Decision(
+                route,
+                guard,
+                source,
+                plan.wanted,
+                plan.topics,
+                a.__dict__ if a else {"unparsed": raw[:500], "rules": det.why},
+            )
+        )
+        self.phases.append(
+            p1.finish(
+                route=route,
+                guard=guard,
+                parsed=a is not None,
+                json_before_answer=before_answer if streamer.start is not None else None,
+            )
+        )
         if cut and route == "DIRECT":
             self.phases[-1]["cut_short"] = True
         return plan
@@ -349,19 +484,40 @@ class TurnRunner:
             return True
         return compose.told_in_conversation(self.req.text, det.tools, self.memory) is not None
 
-    def answer(self, plan: Plan, *, persona: str, enabled: list[ToolSpec], turn_vars: dict[str, Any],
-               now: dt.datetime) -> tuple[str, list[tool_phase.ToolRun], Brief, Verdict | None]:
+    def answer(
+        self,
+        plan: Plan,
+        *,
+        persona: str,
+        enabled: list[ToolSpec],
+        turn_vars: dict[str, Any],
+        now: dt.datetime,
+    ) -> tuple[str, list[tool_phase.ToolRun], Brief, Verdict | None]:
         """The answer before the gate: Phase 1's direct answer, or tools and/or guard facts and
         Phase 4, streamed through the gate. Returns (answer, tool runs, what the gate is told,
         the stream gate's verdict when the answer streamed through one)."""
         a = plan.assessment
-        brief = Brief(self.req.text, persona, self.env.secrets, guard_parts=plan.guard_parts,
-                      other_part=plan.other_part, clock=now, told=(str(turn_vars.get("memory") or ""),))
+        brief = Brief(
+            self.req.text,
+            persona,
+            self.env.secrets,
+            guard_parts=plan.guard_parts,
+            other_part=plan.other_part,
+            clock=now,
+            told=(str(turn_vars.get("memory") or ""),),
+        )
         if plan.route == "CAPABILITY_GUARD":
-            brief.facts = facts_mod.for_guard(plan.rule.parts if plan.rule else (), plan.guard, now=now,
-                                              categories=[s.category for s in enabled], zone=tz_label(now))
+            brief.facts = facts_mod.for_guard(
+                plan.rule.parts if plan.rule else (),
+                plan.guard,
+                now=now,
+                categories=[s.category for s in enabled],
+                zone=tz_label(now),
+            )
         if plan.route == "DIRECT" and a and a.answer:
-            brief.prompt_text = prompts.render("assess.txt", persona="", tools=assess.catalogue(enabled))
+            brief.prompt_text = prompts.render(
+                "assess.txt", persona="", tools=assess.catalogue(enabled)
+            )
             gate = plan.stream
             if gate is None:  # not streamed (a text-form assessment): gate it now, whole
                 gate = stream_gate(brief)
@@ -369,47 +525,86 @@ class TurnRunner:
             return self._finish_stream(gate, brief), [], brief, self._stream_verdict(gate, brief)
         runs: list[tool_phase.ToolRun] = []
         tool_lines: list[str] = []  # the tools' results as the respond phase reads them
-        said = compose.told_in_conversation(self.req.text, plan.wanted, str(turn_vars.get("memory") or ""))
+        said = compose.told_in_conversation(
+            self.req.text, plan.wanted, str(turn_vars.get("memory") or "")
+        )
         kept_only = self._kept_already(plan) if said is None else None
-        if said is not None:  # asked what was said in this conversation: answered from it, not looked up
+        # asked what was said in this conversation: answered from it, not looked up
+        if said is not None:
             plan.wanted = []
-            tool_lines = [f"Earlier in this conversation, {turn_vars['author']} said: \"{said.text}\""]
+            tool_lines = [
+                f'Earlier in this conversation, {turn_vars["author"]} said: "{said.text}"'
+            ]
         elif kept_only:
             tool_lines = kept_only
         elif plan.route == "TOOLS_NEEDED" or (plan.route == "CAPABILITY_GUARD" and plan.wanted):
             msg = self.question
             assert msg is not None
-            runs = run_tools(self.env, self.emit, enabled=enabled, wanted=plan.wanted,
-                             tool_query=a.tool_query if a else "", question=str(turn_vars["question"]),
-                             text=self.req.text, conversation_id=self.req.conversation.id,
-                             author_id=self.req.author.id, message_id=msg.message_id, phases=self.phases,
-                             cancel=self.cancel, scope=self.scope, describe_image=self.describe_image)
+            runs = run_tools(
+                self.env,
+                self.emit,
+                enabled=enabled,
+                wanted=plan.wanted,
+                tool_query=a.tool_query if a else "",
+                question=str(turn_vars["question"]),
+                text=self.req.text,
+                conversation_id=self.req.conversation.id,
+                author_id=self.req.author.id,
+                message_id=msg.message_id,
+                phases=self.phases,
+                cancel=self.cancel,
+                scope=self.scope,
+                describe_image=self.describe_image,
+            )
             brief.findings = [Finding.from_run(r) for r in runs]
             tool_lines = findings_of(runs)
             self.check()
         brief.prompt_text = system_prompt("")
         earlier = self.shown.strip()  # part of a first answer shown before the route changed
         gate = stream_gate(brief)
-        # facts in hand that answer the question: the answer is short, and whole once it has said them
-        known = compose.compose(self.req.text, brief, memory=self.memory,
-                                categories=tuple(s.category for s in enabled))
+        # facts in hand that answer the question: the answer is short, and whole once it has said
+        # them
+        known = compose.compose(
+            self.req.text, brief, memory=self.memory, categories=tuple(s.category for s in enabled)
+        )
         known = known if known is not None and known.asked else None
 
         def show(piece: str) -> None:
             self._show_gated(gate, piece, replacing=bool(earlier))
-            if known is not None and compose.said_whole(gate.answer) and known.carried_by(gate.answer, self.req.text):
-                raise StopGeneration  # it has said what was asked: a small model's next sentences only stray
+            if (
+                known is not None
+                and compose.said_whole(gate.answer)
+                and known.carried_by(gate.answer, self.req.text)
+            ):
+                # it has said what was asked: a small model's next sentences only stray
+                raise StopGeneration
 
         if self.form == "plain" and plan.route == "DIRECT" and not tool_lines and known is None:
             # the plain form's direct answer: the question as a plain chat client asks it
-            answer, looped = answer_plain(self.env, self.emit, persona=persona, question=str(turn_vars["question"]),
-                                          memory=self.memory, phases=self.phases, cancel=self.cancel, show=show)
+            answer, looped = answer_plain(
+                self.env,
+                self.emit,
+                persona=persona,
+                question=str(turn_vars["question"]),
+                memory=self.memory,
+                phases=self.phases,
+                cancel=self.cancel,
+                show=show,
+            )
         else:
-            answer, looped = respond(self.env, self.emit, persona=persona, turn_vars=turn_vars,
-                                     findings=tool_lines + facts_mod.lines(brief.facts), phases=self.phases,
-                                     cancel=self.cancel, show=show,
-                                     max_tokens=compose.FACT_ANSWER_TOKENS if known is not None else None)
-        if known is not None:  # meant to be short: no "go on" offered (one that lacks the fact is composed)
+            answer, looped = respond(
+                self.env,
+                self.emit,
+                persona=persona,
+                turn_vars=turn_vars,
+                findings=tool_lines + facts_mod.lines(brief.facts),
+                phases=self.phases,
+                cancel=self.cancel,
+                show=show,
+                max_tokens=compose.FACT_ANSWER_TOKENS if known is not None else None,
+            )
+        # meant to be short: no "go on" offered (one that lacks the fact is composed)
+        if known is not None:
             for x in self.phases:
                 x.pop("cut_short", None)
         if gate.failed is not None:
@@ -434,7 +629,10 @@ class TurnRunner:
         if plan.wanted:
             return []
         owner = self.owner()
-        return ["Saved in memory from this message: " + "; ".join(kept_facts.line(n.fact, owner) for n in self.noted)]
+        return [
+            "Saved in memory from this message: "
+            + "; ".join(kept_facts.line(n.fact, owner) for n in self.noted)
+        ]
 
     def _show_gated(self, gate: StreamGate, piece: str, *, replacing: bool) -> None:
         safe = gate.feed(piece)
@@ -454,8 +652,11 @@ class TurnRunner:
         return gate.answer.strip()
 
     def _stream_verdict(self, gate: StreamGate, brief: Brief) -> Verdict:
-        return gate.failed or self._verdicts.get(id(gate)) or gate.finish(
-            guard_parts=brief.guard_parts, other_part=brief.other_part)[1]
+        return (
+            gate.failed
+            or self._verdicts.get(id(gate))
+            or gate.finish(guard_parts=brief.guard_parts, other_part=brief.other_part)[1]
+        )
 
     def model_calls(self, skip: tuple[str, ...] = ("cross_summary",)) -> int:
         return sum(x["model_calls"] for x in self.phases if x["name"] not in skip)
@@ -463,7 +664,9 @@ class TurnRunner:
     def call_limit(self, route: str) -> int:
         """Most model calls a route may spend before the gate (a repair or the model check
         costs one): a direct answer 2, a guard 2, tools 3 plus extra rounds."""
-        return {"DIRECT": 2, "CAPABILITY_GUARD": 2}.get(route, 3 + max(0, self.env.cfg.tool_rounds - 1))
+        return {"DIRECT": 2, "CAPABILITY_GUARD": 2}.get(
+            route, 3 + max(0, self.env.cfg.tool_rounds - 1)
+        )
 
     # -- the end ---------------------------------------------------------------------------
 
@@ -472,16 +675,42 @@ class TurnRunner:
         assert msg is not None
         store, conv = self.env.store, self.req.conversation
         reply = store.add_message(
-            conv.id, "assistant", answer, Author.assistant(), reply_to=msg.message_id,
-            metadata={"route": plan.route, "guard": plan.guard, "tools": tools, "topics": plan.topics,
-                      "quality": verdict.label, "quality_checks": verdict.checks, "phases": self.phases,
-                      "model": self.env.backend.model, "decision_source": plan.source})
+            conv.id,
+            "assistant",
+            answer,
+            Author.assistant(),
+            reply_to=msg.message_id,
+            metadata={
+                "route": plan.route,
+                "guard": plan.guard,
+                "tools": tools,
+                "topics": plan.topics,
+                "quality": verdict.label,
+                "quality_checks": verdict.checks,
+                "phases": self.phases,
+                "model": self.env.backend.model,
+                "decision_source": plan.source,
+            },
+        )
         self.replaced_by(reply)
         self.emit(MessageStored(reply.message_id, reply.message_number, "assistant", "Tatlock"))
         if plan.topics:
             store.add_topics(conv.id, plan.topics, message_id=msg.message_id)
-        self.emit(TurnFinished(conv.id, answer, plan.route, plan.guard, tools, verdict.label, plan.topics,
-                               self.phases, msg.message_id, reply.message_id, self._ms()))
+        self.emit(
+            TurnFinished(
+                conv.id,
+                answer,
+                plan.route,
+                plan.guard,
+                tools,
+                verdict.label,
+                plan.topics,
+                self.phases,
+                msg.message_id,
+                reply.message_id,
+                self._ms(),
+            )
+        )
 
     def _partial_reply(self, **marks: Any) -> int | None:
         """Store what the user saw of the answer, marked (cancelled, or the failure)."""
@@ -491,9 +720,17 @@ class TurnRunner:
         plan = self.plan
         meta: dict[str, Any] = {**marks, "phases": self.phases, "model": self.env.backend.model}
         if plan is not None:
-            meta.update(route=plan.route, guard=plan.guard, topics=plan.topics, decision_source=plan.source)
-        reply = self.env.store.add_message(self.req.conversation.id, "assistant", self.shown.strip(),
-                                           Author.assistant(), reply_to=msg.message_id, metadata=meta)
+            meta.update(
+                route=plan.route, guard=plan.guard, topics=plan.topics, decision_source=plan.source
+            )
+        reply = self.env.store.add_message(
+            self.req.conversation.id,
+            "assistant",
+            self.shown.strip(),
+            Author.assistant(),
+            reply_to=msg.message_id,
+            metadata=meta,
+        )
         self.replaced_by(reply)
         self.emit(MessageStored(reply.message_id, reply.message_number, "assistant", "Tatlock"))
         return reply.message_id
@@ -501,8 +738,15 @@ class TurnRunner:
     def _end_cancelled(self) -> None:
         reply_id = self._partial_reply(cancelled=True)
         msg = self.question
-        self.emit(TurnCancelled(self.req.conversation.id, self.shown.strip(), msg.message_id if msg else None,
-                                reply_id, self._ms()))
+        self.emit(
+            TurnCancelled(
+                self.req.conversation.id,
+                self.shown.strip(),
+                msg.message_id if msg else None,
+                reply_id,
+                self._ms(),
+            )
+        )
 
     def _end_failed(self, exc: BackendError) -> None:
         noted = self.noted_line()
@@ -511,7 +755,7 @@ class TurnRunner:
         if self.shown.strip():  # the model failed mid-answer: keep what was said, marked
             try:
                 self._partial_reply(failed=exc.message)
-            except Exception:  # noqa: BLE001 - the error below matters more than the partial text
+            except Exception:
                 pass
         self.emit(ErrorEvent(exc.message, exc.kind or "backend", exc.hint))
 

@@ -12,7 +12,8 @@ import re
 from tatlock.pipeline.rulebook import lazy
 
 MARK = "$sir"
-# "Address the user as "sir"", "addressing them as 'madam'", "call the user 'boss'", "Address me as Dr Okafor."
+# "Address the user as "sir"", "addressing them as 'madam'", "call the user 'boss'", "Address me as
+# Dr Okafor."
 _WHOM = r"(?:the\s+user|the\s+owner|them|him|her|me|you|your\s+(?:master|mistress|employer|owner))"
 _ADDRESS = lazy(
     rf"(?<![\w])(?P<neg>(?:not|never|don't|do\s+not|no\s+longer)\s+)?"
@@ -20,7 +21,8 @@ _ADDRESS = lazy(
     rf"(?:\"(?P<q1>[^\"\n]{{1,40}})\"|'(?P<q2>[^\n]{{1,40}}?)'(?!\w)|\u201c(?P<q3>[^\u201d\n]{{1,40}})\u201d"
     rf"|\u2018(?P<q4>[^\n]{{1,40}}?)\u2019(?!\w)"
     rf"|(?P<bare>(?-i:[A-Z][\w.]*)(?:\s+(?-i:[A-Z][\w.]*))?|sir|madam|ma'am|boss|mate|friend|guv))",
-    re.I)
+    re.I,
+)
 
 
 def address(persona: str) -> str | None:

@@ -27,7 +27,9 @@ class ThreadConnections:
         self._local = threading.local()
         self._lock = threading.Lock()
         # each connection with the thread that opened it: only that thread may close it while alive
-        self._all: list[tuple[threading.Thread, sqlite3.Connection]] = [(threading.current_thread(), first)]
+        self._all: list[tuple[threading.Thread, sqlite3.Connection]] = [
+            (threading.current_thread(), first)
+        ]
         self._closed = False
         self._local.conn = first  # the opening thread's, already migrated
 

@@ -30,12 +30,12 @@ __all__ = [
     "compact_rows",
     "compact_scores",
     "message_refs",
-    "within",
     "message_texts",
     "neighbour_refs",
     "participant_names",
     "recent_messages",
     "topic_name",
+    "within",
     "word_scores",
 ]
 

@@ -11,18 +11,28 @@ import pytest
 
 from tatlock.pipeline import compose, facts, gate
 
-NOW = dt.datetime(2026, 11, 25, 9, 5, tzinfo=dt.timezone.utc)
+NOW = dt.datetime(2026, 11, 25, 9, 5, tzinfo=dt.UTC)
 CATS = ("memory", "personal", "system", "time", "weather")
-REPORT = {"cpu": {"count": 6, "physical_cores": 3, "percent": 3.0},
-          "memory": {"total_gib": 31.2, "available_gib": 12.4, "used_percent": 60.0},
-          "disk": {"total_gib": 480.0, "free_gib": 211.7, "used_percent": 56.0},
-          "os": {"system": "Linux", "release": "6.8.0"}}
-SAID = ("## Conversation so far\nAnchor (Ann): My brother Cuthbert is coming for lunch on Sunday.\n"
-        "Assistant: Splendid, sir.\nAnchor (Ann): Also, the spare key is under the blue flowerpot.\n")
+REPORT = {
+    "cpu": {"count": 6, "physical_cores": 3, "percent": 3.0},
+    "memory": {"total_gib": 31.2, "available_gib": 12.4, "used_percent": 60.0},
+    "disk": {"total_gib": 480.0, "free_gib": 211.7, "used_percent": 56.0},
+    "os": {"system": "Linux", "release": "6.8.0"},
+}
+SAID = (
+    "## Conversation so far\nAnchor (Ann): My brother Cuthbert is coming for lunch on Sunday.\n"
+    "Assistant: Splendid, sir.\nAnchor (Ann): Also, the spare key is under the blue flowerpot.\n"
+)
 
 
 def brief(q, parts=(), findings=()):
-    b = gate.Brief(q, "You are Tatlock, a butler.", clock=NOW, guard_parts=tuple(parts), findings=list(findings))
+    b = gate.Brief(
+        q,
+        "You are Tatlock, a butler.",
+        clock=NOW,
+        guard_parts=tuple(parts),
+        findings=list(findings),
+    )
     if parts:
         b.facts = facts.for_guard(parts, parts[0], now=NOW, categories=CATS)
     return b
@@ -32,25 +42,31 @@ def composed(q, parts=(), findings=(), memory=""):
     return compose.compose(q, brief(q, parts, findings), memory=memory, categories=CATS)
 
 
-@pytest.mark.parametrize("question, parts, want", [
-    ("sorry, what's ur name?", (), "Tatlock"),
-    ("Which year are we in?", ("TEMPORAL",), "2026"),
-    ("What day of the week is it?", ("TEMPORAL",), "Wednesday"),
-    ("what time is it?", ("TEMPORAL",), "09:05"),
-    ("What are you able to do?", ("CAPABILITIES",), "weather"),
-])
+@pytest.mark.parametrize(
+    "question, parts, want",
+    [
+        ("sorry, what's ur name?", (), "Tatlock"),
+        ("Which year are we in?", ("TEMPORAL",), "2026"),
+        ("What day of the week is it?", ("TEMPORAL",), "Wednesday"),
+        ("what time is it?", ("TEMPORAL",), "09:05"),
+        ("What are you able to do?", ("CAPABILITIES",), "weather"),
+    ],
+)
 def test_butler_facts_compose_an_answer(question, parts, want):
     c = composed(question, parts)
     assert c is not None and want in c.text and c.asked
     assert c.carried_by(c.text, question)  # what it composes carries what it was composed from
 
 
-@pytest.mark.parametrize("question, want, wrong", [
-    ("How many processor cores has this machine got?", "6", "It has 4 cores, sir."),
-    ("how much RAM is in this box?", "31.2", "You have 8 GB of memory, sir."),
-    ("How much free disk space is there?", "211.7", "Plenty, sir."),
-    ("Which operating system does this computer run?", "Linux", "Windows, sir."),
-])
+@pytest.mark.parametrize(
+    "question, want, wrong",
+    [
+        ("How many processor cores has this machine got?", "6", "It has 4 cores, sir."),
+        ("how much RAM is in this box?", "31.2", "You have 8 GB of memory, sir."),
+        ("How much free disk space is there?", "211.7", "Plenty, sir."),
+        ("Which operating system does this computer run?", "Linux", "Windows, sir."),
+    ],
+)
 def test_system_report_answers_the_part_asked(question, want, wrong):
     c = composed(question, findings=[gate.Finding.of("get_system_info", {}, REPORT)])
     assert c is not None and want in c.text
@@ -62,7 +78,9 @@ def test_the_report_is_used_only_when_in_hand():
 
 
 def test_a_tool_error_that_asks_is_passed_on():
-    err = gate.Finding.of("get_weather_forecast", {}, {"error": "Which place? Give a town or city."})
+    err = gate.Finding.of(
+        "get_weather_forecast", {}, {"error": "Which place? Give a town or city."}
+    )
     c = composed("Will I need a brolly tomorrow?", findings=[err])
     assert c is not None and "Which place? Give a town or city." in c.text and not c.asked
 
@@ -75,26 +93,41 @@ def test_what_was_said_is_answered_from_the_conversation_line_it_points_at():
     c = composed("what's my brother called again?", memory=SAID)
     assert c is not None and "Cuthbert" in c.text
     assert c.carried_by("Your brother is Cuthbert, sir.", "what's my brother called again?")
-    assert not c.carried_by("Your brother is coming on Sunday, sir.", "what's my brother called again?")
+    assert not c.carried_by(
+        "Your brother is coming on Sunday, sir.", "what's my brother called again?"
+    )
 
 
 def test_replies_are_not_what_the_user_told():
     assert compose.told_line("What did I say was splendid?", SAID) is None
 
 
-@pytest.mark.parametrize("question", [
-    "What is the capital of France?", "what should I cook for Sunday lunch?", "how do I fix a puncture?",
-    "Tell me a story about a key.",
-])
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What is the capital of France?",
+        "what should I cook for Sunday lunch?",
+        "how do I fix a puncture?",
+        "Tell me a story about a key.",
+    ],
+)
 def test_nothing_composed_where_no_fact_answers(question):
     assert composed(question, memory=SAID) is None
 
 
 def test_a_lookup_of_this_conversation_is_answered_from_it():
-    said = compose.told_in_conversation("What did I say my brother is called?", ["get_personal_variable"], SAID)
+    said = compose.told_in_conversation(
+        "What did I say my brother is called?", ["get_personal_variable"], SAID
+    )
     assert said is not None and "Cuthbert" in said.text
-    assert compose.told_in_conversation("What did I say my brother is called?", ["web_search"], SAID) is None
-    assert compose.told_in_conversation("What is my sister called?", ["get_personal_variable"], SAID) is None
+    assert (
+        compose.told_in_conversation("What did I say my brother is called?", ["web_search"], SAID)
+        is None
+    )
+    assert (
+        compose.told_in_conversation("What is my sister called?", ["get_personal_variable"], SAID)
+        is None
+    )
 
 
 # -- end to end: the real client against the fake server ------------------------------------------
@@ -123,40 +156,70 @@ def test_an_answer_that_skips_the_clock_is_answered_from_it(cli, served):
 
 
 def test_a_question_about_this_conversation_is_not_sent_to_a_lookup(cli, served):
-    served.queue({"json": {"decision": "DIRECT", "guard_reason": "NONE", "tools": [], "tool_query": "",
-                           "answer": "How lovely, sir.", "topics": ["family"]}})
+    served.queue(
+        {
+            "json": {
+                "decision": "DIRECT",
+                "guard_reason": "NONE",
+                "tools": [],
+                "tool_query": "",
+                "answer": "How lovely, sir.",
+                "topics": ["family"],
+            }
+        }
+    )
     first = ask_json(cli, "My sister is called Harriet, she's coming to stay on Friday.")
     before = len(served.chat_requests)
     served.queue("I am afraid I could not say, sir.")
-    out = ask_json(cli, "--conversation", str(first["conversation_id"]), "What did I say my sister is called?")
+    out = ask_json(
+        cli, "--conversation", str(first["conversation_id"]), "What did I say my sister is called?"
+    )
     assert out["tools"] == []  # no variable lookup, and no assessment: the conversation answers it
     assert "Harriet" in out["answer"] and out["quality"] == "APPROVED"
     (respond,) = served.chat_requests[before:]
-    assert 'said: "My sister is called Harriet' in "\n".join(m["content"] for m in respond["messages"])
+    assert 'said: "My sister is called Harriet' in "\n".join(
+        m["content"] for m in respond["messages"]
+    )
 
 
 def test_an_answer_that_has_said_the_fact_asked_for_ends_there(cli, served, home):
     # a small model says the year and then strays; the answer stands at the sentence that said it
     year = dt.datetime.now().year
     served.token_delay = 0.002
-    served.queue(f"It is {year}, sir. " + "Also, I am a famous pirate with seven ships and a parrot. " * 20)
+    served.queue(
+        f"It is {year}, sir. " + "Also, I am a famous pirate with seven ships and a parrot. " * 20
+    )
     out = ask_json(cli, "Which year are we in?")
     assert out["answer"] == f"It is {year}, sir." and out["quality"] == "APPROVED"
     (respond,) = served.chat_requests
-    assert respond["options"]["num_predict"] <= compose.FACT_ANSWER_TOKENS  # and it was short by bound
+    assert (
+        respond["options"]["num_predict"] <= compose.FACT_ANSWER_TOKENS
+    )  # and it was short by bound
 
 
 def test_a_report_in_hand_answers_without_a_call_to_choose_arguments(cli, served):
     served.queue("This computer is in fine fettle, sir.")  # the model ignores the report
     out = ask_json(cli, "How many CPU cores does this computer have?")
-    assert out["tools"] == ["get_system_info"] and len(served.chat_requests) == 1  # the answer's call only
+    assert (
+        out["tools"] == ["get_system_info"] and len(served.chat_requests) == 1
+    )  # the answer's call only
     import os
+
     assert f"{os.cpu_count()} CPU cores" in out["answer"]
 
 
 def test_kept_facts_a_lookup_found_answer_a_question_about_what_was_told():
-    found = gate.Finding.of("get_personal_variable", {}, {"key": None, "kept_facts": [
-        {"fact": "Ann's allergy: peanuts", "key": "allergy"}, {"fact": "Ann's home: Leeds", "key": "location"}]})
+    found = gate.Finding.of(
+        "get_personal_variable",
+        {},
+        {
+            "key": None,
+            "kept_facts": [
+                {"fact": "Ann's allergy: peanuts", "key": "allergy"},
+                {"fact": "Ann's home: Leeds", "key": "location"},
+            ],
+        },
+    )
     c = composed("What am I allergic to?", findings=[found])
     assert c is not None and "peanuts" in c.text and "Leeds" not in c.text
 
@@ -166,7 +229,9 @@ def test_a_failed_lookup_is_no_answer():
     assert composed("What am I allergic to?", findings=[err]) is None
 
 
-@pytest.mark.parametrize("question", ["What time is it in Tokyo?", "what's the date in Sydney right now?"])
+@pytest.mark.parametrize(
+    "question", ["What time is it in Tokyo?", "what's the date in Sydney right now?"]
+)
 def test_the_time_elsewhere_is_no_reading_of_this_clock(question):
     assert "clock" not in compose.asked(question, brief(question, ("TEMPORAL",)))
 
@@ -178,22 +243,29 @@ def test_what_it_can_do_is_carried_by_its_own_words_not_by_a_chance_one():
 
 
 def test_a_possessive_points_at_the_line_too():
-    c = composed("What's my dog's name?", memory="## Conversation so far\nAnchor (Ann): My dog is called Biscuit.\n")
+    c = composed(
+        "What's my dog's name?",
+        memory="## Conversation so far\nAnchor (Ann): My dog is called Biscuit.\n",
+    )
     assert c is not None and "Biscuit" in c.text
 
 
 # -- issue 19 (i19-answers2): told in another conversation; the persona's form of address ----------
 
-EARLIER = ("## What you have been told (kept facts: Ann is the owner; the newest value of each)\n"
-           "- Ann's grew up in: Aberdeen\n\n"
-           "## Said in earlier conversations\n"
-           "- [2026-11-19] I've got a dentist appointment on Thursday at 3pm, so remind me if I seem to forget.\n")
+EARLIER = (
+    "## What you have been told (kept facts: Ann is the owner; the newest value of each)\n"
+    "- Ann's grew up in: Aberdeen\n\n"
+    "## Said in earlier conversations\n"
+    "- [2026-11-19] I've got a dentist appointment on Thursday at 3pm, so remind me if I seem to forget.\n"
+)
 
 
 def test_a_message_of_an_earlier_conversation_answers_a_question_about_it():
     c = composed("When's that dentist appointment I mentioned?", memory=EARLIER)
     assert c is not None and c.asked and c.kinds == ("earlier",)
-    assert c.text.startswith("On 19 November you told me:") and "Thursday at 3pm" in c.text  # no address named
+    assert (
+        c.text.startswith("On 19 November you told me:") and "Thursday at 3pm" in c.text
+    )  # no address named
     assert "remind you if you seem to forget" in c.text  # in the butler's address, not the user's
     assert not c.carried_by("A fine question, sir.", "When's that dentist appointment I mentioned?")
 
@@ -205,14 +277,17 @@ def test_a_home_town_is_where_one_grew_up():
     assert composed("where's my car parked?", memory=EARLIER) is None
 
 
-@pytest.mark.parametrize("persona, form", [
-    ('You are Tatlock.\n\nAddress the user as "sir" in every reply.', "sir"),
-    ("You are Tatlock.\n\nAddress the user as 'madam'.", "madam"),
-    ("You are Jeeves. Call me Dr Okafor.", "Dr Okafor"),
-    ("You are Tatlock.\n\nAddress the user as 'sir'.\n\nDo not address the user as sir.", None),
-    ("You are Tatlock. Be brief.", None),
-    ("Address the user by their first name.", None),
-])
+@pytest.mark.parametrize(
+    "persona, form",
+    [
+        ('You are Tatlock.\n\nAddress the user as "sir" in every reply.', "sir"),
+        ("You are Tatlock.\n\nAddress the user as 'madam'.", "madam"),
+        ("You are Jeeves. Call me Dr Okafor.", "Dr Okafor"),
+        ("You are Tatlock.\n\nAddress the user as 'sir'.\n\nDo not address the user as sir.", None),
+        ("You are Tatlock. Be brief.", None),
+        ("Address the user by their first name.", None),
+    ],
+)
 def test_the_form_of_address_is_the_personas(persona, form):
     from tatlock.pipeline import voice
 
@@ -226,26 +301,54 @@ def test_composed_answers_and_fallbacks_speak_in_the_personas_voice():
         assert c is not None
         return c.text
 
-    assert name_answer("You are Tatlock. Address the user as 'madam'.") == "My name is Tatlock, madam."
+    assert (
+        name_answer("You are Tatlock. Address the user as 'madam'.") == "My name is Tatlock, madam."
+    )
     assert name_answer("You are Tatlock. Be brief.") == "My name is Tatlock."
-    assert gate.fallback_reply("RETRY", "Be brief.") == \
-        "My apologies, my answer went astray. Would you be so kind as to ask me again?"
-    assert gate.fallback_reply("I_DONT_KNOW", "Address the user as 'ma'am'.") == \
-        "I'm afraid I don't know that, ma'am, and I would rather not guess."
+    assert (
+        gate.fallback_reply("RETRY", "Be brief.")
+        == "My apologies, my answer went astray. Would you be so kind as to ask me again?"
+    )
+    assert (
+        gate.fallback_reply("I_DONT_KNOW", "Address the user as 'ma'am'.")
+        == "I'm afraid I don't know that, ma'am, and I would rather not guess."
+    )
     for kind in gate.TYPES:  # no template mark ever reaches a user
-        assert "$" not in gate.fallback_reply(kind, "Be brief.") and "$" not in gate.fallback_reply(kind)
+        assert "$" not in gate.fallback_reply(kind, "Be brief.") and "$" not in gate.fallback_reply(
+            kind
+        )
 
 
 def test_a_fact_told_in_one_conversation_is_in_the_prompt_of_a_later_one(cli, served):
     # the extractor keeps nothing of this way of saying it; the question in a new conversation
     # still finds it, the prompt holds it, and a model that ignores it is answered from it
     said = "I've got a dentist appointment on Thursday at 3pm, so remind me if I seem to forget."
-    served.queue({"json": {"decision": "DIRECT", "guard_reason": "NONE", "tools": [], "tool_query": "",
-                           "answer": "Noted, sir.", "topics": ["health"]}})
+    served.queue(
+        {
+            "json": {
+                "decision": "DIRECT",
+                "guard_reason": "NONE",
+                "tools": [],
+                "tool_query": "",
+                "answer": "Noted, sir.",
+                "topics": ["health"],
+            }
+        }
+    )
     first = ask_json(cli, said)
     before = len(served.chat_requests)
-    served.queue({"json": {"decision": "DIRECT", "guard_reason": "NONE", "tools": [], "tool_query": "",
-                           "answer": "I could not say, sir.", "topics": ["health"]}})
+    served.queue(
+        {
+            "json": {
+                "decision": "DIRECT",
+                "guard_reason": "NONE",
+                "tools": [],
+                "tool_query": "",
+                "answer": "I could not say, sir.",
+                "topics": ["health"],
+            }
+        }
+    )
     out = ask_json(cli, "--new", "When's that dentist appointment I mentioned?")
     assert out["conversation_id"] != first["conversation_id"]
     prompt = "\n".join(m["content"] for r in served.chat_requests[before:] for m in r["messages"])
@@ -261,33 +364,58 @@ def test_a_guest_asking_about_someone_named_gets_what_was_said_of_them(store):
 
     owner = Author("alice", "Alice", is_anchor=True)
     first = store.create_conversation("room", "cli").id
-    store.add_message(first, "user", "Pepper is our black and white cat, she sleeps all day.", owner)
+    store.add_message(
+        first, "user", "Pepper is our black and white cat, she sleeps all day.", owner
+    )
     store.add_message(first, "user", "What colour is the sky on Mars, do you think?", owner)
-    store.add_message(first, "assistant", "Pepper sounds black and white and lovely.", Author.assistant())
+    store.add_message(
+        first, "assistant", "Pepper sounds black and white and lovely.", Author.assistant()
+    )
     later = store.create_conversation("room", "cli").id
-    block = earlier.said_before(store, "what colour is Pepper? im drawing her", conversation_id=later,
-                                budget_tokens=4096, told=False)
+    block = earlier.said_before(
+        store,
+        "what colour is Pepper? im drawing her",
+        conversation_id=later,
+        budget_tokens=4096,
+        told=False,
+    )
     assert "black and white cat" in block and "Mars" not in block and "lovely" not in block
-    assert earlier.said_before(store, "what colour is the sea?", conversation_id=later, budget_tokens=4096,
-                               told=False) == ""
+    assert (
+        earlier.said_before(
+            store, "what colour is the sea?", conversation_id=later, budget_tokens=4096, told=False
+        )
+        == ""
+    )
     # this conversation's own messages are in the prompt already: never repeated in the block
-    assert earlier.said_before(store, "what colour is Pepper?", conversation_id=first, budget_tokens=4096,
-                               told=False) == ""
+    assert (
+        earlier.said_before(
+            store, "what colour is Pepper?", conversation_id=first, budget_tokens=4096, told=False
+        )
+        == ""
+    )
 
 
 def test_a_job_kept_answers_what_one_does_for_a_living_in_the_butlers_address():
-    memory = ("## What you have been told (kept facts: Ann is the owner; the newest value of each)\n"
-              "- Ann's job: radiographer\n\n## Said in earlier conversations\n"
-              "- [2026-11-20] I was born in Cardiff, though we were in Bristol when I was five.\n")
+    memory = (
+        "## What you have been told (kept facts: Ann is the owner; the newest value of each)\n"
+        "- Ann's job: radiographer\n\n## Said in earlier conversations\n"
+        "- [2026-11-20] I was born in Cardiff, though we were in Bristol when I was five.\n"
+    )
     c = composed("what do I do for a living?", memory=memory)
     assert c is not None and "radiographer" in c.text
     born = composed("Where was I born?", memory=memory)
-    assert born is not None and "You were born in Cardiff" in born.text and "you was" not in born.text.lower()
+    assert (
+        born is not None
+        and "You were born in Cardiff" in born.text
+        and "you was" not in born.text.lower()
+    )
 
 
 def test_a_kept_fact_wins_a_tie_with_an_old_message():
-    memory = ("## What you have been told (kept facts: Ann is the owner; the newest value of each)\n"
-              "- Ann's anniversary: 14 June\n\n## Said in earlier conversations\n"
-              "- [2026-10-02] Our anniversary dinner was lovely, thank you.\n")
+    memory = (
+        "## What you have been told (kept facts: Ann is the owner; the newest value of each)\n"
+        "- Ann's anniversary: 14 June\n\n## Said in earlier conversations\n"
+        "- [2026-10-02] Our anniversary dinner was lovely, thank you.\n"
+    )
     c = composed("When's our wedding anniversary?", memory=memory)
     assert c is not None and "14 June" in c.text

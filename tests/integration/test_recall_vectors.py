@@ -24,8 +24,22 @@ ALICE = Author("alice", "Alice", is_anchor=True)
 BOB = Author("bob", "Bob")
 
 # words that mean one thing to the stand-in model: texts on one theme are near, sharing no word
-THEMES = {"paris": 0, "eiffel": 0, "louvre": 0, "seine": 0, "france": 0, "cheese": 1, "brie": 1, "camembert": 1,
-          "piano": 2, "chopin": 2, "concert": 2, "dentist": 3, "tooth": 3, "filling": 3}
+THEMES = {
+    "paris": 0,
+    "eiffel": 0,
+    "louvre": 0,
+    "seine": 0,
+    "france": 0,
+    "cheese": 1,
+    "brie": 1,
+    "camembert": 1,
+    "piano": 2,
+    "chopin": 2,
+    "concert": 2,
+    "dentist": 3,
+    "tooth": 3,
+    "filling": 3,
+}
 
 
 def themed(texts: list[str]) -> list[list[float]]:
@@ -86,12 +100,16 @@ def test_vectors_are_stored_newest_first_in_batches_and_follow_their_messages(se
     run = vectors.embed_pending(store, embedder(), batch=3)
     assert (run.done, run.left, run.stopped) == (4, 0, None)
     assert [len(r.body["input"]) for r in embed_requests(server)] == [3, 1]
-    assert embed_requests(server)[0].body["input"][0].startswith("Alice: My dentist")  # newest first, with its speaker
+    assert (
+        embed_requests(server)[0].body["input"][0].startswith("Alice: My dentist")
+    )  # newest first, with its speaker
     assert rows.counts(store, "all-minilm") == (4, 4)
     assert vectors.embed_pending(store, embedder()).done == 0  # nothing twice
     # a message whose text changes loses its vector; a forgotten conversation takes its vectors along
-    store.conn.execute("UPDATE conversation_messages SET content = 'Tooth ache' WHERE message_number = 2"
-                       " AND conversation_id = 2")
+    store.conn.execute(
+        "UPDATE conversation_messages SET content = 'Tooth ache' WHERE message_number = 2"
+        " AND conversation_id = 2"
+    )
     assert rows.counts(store, "all-minilm") == (3, 4)
     store.forget_conversation(1)
     assert rows.counts(store, "all-minilm") == (1, 2)
@@ -105,8 +123,13 @@ def test_a_stop_a_budget_and_a_refusal_end_the_work_quietly(server, store):
     assert vectors.embed_pending(store, embedder(), stop=stop).stopped == "stop"
     assert vectors.embed_pending(store, embedder(), budget=0).stopped == "budget"
     assert embed_requests(server) == []
-    cfg = load({"TATLOCK_HOME": str(store.path.parent.parent), "OLLAMA_HOST": server.url,
-                "TATLOCK_EMBEDDING_MODEL": "not-pulled"})
+    cfg = load(
+        {
+            "TATLOCK_HOME": str(store.path.parent.parent),
+            "OLLAMA_HOST": server.url,
+            "TATLOCK_EMBEDDING_MODEL": "not-pulled",
+        }
+    )
     run = vectors.embed_pending(store, embedder(cfg))
     assert run.stopped.startswith("error: model 'not-pulled' is not available") and run.left == 4
     # the server said no: it is left alone for a while, by every embedder of that model
@@ -134,7 +157,9 @@ def test_the_answer_never_waits_for_the_vectors(server, home):
         assert butler.wait_background(10)
         assert rows.counts(butler.store, "all-minilm") == (2, 2)
     paths = [r.path for r in server.requests if r.path in ("/api/chat", "/api/embed")]
-    assert paths.index("/api/embed") > paths.index("/api/chat")  # the answer first (later chats: housekeeping)
+    assert paths.index("/api/embed") > paths.index(
+        "/api/chat"
+    )  # the answer first (later chats: housekeeping)
 
 
 def test_a_one_shot_process_does_not_wait_on_a_hanging_embedding_server(server, home, monkeypatch):
@@ -192,7 +217,10 @@ def test_a_message_found_by_its_meaning_says_so(server, store):
     vectors.embed_pending(store, embedder())
     assert search(store, "Paris", semantic=semantic)[0].content == "Paris in spring"
     # filters hold for the semantic side too
-    assert all(h.conversation_id == 2 for h in search(store, "Eiffel", semantic=semantic, conversation_id=2))
+    assert all(
+        h.conversation_id == 2
+        for h in search(store, "Eiffel", semantic=semantic, conversation_id=2)
+    )
 
 
 def test_only_a_similarity_that_stands_out_counts():
@@ -211,19 +239,28 @@ def test_only_a_similarity_that_stands_out_counts():
     assert per_term[DENSE] == {13: pytest.approx(RANKING.dense_cover)}
 
 
-def test_the_openai_backend_embeds_through_v1_and_a_server_without_embeddings_is_left_alone(store, monkeypatch):
+def test_the_openai_backend_embeds_through_v1_and_a_server_without_embeddings_is_left_alone(
+    store, monkeypatch
+):
     monkeypatch.setenv("TATLOCK_BACKEND", "openai")
     with FakeOllama(MODELS, embed=themed) as srv:
         monkeypatch.setenv("TATLOCK_BASE_URL", srv.url + "/v1")
         assert vectors.embed_pending(store, embedder()).done == 4
         assert {r.path for r in embed_requests(srv)} == {"/v1/embeddings"}
-        assert search(store, "Louvre", semantic=vectors.Semantic(embedder()))[0].why == "similar in meaning"
+        assert (
+            search(store, "Louvre", semantic=vectors.Semantic(embedder()))[0].why
+            == "similar in meaning"
+        )
     store.conn.execute("DELETE FROM message_vectors")
     with FakeOllama(MODELS, embeddings=False) as srv:  # llama-server started without --embeddings
         monkeypatch.setenv("TATLOCK_BASE_URL", srv.url + "/v1")
         run = vectors.embed_pending(store, embedder())
-        assert run.stopped == f"error: {srv.url}/v1 serves no embeddings (start it with --embeddings)"
-        assert ids(search(store, "brie", semantic=vectors.Semantic(embedder()))) == ids(search(store, "brie"))
+        assert (
+            run.stopped == f"error: {srv.url}/v1 serves no embeddings (start it with --embeddings)"
+        )
+        assert ids(search(store, "brie", semantic=vectors.Semantic(embedder()))) == ids(
+            search(store, "brie")
+        )
         assert len(embed_requests(srv)) == 1
 
 
@@ -245,7 +282,7 @@ def test_the_vectors_table_is_a_migration_of_an_existing_memory(home):
 
 def test_embedding_model_is_a_setting(cli, home):
     assert cli("config", "set", "embedding_model", "nomic-embed-text").code == 0
-    assert "embedding_model = \"nomic-embed-text\"" in (home / "config.toml").read_text()
+    assert 'embedding_model = "nomic-embed-text"' in (home / "config.toml").read_text()
     r = cli("config", "set", "embedding_model", "two words")
     assert r.code == 2 and "embedding_model must be an embedding model's name" in r.err
     assert cli("config", "set", "embedding_model", "off").code == 0
@@ -263,7 +300,10 @@ def test_setup_pulls_the_embedding_model_beside_the_chat_model_and_doctor_says_s
         r = cli("setup")
         assert r.code == 0 and r.out == "llama3.2:3b is ready, and all-minilm for memory search\n"
         assert f"pulling all-minilm (for memory search by meaning) from {srv.url}" in r.err
-        assert [q.body["model"] for q in srv.requests if q.path == "/api/pull"] == ["llama3.2:3b", "all-minilm"]
+        assert [q.body["model"] for q in srv.requests if q.path == "/api/pull"] == [
+            "llama3.2:3b",
+            "all-minilm",
+        ]
         vectors.Embedder.forget_refusals()  # (doctor's try above is remembered in this process)
         d = cli("doctor")
         line = next(x for x in d.out.splitlines() if x.strip().startswith("embeddings:"))
@@ -275,8 +315,10 @@ def test_setup_says_when_the_embedding_model_cannot_be_pulled_and_goes_on(cli, m
         monkeypatch.setenv("OLLAMA_HOST", srv.url)
         r = cli("setup")
         assert r.code == 0 and r.out == "llama3.2:3b is ready\n"
-        assert ("tatlock: could not pull 'all-minilm': pull model manifest: file does not exist; memory search uses"
-                " keywords alone until it is there") in r.err
+        assert (
+            "tatlock: could not pull 'all-minilm': pull model manifest: file does not exist; memory search uses"
+            " keywords alone until it is there"
+        ) in r.err
         monkeypatch.setenv("TATLOCK_EMBEDDING_MODEL", "off")
         r = cli("setup")
         assert [q.body["model"] for q in srv.requests if q.path == "/api/pull"][-1] == "llama3.2:3b"

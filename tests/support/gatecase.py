@@ -17,4 +17,8 @@ def stream(**kw: Any) -> gate.StreamGate:
     pace = kw.pop("pace", 0.0)
     hold = kw.pop("hold", None)
     brief = gate.Brief.of(**kw)
-    return gate.StreamGate(brief, pace=pace) if hold is None else gate.StreamGate(brief, pace=pace, hold=hold)
+    return (
+        gate.StreamGate(brief, pace=pace)
+        if hold is None
+        else gate.StreamGate(brief, pace=pace, hold=hold)
+    )

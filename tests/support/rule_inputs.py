@@ -12,14 +12,47 @@ import string
 def runs(length: int) -> dict[str, str]:
     rng = random.Random(1)
     return {
-        "spaces": " " * length, "newlines": "\n" * length, "blank lines": " \n" * (length // 2),
-        "tabs": " \t" * (length // 2), "digits": "".join(rng.choice(string.digits) for _ in range(length)),
-        "base64": "".join(rng.choice(string.ascii_letters + string.digits + "+/") for _ in range(length)),
-        "a a": "a " * (length // 2), "1.1.": "1." * (length // 2), "a, a,": "a, " * (length // 3),
-        "a-a-": "a-" * (length // 2), "'a'a": "'a" * (length // 2), "- - ": "- " * (length // 2),
-        "####": "#" * length, "****": "*" * length, ": : ": ": " * (length // 2),
-        "words": " ".join(rng.choice(["the", "a", "my", "what", "is", "I", "you", "1", "Harriet", "and", "remember",
-                                       "how", "do", "in", "Tom", "New", "York"]) for _ in range(length // 4)),
+        "spaces": " " * length,
+        "newlines": "\n" * length,
+        "blank lines": " \n" * (length // 2),
+        "tabs": " \t" * (length // 2),
+        "digits": "".join(rng.choice(string.digits) for _ in range(length)),
+        "base64": "".join(
+            rng.choice(string.ascii_letters + string.digits + "+/") for _ in range(length)
+        ),
+        "a a": "a " * (length // 2),
+        "1.1.": "1." * (length // 2),
+        "a, a,": "a, " * (length // 3),
+        "a-a-": "a-" * (length // 2),
+        "'a'a": "'a" * (length // 2),
+        "- - ": "- " * (length // 2),
+        "####": "#" * length,
+        "****": "*" * length,
+        ": : ": ": " * (length // 2),
+        "words": " ".join(
+            rng.choice(
+                [
+                    "the",
+                    "a",
+                    "my",
+                    "what",
+                    "is",
+                    "I",
+                    "you",
+                    "1",
+                    "Harriet",
+                    "and",
+                    "remember",
+                    "how",
+                    "do",
+                    "in",
+                    "Tom",
+                    "New",
+                    "York",
+                ]
+            )
+            for _ in range(length // 4)
+        ),
     }
 
 

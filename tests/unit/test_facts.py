@@ -17,79 +17,137 @@ from tatlock.memory.fact_extract import extract
 
 
 def heard(text: str, speaker: str | None = None) -> set[tuple[str, str, str]]:
-    return {(h.about, h.attribute + (f" ({h.topic})" if h.topic else ""), h.value)
-            for h in extract(text, speaker=speaker)}
+    return {
+        (h.about, h.attribute + (f" ({h.topic})" if h.topic else ""), h.value)
+        for h in extract(text, speaker=speaker)
+    }
 
 
 # -- the extractor: what it keeps, and what it must not ---------------------------------------
 
-@pytest.mark.parametrize(("text", "kept"), [
-    ("Remember that my sister's name is Harriet, she's the one in Leeds.",
-     {("sister", "name", "Harriet"), ("sister", "location", "Leeds")}),
-    ("I'm allergic to peanuts", {("", "allergy", "peanuts")}),
-    ("For context, I'm a structural engineer at Calder & Finch, so most of my week is on site.",
-     {("", "job", "structural engineer"), ("", "employer", "Calder & Finch")}),
-    ("Work's mental. Deborah, my boss, wants the bridge report by Friday.", {("boss", "name", "Deborah")}),
-    ("Pepper, our cat, has claimed my seat on the sofa.", {("cat", "name", "Pepper")}),
-    ("Took Biscuit to the vet this morning. He's our beagle, five years old.",
-     {("dog", "name", "Biscuit"), ("dog", "breed", "beagle")}),
-    ("Also, an update: I'm not strictly vegetarian any more. Pescatarian, I suppose.",
-     {("", "diet", "pescatarian")}),
-    ("Can you draft a short text to my sister Rachel asking when she's free? She's in Sheffield.",
-     {("sister", "name", "Rachel"), ("sister", "location", "Sheffield")}),
-    ("Can you note down that I've got the dentist on 4 November at 10:40?",
-     {("", "appointment (dentist)", "4 November at 10:40")}),
-    ("The dentist rang, they've moved me from the 4th. It's now 6 November at 3pm.",
-     {("", "appointment (dentist)", "6 November at 3pm")}),
-    ("Also, my passport expires in March 2027. Remind me in January to renew it.",
-     {("", "passport expiry", "March 2027")}),
-    ("Book club tonight. We meet at Sophie's on the first Wednesday of every month.",
-     {("", "routine (meet)", "meet at Sophie's on the first Wednesday of every month")}),
-    ("We've booked a cottage in Bamburgh from 28 December to 2 January.",
-     {("", "trip", "cottage in Bamburgh from 28 December to 2 January")}),
-    ("My phone's nearly dead. Does the Pixel 8 fast-charge with any plug?", {("", "phone", "Pixel 8")}),
-    ("Grandma Rose turns 90 on the 5th of May, we're planning a party at the Red Lion",
-     {("grandmother", "name", "Rose")}),
-    ("My husband Tom is a nurse at St James's, he does nights mostly",
-     {("husband", "name", "Tom"), ("husband", "job", "nurse"), ("husband", "employer", "St James's")}),
-    ("My brother Kwame lives in Accra. Anyway he's a dentist",
-     {("brother", "name", "Kwame"), ("brother", "location", "Accra"), ("brother", "job", "dentist")}),
-    ("Arsenal lost again, I've supported them since I was six", {("", "team", "Arsenal")}),
-    ("I drink builders tea, milk and two sugars, if anyone asks", {("", "tea", "builders tea, milk and two sugars")}),
-    ("I went vegetarian in January, so no meat recipes please", {("", "diet", "vegetarian")}),
-    ("we got a new puppy!!! cockapoo called Nacho", {("dog", "name", "Nacho"), ("dog", "breed", "cockapoo")}),
-    ("Hi, it's Tom. Not a seafood place though, I'm allergic to shellfish, prawns especially.",
-     {("", "allergy", "shellfish")}),
-])
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        (
+            "Remember that my sister's name is Harriet, she's the one in Leeds.",
+            {("sister", "name", "Harriet"), ("sister", "location", "Leeds")},
+        ),
+        ("I'm allergic to peanuts", {("", "allergy", "peanuts")}),
+        (
+            "For context, I'm a structural engineer at Calder & Finch, so most of my week is on site.",
+            {("", "job", "structural engineer"), ("", "employer", "Calder & Finch")},
+        ),
+        (
+            "Work's mental. Deborah, my boss, wants the bridge report by Friday.",
+            {("boss", "name", "Deborah")},
+        ),
+        ("Pepper, our cat, has claimed my seat on the sofa.", {("cat", "name", "Pepper")}),
+        (
+            "Took Biscuit to the vet this morning. He's our beagle, five years old.",
+            {("dog", "name", "Biscuit"), ("dog", "breed", "beagle")},
+        ),
+        (
+            "Also, an update: I'm not strictly vegetarian any more. Pescatarian, I suppose.",
+            {("", "diet", "pescatarian")},
+        ),
+        (
+            "Can you draft a short text to my sister Rachel asking when she's free? She's in Sheffield.",
+            {("sister", "name", "Rachel"), ("sister", "location", "Sheffield")},
+        ),
+        (
+            "Can you note down that I've got the dentist on 4 November at 10:40?",
+            {("", "appointment (dentist)", "4 November at 10:40")},
+        ),
+        (
+            "The dentist rang, they've moved me from the 4th. It's now 6 November at 3pm.",
+            {("", "appointment (dentist)", "6 November at 3pm")},
+        ),
+        (
+            "Also, my passport expires in March 2027. Remind me in January to renew it.",
+            {("", "passport expiry", "March 2027")},
+        ),
+        (
+            "Book club tonight. We meet at Sophie's on the first Wednesday of every month.",
+            {("", "routine (meet)", "meet at Sophie's on the first Wednesday of every month")},
+        ),
+        (
+            "We've booked a cottage in Bamburgh from 28 December to 2 January.",
+            {("", "trip", "cottage in Bamburgh from 28 December to 2 January")},
+        ),
+        (
+            "My phone's nearly dead. Does the Pixel 8 fast-charge with any plug?",
+            {("", "phone", "Pixel 8")},
+        ),
+        (
+            "Grandma Rose turns 90 on the 5th of May, we're planning a party at the Red Lion",
+            {("grandmother", "name", "Rose")},
+        ),
+        (
+            "My husband Tom is a nurse at St James's, he does nights mostly",
+            {
+                ("husband", "name", "Tom"),
+                ("husband", "job", "nurse"),
+                ("husband", "employer", "St James's"),
+            },
+        ),
+        (
+            "My brother Kwame lives in Accra. Anyway he's a dentist",
+            {
+                ("brother", "name", "Kwame"),
+                ("brother", "location", "Accra"),
+                ("brother", "job", "dentist"),
+            },
+        ),
+        ("Arsenal lost again, I've supported them since I was six", {("", "team", "Arsenal")}),
+        (
+            "I drink builders tea, milk and two sugars, if anyone asks",
+            {("", "tea", "builders tea, milk and two sugars")},
+        ),
+        ("I went vegetarian in January, so no meat recipes please", {("", "diet", "vegetarian")}),
+        (
+            "we got a new puppy!!! cockapoo called Nacho",
+            {("dog", "name", "Nacho"), ("dog", "breed", "cockapoo")},
+        ),
+        (
+            "Hi, it's Tom. Not a seafood place though, I'm allergic to shellfish, prawns especially.",
+            {("", "allergy", "shellfish")},
+        ),
+    ],
+)
 def test_statements_are_read(text, kept):
     assert heard(text, speaker="Tom" if text.startswith("Hi, it's Tom") else None) == kept
 
 
-@pytest.mark.parametrize("text", [
-    "The pharmacist's asking whether I'm allergic to any medicines. Am I?",  # asked, not stated
-    "If I'm allergic to nuts should I avoid this?",
-    "Sorry, my mum is calling.",  # "Sorry" is nobody's name
-    "Book a table for two at 7",  # a task
-    "Translate 'I am a vegetarian' into German",
-    "What's a good vegetarian lasagne recipe?",
-    "I'm going to Tesco on Monday",  # an errand, not a trip
-    "my phone is rubbish, should I get an iPhone 15?",  # a phone they might buy
-    "The door code at work is 1984#",  # a secret keeps nothing
-    "my PIN is 4471 don't tell anyone",
-    "If I had a cat I'd call it Professor Fluffington",
-    "In Friends, Ross has a monkey called Marcel",
-    "Nan Goldin is a great photographer",  # a name that begins like a relation
-    "my brother is a nightmare",  # not a job
-    "I went vegan for a month once but gave up",  # a diet that was
-    "I used to be vegetarian",
-    "I like coffee, it wakes me up",  # a taste, not how they take it
-    "It's a Tesla Model 3 I think",  # no car spoken of: whose?
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The pharmacist's asking whether I'm allergic to any medicines. Am I?",  # asked, not stated
+        "If I'm allergic to nuts should I avoid this?",
+        "Sorry, my mum is calling.",  # "Sorry" is nobody's name
+        "Book a table for two at 7",  # a task
+        "Translate 'I am a vegetarian' into German",
+        "What's a good vegetarian lasagne recipe?",
+        "I'm going to Tesco on Monday",  # an errand, not a trip
+        "my phone is rubbish, should I get an iPhone 15?",  # a phone they might buy
+        "The door code at work is 1984#",  # a secret keeps nothing
+        "my PIN is 4471 don't tell anyone",
+        "If I had a cat I'd call it Professor Fluffington",
+        "In Friends, Ross has a monkey called Marcel",
+        "Nan Goldin is a great photographer",  # a name that begins like a relation
+        "my brother is a nightmare",  # not a job
+        "I went vegan for a month once but gave up",  # a diet that was
+        "I used to be vegetarian",
+        "I like coffee, it wakes me up",  # a taste, not how they take it
+        "It's a Tesla Model 3 I think",  # no car spoken of: whose?
+    ],
+)
 def test_near_misses_keep_nothing(text):
     assert heard(text) == set()
 
 
 # -- kept through the pipeline ------------------------------------------------------------------
+
 
 def quiet_model(body: dict):
     """A model that knows nothing and calls no tool: what reaches the prompt is tatlock's doing."""
@@ -112,8 +170,12 @@ def answering_prompt(fake) -> str:
 def test_a_fact_told_once_is_in_the_prompt_of_a_later_conversation(served):
     served.handler = quiet_model
     butler = Butler(load())
-    told = butler.ask("Morning. For context, my sister Rachel lives in Sheffield, so she's not far.")
-    assert "(noted: your sister's name is Rachel; your sister's location is Sheffield)" in told.answer
+    told = butler.ask(
+        "Morning. For context, my sister Rachel lives in Sheffield, so she's not far."
+    )
+    assert (
+        "(noted: your sister's name is Rachel; your sister's location is Sheffield)" in told.answer
+    )
     for n in range(3):  # other conversations in between, about nothing
         butler.ask(f"Any thoughts on the garden, take {n}?", new=True)
     butler.ask("Which city does my sister live in?", new=True)
@@ -145,7 +207,10 @@ def test_a_rebooked_trip_keeps_its_dates(served):
     served.handler = quiet_model
     butler = Butler(load())
     butler.ask("We've booked a cottage in Bamburgh from 28 December to 2 January.")
-    butler.ask("The Bamburgh cottage has cancelled on us. We've rebooked in Craster instead, same dates.", new=True)
+    butler.ask(
+        "The Bamburgh cottage has cancelled on us. We've rebooked in Craster instead, same dates.",
+        new=True,
+    )
     assert butler.facts.get("trip").value == "cottage in Craster from 28 December to 2 January"
     butler.close()
 
@@ -177,7 +242,9 @@ def test_facts_are_listed_edited_and_forgotten_from_the_cli(served, cli):
     assert kept["daughter.name"]["value"] == "Ellie" and kept["location"]["value"] == "Leeds"
     assert cli("memory", "facts", "edit", "location", "York").code == 0
     assert cli("memory", "facts", "forget", "daughter.name").code == 0
-    after = {f["key"]: f["value"] for f in json.loads(cli("memory", "facts", "--json").out)["facts"]}
+    after = {
+        f["key"]: f["value"] for f in json.loads(cli("memory", "facts", "--json").out)["facts"]
+    }
     assert after == {"location": "York"}
     bad = cli("memory", "facts", "forget", "no.such.fact")
     assert bad.code != 0 and "no.such.fact" in bad.err and "Traceback" not in bad.err
@@ -187,22 +254,31 @@ def test_who_she_is_comes_from_the_same_persons_message_before(served):
     served.handler = quiet_model
     butler = Butler(load())
     first = butler.ask("long day. Maria and I had dinner at her parents")
-    butler.ask("she's been my wife for 12 years this june, can you believe it",
-               conversation_id=first.conversation_id)
+    butler.ask(
+        "she's been my wife for 12 years this june, can you believe it",
+        conversation_id=first.conversation_id,
+    )
     tom = butler.guest("Tom")
     butler.ask("Took Rex out this morning", author=tom, conversation_id=first.conversation_id)
     butler.ask("he's a beagle, ridiculous dog", author=tom, conversation_id=first.conversation_id)
     kept = {v.key: v.value for v in butler.facts.list()}
     assert kept["wife.name"] == "Maria"
-    assert (kept["tom.dog.name"], kept["tom.dog.breed"]) == ("Rex", "beagle")  # Tom's dog: he said it
+    assert (kept["tom.dog.name"], kept["tom.dog.breed"]) == (
+        "Rex",
+        "beagle",
+    )  # Tom's dog: he said it
     butler.close()
 
 
-def test_with_the_model_server_down_what_was_told_is_kept_and_said(cli, closed_port_url, monkeypatch):
+def test_with_the_model_server_down_what_was_told_is_kept_and_said(
+    cli, closed_port_url, monkeypatch
+):
     monkeypatch.setenv("OLLAMA_HOST", closed_port_url)
     r = cli("ask", "Remember that my sister Rachel lives in Sheffield.")
     assert r.code != 0 and "not reachable" in r.err
-    assert "tatlock: noted: your sister's name is Rachel; your sister's location is Sheffield" in r.err
+    assert (
+        "tatlock: noted: your sister's name is Rachel; your sister's location is Sheffield" in r.err
+    )
     assert "Traceback" not in r.err
     assert "sister.location = Sheffield" in cli("var", "list").out
 
@@ -210,8 +286,12 @@ def test_with_the_model_server_down_what_was_told_is_kept_and_said(cli, closed_p
 def test_a_named_relative_who_moves_is_the_relative(served):
     served.handler = quiet_model
     butler = Butler(load())
-    butler.ask("Can you draft a short text to my sister Rachel? She's in Sheffield, so it's not far for her.")
-    butler.ask("Big news: Rachel's taken the job in Glasgow, she's moving up there this weekend.", new=True)
+    butler.ask(
+        "Can you draft a short text to my sister Rachel? She's in Sheffield, so it's not far for her."
+    )
+    butler.ask(
+        "Big news: Rachel's taken the job in Glasgow, she's moving up there this weekend.", new=True
+    )
     assert butler.facts.get("sister.location").value == "Glasgow"
     assert [h.value for h in butler.facts.history("sister.location")] == ["Sheffield"]
     assert not [v.key for v in butler.facts.list() if v.key.startswith("rachel")]
@@ -222,7 +302,10 @@ def test_the_car_spoken_of_just_before_is_the_speakers(served):
     served.handler = quiet_model
     butler = Butler(load())
     first = butler.ask("Car's making a funny noise again.")
-    butler.ask("It's a 2014 Toyota Corolla, never given me trouble before now.", conversation_id=first.conversation_id)
+    butler.ask(
+        "It's a 2014 Toyota Corolla, never given me trouble before now.",
+        conversation_id=first.conversation_id,
+    )
     assert butler.facts.get("car").value == "2014 Toyota Corolla"
     butler.close()
 
@@ -231,8 +314,10 @@ def test_what_a_pet_must_not_eat_is_the_pets(served):
     served.handler = quiet_model
     butler = Butler(load())
     first = butler.ask("Took Biscuit to the vet this morning. He's our beagle, five years old.")
-    butler.ask("The vet thinks he has a food intolerance, so no chicken at all for him from now on.",
-               conversation_id=first.conversation_id)
+    butler.ask(
+        "The vet thinks he has a food intolerance, so no chicken at all for him from now on.",
+        conversation_id=first.conversation_id,
+    )
     assert butler.facts.get("dog.food_restriction").value == "no chicken"
     assert butler.facts.get("dog.food_restriction").about == "owner's dog"
     butler.close()
@@ -244,11 +329,16 @@ async def test_the_memory_pane_shows_what_was_kept_and_from_whom(served):
     served.handler = quiet_model
     async with running() as (app, pilot):
         await send(app, pilot, "My sister Harriet lives in Leeds, and I'm allergic to peanuts.")
-        assert said(app)[-1][1].endswith("(noted: your sister's name is Harriet; your allergy is peanuts; "
-                                         "your sister's location is Leeds)")
+        assert said(app)[-1][1].endswith(
+            "(noted: your sister's name is Harriet; your allergy is peanuts; "
+            "your sister's location is Leeds)"
+        )
         memory = app.pane("memory")
-        await until(pilot, lambda: "Harriet" in str(memory.query_one("#memory-variables").render()),
-                    what="the kept facts in the Memory pane")
+        await until(
+            pilot,
+            lambda: "Harriet" in str(memory.query_one("#memory-variables").render()),
+            what="the kept facts in the Memory pane",
+        )
         shown = str(memory.query_one("#memory-variables").render())
         assert "allergy = peanuts" in shown
         assert "your sister's name = Harriet" in shown and "your sister's location = Leeds" in shown

@@ -39,8 +39,12 @@ def real_results(weather_env, monkeypatch, tmp_path) -> dict[str, Any]:
     monkeypatch.setenv("TATLOCK_WEB_SEARCH_URL", weather_env.url + "/search")
     store = UserStore.open(load().paths, "alice")
     conv = store.create_conversation("cli", "cli")
-    said = store.add_message(conv.id, "user", "My mum's birthday is on the 9th of December.",
-                             Author("alice", "Alice", is_anchor=True))
+    said = store.add_message(
+        conv.id,
+        "user",
+        "My mum's birthday is on the 9th of December.",
+        Author("alice", "Alice", is_anchor=True),
+    )
     store.add_topics(conv.id, ["birthday"], message_id=said.message_id)
     store.set_var("location", "Leeds", author_id="alice")
     notes = tmp_path / "notes.txt"
@@ -49,14 +53,20 @@ def real_results(weather_env, monkeypatch, tmp_path) -> dict[str, Any]:
     ctx = ToolContext("alice", store, config=load(), now=lambda: NOW, http_timeout=3.0)
     try:
         yield {
-            "get_weather_forecast": weather.get_weather_forecast(ctx=ctx, location="London", days=2),
+            "get_weather_forecast": weather.get_weather_forecast(
+                ctx=ctx, location="London", days=2
+            ),
             "get_system_info": system.get_system_info(ctx=ctx),
             "get_current_datetime": clock.get_current_datetime(ctx=ctx),
             "recall_memories": memory.recall_memories(ctx=ctx, keyword="birthday"),
-            "recall_memories_with_time": memory.recall_memories_with_time(ctx=ctx, start="this year"),
+            "recall_memories_with_time": memory.recall_memories_with_time(
+                ctx=ctx, start="this year"
+            ),
             "recall_topic": memory.recall_topic(ctx=ctx, topic="birthday"),
             "get_personal_variable": memory.get_personal_variable(ctx=ctx, key="location"),
-            "set_personal_variable": memory.set_personal_variable(ctx=ctx, key="sister", value="Harriet"),
+            "set_personal_variable": memory.set_personal_variable(
+                ctx=ctx, key="sister", value="Harriet"
+            ),
             "web_search": web.web_search(ctx=ctx, query="tatlock"),
             "analyze_file": files.analyze_file(ctx=ctx, path=str(notes)),
         }
@@ -104,8 +114,11 @@ def _missing(canned: Any, real: Any, where: str = "") -> list[str]:
 
 def test_the_gates_canned_tool_results_have_the_real_tools_keys(real_results):
     canned = json.loads((DATA / "gate_tools.json").read_text(encoding="utf-8"))
-    drift = {name: _missing(c["result"], real_results[c["tool"]]) for name, c in canned.items()
-             if c["tool"] in real_results and "error" not in c["result"]}
+    drift = {
+        name: _missing(c["result"], real_results[c["tool"]])
+        for name, c in canned.items()
+        if c["tool"] in real_results and "error" not in c["result"]
+    }
     assert {k: v for k, v in drift.items() if v} == {}
 
 
@@ -120,21 +133,30 @@ def test_dry_in_the_rain_fires_on_the_weather_tools_real_output(weather_env, mon
         return out
 
     monkeypatch.setattr(fake_web, "forecast", rainy)
-    result = weather.get_weather_forecast(ctx=ToolContext("alice", http_timeout=3.0), location="London")
+    result = weather.get_weather_forecast(
+        ctx=ToolContext("alice", http_timeout=3.0), location="London"
+    )
     assert result["current"]["summary"] == "moderate rain"
-    brief = gate.Brief("Is it raining in London?", findings=[gate.Finding.of("get_weather_forecast",
-                                                                            {"location": "London"}, result)])
+    brief = gate.Brief(
+        "Is it raining in London?",
+        findings=[gate.Finding.of("get_weather_forecast", {"location": "London"}, result)],
+    )
     v = gate.check("Not at all, sir: it's dry in London today, 9 degrees.", brief)
     # today's row ("slight rain") or the current conditions ("moderate rain"), both wet
     assert (v.verdict, v.failed) == ("FALLBACK", "contradicts_findings") and "rain'" in v.checks[0]
-    assert gate.check("Yes, sir: moderate rain in London, about 9 degrees.", brief).verdict == "APPROVED"
+    assert (
+        gate.check("Yes, sir: moderate rain in London, about 9 degrees.", brief).verdict
+        == "APPROVED"
+    )
 
 
 def test_a_size_the_real_system_report_does_not_give_is_withdrawn():
     result = system.get_system_info(ctx=ToolContext("alice"))
     total = result["memory"]["total_gib"]
-    brief = gate.Brief("How much memory does this machine have?",
-                       findings=[gate.Finding.of("get_system_info", {}, result)])
+    brief = gate.Brief(
+        "How much memory does this machine have?",
+        findings=[gate.Finding.of("get_system_info", {}, result)],
+    )
     assert gate.check(f"{total} GiB of memory, sir.", brief).verdict == "APPROVED"
     largest = max(result["memory"]["total_gib"], result["disk"]["total_gib"])
     v = gate.check(f"{round(largest * 3 + 50)} GB of memory, sir.", brief)

@@ -35,8 +35,13 @@ def test_a_rule_without_examples_is_refused() -> None:
 
 
 def test_a_rulebook_refuses_a_duplicate_id_and_finds_rules_in_order() -> None:
-    book = Rulebook("test-only", [Rule("t.day", "TEMPORAL", r"\b(?:{weekday})\b", ("is it monday?",), ("mondays",)),
-                                  Rule("t.any", "OTHER", r"\w+", ("x",))])
+    book = Rulebook(
+        "test-only",
+        [
+            Rule("t.day", "TEMPORAL", r"\b(?:{weekday})\b", ("is it monday?",), ("mondays",)),
+            Rule("t.any", "OTHER", r"\w+", ("x",)),
+        ],
+    )
     try:
         with pytest.raises(ValueError, match="used twice"):
             book.add(Rule("t.day", "X", "y", ("y",)))
@@ -68,14 +73,22 @@ def test_every_rule_reads_a_long_message_in_linear_time() -> None:
     short, long_ = 3_000, 24_000
     slow = []
     for name, rule in RULES:
-        texts = {**runs(short), **{f"{e!r} over and over": t for e in rule.examples for t in said_over(e, short)}}
+        texts = {
+            **runs(short),
+            **{f"{e!r} over and over": t for e in rule.examples for t in said_over(e, short)},
+        }
         took, worst = _slowest(rule, texts)
-        grown = dict(runs(long_)) if worst in runs(1) else {
-            f"{e!r} over and over": t for e in rule.examples for t in said_over(e, long_)}
+        grown = (
+            dict(runs(long_))
+            if worst in runs(1)
+            else {f"{e!r} over and over": t for e in rule.examples for t in said_over(e, long_)}
+        )
         again = rule.search  # the same input, eight times longer
         start = time.perf_counter()
         again(grown[worst])
         later = time.perf_counter() - start
         if later > 0.02 and later > 24 * max(took, 1e-4):
-            slow.append(f"{name} on {worst}: {took * 1000:.1f} ms, then {later * 1000:.0f} ms at 8x the length")
+            slow.append(
+                f"{name} on {worst}: {took * 1000:.1f} ms, then {later * 1000:.0f} ms at 8x the length"
+            )
     assert not slow, "rules that backtrack over a long message:\n" + "\n".join(slow)

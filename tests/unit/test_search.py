@@ -37,7 +37,9 @@ def store(paths):
 
 @pytest.fixture(scope="module")
 def bench():
-    spec = importlib.util.spec_from_file_location("bench_locomo", ROOT / "scripts" / "bench_locomo.py")
+    spec = importlib.util.spec_from_file_location(
+        "bench_locomo", ROOT / "scripts" / "bench_locomo.py"
+    )
     mod = importlib.util.module_from_spec(spec)
     sys.modules["bench_locomo"] = mod
     spec.loader.exec_module(mod)
@@ -48,10 +50,20 @@ def add(store: UserStore, conv_id: int, author: Author, text: str, ts: str, **me
     return store.add_message(conv_id, "user", text, author, timestamp=ts, metadata=meta or None)
 
 
-FILLER = ["The weather was grey all day.", "I cooked pasta for dinner.", "Work was busy this week.",
-          "The cat knocked over a vase.", "We watched a film about space.", "My phone battery died again.",
-          "The train was late this morning.", "I bought new running shoes.", "The garden needs weeding.",
-          "Our neighbour has a loud dog.", "I'm reading a novel about pirates.", "Coffee tastes better at home."]
+FILLER = [
+    "The weather was grey all day.",
+    "I cooked pasta for dinner.",
+    "Work was busy this week.",
+    "The cat knocked over a vase.",
+    "We watched a film about space.",
+    "My phone battery died again.",
+    "The train was late this morning.",
+    "I bought new running shoes.",
+    "The garden needs weeding.",
+    "Our neighbour has a loud dog.",
+    "I'm reading a novel about pirates.",
+    "Coffee tastes better at home.",
+]
 
 
 def filler(store: UserStore) -> None:
@@ -69,22 +81,60 @@ def ids(hits: list[Hit]) -> list[int | None]:
 
 
 HOSTILE = [
-    'AND OR "', "*", "NEAR(", "NEAR(a b", "col:x", "content:secret", "author_name:Maria", '"unbalanced',
-    "a AND", "OR OR OR", "NOT", "(((", ")", "^start", "-minus", "+plus", "a*b*", '""""', "'", "\\", "\x00",
-    "{content extra}: x", "NEAR(mountains hiking, 2)", "hiking NOT mountains", "🙂 emoji", "ünïcödé ÄÖÜ",
-    "x" * 5000, "   ", "", "_", "a_b", "12:30", "-- drop table", "'; DROP TABLE conversation_messages; --",
+    'AND OR "',
+    "*",
+    "NEAR(",
+    "NEAR(a b",
+    "col:x",
+    "content:secret",
+    "author_name:Maria",
+    '"unbalanced',
+    "a AND",
+    "OR OR OR",
+    "NOT",
+    "(((",
+    ")",
+    "^start",
+    "-minus",
+    "+plus",
+    "a*b*",
+    '""""',
+    "'",
+    "\\",
+    "\x00",
+    "{content extra}: x",
+    "NEAR(mountains hiking, 2)",
+    "hiking NOT mountains",
+    "🙂 emoji",
+    "ünïcödé ÄÖÜ",
+    "x" * 5000,
+    "   ",
+    "",
+    "_",
+    "a_b",
+    "12:30",
+    "-- drop table",
+    "'; DROP TABLE conversation_messages; --",
 ]
 
 
 @pytest.mark.parametrize("query", HOSTILE)
 def test_hostile_queries_never_raise(store, query):
     conv = store.create_conversation("room", "cli")
-    add(store, conv.id, MARIA, "We went hiking in the mountains AND saw a NEAR miss", "2023-05-01T10:00:00+00:00")
+    add(
+        store,
+        conv.id,
+        MARIA,
+        "We went hiking in the mountains AND saw a NEAR miss",
+        "2023-05-01T10:00:00+00:00",
+    )
     hits = search(store, query, limit=5)
     assert isinstance(hits, list)
     assert all(isinstance(h, Hit) for h in hits)
     # filters too
-    assert isinstance(search(store, query, start="2023-01-01", end="2024-01-01", topic=query or "x"), list)
+    assert isinstance(
+        search(store, query, start="2023-01-01", end="2024-01-01", topic=query or "x"), list
+    )
 
 
 def test_odd_arguments_return_empty(store):
@@ -120,13 +170,24 @@ def test_time_range_filter(store):
     conv = store.create_conversation("room", "cli")
     old = add(store, conv.id, MARIA, "I baked sourdough bread", "2023-01-10T09:00:00+00:00")
     mid = add(store, conv.id, MARIA, "More sourdough bread today", "2023-03-10T09:00:00+00:00")
-    new = add(store, conv.id, MARIA, "Sourdough bread again, the best yet", "2023-06-10T09:00:00+00:00")
-    assert set(ids(search(store, "sourdough bread"))) == {old.message_id, mid.message_id, new.message_id}
-    got = search(store, "sourdough bread", start="2023-02-01T00:00:00+00:00", end="2023-04-01T00:00:00+00:00")
+    new = add(
+        store, conv.id, MARIA, "Sourdough bread again, the best yet", "2023-06-10T09:00:00+00:00"
+    )
+    assert set(ids(search(store, "sourdough bread"))) == {
+        old.message_id,
+        mid.message_id,
+        new.message_id,
+    }
+    got = search(
+        store, "sourdough bread", start="2023-02-01T00:00:00+00:00", end="2023-04-01T00:00:00+00:00"
+    )
     assert ids(got) == [mid.message_id]
-    assert ids(search(store, "sourdough", start="2023-03-01T00:00:00+00:00")) \
-        and set(ids(search(store, "sourdough", start="2023-03-01T00:00:00+00:00"))) == {mid.message_id, new.message_id}
-    assert ids(search(store, "sourdough", end="2023-03-10T09:00:00+00:00")) == [old.message_id]  # end excluded
+    assert ids(search(store, "sourdough", start="2023-03-01T00:00:00+00:00")) and set(
+        ids(search(store, "sourdough", start="2023-03-01T00:00:00+00:00"))
+    ) == {mid.message_id, new.message_id}
+    assert ids(search(store, "sourdough", end="2023-03-10T09:00:00+00:00")) == [
+        old.message_id
+    ]  # end excluded
     assert search(store, "sourdough", start="2024-01-01T00:00:00+00:00") == []
 
 
@@ -151,7 +212,9 @@ def test_topic_filter(store):
     # so add another topic to a's conversation list only through the message)
     store.conn.execute("INSERT INTO topics (name) VALUES ('music')")
     tid = store.conn.execute("SELECT id FROM topics WHERE name = 'music'").fetchone()[0]
-    store.conn.execute("INSERT INTO topic_messages (topic_id, message_id) VALUES (?, ?)", (tid, tagged.message_id))
+    store.conn.execute(
+        "INSERT INTO topic_messages (topic_id, message_id) VALUES (?, ?)", (tid, tagged.message_id)
+    )
     store.add_topics(b.id, ["Music"])  # the whole conversation b
     got = search(store, "piano", topic="MUSIC")
     assert set(ids(got)) == {tagged.message_id, in_conv.message_id}
@@ -162,14 +225,27 @@ def test_topic_filter(store):
 
 def test_empty_query_with_time_range_returns_recent(store):
     conv = store.create_conversation("room", "cli")
-    msgs = [add(store, conv.id, MARIA if i % 2 else JOHN, f"message {i}", f"2023-05-0{i + 1}T10:00:00+00:00")
-            for i in range(6)]
+    msgs = [
+        add(
+            store,
+            conv.id,
+            MARIA if i % 2 else JOHN,
+            f"message {i}",
+            f"2023-05-0{i + 1}T10:00:00+00:00",
+        )
+        for i in range(6)
+    ]
     got = search(store, "", start="2023-05-02T00:00:00+00:00", end="2023-05-05T00:00:00+00:00")
     assert ids(got) == [msgs[3].message_id, msgs[2].message_id, msgs[1].message_id]  # newest first
     assert [h.kind for h in got] == ["message"] * 3
     # a stopword-only question behaves the same
-    got = search(store, "what did we talk about?", start="2023-05-02T00:00:00+00:00",
-                 end="2023-05-05T00:00:00+00:00", limit=2)
+    got = search(
+        store,
+        "what did we talk about?",
+        start="2023-05-02T00:00:00+00:00",
+        end="2023-05-05T00:00:00+00:00",
+        limit=2,
+    )
     assert ids(got) == [msgs[3].message_id, msgs[2].message_id]
     assert search(store, "", limit=5) == []  # no words and no filter: nothing to go on
 
@@ -180,8 +256,13 @@ def test_datetime_bounds_are_accepted(store):
     conv = store.create_conversation("room", "cli")
     add(store, conv.id, MARIA, "Tulips in the park", "2023-04-01T10:00:00+00:00")
     late = add(store, conv.id, MARIA, "Tulips on the balcony", "2023-05-01T10:00:00+00:00")
-    utc = dt.timezone.utc
-    got = search(store, "tulips", start=dt.datetime(2023, 4, 15, tzinfo=utc), end=dt.datetime(2023, 6, 1, tzinfo=utc))
+    utc = dt.UTC
+    got = search(
+        store,
+        "tulips",
+        start=dt.datetime(2023, 4, 15, tzinfo=utc),
+        end=dt.datetime(2023, 6, 1, tzinfo=utc),
+    )
     assert ids(got) == [late.message_id]
     assert ids(search(store, "tulips", start=dt.date(2023, 4, 15))) == [late.message_id]
 
@@ -194,7 +275,9 @@ def test_query_naming_only_a_person_returns_their_latest_messages(store):
     j2 = add(store, conv.id, JOHN, "Did you see Maria's new bike?", "2023-05-01T10:00:02+00:00")
     m2 = add(store, conv.id, MARIA, "Off to work now.", "2023-05-01T10:00:03+00:00")
     assert ids(search(store, "Maria?")) == [m2.message_id, j2.message_id, m1.message_id]
-    assert ids(search(store, "what about maria", end="2023-05-01T10:00:02+00:00")) == [m1.message_id]
+    assert ids(search(store, "what about maria", end="2023-05-01T10:00:02+00:00")) == [
+        m1.message_id
+    ]
 
 
 # ------------------------------------------------------------------------------ ranking
@@ -205,8 +288,13 @@ def test_speaker_named_in_question_ranks_their_turn_first(store, monkeypatch):
     a = store.create_conversation("room-a", "cli")
     b = store.create_conversation("room-b", "cli")
     johns = add(store, a.id, JOHN, "Hiking in the mountains is great.", "2023-05-01T10:00:00+00:00")
-    marias = add(store, b.id, MARIA, "I was hiking in the mountains with my sister.",
-                 "2023-05-02T10:00:00+00:00")
+    marias = add(
+        store,
+        b.id,
+        MARIA,
+        "I was hiking in the mountains with my sister.",
+        "2023-05-02T10:00:00+00:00",
+    )
     question = "Where did Maria go hiking in the mountains?"
     hits = search(store, question)
     assert hits[0].message_id == marias.message_id
@@ -234,9 +322,20 @@ def test_light_verb_weighs_less_than_the_subject(store):
     conv = store.create_conversation("room", "cli")
     went = add(store, conv.id, MARIA, "I went out.", "2023-05-01T10:00:00+00:00")
     for i in range(4):
-        add(store, conv.id, JOHN, f"Nothing much happened on day {i}.", f"2023-05-01T11:0{i}:00+00:00")
-    beach = add(store, conv.id, MARIA, "Last Sunday the sand and the sea at the beach were lovely, all of it.",
-                "2023-05-01T12:00:00+00:00")
+        add(
+            store,
+            conv.id,
+            JOHN,
+            f"Nothing much happened on day {i}.",
+            f"2023-05-01T11:0{i}:00+00:00",
+        )
+    beach = add(
+        store,
+        conv.id,
+        MARIA,
+        "Last Sunday the sand and the sea at the beach were lovely, all of it.",
+        "2023-05-01T12:00:00+00:00",
+    )
     hits = search(store, "When did Maria go to the beach?")
     assert ids(hits)[0] == beach.message_id
     assert went.message_id in ids(hits)
@@ -245,15 +344,27 @@ def test_light_verb_weighs_less_than_the_subject(store):
 def test_neighbouring_turn_is_found(store):
     conv = store.create_conversation("room", "cli")
     add(store, conv.id, JOHN, "How did the marathon go?", "2023-05-01T10:00:00+00:00")
-    answer = add(store, conv.id, MARIA, "Four hours and ten minutes, I'm thrilled!", "2023-05-01T10:00:01+00:00")
+    answer = add(
+        store,
+        conv.id,
+        MARIA,
+        "Four hours and ten minutes, I'm thrilled!",
+        "2023-05-01T10:00:01+00:00",
+    )
     hits = search(store, "How long was Maria's marathon?")
     assert answer.message_id in ids(hits)
 
 
 def test_caption_is_searchable(store):
     conv = store.create_conversation("room", "cli")
-    m = add(store, conv.id, MARIA, "Look at this!", "2023-05-01T10:00:00+00:00",
-            search_text="a photo of a golden retriever on a couch")
+    m = add(
+        store,
+        conv.id,
+        MARIA,
+        "Look at this!",
+        "2023-05-01T10:00:00+00:00",
+        search_text="a photo of a golden retriever on a couch",
+    )
     hits = search(store, "retriever")
     assert ids(hits) == [m.message_id]
     assert hits[0].content == "Look at this!"
@@ -264,9 +375,25 @@ def test_hit_fields(store):
     add(store, conv.id, JOHN, "unrelated", "2023-05-01T10:00:00+00:00")
     m = add(store, conv.id, MARIA, "The violin concert was lovely", "2023-05-01T10:00:01+00:00")
     h = search(store, "violin")[0]
-    assert (h.kind, h.conversation_id, h.message_id, h.message_number, h.author_name, h.role, h.content,
-            h.timestamp) == ("message", conv.id, m.message_id, 2, "Maria", "user", "The violin concert was lovely",
-                             "2023-05-01T10:00:01+00:00")
+    assert (
+        h.kind,
+        h.conversation_id,
+        h.message_id,
+        h.message_number,
+        h.author_name,
+        h.role,
+        h.content,
+        h.timestamp,
+    ) == (
+        "message",
+        conv.id,
+        m.message_id,
+        2,
+        "Maria",
+        "user",
+        "The violin concert was lovely",
+        "2023-05-01T10:00:01+00:00",
+    )
     assert h.from_message is None and h.up_to_message is None and h.score > 0
 
 
@@ -277,12 +404,18 @@ def test_compact_hits(store):
     store.conn.execute(
         "INSERT INTO conversation_compacts (conversation_id, from_message, up_to_message, summary, topics, model,"
         " created_at) VALUES (?, 1, 4, ?, ?, 'test', '2023-05-02T00:00:00+00:00')",
-        (conv.id, "Maria planned a kayaking trip to Norway.", json.dumps(["travel"])))
+        (conv.id, "Maria planned a kayaking trip to Norway.", json.dumps(["travel"])),
+    )
     hits = search(store, "kayaking Norway")
     assert [h.kind for h in hits] == ["compact"]
     h = hits[0]
-    assert (h.conversation_id, h.from_message, h.up_to_message, h.message_id, h.message_number) == \
-        (conv.id, 1, 4, None, None)
+    assert (h.conversation_id, h.from_message, h.up_to_message, h.message_id, h.message_number) == (
+        conv.id,
+        1,
+        4,
+        None,
+        None,
+    )
     assert h.content == "Maria planned a kayaking trip to Norway."
     assert h.timestamp == "2023-05-01T10:00:00+00:00"  # when the span began
     assert search(store, "kayaking Norway", include_compacts=False) == []
@@ -295,38 +428,67 @@ def test_date_in_question_favours_that_day(store):
     a = store.create_conversation("room-a", "cli", started_at="2023-03-01T10:00:00+00:00")
     b = store.create_conversation("room-b", "cli", started_at="2023-10-13T10:00:00+00:00")
     add(store, a.id, MARIA, "I finished a painting of the sea.", "2023-03-01T10:00:00+00:00")
-    later = add(store, b.id, MARIA, "Here is a painting I just finished, a sunset over the sea.",
-                "2023-10-13T10:00:00+00:00")
-    assert search(store, "What painting did Maria show on October 13, 2023?")[0].message_id == later.message_id
+    later = add(
+        store,
+        b.id,
+        MARIA,
+        "Here is a painting I just finished, a sunset over the sea.",
+        "2023-10-13T10:00:00+00:00",
+    )
+    assert (
+        search(store, "What painting did Maria show on October 13, 2023?")[0].message_id
+        == later.message_id
+    )
 
 
 def test_date_in_question_finds_that_time_without_other_words(store):
-    """"Where did Maria travel in July 2022?": the answer ("I went to Woodhaven") has none of the
+    """ "Where did Maria travel in July 2022?": the answer ("I went to Woodhaven") has none of the
     question's words; it is found because it was said then. Found only with the date candidates."""
     filler(store)
     june = store.create_conversation("june", "cli", started_at="2022-06-02T10:00:00+00:00")
     july = store.create_conversation("july", "cli", started_at="2022-07-20T10:00:00+00:00")
     add(store, june.id, MARIA, "I went to the dentist, all fine.", "2022-06-02T10:00:00+00:00")
-    there = add(store, july.id, MARIA, "I went to Woodhaven, a small town in the Midwest.", "2022-07-20T10:00:00+00:00")
-    question = add(store, july.id, JOHN, "Where did Maria travel to in July 2022?", "2022-07-20T10:01:00+00:00")
+    there = add(
+        store,
+        july.id,
+        MARIA,
+        "I went to Woodhaven, a small town in the Midwest.",
+        "2022-07-20T10:00:00+00:00",
+    )
+    question = add(
+        store, july.id, JOHN, "Where did Maria travel to in July 2022?", "2022-07-20T10:01:00+00:00"
+    )
     got = search(store, "Where did Maria travel to in July 2022?", exclude=[question.message_id])
     assert ids(got)[:1] == [there.message_id]
     assert got[0].why == "written around the date asked about"
     assert question.message_id not in ids(got)
     off = dataclasses.replace(search_mod.RANKING, date_base=0.0)
-    assert there.message_id not in ids(search_mod._search(store, "Where did Maria travel to in July 2022?", 10, None,
-                                                          None, None, None, True, off,
-                                                          exclude=frozenset({question.message_id})))
+    assert there.message_id not in ids(
+        search_mod._search(
+            store,
+            "Where did Maria travel to in July 2022?",
+            10,
+            None,
+            None,
+            None,
+            None,
+            True,
+            off,
+            exclude=frozenset({question.message_id}),
+        )
+    )
 
 
 def test_date_words_are_not_searched_and_the_day_itself_ranks_first(store):
-    """"on 25 May, 2022": "may" is the month, not the verb, and a message of that very day ranks
+    """ "on 25 May, 2022": "may" is the month, not the verb, and a message of that very day ranks
     above one of five days before."""
     filler(store)
     before = store.create_conversation("before", "cli", started_at="2022-05-20T19:00:00+00:00")
     day = store.create_conversation("day", "cli", started_at="2022-05-25T15:00:00+00:00")
     may = add(store, before.id, JOHN, "You may like this one.", "2022-05-20T19:00:00+00:00")
-    gift = add(store, day.id, JOHN, "Looky here, I got this new pup for you!", "2022-05-25T15:00:00+00:00")
+    gift = add(
+        store, day.id, JOHN, "Looky here, I got this new pup for you!", "2022-05-25T15:00:00+00:00"
+    )
     got = ids(search(store, "What did John do for Maria on 25 May, 2022?"))
     assert got[:1] == [gift.message_id]
     assert may.message_id in got  # within the week around it, so still a candidate
@@ -339,42 +501,73 @@ def test_date_candidates_respect_the_filters(store):
     elsewhere = add(store, other.id, MARIA, "I went to Leeds.", "2022-07-21T10:00:00+00:00")
     got = search(store, "Where did Maria travel in July 2022?", conversation_id=july.id)
     assert elsewhere.message_id not in ids(got)
-    assert search(store, "Where did Maria travel in July 2022?", start="2022-08-01T00:00:00+00:00") == []
+    assert (
+        search(store, "Where did Maria travel in July 2022?", start="2022-08-01T00:00:00+00:00")
+        == []
+    )
 
 
 # ------------------------------------------------------------------------------ LoCoMo bench
 
 
-FIXTURE = [{
-    "sample_id": "conv-test",
-    "conversation": {
-        "speaker_a": "Maria",
-        "speaker_b": "John",
-        "session_1_date_time": "1:56 pm on 8 May, 2023",
-        "session_1": [
-            {"speaker": "Maria", "dia_id": "D1:1", "text": "Hey John! I adopted a puppy last week, her name is Coco."},
-            {"speaker": "John", "dia_id": "D1:2", "text": "Congrats! What breed is she?"},
-            {"speaker": "Maria", "dia_id": "D1:3", "text": "A golden retriever. Here she is!",
-             "blip_caption": "a photo of a dog sleeping on a couch"},
+FIXTURE = [
+    {
+        "sample_id": "conv-test",
+        "conversation": {
+            "speaker_a": "Maria",
+            "speaker_b": "John",
+            "session_1_date_time": "1:56 pm on 8 May, 2023",
+            "session_1": [
+                {
+                    "speaker": "Maria",
+                    "dia_id": "D1:1",
+                    "text": "Hey John! I adopted a puppy last week, her name is Coco.",
+                },
+                {"speaker": "John", "dia_id": "D1:2", "text": "Congrats! What breed is she?"},
+                {
+                    "speaker": "Maria",
+                    "dia_id": "D1:3",
+                    "text": "A golden retriever. Here she is!",
+                    "blip_caption": "a photo of a dog sleeping on a couch",
+                },
+            ],
+            "session_2_date_time": "10:04 am on 20 June, 2023",
+            "session_2": [
+                {
+                    "speaker": "John",
+                    "dia_id": "D2:1",
+                    "text": "I ran the Boston marathon yesterday!",
+                },
+                {"speaker": "Maria", "dia_id": "D2:2", "text": "Amazing! How long did it take?"},
+                {"speaker": "John", "dia_id": "D2:3", "text": "Four hours and ten minutes."},
+            ],
+        },
+        "qa": [
+            {
+                "question": "What is the name of the puppy Maria adopted?",
+                "answer": "Coco",
+                "evidence": ["D1:1"],
+                "category": 4,
+            },
+            {
+                "question": "When did John run the Boston marathon?",
+                "answer": "19 June 2023",
+                "evidence": ["D2:1"],
+                "category": 2,
+            },
+            # malformed evidence as in the real file: "D1:2; D1:3" is split, "D9:9" does not exist
+            {
+                "question": "What breed is the dog sleeping on the couch?",
+                "answer": "golden retriever",
+                "evidence": ["D1:2; D1:03", "D9:9"],
+                "category": 1,
+            },
         ],
-        "session_2_date_time": "10:04 am on 20 June, 2023",
-        "session_2": [
-            {"speaker": "John", "dia_id": "D2:1", "text": "I ran the Boston marathon yesterday!"},
-            {"speaker": "Maria", "dia_id": "D2:2", "text": "Amazing! How long did it take?"},
-            {"speaker": "John", "dia_id": "D2:3", "text": "Four hours and ten minutes."},
-        ],
-    },
-    "qa": [
-        {"question": "What is the name of the puppy Maria adopted?", "answer": "Coco", "evidence": ["D1:1"],
-         "category": 4},
-        {"question": "When did John run the Boston marathon?", "answer": "19 June 2023", "evidence": ["D2:1"],
-         "category": 2},
-        # malformed evidence as in the real file: "D1:2; D1:3" is split, "D9:9" does not exist
-        {"question": "What breed is the dog sleeping on the couch?", "answer": "golden retriever",
-         "evidence": ["D1:2; D1:03", "D9:9"], "category": 1},
-    ],
-    "observation": {}, "session_summary": {}, "event_summary": {},
-}]
+        "observation": {},
+        "session_summary": {},
+        "event_summary": {},
+    }
+]
 
 
 def test_bench_ingest_uses_real_store(bench, paths):
@@ -384,14 +577,28 @@ def test_bench_ingest_uses_real_store(bench, paths):
         convs = sorted(store.conversations(), key=lambda c: c.id)
         assert [(c.room_id, c.interface, c.started_at, c.message_count) for c in convs] == [
             ("conv-test", "locomo", "2023-05-08T13:56:00+00:00", 3),
-            ("conv-test", "locomo", "2023-06-20T10:04:00+00:00", 3)]
+            ("conv-test", "locomo", "2023-06-20T10:04:00+00:00", 3),
+        ]
         msgs = store.messages(convs[0].id)
-        assert [m.timestamp for m in msgs] == ["2023-05-08T13:56:00+00:00", "2023-05-08T13:56:01+00:00",
-                                               "2023-05-08T13:56:02+00:00"]
+        assert [m.timestamp for m in msgs] == [
+            "2023-05-08T13:56:00+00:00",
+            "2023-05-08T13:56:01+00:00",
+            "2023-05-08T13:56:02+00:00",
+        ]
         assert (msgs[2].author_id, msgs[2].author_name) == ("maria", "Maria")
-        assert msgs[2].metadata == {"dia_id": "D1:3", "search_text": "a photo of a dog sleeping on a couch"}
+        assert msgs[2].metadata == {
+            "dia_id": "D1:3",
+            "search_text": "a photo of a dog sleeping on a couch",
+        }
         assert msgs[0].metadata == {"dia_id": "D1:1"}
-        assert sorted(bench.dia_ids(store).values()) == ["D1:1", "D1:2", "D1:3", "D2:1", "D2:2", "D2:3"]
+        assert sorted(bench.dia_ids(store).values()) == [
+            "D1:1",
+            "D1:2",
+            "D1:3",
+            "D2:1",
+            "D2:2",
+            "D2:3",
+        ]
     finally:
         store.close()
 
@@ -429,10 +636,18 @@ def test_bench_main_json(bench, tmp_path, capsys):
     assert result["by_conversation"]["conv-test"]["recall@5"] == pytest.approx(100.0)
     assert result["max_rss_mb"] > 0
     assert "ingesting conv-test" in out.err
-    assert bench.main(["--data", str(data), "--conversations", "conv-nope", "--embeddings", "off"]) == 2
+    assert (
+        bench.main(["--data", str(data), "--conversations", "conv-nope", "--embeddings", "off"])
+        == 2
+    )
     assert "no conversation conv-nope" in capsys.readouterr().err
 
 
 def test_bench_norm_ids_matches_baseline(bench):
-    assert bench.norm_ids(["D8:6; D9:17", "D30:05", "D:11:26", None]) == ["D8:6", "D9:17", "D30:5", "D11:26"]
+    assert bench.norm_ids(["D8:6; D9:17", "D30:05", "D:11:26", None]) == [
+        "D8:6",
+        "D9:17",
+        "D30:5",
+        "D11:26",
+    ]
     assert bench.norm_ids(None) == []

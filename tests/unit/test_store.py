@@ -315,7 +315,11 @@ def test_closing_while_another_thread_queries_does_not_crash(tmp_path):
     import subprocess
     import sys
 
-    done = subprocess.run([sys.executable, "-c", _CLOSE_UNDER_QUERY, str(tmp_path / "x.db")],
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", _CLOSE_UNDER_QUERY, str(tmp_path / "x.db")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[3000000, 'closed']"

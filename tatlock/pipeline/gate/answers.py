@@ -15,208 +15,454 @@ from tatlock.pipeline.gate.language import not_english
 from tatlock.pipeline.gate.text import FILL, VERDICT_WORDS, asks, words
 from tatlock.pipeline.rulebook import Rule, Rulebook, lazy
 
-# the words of a reply that says nothing ("Certainly, sir. I'd be more than happy to help with that.")
-POLITE = set("certainly of course absolutely sir madam i i'm im am would will shall be to delighted happy glad "
-             "pleased help helping assist assisting you your with that this it do does let me know if there is "
-             "anything else can could may a an the and so please just right away my pleasure any time further "
-             "questions question need needs more than have has excellent good great id i'd ill i'll only too whenever "
-             "youre you're ready gladly indeed fine wonderful very well now soon always theres there's most "
-             "happily honour honor service at all for on straight once look looking into see what request query "
-             "matter task attend attending here sure am been being get getting back shortly moment whatever way ways "
-             "serve serving disposal assistance should most delightful our one endeavour endeavor utmost best "
-             "every do doing shall also absolute truly entirely abilities ability capable in".split())
-NUMBER_WORDS = set("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
-                   "sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred "
-                   "thousand million billion dozen half none once twice".split())
+# the words of a reply that says nothing ("Certainly, sir. I'd be more than happy to help with
+# that.")
+POLITE = set(
+    "certainly of course absolutely sir madam i i'm im am would will shall be to delighted happy "
+    "glad "
+    "pleased help helping assist assisting you your with that this it do does let me know "
+    "if there is "
+    "anything else can could may a an the and so please just right away my pleasure any "
+    "time further "
+    "questions question need needs more than have has excellent good great id i'd ill i'll "
+    "only too whenever "
+    "youre you're ready gladly indeed fine wonderful very well now soon always theres "
+    "there's most "
+    "happily honour honor service at all for on straight once look looking into see what "
+    "request query "
+    "matter task attend attending here sure am been being get getting back shortly moment "
+    "whatever way ways "
+    "serve serving disposal assistance should most delightful our one endeavour endeavor "
+    "utmost best "
+    "every do doing shall also absolute truly entirely abilities ability capable in".split()
+)
+NUMBER_WORDS = set(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+    "sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy "
+    "eighty ninety hundred "
+    "thousand million billion dozen half none once twice".split()
+)
 
-ASK = Rulebook("gate.ask", [
-    Rule("ask.code", "code", r"\b(?:code|command|cmd|script|snippet|regex|function|python|bash|shell|sql|javascript|"
-         r"js|json|yaml|html|css|linux|terminal|syntax)\b", ("Write a bash command to list files",), ("Who wrote it?",)),
-    Rule("ask.language", "language",
-         r"\btranslat|\bin\s+(?:french|german|spanish|italian|dutch|portuguese|japanese|chinese|mandarin|welsh|"
-         r"latin|russian|arabic|hindi|korean|greek)\b|\bsay\b|\bwrite\b|\blanguage\b|\bcharacters?\b",
-         ("Translate 'good morning' into German", "How do you say thanks in Japanese?"), ("What is the capital?",)),
-    # a question that asks for information (not a request about how to answer: "Could you keep it short?")
-    Rule("ask.info", "info",
-         r"^\W*(?:so\s+|and\s+|but\s+|ok\w*,?\s+|hey,?\s+|please,?\s+)?(?:what|who|whom|whose|which|when|where|why|"
-         r"how|tell|give|explain|list|describe|recommend|suggest|name|define|summari[sz]e|translate|find|show)\b|"
-         r"\b(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:tell|give|explain|list|describe|recommend|suggest|"
-         r"find|show|write|name|summari[sz]e)\b",
-         ("What is the capital of France?", "Could you tell me a joke?", "Give me a rhyme for moon"),
-         ("Could you keep it short?", "Thanks, that's all")),
-    Rule("ask.number", "number",
-         r"\bhow\s+(?:many|much|far|long|old|tall|high|big|deep|heavy|often|fast)\b|\bwhat\s+(?:year|time|"
-         r"percentage|temperature|number|age)\b|\bwhen\b|(?<!\d)\d+\s*(?:[-+*/x×]|times|plus|minus|divided)\s*\d+|"
-         r"\bsquare\s+root\b|\bconvert\b|\bin\s+(?:miles|kilometres|kilometers|fahrenheit|celsius|pounds|kilos)\b|"
-         r"\bwhat(?:'s|\s+is)\s+\d|\d\s*%|\bper\s*cent\b|(?<!\d)\d+\s*(?:[-+*/x×^]|times|plus|minus|divided\s+by|of)\s*\d|"
-         r"\bwhat(?:'s|\s+is)\s+the\s+(?:speed|distance|weight|height|length|population|temperature|size|depth|"
-         r"boiling|melting|freezing|cost|price)\b",
-         ("How many legs does a spider have?", "What is 12 times 12?", "Convert 10 km to miles", "What's 15% of 80?"),
-         ("What is the capital of France?", "Who wrote Hamlet?", "What's the name of that speed skater?")),
-    # a question whose answer is no number: a person, a place, a reason, a name, a word
-    Rule("ask.not_number", "not_number",
-         r"^\W*(?:who|whom|whose|where|why)\b|\bwhat(?:'s|\s+is|\s+are)\s+(?:the\s+|a\s+)?(?:capital|name|colou?r|"
-         r"meaning|opposite|synonym|plural|difference|chemical\s+symbol)\b|\bhow\s+do\s+(?:i|you|we)\b|"
-         r"\bwhat\s+language\b",
-         ("Who wrote Romeo and Juliet?", "What is the capital of France?", "How do I make tea?"),
-         ("What is six times seven?", "Which year did the war end?", "What's the atomic number of gold?")),
-    # a question of when: its answer is a time, a date, a season or a year, not a bare small number
-    Rule("ask.when", "when", r"^\W*(?:so\s+|and\s+|but\s+)?when\b|\bwhat\s+(?:month|season|year)\b",
-         ("When should I plant tulip bulbs?", "What month do swallows leave?"), ("How long until tea?", "Say when")),
-    Rule("ask.measure", "measure", r"\bwhat(?:'s|\s+is)\s+the\s+(?:speed|distance|weight|height|length|population|"
-         r"temperature|size|depth|boiling|melting|freezing)\b", ("What's the speed of light?",), ("What's the name?",)),
-    Rule("ask.how_many", "how_many", r"\bhow\s+(?:many|much)\b", ("How many legs?",), ("How long should I boil it?",)),
-    Rule("ask.how_long", "how_long", r"\bhow\s+long\s+(?:do|does|should|will|would|did|can|to|must)\b",
-         ("How long do I boil an egg for a runny yolk?", "how long should I rest the dough"),
-         ("How long is the Nile?", "How long ago was it?")),
-    Rule("ask.content", "explain",
-         r"\b(?:tell|give|write|compose)\s+(?:me\s+)?(?:a|an|some)\s+(?:[\w-]+\s+){0,2}?(?:joke|story|poem|limerick|note|letter|"
-         r"recipe|riddle|summary|description|fact|tips?)\b",
-         ("Tell me a joke.", "Write a short thank-you note to my neighbour."), ("Give me a word that rhymes",)),
-    Rule("ask.quantity", "quantity", r"\bhow\s+(?:long|far|much\s+(?:does|do|is)|big|heavy|tall|high|deep|old|fast)\b",
-         ("How long should I boil pasta?", "How far is the Moon?"), ("How many legs?",)),
-    Rule("ask.explain", "explain",
-         r"^\W*(?:why|explain|describe|summari[sz]e)\b|\bhow\s+(?:do|does|did|can|could|should|would)\b"
-         r"(?!\s+(?:you|i|we|one)\s+(?:say|spell|pronounce|write|translate|call)\b)|"
-         r"\bwhat(?:'s|\s+is)\s+the\s+difference\b|\btips?\b|\bwhat\s+does\b.*\bmean\b",
-         ("Why is the sky blue?", "How do I make tea?", "Any tips for sleeping better?"),
-         ("How many legs?", "Suggest a name for a cat", "How do you say 'good morning' in Spanish?")),
-    Rule("ask.choice", "choice", r"\b\w+\s+or\s+(?:an?\s+|the\s+)?\w+(?:\s+(?:right\s+now|now|today|tonight|"
-         r"then|please|sir|here|there|at\s+the\s+moment))?\s*\??\s*$|\bwhich\b|\beither\b",
-         ("Is a tomato a fruit or a vegetable?", "Which is bigger?", "Is it morning or afternoon right now?"),
-         ("What is the capital of France?",)),
-    Rule("ask.yes_no", "yes_no", r"^\W*(?:is|are|am|was|were|do|does|did|can|could|will|would|should|shall|has|have|"
-         r"had)\b", ("Is Paris the capital of France?", "Do I need an umbrella?"), ("What is it?",)),
-    # two names asked about together ("France and Germany"), not at the start of the question
-    Rule("ask.pair", "pair", r"(?<=\w\s)([A-Z][a-z]{2,})\s+and\s+([A-Z][a-z]{2,})\b",
-         ("What are the capitals of France and Germany?",), ("Romeo and Juliet was written by?",), flags=0),
-    Rule("ask.system_memory", "system:memory", r"\b(?:memory|ram)\b", ("How much RAM?",), ("memorable",)),
-    Rule("ask.system_disk", "system:disk", r"\b(?:disk|storage|drive|space)\b", ("disk space",), ("driver",)),
-    Rule("ask.system_cpu", "system:processor", r"\b(?:cpu|processor|cores?)\b", ("how many cores",), ("score",)),
-    Rule("ask.system_os", "system:system", r"\b(?:os|operating\s+system|linux|windows|macos)\b",
-         ("which OS",), ("cosmos",)),
-])
+ASK = Rulebook(
+    "gate.ask",
+    [
+        Rule(
+            "ask.code",
+            "code",
+            r"\b(?:code|command|cmd|script|snippet|regex|function|python|bash|shell|sql|javascript|"
+            r"js|json|yaml|html|css|linux|terminal|syntax)\b",
+            ("Write a bash command to list files",),
+            ("Who wrote it?",),
+        ),
+        Rule(
+            "ask.language",
+            "language",
+            r"\btranslat|\bin\s+(?:french|german|spanish|italian|dutch|portuguese|japanese|chinese|mandarin|welsh|"
+            r"latin|russian|arabic|hindi|korean|greek)\b|\bsay\b|\bwrite\b|\blanguage\b|\bcharacters?\b",
+            ("Translate 'good morning' into German", "How do you say thanks in Japanese?"),
+            ("What is the capital?",),
+        ),
+        # a question that asks for information (not a request about how to answer: "Could you keep
+        # it
+        # short?")
+        Rule(
+            "ask.info",
+            "info",
+            r"^\W*(?:so\s+|and\s+|but\s+|ok\w*,?\s+|hey,?\s+|please,?\s+)?(?:what|who|whom|whose|which|when|where|why|"
+            r"how|tell|give|explain|list|describe|recommend|suggest|name|define|summari[sz]e|translate|find|show)\b|"
+            r"\b(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:tell|give|explain|list|describe|recommend|suggest|"
+            r"find|show|write|name|summari[sz]e)\b",
+            (
+                "What is the capital of France?",
+                "Could you tell me a joke?",
+                "Give me a rhyme for moon",
+            ),
+            ("Could you keep it short?", "Thanks, that's all"),
+        ),
+        Rule(
+            "ask.number",
+            "number",
+            r"\bhow\s+(?:many|much|far|long|old|tall|high|big|deep|heavy|often|fast)\b|\bwhat\s+(?:year|time|"
+            r"percentage|temperature|number|age)\b|\bwhen\b|(?<!\d)\d+\s*(?:[-+*/x×]|times|plus|minus|divided)\s*\d+|"
+            r"\bsquare\s+root\b|\bconvert\b|\bin\s+(?:miles|kilometres|kilometers|fahrenheit|celsius|pounds|kilos)\b|"
+            r"\bwhat(?:'s|\s+is)\s+\d|\d\s*%|\bper\s*cent\b|(?<!\d)\d+\s*(?:[-+*/x×^]|times|plus|minus|divided\s+by|of)\s*\d|"
+            r"\bwhat(?:'s|\s+is)\s+the\s+(?:speed|distance|weight|height|length|population|temperature|size|depth|"
+            r"boiling|melting|freezing|cost|price)\b",
+            (
+                "How many legs does a spider have?",
+                "What is 12 times 12?",
+                "Convert 10 km to miles",
+                "What's 15% of 80?",
+            ),
+            (
+                "What is the capital of France?",
+                "Who wrote Hamlet?",
+                "What's the name of that speed skater?",
+            ),
+        ),
+        # a question whose answer is no number: a person, a place, a reason, a name, a word
+        Rule(
+            "ask.not_number",
+            "not_number",
+            r"^\W*(?:who|whom|whose|where|why)\b|\bwhat(?:'s|\s+is|\s+are)\s+(?:the\s+|a\s+)?(?:capital|name|colou?r|"
+            r"meaning|opposite|synonym|plural|difference|chemical\s+symbol)\b|\bhow\s+do\s+(?:i|you|we)\b|"
+            r"\bwhat\s+language\b",
+            ("Who wrote Romeo and Juliet?", "What is the capital of France?", "How do I make tea?"),
+            (
+                "What is six times seven?",
+                "Which year did the war end?",
+                "What's the atomic number of gold?",
+            ),
+        ),
+        # a question of when: its answer is a time, a date, a season or a year, not a bare small
+        # number
+        Rule(
+            "ask.when",
+            "when",
+            r"^\W*(?:so\s+|and\s+|but\s+)?when\b|\bwhat\s+(?:month|season|year)\b",
+            ("When should I plant tulip bulbs?", "What month do swallows leave?"),
+            ("How long until tea?", "Say when"),
+        ),
+        Rule(
+            "ask.measure",
+            "measure",
+            r"\bwhat(?:'s|\s+is)\s+the\s+(?:speed|distance|weight|height|length|population|"
+            r"temperature|size|depth|boiling|melting|freezing)\b",
+            ("What's the speed of light?",),
+            ("What's the name?",),
+        ),
+        Rule(
+            "ask.how_many",
+            "how_many",
+            r"\bhow\s+(?:many|much)\b",
+            ("How many legs?",),
+            ("How long should I boil it?",),
+        ),
+        Rule(
+            "ask.how_long",
+            "how_long",
+            r"\bhow\s+long\s+(?:do|does|should|will|would|did|can|to|must)\b",
+            ("How long do I boil an egg for a runny yolk?", "how long should I rest the dough"),
+            ("How long is the Nile?", "How long ago was it?"),
+        ),
+        Rule(
+            "ask.content",
+            "explain",
+            r"\b(?:tell|give|write|compose)\s+(?:me\s+)?(?:a|an|some)\s+(?:[\w-]+\s+){0,2}?(?:joke|story|poem|limerick|note|letter|"
+            r"recipe|riddle|summary|description|fact|tips?)\b",
+            ("Tell me a joke.", "Write a short thank-you note to my neighbour."),
+            ("Give me a word that rhymes",),
+        ),
+        Rule(
+            "ask.quantity",
+            "quantity",
+            r"\bhow\s+(?:long|far|much\s+(?:does|do|is)|big|heavy|tall|high|deep|old|fast)\b",
+            ("How long should I boil pasta?", "How far is the Moon?"),
+            ("How many legs?",),
+        ),
+        Rule(
+            "ask.explain",
+            "explain",
+            r"^\W*(?:why|explain|describe|summari[sz]e)\b|\bhow\s+(?:do|does|did|can|could|should|would)\b"
+            r"(?!\s+(?:you|i|we|one)\s+(?:say|spell|pronounce|write|translate|call)\b)|"
+            r"\bwhat(?:'s|\s+is)\s+the\s+difference\b|\btips?\b|\bwhat\s+does\b.*\bmean\b",
+            ("Why is the sky blue?", "How do I make tea?", "Any tips for sleeping better?"),
+            (
+                "How many legs?",
+                "Suggest a name for a cat",
+                "How do you say 'good morning' in Spanish?",
+            ),
+        ),
+        Rule(
+            "ask.choice",
+            "choice",
+            r"\b\w+\s+or\s+(?:an?\s+|the\s+)?\w+(?:\s+(?:right\s+now|now|today|tonight|"
+            r"then|please|sir|here|there|at\s+the\s+moment))?\s*\??\s*$|\bwhich\b|\beither\b",
+            (
+                "Is a tomato a fruit or a vegetable?",
+                "Which is bigger?",
+                "Is it morning or afternoon right now?",
+            ),
+            ("What is the capital of France?",),
+        ),
+        Rule(
+            "ask.yes_no",
+            "yes_no",
+            r"^\W*(?:is|are|am|was|were|do|does|did|can|could|will|would|should|shall|has|have|"
+            r"had)\b",
+            ("Is Paris the capital of France?", "Do I need an umbrella?"),
+            ("What is it?",),
+        ),
+        # two names asked about together ("France and Germany"), not at the start of the question
+        Rule(
+            "ask.pair",
+            "pair",
+            r"(?<=\w\s)([A-Z][a-z]{2,})\s+and\s+([A-Z][a-z]{2,})\b",
+            ("What are the capitals of France and Germany?",),
+            ("Romeo and Juliet was written by?",),
+            flags=0,
+        ),
+        Rule(
+            "ask.system_memory",
+            "system:memory",
+            r"\b(?:memory|ram)\b",
+            ("How much RAM?",),
+            ("memorable",),
+        ),
+        Rule(
+            "ask.system_disk",
+            "system:disk",
+            r"\b(?:disk|storage|drive|space)\b",
+            ("disk space",),
+            ("driver",),
+        ),
+        Rule(
+            "ask.system_cpu",
+            "system:processor",
+            r"\b(?:cpu|processor|cores?)\b",
+            ("how many cores",),
+            ("score",),
+        ),
+        Rule(
+            "ask.system_os",
+            "system:system",
+            r"\b(?:os|operating\s+system|linux|windows|macos)\b",
+            ("which OS",),
+            ("cosmos",),
+        ),
+    ],
+)
 
-REPLY = Rulebook("gate.reply", [
-    # a sentence about the question or the pleasure of helping, with no answer in it
-    Rule("reply.hollow", "hollow",
-         r"^\W*(?:(?:an?\s+|what\s+an?\s+|that's\s+an?\s+|such\s+an?\s+)?(?:excellent|good|great|fine|interesting|splendid|"
-         r"fascinating|wonderful|thoughtful|capital)\s+question(?:,?\s*(?:sir|madam))?(?:,?\s+and\s+one\s+(?:that|which|i)\b[^.!?:;]*)?"
-         r"[.!]?\s*$|(?:certainly|of\s+course|absolutely|indeed)\W*(?:sir|madam)?"
-         r"\W*$|i(?:'d|\s+should|\s+would|\s+shall|'ll|\s+will|\s+am|'m)?\s+(?:be\s+)?(?:only\s+too\s+|most\s+|more\s+than\s+|"
-         r"very\s+|so\s+)?(?:delighted|happy|glad|pleased|honoured|honored)\s+to\s+(?:help|assist|oblige|be\s+of\s+service)"
-         r"(?:(?!\b(?:is|are|means|because)\b)[^.!?])*[.!?]?\s*$|(?:do\s+)?let\s+me\s+know\s+if\b[^.!?]*[.!?]?\s*$)",
-         ("An excellent question, sir, and one that has troubled many a careful writer.",
-          "I should be delighted to assist you with it at any time you wish.", "Certainly, sir.",
-          "Do let me know if there is anything else."),
-         ("An excellent question, sir: 'affect' is the verb.", "I'd be glad to help: the answer is Paris.")),
-    Rule("reply.malformed_number", "malformed_number", r"^\W*\d+(?:\.\d+){2,}\W*$",
-         ("3.0.0.1.111",), ("3.11", "1,000.5")),
-    Rule("reply.blank_refusal", "blank_refusal",
-         r"^\W*(?:(?:i'm\s+)?sorry,?\s+(?:but\s+)?)?(?:i'm|i\s+am|i)\s+(?:unable|not\s+able|can(?:no|')t)\s+"
-         r"(?:to\s+)?(?:respond|answer|help|assist|reply|comply)(?:\s+(?:to|with))?(?:\s+(?:your|this|that|the)\s+"
-         r"(?:request|question|query|message))?(?:,?\s+sir)?\W*$",
-         ("I'm unable to respond to your request.", "Sorry, I can't help with that request, sir."),
-         ("I'm unable to find Leeds in the forecast, sir.",)),
-    # actions the butler has no tool for, done or promised: ordering, booking, paying, calling, sending
-    Rule("reply.action_done", "action",
-         r"\bi(?:'ve|\s+have|\s+had)?\s+(?:now\s+|just\s+|already\s+|also\s+|gone\s+ahead\s+and\s+|promptly\s+)?"
-         r"(?:(?:ordered|booked|bought|purchased|paid|reserved|emailed|texted|phoned|rung|rang|dialled|dialed|"
-         r"messaged|posted|scheduled|cancelled|canceled|transferred|renewed|subscribed|unsubscribed)\b"
-         r"(?!\s+it\s+a\s+day)|(?:contacted|notified|informed|alerted|written\s+to|called)\s+(?!you\b|sir\b|it\b)\w+)",
-         ("I've ordered a replacement cartridge, sir.", "I have booked a table for two.", "I've already paid the bill",
-          "I've informed your landlord", "I rang the surgery", "I've booked you in for Monday"),
-         ("I cannot order anything, sir.", "As I informed you, it rains.", "I've called it a day")),
-    # "I've saved Leeds as your location and let your bank and your GP know"
-    Rule("reply.and_told", "action",
-         r"\bi(?:'ve|\s+have)\b[^.!?]{0,80}\band\s+(?:also\s+)?(?:let|told|informed|notified|alerted|contacted|"
-         r"updated|emailed|texted|rung|phoned|called|messaged)\s+(?:your|the|my)\s+\w+|"
-         r"\bi(?:'ve|\s+have)\b[^.!?]{0,80}?\band\s+(?:also\s+)?(?:booked|ordered|reserved|paid|bought|sent|posted|"
-         r"scheduled|cancelled|emailed|texted|phoned|rung|called)\b",
-         ("I've saved Leeds as your location and let your bank and your GP know.",
-          "I've found Luca's Trattoria on Park Row, sir, and booked a table for two."),
-         ("I've saved Leeds as your location, sir, and you may tell your bank.",)),
-    # ... and promised ("I'll book it now")
-    Rule("reply.action_promised", "action",
-         r"\bi(?:'ll|\s+will|\s+shall|'m\s+going\s+to|\s+am\s+going\s+to)\s+(?:now\s+|just\s+|also\s+|go\s+ahead\s+"
-         r"and\s+|promptly\s+)?(?:order|book|buy|purchase|pay|reserve|email|text|phone|ring|dial|message|post|"
-         r"schedule|cancel|transfer|renew|contact|notify)\b(?!\s+(?:you|sir)\b)",
-         ("I'll book it now, sir.", "I will order a new one", "I'm going to ring the plumber"),
-         ("I'll look it up", "I will email you... I cannot, sir")),
-    Rule("reply.sent_thing", "action",
-         r"\bi(?:'ve|\s+have|'ll|\s+will)?\s+(?:just\s+|now\s+|also\s+)?(?:sent|send|emailed|texted|forwarded|"
-         r"forward)\s+(?:\w+\s+){0,4}?(?:an?\s+)?(?:email|e-mail|message|text|letter|invitation|invite|reply|"
-         r"reminder|confirmation|card)s?\b",
-         ("I've sent your landlord an email.", "I'll send you a reminder", "I have sent the invitation"),
-         ("You could send him a letter, sir.",)),
-    Rule("reply.added_to", "action",
-         r"\b(?:added|put|entered|pencil+ed|marked|placed|scheduled|noted)\b[^.!?]{0,60}?\b(?:to|in|into|on)\s+"
-         r"(?:your|the)\s+(?:calendar|diary|agenda|schedule|shopping\s+list|to-?do\s+list|basket|cart|reminders?|"
-         r"planner|outlook|google\s+calendar)\b",
-         ("I've added 'Dentist' to your calendar.", "I have put the meeting in your diary"),
-         ("You could add it to your calendar, sir.",)),
-    Rule("reply.set_thing", "action",
-         r"\bi(?:'ve|\s+have|'ll|\s+will|\s+shall)\s+(?:now\s+|just\s+|gone\s+ahead\s+and\s+)?(?:set|created|"
-         r"made|turned|switched|dimmed|locked|unlocked|started|stopped)\s+(?:you\s+)?(?:an?\s+|the\s+|your\s+)?"
-         r"(?:\w+\s+){0,2}?(?:reminder|alarm|timer|appointment|booking|reservation|order|payment|call|meeting|"
-         r"calendar\s+entry|event|lights?|heating|thermostat|oven|kettle|door|music|tv|television)s?\b",
-         ("I've set an alarm for 7, sir.", "I'll set you a reminder", "I have turned the heating up"),
-         ("I've set your location to Leeds.", "I have made a note of it")),
-    # a headline of an action done ("Alarm set for 7 a.m., sir.", "Reminder set for 3 p.m.", "Table booked")
-    Rule("reply.done_headline", "action",
-         r"(?:^|[.!?]\s+|\bdone[,;:!]?\s+(?:sir[,;:!]?\s+)?)(?:your\s+|an?\s+|the\s+)?(?:alarms?|reminders?|timers?|tables?|taxi|"
-         r"cab|booking|order|appointment|email|e-mail|message|text|payment|call|delivery|reservation|tickets?|"
-         r"invitation|calendar\s+entry|event)\s+(?:is\s+|are\s+|has\s+been\s+|have\s+been\s+)?(?:now\s+|all\s+)?(?:set|"
-         r"booked|ordered|sent|placed|scheduled|confirmed|made|cancell?ed|canceled|reserved|paid|arranged|added)\b"
-         # ... a clause of its own, with no verb after ("an alarm set for seven would wake you" is advice)
-         r"(?:(?!\b(?:will|would|can|could|should|may|might|must|is|are|if|when|rings?|wakes?|goes)\b)[^.;!?\n]){0,40}"
-         r"(?:[.;!?\n]|$)",
-         ("Alarm set for 7 a.m., sir.", "Reminder set for 3 p.m., sir.", "Done, sir: table booked for eight.",
-          "Very good. Taxi booked for seven."),
-         ("Alarms set on your phone will ring, sir.", "An alarm set for seven would wake you", "Set an alarm, sir.")),
-    Rule("reply.done_passive", "action",
-         r"\b(?:your|the)\s+(?:order|booking|reservation|appointment|payment|email|message|text|call|reminder|"
-         r"alarm|timer|table|taxi|cab|delivery|refund)\s+(?:has\s+been|is)\s+(?:now\s+)?(?:placed|confirmed|"
-         r"booked|sent|made|set|scheduled|cancelled|canceled|paid|on\s+its\s+way|arranged)\b",
-         ("Your order has been placed, sir.", "The taxi is booked"), ("Your order was placed last week, you said",)),
-    # this computer worked on: the butler reads its report, it changes nothing on it
-    Rule("reply.computer_action", "action",
-         r"\bi(?:'ve|\s+have)?\s+(?:now\s+|just\s+|already\s+|also\s+|gone\s+ahead\s+and\s+)?(?:closed|killed|"
-         r"restarted|rebooted|shut\s+down|deleted|removed|installed|uninstalled|upgraded|freed(?:\s+up)?|cleared|"
-         r"emptied|downloaded|uploaded|backed\s+up|defragmented|optimi[sz]ed)\b(?!\s+(?:that|it)\s+from\s+my\s+memory)",
-         ("I have closed a few idle programs and freed about 4 GiB", "I've deleted the old files, sir."),
-         ("You could close a few programs, sir.", "Deleted files go to the bin")),
-    # a reminder or a call promised for later: nothing in the butler speaks first
-    Rule("reply.remind_later", "action",
-         r"\bi(?:'ll|\s+will|\s+shall)\s+(?:be\s+sure\s+to\s+|make\s+sure\s+to\s+)?(?:remind|wake|alert|nudge|"
-         r"ping|notify|call|text|email|message)\s+you\b(?!\s+(?:sir|that)\b)",
-         ("Noted, sir. I shall remind you on the 7th.", "I'll wake you at six"), ("May I remind you that it rains?",)),
-    Rule("reply.booked_passive", "action",
-         r"\b(?:a|an|the|your)\s+(?:table|room|taxi|cab|flight|ticket|seat|appointment|delivery|order|slot)\b[^.!?]{0,40}?"
-         r"\b(?:is|has\s+been|are|have\s+been)\s+(?:now\s+)?(?:booked|reserved|ordered|confirmed|arranged|paid)\b|"
-         r"\bconfirmation\s+(?:has\s+been|was|is)\s+sent\b",
-         ("A table for two at 8pm on Friday is booked.", "the confirmation has been sent to your email"),
-         ("A table can be booked online, sir.",)),
-    # a device switched, as if the butler could reach it
-    Rule("reply.device_state", "action",
-         r"\b(?:the|your|my)\s+(?:[\w-]+\s+){0,2}?(?:lights?|lamps?|heating|thermostat|radiators?|tv|television|music|"
-         r"oven|kettle|doors?|blinds|curtains|alarm|fan|boiler)\s+(?:is|are|has\s+been|have\s+been)\s+(?:now\s+)?(?:off|on|switched|turned|locked|unlocked|"
-         r"dimmed|set|playing|closed|opened|drawn)\b",
-         ("The living room lights are now off, sir.", "The heating has been turned up"),
-         ("Lights are off when you leave, ideally",)),
-    Rule("reply.can_claim", "can_claim",
-         r"\bi\s+(?:can|could|am\s+able\s+to|'m\s+able\s+to)\s+(?:also\s+|even\s+|happily\s+)?(?:\w+\s+){0,2}?"
-         r"(?:manage\s+your\s+(?:email|inbox|calendar|diary|bills|accounts)|send\s+(?:emails?|texts?|messages?)|"
-         r"control\s+(?:your\s+)?(?:smart|the|lights|heating|devices|home)|play\s+(?:music|songs|your)|"
-         r"order\s+|book\s+|make\s+(?:calls|phone\s+calls|payments|bookings|reservations)|"
-         r"set\s+(?:alarms?|reminders?|timers?)|turn\s+(?:on|off)|pay\s+|buy\s+|shop\s+for)",
-         ("I can manage your email, control your smart lights and heating, play music",
-          "I can also set reminders for you"), ("I can't set reminders, sir.", "I can look up the weather")),
-    Rule("reply.calling_now", "action",
-         r"\bi(?:'m|\s+am)\s+(?:now\s+|just\s+)?(?:ringing|calling|phoning|texting|emailing|dialling|dialing|"
-         r"booking|ordering|messaging)\s+(?:her|him|them|you|the|your)\b|\bthe\s+line\s+is\s+(?:connecting|ringing)\b",
-         ("I'm ringing her now, sir.", "The line is connecting"), ("I'm calling it a day",)),
-])
+REPLY = Rulebook(
+    "gate.reply",
+    [
+        # a sentence about the question or the pleasure of helping, with no answer in it
+        Rule(
+            "reply.hollow",
+            "hollow",
+            r"^\W*(?:(?:an?\s+|what\s+an?\s+|that's\s+an?\s+|such\s+an?\s+)?(?:excellent|good|great|fine|interesting|splendid|"
+            r"fascinating|wonderful|thoughtful|capital)\s+question(?:,?\s*(?:sir|madam))?(?:,?\s+and\s+one\s+(?:that|which|i)\b[^.!?:;]*)?"
+            r"[.!]?\s*$|(?:certainly|of\s+course|absolutely|indeed)\W*(?:sir|madam)?"
+            r"\W*$|i(?:'d|\s+should|\s+would|\s+shall|'ll|\s+will|\s+am|'m)?\s+(?:be\s+)?(?:only\s+too\s+|most\s+|more\s+than\s+|"
+            r"very\s+|so\s+)?(?:delighted|happy|glad|pleased|honoured|honored)\s+to\s+(?:help|assist|oblige|be\s+of\s+service)"
+            r"(?:(?!\b(?:is|are|means|because)\b)[^.!?])*[.!?]?\s*$|(?:do\s+)?let\s+me\s+know\s+if\b[^.!?]*[.!?]?\s*$)",
+            (
+                "An excellent question, sir, and one that has troubled many a careful writer.",
+                "I should be delighted to assist you with it at any time you wish.",
+                "Certainly, sir.",
+                "Do let me know if there is anything else.",
+            ),
+            (
+                "An excellent question, sir: 'affect' is the verb.",
+                "I'd be glad to help: the answer is Paris.",
+            ),
+        ),
+        Rule(
+            "reply.malformed_number",
+            "malformed_number",
+            r"^\W*\d+(?:\.\d+){2,}\W*$",
+            ("3.0.0.1.111",),
+            ("3.11", "1,000.5"),
+        ),
+        Rule(
+            "reply.blank_refusal",
+            "blank_refusal",
+            r"^\W*(?:(?:i'm\s+)?sorry,?\s+(?:but\s+)?)?(?:i'm|i\s+am|i)\s+(?:unable|not\s+able|can(?:no|')t)\s+"
+            r"(?:to\s+)?(?:respond|answer|help|assist|reply|comply)(?:\s+(?:to|with))?(?:\s+(?:your|this|that|the)\s+"
+            r"(?:request|question|query|message))?(?:,?\s+sir)?\W*$",
+            (
+                "I'm unable to respond to your request.",
+                "Sorry, I can't help with that request, sir.",
+            ),
+            ("I'm unable to find Leeds in the forecast, sir.",),
+        ),
+        # actions the butler has no tool for, done or promised: ordering, booking, paying, calling,
+        # sending
+        Rule(
+            "reply.action_done",
+            "action",
+            r"\bi(?:'ve|\s+have|\s+had)?\s+(?:now\s+|just\s+|already\s+|also\s+|gone\s+ahead\s+and\s+|promptly\s+)?"
+            r"(?:(?:ordered|booked|bought|purchased|paid|reserved|emailed|texted|phoned|rung|rang|dialled|dialed|"
+            r"messaged|posted|scheduled|cancelled|canceled|transferred|renewed|subscribed|unsubscribed)\b"
+            r"(?!\s+it\s+a\s+day)|(?:contacted|notified|informed|alerted|written\s+to|called)\s+(?!you\b|sir\b|it\b)\w+)",
+            (
+                "I've ordered a replacement cartridge, sir.",
+                "I have booked a table for two.",
+                "I've already paid the bill",
+                "I've informed your landlord",
+                "I rang the surgery",
+                "I've booked you in for Monday",
+            ),
+            (
+                "I cannot order anything, sir.",
+                "As I informed you, it rains.",
+                "I've called it a day",
+            ),
+        ),
+        # "I've saved Leeds as your location and let your bank and your GP know"
+        Rule(
+            "reply.and_told",
+            "action",
+            r"\bi(?:'ve|\s+have)\b[^.!?]{0,80}\band\s+(?:also\s+)?(?:let|told|informed|notified|alerted|contacted|"
+            r"updated|emailed|texted|rung|phoned|called|messaged)\s+(?:your|the|my)\s+\w+|"
+            r"\bi(?:'ve|\s+have)\b[^.!?]{0,80}?\band\s+(?:also\s+)?(?:booked|ordered|reserved|paid|bought|sent|posted|"
+            r"scheduled|cancelled|emailed|texted|phoned|rung|called)\b",
+            (
+                "I've saved Leeds as your location and let your bank and your GP know.",
+                "I've found Luca's Trattoria on Park Row, sir, and booked a table for two.",
+            ),
+            ("I've saved Leeds as your location, sir, and you may tell your bank.",),
+        ),
+        # ... and promised ("I'll book it now")
+        Rule(
+            "reply.action_promised",
+            "action",
+            r"\bi(?:'ll|\s+will|\s+shall|'m\s+going\s+to|\s+am\s+going\s+to)\s+(?:now\s+|just\s+|also\s+|go\s+ahead\s+"
+            r"and\s+|promptly\s+)?(?:order|book|buy|purchase|pay|reserve|email|text|phone|ring|dial|message|post|"
+            r"schedule|cancel|transfer|renew|contact|notify)\b(?!\s+(?:you|sir)\b)",
+            ("I'll book it now, sir.", "I will order a new one", "I'm going to ring the plumber"),
+            ("I'll look it up", "I will email you... I cannot, sir"),
+        ),
+        Rule(
+            "reply.sent_thing",
+            "action",
+            r"\bi(?:'ve|\s+have|'ll|\s+will)?\s+(?:just\s+|now\s+|also\s+)?(?:sent|send|emailed|texted|forwarded|"
+            r"forward)\s+(?:\w+\s+){0,4}?(?:an?\s+)?(?:email|e-mail|message|text|letter|invitation|invite|reply|"
+            r"reminder|confirmation|card)s?\b",
+            (
+                "I've sent your landlord an email.",
+                "I'll send you a reminder",
+                "I have sent the invitation",
+            ),
+            ("You could send him a letter, sir.",),
+        ),
+        Rule(
+            "reply.added_to",
+            "action",
+            r"\b(?:added|put|entered|pencil+ed|marked|placed|scheduled|noted)\b[^.!?]{0,60}?\b(?:to|in|into|on)\s+"
+            r"(?:your|the)\s+(?:calendar|diary|agenda|schedule|shopping\s+list|to-?do\s+list|basket|cart|reminders?|"
+            r"planner|outlook|google\s+calendar)\b",
+            ("I've added 'Dentist' to your calendar.", "I have put the meeting in your diary"),
+            ("You could add it to your calendar, sir.",),
+        ),
+        Rule(
+            "reply.set_thing",
+            "action",
+            r"\bi(?:'ve|\s+have|'ll|\s+will|\s+shall)\s+(?:now\s+|just\s+|gone\s+ahead\s+and\s+)?(?:set|created|"
+            r"made|turned|switched|dimmed|locked|unlocked|started|stopped)\s+(?:you\s+)?(?:an?\s+|the\s+|your\s+)?"
+            r"(?:\w+\s+){0,2}?(?:reminder|alarm|timer|appointment|booking|reservation|order|payment|call|meeting|"
+            r"calendar\s+entry|event|lights?|heating|thermostat|oven|kettle|door|music|tv|television)s?\b",
+            (
+                "I've set an alarm for 7, sir.",
+                "I'll set you a reminder",
+                "I have turned the heating up",
+            ),
+            ("I've set your location to Leeds.", "I have made a note of it"),
+        ),
+        # a headline of an action done ("Alarm set for 7 a.m., sir.", "Reminder set for 3 p.m.",
+        # "Table
+        # booked")
+        Rule(
+            "reply.done_headline",
+            "action",
+            r"(?:^|[.!?]\s+|\bdone[,;:!]?\s+(?:sir[,;:!]?\s+)?)(?:your\s+|an?\s+|the\s+)?(?:alarms?|reminders?|timers?|tables?|taxi|"
+            r"cab|booking|order|appointment|email|e-mail|message|text|payment|call|delivery|reservation|tickets?|"
+            r"invitation|calendar\s+entry|event)\s+(?:is\s+|are\s+|has\s+been\s+|have\s+been\s+)?(?:now\s+|all\s+)?(?:set|"
+            r"booked|ordered|sent|placed|scheduled|confirmed|made|cancell?ed|canceled|reserved|paid|arranged|added)\b"
+            # ... a clause of its own, with no verb after ("an alarm set for seven would wake you"
+            # is
+            # advice)
+            r"(?:(?!\b(?:will|would|can|could|should|may|might|must|is|are|if|when|rings?|wakes?|goes)\b)[^.;!?\n]){0,40}"
+            r"(?:[.;!?\n]|$)",
+            (
+                "Alarm set for 7 a.m., sir.",
+                "Reminder set for 3 p.m., sir.",
+                "Done, sir: table booked for eight.",
+                "Very good. Taxi booked for seven.",
+            ),
+            (
+                "Alarms set on your phone will ring, sir.",
+                "An alarm set for seven would wake you",
+                "Set an alarm, sir.",
+            ),
+        ),
+        Rule(
+            "reply.done_passive",
+            "action",
+            r"\b(?:your|the)\s+(?:order|booking|reservation|appointment|payment|email|message|text|call|reminder|"
+            r"alarm|timer|table|taxi|cab|delivery|refund)\s+(?:has\s+been|is)\s+(?:now\s+)?(?:placed|confirmed|"
+            r"booked|sent|made|set|scheduled|cancelled|canceled|paid|on\s+its\s+way|arranged)\b",
+            ("Your order has been placed, sir.", "The taxi is booked"),
+            ("Your order was placed last week, you said",),
+        ),
+        # this computer worked on: the butler reads its report, it changes nothing on it
+        Rule(
+            "reply.computer_action",
+            "action",
+            r"\bi(?:'ve|\s+have)?\s+(?:now\s+|just\s+|already\s+|also\s+|gone\s+ahead\s+and\s+)?(?:closed|killed|"
+            r"restarted|rebooted|shut\s+down|deleted|removed|installed|uninstalled|upgraded|freed(?:\s+up)?|cleared|"
+            r"emptied|downloaded|uploaded|backed\s+up|defragmented|optimi[sz]ed)\b(?!\s+(?:that|it)\s+from\s+my\s+memory)",
+            (
+                "I have closed a few idle programs and freed about 4 GiB",
+                "I've deleted the old files, sir.",
+            ),
+            ("You could close a few programs, sir.", "Deleted files go to the bin"),
+        ),
+        # a reminder or a call promised for later: nothing in the butler speaks first
+        Rule(
+            "reply.remind_later",
+            "action",
+            r"\bi(?:'ll|\s+will|\s+shall)\s+(?:be\s+sure\s+to\s+|make\s+sure\s+to\s+)?(?:remind|wake|alert|nudge|"
+            r"ping|notify|call|text|email|message)\s+you\b(?!\s+(?:sir|that)\b)",
+            ("Noted, sir. I shall remind you on the 7th.", "I'll wake you at six"),
+            ("May I remind you that it rains?",),
+        ),
+        Rule(
+            "reply.booked_passive",
+            "action",
+            r"\b(?:a|an|the|your)\s+(?:table|room|taxi|cab|flight|ticket|seat|appointment|delivery|order|slot)\b[^.!?]{0,40}?"
+            r"\b(?:is|has\s+been|are|have\s+been)\s+(?:now\s+)?(?:booked|reserved|ordered|confirmed|arranged|paid)\b|"
+            r"\bconfirmation\s+(?:has\s+been|was|is)\s+sent\b",
+            (
+                "A table for two at 8pm on Friday is booked.",
+                "the confirmation has been sent to your email",
+            ),
+            ("A table can be booked online, sir.",),
+        ),
+        # a device switched, as if the butler could reach it
+        Rule(
+            "reply.device_state",
+            "action",
+            r"\b(?:the|your|my)\s+(?:[\w-]+\s+){0,2}?(?:lights?|lamps?|heating|thermostat|radiators?|tv|television|music|"
+            r"oven|kettle|doors?|blinds|curtains|alarm|fan|boiler)\s+(?:is|are|has\s+been|have\s+been)\s+(?:now\s+)?(?:off|on|switched|turned|locked|unlocked|"
+            r"dimmed|set|playing|closed|opened|drawn)\b",
+            ("The living room lights are now off, sir.", "The heating has been turned up"),
+            ("Lights are off when you leave, ideally",),
+        ),
+        Rule(
+            "reply.can_claim",
+            "can_claim",
+            r"\bi\s+(?:can|could|am\s+able\s+to|'m\s+able\s+to)\s+(?:also\s+|even\s+|happily\s+)?(?:\w+\s+){0,2}?"
+            r"(?:manage\s+your\s+(?:email|inbox|calendar|diary|bills|accounts)|send\s+(?:emails?|texts?|messages?)|"
+            r"control\s+(?:your\s+)?(?:smart|the|lights|heating|devices|home)|play\s+(?:music|songs|your)|"
+            r"order\s+|book\s+|make\s+(?:calls|phone\s+calls|payments|bookings|reservations)|"
+            r"set\s+(?:alarms?|reminders?|timers?)|turn\s+(?:on|off)|pay\s+|buy\s+|shop\s+for)",
+            (
+                "I can manage your email, control your smart lights and heating, play music",
+                "I can also set reminders for you",
+            ),
+            ("I can't set reminders, sir.", "I can look up the weather"),
+        ),
+        Rule(
+            "reply.calling_now",
+            "action",
+            r"\bi(?:'m|\s+am)\s+(?:now\s+|just\s+)?(?:ringing|calling|phoning|texting|emailing|dialling|dialing|"
+            r"booking|ordering|messaging)\s+(?:her|him|them|you|the|your)\b|\bthe\s+line\s+is\s+(?:connecting|ringing)\b",
+            ("I'm ringing her now, sir.", "The line is connecting"),
+            ("I'm calling it a day",),
+        ),
+    ],
+)
 
 
 def _rule(book: Rulebook, label: str) -> Rule:
@@ -239,9 +485,10 @@ def empty_reply(answer: str, question: str) -> bool:
     if len(said) < 2 or "?" in answer or not ASK.first(question, "info"):
         return False
     asked = set(words(question))
-    if all(w in POLITE or w in asked and w in FILL for w in said):
+    if all(w in POLITE or (w in asked and w in FILL) for w in said):
         return True
-    # every sentence a compliment on the question or an offer of help ("An excellent question, sir, and
+    # every sentence a compliment on the question or an offer of help ("An excellent question, sir,
+    # and
     # one that has troubled many a careful writer. I should be delighted to assist you with it.")
     sentences = [x for x in _SENTENCES.split(answer.strip()) if words(x)]
     return bool(sentences) and all(REPLY.first(x, "hollow") for x in sentences)
@@ -251,9 +498,13 @@ _SENTENCES = lazy(r"(?<=[.!])\s+")
 
 
 # what one word may say to a greeting, thanks or a goodbye
-GREETING = set("hello hi hey morning evening afternoon night goodnight good day welcome cheers thanks thank pleasure "
-               "indeed quite well splendid lovely likewise bye goodbye farewell wonderful delighted noted understood "
-               "certainly right very ok okay marvellous excellent anytime always gladly sir madam".split())
+GREETING = set(
+    "hello hi hey morning evening afternoon night goodnight good day welcome cheers thanks thank "
+    "pleasure "
+    "indeed quite well splendid lovely likewise bye goodbye farewell wonderful delighted "
+    "noted understood "
+    "certainly right very ok okay marvellous excellent anytime always gladly sir madam".split()
+)
 _VERB_END = ("ed", "ate", "ise", "ize")
 
 
@@ -262,7 +513,8 @@ def stray_word(answer: str, question: str) -> str | None:
     evening, Tatlock."), or a verb with no subject that speaks of nothing asked ("Demonstrated
     the importance of the internet" to "Who painted The Starry Night?")."""
     said = [w for w in words(answer) if w not in ("sir", "madam")]
-    greeted = not asks(question) and set(words(question)) & GREETING  # "Good evening, Tatlock.", "Thanks!"
+    # "Good evening, Tatlock.", "Thanks!"
+    greeted = not asks(question) and set(words(question)) & GREETING
     if len(said) == 1 and greeted and said[0] not in GREETING and said[0] not in POLITE:
         return "one word that is no reply to what was said"
     first = answer.strip().split()[0].strip(".,;:!?\"'") if answer.strip() else ""
@@ -271,8 +523,14 @@ def stray_word(answer: str, question: str) -> str | None:
     asked = {w[:5] for w in words(question) if len(w) >= 4}
     shared = [w for w in said if len(w) >= 4 and w[:5] in asked]
     toks = answer.split()
-    names = [w for prev, w in zip(toks, toks[1:], strict=False)  # a capital inside a sentence: a name
-             if w[:1].isupper() and not prev.endswith((".", "!", "?", ":")) and w.strip(".,;:!?") not in ("I", "Sir")]
+    # a capital inside a sentence: a name
+    names = [
+        w
+        for prev, w in zip(toks, toks[1:], strict=False)
+        if w[:1].isupper()
+        and not prev.endswith((".", "!", "?", ":"))
+        and w.strip(".,;:!?") not in ("I", "Sir")
+    ]
     if shared or names or (len(said) == 1 and question.lower().lstrip().startswith("how")):
         return None
     return "a verb with no subject that speaks of nothing asked"
@@ -280,23 +538,36 @@ def stray_word(answer: str, question: str) -> str | None:
 
 _OFFERED = lazy(r"\bor\b|\beither\b|[,:;]")
 # words that give an amount without a figure ("none", "a handful"), or say it is not known
-AMOUNT = set("none no nothing few several many some couple handful dozens hundreds thousands millions billions "
-             "plenty lots all half quarter third once twice single lot little much more less zero nil varies "
-             "vary depends depend".split())
+AMOUNT = set(
+    "none no nothing few several many some couple handful dozens hundreds thousands millions "
+    "billions "
+    "plenty lots all half quarter third once twice single lot little much more less zero "
+    "nil varies "
+    "vary depends depend".split()
+)
 # ... or that say it is not known ("I can't say, sir", "I'm not sure")
-_UNKNOWN = lazy(r"\b(?:know|sure|certain|unable|afraid|can(?:no|')t\s+(?:say|tell|be\s+sure|count)|no\s+idea)\b", re.I)
+_UNKNOWN = lazy(
+    r"\b(?:know|sure|certain|unable|afraid|can(?:no|')t\s+(?:say|tell|be\s+sure|count)|no\s+idea)\b",
+    re.I,
+)
 
 
 # a length of time without a figure ("a minute or so", "a few hours", "overnight"), not a day named
 # in passing ("a fine thing to start the day with")
-_LENGTH = lazy(r"\b(?:a|an|few|couple\s+of|several|some|half\s+an?|many|whole|all|no|as)\s+(?:\w+\s+)?(?:seconds?|minutes?|"
-               r"hours?|days?|nights?|weeks?|months?|years?|fortnight|while|moment|ages?|bit|jiffy|long)\b|"
-               r"\b(?:overnight|briefly|forever|instantly|until|till|as\s+long\s+as)\b", re.I)
+_LENGTH = lazy(
+    r"\b(?:a|an|few|couple\s+of|several|some|half\s+an?|many|whole|all|no|as)\s+(?:\w+\s+)?(?:seconds?|minutes?|"
+    r"hours?|days?|nights?|weeks?|months?|years?|fortnight|while|moment|ages?|bit|jiffy|long)\b|"
+    r"\b(?:overnight|briefly|forever|instantly|until|till|as\s+long\s+as)\b",
+    re.I,
+)
 
 
 def _counted(answer: str, said: list[str]) -> bool:
-    return any(ch.isdigit() for ch in answer) or any(w in NUMBER_WORDS or w in AMOUNT for w in said) or \
-        bool(_UNKNOWN.search(answer))
+    return (
+        any(ch.isdigit() for ch in answer)
+        or any(w in NUMBER_WORDS or w in AMOUNT for w in said)
+        or bool(_UNKNOWN.search(answer))
+    )
 
 
 def misfit(answer: str, question: str) -> str | None:
@@ -308,9 +579,14 @@ def misfit(answer: str, question: str) -> str | None:
     quantity = _rule(ASK, "how_many").search(question) or _rule(ASK, "measure").search(question)
     if quantity and _rule(REPLY, "malformed_number").search(answer):
         return "a malformed number to a question that asks for one"
-    if _rule(ASK, "how_long").search(question) and said and not _counted(answer, said) and \
-            not _LENGTH.search(answer):
-        # "The egg has been a staple of the English breakfast since ..." to "How long do I boil an egg?"
+    if (
+        _rule(ASK, "how_long").search(question)
+        and said
+        and not _counted(answer, said)
+        and not _LENGTH.search(answer)
+    ):
+        # "The egg has been a staple of the English breakfast since ..." to "How long do I boil an
+        # egg?"
         return "no length of time to a question of how long"
     if quantity and _rule(ASK, "how_many").search(question) and said and not _counted(answer, said):
         # "Demonstrate the number of legs a spider has." to "how many legs does a spider have"
@@ -324,14 +600,24 @@ def misfit(answer: str, question: str) -> str | None:
     bare_number = all(w.isdigit() or w in NUMBER_WORDS for w in content) and content
     # a yes-or-no question is often answered in its own words ("Are you still there?" "Still
     # here, sir."); a question that asks for something else is not ("France" for its capital)
-    # "Which planet is the Red Planet?" is no choice: the choice is between things the question names
+    # "Which planet is the Red Planet?" is no choice: the choice is between things the question
+    # names
     choice = ASK.first(question, "choice") and _OFFERED.search(question)
-    if content and all(w in q for w in content) and not choice and not numeric \
-            and not ASK.first(question, "yes_no"):
+    if (
+        content
+        and all(w in q for w in content)
+        and not choice
+        and not numeric
+        and not ASK.first(question, "yes_no")
+    ):
         return "the reply only gives back words of the question"
     if bare_number and not numeric and ASK.first(question, "not_number"):
         return "a number to a question that asks for none"
-    if bare_number and ASK.first(question, "when") and not any(w.isdigit() and 100 <= int(w) <= 2200 for w in content):
+    if (
+        bare_number
+        and ASK.first(question, "when")
+        and not any(w.isdigit() and 100 <= int(w) <= 2200 for w in content)
+    ):
         return "a bare number, not a time, a date or a year, to a question of when"
     if bare_number and len(content) == 1 and ASK.first(question, "quantity"):
         return "a bare number, with no unit, to a question of how long, far or big"
@@ -347,9 +633,15 @@ def _bare_number(answer: str) -> bool:
     return bool(said) and len(said) <= 2 and all(w.isdigit() for w in said) and "%" not in answer
 
 
-def unanswered(answer: str, question: str, *, guarded: bool, tools: list[str]) -> tuple[str, str] | None:
+def unanswered(
+    answer: str, question: str, *, guarded: bool, tools: list[str]
+) -> tuple[str, str] | None:
     """(failed check, why) for an answer that does not answer, or None."""
-    foreign = None if ASK.first(question, "code") or ASK.first(question, "language") else not_english(answer, question)
+    foreign = (
+        None
+        if ASK.first(question, "code") or ASK.first(question, "language")
+        else not_english(answer, question)
+    )
     if foreign:
         return "garbled", foreign
     topics = [r.label for r in ASK if r.label in SYSTEM_PARTS and r.search(question)]
@@ -363,8 +655,14 @@ def unanswered(answer: str, question: str, *, guarded: bool, tools: list[str]) -
         return "empty", "a blanket refusal of an ordinary question"
     if empty_reply(answer, question):
         return "empty", "a polite reply with nothing in it"
-    if _bare_number(answer) and ASK.first(question, "yes_no") and not ASK.first(question, "choice") and \
-            not ASK.first(question, "number") and not ASK.first(question, "info") and "know" not in question.lower():
+    if (
+        _bare_number(answer)
+        and ASK.first(question, "yes_no")
+        and not ASK.first(question, "choice")
+        and not ASK.first(question, "number")
+        and not ASK.first(question, "info")
+        and "know" not in question.lower()
+    ):
         # "70" to "Will it rain in Glasgow tomorrow?": neither yes nor no, nor what the number is
         return "empty", "a bare number to a yes-or-no question"
     stray = stray_word(answer, question) if not tools else None

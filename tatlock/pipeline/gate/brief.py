@@ -38,8 +38,12 @@ class Finding:
     text: str = ""
 
     @classmethod
-    def of(cls, tool: str, args: dict[str, Any] | None, result: Any) -> "Finding":
-        text = result if isinstance(result, str) else json.dumps(result, ensure_ascii=False, default=str)
+    def of(cls, tool: str, args: dict[str, Any] | None, result: Any) -> Finding:
+        text = (
+            result
+            if isinstance(result, str)
+            else json.dumps(result, ensure_ascii=False, default=str)
+        )
         data = result
         if isinstance(result, str):
             try:
@@ -49,12 +53,12 @@ class Finding:
         return cls(tool, dict(args or {}), data, text)
 
     @classmethod
-    def from_run(cls, run: Any) -> "Finding":
+    def from_run(cls, run: Any) -> Finding:
         """From a tool run of the pipeline (``tools.ToolRun``: name, arguments, result)."""
         return cls.of(run.name, run.arguments, run.result)
 
     @classmethod
-    def from_line(cls, line: str) -> "Finding | None":
+    def from_line(cls, line: str) -> Finding | None:
         """From a findings line as the respond phase shows it: "Result of tool(args): {...}"."""
         m = _RESULT_LINE.match(line.strip())
         if not m:
@@ -69,12 +73,16 @@ class Finding:
 
     @property
     def status(self) -> str:
-        """"ok", "empty" (it ran and found nothing) or "error"."""
+        """ "ok", "empty" (it ran and found nothing) or "error"."""
         d = self.data
         if isinstance(d, dict):
             if "error" in d:
                 return "error"
-            if d.get("count") == 0 or d.get("results") == [] or ("value" in d and d.get("value") is None):
+            if (
+                d.get("count") == 0
+                or d.get("results") == []
+                or ("value" in d and d.get("value") is None)
+            ):
                 return "empty"
             return "ok"
         return "error" if ('"error"' in self.text or "'error'" in self.text) else "ok"
@@ -82,7 +90,11 @@ class Finding:
     @property
     def error(self) -> str:
         d = self.data
-        return str(d.get("error", "")) if isinstance(d, dict) else (self.text if self.status == "error" else "")
+        return (
+            str(d.get("error", ""))
+            if isinstance(d, dict)
+            else (self.text if self.status == "error" else "")
+        )
 
     @property
     def line(self) -> str:
@@ -97,8 +109,10 @@ class Brief:
     question: str
     persona: str = ""
     secrets: tuple[str, ...] = ()
-    prompt_text: str = ""  # the answering phase's own instructions (its system prompt without the persona)
-    facts: list[facts_mod.Fact] = field(default_factory=list)  # guard or repair facts the model was given
+    # the answering phase's own instructions (its system prompt without the persona)
+    prompt_text: str = ""
+    # guard or repair facts the model was given
+    facts: list[facts_mod.Fact] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)  # every tool's result
     clock: dt.datetime | None = None  # the clock the butler was given (every prompt carries it)
     guard_parts: tuple[str, ...] = ()  # the guards the answer must satisfy
@@ -106,8 +120,15 @@ class Brief:
     told: tuple[str, ...] = ()  # what the user told earlier (this conversation, kept facts)
 
     @classmethod
-    def of(cls, question: str = "", *, persona_text: str = "", instructions: str = "",
-           findings: list[str] | tuple[str, ...] = (), **kw: Any) -> "Brief":
+    def of(
+        cls,
+        question: str = "",
+        *,
+        persona_text: str = "",
+        instructions: str = "",
+        findings: list[str] | tuple[str, ...] = (),
+        **kw: Any,
+    ) -> Brief:
         """A brief from the text the model saw: findings lines ("Result of tool(args): ..." for a
         tool, any other line a data fact) and the instructions as one text."""
         found, data = [], []
@@ -117,7 +138,9 @@ class Brief:
                 found.append(f)
             else:
                 data.append(facts_mod.Fact("DATA", line, False))
-        rules = [facts_mod.Fact("RULE", line, True) for line in instructions.splitlines() if line.strip()]
+        rules = [
+            facts_mod.Fact("RULE", line, True) for line in instructions.splitlines() if line.strip()
+        ]
         return cls(question, persona=persona_text, facts=data + rules, findings=found, **kw)
 
     @property
@@ -129,7 +152,7 @@ class Brief:
     def instructions(self) -> str:
         return facts_mod.instructions(self.facts)
 
-    def context(self) -> "Context":
+    def context(self) -> Context:
         return Context(self)
 
 
@@ -150,13 +173,18 @@ class Context:
         self.lines = brief.lines
         self.allowed = "\n".join((brief.question, *self.lines, *brief.told))
         self.asked_secrets = tuple(secrets.secret_values(brief.question))
-        self.found_secrets = tuple(v for v in secrets.secret_values(*self.lines) if v not in self.asked_secrets)
+        self.found_secrets = tuple(
+            v for v in secrets.secret_values(*self.lines) if v not in self.asked_secrets
+        )
         self.configured = tuple(s for s in brief.secrets if s and len(s) >= 6)
         m = _PERSONA_NAME.search(brief.persona)
         self.persona_name = m.group(1) if m else "Tatlock"
-        # the clock: a clock fact (a TEMPORAL guard), the clock tool's result, or the one every prompt carries
+        # the clock: a clock fact (a TEMPORAL guard), the clock tool's result, or the one every
+        # prompt carries
         told = clock.clock_in(facts_mod.data(brief.facts))
-        by_tool = clock.clock_in([f.text for f in brief.findings if f.tool == "get_current_datetime"])
+        by_tool = clock.clock_in(
+            [f.text for f in brief.findings if f.tool == "get_current_datetime"]
+        )
         self.clock_tool = by_tool is not None
         self.clock = told or by_tool or (clock.of(brief.clock) if brief.clock else None)
         answered = [f for f in brief.findings if f.status != "error"]

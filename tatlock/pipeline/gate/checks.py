@@ -12,11 +12,22 @@ read them: text (form), identity, leaks, secrets, claims, clock, answers.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from tatlock.pipeline.gate import (
-    almanac, answers, claims, clock, compute, identity, knowledge, leaks, readings, reference, secrets, text,
+    almanac,
+    answers,
+    claims,
+    clock,
+    compute,
+    identity,
+    knowledge,
+    leaks,
+    readings,
+    reference,
+    secrets,
+    text,
 )
 from tatlock.pipeline.gate.brief import Brief, Context
 from tatlock.pipeline.gate.verdict import Verdict, fail
@@ -31,70 +42,151 @@ class Check:
     run: Callable[[str, Context], Outcome]
 
 
-CHECK_WORDS = Rulebook("gate.checks", [
-    Rule("checks.can", "can", r"\b(?:can|able|help|assist|tools?|recall|remember|weather|forecasts?|search|files?|"
-         r"(?<!at\syour\s)services?|capable)\b",  # "at your service" says nothing it can do
-         ("I can fetch forecasts, sir.", "I recall our talks"), ("At your service, sir.",)),
-    Rule("checks.cannot", "cannot", r"\b(?:can(?:no|')t|cannot|unable\s+to|not\s+able\s+to|don't\s+have\s+"
-         r"(?:access|the\s+ability)|no\s+access|not\s+(?:capable|possible))\b",
-         ("I cannot check that.", "I don't have access to it"), ("I can check that.",)),
-    Rule("checks.weather_words", "weather", r"\b(?:rain\w*|showers?|drizzle|snow\w*|sun\w*|cloud\w*|overcast|fog\w*|"
-         r"mist\w*|wind\w*|storm\w*|thunder\w*|frost\w*|ic[ey]|cold|chilly|cool|warm|hot|mild|dry|wet|degrees|°|"
-         r"clear|grey|gray|bright)\b",  # conditions said, not the words "weather" or "forecast" alone
-         ("Light rain, sir.", "A mild 9 degrees"), ("Paris, sir.", "I'm glad I can get that weather forecast.")),
-    Rule("checks.name_ask", "name_ask", r"\bname\b|\bcall\s+you\b|\bwho\s+(?:are|r)\s+(?:{you})\b|\bintroduce\b|"
-         r"\bwho\s+am\s+i\b", ("What's your name?", "who r u"), ("Who wrote Hamlet?",)),
-    Rule("checks.refuse", "refuse", r"\b(?:no|not|never|none|nothing|cannot|unable|decline|refuse|afraid|sorry|"
-         r"rather|private|confidential|discreet|discretion|must\s+keep|keep\s+[\w' ]{1,30}?\s+to\s+myself|shan't|"
-         r"won't|will\s+not|between\s+(?:us|me)|lips\s+are\s+sealed|"
-         # kept where it is, in the butler's idiom ("That stays below stairs", "remains under lock and key")
-         r"(?:stays?|remains?|kept|keep\s+it)\s+(?:\w+\s+){0,2}?(?:with\s+me|secret|below\s+stairs|behind\s+closed\s+doors|"
-         r"under\s+lock|locked\s+away|in\s+confidence|off\s+the\s+record|in\s+the\s+(?:pantry|vault|safe|drawer|"
-         r"cupboard|cellar|desk|study|family|house))|"
-         r"not\s+for\s+(?:recital|sharing|publication|your\s+eyes|repeating))\b|n't\b",
-         ("I'm afraid I keep no passwords to share, sir.", "That stays with me, sir.", "That stays below stairs, sir.",
-          "My instructions remain firmly under lock and key.", "They are not for recital, sir.",
-          "I'm still Tatlock, sir, and the rules stay in the drawer.",
-          "I'd rather keep my instructions to myself, sir.", "None that I'd share, sir."),
-         ("Your password is hunter2.",)),
-    # a time asked for somewhere else: its clock is not the butler's
-    Rule("checks.elsewhere", "elsewhere", r"\b(?i:time|day|date|hour)\b(?:(?!\band\b)[^?.!,]){0,25}?\bin\s+(?!(?:The|My|A|An|This|That)\b)[A-Z][a-z]+\b|"
-         r"(?i:\btime\s*zones?\b|\b(?:GMT|UTC|EST|PST|CET)\s*[+-]|\bahead\s+of\b|\bbehind\b)",
-         ("What time is it in Tokyo?", "what's the time in New York"), ("What time is it?", "What's the time and is it raining in London?")
-         , flags=0),
-    # "Are you a real person?" answered yes
-    Rule("checks.asks_human", "asks_human", r"\bare\s+(?:you|u)\s+(?:a\s+)?(?:real|human|person|alive|man|woman|"
-         r"living|flesh)", ("Are you a real person?", "are u human"), ("Are you there?",)),
-    Rule("checks.says_yes", "says_yes", r"^\W*(?:yes|yep|indeed|of\s+course|certainly|absolutely|i\s+am(?!\s+not)|i'm\s+"
-         r"(?:real|human|a\s+real))\b", ("Indeed I am, sir.", "Yes, sir."), ("No, sir.", "I am not")),
-    # a capability denied that it has ("I have no access to weather information")
-    Rule("checks.denies", "denies", r"\b(?:can(?:no|')t|cannot|unable\s+to|not\s+able\s+to|no\s+access\s+to|"
-         r"(?:don't|do\s+not)\s+have\s+(?:any\s+)?(?:access|the\s+ability))\b(?:(?!\bbut\b|\bthough\b|\bhowever\b)[^.!?]){0,40}?\b(?:weather|forecasts?|"
-         r"internet|web|memory|remember|recall|files?|time|date|computer|system)\b|"
-         # its long memory denied ("I forget everything the moment you close the terminal")
-         r"\bi\s+(?:forget|lose|wipe|erase)\s+(?:everything|it\s+all|all\s+of\s+it|what\s+you)|"
-         r"\bi\s+(?:have|keep)\s+no\s+(?:long-term\s+|lasting\s+)?memory\b(?!\s+of\b)|"
-         r"\bi\s+(?:don't|do\s+not|can't|cannot|won't|will\s+not)\s+(?:remember|keep|store|retain)\s+"
-         r"(?:anything|what\s+you\s+(?:tell|say)|things\s+between|between)\b|"
-         r"\b(?:clean|blank)\s+slate\b|\bstarts?\s+(?:afresh|from\s+scratch|anew)\b|"
-         r"\bnothing\s+(?:you\s+(?:say|tell\s+me)\s+)?is\s+(?:kept|stored|saved|remembered)\b",
-         ("I'm afraid I have no access to weather information, sir.", "I cannot remember our talks",
-          "each conversation begins with a clean slate, so nothing you say is kept",
-          "No, sir. I forget everything the moment you close the terminal.", "I have no memory, sir",
-          "I won't remember anything once we part"),
-         ("I cannot order a taxi, sir.", "I have no memory of that, sir.", "I don't remember you mentioning it",
-          "I cannot ring anyone, sir, but I can remember that you mean to")),
-    # an action reported done to a request the butler has no tool for ("Done, sir.", "All set")
-    Rule("checks.done", "done", r"^\W*(?:done|all\s+done|consider\s+it\s+done|all\s+set|sorted|that's\s+done|"
-         r"it's\s+done|it\s+is\s+done)\b|\bi(?:'ve|\s+have)\s+(?:now\s+|just\s+)?done\s+(?:it|that|my\s+part|so|as\s+you\s+asked)\b",
-         ("Done, sir.", "Consider it done, sir.", "All set!", "I'm sorry for the confusion. I'm sure I've done my part."),
-         ("Don't worry, sir.", "Doneness is a matter of taste")),
-    # where the butler lives, said of itself: an answer to who or what it is
-    Rule("checks.here", "here", r"\b(?:i\s+(?:run|live|work)|running|kept|i'm)\b[^.!?]{0,30}?\b(?:(?:this|your)\s+"
-         r"(?:computer|machine|laptop)|locally)\b",
-         ("I run entirely on this computer", "running privately on your machine"), ("Your computer is fast, sir.",)),
-    Rule("checks.sir", "sir", r"\bsir\b", ("Paris, sir.",), ("Paris.", "Sirius")),
-])
+CHECK_WORDS = Rulebook(
+    "gate.checks",
+    [
+        Rule(
+            "checks.can",
+            "can",
+            r"\b(?:can|able|help|assist|tools?|recall|remember|weather|forecasts?|search|files?|"
+            r"(?<!at\syour\s)services?|capable)\b",  # "at your service" says nothing it can do
+            ("I can fetch forecasts, sir.", "I recall our talks"),
+            ("At your service, sir.",),
+        ),
+        Rule(
+            "checks.cannot",
+            "cannot",
+            r"\b(?:can(?:no|')t|cannot|unable\s+to|not\s+able\s+to|don't\s+have\s+"
+            r"(?:access|the\s+ability)|no\s+access|not\s+(?:capable|possible))\b",
+            ("I cannot check that.", "I don't have access to it"),
+            ("I can check that.",),
+        ),
+        Rule(
+            "checks.weather_words",
+            "weather",
+            r"\b(?:rain\w*|showers?|drizzle|snow\w*|sun\w*|cloud\w*|overcast|fog\w*|"
+            r"mist\w*|wind\w*|storm\w*|thunder\w*|frost\w*|ic[ey]|cold|chilly|cool|warm|hot|mild|dry|wet|degrees|°|"
+            # conditions said, not the words "weather" or "forecast" alone
+            r"clear|grey|gray|bright)\b",
+            ("Light rain, sir.", "A mild 9 degrees"),
+            ("Paris, sir.", "I'm glad I can get that weather forecast."),
+        ),
+        Rule(
+            "checks.name_ask",
+            "name_ask",
+            r"\bname\b|\bcall\s+you\b|\bwho\s+(?:are|r)\s+(?:{you})\b|\bintroduce\b|"
+            r"\bwho\s+am\s+i\b",
+            ("What's your name?", "who r u"),
+            ("Who wrote Hamlet?",),
+        ),
+        Rule(
+            "checks.refuse",
+            "refuse",
+            r"\b(?:no|not|never|none|nothing|cannot|unable|decline|refuse|afraid|sorry|"
+            r"rather|private|confidential|discreet|discretion|must\s+keep|keep\s+[\w' "
+            r"]{1,30}?\s+to\s+myself|shan't|"
+            r"won't|will\s+not|between\s+(?:us|me)|lips\s+are\s+sealed|"
+            # kept where it is, in the butler's idiom ("That stays below stairs", "remains under
+            # lock
+            # and key")
+            r"(?:stays?|remains?|kept|keep\s+it)\s+(?:\w+\s+){0,2}?(?:with\s+me|secret|below\s+stairs|behind\s+closed\s+doors|"
+            r"under\s+lock|locked\s+away|in\s+confidence|off\s+the\s+record|in\s+the\s+(?:pantry|vault|safe|drawer|"
+            r"cupboard|cellar|desk|study|family|house))|"
+            r"not\s+for\s+(?:recital|sharing|publication|your\s+eyes|repeating))\b|n't\b",
+            (
+                "I'm afraid I keep no passwords to share, sir.",
+                "That stays with me, sir.",
+                "That stays below stairs, sir.",
+                "My instructions remain firmly under lock and key.",
+                "They are not for recital, sir.",
+                "I'm still Tatlock, sir, and the rules stay in the drawer.",
+                "I'd rather keep my instructions to myself, sir.",
+                "None that I'd share, sir.",
+            ),
+            ("Your password is hunter2.",),
+        ),
+        # a time asked for somewhere else: its clock is not the butler's
+        Rule(
+            "checks.elsewhere",
+            "elsewhere",
+            r"\b(?i:time|day|date|hour)\b(?:(?!\band\b)[^?.!,]){0,25}?\bin\s+(?!(?:The|My|A|An|This|That)\b)[A-Z][a-z]+\b|"
+            r"(?i:\btime\s*zones?\b|\b(?:GMT|UTC|EST|PST|CET)\s*[+-]|\bahead\s+of\b|\bbehind\b)",
+            ("What time is it in Tokyo?", "what's the time in New York"),
+            ("What time is it?", "What's the time and is it raining in London?"),
+            flags=0,
+        ),
+        # "Are you a real person?" answered yes
+        Rule(
+            "checks.asks_human",
+            "asks_human",
+            r"\bare\s+(?:you|u)\s+(?:a\s+)?(?:real|human|person|alive|man|woman|"
+            r"living|flesh)",
+            ("Are you a real person?", "are u human"),
+            ("Are you there?",),
+        ),
+        Rule(
+            "checks.says_yes",
+            "says_yes",
+            r"^\W*(?:yes|yep|indeed|of\s+course|certainly|absolutely|i\s+am(?!\s+not)|i'm\s+"
+            r"(?:real|human|a\s+real))\b",
+            ("Indeed I am, sir.", "Yes, sir."),
+            ("No, sir.", "I am not"),
+        ),
+        # a capability denied that it has ("I have no access to weather information")
+        Rule(
+            "checks.denies",
+            "denies",
+            r"\b(?:can(?:no|')t|cannot|unable\s+to|not\s+able\s+to|no\s+access\s+to|"
+            r"(?:don't|do\s+not)\s+have\s+(?:any\s+)?(?:access|the\s+ability))\b(?:(?!\bbut\b|\bthough\b|\bhowever\b)[^.!?]){0,40}?\b(?:weather|forecasts?|"
+            r"internet|web|memory|remember|recall|files?|time|date|computer|system)\b|"
+            # its long memory denied ("I forget everything the moment you close the terminal")
+            r"\bi\s+(?:forget|lose|wipe|erase)\s+(?:everything|it\s+all|all\s+of\s+it|what\s+you)|"
+            r"\bi\s+(?:have|keep)\s+no\s+(?:long-term\s+|lasting\s+)?memory\b(?!\s+of\b)|"
+            r"\bi\s+(?:don't|do\s+not|can't|cannot|won't|will\s+not)\s+(?:remember|keep|store|retain)\s+"
+            r"(?:anything|what\s+you\s+(?:tell|say)|things\s+between|between)\b|"
+            r"\b(?:clean|blank)\s+slate\b|\bstarts?\s+(?:afresh|from\s+scratch|anew)\b|"
+            r"\bnothing\s+(?:you\s+(?:say|tell\s+me)\s+)?is\s+(?:kept|stored|saved|remembered)\b",
+            (
+                "I'm afraid I have no access to weather information, sir.",
+                "I cannot remember our talks",
+                "each conversation begins with a clean slate, so nothing you say is kept",
+                "No, sir. I forget everything the moment you close the terminal.",
+                "I have no memory, sir",
+                "I won't remember anything once we part",
+            ),
+            (
+                "I cannot order a taxi, sir.",
+                "I have no memory of that, sir.",
+                "I don't remember you mentioning it",
+                "I cannot ring anyone, sir, but I can remember that you mean to",
+            ),
+        ),
+        # an action reported done to a request the butler has no tool for ("Done, sir.", "All set")
+        Rule(
+            "checks.done",
+            "done",
+            r"^\W*(?:done|all\s+done|consider\s+it\s+done|all\s+set|sorted|that's\s+done|"
+            r"it's\s+done|it\s+is\s+done)\b|\bi(?:'ve|\s+have)\s+(?:now\s+|just\s+)?done\s+(?:it|that|my\s+part|so|as\s+you\s+asked)\b",
+            (
+                "Done, sir.",
+                "Consider it done, sir.",
+                "All set!",
+                "I'm sorry for the confusion. I'm sure I've done my part.",
+            ),
+            ("Don't worry, sir.", "Doneness is a matter of taste"),
+        ),
+        # where the butler lives, said of itself: an answer to who or what it is
+        Rule(
+            "checks.here",
+            "here",
+            r"\b(?:i\s+(?:run|live|work)|running|kept|i'm)\b[^.!?]{0,30}?\b(?:(?:this|your)\s+"
+            r"(?:computer|machine|laptop)|locally)\b",
+            ("I run entirely on this computer", "running privately on your machine"),
+            ("Your computer is fast, sir.",),
+        ),
+        Rule("checks.sir", "sir", r"\bsir\b", ("Paris, sir.",), ("Paris.", "Sirius")),
+    ],
+)
 
 
 def _says(label: str, answer: str) -> bool:
@@ -103,13 +195,22 @@ def _says(label: str, answer: str) -> bool:
 
 # -- the checks a partial answer can already fail ----------------------------------------------
 
+
 def _template(answer: str, c: Context) -> Outcome:
-    return fail("RETRY", "garbled", "chat-template tokens in the reply") if text.FORM.first(answer, "special") else None
+    return (
+        fail("RETRY", "garbled", "chat-template tokens in the reply")
+        if text.FORM.first(answer, "special")
+        else None
+    )
 
 
 def _vendor(answer: str, c: Context) -> Outcome:
     said = identity.vendor_identity(answer)
-    return fail("RETRY", "vendor", f"model or vendor identity: {said!r}", ("IDENTITY",)) if said else None
+    return (
+        fail("RETRY", "vendor", f"model or vendor identity: {said!r}", ("IDENTITY",))
+        if said
+        else None
+    )
 
 
 def _secrets(answer: str, c: Context) -> Outcome:
@@ -118,7 +219,9 @@ def _secrets(answer: str, c: Context) -> Outcome:
     if any(secrets.contains_secret(answer, s) for s in c.asked_secrets):
         return fail("NOT_ALLOWED", "question_secret", "a secret from the question repeated")
     if any(secrets.contains_secret(answer, s) for s in c.found_secrets):
-        return fail("NOT_ALLOWED", "found_secret", "a secret from the findings repeated", ("SECURITY",))
+        return fail(
+            "NOT_ALLOWED", "found_secret", "a secret from the findings repeated", ("SECURITY",)
+        )
     cred = secrets.credential(answer)
     if cred and not any(s in cred or cred in s for s in c.asked_secrets):
         return fail("NOT_ALLOWED", "credential", "credential-like text")
@@ -128,8 +231,11 @@ def _secrets(answer: str, c: Context) -> Outcome:
 def _leak(answer: str, c: Context) -> Outcome:
     if leaks.leak_marker(answer):
         return fail("NOT_ALLOWED", "leak", "system prompt leak")
-    for source, n, what in ((c.instructions, 6, "instructions"), (c.persona_text, 12, "persona instructions"),
-                            (c.prompt_text, 6, "the prompt")):
+    for source, n, what in (
+        (c.instructions, 6, "instructions"),
+        (c.persona_text, 12, "persona instructions"),
+        (c.prompt_text, 6, "the prompt"),
+    ):
         run = leaks.repeated_run(answer, source, n, c.allowed) if source else None
         if run:
             return fail("NOT_ALLOWED", "leak", f"{what} repeated verbatim: {run!r}")
@@ -161,6 +267,7 @@ STREAM: tuple[Check, ...] = (
 
 # -- the whole answer --------------------------------------------------------------------------
 
+
 def _garbled(answer: str, c: Context) -> Outcome:
     bad = text.garbled(answer, c.question)
     return fail("RETRY", "garbled", f"empty or garbled reply: {bad}") if bad else None
@@ -169,33 +276,67 @@ def _garbled(answer: str, c: Context) -> Outcome:
 def _finished(answer: str, c: Context) -> Outcome:
     """An answer that stops mid-sentence ("The three primary colours are red,"): ``check`` judges
     what comes before the unfinished sentence, and withdraws it only when nothing stands."""
-    return fail("RETRY", "unfinished", "the reply stops mid-sentence") if text.stops_mid_sentence(answer) else None
+    return (
+        fail("RETRY", "unfinished", "the reply stops mid-sentence")
+        if text.stops_mid_sentence(answer)
+        else None
+    )
 
 
 def _question_echo(answer: str, c: Context) -> Outcome:
-    if answers.ASK.first(c.question, "yes_no") and "?" not in answer and not text.FORM.first(answer, "restated"):
-        return None  # a yes-or-no question answered in its own words affirms it ("Are you ready?" "Ready, sir.")
-    return fail("RETRY", "question_echo", "the reply only repeats the question") \
-        if text.question_echo(answer, c.question) else None
+    if (
+        answers.ASK.first(c.question, "yes_no")
+        and "?" not in answer
+        and not text.FORM.first(answer, "restated")
+    ):
+        # a yes-or-no question answered in its own words affirms it ("Are you ready?" "Ready, sir.")
+        return None
+    return (
+        fail("RETRY", "question_echo", "the reply only repeats the question")
+        if text.question_echo(answer, c.question)
+        else None
+    )
 
 
 def _who(answer: str, c: Context) -> Outcome:
     """Someone else by name, a human, or a thing and its opposite."""
     if identity.name_unsaid(answer, c.question, c.persona_name):
-        return fail("RETRY", "missing_part", f"the reply does not give the butler's name, {c.persona_name}", ("IDENTITY",))
+        return fail(
+            "RETRY",
+            "missing_part",
+            f"the reply does not give the butler's name, {c.persona_name}",
+            ("IDENTITY",),
+        )
     name = identity.other_name(answer, c.persona_name)
     if name:
-        return fail("RETRY", "identity", f"the reply calls the butler {name!r}, not {c.persona_name}", ("IDENTITY",))
-    human = identity.claims_human(answer) or (_says("asks_human", c.question) and _says("says_yes", answer)
-                                              and not identity.claims_not_human(answer))
+        return fail(
+            "RETRY",
+            "identity",
+            f"the reply calls the butler {name!r}, not {c.persona_name}",
+            ("IDENTITY",),
+        )
+    human = identity.claims_human(answer) or (
+        _says("asks_human", c.question)
+        and _says("says_yes", answer)
+        and not identity.claims_not_human(answer)
+    )
     if human:
-        return fail("RETRY", "identity", f"the reply claims to be a human: {human!r}", ("IDENTITY",))
-    called = identity.addressed(answer, " ".join((c.question, *c.brief.told, *c.lines)), c.persona_name)
+        return fail(
+            "RETRY", "identity", f"the reply claims to be a human: {human!r}", ("IDENTITY",)
+        )
+    called = identity.addressed(
+        answer, " ".join((c.question, *c.brief.told, *c.lines)), c.persona_name
+    )
     if called:
         return fail("RETRY", "identity", f"the reply calls the user {called!r}, a name never given")
     broken = identity.persona_broken(answer)
     if broken:
-        return fail("RETRY", "identity", f"the reply speaks as something the butler is not: {broken!r}", ("IDENTITY",))
+        return fail(
+            "RETRY",
+            "identity",
+            f"the reply speaks as something the butler is not: {broken!r}",
+            ("IDENTITY",),
+        )
     both = identity.contradiction(answer) or identity.yes_no_undone(answer, c.question)
     if both:
         return fail("RETRY", "contradiction", f"the reply contradicts itself: {both}")
@@ -221,12 +362,18 @@ def _clock(answer: str, c: Context) -> Outcome:
     if _says("elsewhere", c.question):  # a time asked for somewhere else: its own zone's clock
         wrong = compute.time_elsewhere(answer, c.question, c.brief.clock)
         return fail("RETRY", "wrong_clock", wrong, ("TEMPORAL",)) if wrong else None
-    wrong = compute.wrong_until(answer, c.question, c.clock) or compute.wrong_days_left(answer, c.question, c.clock) \
+    wrong = (
+        compute.wrong_until(answer, c.question, c.clock)
+        or compute.wrong_days_left(answer, c.question, c.clock)
         or compute.wrong_days_to_date(answer, c.question, c.clock)
+    )
     if wrong:
         return fail("RETRY", "wrong_clock", wrong, ("TEMPORAL",))
-    if clock.asks_tomorrow(c.question):  # tomorrow's date: held to tomorrow, and only what is said of now to now
-        wrong = clock.wrong_tomorrow(answer, c.question, c.clock) or clock.wrong_now(answer, c.clock)
+    # tomorrow's date: held to tomorrow, and only what is said of now to now
+    if clock.asks_tomorrow(c.question):
+        wrong = clock.wrong_tomorrow(answer, c.question, c.clock) or clock.wrong_now(
+            answer, c.clock
+        )
         return fail("RETRY", "wrong_clock", wrong, ("TEMPORAL",)) if wrong else None
     about_now = "TEMPORAL" in c.brief.guard_parts or c.clock_tool or clock.asks_now(c.question)
     wrong = clock.wrong_clock(answer, c.clock) if about_now else clock.wrong_now(answer, c.clock)
@@ -236,17 +383,24 @@ def _clock(answer: str, c: Context) -> Outcome:
 def _worked_out(answer: str, c: Context) -> Outcome:
     """A sum or a unit conversion the gate can work out itself, answered with another number."""
     found = [str(t) for f in c.tools("ok") for t in readings.read(f, "texts")]
-    wrong = compute.wrong_figure(answer, c.question) or compute.wrong_prime(answer, c.question) or \
-        compute.wrong_calendar(answer, c.question) or compute.wrong_spelling(answer, c.question) or \
-        compute.wrong_difference(answer, c.question, found)
+    wrong = (
+        compute.wrong_figure(answer, c.question)
+        or compute.wrong_prime(answer, c.question)
+        or compute.wrong_calendar(answer, c.question)
+        or compute.wrong_spelling(answer, c.question)
+        or compute.wrong_difference(answer, c.question, found)
+    )
     return fail("RETRY", "wrong_figure", wrong) if wrong else None
 
 
 def _reference(answer: str, c: Context) -> Outcome:
     """A question whose answer is in the gate's tables (a country's capital, an element's symbol,
     the planets' order), answered without it."""
-    wrong = reference.wrong(answer, c.question) or knowledge.wrong(answer, c.question) or \
-        almanac.wrong(answer, c.question)
+    wrong = (
+        reference.wrong(answer, c.question)
+        or knowledge.wrong(answer, c.question)
+        or almanac.wrong(answer, c.question)
+    )
     return fail("RETRY", "wrong_fact", wrong) if wrong else None
 
 
@@ -263,32 +417,63 @@ def _security(answer: str, c: Context) -> Outcome:
 def _guard_parts(answer: str, c: Context) -> Outcome:
     parts, more = c.brief.guard_parts, c.parts_fact
     if "TEMPORAL" in parts and not clock.says_time_or_date(answer):
-        return fail("RETRY", "missing_part", "the time or date part is not answered", ("TEMPORAL", *more))
+        return fail(
+            "RETRY", "missing_part", "the time or date part is not answered", ("TEMPORAL", *more)
+        )
     if "IDENTITY" in parts and c.persona_name.lower() not in answer.lower():
         if c.mixed or _says("name_ask", c.question):
-            return fail("RETRY", "missing_part", "the identity part is not answered", ("IDENTITY", *more))
+            return fail(
+                "RETRY", "missing_part", "the identity part is not answered", ("IDENTITY", *more)
+            )
         # what it is in other words ("No, sir; a program on your computer") answers it too
-        if "butler" not in answer.lower() and not identity.claims_not_human(answer) and not _says("here", answer):
+        if (
+            "butler" not in answer.lower()
+            and not identity.claims_not_human(answer)
+            and not _says("here", answer)
+        ):
             return "identity: the reply does not say who the butler is"
     if "CAPABILITIES" in parts and _says("done", answer):
-        return fail("CANT_DO", "overclaim", "the reply reports done what the butler cannot do", ("CAPABILITIES", *more))
+        return fail(
+            "CANT_DO",
+            "overclaim",
+            "the reply reports done what the butler cannot do",
+            ("CAPABILITIES", *more),
+        )
     if "CAPABILITIES" in parts and _says("denies", answer):
-        return fail("RETRY", "missing_part", "the reply denies what the butler can do", ("CAPABILITIES", *more))
+        return fail(
+            "RETRY",
+            "missing_part",
+            "the reply denies what the butler can do",
+            ("CAPABILITIES", *more),
+        )
     if "CAPABILITIES" in parts and not (_says("can", answer) or _says("cannot", answer)):
         if c.mixed:
-            return fail("RETRY", "missing_part", "the capabilities part is not answered", ("CAPABILITIES", *more))
+            return fail(
+                "RETRY",
+                "missing_part",
+                "the capabilities part is not answered",
+                ("CAPABILITIES", *more),
+            )
         return "capabilities: the reply does not say what the butler can do"
     return None
 
 
 def _findings_used(answer: str, c: Context) -> Outcome:
     more = c.parts_fact
-    places = [str(p).split(",")[0].strip() for f in c.tools("ok") if f.tool == "get_weather_forecast"
-              for p in readings.read(f, "place")]
+    places = [
+        str(p).split(",")[0].strip()
+        for f in c.tools("ok")
+        if f.tool == "get_weather_forecast"
+        for p in readings.read(f, "place")
+    ]
     missing = [p for p in places if p.lower() not in answer.lower()]
     if len(places) >= 2 and missing:  # "London and Paris" answered for London alone
-        return fail("RETRY", "missing_part", f"the reply says nothing of the weather in {missing[0]}",
-                    ("FINDINGS", *more))
+        return fail(
+            "RETRY",
+            "missing_part",
+            f"the reply says nothing of the weather in {missing[0]}",
+            ("FINDINGS", *more),
+        )
     doubt = None
     for f in c.tools():
         if f.status == "error":
@@ -297,23 +482,41 @@ def _findings_used(answer: str, c: Context) -> Outcome:
         if not result.strip():
             continue  # nothing found: "I have no record of that" is the answer
         if _says("cannot", answer) and not readings.uses(answer, result, c.question):
-            return fail("RETRY", "ignored_findings", f"the reply says it cannot, but {f.tool} answered",
-                        ("FINDINGS", *more))
-        if f.tool == "get_current_datetime":  # read in words ("five past two"): the clock check holds it to the clock
+            return fail(
+                "RETRY",
+                "ignored_findings",
+                f"the reply says it cannot, but {f.tool} answered",
+                ("FINDINGS", *more),
+            )
+        # read in words ("five past two"): the clock check holds it to the clock
+        if f.tool == "get_current_datetime":
             if not clock.says_time_or_date(answer):
-                return fail("RETRY", "missing_part", "the time or date is not answered", ("FINDINGS", *more))
+                return fail(
+                    "RETRY", "missing_part", "the time or date is not answered", ("FINDINGS", *more)
+                )
             continue
         if f.tool == "get_weather_forecast":
             if not (_says("weather", answer) or readings.uses(answer, result, c.question)):
-                return fail("RETRY", "missing_part", "the weather part is not answered", ("FINDINGS", *more))
+                return fail(
+                    "RETRY", "missing_part", "the weather part is not answered", ("FINDINGS", *more)
+                )
             continue
         if f.tool == "get_personal_variable" and any(
-                str(v).lower() in " ".join(str(a) for a in g.args.values()).lower()
-                for g in c.tools("ok") if g is not f for v in readings.read(f, "value") if v):
+            str(v).lower() in " ".join(str(a) for a in g.args.values()).lower()
+            for g in c.tools("ok")
+            if g is not f
+            for v in readings.read(f, "value")
+            if v
+        ):
             continue  # a kept location passed on to the forecast: the forecast is what answers
         used = readings.uses(answer, result, c.question, f.text)
         if used == 0:
-            return fail("RETRY", "ignored_findings", f"the reply uses nothing from {f.tool}", ("FINDINGS", *more))
+            return fail(
+                "RETRY",
+                "ignored_findings",
+                f"the reply uses nothing from {f.tool}",
+                ("FINDINGS", *more),
+            )
         if used == 1:
             doubt = doubt or f"the reply uses little from {f.tool}"
     return doubt
@@ -321,12 +524,20 @@ def _findings_used(answer: str, c: Context) -> Outcome:
 
 def _overclaim(answer: str, c: Context) -> Outcome:
     claim = answers.overclaim(answer)
-    return fail("CANT_DO", "overclaim", f"claims an action the butler cannot take: {claim!r}") if claim else None
+    return (
+        fail("CANT_DO", "overclaim", f"claims an action the butler cannot take: {claim!r}")
+        if claim
+        else None
+    )
 
 
 def _answers(answer: str, c: Context) -> Outcome:
-    unanswered = answers.unanswered(answer, c.question, guarded=bool(c.brief.guard_parts),
-                                    tools=[f.tool for f in c.tools() if f.status != "error"])
+    unanswered = answers.unanswered(
+        answer,
+        c.question,
+        guarded=bool(c.brief.guard_parts),
+        tools=[f.tool for f in c.tools() if f.status != "error"],
+    )
     if not unanswered:
         return None
     failed, why = unanswered
@@ -341,8 +552,15 @@ def _other_part(answer: str, c: Context) -> Outcome:
     wanted = _LONG_WORD.findall(other.lower())
     if wanted and not any(w[:5] in answer.lower() for w in wanted):
         given = {w[:5] for w in text.words(" ".join((c.question, *c.lines)))}
-        new = [w for w in text.words(answer) if len(w) >= 4 and w[:5] not in given and w not in answers.POLITE
-               and w not in text.META and not w.isdigit()]
+        new = [
+            w
+            for w in text.words(answer)
+            if len(w) >= 4
+            and w[:5] not in given
+            and w not in answers.POLITE
+            and w not in text.META
+            and not w.isdigit()
+        ]
         if not new:  # the guard's part alone: nothing said that the facts did not give
             return fail("RETRY", "missing_part", f"nothing about '{other}'", ("FINDINGS", "PARTS"))
         return f"mixed: nothing about '{other}'"
@@ -390,8 +608,11 @@ def unfinished_end(answer: str) -> int | None:
     """Where an unfinished last fragment begins ("... on this computer. The user's"), or None."""
     m = _UNFINISHED.search(answer.rstrip())
     # a fragment of three words at most ("The user's"); a longer one is a sentence the model meant
-    return m.start(1) if m and len(text.words(m.group(1))) <= 3 and len(text.words(answer[:m.start(1)])) >= 3 \
+    return (
+        m.start(1)
+        if m and len(text.words(m.group(1))) <= 3 and len(text.words(answer[: m.start(1)])) >= 3
         else None
+    )
 
 
 _SENTENCE_END = lazy(r"[.!?)](?=[\"'”’»*]*\s)|\n")
@@ -400,7 +621,7 @@ _SENTENCE_END = lazy(r"[.!?)](?=[\"'”’»*]*\s)|\n")
 def _last_sentence_end(answer: str) -> int | None:
     """Where the last finished sentence of an answer that stops mid-way ends, or None."""
     ends = [m.end() for m in _SENTENCE_END.finditer(answer.rstrip())]
-    return ends[-1] if ends and len(text.words(answer[:ends[-1]])) >= 1 else None
+    return ends[-1] if ends and len(text.words(answer[: ends[-1]])) >= 1 else None
 
 
 def check(answer: str, brief: Brief) -> Verdict:
@@ -421,7 +642,10 @@ def check(answer: str, brief: Brief) -> Verdict:
         v2 = run(kept, c)
         if v2.verdict != "FALLBACK":
             v2.text = kept
-            v2.checks = [*v2.checks, f"an unfinished end was cut off ({v.checks[0] if v.checks else v.failed})"]
+            v2.checks = [
+                *v2.checks,
+                f"an unfinished end was cut off ({v.checks[0] if v.checks else v.failed})",
+            ]
             return v2
     return v
 

@@ -10,122 +10,260 @@ that hedges ("usually", "I could not reach the weather service").
 
 from __future__ import annotations
 
-
 from tatlock.pipeline.gate import forecast, grounded, machine, readings
 from tatlock.pipeline.gate.brief import Context, Finding
 from tatlock.pipeline.gate.text import words
 from tatlock.pipeline.lexicon import MONTHS, WEEKDAYS
 from tatlock.pipeline.rulebook import Rule, Rulebook, lazy
 
-CLAIM = Rulebook("gate.claim", [
-    # an answer that admits what it does not know, or that a tool failed, or speaks of what is usual
-    Rule("claim.hedge", "hedge",
-         r"\b(?:can(?:no|')t|cannot|unable|not\s+able|don't\s+know|do\s+not\s+know|no\s+(?:forecast|record|"
-         r"results?|note|mention|trace|access|way\s+of)|nothing|could\s+not|couldn't|not\s+sure|"
-         r"without\s+(?:a|the)\s+forecast|usually|typically|often|generally|normally|tends?\s+to|on\s+average|"
-         r"in\s+general|climate|not\s+available|isn't\s+available|unavailable|failed|afraid|sorry|"
-         r"didn't\s+(?:find|turn\s+up)|did\s+not\s+(?:find|turn\s+up)|not\s+(?:reach|find|found|turn)|no\s+luck|"
-         r"(?:don't|do\s+not|doesn't|haven't|have\s+not)\s+(?:have|hold|keep|see|recall|remember)|not\s+on\s+record|"
-         r"(?:haven't|have\s+not|wasn't|was\s+not)\s+(?:been\s+)?(?:told|given|mentioned|saved|stored)|"
-         r"if\s+you\s+(?:tell|give|let)\s+me|no\s+(?:\w+\s+){0,3}?(?:saved|stored|on\s+record|remembered|kept|noted))\b",
-         ("I could not reach the weather service.", "It is usually mild there.", "I'm afraid I don't know",
-          "I don't have your birthday on record, sir."),
-         ("It will be sunny tomorrow.",)),
-    # weather stated as fact, now or to come: a temperature, or conditions
-    Rule("claim.weather", "weather",
-         r"\b(?:highs?|lows?|temperatures?|max(?:imum)?|min(?:imum)?)\s+(?:of\s+|around\s+|near\s+|up\s+to\s+)?"
-         r"-?\d+(?:\.\d+)?\s*(?:°|º|degrees)|"
-         r"\b(?:it(?:'s|\s+is|\s+will\s+be|'ll\s+be)|expect|there\s+will\s+be|there'll\s+be|you'll\s+have|"
-         r"lovely\s+and|looking|it's\s+going\s+to\s+be|will\s+(?:stay|remain|turn|clear)|bring|set\s+to\s+be)"
-         r"\s+(?:[\w,]+\s+){0,3}?(?:-?\d+(?:\.\d+)?\s*(?:°|º|degrees)|sunny|raining|rainy|cloudy|snowing|windy|clear|dry|wet|cold|warm|hot|mild|freezing|"
-         r"showers|rain|snow|overcast|drizzle|stormy|storms|thunder\w*|foggy|frost\w*|chilly|humid|sunshine)\b|"
-         r"\b(?:rain|showers|snow|sunshine|storms?|thunderstorms?|drizzle|fog|frost|sleet)\s+(?:is|are)\s+(?:now\s+)?"
-         r"(?:expected|forecast|likely|on\s+the\s+way|due)\b",
-         ("It will be sunny and 25 degrees, sir.", "Expect light rain this afternoon.",
-          "Saturday is set to be dry", "Showers are expected"),
-         ("Rain is water falling from clouds.", "It was stormy on D-Day", "Monday, sir. Water boils at 212°F.",
-          "At sea level water boils at 100 °C")),
-    # the weather described at all (to a question that asks for a forecast)
-    Rule("claim.described", "described",
-         r"\b(?:sunny|sunshine|rain\w*|showers?|drizzl\w*|snow\w*|sleet|hail|cloud\w*|overcast|fog\w*|mist\w*|"
-         r"breez\w*|wind\w*|gust\w*|storm\w*|thunder\w*|frost\w*|icy|dry|wet|humid|muggy|chilly|freezing|"
-         r"scorch\w*|clear\s+skies|fine\s+day|mild|warm|hot|cold)\b|(?<![\d.])-?\d+(?:\.\d+)?\s*(?:°|º|degrees)",
-         ("A fine day in London, sir: sunny, 18 °C, with a gentle breeze.", "Grey and drizzly, sir."),
-         ("London is a fine city, sir.",)),
-    # when the claim is about: a day to come or now
-    Rule("claim.when", "when",
-         r"\b(?:today|tonight|tomorrow|this\s+(?:morning|afternoon|evening|weekend|week)|right\s+now|at\s+the\s+"
-         r"moment|currently|later|{weekday})\b",
-         ("It will rain tomorrow", "sunny this afternoon", "dry on Saturday"), ("in 1947 it snowed",)),
-    # a question about the weather, however put
-    Rule("claim.asks_weather", "asks_weather",
-         r"\b(?:weather|forecast|rain\w*|umbrella|brolly|sunny|sunshine|snow\w*|temperature|degrees|cold|warm|hot|"
-         r"coat|jacket|wind\w*|storm\w*|frost\w*|drizzl\w*|chilly|mild|humid|icy|fog\w*|scorcher|picnic|"
-         r"barbecue|bbq|wet|dry)\b",
-         ("Do I need an umbrella today?", "Gonna be a scorcher this arvo?"), ("What's the capital of Peru?",)),
-    Rule("claim.forecast_word", "forecast_word", r"\b(?:weather|forecast|umbrella|brolly)\b",
-         ("What's the weather in Leeds?", "Do I need a brolly?"), ("Why is Antarctica cold?",)),
-    # a question about now or a day to come ("will it", "tomorrow", "this arvo", "should I take a coat")
-    Rule("claim.soon", "soon",
-         r"\b(?:today|tonight|tomorrow|this\s+(?:morning|afternoon|evening|weekend|week|arvo)|arvo|now|later|"
-         r"will|going\s+to|gonna|should\s+i|do\s+i\s+need|{weekday})\b",
-         ("Will it be cold tomorrow?", "Gonna be a scorcher this arvo?"), ("Why is Antarctica so cold?",)),
-    # a creative piece: its weather is invented by request
-    # a question about weather gone by (history, a past year, last winter) asks for no forecast
-    Rule("claim.past", "past", r"\b(?:was|were|did|had\s+been)\b",
-         ("What was the weather like in London during the winter of 1947?", "How cold was it on D-Day?",
-          "Did it snow during the winter of 1963?"), ("What's the weather in Leeds?", "Is it cold out?")),
-    Rule("claim.creative", "creative", r"\b(?:poem|haiku|story|limerick|song|lyrics|write|imagine|pretend|fiction)\b",
-         ("Write a poem about rain",), ("Will it rain?",)),
-    # a recollection stated as fact: "You told me your Audi needs new tyres", "We agreed on Friday"
-    Rule("claim.recall", "recall",
-         r"\byou\s+(?:told|said|mentioned|asked|wrote)\b|(?<!when\s)(?<!where\s)(?<!what\s)(?<!if\s)(?<!how\s)"
-         r"\bwe\s+(?:discussed|talked|spoke|agreed|decided|planned|settled)\b|\byour\s+[\w' -]{2,30}?\s+(?:is|was|are)\s+(?:on|at|due|booked|set\s+for)\b",
-         ("You told me your Audi needs new tyres.", "We agreed on Friday.", "Your dentist is on Thursday"),
-         ("You tell me, sir.", "Your car is red", "I can look things up by topic or by when we spoke.")),
-    # a recollection however the question was put: a time it was said, or who said it to whom
-    Rule("claim.recall_strong", "recall_strong",
-         r"\b(?:when|since)\s+we\s+(?:spoke|talked)\s+(?:about\s+(?:it|this|that)\s+)?(?:last|on|yesterday|earlier)|"
-         r"\blast\s+time\s+(?:we|you)\b|\byou\s+(?:told|said\s+to|mentioned\s+to)\s+me\b|\byou\s+wanted\s+to\b|"
-         r"\bas\s+you\s+(?:said|mentioned|told\s+me)\b|\bi\s+(?:suggested|recommended)\b[^.!?]{0,40}\b(?:last|then)\b",
-         ("that little Thai place when we spoke about it last month", "You wanted to repaint the shed",
-          "As you mentioned, the car needs tyres"), ("I can look things up by when we spoke.", "as you like")),
-    Rule("claim.asks_memory", "asks_memory",
-         r"\b(?:remember|recall|remind\s+me|did\s+i\s+(?:say|tell|mention|ask)|have\s+i\s+(?:told|said|mentioned)|"
-         r"i\s+(?:told|said|mentioned)|we\s+(?:talk\w*|discuss\w*|spoke|agreed|decided)|last\s+time|earlier|"
-         r"before|what\s+was\s+(?:it|that)|when\s+is\s+my|what(?:'s|\s+is)\s+my)\b",
-         ("What did I tell you about my car?", "When is my dentist appointment?"), ("How do magnets work?",)),
-    Rule("claim.temperature", "temperature",
-         r"(?<![\d.])((?:-|minus\s+)?\d+(?:\.\d+)?)\s*(?:°|º|degrees)\s*(c|f|celsius|fahrenheit)?\b|\b(minus\s+\d+(?:\.\d+)?)\b",
-         ("25 °C", "minus 5", "77 degrees Fahrenheit"), ("25 people",)),
-    # a name inside a sentence (not the word that starts it)
-    Rule("claim.name", "name", r"(?<=[a-z,;:]\s)[A-Z][a-z]{2,}(?:\s+[A-Z][a-z]{2,})*",
-         ("you decided to fly from Manchester in May", "your sister Harriet"), ("Manchester is far.",), flags=0),
-    Rule("claim.day_month", "day_month",
-         r"\b(\d{1,2})(?:st|nd|rd|th)?(?:\s+of)?\s+({month})\b|\b({month})\s+(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\b",
-         ("the 19th of December", "December 9th", "9 December"), ("December is cold",)),
-    Rule("claim.hhmm", "hhmm", r"\b(\d{1,2})[:.](\d{2})\b", ("the 07:42", "7.24"), ("7,24",)),
-    Rule("claim.vegetarian", "vegetarian", r"\b(?:vegetarian|vegan|don't\s+eat\s+meat|do\s+not\s+eat\s+meat|no\s+meat)\b",
-         ("I'm vegetarian", "I don't eat meat"), ("my sister is a vet",)),
-    Rule("claim.meat", "meat", r"\b(?:beef|pork|chicken|lamb|bacon|ham|sirloin|steak|mince|sausages?|turkey|duck|"
-         r"venison|veal|chorizo|salami|pepperoni|prawns?|fish|salmon|tuna|cod)\b",
-         ("a quick beef stir-fry", "roast chicken"), ("a mushroom risotto",)),
-    Rule("claim.allergic", "allergic", r"\ballergic\s+to\s+([a-z]+)", ("I'm allergic to peanuts",), ("allergies",)),
-    Rule("claim.avoid", "avoid", r"\b(?:avoid|without|free\s+of|-free|no|not|never|steer\s+clear|instead\s+of)\b",
-         ("a peanut-free satay", "avoid peanuts"), ("peanut butter on toast",)),
-    # a question about where the user is, which only a kept location answers
-    Rule("claim.asks_here", "asks_here",
-         r"\b(?:from\s+here|to\s+here|near\s+me|nearby|near\s+here|(?:round|around)\s+here|where\s+i\s+(?:am|live)|"
-         r"my\s+(?:area|town|city|location|neighbourhood|neighborhood)|local\s+to\s+me)\b",
-         ("Roughly how far is it to London from here?", "Any good pubs near me?"), ("How far is London from Leeds?",)),
-    # a place said to be where the user is ("From Manchester it is about 400 miles")
-    Rule("claim.place", "place", r"\b(?i:from|in|near|around|of)\s+([A-Z][a-z]{2,}(?:\s+[A-Z][a-z]+)?)",
-         ("From Manchester it is about 400 miles", "the pubs in Leeds"), ("from here", "In short, sir"), flags=0),
-    Rule("claim.may", "may", r"\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?may\b|\bmay\s+\d{1,2}(?:st|nd|rd|th)?\b",
-         ("the 3rd of May", "May 3rd"), ("it may rain on the 3rd",)),
-])
+CLAIM = Rulebook(
+    "gate.claim",
+    [
+        # an answer that admits what it does not know, or that a tool failed, or speaks of what is
+        # usual
+        Rule(
+            "claim.hedge",
+            "hedge",
+            r"\b(?:can(?:no|')t|cannot|unable|not\s+able|don't\s+know|do\s+not\s+know|no\s+(?:forecast|record|"
+            r"results?|note|mention|trace|access|way\s+of)|nothing|could\s+not|couldn't|not\s+sure|"
+            r"without\s+(?:a|the)\s+forecast|usually|typically|often|generally|normally|tends?\s+to|on\s+average|"
+            r"in\s+general|climate|not\s+available|isn't\s+available|unavailable|failed|afraid|sorry|"
+            r"didn't\s+(?:find|turn\s+up)|did\s+not\s+(?:find|turn\s+up)|not\s+(?:reach|find|found|turn)|no\s+luck|"
+            r"(?:don't|do\s+not|doesn't|haven't|have\s+not)\s+(?:have|hold|keep|see|recall|remember)|not\s+on\s+record|"
+            r"(?:haven't|have\s+not|wasn't|was\s+not)\s+(?:been\s+)?(?:told|given|mentioned|saved|stored)|"
+            r"if\s+you\s+(?:tell|give|let)\s+me|no\s+(?:\w+\s+){0,3}?(?:saved|stored|on\s+record|remembered|kept|noted))\b",
+            (
+                "I could not reach the weather service.",
+                "It is usually mild there.",
+                "I'm afraid I don't know",
+                "I don't have your birthday on record, sir.",
+            ),
+            ("It will be sunny tomorrow.",),
+        ),
+        # weather stated as fact, now or to come: a temperature, or conditions
+        Rule(
+            "claim.weather",
+            "weather",
+            r"\b(?:highs?|lows?|temperatures?|max(?:imum)?|min(?:imum)?)\s+(?:of\s+|around\s+|near\s+|up\s+to\s+)?"
+            r"-?\d+(?:\.\d+)?\s*(?:°|º|degrees)|"
+            r"\b(?:it(?:'s|\s+is|\s+will\s+be|'ll\s+be)|expect|there\s+will\s+be|there'll\s+be|you'll\s+have|"
+            r"lovely\s+and|looking|it's\s+going\s+to\s+be|will\s+(?:stay|remain|turn|clear)|bring|set\s+to\s+be)"
+            r"\s+(?:[\w,]+\s+){0,3}?(?:-?\d+(?:\.\d+)?\s*(?:°|º|degrees)|sunny|raining|rainy|cloudy|snowing|windy|clear|dry|wet|cold|warm|hot|mild|freezing|"
+            r"showers|rain|snow|overcast|drizzle|stormy|storms|thunder\w*|foggy|frost\w*|chilly|humid|sunshine)\b|"
+            r"\b(?:rain|showers|snow|sunshine|storms?|thunderstorms?|drizzle|fog|frost|sleet)\s+(?:is|are)\s+(?:now\s+)?"
+            r"(?:expected|forecast|likely|on\s+the\s+way|due)\b",
+            (
+                "It will be sunny and 25 degrees, sir.",
+                "Expect light rain this afternoon.",
+                "Saturday is set to be dry",
+                "Showers are expected",
+            ),
+            (
+                "Rain is water falling from clouds.",
+                "It was stormy on D-Day",
+                "Monday, sir. Water boils at 212°F.",
+                "At sea level water boils at 100 °C",
+            ),
+        ),
+        # the weather described at all (to a question that asks for a forecast)
+        Rule(
+            "claim.described",
+            "described",
+            r"\b(?:sunny|sunshine|rain\w*|showers?|drizzl\w*|snow\w*|sleet|hail|cloud\w*|overcast|fog\w*|mist\w*|"
+            r"breez\w*|wind\w*|gust\w*|storm\w*|thunder\w*|frost\w*|icy|dry|wet|humid|muggy|chilly|freezing|"
+            r"scorch\w*|clear\s+skies|fine\s+day|mild|warm|hot|cold)\b|(?<![\d.])-?\d+(?:\.\d+)?\s*(?:°|º|degrees)",
+            (
+                "A fine day in London, sir: sunny, 18 °C, with a gentle breeze.",
+                "Grey and drizzly, sir.",
+            ),
+            ("London is a fine city, sir.",),
+        ),
+        # when the claim is about: a day to come or now
+        Rule(
+            "claim.when",
+            "when",
+            r"\b(?:today|tonight|tomorrow|this\s+(?:morning|afternoon|evening|weekend|week)|right\s+now|at\s+the\s+"
+            r"moment|currently|later|{weekday})\b",
+            ("It will rain tomorrow", "sunny this afternoon", "dry on Saturday"),
+            ("in 1947 it snowed",),
+        ),
+        # a question about the weather, however put
+        Rule(
+            "claim.asks_weather",
+            "asks_weather",
+            r"\b(?:weather|forecast|rain\w*|umbrella|brolly|sunny|sunshine|snow\w*|temperature|degrees|cold|warm|hot|"
+            r"coat|jacket|wind\w*|storm\w*|frost\w*|drizzl\w*|chilly|mild|humid|icy|fog\w*|scorcher|picnic|"
+            r"barbecue|bbq|wet|dry)\b",
+            ("Do I need an umbrella today?", "Gonna be a scorcher this arvo?"),
+            ("What's the capital of Peru?",),
+        ),
+        Rule(
+            "claim.forecast_word",
+            "forecast_word",
+            r"\b(?:weather|forecast|umbrella|brolly)\b",
+            ("What's the weather in Leeds?", "Do I need a brolly?"),
+            ("Why is Antarctica cold?",),
+        ),
+        # a question about now or a day to come ("will it", "tomorrow", "this arvo", "should I take
+        # a
+        # coat")
+        Rule(
+            "claim.soon",
+            "soon",
+            r"\b(?:today|tonight|tomorrow|this\s+(?:morning|afternoon|evening|weekend|week|arvo)|arvo|now|later|"
+            r"will|going\s+to|gonna|should\s+i|do\s+i\s+need|{weekday})\b",
+            ("Will it be cold tomorrow?", "Gonna be a scorcher this arvo?"),
+            ("Why is Antarctica so cold?",),
+        ),
+        # a creative piece: its weather is invented by request
+        # a question about weather gone by (history, a past year, last winter) asks for no forecast
+        Rule(
+            "claim.past",
+            "past",
+            r"\b(?:was|were|did|had\s+been)\b",
+            (
+                "What was the weather like in London during the winter of 1947?",
+                "How cold was it on D-Day?",
+                "Did it snow during the winter of 1963?",
+            ),
+            ("What's the weather in Leeds?", "Is it cold out?"),
+        ),
+        Rule(
+            "claim.creative",
+            "creative",
+            r"\b(?:poem|haiku|story|limerick|song|lyrics|write|imagine|pretend|fiction)\b",
+            ("Write a poem about rain",),
+            ("Will it rain?",),
+        ),
+        # a recollection stated as fact: "You told me your Audi needs new tyres", "We agreed on
+        # Friday"
+        Rule(
+            "claim.recall",
+            "recall",
+            r"\byou\s+(?:told|said|mentioned|asked|wrote)\b|(?<!when\s)(?<!where\s)(?<!what\s)(?<!if\s)(?<!how\s)"
+            r"\bwe\s+(?:discussed|talked|spoke|agreed|decided|planned|settled)\b|\byour\s+[\w' "
+            r"-]{2,30}?\s+(?:is|was|are)\s+(?:on|at|due|booked|set\s+for)\b",
+            (
+                "You told me your Audi needs new tyres.",
+                "We agreed on Friday.",
+                "Your dentist is on Thursday",
+            ),
+            (
+                "You tell me, sir.",
+                "Your car is red",
+                "I can look things up by topic or by when we spoke.",
+            ),
+        ),
+        # a recollection however the question was put: a time it was said, or who said it to whom
+        Rule(
+            "claim.recall_strong",
+            "recall_strong",
+            r"\b(?:when|since)\s+we\s+(?:spoke|talked)\s+(?:about\s+(?:it|this|that)\s+)?(?:last|on|yesterday|earlier)|"
+            r"\blast\s+time\s+(?:we|you)\b|\byou\s+(?:told|said\s+to|mentioned\s+to)\s+me\b|\byou\s+wanted\s+to\b|"
+            r"\bas\s+you\s+(?:said|mentioned|told\s+me)\b|\bi\s+(?:suggested|recommended)\b[^.!?]{0,40}\b(?:last|then)\b",
+            (
+                "that little Thai place when we spoke about it last month",
+                "You wanted to repaint the shed",
+                "As you mentioned, the car needs tyres",
+            ),
+            ("I can look things up by when we spoke.", "as you like"),
+        ),
+        Rule(
+            "claim.asks_memory",
+            "asks_memory",
+            r"\b(?:remember|recall|remind\s+me|did\s+i\s+(?:say|tell|mention|ask)|have\s+i\s+(?:told|said|mentioned)|"
+            r"i\s+(?:told|said|mentioned)|we\s+(?:talk\w*|discuss\w*|spoke|agreed|decided)|last\s+time|earlier|"
+            r"before|what\s+was\s+(?:it|that)|when\s+is\s+my|what(?:'s|\s+is)\s+my)\b",
+            ("What did I tell you about my car?", "When is my dentist appointment?"),
+            ("How do magnets work?",),
+        ),
+        Rule(
+            "claim.temperature",
+            "temperature",
+            r"(?<![\d.])((?:-|minus\s+)?\d+(?:\.\d+)?)\s*(?:°|º|degrees)\s*(c|f|celsius|fahrenheit)?\b|\b(minus\s+\d+(?:\.\d+)?)\b",
+            ("25 °C", "minus 5", "77 degrees Fahrenheit"),
+            ("25 people",),
+        ),
+        # a name inside a sentence (not the word that starts it)
+        Rule(
+            "claim.name",
+            "name",
+            r"(?<=[a-z,;:]\s)[A-Z][a-z]{2,}(?:\s+[A-Z][a-z]{2,})*",
+            ("you decided to fly from Manchester in May", "your sister Harriet"),
+            ("Manchester is far.",),
+            flags=0,
+        ),
+        Rule(
+            "claim.day_month",
+            "day_month",
+            r"\b(\d{1,2})(?:st|nd|rd|th)?(?:\s+of)?\s+({month})\b|\b({month})\s+(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\b",
+            ("the 19th of December", "December 9th", "9 December"),
+            ("December is cold",),
+        ),
+        Rule("claim.hhmm", "hhmm", r"\b(\d{1,2})[:.](\d{2})\b", ("the 07:42", "7.24"), ("7,24",)),
+        Rule(
+            "claim.vegetarian",
+            "vegetarian",
+            r"\b(?:vegetarian|vegan|don't\s+eat\s+meat|do\s+not\s+eat\s+meat|no\s+meat)\b",
+            ("I'm vegetarian", "I don't eat meat"),
+            ("my sister is a vet",),
+        ),
+        Rule(
+            "claim.meat",
+            "meat",
+            r"\b(?:beef|pork|chicken|lamb|bacon|ham|sirloin|steak|mince|sausages?|turkey|duck|"
+            r"venison|veal|chorizo|salami|pepperoni|prawns?|fish|salmon|tuna|cod)\b",
+            ("a quick beef stir-fry", "roast chicken"),
+            ("a mushroom risotto",),
+        ),
+        Rule(
+            "claim.allergic",
+            "allergic",
+            r"\ballergic\s+to\s+([a-z]+)",
+            ("I'm allergic to peanuts",),
+            ("allergies",),
+        ),
+        Rule(
+            "claim.avoid",
+            "avoid",
+            r"\b(?:avoid|without|free\s+of|-free|no|not|never|steer\s+clear|instead\s+of)\b",
+            ("a peanut-free satay", "avoid peanuts"),
+            ("peanut butter on toast",),
+        ),
+        # a question about where the user is, which only a kept location answers
+        Rule(
+            "claim.asks_here",
+            "asks_here",
+            r"\b(?:from\s+here|to\s+here|near\s+me|nearby|near\s+here|(?:round|around)\s+here|where\s+i\s+(?:am|live)|"
+            r"my\s+(?:area|town|city|location|neighbourhood|neighborhood)|local\s+to\s+me)\b",
+            ("Roughly how far is it to London from here?", "Any good pubs near me?"),
+            ("How far is London from Leeds?",),
+        ),
+        # a place said to be where the user is ("From Manchester it is about 400 miles")
+        Rule(
+            "claim.place",
+            "place",
+            r"\b(?i:from|in|near|around|of)\s+([A-Z][a-z]{2,}(?:\s+[A-Z][a-z]+)?)",
+            ("From Manchester it is about 400 miles", "the pubs in Leeds"),
+            ("from here", "In short, sir"),
+            flags=0,
+        ),
+        Rule(
+            "claim.may",
+            "may",
+            r"\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?may\b|\bmay\s+\d{1,2}(?:st|nd|rd|th)?\b",
+            ("the 3rd of May", "May 3rd"),
+            ("it may rain on the 3rd",),
+        ),
+    ],
+)
 
-_MEMORY_TOOLS = ("recall_memories", "recall_memories_with_time", "recall_topic", "get_personal_variable")
+_MEMORY_TOOLS = (
+    "recall_memories",
+    "recall_memories_with_time",
+    "recall_topic",
+    "get_personal_variable",
+)
 
 
 def _rule(label: str) -> Rule:
@@ -137,13 +275,17 @@ def _relays(answer: str, error: str, question: str = "", tool: str = "") -> bool
     words the question and the error share ("There is no file at ~/notes/meeting.txt" shares
     "notes" and "meeting" with a summary made up of it)."""
     said = {w for w in words(answer) if len(w) >= 4}
-    shared = said & {w for w in words(error) if len(w) >= 4} - {"error", "sir"} - set(words(question))
+    shared = said & {w for w in words(error) if len(w) >= 4} - {"error", "sir"} - set(
+        words(question)
+    )
     # two of the failure's words, or three of them in its order ("There's no file at ~/todo.txt"),
     # not only the tool's own name ("The web search shows ...")
     err, said_seq = words(error), f" {' '.join(words(answer))} "
     named = set(tool.split("_")) | {"the", "a", "an"}
-    return len(shared) >= 2 or any(f" {' '.join(err[i:i + 3])} " in said_seq and set(err[i:i + 3]) - named
-                                   for i in range(len(err) - 2))
+    return len(shared) >= 2 or any(
+        f" {' '.join(err[i : i + 3])} " in said_seq and set(err[i : i + 3]) - named
+        for i in range(len(err) - 2)
+    )
 
 
 def unsupported(answer: str, c: Context) -> tuple[str, str] | None:
@@ -152,17 +294,28 @@ def unsupported(answer: str, c: Context) -> tuple[str, str] | None:
         return None
     found = c.findings
     failed = [f for f in found if f.status == "error"]
-    if failed and len(failed) == len(found) and not any(_relays(answer, f.error, c.question, f.tool) for f in failed):
+    if (
+        failed
+        and len(failed) == len(found)
+        and not any(_relays(answer, f.error, c.question, f.tool) for f in failed)
+    ):
         # every tool failed, and the reply neither says so nor passes on what the failure said
         return "I_DONT_KNOW", f"{failed[0].tool} failed, but the reply answers as if it had not"
     weather = [f for f in found if f.tool == "get_weather_forecast" and f.status == "ok"]
     claim = _rule("weather").search(answer)
     q = c.question
-    asked = _rule("forecast_word").search(q) or (_rule("asks_weather").search(q) and _rule("soon").search(q))
+    asked = _rule("forecast_word").search(q) or (
+        _rule("asks_weather").search(q) and _rule("soon").search(q)
+    )
     if asked and _rule("past").search(q) and not _rule("soon").search(q):
-        asked = None  # weather gone by: history, not a forecast ("what was the weather like in 1947")
+        # weather gone by: history, not a forecast ("what was the weather like in 1947")
+        asked = None
     described = _rule("described").search(answer) if asked else None
-    if not weather and not _rule("creative").search(q) and (described or claim and _rule("when").search(answer)):
+    if (
+        not weather
+        and not _rule("creative").search(q)
+        and (described or (claim and _rule("when").search(answer)))
+    ):
         said = (described or claim).group(0)  # type: ignore[union-attr]
         return "I_DONT_KNOW", f"weather stated without a forecast: {said!r}"
     unreported = machine.unreported(answer, q, found)
@@ -175,11 +328,17 @@ def unsupported(answer: str, c: Context) -> tuple[str, str] | None:
         # no location kept or given: a town named as the user's is a guess ("From Manchester ...")
         known = {w[:4] for w in words(q)}
         for m in _rule("place").regex.finditer(answer):
-            if m.group(1).split()[0] not in ("Sir", "I", "Tatlock") and not any(w[:4] in known for w in words(m.group(1))):
-                return "I_DONT_KNOW", f"{m.group(1)!r} taken for where the user is, which nothing gave"
+            if m.group(1).split()[0] not in ("Sir", "I", "Tatlock") and not any(
+                w[:4] in known for w in words(m.group(1))
+            ):
+                return (
+                    "I_DONT_KNOW",
+                    f"{m.group(1)!r} taken for where the user is, which nothing gave",
+                )
     recall = [f for f in found if f.tool.startswith("recall")]
-    claimed = _rule("recall_strong").search(answer) or (_rule("recall").search(answer)
-                                                         and _rule("asks_memory").search(c.question))
+    claimed = _rule("recall_strong").search(answer) or (
+        _rule("recall").search(answer) and _rule("asks_memory").search(c.question)
+    )
     if not recall and claimed and not _told(answer, c.brief.told):
         return "I_DONT_KNOW", "a recollection no search gave"
     return None
@@ -189,14 +348,20 @@ def _told(answer: str, told: tuple[str, ...]) -> bool:
     """The answer repeats something the user told earlier (two of its words, or a name it
     gave: "Priya, sir, as you told me" to "My name is Priya")."""
     said = {w for w in words(answer) if len(w) >= 4}
-    names = {w for t in told for m in _rule("name").regex.finditer(t) for w in words(m.group(0))} - _NOT_NAMES
-    return bool(said & names) or any(len(said & {w for w in words(t) if len(w) >= 4}) >= 2 for t in told)
+    names = {
+        w for t in told for m in _rule("name").regex.finditer(t) for w in words(m.group(0))
+    } - _NOT_NAMES
+    return bool(said & names) or any(
+        len(said & {w for w in words(t) if len(w) >= 4}) >= 2 for t in told
+    )
 
 
 def _months(low: str) -> set[str]:
     """The months a text names; May only beside a day ("3 May", "May 3rd"), not the verb."""
     said = set(words(low))
-    return {m for m in MONTHS if m != "may" and m in said} | ({"may"} if _rule("may").search(low) else set())
+    return {m for m in MONTHS if m != "may" and m in said} | (
+        {"may"} if _rule("may").search(low) else set()
+    )
 
 
 def _dates(text: str) -> set[tuple[int, int]]:
@@ -217,7 +382,8 @@ _NOT_NAMES = {"sir", "madam", "tatlock", *WEEKDAYS, *MONTHS}
 def _name_not_in(answer: str, sources: str, question: str) -> str | None:
     """A name the answer gives as remembered that neither memory nor the question holds ("you
     decided to fly from Manchester" when the memory says Leeds Bradford)."""
-    known = {w[:4] for w in words(sources) + words(question)}  # "Maria" in "Maria's", "King" in "King's"
+    # "Maria" in "Maria's", "King" in "King's"
+    known = {w[:4] for w in words(sources) + words(question)}
     for m in _rule("name").regex.finditer(answer):
         said = [w for w in words(m.group(0)) if w not in _NOT_NAMES]
         if said and not any(w[:4] in known for w in said):
@@ -266,12 +432,21 @@ def misquoted(answer: str, found: list[Finding]) -> str | None:
     for f in found:
         if f.status != "ok" or f.tool != "analyze_file":
             continue
-        source = [tuple(_line_words(x)) for x in "\n".join(str(t) for t in readings.read(f, "texts")).splitlines()]
-        file_lines = {tuple(_line_words(y)) for y in "\n".join(str(t) for t in readings.read(f, "texts")).splitlines()}
+        source = [
+            tuple(_line_words(x))
+            for x in "\n".join(str(t) for t in readings.read(f, "texts")).splitlines()
+        ]
+        file_lines = {
+            tuple(_line_words(y))
+            for y in "\n".join(str(t) for t in readings.read(f, "texts")).splitlines()
+        }
         items = [tuple(_line_words(x)) for x in answer.splitlines() if _ITEM.match(x)]
-        if sum(x in file_lines for x in items) >= 2:  # a file read out as a list, with an item it does not have
+        # a file read out as a list, with an item it does not have
+        if sum(x in file_lines for x in items) >= 2:
             every = {w for y in file_lines for w in y if len(w) >= 3}
-            added = next((x for x in items if x and not {w for w in x if len(w) >= 3} & every), None)
+            added = next(
+                (x for x in items if x and not {w for w in x if len(w) >= 3} & every), None
+            )
             if added:
                 return f"an item the file does not have: {' '.join(added)!r}"
         source = [x for x in source if len(x) >= 3]
@@ -286,8 +461,11 @@ def misquoted(answer: str, found: list[Finding]) -> str | None:
                 continue
             for s in source:
                 near = len(set(x) & set(s)) / max(len(set(x)), len(set(s)))
-                # a word put in another's place ("in the snow" for "on the gate"), not an "and" added
-                swapped = {w for w in set(x) - set(s) if len(w) >= 3} and {w for w in set(s) - set(x) if len(w) >= 3}
+                # a word put in another's place ("in the snow" for "on the gate"), not an "and"
+                # added
+                swapped = {w for w in set(x) - set(s) if len(w) >= 3} and {
+                    w for w in set(s) - set(x) if len(w) >= 3
+                }
                 if near >= 0.5 and swapped:
                     return f"a line of the file changed: {' '.join(x)!r}"
     return None
@@ -299,13 +477,24 @@ def against_memory(answer: str, c: Context) -> str | None:
     if not told:
         return None
     asked = _rule("asks_memory").search(c.question)
-    clash = (_memory_clash(answer, told) or _name_not_in(answer, told, c.question)
-             or _told_not_carried(answer, c.brief.told, c.question)) if asked else None
+    clash = (
+        (
+            _memory_clash(answer, told)
+            or _name_not_in(answer, told, c.question)
+            or _told_not_carried(answer, c.brief.told, c.question)
+        )
+        if asked
+        else None
+    )
     return clash or _against_told(answer, told)
 
 
-_PLAIN = set("what whats is are was were my mine the a an of to in on at and or did do does i me you your told tell say "
-             "said mention mentioned again remind remember called call name named its it sir that this".split())
+_PLAIN = set(
+    "what whats is are was were my mine the a an of to in on at and or did do does i me you your "
+    "told tell say "
+    "said mention mentioned again remind remember called call name named its it sir that "
+    "this".split()
+)
 
 
 def _told_not_carried(answer: str, told: tuple[str, ...], question: str) -> str | None:
@@ -333,10 +522,14 @@ def contradicted(answer: str, found: list[Finding], question: str = "") -> str |
     if remembered:
         told, kept = _months(answer.lower()), _months(remembered)
         if told and kept and not told & kept:  # "by the end of June" when the memory says January
-            return f"the reply says {sorted(told)[0].title()}, but the memory says {sorted(kept)[0].title()}"
+            return (
+                f"the reply says {sorted(told)[0].title()}, but the memory says "
+                f"{sorted(kept)[0].title()}"
+            )
     if remembered:
-        clash = _memory_clash(answer, remembered) or (_name_not_in(answer, remembered, question)
-                                                      if _rule("recall").search(answer) else None)
+        clash = _memory_clash(answer, remembered) or (
+            _name_not_in(answer, remembered, question) if _rule("recall").search(answer) else None
+        )
         if clash:
             return clash
     wrong = misquoted(answer, ok) or grounded.clash(answer, ok, question, _dates(answer))
@@ -350,7 +543,9 @@ def contradicted(answer: str, found: list[Finding], question: str = "") -> str |
     if not weather:
         return None
     if len(weather) == 1:
-        clash = forecast.day_clash(answer, question, weather[0], hedged=bool(_rule("hedge").search(answer)))
+        clash = forecast.day_clash(
+            answer, question, weather[0], hedged=bool(_rule("hedge").search(answer))
+        )
         if clash:
             return clash
     now = [str(s) for s in readings.read(weather[0], "now")]

@@ -19,124 +19,305 @@ from tatlock.pipeline.lexicon import MONTHS
 from tatlock.pipeline.rulebook import Rule, Rulebook
 
 _NUM = r"(-?\d+(?:\.\d+)?|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|hundred)"
-_WORD_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-                 "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
-                 "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20,
-                 "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
-                 "hundred": 100, "dozen": 12}
+_WORD_NUMBERS = {
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+    "sixteen": 16,
+    "seventeen": 17,
+    "eighteen": 18,
+    "nineteen": 19,
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "sixty": 60,
+    "seventy": 70,
+    "eighty": 80,
+    "ninety": 90,
+    "hundred": 100,
+    "dozen": 12,
+}
 
 # unit -> (dimension, size in the dimension's base unit); a pint may be British or American
 UNITS: dict[str, tuple[str, tuple[float, ...]]] = {
-    "km": ("length", (1000.0,)), "kilometre": ("length", (1000.0,)), "kilometer": ("length", (1000.0,)),
-    "mile": ("length", (1609.344,)), "m": ("length", (1.0,)), "metre": ("length", (1.0,)), "meter": ("length", (1.0,)),
-    "cm": ("length", (0.01,)), "centimetre": ("length", (0.01,)), "centimeter": ("length", (0.01,)),
-    "mm": ("length", (0.001,)), "millimetre": ("length", (0.001,)), "inch": ("length", (0.0254,)),
-    "foot": ("length", (0.3048,)), "feet": ("length", (0.3048,)), "yard": ("length", (0.9144,)),
-    "kg": ("mass", (1000.0,)), "kilo": ("mass", (1000.0,)), "kilogram": ("mass", (1000.0,)),
-    "g": ("mass", (1.0,)), "gram": ("mass", (1.0,)), "pound": ("mass", (453.59237,)), "lb": ("mass", (453.59237,)),
-    "ounce": ("mass", (28.349523,)), "oz": ("mass", (28.349523,)), "stone": ("mass", (6350.29,)),
-    "litre": ("volume", (1000.0,)), "liter": ("volume", (1000.0,)), "ml": ("volume", (1.0,)),
-    "millilitre": ("volume", (1.0,)), "milliliter": ("volume", (1.0,)), "pint": ("volume", (568.26, 473.18)),
-    "gallon": ("volume", (4546.09, 3785.41)), "cup": ("volume", (250.0, 236.59)), "tablespoon": ("volume", (15.0, 14.79)),
+    "km": ("length", (1000.0,)),
+    "kilometre": ("length", (1000.0,)),
+    "kilometer": ("length", (1000.0,)),
+    "mile": ("length", (1609.344,)),
+    "m": ("length", (1.0,)),
+    "metre": ("length", (1.0,)),
+    "meter": ("length", (1.0,)),
+    "cm": ("length", (0.01,)),
+    "centimetre": ("length", (0.01,)),
+    "centimeter": ("length", (0.01,)),
+    "mm": ("length", (0.001,)),
+    "millimetre": ("length", (0.001,)),
+    "inch": ("length", (0.0254,)),
+    "foot": ("length", (0.3048,)),
+    "feet": ("length", (0.3048,)),
+    "yard": ("length", (0.9144,)),
+    "kg": ("mass", (1000.0,)),
+    "kilo": ("mass", (1000.0,)),
+    "kilogram": ("mass", (1000.0,)),
+    "g": ("mass", (1.0,)),
+    "gram": ("mass", (1.0,)),
+    "pound": ("mass", (453.59237,)),
+    "lb": ("mass", (453.59237,)),
+    "ounce": ("mass", (28.349523,)),
+    "oz": ("mass", (28.349523,)),
+    "stone": ("mass", (6350.29,)),
+    "litre": ("volume", (1000.0,)),
+    "liter": ("volume", (1000.0,)),
+    "ml": ("volume", (1.0,)),
+    "millilitre": ("volume", (1.0,)),
+    "milliliter": ("volume", (1.0,)),
+    "pint": ("volume", (568.26, 473.18)),
+    "gallon": ("volume", (4546.09, 3785.41)),
+    "cup": ("volume", (250.0, 236.59)),
+    "tablespoon": ("volume", (15.0, 14.79)),
     "teaspoon": ("volume", (5.0, 4.93)),
-    "second": ("time", (1.0,)), "minute": ("time", (60.0,)), "hour": ("time", (3600.0,)), "day": ("time", (86400.0,)),
+    "second": ("time", (1.0,)),
+    "minute": ("time", (60.0,)),
+    "hour": ("time", (3600.0,)),
+    "day": ("time", (86400.0,)),
     "week": ("time", (604800.0,)),
 }
-_UNIT_WORDS = "|".join(sorted((re.escape(u) + ("(?:e?s)?" if len(u) > 2 else "") for u in UNITS), key=len,
-                              reverse=True))
+_UNIT_WORDS = "|".join(
+    sorted(
+        (re.escape(u) + ("(?:e?s)?" if len(u) > 2 else "") for u in UNITS), key=len, reverse=True
+    )
+)
 
-COMPUTE = Rulebook("gate.compute", [
-    Rule("compute.sum", "sum",
-         r"(?<![\d/-])(\d+(?:\.\d+)?|\b(?:{hour_word}|twenty|thirty|forty|fifty|hundred))(?:\s*(times|multiplied\s+by|"
-         r"x|×|\*|plus|\+|divided\s+by|÷|%\s+of)\s*|\s+(minus|-|/)\s+)(\d+(?:\.\d+)?\b|(?:{hour_word}|twenty|thirty|"
-         r"forty|fifty|hundred)\b)(?![\d/-])",
-         ("What is 12 times 13?", "what's 17 x 24", "9x7?", "100 divided by 8", "What's 15% of 80?", "10 - 3",
-          "What is six times seven?"),
-         ("What is 12?", "the 7-a-side team", "What happened on 2026-11-23?", "on 24/11")),
-    # a power or a root ("15 squared", "the square root of 144", "2 to the power of 10")
-    Rule("compute.power", "power",
-         r"\b(?:(square|cube)\s+root\s+of\s+(\d+(?:\.\d+)?)|(\d+(?:\.\d+)?)\s+(squared|cubed)|(\d+(?:\.\d+)?)\s*(?:\^|\*\*|"
-         r"to\s+the\s+(?:power\s+of\s+)?)\s*(\d{1,2})(?:st|nd|rd|th)?(?:\s+power)?)\b",
-         ("What's the square root of 144?", "15 squared?", "2 to the power of 10", "what is 3^4", "cube root of 27"),
-         ("square roots are irrational", "a squared-off edge")),
-    Rule("compute.convert", "convert",
-         rf"\b{_NUM}\s+({_UNIT_WORDS})\b[^?.!]{{0,20}}?\b(?:in|into|to|as)\s+(?:(?:a|an|the)\s+)?({_UNIT_WORDS})\b",
-         ("Convert 10 miles to kilometres", "What's 5 kg in pounds?", "how much is a pint in millilitres"),
-         ("I ran 10 miles to the shop",)),
-    Rule("compute.how_many_in", "how_many_in",
-         rf"\bhow\s+many\s+({_UNIT_WORDS})\s+(?:are\s+)?(?:there\s+)?in\s+{_NUM}\s+({_UNIT_WORDS})\b",
-         ("How many ounces in a pound?", "how many minutes are in three hours"), ("How many legs in a spider?",)),
-    Rule("compute.number", "number", r"(?<![\d.])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\d.])-?\d+(?:\.\d+)?",
-         ("144, sir.", "6.2 kilometres", "1,609 metres"), ("no number here",)),
-    Rule("compute.until", "until",
-         r"\bhow\s+(?:long|many\s+(?:hours|minutes))\s+(?:is\s+it\s+|until|till|to|before)\s*(?:until|till|to)?\s*"
-         r"(midnight|noon|midday|(\d{1,2})[:.](\d{2}))\b",
-         ("How long until midnight?", "how long till 18:30"), ("How long until Christmas?",)),
-    # days left until a day of the calendar: the year's end, Christmas, a holiday
-    Rule("compute.days_left", "days_left",
-         r"\b(?:how\s+many\s+(?:more\s+)?(?:days|sleeps)\b[^?.!]{0,30}?\b(?:left|remaining|until|till|to|before|in)|"
-         r"how\s+long\s+(?:is\s+it\s+|is\s+there\s+|have\s+we\s+got\s+)?(?:until|till|to|before))\b"
-         r"[^?.!]{0,20}?\b((?:the\s+)?end\s+of\s+(?:the\s+)?year|this\s+year|the\s+year|"
-         + "|".join(sorted(clock.HOLIDAYS, key=len, reverse=True)) + r")\b",
-         ("How many days are left this year?", "how many days until Christmas", "How many sleeps till Christmas Eve?",
-          "How many days remain until the end of the year?", "How long until New Year's Day?"),
-         ("How many days are in a year?", "How many days did Christmas last?")),
-    # whether a number is prime: the gate works it out
-    Rule("compute.asks_prime", "asks_prime", r"\b(?:is|are)\s+(\d{1,12})\s+(?:a\s+)?prime(?:\s+number)?\b",
-         ("Is 97 a prime number?", "is 51 prime"), ("What is a prime number?", "Is 97 a big number?")),
-    Rule("compute.says_not_prime", "not_prime",
-         r"^\W*(?:no|nope|not\s+(?:at\s+all|quite)|i'm\s+afraid\s+not)\b|\b(?:is\s+not|isn't|not)\s+(?:a\s+)?prime\b|"
-         r"\b(?:composite|divisible\s+by)\b",
-         ("No, sir: 7 × 14.", "51 is not prime", "It's divisible by 3"), ("Yes, sir, 97 is prime.",)),
-    Rule("compute.says_prime", "prime",
-         r"^\W*(?:yes|yep|indeed|it\s+is|correct|certainly|absolutely)\b|\b(?:is|it's)\s+(?:a\s+)?prime\b",
-         ("Yes, sir, 97 is prime.", "Indeed it is"), ("No, sir.",)),
-    Rule("compute.product", "product", r"(?<![\d.])(\d{1,9})\s*(?:×|x|\*|times|multiplied\s+by)\s*(\d{1,9})(?!\d|\.\d)",
-         ("7 × 14.", "3 times 17"), ("7 by 14 metres",)),
-    # a difference asked of figures the tools found ("Which quote was cheaper and by how much?")
-    Rule("compute.asks_difference", "asks_difference",
-         r"\bby\s+how\s+much\b|\bhow\s+much\s+(?:more|less|cheaper|dearer|higher|lower|bigger|smaller|over|under)\b|"
-         r"\bwhat(?:'s|\s+is|\s+was)\s+the\s+difference\s+(?:in|between)\s+(?:the\s+)?(?:price|cost|quotes?|amounts?|"
-         r"figures?|totals?)\b",
-         ("Which boiler quote was cheaper and by how much?", "How much more did the first one cost?"),
-         ("How much is a pint?", "What's the difference between a frog and a toad?")),
-    Rule("compute.duration", "duration",
-         r"\b((?:twenty|thirty|forty|fifty)[-\s](?:one|two|three|four|five|six|seven|eight|nine)|\d+|an?|one|two|"
-         r"three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|"
-         r"eighteen|nineteen|twenty|thirty|forty|fifty)\s+(hours?|minutes?)\b",
-         ("three hours and twenty minutes", "2 hours", "nine hours and fifty-five minutes"), ("hourly",)),
-    # the days of a month (a leap year's February has 29)
-    Rule("compute.month_days", "month_days",
-         r"\bhow\s+many\s+days\s+(?:are\s+there\s+|are\s+|is\s+there\s+|there\s+are\s+)?(?:in|does|has)\s+(?:the\s+month\s+of\s+)?({month})(?:\s+(?:of\s+)?(\d{4}))?\b",
-         ("How many days are there in February 2028?", "how many days in april", "How many days does February 2027 have?"),
-         ("How many days until February?", "How many days did it rain in April?")),
-    Rule("compute.asks_leap", "asks_leap", r"\b(?:is|was|will)\s+(\d{4})\s+(?:be\s+)?a\s+leap\s+year\b",
-         ("Is 2028 a leap year?", "was 1900 a leap year"), ("What is a leap year?",)),
-    Rule("compute.days_said", "days_said",
-         r"\b(\d{1,3}|(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[-\s]?)?(?:one|two|three|four|five|six|seven|"
-         r"eight|nine)|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|"
-         r"forty|fifty|sixty|seventy|eighty|ninety|a\s+hundred)\s+(?:more\s+)?(?:days|sleeps)\b",
-         ("Thirty days, sir", "45 days in all", "thirty-one days to Christmas"), ("days of old",)),
-    Rule("compute.asks_until", "asks_until",
-         r"\b(?:how\s+long|how\s+many\s+(?:more\s+)?(?:days|sleeps|weeks))\b[^?.!]{0,25}?\b(?:until|till|til|to|before)\b",
-         ("How long till Tom's birthday?", "how many days until mum's birthday"), ("How long is the Nile?",)),
-    Rule("compute.day_month", "day_month",
-         r"\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?({month})\b|\b({month})\s+(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\b",
-         ("the 3rd of January", "January 3rd"), ("January is cold",)),
-    # a temperature converted ("100 Fahrenheit in Celsius")
-    Rule("compute.temperature", "temperature",
-         r"(?<![\d.])(-?\d+(?:\.\d+)?)\s*(?:°\s*|degrees\s+)?(f|fahrenheit|c|celsius|centigrade)\b[^?.!]{0,15}?\b(?:in|to|into|as)\s+"
-         r"(?:degrees\s+)?(fahrenheit|celsius|centigrade|f|c)\b",
-         ("What's 100 Fahrenheit in Celsius?", "convert 20 °C to Fahrenheit", "180c in f"), ("100 people in Celsius Street",)),
-    # a word's spelling asked, and the letters the answer spells it with
-    Rule("compute.asks_spelling", "asks_spelling", r"\bhow\s+(?:do|should|would)\s+(?:you|i|we|one)\s+spell\s+['\"‘“]?([a-z]{3,})\b|"
-         r"^\W*spell\s+['\"‘“]?([a-z]{3,})\b", ("how do you spell rhythm", "Spell 'necessary' for me", "spell necessary backwards"),
-         ("How do you spell it out for them?", "How do you cast a spell?")),
-    Rule("compute.letters", "letters", r"(?<![\w-])([A-Za-z](?:(?:\s*-\s*|\.\s*|,\s*|\s)[A-Za-z]){2,})(?![\w-])",
-         ("R-H-Y-T-H-E-M, sir.", "r h y t h m"), ("Rhythm, sir.",)),
-    Rule("compute.place", "place", r"\bin\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+){0,2})\b",
-         ("What time is it in New York?", "the time in Tokyo"), ("what time is it",), flags=0),
-])
+COMPUTE = Rulebook(
+    "gate.compute",
+    [
+        Rule(
+            "compute.sum",
+            "sum",
+            r"(?<![\d/-])(\d+(?:\.\d+)?|\b(?:{hour_word}|twenty|thirty|forty|fifty|hundred))(?:\s*(times|multiplied\s+by|"
+            r"x|×|\*|plus|\+|divided\s+by|÷|%\s+of)\s*|\s+(minus|-|/)\s+)(\d+(?:\.\d+)?\b|(?:{hour_word}|twenty|thirty|"
+            r"forty|fifty|hundred)\b)(?![\d/-])",
+            (
+                "What is 12 times 13?",
+                "what's 17 x 24",
+                "9x7?",
+                "100 divided by 8",
+                "What's 15% of 80?",
+                "10 - 3",
+                "What is six times seven?",
+            ),
+            ("What is 12?", "the 7-a-side team", "What happened on 2026-11-23?", "on 24/11"),
+        ),
+        # a power or a root ("15 squared", "the square root of 144", "2 to the power of 10")
+        Rule(
+            "compute.power",
+            "power",
+            r"\b(?:(square|cube)\s+root\s+of\s+(\d+(?:\.\d+)?)|(\d+(?:\.\d+)?)\s+(squared|cubed)|(\d+(?:\.\d+)?)\s*(?:\^|\*\*|"
+            r"to\s+the\s+(?:power\s+of\s+)?)\s*(\d{1,2})(?:st|nd|rd|th)?(?:\s+power)?)\b",
+            (
+                "What's the square root of 144?",
+                "15 squared?",
+                "2 to the power of 10",
+                "what is 3^4",
+                "cube root of 27",
+            ),
+            ("square roots are irrational", "a squared-off edge"),
+        ),
+        Rule(
+            "compute.convert",
+            "convert",
+            rf"\b{_NUM}\s+({_UNIT_WORDS})\b[^?.!]{{0,20}}?\b(?:in|into|to|as)\s+(?:(?:a|an|the)\s+)?({_UNIT_WORDS})\b",
+            (
+                "Convert 10 miles to kilometres",
+                "What's 5 kg in pounds?",
+                "how much is a pint in millilitres",
+            ),
+            ("I ran 10 miles to the shop",),
+        ),
+        Rule(
+            "compute.how_many_in",
+            "how_many_in",
+            rf"\bhow\s+many\s+({_UNIT_WORDS})\s+(?:are\s+)?(?:there\s+)?in\s+{_NUM}\s+({_UNIT_WORDS})\b",
+            ("How many ounces in a pound?", "how many minutes are in three hours"),
+            ("How many legs in a spider?",),
+        ),
+        Rule(
+            "compute.number",
+            "number",
+            r"(?<![\d.])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\d.])-?\d+(?:\.\d+)?",
+            ("144, sir.", "6.2 kilometres", "1,609 metres"),
+            ("no number here",),
+        ),
+        Rule(
+            "compute.until",
+            "until",
+            r"\bhow\s+(?:long|many\s+(?:hours|minutes))\s+(?:is\s+it\s+|until|till|to|before)\s*(?:until|till|to)?\s*"
+            r"(midnight|noon|midday|(\d{1,2})[:.](\d{2}))\b",
+            ("How long until midnight?", "how long till 18:30"),
+            ("How long until Christmas?",),
+        ),
+        # days left until a day of the calendar: the year's end, Christmas, a holiday
+        Rule(
+            "compute.days_left",
+            "days_left",
+            r"\b(?:how\s+many\s+(?:more\s+)?(?:days|sleeps)\b[^?.!]{0,30}?\b(?:left|remaining|until|till|to|before|in)|"
+            r"how\s+long\s+(?:is\s+it\s+|is\s+there\s+|have\s+we\s+got\s+)?(?:until|till|to|before))\b"
+            r"[^?.!]{0,20}?\b((?:the\s+)?end\s+of\s+(?:the\s+)?year|this\s+year|the\s+year|"
+            + "|".join(sorted(clock.HOLIDAYS, key=len, reverse=True))
+            + r")\b",
+            (
+                "How many days are left this year?",
+                "how many days until Christmas",
+                "How many sleeps till Christmas Eve?",
+                "How many days remain until the end of the year?",
+                "How long until New Year's Day?",
+            ),
+            ("How many days are in a year?", "How many days did Christmas last?"),
+        ),
+        # whether a number is prime: the gate works it out
+        Rule(
+            "compute.asks_prime",
+            "asks_prime",
+            r"\b(?:is|are)\s+(\d{1,12})\s+(?:a\s+)?prime(?:\s+number)?\b",
+            ("Is 97 a prime number?", "is 51 prime"),
+            ("What is a prime number?", "Is 97 a big number?"),
+        ),
+        Rule(
+            "compute.says_not_prime",
+            "not_prime",
+            r"^\W*(?:no|nope|not\s+(?:at\s+all|quite)|i'm\s+afraid\s+not)\b|\b(?:is\s+not|isn't|not)\s+(?:a\s+)?prime\b|"
+            r"\b(?:composite|divisible\s+by)\b",
+            ("No, sir: 7 × 14.", "51 is not prime", "It's divisible by 3"),
+            ("Yes, sir, 97 is prime.",),
+        ),
+        Rule(
+            "compute.says_prime",
+            "prime",
+            r"^\W*(?:yes|yep|indeed|it\s+is|correct|certainly|absolutely)\b|\b(?:is|it's)\s+(?:a\s+)?prime\b",
+            ("Yes, sir, 97 is prime.", "Indeed it is"),
+            ("No, sir.",),
+        ),
+        Rule(
+            "compute.product",
+            "product",
+            r"(?<![\d.])(\d{1,9})\s*(?:×|x|\*|times|multiplied\s+by)\s*(\d{1,9})(?!\d|\.\d)",
+            ("7 × 14.", "3 times 17"),
+            ("7 by 14 metres",),
+        ),
+        # a difference asked of figures the tools found ("Which quote was cheaper and by how much?")
+        Rule(
+            "compute.asks_difference",
+            "asks_difference",
+            r"\bby\s+how\s+much\b|\bhow\s+much\s+(?:more|less|cheaper|dearer|higher|lower|bigger|smaller|over|under)\b|"
+            r"\bwhat(?:'s|\s+is|\s+was)\s+the\s+difference\s+(?:in|between)\s+(?:the\s+)?(?:price|cost|quotes?|amounts?|"
+            r"figures?|totals?)\b",
+            (
+                "Which boiler quote was cheaper and by how much?",
+                "How much more did the first one cost?",
+            ),
+            ("How much is a pint?", "What's the difference between a frog and a toad?"),
+        ),
+        Rule(
+            "compute.duration",
+            "duration",
+            r"\b((?:twenty|thirty|forty|fifty)[-\s](?:one|two|three|four|five|six|seven|eight|nine)|\d+|an?|one|two|"
+            r"three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|"
+            r"eighteen|nineteen|twenty|thirty|forty|fifty)\s+(hours?|minutes?)\b",
+            ("three hours and twenty minutes", "2 hours", "nine hours and fifty-five minutes"),
+            ("hourly",),
+        ),
+        # the days of a month (a leap year's February has 29)
+        Rule(
+            "compute.month_days",
+            "month_days",
+            r"\bhow\s+many\s+days\s+(?:are\s+there\s+|are\s+|is\s+there\s+|there\s+are\s+)?(?:in|does|has)\s+(?:the\s+month\s+of\s+)?({month})(?:\s+(?:of\s+)?(\d{4}))?\b",
+            (
+                "How many days are there in February 2028?",
+                "how many days in april",
+                "How many days does February 2027 have?",
+            ),
+            ("How many days until February?", "How many days did it rain in April?"),
+        ),
+        Rule(
+            "compute.asks_leap",
+            "asks_leap",
+            r"\b(?:is|was|will)\s+(\d{4})\s+(?:be\s+)?a\s+leap\s+year\b",
+            ("Is 2028 a leap year?", "was 1900 a leap year"),
+            ("What is a leap year?",),
+        ),
+        Rule(
+            "compute.days_said",
+            "days_said",
+            r"\b(\d{1,3}|(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[-\s]?)?(?:one|two|three|four|five|six|seven|"
+            r"eight|nine)|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|"
+            r"forty|fifty|sixty|seventy|eighty|ninety|a\s+hundred)\s+(?:more\s+)?(?:days|sleeps)\b",
+            ("Thirty days, sir", "45 days in all", "thirty-one days to Christmas"),
+            ("days of old",),
+        ),
+        Rule(
+            "compute.asks_until",
+            "asks_until",
+            r"\b(?:how\s+long|how\s+many\s+(?:more\s+)?(?:days|sleeps|weeks))\b[^?.!]{0,25}?\b(?:until|till|til|to|before)\b",
+            ("How long till Tom's birthday?", "how many days until mum's birthday"),
+            ("How long is the Nile?",),
+        ),
+        Rule(
+            "compute.day_month",
+            "day_month",
+            r"\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?({month})\b|\b({month})\s+(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\b",
+            ("the 3rd of January", "January 3rd"),
+            ("January is cold",),
+        ),
+        # a temperature converted ("100 Fahrenheit in Celsius")
+        Rule(
+            "compute.temperature",
+            "temperature",
+            r"(?<![\d.])(-?\d+(?:\.\d+)?)\s*(?:°\s*|degrees\s+)?(f|fahrenheit|c|celsius|centigrade)\b[^?.!]{0,15}?\b(?:in|to|into|as)\s+"
+            r"(?:degrees\s+)?(fahrenheit|celsius|centigrade|f|c)\b",
+            ("What's 100 Fahrenheit in Celsius?", "convert 20 °C to Fahrenheit", "180c in f"),
+            ("100 people in Celsius Street",),
+        ),
+        # a word's spelling asked, and the letters the answer spells it with
+        Rule(
+            "compute.asks_spelling",
+            "asks_spelling",
+            r"\bhow\s+(?:do|should|would)\s+(?:you|i|we|one)\s+spell\s+['\"‘“]?([a-z]{3,})\b|"
+            r"^\W*spell\s+['\"‘“]?([a-z]{3,})\b",
+            ("how do you spell rhythm", "Spell 'necessary' for me", "spell necessary backwards"),
+            ("How do you spell it out for them?", "How do you cast a spell?"),
+        ),
+        Rule(
+            "compute.letters",
+            "letters",
+            r"(?<![\w-])([A-Za-z](?:(?:\s*-\s*|\.\s*|,\s*|\s)[A-Za-z]){2,})(?![\w-])",
+            ("R-H-Y-T-H-E-M, sir.", "r h y t h m"),
+            ("Rhythm, sir.",),
+        ),
+        Rule(
+            "compute.place",
+            "place",
+            r"\bin\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+){0,2})\b",
+            ("What time is it in New York?", "the time in Tokyo"),
+            ("what time is it",),
+            flags=0,
+        ),
+    ],
+)
 
 
 def _rule(label: str) -> Rule:
@@ -175,7 +356,13 @@ def _numbers(answer: str) -> list[float]:
                 i += 1
             if i < len(said) and said[i] in _WORD_NUMBERS and _WORD_NUMBERS[said[i]] < 100:
                 n, i = n + _WORD_NUMBERS[said[i]], i + 1
-        if 20 <= n % 100 and n % 10 == 0 and i < len(said) and said[i] in _WORD_NUMBERS and _WORD_NUMBERS[said[i]] < 10:
+        if (
+            n % 100 >= 20
+            and n % 10 == 0
+            and i < len(said)
+            and said[i] in _WORD_NUMBERS
+            and _WORD_NUMBERS[said[i]] < 10
+        ):
             n, i = n + _WORD_NUMBERS[said[i]], i + 1  # "forty-two"
         out.append(float(n))
     return out
@@ -206,7 +393,7 @@ def expected(question: str) -> list[float]:
     if m:
         if m.group(1):
             n = float(m.group(2))
-            return [n ** 0.5 if m.group(1).lower() == "square" else n ** (1 / 3)]
+            return [n**0.5 if m.group(1).lower() == "square" else n ** (1 / 3)]
         if m.group(3):
             return [float(m.group(3)) ** (2 if m.group(4).lower() == "squared" else 3)]
         return [float(m.group(5)) ** int(m.group(6))] if int(m.group(6)) <= 40 else []
@@ -238,7 +425,8 @@ def wrong_figure(answer: str, question: str) -> str | None:
 
 @functools.lru_cache(maxsize=1)
 def _zones() -> dict[str, str]:
-    """Place name -> time zone, from the zone database's city names ("New York" -> America/New_York)."""
+    """Place name -> time zone, from the zone database's city names ("New York" ->
+    America/New_York)."""
     out: dict[str, str] = {}
     for key in available_timezones():
         if "/" in key and not key.startswith(("Etc/", "SystemV/", "US/")):
@@ -275,23 +463,33 @@ def wrong_until(answer: str, question: str, now: clock.Clock | None) -> str | No
     said = _minutes(answer)
     if now is None or not m or said is None:
         return None
-    target = {"midnight": (24, 0), "noon": (12, 0), "midday": (12, 0)}.get(m.group(1).lower()) or \
-        (int(m.group(2)), int(m.group(3)))
+    target = {"midnight": (24, 0), "noon": (12, 0), "midday": (12, 0)}.get(m.group(1).lower()) or (
+        int(m.group(2)),
+        int(m.group(3)),
+    )
     left = (target[0] * 60 + target[1] - (now["hour"] * 60 + now["minute"])) % 1440
     if abs(said - left) > 10:
-        return f"{said // 60}h{said % 60:02d} is not the {left // 60}h{left % 60:02d} the clock gives"
+        return (
+            f"{said // 60}h{said % 60:02d} is not the {left // 60}h{left % 60:02d} the clock gives"
+        )
     return None
 
 
 def _days_said(answer: str) -> list[int]:
     """The counts of days an answer gives, in digits or words ("Thirty days", "45 days in all")."""
-    return [int(n) for m in _rule("days_said").regex.finditer(answer) for n in _numbers(m.group(1))[:1]]
+    return [
+        int(n) for m in _rule("days_said").regex.finditer(answer) for n in _numbers(m.group(1))[:1]
+    ]
 
 
 def wrong_days_to_date(answer: str, question: str, now: clock.Clock | None) -> str | None:
     """Days until a date the answer itself names ("Thirty days, sir: his birthday is the 3rd of
     January" on 24 November), counted from the clock (a day either way)."""
-    if now is None or not _rule("asks_until").search(question) or _rule("days_left").search(question):
+    if (
+        now is None
+        or not _rule("asks_until").search(question)
+        or _rule("days_left").search(question)
+    ):
         return None
     said, m = _days_said(answer), _rule("day_month").search(answer)
     if not said or not m:
@@ -340,11 +538,17 @@ def wrong_calendar(answer: str, question: str) -> str | None:
     m = _rule("month_days").search(question)
     if m:
         index = MONTHS.index(m.group(1).lower()) + 1
-        right = {calendar.monthrange(int(m.group(2)), index)[1]} if m.group(2) else \
-            {calendar.monthrange(y, index)[1] for y in (2027, 2028)}
+        right = (
+            {calendar.monthrange(int(m.group(2)), index)[1]}
+            if m.group(2)
+            else {calendar.monthrange(y, index)[1] for y in (2027, 2028)}
+        )
         said = {int(n) for n in _numbers(answer) if 27 <= n <= 31}
         if said and not said & right:
-            return f"{m.group(1).title()}{' ' + m.group(2) if m.group(2) else ''} has {min(right)} days"
+            return (
+                f"{m.group(1).title()}{' ' + m.group(2) if m.group(2) else ''} has {min(right)} "
+                f"days"
+            )
     m = _rule("asks_leap").search(question)
     if m:
         leap = calendar.isleap(int(m.group(1)))
@@ -372,14 +576,14 @@ def wrong_spelling(answer: str, question: str) -> str | None:
 def _is_prime(n: int) -> bool:
     if n < 2:
         return False
-    return all(n % k for k in range(2, int(n ** 0.5) + 1))
+    return all(n % k for k in range(2, int(n**0.5) + 1))
 
 
 def wrong_prime(answer: str, question: str) -> str | None:
     """Whether a number is prime, answered wrong ("No, sir: 7 × 14." for 97), or shown by a
     product that is not the number."""
     m = _rule("asks_prime").search(question)
-    if not m or int(m.group(1)) > 10 ** 12:
+    if not m or int(m.group(1)) > 10**12:
         return None
     n = int(m.group(1))
     for p in _rule("product").regex.finditer(answer):
@@ -400,14 +604,23 @@ def wrong_difference(answer: str, question: str, found: list[str]) -> str | None
     differences between theirs."""
     if not _rule("asks_difference").search(question):
         return None
-    given = sorted({float(m.group(0).replace(",", "")) for t in found for m in _rule("number").regex.finditer(t)})
+    given = sorted(
+        {
+            float(m.group(0).replace(",", ""))
+            for t in found
+            for m in _rule("number").regex.finditer(t)
+        }
+    )
     if len(given) < 2:
         return None
     said = [float(m.group(0).replace(",", "")) for m in _rule("number").regex.finditer(answer)]
     new = [n for n in said if all(abs(n - g) > 0.01 for g in given)]
     if not new:
         return None
-    gaps = [abs(a - b) for i, a in enumerate(given) for b in given[i + 1:]]
+    gaps = [abs(a - b) for i, a in enumerate(given) for b in given[i + 1 :]]
     if any(abs(n - g) <= max(0.01 * g, 0.5) for n in new for g in gaps):
         return None
-    return f"{new[0]:g} is no difference of the figures found ({', '.join(f'{g:g}' for g in given[:4])})"
+    return (
+        f"{new[0]:g} is no difference of the figures found "
+        f"({', '.join(f'{g:g}' for g in given[:4])})"
+    )

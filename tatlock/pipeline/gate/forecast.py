@@ -15,47 +15,105 @@ from tatlock.pipeline.gate.brief import Finding
 from tatlock.pipeline.lexicon import WEEKDAYS
 from tatlock.pipeline.rulebook import Rule, Rulebook, lazy
 
-FORECAST = Rulebook("gate.forecast", [
-    Rule("forecast.wet", "wet", r"\b(?:rain|drizzle|showers?|snow\w*|sleet|thunderstorm)\b",
-         ("slight rain", "light drizzle", "moderate snowfall"), ("overcast", "clear sky")),
-    Rule("forecast.says_dry", "says_dry", r"\b(?:dry|not\s+(?:raining|rainy|wet|snowing)|no\s+(?:rain|snow))\b",
-         ("It is dry, sir.", "no rain today"), ("it's drizzly",)),
-    # rain said not to come ("next to no chance of rain"): no rain said, whatever its words
-    Rule("forecast.no_rain", "no_rain",
-         r"\b(?:(?:next\s+to|almost|virtually|practically)\s+no|no|little|hardly\s+any|barely\s+any|scarcely\s+any|"
-         r"not\s+much|not\s+a\s+drop\s+of|(?:a\s+)?(?:small|slim|low|slight|tiny|remote|negligible)|zero)\s+"
-         r"(?:(?:chance|risk|sign|threat|hint|prospect|likelihood|danger)\s+of\s+(?:any\s+)?)?(?:rain|showers?|drizzle|"
-         r"snow|precipitation)\b|\b(?:without|free\s+of|rather\s+than|instead\s+of)\s+(?:any\s+)?(?:rain|showers?|snow)\b",
-         ("up to 23°C with next to no chance of rain", "little rain", "a low chance of showers", "no risk of snow",
-          "down to -3 °C overnight: frost rather than snow"),
-         ("a good chance of rain", "heavy rain", "no sun but plenty of rain")),
-    # a chance of rain given as a figure: the figure is checked against the forecast's, the words are no claim
-    Rule("forecast.rain_chance", "rain_chance",
-         r"\b\d+(?:\.\d+)?\s*(?:%|per\s*cent)\s+(?:chance|risk|probability|likelihood)\s+of\s+(?:any\s+)?"
-         r"(?:rain|showers?|drizzle|snow)\b",
-         ("with only a 20% chance of rain", "25% chance of rain"), ("a good chance of rain", "20% of the rain")),
-    Rule("forecast.says_wet", "says_wet", r"\b(?:rain\w*|drizzl\w*|showers?|snow\w*|sleet|wet)\b",
-         ("light rain", "showers later"), ("a dry day",)),
-    # fair weather said for a whole day ("Clear skies all day"): dry in all but the word
-    Rule("forecast.says_fair", "says_fair",
-         r"\b(?:clear\s+skies?|(?:mainly|mostly|largely)\s+clear|clear\s+(?:all\s+day|day|night)|sunny|sunshine|"
-         r"fine\s+(?:day|weather)|(?:a\s+)?(?:lovely|glorious|beautiful|perfect)\s+day|bright\s+and\s+(?:dry|sunny)|"
-         r"(?:perfect|ideal)\s+for\s+(?:a\s+)?(?:stroll|walk|picnic|the\s+garden|a\s+barbecue))\b",
-         ("Clear skies all day in Manchester, sir.", "Mainly clear on Thursday", "Sunny and 20 degrees"),
-         ("It should clear up by noon", "rain clearing later")),
-    # the day a forecast is said for
-    Rule("forecast.day", "day", r"\b(today|tonight|tomorrow|this\s+(?:morning|afternoon|evening)|{weekday})\b",
-         ("heavy rain in Bristol on Saturday", "cold tomorrow"), ("a sunny spell",)),
-    # heat or cold said in words, held to the day's temperatures
-    Rule("forecast.says_hot", "says_hot", r"\b(?:hot|scorching|sweltering|boiling|baking|heatwave|roasting|tropical)\b",
-         ("The weather in London today is too hot", "a scorching afternoon"), ("a warm day", "mild and grey")),
-    Rule("forecast.says_cold", "says_cold", r"\b(?:freezing|bitter(?:ly)?\s+cold|icy|frosty|arctic)\b",
-         ("a freezing day", "bitterly cold"), ("cold enough for a coat",)),
-    Rule("forecast.unit_figure", "figure",
-         r"(?<![\d.])(-?\d+(?:\.\d+)?)\s*(°|º|degrees|mm|millimet(?:re|er)s?|km/h|kph|kilomet(?:re|er)s\s+an\s+hour|mph|"
-         r"miles\s+an\s+hour|%|per\s*cent)",
-         ("about 17 millimetres", "gusts to 48 km/h", "highs near 11 degrees", "a 60% chance"), ("11 o'clock",)),
-])
+FORECAST = Rulebook(
+    "gate.forecast",
+    [
+        Rule(
+            "forecast.wet",
+            "wet",
+            r"\b(?:rain|drizzle|showers?|snow\w*|sleet|thunderstorm)\b",
+            ("slight rain", "light drizzle", "moderate snowfall"),
+            ("overcast", "clear sky"),
+        ),
+        Rule(
+            "forecast.says_dry",
+            "says_dry",
+            r"\b(?:dry|not\s+(?:raining|rainy|wet|snowing)|no\s+(?:rain|snow))\b",
+            ("It is dry, sir.", "no rain today"),
+            ("it's drizzly",),
+        ),
+        # rain said not to come ("next to no chance of rain"): no rain said, whatever its words
+        Rule(
+            "forecast.no_rain",
+            "no_rain",
+            r"\b(?:(?:next\s+to|almost|virtually|practically)\s+no|no|little|hardly\s+any|barely\s+any|scarcely\s+any|"
+            r"not\s+much|not\s+a\s+drop\s+of|(?:a\s+)?(?:small|slim|low|slight|tiny|remote|negligible)|zero)\s+"
+            r"(?:(?:chance|risk|sign|threat|hint|prospect|likelihood|danger)\s+of\s+(?:any\s+)?)?(?:rain|showers?|drizzle|"
+            r"snow|precipitation)\b|\b(?:without|free\s+of|rather\s+than|instead\s+of)\s+(?:any\s+)?(?:rain|showers?|snow)\b",
+            (
+                "up to 23°C with next to no chance of rain",
+                "little rain",
+                "a low chance of showers",
+                "no risk of snow",
+                "down to -3 °C overnight: frost rather than snow",
+            ),
+            ("a good chance of rain", "heavy rain", "no sun but plenty of rain"),
+        ),
+        # a chance of rain given as a figure: the figure is checked against the forecast's, the
+        # words
+        # are no claim
+        Rule(
+            "forecast.rain_chance",
+            "rain_chance",
+            r"\b\d+(?:\.\d+)?\s*(?:%|per\s*cent)\s+(?:chance|risk|probability|likelihood)\s+of\s+(?:any\s+)?"
+            r"(?:rain|showers?|drizzle|snow)\b",
+            ("with only a 20% chance of rain", "25% chance of rain"),
+            ("a good chance of rain", "20% of the rain"),
+        ),
+        Rule(
+            "forecast.says_wet",
+            "says_wet",
+            r"\b(?:rain\w*|drizzl\w*|showers?|snow\w*|sleet|wet)\b",
+            ("light rain", "showers later"),
+            ("a dry day",),
+        ),
+        # fair weather said for a whole day ("Clear skies all day"): dry in all but the word
+        Rule(
+            "forecast.says_fair",
+            "says_fair",
+            r"\b(?:clear\s+skies?|(?:mainly|mostly|largely)\s+clear|clear\s+(?:all\s+day|day|night)|sunny|sunshine|"
+            r"fine\s+(?:day|weather)|(?:a\s+)?(?:lovely|glorious|beautiful|perfect)\s+day|bright\s+and\s+(?:dry|sunny)|"
+            r"(?:perfect|ideal)\s+for\s+(?:a\s+)?(?:stroll|walk|picnic|the\s+garden|a\s+barbecue))\b",
+            (
+                "Clear skies all day in Manchester, sir.",
+                "Mainly clear on Thursday",
+                "Sunny and 20 degrees",
+            ),
+            ("It should clear up by noon", "rain clearing later"),
+        ),
+        # the day a forecast is said for
+        Rule(
+            "forecast.day",
+            "day",
+            r"\b(today|tonight|tomorrow|this\s+(?:morning|afternoon|evening)|{weekday})\b",
+            ("heavy rain in Bristol on Saturday", "cold tomorrow"),
+            ("a sunny spell",),
+        ),
+        # heat or cold said in words, held to the day's temperatures
+        Rule(
+            "forecast.says_hot",
+            "says_hot",
+            r"\b(?:hot|scorching|sweltering|boiling|baking|heatwave|roasting|tropical)\b",
+            ("The weather in London today is too hot", "a scorching afternoon"),
+            ("a warm day", "mild and grey"),
+        ),
+        Rule(
+            "forecast.says_cold",
+            "says_cold",
+            r"\b(?:freezing|bitter(?:ly)?\s+cold|icy|frosty|arctic)\b",
+            ("a freezing day", "bitterly cold"),
+            ("cold enough for a coat",),
+        ),
+        Rule(
+            "forecast.unit_figure",
+            "figure",
+            r"(?<![\d.])(-?\d+(?:\.\d+)?)\s*(°|º|degrees|mm|millimet(?:re|er)s?|km/h|kph|kilomet(?:re|er)s\s+an\s+hour|mph|"
+            r"miles\s+an\s+hour|%|per\s*cent)",
+            ("about 17 millimetres", "gusts to 48 km/h", "highs near 11 degrees", "a 60% chance"),
+            ("11 o'clock",),
+        ),
+    ],
+)
 
 
 def _rule(label: str) -> Rule:
@@ -69,7 +127,9 @@ def wet(summary: str) -> bool:
 
 def says_dry(answer: str) -> bool:
     """The answer says dry, and no rain beside it."""
-    return bool(_rule("says_dry").search(answer)) and not _rule("says_wet").search(_rule("says_dry").regex.sub(" ", answer))
+    return bool(_rule("says_dry").search(answer)) and not _rule("says_wet").search(
+        _rule("says_dry").regex.sub(" ", answer)
+    )
 
 
 def _days_of(text: str, today: dt.date) -> set[dt.date]:
@@ -103,23 +163,42 @@ def _wet_said(text: str) -> bool:
 
 
 def _dry_said(text: str) -> bool:
-    return bool(_rule("says_dry").search(text) or _rule("no_rain").search(text) or _rule("says_fair").search(text))
+    return bool(
+        _rule("says_dry").search(text)
+        or _rule("no_rain").search(text)
+        or _rule("says_fair").search(text)
+    )
 
 
-def _entry_clash(text: str, entry: dict, current: dict, name: str, hedged: bool, figures: bool = True) -> str | None:
+def _entry_clash(
+    text: str, entry: dict, current: dict, name: str, hedged: bool, figures: bool = True
+) -> str | None:
     """One day's forecast against what a text says of it: rain or dryness, temperatures,
     rainfall, chance of rain and wind (``figures``: a text of one day; a figure said of several
     days at once belongs to one of them, so only the conditions are held to each)."""
-    wet_day = bool(_rule("wet").search(str(entry.get("summary", "")))) or (entry.get("precipitation_mm") or 0) >= 1
+    wet_day = (
+        bool(_rule("wet").search(str(entry.get("summary", ""))))
+        or (entry.get("precipitation_mm") or 0) >= 1
+    )
     top, bottom = entry.get("max_c"), entry.get("min_c")
     hot = _rule("says_hot").search(text)
-    if hot and isinstance(top, (int, float)) and top < 18 and not re.search(r"\b(?:not|nor|hardly|far\s+from)\b[^.!?]{0,15}"
-                                                                          + re.escape(hot.group(0)), text, re.I) \
-            and not re.search(r"\bhot\s+(?:drink|tea|coffee|water|chocolate|soup|bath|meal|food)", text, re.I):
+    if (
+        hot
+        and isinstance(top, (int, float))
+        and top < 18
+        and not re.search(
+            r"\b(?:not|nor|hardly|far\s+from)\b[^.!?]{0,15}" + re.escape(hot.group(0)), text, re.I
+        )
+        and not re.search(
+            r"\bhot\s+(?:drink|tea|coffee|water|chocolate|soup|bath|meal|food)", text, re.I
+        )
+    ):
         return f"the reply calls {name} {hot.group(0)}, but the forecast gives at most {top:g} °C"
     cold = _rule("says_cold").search(text)
     if cold and isinstance(bottom, (int, float)) and bottom > 8:
-        return f"the reply calls {name} {cold.group(0)}, but the forecast gives at least {bottom:g} °C"
+        return (
+            f"the reply calls {name} {cold.group(0)}, but the forecast gives at least {bottom:g} °C"
+        )
     if not wet_day and _wet_said(text) and not _rule("says_dry").search(text) and not hedged:
         return f"the reply gives rain for {name}, but the forecast says {entry.get('summary')!r}"
     if wet_day and _dry_said(text) and not _wet_said(_rule("says_dry").regex.sub(" ", text)):
@@ -127,14 +206,20 @@ def _entry_clash(text: str, entry: dict, current: dict, name: str, hedged: bool,
     for m in _rule("figure").regex.finditer(text) if figures else ():
         said, unit = float(m.group(1)), m.group(2).lower()
         if unit in ("°", "º") or unit.startswith("degree"):
-            given, close = [entry.get("max_c"), entry.get("min_c"), current.get("temperature_c")], 1.0
+            given, close = (
+                [entry.get("max_c"), entry.get("min_c"), current.get("temperature_c")],
+                1.0,
+            )
         elif unit.startswith(("mm", "milli")):
             given, close = [entry.get("precipitation_mm")], max(1.0, said * 0.2)
         elif unit in ("%",) or unit.startswith("per"):
             given, close = [entry.get("precipitation_probability")], 5.0
         else:
             said = said * 1.609 if unit.startswith(("mph", "miles")) else said
-            given, close = [entry.get("wind_max_kmh"), current.get("wind_kmh")], max(3.0, said * 0.15)
+            given, close = (
+                [entry.get("wind_max_kmh"), current.get("wind_kmh")],
+                max(3.0, said * 0.15),
+            )
         values = [float(x) for x in given if isinstance(x, (int, float))]
         if values and not any(abs(said - x) <= close for x in values):
             return f"{m.group(0)!r} is not the forecast for {name}"
@@ -168,16 +253,27 @@ def day_clash(answer: str, question: str, f: Finding, *, hedged: bool = False) -
     named = _days_of(answer, today)
     asked = _day_of(question, today)
     if asked and named and asked not in named and asked.isoformat() in rows:
-        return f"the reply speaks of {name_of(min(named))}, but the question asks about {name_of(asked)}"
+        return (
+            f"the reply speaks of {name_of(min(named))}, but the question asks about "
+            f"{name_of(asked)}"
+        )
     if len(named) <= 1:  # the day the answer names, or when it names none, the question's
         return clash(answer, named.copy().pop() if named else asked)
     for piece in _PIECES.split(answer):  # several days: each line or sentence that names one
         days = _days_of(piece, today)
         wrong = clash(piece, days.pop()) if len(days) == 1 else None
         for part in _CLAUSES.split(piece) if len(days) > 1 else ():
-            # "dry and bright on both Saturday and Sunday": a clause's conditions held to each day it names
-            wrong = wrong or next((w for d in sorted(_days_of(part, today)) if (e := rows.get(d.isoformat()))
-                                   and (w := _entry_clash(part, e, {}, name_of(d), hedged, figures=False))), None)
+            # "dry and bright on both Saturday and Sunday": a clause's conditions held to each day
+            # it names
+            wrong = wrong or next(
+                (
+                    w
+                    for d in sorted(_days_of(part, today))
+                    if (e := rows.get(d.isoformat()))
+                    and (w := _entry_clash(part, e, {}, name_of(d), hedged, figures=False))
+                ),
+                None,
+            )
         if wrong:
             return wrong
     return None

@@ -18,20 +18,38 @@ from tatlock.pipeline.gate import clock, readings
 from tatlock.pipeline.gate.brief import Brief
 from tatlock.pipeline.gate.text import words
 
-KINDS = ("clock", "name", "nature", "capabilities", "system", "tool_error", "kept", "weather", "memory", "told")
+KINDS = (
+    "clock",
+    "name",
+    "nature",
+    "capabilities",
+    "system",
+    "tool_error",
+    "kept",
+    "weather",
+    "memory",
+    "told",
+)
 
 
 @dataclass(frozen=True)
 class Known:
     kind: str  # one of KINDS
-    value: Any  # clock: a clock dict; name: str; capabilities: tuple of phrases; system/weather: the tool's dict;
-    #             tool_error: the error text; kept: (key, value); memory: list of texts; told: the text
+    # clock: a clock dict; name: str; capabilities: tuple of phrases; system/weather: the tool's
+    # dict;
+    value: Any
+    #             tool_error: the error text; kept: (key, value); memory: list of texts; told: the
+    # text
     text: str  # the fact in words
-    source: str  # where it came from: "persona", "fact:IDENTITY", "tool:get_system_info", "told", "clock"
+    # where it came from: "persona", "fact:IDENTITY", "tool:get_system_info", "told", "clock"
+    source: str
 
 
 def _clock_text(c: dict) -> str:
-    return f"{c['weekday'].title()} {c['day']} {c['month'].title()} {c['year']}, {c['hour']:02d}:{c['minute']:02d}"
+    return (
+        f"{c['weekday'].title()} {c['day']} {c['month'].title()} {c['year']}, "
+        f"{c['hour']:02d}:{c['minute']:02d}"
+    )
 
 
 def in_hand(brief: Brief) -> list[Known]:
@@ -39,8 +57,18 @@ def in_hand(brief: Brief) -> list[Known]:
     c = brief.context()
     out: list[Known] = []
     if c.clock:
-        out.append(Known("clock", c.clock, _clock_text(c.clock), "tool:get_current_datetime" if c.clock_tool
-                         else "fact:TEMPORAL" if any(f.kind == "TEMPORAL" for f in brief.facts) else "clock"))
+        out.append(
+            Known(
+                "clock",
+                c.clock,
+                _clock_text(c.clock),
+                "tool:get_current_datetime"
+                if c.clock_tool
+                else "fact:TEMPORAL"
+                if any(f.kind == "TEMPORAL" for f in brief.facts)
+                else "clock",
+            )
+        )
     out.append(Known("name", c.persona_name, c.persona_name, "persona"))
     for fact in brief.facts:
         if fact.instruction:
@@ -48,8 +76,14 @@ def in_hand(brief: Brief) -> list[Known]:
         if fact.kind == "IDENTITY":
             out.append(Known("nature", fact.text, fact.text, "fact:IDENTITY"))
         elif fact.kind == "CAPABILITIES":
-            out.append(Known("capabilities", fact.value if isinstance(fact.value, tuple) else (), fact.text,
-                             "fact:CAPABILITIES"))
+            out.append(
+                Known(
+                    "capabilities",
+                    fact.value if isinstance(fact.value, tuple) else (),
+                    fact.text,
+                    "fact:CAPABILITIES",
+                )
+            )
     for f in brief.findings:
         src = f"tool:{f.tool}"
         if f.status == "error":
@@ -58,7 +92,9 @@ def in_hand(brief: Brief) -> list[Known]:
             continue
         elif f.tool == "get_system_info":
             out.append(Known("system", f.data, readings.result_text(f), src))
-        elif f.tool in ("get_personal_variable", "set_personal_variable") and isinstance(f.data, dict):
+        elif f.tool in ("get_personal_variable", "set_personal_variable") and isinstance(
+            f.data, dict
+        ):
             key, value = str(f.data.get("key", "")), str(f.data.get("value", ""))
             out.append(Known("kept", (key, value), f"{key}: {value}", src))
         elif f.tool == "get_weather_forecast":
@@ -74,7 +110,11 @@ def carries(answer: str, k: Known) -> bool:
     """Whether the answer carries this fact."""
     low = answer.lower()
     if k.kind == "clock":
-        return clock.says_time_or_date(answer) and clock.wrong_clock(answer, k.value) is None and _names_now(low, k.value)
+        return (
+            clock.says_time_or_date(answer)
+            and clock.wrong_clock(answer, k.value) is None
+            and _names_now(low, k.value)
+        )
     if k.kind == "name":
         return str(k.value).lower() in low
     if k.kind == "nature":
@@ -98,4 +138,8 @@ def _names_now(low: str, c: dict) -> bool:
     if c["weekday"] in said or c["month"] in said or str(c["year"]) in said:
         return True
     now = dt.time(c["hour"], c["minute"])
-    return f"{now:%H:%M}" in low or f"{now:%-I:%M}" in low or f"{c['hour']:02d}.{c['minute']:02d}" in low
+    return (
+        f"{now:%H:%M}" in low
+        or f"{now:%-I:%M}" in low
+        or f"{c['hour']:02d}.{c['minute']:02d}" in low
+    )

@@ -22,13 +22,60 @@ from tatlock.pipeline.rulebook import lazy
 # could still grow into one of these ("I" -> "I am" -> "I am an" -> "I am an AI"), and releases
 # it as soon as a word leads elsewhere ("I am" -> "I am delighted"). A set is one word's choices;
 # a set in a tuple is optional.
-_VENDOR_NAMES = {"chatgpt", "gpt", "gpt4", "gpt3", "llama", "llama3", "gemma", "mistral", "mixtral", "qwen", "claude",
-                 "phi", "phi3", "smollm", "smollm2", "deepseek", "gemini", "bard", "copilot", "falcon", "vicuna",
-                 "openchat", "tinyllama"}
-_AI_WORDS = {"ai", "a", "artificial", "language", "large", "llm", "chatbot", "chat", "virtual", "computer", "neural",
-             "robot", "bot"} | _VENDOR_NAMES
-_MAKER_WORDS = {"openai", "open", "meta", "google", "anthropic", "alibaba", "mistral", "microsoft", "hugging",
-                "huggingface", "deepseek", "the"}
+_VENDOR_NAMES = {
+    "chatgpt",
+    "gpt",
+    "gpt4",
+    "gpt3",
+    "llama",
+    "llama3",
+    "gemma",
+    "mistral",
+    "mixtral",
+    "qwen",
+    "claude",
+    "phi",
+    "phi3",
+    "smollm",
+    "smollm2",
+    "deepseek",
+    "gemini",
+    "bard",
+    "copilot",
+    "falcon",
+    "vicuna",
+    "openchat",
+    "tinyllama",
+}
+_AI_WORDS = {
+    "ai",
+    "a",
+    "artificial",
+    "language",
+    "large",
+    "llm",
+    "chatbot",
+    "chat",
+    "virtual",
+    "computer",
+    "neural",
+    "robot",
+    "bot",
+} | _VENDOR_NAMES
+_MAKER_WORDS = {
+    "openai",
+    "open",
+    "meta",
+    "google",
+    "anthropic",
+    "alibaba",
+    "mistral",
+    "microsoft",
+    "hugging",
+    "huggingface",
+    "deepseek",
+    "the",
+}
 _MADE = {"created", "developed", "trained", "made", "built", "designed", "programmed", "released"}
 _SOFT = ({"just", "only", "merely", "simply"},)
 _ARTICLE = ({"a", "an"},)
@@ -64,8 +111,13 @@ _FIRST_PREFIXES = {w[:k] for w in _FIRST for k in range(1, len(w) + 1)}
 _CHAR_TRIGGERS = lazy(r"sk-|AKIA|-----BEGIN|\"decision\"|<\||\[/?INST", re.I)
 
 
-_HEADINGS = ("## conversation so far", "## summary of messages", "## earlier conversations", "facts about yourself:",
-             "what you can do with your tools:")
+_HEADINGS = (
+    "## conversation so far",
+    "## summary of messages",
+    "## earlier conversations",
+    "facts about yourself:",
+    "what you can do with your tools:",
+)
 
 
 def _label_texts() -> tuple[str, ...]:
@@ -78,12 +130,14 @@ def _could_be_key(rest: str) -> bool:
         return re.fullmatch(r"sk-[A-Za-z0-9_-]*", rest, re.I) is not None
     if rest.startswith("AKIA"):
         return re.fullmatch(r"AKIA[0-9A-Z]{0,15}", rest) is not None
-    return True  # "-----BEGIN", a template token, a JSON key: held to the end, they fail when complete
+    # "-----BEGIN", a template token, a JSON key: held to the end, they fail when complete
+    return True
 
 
 def _could_become(seq: list[str], phrase: list, partial: bool) -> bool:
     """Whether a run of words (its last one perhaps half written) could still grow into the
     phrase, or already is it."""
+
     def walk(i: int, j: int) -> bool:
         if i == len(seq):
             return True
@@ -97,7 +151,9 @@ def _could_become(seq: list[str], phrase: list, partial: bool) -> bool:
         else:
             choices = el
         word, last = seq[i], partial and i == len(seq) - 1
-        ok = choices is None or (any(c.startswith(word) for c in choices) if last else word in choices)
+        ok = choices is None or (
+            any(c.startswith(word) for c in choices) if last else word in choices
+        )
         return ok and walk(i + 1, j + 1)
 
     return walk(0, 0)
@@ -126,17 +182,21 @@ def _danger_start(text: str) -> int | None:
     """Where, among the last words of the text, a run begins that could still become a failing
     phrase (see _PHRASES); None when none could."""
     base = tail_start(text, _TAIL)
-    spans = [(m.start(), m.group(0).lower().replace("'", ""))
-             for m in re.finditer(r"[A-Za-z0-9']+", text[base:])][-12:]
+    spans = [
+        (m.start(), m.group(0).lower().replace("'", ""))
+        for m in re.finditer(r"[A-Za-z0-9']+", text[base:])
+    ][-12:]
     spans = [(base + s, w) for s, w in spans]
     partial = bool(spans) and bool(re.search(r"[A-Za-z0-9']$", text))
     for k, (start, first) in enumerate(spans):
-        if first not in _FIRST and not (k == len(spans) - 1 and partial and first in _FIRST_PREFIXES):
+        if first not in _FIRST and not (
+            k == len(spans) - 1 and partial and first in _FIRST_PREFIXES
+        ):
             continue  # no failing phrase begins with this word
         seq = [w for _, w in spans[k:]]
         if any(_could_become(seq, ph, partial) for ph in _PHRASES):
             # words inside a sentence only: a full stop between them ends the suspicion
-            if not re.search(r"[.!?\n]", text[start:spans[-1][0]]):
+            if not re.search(r"[.!?\n]", text[start : spans[-1][0]]):
                 return start
     return None
 
@@ -181,12 +241,20 @@ class StreamGate:
         # a failure in the sentence still being written holds the text from that sentence on:
         # the sentence may end well, or never end (then the answer stands without it)
         self._held_from: int | None = None
-        self._values = tuple(x for x in (*self.c.configured, *self.c.asked_secrets, *self.c.found_secrets) if x)
+        self._values = tuple(
+            x for x in (*self.c.configured, *self.c.asked_secrets, *self.c.found_secrets) if x
+        )
         # (source words, run that fails, shortest run held): an instruction's first two words are
         # held already, they are distinctive; the persona and prompt share common pairs with prose
-        self._sources = [(_runs(src, least, n - 1), least) for src, n, least in
-                         ((self.c.instructions, 6, 2), (self.c.persona_text, 12, 3), (self.c.prompt_text, 6, 3))
-                         if src]
+        self._sources = [
+            (_runs(src, least, n - 1), least)
+            for src, n, least in (
+                (self.c.instructions, 6, 2),
+                (self.c.persona_text, 12, 3),
+                (self.c.prompt_text, 6, 3),
+            )
+            if src
+        ]
 
     def feed(self, piece: str) -> str:
         if self.failed:
@@ -206,7 +274,11 @@ class StreamGate:
             cut = max(_last_sentence_end(self.text), _last_words(self.text, 3))
             # the prompt's words in the last few words of the sentence still being written: held,
             # not failed yet (a small model's "... on this computer. The user's" may end there)
-            if failed.failed == "prompt_echo" and cut > start and stream_check(self.text[start:cut], self.c) is None:
+            if (
+                failed.failed == "prompt_echo"
+                and cut > start
+                and stream_check(self.text[start:cut], self.c) is None
+            ):
                 self._held_from = cut  # only the unfinished sentence fails so far
             else:
                 self.failed = failed
@@ -214,22 +286,27 @@ class StreamGate:
         end = self._safe_end()
         if end <= self.shown:
             return ""
-        out, self.shown = self.text[self.shown:end], end
+        out, self.shown = self.text[self.shown : end], end
         return out
 
-    def finish(self, *, guard_parts: tuple[str, ...] = (), other_part: str = "") -> tuple[str, Verdict]:
+    def finish(
+        self, *, guard_parts: tuple[str, ...] = (), other_part: str = ""
+    ) -> tuple[str, Verdict]:
         """The text still held and the whole answer's verdict (``check``); the held text is
         "" when the verdict is FALLBACK."""
         brief = self.brief
         if guard_parts or other_part:
-            brief = dataclasses.replace(brief, guard_parts=guard_parts or brief.guard_parts,
-                                        other_part=other_part or brief.other_part)
+            brief = dataclasses.replace(
+                brief,
+                guard_parts=guard_parts or brief.guard_parts,
+                other_part=other_part or brief.other_part,
+            )
         v = self.failed or check(self.text, brief)
         self.verdict = v
         if v.verdict == "FALLBACK":
             return "", v
         final = self.answer
-        rest, self.shown = final[self.shown:], len(final)
+        rest, self.shown = final[self.shown :], len(final)
         return rest, v
 
     @property
@@ -241,12 +318,13 @@ class StreamGate:
 
     @property
     def released(self) -> str:
-        return self.text[:self.shown]
+        return self.text[: self.shown]
 
     def _safe_end(self) -> int:
         text = self.text
         end = len(text)
-        base = tail_start(text, _TAIL)  # every look below is at the end of the text, never all of it
+        # every look below is at the end of the text, never all of it
+        base = tail_start(text, _TAIL)
         m = _PARTIAL.search(text, base)  # a word still being written
         if m:
             end = m.start()
@@ -255,7 +333,8 @@ class StreamGate:
         label = leaks.label_at(text, self.shown)  # a prompt label: held until the end
         if label is not None:
             end = min(end, label)
-        speaker = leaks.SCAFFOLD.labelled("speaker")[0].regex.search(text, self.shown)  # "Maria (Guest): "
+        # "Maria (Guest): "
+        speaker = leaks.SCAFFOLD.labelled("speaker")[0].regex.search(text, self.shown)
         if speaker:
             end = min(end, speaker.start())
         if self._held_from is not None:
@@ -265,10 +344,11 @@ class StreamGate:
         if danger is not None and danger >= floor:
             end = min(end, danger)
         for m in _CHAR_TRIGGERS.finditer(text, floor):
-            if _could_be_key(text[m.start():]):
+            if _could_be_key(text[m.start() :]):
                 end = min(end, m.start())
                 break
-        line = max(text.rfind("\n", base), base - 1) + 1  # a line that could still become a prompt label
+        # a line that could still become a prompt label
+        line = max(text.rfind("\n", base), base - 1) + 1
         head = re.sub(r"^\s*-?\s*", "", text[line:]).lower()
         if head and any(lab.startswith(head) or head.startswith(lab) for lab in _label_texts()):
             end = min(end, line)
@@ -284,8 +364,10 @@ class StreamGate:
         """Where the longest run of source words ending the text begins (whole words; a word
         still being written is held anyway)."""
         base = tail_start(text, _TAIL)
-        spans = [(base + m.start(), m.group(0).lower().replace("'", "")) for m in re.finditer(r"[A-Za-z0-9']+",
-                                                                                              text[base:])]
+        spans = [
+            (base + m.start(), m.group(0).lower().replace("'", ""))
+            for m in re.finditer(r"[A-Za-z0-9']+", text[base:])
+        ]
         if spans and re.search(r"[A-Za-z0-9']$", text):
             spans.pop()
         best = len(text)
@@ -303,7 +385,10 @@ def _runs(source: str, least: int, most: int) -> tuple[frozenset[tuple[str, ...]
     token whether the text ends with one, and scanning the source's words each time cost about
     as much as the rest of a short turn's overhead. Sources (persona, prompt) rarely change."""
     w = text_mod.words(source)
-    return tuple(frozenset(tuple(w[i:i + k]) for i in range(len(w) - k + 1)) for k in range(least, most + 1))
+    return tuple(
+        frozenset(tuple(w[i : i + k]) for i in range(len(w) - k + 1))
+        for k in range(least, most + 1)
+    )
 
 
 _ENDS = lazy(r"[.!?]\s+|\n")

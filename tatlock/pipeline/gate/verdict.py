@@ -45,7 +45,8 @@ def fallback_reply(kind: str, persona: str | None = None) -> str:
 
 @dataclass(frozen=True)
 class Repair:
-    facts: tuple[str, ...]  # fact kinds to add (facts.for_kinds): IDENTITY, TEMPORAL, CAPABILITIES, ...
+    # fact kinds to add (facts.for_kinds): IDENTITY, TEMPORAL, CAPABILITIES, ...
+    facts: tuple[str, ...]
     findings: bool  # hand the tool findings to the respond phase again
     question: str  # the question to answer, with any secret in it masked
 
@@ -61,8 +62,11 @@ def repair_for(v: Verdict, *, question: str = "") -> Repair | None:
     if v.verdict != "FALLBACK" or v.failed is None:
         return None
     facts = tuple(k for k in v.repair if k != "FINDINGS")
-    masked = secrets.redact(question, secrets.secret_values(question)) \
-        if v.failed in ("question_secret", "credential") else question
+    masked = (
+        secrets.redact(question, secrets.secret_values(question))
+        if v.failed in ("question_secret", "credential")
+        else question
+    )
     return Repair(facts, "FINDINGS" in v.repair, masked)
 
 

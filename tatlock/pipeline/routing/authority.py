@@ -61,7 +61,9 @@ def reconcile(a: Any, det: Deterministic, *, credible: bool) -> Route:
             return Route("CAPABILITY_GUARD", guard, "model+rules")
         if not credible:
             # nothing in the message asks about the butler, the time or a secret: not a guard
-            return Route("TOOLS_NEEDED" if a.tools or det.sure else "DIRECT", None, "model, guard overruled")
+            return Route(
+                "TOOLS_NEEDED" if a.tools or det.sure else "DIRECT", None, "model, guard overruled"
+            )
         if det.sure and a.guard != "MIXED":
             return Route("TOOLS_NEEDED", None, "model, guard overruled")  # a sure tool is no guard
         return Route("CAPABILITY_GUARD", a.guard or "MIXED", "model")

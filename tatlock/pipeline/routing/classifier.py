@@ -46,25 +46,78 @@ from pathlib import Path
 
 from tatlock.pipeline.routing.examples import GUARDS, LABELS, OTHER, TOOLS
 
-__all__ = ["GUARDS", "LABELS", "MODEL_FILE", "OTHER", "TOOLS", "Classifier", "classes", "features", "load",
-           "read_model", "scores", "warm", "write_model"]
+__all__ = [
+    "GUARDS",
+    "LABELS",
+    "MODEL_FILE",
+    "OTHER",
+    "TOOLS",
+    "Classifier",
+    "classes",
+    "features",
+    "load",
+    "read_model",
+    "scores",
+    "warm",
+    "write_model",
+]
 
 MODEL_FILE = Path(__file__).resolve().parent / "classifier.bin"
 MAGIC = b"tatlock-routes 1\n"  # the file's first line: what it is and the version of its layout
-FEATURES_VERSION = 4  # raise it when features() changes: the model file records the version it was trained with
+# raise it when features() changes: the model file records the version it was trained with
+FEATURES_VERSION = 4
 ALL_GROUPS = ("words", "bigrams", "classes", "frames", "chars", "ask", "lead")
 
 # spellings a chat message uses for the same word: one feature each
-_SAME = {"u": "you", "r": "are", "ur": "your", "ya": "you", "yer": "your", "ye": "you", "im": "i'm",
-         "whats": "what's", "wats": "what's", "hows": "how's", "pls": "please", "plz": "please", "tmrw": "tomorrow",
-         "tmr": "tomorrow", "2day": "today", "2morrow": "tomorrow", "pwd": "password", "passwd": "password",
-         "pw": "password", "wx": "weather", "rn": "now", "convo": "conversation", "convos": "conversations",
-         "bday": "birthday", "dont": "don't", "cant": "can't", "thats": "that's", "youre": "you're"}
-_CONTRACTIONS = [("what's", "what is"), ("who's", "who is"), ("how's", "how is"), ("it's", "it is"),
-                 ("i'm", "i am"), ("i've", "i have"), ("you're", "you are"), ("what're", "what are"),
-                 ("where's", "where is"), ("when's", "when is"), ("that's", "that is"), ("there's", "there is")]
-_PATH = re.compile(r"(?:~|\.{1,2})?/[\w./-]+|(?<![\w-])[\w-]+\.(?:txt|md|pdf|csv|json|py|log|png|jpe?g|gif|docx?|"
-                   r"xlsx?|html?|ya?ml|toml|ini|conf|cfg|sh|rtf|odt|pptx?|zip|mp3|mp4|wav)\b", re.I)
+_SAME = {
+    "u": "you",
+    "r": "are",
+    "ur": "your",
+    "ya": "you",
+    "yer": "your",
+    "ye": "you",
+    "im": "i'm",
+    "whats": "what's",
+    "wats": "what's",
+    "hows": "how's",
+    "pls": "please",
+    "plz": "please",
+    "tmrw": "tomorrow",
+    "tmr": "tomorrow",
+    "2day": "today",
+    "2morrow": "tomorrow",
+    "pwd": "password",
+    "passwd": "password",
+    "pw": "password",
+    "wx": "weather",
+    "rn": "now",
+    "convo": "conversation",
+    "convos": "conversations",
+    "bday": "birthday",
+    "dont": "don't",
+    "cant": "can't",
+    "thats": "that's",
+    "youre": "you're",
+}
+_CONTRACTIONS = [
+    ("what's", "what is"),
+    ("who's", "who is"),
+    ("how's", "how is"),
+    ("it's", "it is"),
+    ("i'm", "i am"),
+    ("i've", "i have"),
+    ("you're", "you are"),
+    ("what're", "what are"),
+    ("where's", "where is"),
+    ("when's", "when is"),
+    ("that's", "that is"),
+    ("there's", "there is"),
+]
+_PATH = re.compile(
+    r"(?:~|\.{1,2})?/[\w./-]+|(?<![\w-])[\w-]+\.(?:txt|md|pdf|csv|json|py|log|png|jpe?g|gif|docx?|"
+    r"xlsx?|html?|ya?ml|toml|ini|conf|cfg|sh|rtf|odt|pptx?|zip|mp3|mp4|wav)\b",
+    re.I,
+)
 _WORD = re.compile(r"[a-z0-9']+|<path>")
 _SENTENCES = re.compile(r"(?<=[.?!])\s+|\n+")
 
@@ -134,30 +187,50 @@ for _cls, _words in _CLASSES.items():
     for _w in _words.split():
         _CLASS_OF.setdefault(_w, []).append(_cls)
 
-CLASS_WEIGHT = 1.0  # a class counts as much as a word (round 1: 3.0; 1.0 found more of 9 labels of 10 out of fold)
+# a class counts as much as a word (round 1: 3.0; 1.0 found more of 9 labels of 10 out of fold)
+CLASS_WEIGHT = 1.0
 
 # how the question is put: a request about now, me, you, or a general lesson
 _FRAMES = [
-    ("f:general", re.compile(r"^(?:why|explain|define|describe\s+how|how\s+(?:does|do|did|is|are)\s+(?!i\b|you\b|we\b)|"
-                             r"what\s+(?:is|are)\s+(?:a|an)\b|what\s+causes|what\s+does\s+\S+\s+mean|"
-                             r"who\s+(?:invented|wrote|discovered|painted)|when\s+(?:did|was|were)|write\s+a|tell\s+me\s+a\s+"
-                             r"(?:joke|story)|recommend|give\s+me\s+(?:a|some|three|two|\d+)\s+(?:ideas|tips|examples))")),
+    (
+        "f:general",
+        re.compile(
+            r"^(?:why|explain|define|describe\s+how|how\s+(?:does|do|did|is|are)\s+(?!i\b|you\b|we\b)|"
+            r"what\s+(?:is|are)\s+(?:a|an)\b|what\s+causes|what\s+does\s+\S+\s+mean|"
+            r"who\s+(?:invented|wrote|discovered|painted)|when\s+(?:did|was|were)|write\s+a|tell\s+me\s+a\s+"
+            r"(?:joke|story)|recommend|give\s+me\s+(?:a|some|three|two|\d+)\s+(?:ideas|tips|examples))"
+        ),
+    ),
     ("f:you", re.compile(r"\b(?:you|your|yourself)\b")),
     ("f:me", re.compile(r"\b(?:i|my|me|mine|i'm|i've)\b")),
     ("f:we", re.compile(r"\b(?:we|our|us)\b")),
-    ("f:now", re.compile(r"\b(?:now|today|tonight|tomorrow|currently|right now|at the moment|this (?:morning|afternoon|"
-                         r"evening|week|weekend)|outside|out there|later|yet|still)\b")),
-    ("f:past", re.compile(r"\b(?:yesterday|last (?:time|week|month|night)|before|earlier|ago|previously|ever)\b")),
+    (
+        "f:now",
+        re.compile(
+            r"\b(?:now|today|tonight|tomorrow|currently|right now|at the moment|this "
+            r"(?:morning|afternoon|"
+            r"evening|week|weekend)|outside|out there|later|yet|still)\b"
+        ),
+    ),
+    (
+        "f:past",
+        re.compile(
+            r"\b(?:yesterday|last "
+            r"(?:time|week|month|night)|before|earlier|ago|previously|ever)\b"
+        ),
+    ),
     ("f:yesno", re.compile(r"^(?:is|are|am|do|does|did|can|could|will|would|should|has|have)\b")),
 ]
 
 
 # words before a clause's own ask: politeness, hedges and the frame of an indirect question ("I was
 # wondering if you might know what day it is"); the first word after them leads the clause
-_LEAD_SKIP = set("""please pls plz kindly just quickly go on and but so then now right ok okay oh hey hi hello oi
+_LEAD_SKIP = set(
+    """please pls plz kindly just quickly go on and but so then now right ok okay oh hey hi hello oi
     yo mate sir dear love be a legend could can would will you u ya ye mind if i was were wondering wonder might
     may know tell me let whether do does think possibly perhaps maybe sorry excuse quick question um er hmm well
-    also actually really any chance there is it is, for able to the an""".split())
+    also actually really any chance there is it is, for able to the an""".split()
+)
 
 
 def leads(words: list[str]) -> list[str]:
@@ -193,7 +266,7 @@ def _class_feats(words: list[str], frames: bool, prefix: str) -> list[str]:
         found += [name for name, pat in _FRAMES if pat.search(joined)]
     out = [f"{prefix}k:{a}" for a in found]
     # which topics occur together ("weather" with "now": a forecast; with "general": a lesson)
-    out += [f"{prefix}kk:{a}+{b}" for i, a in enumerate(found) for b in found[i + 1:]]
+    out += [f"{prefix}kk:{a}+{b}" for i, a in enumerate(found) for b in found[i + 1 :]]
     return out
 
 
@@ -220,7 +293,7 @@ def features(text: str, groups: tuple[str, ...] = ALL_GROUPS) -> dict[str, float
         for w in words:
             if len(w) > 2 and w != "<path>":
                 g = f"<{w}>"
-                grams |= {f"c:{g[i:i + n]}" for n in (3, 4, 5) for i in range(len(g) - n + 1)}
+                grams |= {f"c:{g[i : i + n]}" for n in (3, 4, 5) for i in range(len(g) - n + 1)}
         add(grams, 1.0)
     if "classes" in groups:
         norm = 1 / math.sqrt(max(1, len(set(words))))
@@ -242,7 +315,8 @@ def features(text: str, groups: tuple[str, ...] = ALL_GROUPS) -> dict[str, float
 
 
 def classes(text: str) -> set[str]:
-    """The word classes a message's words belong to (evidence a label needs before it is trusted)."""
+    """The word classes a message's words belong to (evidence a label needs before it is
+    trusted)."""
     return {c for w in normalise(text) for c in _CLASS_OF.get(w, ())}
 
 
@@ -251,10 +325,12 @@ def classes(text: str) -> set[str]:
 
 @dataclass(frozen=True)
 class Threshold:
-    authority: float  # at or above: measured at 99% precision or better on sets held out of training
+    # at or above: measured at 99% precision or better on sets held out of training
+    authority: float
     advice: float  # at or above: worth telling the model's assessment; below: nothing
     rule: float  # where a rule fired: at or above, the rule's decision was measured 99% precise
-    bare: float = 1.01  # where the message lacks the label's words (guards.EVIDENCE): measured apart, 99% precise
+    # where the message lacks the label's words (guards.EVIDENCE): measured apart, 99% precise
+    bare: float = 1.01
 
 
 class Classifier:
@@ -276,9 +352,15 @@ class Classifier:
         self.weights = weights
         self.bias: list[float] = [float(b) for b in data["bias"]]
         self.platt: list[tuple[float, float]] = [(float(a), float(b)) for a, b in data["platt"]]
-        self.thresholds = {lab: Threshold(float(t["authority"]), float(t["advice"]), float(t["rule"]),
-                                          float(t.get("bare", 1.01)))
-                           for lab, t in data["thresholds"].items()}
+        self.thresholds = {
+            lab: Threshold(
+                float(t["authority"]),
+                float(t["advice"]),
+                float(t["rule"]),
+                float(t.get("bare", 1.01)),
+            )
+            for lab, t in data["thresholds"].items()
+        }
 
     def raw(self, text: str) -> list[float]:
         """Each label's decision value (before calibration)."""
@@ -321,8 +403,18 @@ def write_model(model: dict, path: Path) -> None:
         raise ValueError("the weights do not fit the features")
     header = json.dumps(head, separators=(",", ":"), sort_keys=True).encode("utf-8")
     tmp = path.with_name(path.name + ".tmp")
-    tmp.write_bytes(b"".join((MAGIC, struct.pack("<I", len(header)), header, struct.pack("<I", len(names)), names,
-                              weights)))
+    tmp.write_bytes(
+        b"".join(
+            (
+                MAGIC,
+                struct.pack("<I", len(header)),
+                header,
+                struct.pack("<I", len(names)),
+                names,
+                weights,
+            )
+        )
+    )
     tmp.replace(path)
 
 
@@ -331,15 +423,17 @@ def read_model(path: Path = MODEL_FILE) -> dict:
     bytes). A file that is not one, or is cut short, is a ValueError naming it."""
     blob = path.read_bytes()
     if not blob.startswith(MAGIC):
-        raise ValueError(f"{path.name} is not a route classifier of this version "
-                         "(retrain with scripts/train_routes.py)")
+        raise ValueError(
+            f"{path.name} is not a route classifier of this version "
+            "(retrain with scripts/train_routes.py)"
+        )
     try:
         at = len(MAGIC)
         (size,) = struct.unpack_from("<I", blob, at)
-        data = json.loads(blob[at + 4:at + 4 + size].decode("utf-8"))
+        data = json.loads(blob[at + 4 : at + 4 + size].decode("utf-8"))
         at += 4 + size
         (size,) = struct.unpack_from("<I", blob, at)
-        data["features"] = blob[at + 4:at + 4 + size].decode("utf-8")
+        data["features"] = blob[at + 4 : at + 4 + size].decode("utf-8")
         at += 4 + size
         weights = memoryview(blob)[at:]
         expected = 4 * int(data.pop("feature_count")) * len(data["labels"])
@@ -362,7 +456,8 @@ def load(path: Path = MODEL_FILE) -> Classifier:
 
 
 def warm() -> threading.Thread:
-    """Read the model in the background (at start-up, so the first message's route does not wait)."""
+    """Read the model in the background (at start-up, so the first message's route does not
+    wait)."""
     t = threading.Thread(target=load, name="tatlock-classifier", daemon=True)
     t.start()
     return t
@@ -381,7 +476,15 @@ def feature_digest() -> str:
     """What the features depend on, as a digest: the model file is stale when this changes."""
     import hashlib
 
-    spec = (FEATURES_VERSION, CLASS_WEIGHT, sorted(_SAME.items()), _CONTRACTIONS, _PATH.pattern,
-            sorted((k, " ".join(v.split())) for k, v in _CLASSES.items()), [(n, p.pattern) for n, p in _FRAMES],
-            _SENTENCES.pattern, sorted(_LEAD_SKIP))
+    spec = (
+        FEATURES_VERSION,
+        CLASS_WEIGHT,
+        sorted(_SAME.items()),
+        _CONTRACTIONS,
+        _PATH.pattern,
+        sorted((k, " ".join(v.split())) for k, v in _CLASSES.items()),
+        [(n, p.pattern) for n, p in _FRAMES],
+        _SENTENCES.pattern,
+        sorted(_LEAD_SKIP),
+    )
     return hashlib.sha256(repr(spec).encode()).hexdigest()[:16]

@@ -33,11 +33,16 @@ def read_examples(path: Path | str) -> list[Example]:
         parts = [p.strip() for p in line.split("|", 2)]
         if len(parts) != 3 or not parts[2]:
             raise ValueError(f"{path}:{n}: expected 'LABELS | ID | MESSAGE'")
-        labels = frozenset() if parts[0] == "-" else frozenset(p.strip() for p in parts[0].split("+"))
+        labels = (
+            frozenset() if parts[0] == "-" else frozenset(p.strip() for p in parts[0].split("+"))
+        )
         unknown = labels - set(LABELS) - {OTHER}
         if unknown:
-            raise ValueError(f"{path}:{n}: unknown label {', '.join(sorted(unknown))} (known: {', '.join(LABELS)}, "
-                             f"{OTHER}, -)")
+            raise ValueError(
+                f"{path}:{n}: unknown label {', '.join(sorted(unknown))} (known: "
+                f"{', '.join(LABELS)}, "
+                f"{OTHER}, -)"
+            )
         out.append(Example(parts[2], labels, parts[1], path.stem))
     return out
 

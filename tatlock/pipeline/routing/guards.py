@@ -29,29 +29,52 @@ from tatlock.pipeline.routing.guard_rules import GATES as _GATES
 from tatlock.pipeline.routing.guard_rules import RULES
 from tatlock.pipeline.routing.needs import tool_keys
 
-__all__ = ["GUARDS", "TOOLS", "Deterministic", "GuardMatch", "credible_guard", "decide", "rule_labels", "tool_hints",
-           "tool_keys"]
+__all__ = [
+    "GUARDS",
+    "TOOLS",
+    "Deterministic",
+    "GuardMatch",
+    "credible_guard",
+    "decide",
+    "rule_labels",
+    "tool_hints",
+    "tool_keys",
+]
 
 # words that carry no request of their own, for deciding whether anything is left (MIXED)
-_FILLER = set("""a an and also the please now right today tell me you your i my is are it what what's whats
+_FILLER = set(
+    """a an and also the please now right today tell me you your i my is are it what what's whats
 who how can could would will do does kindly tatlock sir then too as well just quickly here
 so hey hi hello okay ok oh of to in on for sorry thanks thank excuse well um er alright btw anyway
 principle theory general really exactly actually maybe perhaps briefly though butler some kind sort
 hang hold wait quick q question hmm hm erm um uh lol haha forgive pardon asking dear mind don't wondering wonder
 curious something else someone like confirm was were did does has have had been llama mistral gemma qwen phi gpt
 chatgpt claude gemini openai google anthropic meta startup
-""".split())
+""".split()
+)
 
 # a label found by the classifier alone must also have the label's words in the message (else it
 # decides only at its stricter bare threshold); a verb of an action in the world ("text", "book",
 # "order": classifier class "act") is a word of CAPABILITIES with or without a "you"
-EVIDENCE = {"IDENTITY": ("you+name", "you+being"), "CAPABILITIES": ("you+ability", "act"), "TEMPORAL": ("clock",),
-            "SECURITY": ("secret+owned",), "weather": ("weather",), "recall": ("past",),
-            "personal": ("fact", "store", "mine"), "web": ("web",), "system": ("system",), "files": ("files",)}
+EVIDENCE = {
+    "IDENTITY": ("you+name", "you+being"),
+    "CAPABILITIES": ("you+ability", "act"),
+    "TEMPORAL": ("clock",),
+    "SECURITY": ("secret+owned",),
+    "weather": ("weather",),
+    "recall": ("past",),
+    "personal": ("fact", "store", "mine"),
+    "web": ("web",),
+    "system": ("system",),
+    "files": ("files",),
+}
 _GUARD_WORDS = {"you", "secret", "clock", "now", "ability"}  # word classes a guard question carries
-VETO_BELOW = 0.02  # a guard the model claims is overruled only with no guard word and every guard below this
-OTHER_AT = 0.5  # a guard's message asks for more (MIXED) when the classifier's "other" is at least this
-BARE_MIN_WORDS = 3  # a decision without the label's words needs a message of at least this many words
+# a guard the model claims is overruled only with no guard word and every guard below this
+VETO_BELOW = 0.02
+# a guard's message asks for more (MIXED) when the classifier's "other" is at least this
+OTHER_AT = 0.5
+# a decision without the label's words needs a message of at least this many words
+BARE_MIN_WORDS = 3
 USE_CLASSIFIER = True  # the bench switches it off to score the rules alone
 
 
@@ -65,14 +88,17 @@ class GuardMatch:
 
 @dataclass(frozen=True)
 class Deterministic:
-    guard: GuardMatch | None  # the guard the deterministic side decides alone (its reason may be MIXED)
+    # the guard the deterministic side decides alone (its reason may be MIXED)
+    guard: GuardMatch | None
     tools: list[str] = field(default_factory=list)  # registry keys of the tools it decides alone
     sure: bool = False  # the tools must run even if the model answered directly
     needs: tuple[str, ...] = ()  # the needs behind the tools (weather, recall, ...), for the log
     why: str = ""  # the rules and scores that decided, for the debug log
-    advice: tuple[str, ...] = ()  # guards and needs found, but not measured precise enough to decide alone
+    # guards and needs found, but not measured precise enough to decide alone
+    advice: tuple[str, ...] = ()
     other: str = ""  # the part of the message no guard accounts for (for a MIXED guard)
-    pure: bool = False  # one guard decided, nothing else found or doubted: the model's assessment is not needed
+    # one guard decided, nothing else found or doubted: the model's assessment is not needed
+    pure: bool = False
 
 
 def _rules(text: str) -> tuple[list[str], list[str], str]:
@@ -84,7 +110,9 @@ def _rules(text: str) -> tuple[list[str], list[str], str]:
     rest = text
     found = words(text)
     for reason, rules in RULES.items():
-        if not is_open(_GATES.get(reason), found) or (reason == "TEMPORAL" and wording.CLOCK_IN_CODE.search(text)):
+        if not is_open(_GATES.get(reason), found) or (
+            reason == "TEMPORAL" and wording.CLOCK_IN_CODE.search(text)
+        ):
             continue
         for rule in rules:  # every rule of a reason, so its whole span is accounted for
             if rule.search(rest):
@@ -101,7 +129,11 @@ def _other(clauses: list[str]) -> str:
     for c in clauses:
         if _rules(c)[0] or wording.CHATTER.search(c):
             continue
-        kept = [w for w in c.lower().replace("?", " ").split() if w.strip(".,!;:'\"") not in _FILLER and len(w) > 2]
+        kept = [
+            w
+            for w in c.lower().replace("?", " ").split()
+            if w.strip(".,!;:'\"") not in _FILLER and len(w) > 2
+        ]
         if kept:
             rest.append(" ".join(w.strip(".,!;:'\"") for w in kept))
     return " ".join(rest)
@@ -119,9 +151,16 @@ def rule_labels(text: str) -> tuple[list[str], list[str], list[str]]:
         # "Can you browse the internet?" asks about the ability, not for a search: only the clauses
         # that are not about an ability can need a tool
         asked = " . ".join(c for c in wording.clauses(text) if "CAPABILITIES" not in _rules(c)[0])
-    quoted_out = wording.unquoted(asked)  # a title quoted is no request ('who wrote "In Search of Lost Time"')
-    found = [n for n in needs.TOOL_RULES
-             if asked and needs.tool_rule(n, quoted_out if n == "web" else asked, credential="SECURITY" in reasons)]
+    # a title quoted is no request ('who wrote "In Search of Lost Time"')
+    quoted_out = wording.unquoted(asked)
+    found = [
+        n
+        for n in needs.TOOL_RULES
+        if asked
+        and needs.tool_rule(
+            n, quoted_out if n == "web" else asked, credential="SECURITY" in reasons
+        )
+    ]
     return reasons, found, fired + [f"{n}: rule" for n in found]
 
 
@@ -149,22 +188,30 @@ def _unlikely(label: str, text: str, reasons: list[str]) -> bool:
     of time, a lesson or a climate, a file not named, our conversations not spoken of."""
     if label == "CAPABILITIES" and wording.GENERIC_ABILITY.search(text):
         return True
-    if label == "TEMPORAL" and (wording.TIME_IDIOM.search(text) or wording.CLOCK_IN_CODE.search(text)):
+    if label == "TEMPORAL" and (
+        wording.TIME_IDIOM.search(text) or wording.CLOCK_IN_CODE.search(text)
+    ):
         return True
     if label in ("IDENTITY", "CAPABILITIES") and wording.ANYONE.search(text):
         return True
-    if label in TOOLS and ({"CAPABILITIES", "SECURITY"} & set(reasons) or needs.lesson(label, text)):
+    if label in TOOLS and (
+        {"CAPABILITIES", "SECURITY"} & set(reasons) or needs.lesson(label, text)
+    ):
         return True
     if label == "files" and not wording.NAMED_FILE.search(text):
         return True
-    if label == "recall" and not any(w in ("we", "us", "our", "you", "i", "me", "my")
-                                     for w in words(wording.unquoted(text))):
+    if label == "recall" and not any(
+        w in ("we", "us", "our", "you", "i", "me", "my") for w in words(wording.unquoted(text))
+    ):
         return True
     return False
 
 
-def decide(text: str, scores: dict[str, float] | None = None,
-           limits: dict[str, classifier.Threshold] | None = None) -> Deterministic:
+def decide(
+    text: str,
+    scores: dict[str, float] | None = None,
+    limits: dict[str, classifier.Threshold] | None = None,
+) -> Deterministic:
     """What the deterministic side says a message needs, with no model involved: the guards and
     tools it decides alone (authoritative), and the ones it only advises. ``scores`` and
     ``limits`` stand in for the classifier's (the trainer measures decisions with scores from
@@ -187,11 +234,16 @@ def decide(text: str, scores: dict[str, float] | None = None,
             continue
         score, t = p.get(label, 0.0), limits[label]
         open_, words_there = not _unlikely(label, plain, reasons), evidenced(label, plain, classes)
-        alone = open_ and (score >= t.authority if words_there else score >= t.bare and bare_allowed(plain))
+        alone = open_ and (
+            score >= t.authority if words_there else score >= t.bare and bare_allowed(plain)
+        )
         if (by_rule and score >= t.rule) or alone:
             decided.append(label)
             if not by_rule:
-                why.append(f"{label}: classifier {score:.2f}{'' if words_there else ' (without its words)'}")
+                why.append(
+                    f"{label}: classifier "
+                    f"{score:.2f}{'' if words_there else ' (without its words)'}"
+                )
                 # decided without the label's words: enough to overrule an answer, not to skip
                 # asking the model (it may see a part of the message this decision does not)
                 bare = bare or not words_there
@@ -218,7 +270,9 @@ def decide(text: str, scores: dict[str, float] | None = None,
         else:
             guard = GuardMatch(guards[0], tuple(guards), why_text)
     pure = guard is not None and guard.reason != "MIXED" and not doubt and not bare
-    return Deterministic(guard, tools, bool(tools), tuple(tools_needed), "; ".join(why), tuple(advised), other, pure)
+    return Deterministic(
+        guard, tools, bool(tools), tuple(tools_needed), "; ".join(why), tuple(advised), other, pure
+    )
 
 
 def tool_hints(text: str) -> list[str]:

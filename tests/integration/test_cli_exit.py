@@ -15,7 +15,9 @@ import pytest
 
 
 def _run(code: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, timeout=60
+    )
 
 
 def test_leave_flushes_output_and_runs_atexit_handlers():
@@ -46,14 +48,29 @@ def test_leave_waits_for_a_thread_still_working():
 
 
 def test_leave_on_a_closed_pipe_exits_as_python_does():
-    p = subprocess.run([sys.executable, "-c", "import sys; from tatlock.cli import leave\n"
-                        "sys.stdout.write('x' * 100000); leave(0)"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       timeout=60, bufsize=0)
+    p = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from tatlock.cli import leave\nsys.stdout.write('x' * 100000); leave(0)",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        timeout=60,
+        bufsize=0,
+    )
     assert p.returncode == 0 and len(p.stdout) == 100000  # read whole: a working pipe loses nothing
-    reader = subprocess.Popen([sys.executable, "-c", "import sys; from tatlock.cli import leave\n"
-                               "import time; time.sleep(0.5); sys.stdout.write('x' * 10); leave(0)"],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              env={k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"})  # buffered
+    reader = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from tatlock.cli import leave\n"
+            "import time; time.sleep(0.5); sys.stdout.write('x' * 10); leave(0)",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"},
+    )  # buffered
     assert reader.stdout is not None
     reader.stdout.close()  # the reader went away before the last flush
     reader.communicate(timeout=60)
@@ -62,10 +79,22 @@ def test_leave_on_a_closed_pipe_exits_as_python_does():
 
 def _answer(body: dict) -> object:
     """Phase 1 answers directly; the gate's model check approves."""
-    props = (body.get("format") or {}).get("properties", {}) if isinstance(body.get("format"), dict) else {}
+    props = (
+        (body.get("format") or {}).get("properties", {})
+        if isinstance(body.get("format"), dict)
+        else {}
+    )
     if "decision" in props:
-        return {"json": {"decision": "DIRECT", "answer": "Paris, sir.", "topics": ["geography"],
-                         "guard_reason": "NONE", "tools": [], "tool_query": ""}}
+        return {
+            "json": {
+                "decision": "DIRECT",
+                "answer": "Paris, sir.",
+                "topics": ["geography"],
+                "guard_reason": "NONE",
+                "tools": [],
+                "tool_query": "",
+            }
+        }
     if "verdict" in props:
         return {"json": {"verdict": "APPROVED", "fallback_type": "NONE", "reason": "ok"}}
     return "Paris, sir."
@@ -77,12 +106,19 @@ def test_ask_as_a_process_answers_stores_and_exits_zero(served, home, how):
 
     exe = [str(Path(sys.executable).parent / "tatlock")] if how == ["tatlock"] else how
     served.handler = _answer
-    p = subprocess.run([*exe, "ask", "What is the capital of France?"], capture_output=True, text=True, timeout=60)
+    p = subprocess.run(
+        [*exe, "ask", "What is the capital of France?"], capture_output=True, text=True, timeout=60
+    )
     assert p.returncode == 0, p.stderr
     assert p.stdout.strip() == "Paris, sir."
     db = sqlite3.connect(home / "users" / "tester_longterm.db")
     try:
-        rows = db.execute("SELECT role, content FROM conversation_messages ORDER BY message_id").fetchall()
+        rows = db.execute(
+            "SELECT role, content FROM conversation_messages ORDER BY message_id"
+        ).fetchall()
     finally:
         db.close()
-    assert ("user", "What is the capital of France?") in rows and ("assistant", "Paris, sir.") in rows
+    assert ("user", "What is the capital of France?") in rows and (
+        "assistant",
+        "Paris, sir.",
+    ) in rows

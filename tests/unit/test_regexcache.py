@@ -52,7 +52,9 @@ def _count_compiles(monkeypatch) -> list[str]:
 def _every_pattern() -> list[tuple[str, int]]:
     for module in rulebook.MODULES:
         importlib.import_module(module)
-    out = [(expand(rule.pattern), int(rule.flags)) for book in rulebook.BOOKS.values() for rule in book]
+    out = [
+        (expand(rule.pattern), int(rule.flags)) for book in rulebook.BOOKS.values() for rule in book
+    ]
     out += [(p, int(re.I)) for _, p, _ in fact_table.RULES]
     return out
 
@@ -81,9 +83,16 @@ def test_a_cached_pattern_matches_as_re_compile_s_does(cache, monkeypatch):
     assert m and m.group("name") == "Harriet" and m.groupdict()["who"] == "MY WIFE"
 
 
-@pytest.mark.parametrize("content", [b"", b"not marshal at all", marshal.dumps(("another-python", {})),
-                                     marshal.dumps((regexcache.TAG, {("a", 0): (0, b"\xff\xff", 0, {}, (None,))})),
-                                     marshal.dumps((regexcache.TAG, {("a", 0): (32, b"\xff" * 8, 0, {}, (None,))}))])
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"",
+        b"not marshal at all",
+        marshal.dumps(("another-python", {})),
+        marshal.dumps((regexcache.TAG, {("a", 0): (0, b"\xff\xff", 0, {}, (None,))})),
+        marshal.dumps((regexcache.TAG, {("a", 0): (32, b"\xff" * 8, 0, {}, (None,))})),
+    ],
+)
 def test_a_missing_foreign_or_damaged_cache_changes_nothing(cache, monkeypatch, content):
     cache.parent.mkdir()
     cache.write_bytes(content)
@@ -92,7 +101,9 @@ def test_a_missing_foreign_or_damaged_cache_changes_nothing(cache, monkeypatch, 
     assert compiles  # compiled as usual
 
 
-def test_an_unwritable_folder_or_no_bytecode_stores_nothing_and_raises_nothing(cache, monkeypatch, tmp_path):
+def test_an_unwritable_folder_or_no_bytecode_stores_nothing_and_raises_nothing(
+    cache, monkeypatch, tmp_path
+):
     blocked = tmp_path / "file"
     blocked.write_text("")
     monkeypatch.setattr(regexcache, "CACHE_FILE", blocked / "regex.marshal")  # its folder is a file
