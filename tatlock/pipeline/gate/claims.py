@@ -502,11 +502,16 @@ def _told_not_carried(answer: str, told: tuple[str, ...], question: str) -> str 
     Rufus."), answered without it: the line it asks about is the one sharing most of its words,
     and the answer must carry one of that line's own words."""
     asked = {w[:4] for w in words(question) if len(w) >= 3 and w not in _PLAIN}
-    scored = [(len(asked & {w[:4] for w in words(t)}), t) for t in told]
+    # the memory block comes whole: its lines are what was told, its headings are not
+    lines = [x.strip().lstrip("-• ") for t in told for x in t.splitlines()]
+    lines = [x for x in lines if x and not x.startswith("#")]
+    scored = [(len(asked & {w[:4] for w in words(t)}), t) for t in lines]
     best, line = max(scored, default=(0, ""))
     if best == 0 or sum(s == best for s, _ in scored) > 1:
         return None  # nothing told about it, or more than one line could be meant
-    new = {w for w in words(line) if len(w) >= 3 and w not in _PLAIN and w[:4] not in asked}
+    # a kept fact reads "Owner's dog's name: Rufus": what was told is its value, not the owner's name
+    told_value = line.split(":", 1)[1] if ":" in line else line
+    new = {w for w in words(told_value) if len(w) >= 3 and w not in _PLAIN and w[:4] not in asked}
     said = {w[:4] for w in words(answer)}
     if new and not any(w[:4] in said for w in new):
         return f"the reply does not carry what the user said: {line!r}"
