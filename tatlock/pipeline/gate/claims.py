@@ -509,7 +509,8 @@ def _told_not_carried(answer: str, told: tuple[str, ...], question: str) -> str 
     best, line = max(scored, default=(0, ""))
     if best == 0 or sum(s == best for s, _ in scored) > 1:
         return None  # nothing told about it, or more than one line could be meant
-    # a kept fact reads "Owner's dog's name: Rufus": what was told is its value, not the owner's name
+    # a kept fact reads "Owner's dog's name: Rufus": what was told is its value, not the owner's
+    # name
     told_value = line.split(":", 1)[1] if ":" in line else line
     new = {w for w in words(told_value) if len(w) >= 3 and w not in _PLAIN and w[:4] not in asked}
     said = {w[:4] for w in words(answer)}
