@@ -283,8 +283,10 @@ _OFFERED = lazy(r"\bor\b|\beither\b|[,:;]")
 AMOUNT = set("none no nothing few several many some couple handful dozens hundreds thousands millions billions "
              "plenty lots all half quarter third once twice single lot little much more less zero nil varies "
              "vary depends depend".split())
-# ... or that say it is not known ("I can't say, sir", "I'm not sure")
-_UNKNOWN = lazy(r"\b(?:know|sure|certain|unable|afraid|can(?:no|')t\s+(?:say|tell|be\s+sure|count)|no\s+idea)\b", re.I)
+# ... or that say it is not known ("I can't say, sir", "I'm not sure", "I could not count them
+# just now": the honest answer when the tool that counts failed)
+_UNKNOWN = lazy(r"\b(?:know|sure|certain|unable|afraid|can(?:no|')t\s+(?:say|tell|be\s+sure|count)|no\s+idea|"
+                r"i\s+could(?:\s+not|n't)\s+(?:count|say|tell|find|get|work\s+out))\b", re.I)
 
 
 # a length of time without a figure ("a minute or so", "a few hours", "overnight"), not a day named
