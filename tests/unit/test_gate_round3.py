@@ -690,6 +690,11 @@ def test_heat_said_in_words_is_held_to_the_forecast(answer, bad):
         ("You can't find a pentagon with a circle on its side.", True),
         ("I can't say for certain, sir.", False),
         ("Five, sir.", False),
+        (
+            "I could not count them just now, sir: the tally did not come.",
+            False,
+        ),  # the counting tool failed
+        ("You couldn't count the sides of a circle, sir.", True),
     ],
 )
 def test_how_many_needs_a_number_or_an_honest_i_cannot_say(answer, bad):

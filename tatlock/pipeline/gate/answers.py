@@ -545,9 +545,11 @@ AMOUNT = set(
     "nil varies "
     "vary depends depend".split()
 )
-# ... or that say it is not known ("I can't say, sir", "I'm not sure")
+# ... or that say it is not known ("I can't say, sir", "I'm not sure", "I could not count them
+# just now": the honest answer when the tool that counts failed)
 _UNKNOWN = lazy(
-    r"\b(?:know|sure|certain|unable|afraid|can(?:no|')t\s+(?:say|tell|be\s+sure|count)|no\s+idea)\b",
+    r"\b(?:know|sure|certain|unable|afraid|can(?:no|')t\s+(?:say|tell|be\s+sure|count)|no\s+idea|"
+    r"i\s+could(?:\s+not|n't)\s+(?:count|say|tell|find|get|work\s+out))\b",
     re.I,
 )
 
