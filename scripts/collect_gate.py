@@ -59,6 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     from support.fake_web import FakeWeb
     from tatlock.events import TurnFinished
     from tatlock.pipeline import turn as turn_mod
+    from tatlock.pipeline import voice
 
     seen: dict[str, Any] = {}
     real_judge = turn_mod.judge
@@ -112,9 +113,9 @@ def main(argv: list[str] | None = None) -> int:
                                 "seconds": round(time.perf_counter() - t0, 1)}
                         cases = [case]
                         if final is not None and final.quality == "APPROVED" and \
-                                final.answer.replace(turn_mod.CUT_NOTE, "").strip() != seen["answer"].strip():
+                                final.answer.replace(voice.in_voice(turn_mod.CUT_NOTE, "sir"), "").strip() != seen["answer"].strip():
                             # the first answer failed and a repair stood: the gate judged that one too
-                            cases.append({**case, "id": case["id"] + "r", "answer": final.answer.replace(turn_mod.CUT_NOTE, "").strip(),
+                            cases.append({**case, "id": case["id"] + "r", "answer": final.answer.replace(voice.in_voice(turn_mod.CUT_NOTE, "sir"), "").strip(),
                                           "repair_of": case["id"]})
                         for c in cases:
                             out.write(json.dumps(c, ensure_ascii=False, default=str) + "\n")
