@@ -104,6 +104,9 @@ ASKS = Rulebook("asks", [
     Rule("ask.measure", "measure", r"\bwhat(?:'s|\s+is)\s+the\s+(?:speed|distance|weight|height|length|population|"
          r"temperature|size|depth|boiling|melting|freezing)\b", ("What's the speed of light?",), ("What's the name?",)),
     Rule("ask.how_many", "how_many", r"\bhow\s+(?:many|much)\b", ("How many legs?",), ("How long should I boil it?",)),
+    Rule("ask.how_long", "how_long", r"\bhow\s+long\s+(?:do|does|should|will|would|did|can|to|must)\b",
+         ("How long do I boil an egg for a runny yolk?", "how long should I rest the dough"),
+         ("How long is the Nile?", "How long ago was it?")),
     Rule("ask.content", "explain",
          r"\b(?:tell|give|write|compose)\s+(?:me\s+)?(?:a|an|some)\s+(?:[\w-]+\s+){0,2}?(?:joke|story|poem|limerick|note|letter|"
          r"recipe|riddle|summary|description|fact|tips?)\b",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from tatlock.pipeline.asks import SYSTEM_PARTS
+from tatlock.pipeline.asks import ASKS, SYSTEM_PARTS
 from tatlock.pipeline.gate.language import not_english
 from tatlock.pipeline.gate.text import FILL, VERDICT_WORDS, asks, words
 from tatlock.pipeline.rulebook import Rule, Rulebook, lazy
@@ -29,73 +29,8 @@ NUMBER_WORDS = set("zero one two three four five six seven eight nine ten eleven
                    "sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred "
                    "thousand million billion dozen half none once twice".split())
 
-ASK = Rulebook("gate.ask", [
-    Rule("ask.code", "code", r"\b(?:code|command|cmd|script|snippet|regex|function|python|bash|shell|sql|javascript|"
-         r"js|json|yaml|html|css|linux|terminal|syntax)\b", ("Write a bash command to list files",), ("Who wrote it?",)),
-    Rule("ask.language", "language",
-         r"\btranslat|\bin\s+(?:french|german|spanish|italian|dutch|portuguese|japanese|chinese|mandarin|welsh|"
-         r"latin|russian|arabic|hindi|korean|greek)\b|\bsay\b|\bwrite\b|\blanguage\b|\bcharacters?\b",
-         ("Translate 'good morning' into German", "How do you say thanks in Japanese?"), ("What is the capital?",)),
-    # a question that asks for information (not a request about how to answer: "Could you keep it short?")
-    Rule("ask.info", "info",
-         r"^\W*(?:so\s+|and\s+|but\s+|ok\w*,?\s+|hey,?\s+|please,?\s+)?(?:what|who|whom|whose|which|when|where|why|"
-         r"how|tell|give|explain|list|describe|recommend|suggest|name|define|summari[sz]e|translate|find|show)\b|"
-         r"\b(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:tell|give|explain|list|describe|recommend|suggest|"
-         r"find|show|write|name|summari[sz]e)\b",
-         ("What is the capital of France?", "Could you tell me a joke?", "Give me a rhyme for moon"),
-         ("Could you keep it short?", "Thanks, that's all")),
-    Rule("ask.number", "number",
-         r"\bhow\s+(?:many|much|far|long|old|tall|high|big|deep|heavy|often|fast)\b|\bwhat\s+(?:year|time|"
-         r"percentage|temperature|number|age)\b|\bwhen\b|(?<!\d)\d+\s*(?:[-+*/x×]|times|plus|minus|divided)\s*\d+|"
-         r"\bsquare\s+root\b|\bconvert\b|\bin\s+(?:miles|kilometres|kilometers|fahrenheit|celsius|pounds|kilos)\b|"
-         r"\bwhat(?:'s|\s+is)\s+\d|\d\s*%|\bper\s*cent\b|(?<!\d)\d+\s*(?:[-+*/x×^]|times|plus|minus|divided\s+by|of)\s*\d|"
-         r"\bwhat(?:'s|\s+is)\s+the\s+(?:speed|distance|weight|height|length|population|temperature|size|depth|"
-         r"boiling|melting|freezing|cost|price)\b",
-         ("How many legs does a spider have?", "What is 12 times 12?", "Convert 10 km to miles", "What's 15% of 80?"),
-         ("What is the capital of France?", "Who wrote Hamlet?", "What's the name of that speed skater?")),
-    # a question whose answer is no number: a person, a place, a reason, a name, a word
-    Rule("ask.not_number", "not_number",
-         r"^\W*(?:who|whom|whose|where|why)\b|\bwhat(?:'s|\s+is|\s+are)\s+(?:the\s+|a\s+)?(?:capital|name|colou?r|"
-         r"meaning|opposite|synonym|plural|difference|chemical\s+symbol)\b|\bhow\s+do\s+(?:i|you|we)\b|"
-         r"\bwhat\s+language\b",
-         ("Who wrote Romeo and Juliet?", "What is the capital of France?", "How do I make tea?"),
-         ("What is six times seven?", "Which year did the war end?", "What's the atomic number of gold?")),
-    # a question of when: its answer is a time, a date, a season or a year, not a bare small number
-    Rule("ask.when", "when", r"^\W*(?:so\s+|and\s+|but\s+)?when\b|\bwhat\s+(?:month|season|year)\b",
-         ("When should I plant tulip bulbs?", "What month do swallows leave?"), ("How long until tea?", "Say when")),
-    Rule("ask.measure", "measure", r"\bwhat(?:'s|\s+is)\s+the\s+(?:speed|distance|weight|height|length|population|"
-         r"temperature|size|depth|boiling|melting|freezing)\b", ("What's the speed of light?",), ("What's the name?",)),
-    Rule("ask.how_many", "how_many", r"\bhow\s+(?:many|much)\b", ("How many legs?",), ("How long should I boil it?",)),
-    Rule("ask.how_long", "how_long", r"\bhow\s+long\s+(?:do|does|should|will|would|did|can|to|must)\b",
-         ("How long do I boil an egg for a runny yolk?", "how long should I rest the dough"),
-         ("How long is the Nile?", "How long ago was it?")),
-    Rule("ask.content", "explain",
-         r"\b(?:tell|give|write|compose)\s+(?:me\s+)?(?:a|an|some)\s+(?:[\w-]+\s+){0,2}?(?:joke|story|poem|limerick|note|letter|"
-         r"recipe|riddle|summary|description|fact|tips?)\b",
-         ("Tell me a joke.", "Write a short thank-you note to my neighbour."), ("Give me a word that rhymes",)),
-    Rule("ask.quantity", "quantity", r"\bhow\s+(?:long|far|much\s+(?:does|do|is)|big|heavy|tall|high|deep|old|fast)\b",
-         ("How long should I boil pasta?", "How far is the Moon?"), ("How many legs?",)),
-    Rule("ask.explain", "explain",
-         r"^\W*(?:why|explain|describe|summari[sz]e)\b|\bhow\s+(?:do|does|did|can|could|should|would)\b"
-         r"(?!\s+(?:you|i|we|one)\s+(?:say|spell|pronounce|write|translate|call)\b)|"
-         r"\bwhat(?:'s|\s+is)\s+the\s+difference\b|\btips?\b|\bwhat\s+does\b.*\bmean\b",
-         ("Why is the sky blue?", "How do I make tea?", "Any tips for sleeping better?"),
-         ("How many legs?", "Suggest a name for a cat", "How do you say 'good morning' in Spanish?")),
-    Rule("ask.choice", "choice", r"\b\w+\s+or\s+(?:an?\s+|the\s+)?\w+(?:\s+(?:right\s+now|now|today|tonight|"
-         r"then|please|sir|here|there|at\s+the\s+moment))?\s*\??\s*$|\bwhich\b|\beither\b",
-         ("Is a tomato a fruit or a vegetable?", "Which is bigger?", "Is it morning or afternoon right now?"),
-         ("What is the capital of France?",)),
-    Rule("ask.yes_no", "yes_no", r"^\W*(?:is|are|am|was|were|do|does|did|can|could|will|would|should|shall|has|have|"
-         r"had)\b", ("Is Paris the capital of France?", "Do I need an umbrella?"), ("What is it?",)),
-    # two names asked about together ("France and Germany"), not at the start of the question
-    Rule("ask.pair", "pair", r"(?<=\w\s)([A-Z][a-z]{2,})\s+and\s+([A-Z][a-z]{2,})\b",
-         ("What are the capitals of France and Germany?",), ("Romeo and Juliet was written by?",), flags=0),
-    Rule("ask.system_memory", "system:memory", r"\b(?:memory|ram)\b", ("How much RAM?",), ("memorable",)),
-    Rule("ask.system_disk", "system:disk", r"\b(?:disk|storage|drive|space)\b", ("disk space",), ("driver",)),
-    Rule("ask.system_cpu", "system:processor", r"\b(?:cpu|processor|cores?)\b", ("how many cores",), ("score",)),
-    Rule("ask.system_os", "system:system", r"\b(?:os|operating\s+system|linux|windows|macos)\b",
-         ("which OS",), ("cosmos",)),
-])
+# the question read as pipeline/asks.py reads it: one reader for the gate and for what is composed
+ASK = ASKS
 
 REPLY = Rulebook("gate.reply", [
     # a sentence about the question or the pleasure of helping, with no answer in it
