@@ -110,7 +110,9 @@ RULES: list[tuple[str, str, Build]] = [
     ("from", rf"\bi'?m (?:originally )?from (?P<value>{PLACE})", attr("from", cut=False, proper=True)),
     ("birthplace", rf"\bi was born in (?P<value>{PLACE})", attr("birthplace", cut=False, proper=True)),
     ("birthplace", rf"(?P<value>{PLACE}) born and bred\b", attr("birthplace", cut=False, proper=True)),
-    ("grew-up", rf"\bgrew up in (?P<value>{PLACE})", attr("grew up in", cut=False, proper=True)),
+    # the speaker's own ("My brother Tom grew up in Leeds" was kept as the speaker's)
+    ("grew-up", rf"\bi (?:(?:actually|originally|mostly|partly|also|really) )?grew up in (?P<value>{PLACE})",
+     attr("grew up in", cut=False, proper=True)),
     ("address", rf"\b(?:i|we) live at (?P<value>\d+[a-z]? {PLACE}(?:, {PLACE})?)", attr("address", cut=False)),
     # things: "I drive a red Fiat 500", "my car is a Kia Niro", "new phone is a Pixel 8"
     ("car", r"\b(?:i drive|we drive|my car is|my car's|our car is|picked up|i bought|we bought|we've got|i've got"
