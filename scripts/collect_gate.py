@@ -61,6 +61,7 @@ def main(argv: list[str] | None = None) -> int:
     from support.fake_web import FakeWeb
     from tatlock.events import TurnFinished
     from tatlock.pipeline import runner as turn_mod
+    from tatlock.pipeline import voice
 
     seen: dict[str, Any] = {}
     real_judge = turn_mod.judge
@@ -77,10 +78,8 @@ def main(argv: list[str] | None = None) -> int:
             out.write(
                 json.dumps(
                     {
-                        "header": f"{args.name}: real answers of {args.model} through "
-                        f"tatlock's pipeline "
-                        f"(scripts/collect_gate.py), "
-                        f"{time.strftime('%Y-%m-%d')}; graded by hand "
+                        "header": f"{args.name}: real answers of {args.model} through tatlock's pipeline "
+                        f"(scripts/collect_gate.py), {time.strftime('%Y-%m-%d')}; graded by hand "
                         "as a user would."
                     }
                 )
@@ -144,16 +143,19 @@ def main(argv: list[str] | None = None) -> int:
                         if (
                             final is not None
                             and final.quality == "APPROVED"
-                            and final.answer.replace(turn_mod.CUT_NOTE, "").strip()
+                            and final.answer.replace(
+                                voice.in_voice(turn_mod.CUT_NOTE, "sir"), ""
+                            ).strip()
                             != seen["answer"].strip()
                         ):
-                            # the first answer failed and a repair stood: the gate judged that one
-                            # too
+                            # the first answer failed and a repair stood: the gate judged that one too
                             cases.append(
                                 {
                                     **case,
                                     "id": case["id"] + "r",
-                                    "answer": final.answer.replace(turn_mod.CUT_NOTE, "").strip(),
+                                    "answer": final.answer.replace(
+                                        voice.in_voice(turn_mod.CUT_NOTE, "sir"), ""
+                                    ).strip(),
                                     "repair_of": case["id"],
                                 }
                             )

@@ -285,7 +285,13 @@ RULES: list[tuple[str, str, Build]] = [
         rf"(?P<value>{PLACE}) born and bred\b",
         attr("birthplace", cut=False, proper=True),
     ),
-    ("grew-up", rf"\bgrew up in (?P<value>{PLACE})", attr("grew up in", cut=False, proper=True)),
+    # the speaker's own ("My brother Tom grew up in Leeds" was kept as the speaker's)
+    (
+        "grew-up",
+        rf"\bi (?:(?:actually|originally|mostly|partly|also|really) )?grew up in "
+        rf"(?P<value>{PLACE})",
+        attr("grew up in", cut=False, proper=True),
+    ),
     (
         "address",
         rf"\b(?:i|we) live at (?P<value>\d+[a-z]? {PLACE}(?:, {PLACE})?)",

@@ -208,6 +208,15 @@ def _second_person(text: str) -> str:
     )
 
 
+# attributes kept under a verb (memory/fact_table.py), said as a sentence: (to you, of another)
+_VERB_ATTRIBUTES = {
+    "grew up in": ("grew up in", "grew up in"),
+    "from": ("are from", "is from"),
+    "plays": ("play", "plays"),
+    "dislikes": ("dislike", "dislikes"),
+}
+
+
 def acknowledge(noted: list[Noted], *, speaker_is_owner: bool, speaker: str, owner: str) -> str:
     """The short line that tells the user what was kept: "(noted: your sister's name is
     Harriet)"; a change says what it replaced. Empty when nothing new was kept."""
@@ -227,6 +236,12 @@ def acknowledge(noted: list[Noted], *, speaker_is_owner: bool, speaker: str, own
                 and not re.match(r"(?:your|the|a|an)\b|\w+ing\b", text)
             ):
                 text = "you " + text  # "swim at Kirkstall on Tuesdays": the speaker's own habit
+        # "you grew up in Aberdeen", not "your grew up in is Aberdeen"
+        elif what in _VERB_ATTRIBUTES:
+            whose = _to_speaker(f.about, base, owner)
+            you = whose == "your"
+            subject = "you" if you else whose.removesuffix("'s")
+            text = f"{subject} {_VERB_ATTRIBUTES[what][0 if you else 1]} {f.value}"
         else:
             whose = _to_speaker(f.about, base, owner)
             text = (

@@ -217,6 +217,13 @@ ASKS = Rulebook(
             ("How long should I boil it?",),
         ),
         Rule(
+            "ask.how_long",
+            "how_long",
+            r"\bhow\s+long\s+(?:do|does|should|will|would|did|can|to|must)\b",
+            ("How long do I boil an egg for a runny yolk?", "how long should I rest the dough"),
+            ("How long is the Nile?", "How long ago was it?"),
+        ),
+        Rule(
             "ask.content",
             "explain",
             r"\b(?:tell|give|write|compose)\s+(?:me\s+)?(?:a|an|some)\s+(?:[\w-]+\s+){0,2}?(?:joke|story|poem|limerick|note|letter|"

@@ -43,7 +43,7 @@ from tatlock.llm.base import Cancel, Cancelled, StopGeneration
 from tatlock.memory import context as memory_context
 from tatlock.memory import earlier
 from tatlock.memory import facts as kept_facts
-from tatlock.pipeline import assess, budget, compose, loops
+from tatlock.pipeline import assess, budget, compose, loops, voice
 from tatlock.pipeline import facts as facts_mod
 from tatlock.pipeline import tools as tool_phase
 from tatlock.pipeline.gate import Brief, Finding, StreamGate, Verdict
@@ -59,7 +59,8 @@ from tatlock.store.user import Author, Conversation, Message
 from tatlock.tools.base import TurnScope
 
 # said after an answer that stopped at its length limit (TurnEnv.answer_tokens)
-CUT_NOTE = ' …\n\n*(I stopped at my length limit there, sir. Say "go on" and I shall continue.)*'
+# (in the persona's voice: "$sir" is its form of address, or nothing when it names none)
+CUT_NOTE = ' …\n\n*(I stopped at my length limit there, $sir. Say "go on" and I shall continue.)*'
 
 
 @dataclass
@@ -188,8 +189,9 @@ class TurnRunner:
         )
         if verdict.verdict != "FALLBACK" and any(x.get("cut_short") for x in self.phases):
             # the answer stopped at its length limit mid-way: say so, rather than end mid-sentence
-            self.show(CUT_NOTE)
-            answer = answer.rstrip() + CUT_NOTE
+            note = voice.in_voice(CUT_NOTE, voice.address(persona))
+            self.show(note)
+            answer = answer.rstrip() + note
         noted = self.noted_line()
         if noted:  # what was kept, said whatever the model did (never the model's words)
             self.show("\n\n" + noted)

@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from tatlock.pipeline import compose, facts, gate
+from tatlock.pipeline import compose, facts, gate, voice
 
 NOW = dt.datetime(2026, 11, 25, 9, 5, tzinfo=dt.UTC)
 CATS = ("memory", "personal", "system", "time", "weather")
@@ -419,3 +419,30 @@ def test_a_kept_fact_wins_a_tie_with_an_old_message():
     )
     c = composed("When's our wedding anniversary?", memory=memory)
     assert c is not None and "14 June" in c.text
+
+
+def test_the_gate_notes_the_persona_s_own_form_of_address_and_none_when_it_names_none():
+    from tatlock.pipeline.gate.checks import check
+
+    def notes(answer: str, persona: str) -> list[str]:
+        return [
+            c
+            for c in check(answer, gate.Brief("Tell me a joke", persona=persona)).checks
+            if c.startswith("persona")
+        ]
+
+    assert notes(
+        "Why did the chicken cross the road? To get to the other side.",
+        "Address the user as 'madam'.",
+    ) == ["persona: the user is not addressed as madam"]
+    assert notes("To get to the other side, madam.", "Address the user as 'madam'.") == []
+    assert notes("To get to the other side.", "Be brief. Do not use a form of address.") == []
+
+
+def test_the_length_limit_note_speaks_in_the_persona_s_voice():
+    from tatlock.pipeline import runner
+
+    assert "there, madam." in voice.in_voice(runner.CUT_NOTE, "madam")
+    assert "there. Say" in voice.in_voice(runner.CUT_NOTE, None) and "$sir" not in voice.in_voice(
+        runner.CUT_NOTE, None
+    )

@@ -64,10 +64,12 @@ def _one_per_label() -> list[tuple[str, str]]:
     the look-alikes labelled '-'): phrasings the rules and the classifier were not tuned on."""
     from pathlib import Path
 
-    from tatlock.pipeline.intents import read_examples
+    from tatlock.pipeline.routing.examples import read_examples
 
     seen: dict[str, str] = {}
-    for ex in read_examples(Path(__file__).parent.parent / "data" / "routes_heldout.txt"):
+    for ex in read_examples(
+        Path(__file__).parent.parent / "data" / "routes" / "heldout" / "routes_heldout.txt"
+    ):
         key = "+".join(sorted(ex.labels)) or "-"
         seen.setdefault(key, ex.text)
     return sorted(seen.items())

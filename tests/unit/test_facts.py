@@ -343,3 +343,19 @@ async def test_the_memory_pane_shows_what_was_kept_and_from_whom(served):
         assert "allergy = peanuts" in shown
         assert "your sister's name = Harriet" in shown and "your sister's location = Leeds" in shown
         assert "learnt from Tester in message 1" in shown
+
+
+@pytest.mark.parametrize(
+    "said, noted",
+    [
+        ("I grew up in Aberdeen, as it happens.", "(noted: you grew up in Aberdeen)"),
+        ("I actually grew up in Hull.", "(noted: you grew up in Hull)"),
+        (
+            "My brother Tom grew up in Leeds.",
+            "(noted: your brother's name is Tom)",
+        ),  # not the speaker's own
+    ],
+)
+def test_a_fact_kept_under_a_verb_is_acknowledged_as_a_sentence(served, said, noted):
+    served.handler = quiet_model
+    assert Butler(load()).ask(said).answer.endswith(noted)

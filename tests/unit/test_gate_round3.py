@@ -750,6 +750,19 @@ def test_what_is_free_is_not_given_as_what_is_used(answer, bad):
 @pytest.mark.parametrize(
     "answer, bad",
     [
+        ("You have 6.3 GiB of memory free, sir.", True),  # the disk, asked too, left out
+        ("You have 6.3 GiB of memory free and 120.3 GiB free on the disk, sir.", False),
+    ],
+)
+def test_a_system_question_of_two_parts_is_answered_for_both(answer, bad):
+    # (the gate and the composer read the question with one reader, pipeline/asks.py: the gate's
+    # own copy named the parts otherwise, and this check never fired)
+    assert withdrawn(answer, "How much memory and disk space do I have free?", tools=DISK) is bad
+
+
+@pytest.mark.parametrize(
+    "answer, bad",
+    [
         (
             "A fine question, sir, and one that has puzzled many. I'd be glad to help with it whenever you like.",
             True,

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from tatlock.pipeline import voice
 from tatlock.pipeline.gate import (
     almanac,
     answers,
@@ -597,8 +598,19 @@ def run(answer: str, c: Context, checks: tuple[Check, ...] = CHECKS) -> Verdict:
             doubts.append(out)
     # a persona slip is recorded but does not by itself cost a model check or the answer:
     # a right answer without "sir" still serves the user better than a fallback
-    notes = [] if _says("sir", answer) else ["persona: the user is not addressed as sir"]
-    return Verdict("UNSURE" if doubts else "APPROVED", None, doubts + notes)
+    return Verdict(
+        "UNSURE" if doubts else "APPROVED", None, doubts + _address_slip(answer, c.brief.persona)
+    )
+
+
+def _address_slip(answer: str, persona: str) -> list[str]:
+    """The persona's form of address missing from the answer (the default persona's "sir" when
+    no persona was given; nothing when the persona names none)."""
+    form = voice.address(persona) if persona else "sir"
+    if form is None:
+        return []
+    said = _says("sir", answer) if form.lower() == "sir" else form.lower() in answer.lower()
+    return [] if said else [f"persona: the user is not addressed as {form}"]
 
 
 _UNFINISHED = lazy(r"(?<=[.!?])\s+([^.!?\n]{1,60}[^.!?\n:])$")
