@@ -16,7 +16,7 @@ from typing import Any, Protocol
 from tatlock import prompts
 from tatlock.events import Event, QualityVerdict
 from tatlock.llm.base import Cancel
-from tatlock.pipeline import budget, compose, gate
+from tatlock.pipeline import budget, compose, gate, voice
 from tatlock.pipeline import facts as facts_mod
 from tatlock.pipeline.phases import MAX_TOKENS, Phase, TurnEnv, chat
 from tatlock.pipeline.respond import respond
@@ -64,6 +64,17 @@ def judge(
     if v.text is not None:  # the gate cut an unfinished end off: the rest stands
         answer = v.text
     by_model = False
+    if v.verdict == "FALLBACK" and v.known:
+        # the gate holds the right answer itself (a capital, a symbol, a sum it worked out): that
+        # is said, rather than an apology or a second try that may be wrong again
+        said = voice.in_voice(v.known, voice.address(persona))
+        v = gate.Verdict("APPROVED", None, [*v.checks, "answered from what the gate holds"])
+        host.replace(said, "; ".join(v.checks))
+        for x in host.phases:
+            x.pop("cut_short", None)
+        host.emit(QualityVerdict(v.verdict, v.fallback_type, v.checks, False))
+        host.phases.append(p.finish(verdict=v.label, composed=["gate"]))
+        return said, v
     # the facts in hand that answer the question (the clock, the butler's name, the system
     # report, a line the user said...): an answer to such a question must carry them, and one
     # that fails is answered from them rather than with an apology (pipeline/compose.py)

@@ -535,3 +535,33 @@ def test_ask_system_refuses_an_empty_or_huge_instruction_before_storing(
     r = cli("ask", "-s", value, "Hello")
     assert r.code == 2 and needle in r.err and len(r.err.strip().splitlines()) == 1
     assert served.chat_requests == [] and not (home / "users" / "tester_longterm.db").exists()
+
+
+@pytest.mark.parametrize(
+    "question, wrong, right",
+    [
+        ("whats 17 times 6", "17 times 6 = 104.", "That comes to 102, sir."),
+        (
+            "capital of australia?",
+            "The capital of Australia is Sydney, sir.",
+            "The capital of Australia is Canberra, sir.",
+        ),
+        (
+            "What's the chemical symbol for gold?",
+            "It is Ag, sir.",
+            "The symbol for gold is Au, sir.",
+        ),
+    ],
+)
+def test_a_wrong_answer_the_gate_can_right_itself_is_righted_not_apologised_for(
+    cli, served, question, wrong, right
+):
+    served.queue(assessment(answer=wrong))
+    out = ask_json(cli, question)
+    assert out["answer"] == right and out["quality"] == "APPROVED"
+    assert len(served.chat_requests) == 1  # no second try: the gate holds the answer
+
+
+def test_a_right_sum_stands_in_the_model_s_words(cli, served):
+    served.queue(assessment(answer="17 times 6 is 102, sir."))
+    assert ask_json(cli, "whats 17 times 6")["answer"] == "17 times 6 is 102, sir."

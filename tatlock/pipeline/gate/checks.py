@@ -391,18 +391,26 @@ def _worked_out(answer: str, c: Context) -> Outcome:
         or compute.wrong_spelling(answer, c.question)
         or compute.wrong_difference(answer, c.question, found)
     )
-    return fail("RETRY", "wrong_figure", wrong) if wrong else None
+    if not wrong:
+        return None
+    return fail(
+        "RETRY",
+        "wrong_figure",
+        wrong,
+        known=compute.known(c.question) if compute.wrong_figure(answer, c.question) else None,
+    )
 
 
 def _reference(answer: str, c: Context) -> Outcome:
     """A question whose answer is in the gate's tables (a country's capital, an element's symbol,
     the planets' order), answered without it."""
-    wrong = (
-        reference.wrong(answer, c.question)
-        or knowledge.wrong(answer, c.question)
-        or almanac.wrong(answer, c.question)
+    in_table = reference.wrong(answer, c.question)
+    wrong = in_table or knowledge.wrong(answer, c.question) or almanac.wrong(answer, c.question)
+    return (
+        fail("RETRY", "wrong_fact", wrong, known=reference.known(c.question) if in_table else None)
+        if wrong
+        else None
     )
-    return fail("RETRY", "wrong_fact", wrong) if wrong else None
 
 
 def _security(answer: str, c: Context) -> Outcome:

@@ -410,17 +410,46 @@ def expected(question: str) -> list[float]:
     return [amount * s / d for s in src[1] for d in dst[1]]
 
 
+def _exact(question: str) -> bool:
+    """A sum of whole numbers (plus, minus, times): its answer is exact, not within 2%."""
+    m = _rule("sum").search(question)
+    if not m:
+        return False
+    op = (m.group(2) or m.group(3)).lower()
+    whole = all(float(_value(m.group(g))).is_integer() for g in (1, 4))
+    return whole and (
+        op in ("times", "x", "×", "*", "plus", "+", "minus", "-") or op.startswith("multiplied")
+    )
+
+
 def wrong_figure(answer: str, question: str) -> str | None:
-    """A sum or a conversion answered with another number (within 2%, or the answer rounded)."""
+    """A sum or a conversion answered with another number (within 2%, or the answer rounded; a
+    sum of whole numbers exactly: "17 times 6 = 104" is wrong)."""
     want = expected(question)
     said = _numbers(answer)
     if want and not said and len(words(answer)) >= 4:
         return f"the reply gives no figure, but the question works out to {want[0]:.4g}"
     if not want or not said:
         return None
-    if any(abs(s - w) <= max(0.02 * abs(w), 0.051) or round(w) == s for s in said for w in want):
+    if _exact(question):
+        if any(s == w for s in said for w in want):
+            return None
+    elif any(abs(s - w) <= max(0.02 * abs(w), 0.051) or round(w) == s for s in said for w in want):
         return None
     return f"{said[0]:g} is not {want[0]:.4g}, which the question works out to"
+
+
+def known(question: str) -> str | None:
+    """The answer to a sum the gate works out itself, as said to the user ("That comes to 102"):
+    one figure only (a conversion between two pints is left to the model)."""
+    want = expected(question)
+    if len(want) != 1:
+        return None
+    w = want[0]
+    figure = (
+        f"{int(w):,}" if w.is_integer() and abs(w) < 1e15 else f"{w:,.4f}".rstrip("0").rstrip(".")
+    )
+    return f"That comes to {figure}, $sir."
 
 
 @functools.lru_cache(maxsize=1)

@@ -403,6 +403,15 @@ def _said(name: str, answer: str) -> bool:
     ).replace(".", " ").replace("'s", " ").replace("!", " ").replace(";", " ").replace(":", " ")
 
 
+def known(question: str) -> str | None:
+    """The answer these tables give to the question (a country's capital, an element's symbol),
+    as said to the user; None for any other question."""
+    right = wrong("", question)
+    if right and right.startswith(("the capital of ", "the symbol for ")):
+        return right[0].upper() + right[1:] + ", $sir."
+    return None
+
+
 def wrong(answer: str, question: str) -> str | None:
     """An answer to a question whose answer is one of these tables', without it: the capital, the
     symbol, the planets' order."""

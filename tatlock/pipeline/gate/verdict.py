@@ -23,14 +23,19 @@ class Verdict:
     failed: str | None = None  # the check that decided a FALLBACK (see repair_for)
     repair: tuple[str, ...] = ()  # what a repair adds: facts.KINDS and/or "FINDINGS"
     text: str | None = None  # the answer as it stands, when the gate cut an unfinished end off it
+    # the right answer when the gate holds it itself (a capital, a symbol, a sum it worked out),
+    # with "$sir" where the form of address goes: said instead of an apology
+    known: str | None = None
 
     @property
     def label(self) -> str:
         return "APPROVED" if self.verdict == "APPROVED" else f"FALLBACK:{self.fallback_type}"
 
 
-def fail(kind: str, failed: str, why: str, repair: tuple[str, ...] = ()) -> Verdict:
-    return Verdict("FALLBACK", kind, [why], failed, repair)
+def fail(
+    kind: str, failed: str, why: str, repair: tuple[str, ...] = (), known: str | None = None
+) -> Verdict:
+    return Verdict("FALLBACK", kind, [why], failed, repair, known=known)
 
 
 def fallback_reply(kind: str, persona: str | None = None) -> str:
