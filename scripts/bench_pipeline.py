@@ -1163,7 +1163,7 @@ def profile_turns(butler: Butler, backend: TimedBackend, where: str, n: int, **k
     import io
     import pstats
 
-    from tatlock.pipeline.runner import TurnRunner
+    from tatlock.pipeline.turn_runner import TurnRunner
 
     prof = cProfile.Profile()
     inner = TurnRunner.run

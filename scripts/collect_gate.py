@@ -60,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     import tatlock
     from support.fake_web import FakeWeb
     from tatlock.events import TurnFinished
-    from tatlock.pipeline import runner as turn_mod
+    from tatlock.pipeline import turn_runner as turn_mod
     from tatlock.pipeline import voice
 
     seen: dict[str, Any] = {}

@@ -7,7 +7,7 @@
         butler.ask("Thanks!")                                   # blocking: TurnFinished
         butler.conversations.search("dentist")
 
-A turn's steps live in ``tatlock.pipeline.runner``; this module wires them to the stores, the
+A turn's steps live in ``tatlock.pipeline.turn_runner``; this module wires them to the stores, the
 backend, the debug log, the event hub and the housekeeping (compaction and briefings, off the
 user's time: ``tatlock.memory.housekeeping``). Interfaces hold no SQL and no model client:
 everything they show comes from here.
@@ -33,7 +33,7 @@ from tatlock.llm.factory import make_backend
 from tatlock.memory.fit import FittedBackend
 from tatlock.memory.tokens import Estimator
 from tatlock.pipeline.phases import TurnEnv, summary_tokens
-from tatlock.pipeline.runner import TurnRequest, TurnRunner
+from tatlock.pipeline.turn_runner import TurnRequest, TurnRunner
 from tatlock.services.archive import Archive
 from tatlock.services.conversations import Conversations
 from tatlock.services.doctor import Doctor

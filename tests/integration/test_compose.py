@@ -440,7 +440,7 @@ def test_the_gate_notes_the_persona_s_own_form_of_address_and_none_when_it_names
 
 
 def test_the_length_limit_note_speaks_in_the_persona_s_voice():
-    from tatlock.pipeline import runner
+    from tatlock.pipeline import turn_runner as runner
 
     assert "there, madam." in voice.in_voice(runner.CUT_NOTE, "madam")
     assert "there. Say" in voice.in_voice(runner.CUT_NOTE, None) and "$sir" not in voice.in_voice(
