@@ -211,6 +211,8 @@ SLOW: frozenset[str] = frozenset(
         "test_compaction.py::test_two_processes_and_this_one_racing_never_compact_one_range_twice",
         "test_compose.py::test_a_report_in_hand_answers_without_a_call_to_choose_arguments",
         "test_doctor_setup_chat.py::test_ask_run_does_not_import_textual_or_prompt_toolkit",
+        "test_rulebook.py::test_every_rule_reads_a_long_message_in_linear_time",
+        "test_routes.py::test_the_shipped_model_is_not_stale_against_its_data",
         "test_doctor_setup_chat.py::test_chat_as_a_process_reads_stdin",
         "test_doctor_setup_chat.py::test_commands_do_not_import_textual",
         "test_export_files.py::test_an_export_never_replaces_one_of_tatlocks_own_files",
