@@ -476,9 +476,11 @@ def test_a_direct_answer_that_loops_is_stopped_early_and_its_repeats_dropped(cli
     streamed "Demonstrative_" two hundred times to the screen before the gate withdrew it)."""
     served.token_delay = 0.002
     loop = "Paris, sir. " + "Demonstrative_ " * 200  # the fake streams a word a piece
-    served.queue(assessment(answer=loop), "Paris, sir.")  # the loop, then the repair's answer
+    served.queue(assessment(answer=loop))
     out = ask_json(cli, "What is the capital of France?")
-    assert out["answer"] == "Paris, sir." and out["route"] == "DIRECT"
+    # the garbled answer is withdrawn, and the gate holds this one's answer itself: no repair call
+    assert out["answer"] == "The capital of France is Paris, sir." and out["route"] == "DIRECT"
+    assert len(served.chat_requests) == 1
     log = home / "logs" / "conversations" / f"tester-{out['conversation_id']}.jsonl"
     raw = [json.loads(x)["raw"] for x in log.read_text().splitlines() if '"ModelCall"' in x]
     assert len(raw[0]) < len(loop) / 4  # the stream was cut short, not run to the token cap
@@ -550,6 +552,11 @@ def test_ask_system_refuses_an_empty_or_huge_instruction_before_storing(
             "What's the chemical symbol for gold?",
             "It is Ag, sir.",
             "The symbol for gold is Au, sir.",
+        ),
+        (
+            "Settle an argument for us: how many legs does a spider have?",
+            "Spiders are fascinating creatures, sir, found in every garden.",
+            "8, sir.",
         ),
     ],
 )

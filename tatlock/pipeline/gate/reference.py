@@ -403,13 +403,36 @@ def _said(name: str, answer: str) -> bool:
     ).replace(".", " ").replace("'s", " ").replace("!", " ").replace(";", " ").replace(":", " ")
 
 
+def _counts(question: str) -> tuple[int, ...] | None:
+    """The well-known count a "how many" question asks for (a spider's legs), or None."""
+    if not REFERENCE.labelled("how_many")[0].search(question):
+        return None
+    q = set(_plain(question).replace("'", " ").replace("?", " ").split())
+    if re.search(r"\d", question) or q & set(_COUNT_WORDS):
+        return None  # "... three spiders ...?" is a sum
+    for names, counts in COUNTS:
+        if not all(n in q or n + "s" in q for n in names):
+            continue
+        if len(names) == 1 and not re.search(
+            rf"\bhow\s+many\s+{names[0]}\s+(?:are\s+there|is\s+there|exist|"
+            r"(?:are\s+)?(?:there\s+)?(?:in|on)\s+(?:the\s+)?(?:world|earth|"
+            r"solar\s+system))",
+            question,
+            re.I,
+        ):
+            continue  # "How many planets have rings?" asks something else
+        return tuple(counts)
+    return None
+
+
 def known(question: str) -> str | None:
-    """The answer these tables give to the question (a country's capital, an element's symbol),
-    as said to the user; None for any other question."""
+    """The answer these tables give to the question (a country's capital, an element's symbol,
+    a well-known count), as said to the user; None for any other question."""
     right = wrong("", question)
     if right and right.startswith(("the capital of ", "the symbol for ")):
         return right[0].upper() + right[1:] + ", $sir."
-    return None
+    counts = _counts(question)
+    return f"{counts[0]}, $sir." if counts else None
 
 
 def wrong(answer: str, question: str) -> str | None:
@@ -437,29 +460,13 @@ def wrong(answer: str, question: str) -> str | None:
         symbol = SYMBOLS.get(element)
         if symbol and not any(w.strip(".,;:!'\"()") == symbol for w in answer.split()):
             return f"the symbol for {element} is {symbol}"
-    q = set(_plain(question).replace("'", " ").replace("?", " ").split())
-    if REFERENCE.labelled("how_many")[0].search(question) and not REFERENCE.labelled("hedge")[
-        0
-    ].search(answer):
+    counts = _counts(question)
+    if counts and not REFERENCE.labelled("hedge")[0].search(answer):
         counted = {int(w) for w in re.findall(r"\b\d{1,4}\b", answer)} | {
             n for w, n in _COUNT_WORDS.items() if re.search(rf"\b{w}\b", answer, re.I)
         }
-        # "... three spiders ...?" is a sum
-        other = re.search(r"\d", question) or q & set(_COUNT_WORDS)
-        for names, counts in COUNTS:
-            if other or not all(n in q or n + "s" in q for n in names):
-                continue
-            if len(names) == 1 and not re.search(
-                rf"\bhow\s+many\s+{names[0]}\s+(?:are\s+there|is\s+there|exist|"
-                r"(?:are\s+)?(?:there\s+)?(?:in|on)\s+(?:the\s+)?(?:world|earth|"
-                r"solar\s+system))",
-                question,
-                re.I,
-            ):
-                continue  # "How many planets have rings?" asks something else
-            if counted and not counted & set(counts):
-                return f"there are {counts[0]} ({' '.join(names)})"
-            break
+        if counted and not counted & set(counts):
+            return f"there are {counts[0]}"
     if REFERENCE.labelled("which_country")[0].search(question):
         # a capital for the country it is the capital of ("Paris" to "Which country...?")
         cities = {_plain(c) for cs in CAPITALS.values() for c in cs} - set(CAPITALS)
