@@ -1483,9 +1483,9 @@ def test_17_5b_the_archive_merge_of_2500_compacts_is_split_into_requests_that_fi
         (
             "Paris is the capital of France, sir. 它也是法国最大的城市，人口超过两百万。",
             "What is the capital of France?",
-            "RETRY",
+            "OWN",
         ),
-        ("France.", "What is the capital of France?", "RETRY"),
+        ("France.", "What is the capital of France?", "OWN"),
         (
             "Local date and time: Tuesday 24 November 2026, 21:26 (UTC) User's location: unknown",
             "What is the capital of France?",
@@ -1499,10 +1499,16 @@ def test_17_5b_the_archive_merge_of_2500_compacts_is_split_into_requests_that_fi
     ],
 )
 def test_16_4_and_19_3_the_answers_the_gate_approved_are_withdrawn(served, answer, question, kind):
+    """Withdrawn, and replaced by the typed fallback; or, kind OWN, by the answer the gate holds
+    itself (a capital: what the answer said wrongly or garbled, it says right)."""
     served.queue(direct(answer), direct(answer))  # the answer, and the repair that says it again
     with tatlock.open() as butler:
         final = butler.ask(question)
-    assert final.quality == f"FALLBACK:{kind}" and answer not in final.answer
+    assert answer not in final.answer
+    if kind == "OWN":
+        assert (final.quality, final.answer) == ("APPROVED", "The capital of France is Paris, sir.")
+    else:
+        assert final.quality == f"FALLBACK:{kind}"
 
 
 def test_16_4_buffalo_is_no_stutter_and_19_3_a_good_answer_keeps_its_words_without_a_trailing_fragment(
