@@ -21,6 +21,8 @@ import pytest
 
 import tatlock
 from support.replies import CROSS, direct, phase_of, sent, tools_needed
+from tatlock.pipeline import voice
+from tatlock.pipeline.gate import checks
 
 KEY = (
     "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n"
@@ -1883,4 +1885,9 @@ def test_16_4_and_19_3_round3_the_answers_smollm2_got_approved_are_withdrawn(
     served.queue(direct(answer), direct(answer))  # the answer, and the repair that says it again
     with tatlock.open() as butler:
         final = butler.ask(question)
-    assert final.quality.startswith("FALLBACK") and answer not in final.answer
+    assert answer not in final.answer
+    own = checks.known_answer(question)  # a capital, a well-known count: the gate says it itself
+    if own is not None:
+        assert (final.quality, final.answer) == ("APPROVED", voice.in_voice(own, "sir"))
+    else:
+        assert final.quality.startswith("FALLBACK")
