@@ -259,7 +259,8 @@ SYMBOLS: dict[str, str] = {
 # how many is answered with one of the counts
 COUNTS: tuple[tuple[tuple[str, ...], tuple[int, ...]], ...] = (
     (("continents",), (7,)),
-    (("days", "leap", "year"), (366,)),  # (not "days in a year": "days left in the year" is no count)
+    # (not "days in a year": "days left in the year" is no count)
+    (("days", "leap", "year"), (366,)),
     (("oceans",), (5,)),
     (("planets",), (8,)),
     (("legs", "spider"), (8,)),
