@@ -5,41 +5,20 @@ that looks like it and must stand."""
 from __future__ import annotations
 
 import datetime as dt
+from functools import partial
 from zoneinfo import ZoneInfo
 
 import pytest
 
-from tatlock import prompts
+from support import gatecase
 from tatlock.pipeline import facts, gate
 
 APRIL_1 = dt.datetime(2026, 4, 1, 9, 15, tzinfo=ZoneInfo("Europe/London"))  # a Wednesday
-PERSONA = "\n".join(prompts.paragraphs("persona.txt"))
 
 
-def verdict(
-    answer: str, question: str, *, guard: str | None = None, tools=(), told=(), now=APRIL_1
-) -> gate.Verdict:
-    fs = (
-        facts.for_guard(
-            (guard,), guard, now=now, categories=["memory", "system", "time", "weather"]
-        )
-        if guard
-        else []
-    )
-    brief = gate.Brief(
-        question,
-        persona=PERSONA,
-        facts=fs,
-        clock=now,
-        guard_parts=(guard,) if guard else (),
-        findings=[gate.Finding.of(t, a, r) for t, a, r in tools],
-        told=tuple(told),
-    )
-    return gate.check(answer, brief)
-
-
-def withdrawn(answer: str, question: str, **kw) -> bool:
-    return verdict(answer, question, **kw).verdict == "FALLBACK"
+# the gate's verdict at this file's clock (support.gatecase; a case may pass its own ``now``)
+verdict = partial(gatecase.verdict, now=APRIL_1)
+withdrawn = partial(gatecase.withdrawn, now=APRIL_1)
 
 
 # -- empty politeness --------------------------------------------------------------------------
@@ -402,7 +381,7 @@ def test_a_good_answer_that_ends_on_a_fragment_stands_without_it():
     g = gate.StreamGate(
         gate.Brief(
             "Who are you?",
-            persona=PERSONA,
+            persona=gatecase.PERSONA,
             guard_parts=("IDENTITY",),
             facts=facts.for_guard(("IDENTITY",), "IDENTITY"),
         )
@@ -657,7 +636,7 @@ def test_a_mixed_question_answered_with_the_guards_facts_alone_is_withdrawn():
     fs = facts.for_guard(("IDENTITY",), "MIXED")
     brief = gate.Brief(
         "What's your name, and what's the capital of Spain?",
-        persona=PERSONA,
+        persona=gatecase.PERSONA,
         facts=fs,
         guard_parts=("IDENTITY",),
         other_part="what's the capital of Spain?",

@@ -5,41 +5,19 @@ class in several wordings, each beside a good answer that looks like it and must
 from __future__ import annotations
 
 import datetime as dt
+from functools import partial
 from zoneinfo import ZoneInfo
 
 import pytest
 
-from tatlock import prompts
-from tatlock.pipeline import facts, gate
+from support import gatecase
 
-PERSONA = "\n".join(prompts.paragraphs("persona.txt"))
 TUESDAY = dt.datetime(2026, 11, 24, 9, 20, tzinfo=ZoneInfo("Europe/London"))
 
 
-def verdict(
-    answer: str, question: str, *, guard: str | None = None, tools=(), told=(), now=TUESDAY
-) -> gate.Verdict:
-    fs = (
-        facts.for_guard(
-            (guard,), guard, now=now, categories=["memory", "system", "time", "weather"]
-        )
-        if guard
-        else []
-    )
-    brief = gate.Brief(
-        question,
-        persona=PERSONA,
-        facts=fs,
-        clock=now,
-        guard_parts=(guard,) if guard else (),
-        findings=[gate.Finding.of(t, a, r) for t, a, r in tools],
-        told=tuple(told),
-    )
-    return gate.check(answer, brief)
-
-
-def withdrawn(answer: str, question: str, **kw) -> bool:
-    return verdict(answer, question, **kw).verdict == "FALLBACK"
+# the gate's verdict at this file's clock (support.gatecase; a case may pass its own ``now``)
+verdict = partial(gatecase.verdict, now=TUESDAY)
+withdrawn = partial(gatecase.withdrawn, now=TUESDAY)
 
 
 # -- a forecast: rain said not to come, fair weather in the rain, the day asked about ----------
