@@ -257,6 +257,20 @@ def acknowledge(noted: list[Noted], *, speaker_is_owner: bool, speaker: str, own
     return "(noted: " + "; ".join(said[:MAX_NOTED]) + more + ")"
 
 
+def as_answer(noted_line: str, message: str) -> str:
+    """The answer when the model's failed and what the user said was kept: the acknowledgement
+    itself ("Very good, $sir: noted that your dentist is Dr Okafor."), not an apology that asks
+    them to say again what is already kept. A message with more in it than the statement (a
+    question, a second sentence: "I'm vegetarian. Suggest a dinner.") also says the rest went
+    unanswered. ``$sir`` is the persona's form of address (pipeline/voice.py)."""
+    said = noted_line.strip().removeprefix("(noted: ").removesuffix(")")
+    line = f"Very good, $sir: noted that {said}."
+    sentences = [s for s in re.split(r"[.!?;]+(?:\s|$)", message.strip()) if s.strip()]
+    if "?" in message or len(sentences) > 1:
+        line += " My answer to the rest went astray, $sir; would you ask me that again?"
+    return line
+
+
 # -- using it ----------------------------------------------------------------------------------
 
 # words a question uses for what a fact is kept under

@@ -36,6 +36,7 @@ from tatlock.events import (
     GuardFired,
     MessageStored,
     Notice,
+    QualityVerdict,
     TurnCancelled,
     TurnFinished,
 )
@@ -193,7 +194,15 @@ class TurnRunner:
             self.show(note)
             answer = answer.rstrip() + note
         noted = self.noted_line()
-        if noted:  # what was kept, said whatever the model did (never the model's words)
+        if noted and verdict.verdict == "FALLBACK" and verdict.fallback_type != "NOT_ALLOWED":
+            # the model failed; what was said is kept, and that is the answer
+            answer = voice.in_voice(
+                kept_facts.as_answer(noted, self.req.text), voice.address(persona)
+            )
+            self.replace(answer, "acknowledged what was kept")
+            verdict = Verdict("APPROVED", None, [*verdict.checks, "acknowledged what was kept"])
+            self.emit(QualityVerdict(verdict.verdict, None, verdict.checks, False))
+        elif noted:  # what was kept, said whatever the model did (never the model's words)
             self.show("\n\n" + noted)
             answer = answer.rstrip() + "\n\n" + noted
         self.store_reply(answer, plan, verdict, [r.name for r in runs])

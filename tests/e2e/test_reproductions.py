@@ -1739,7 +1739,12 @@ def test_19_1_what_is_told_is_kept_without_the_models_tool_call(cli, served):
     ]
     for text in said:
         r = cli("ask", "--new", text)
-        assert r.code == 0 and "(noted: your " in r.out, r.out  # the answer says what was kept
+        # the answer says what was kept: after the model's words, or instead of them when the
+        # gate withdrew them
+        assert r.code == 0, r.out
+        assert "(noted: your " in r.out or r.out.startswith("Very good, sir: noted that your "), (
+            r.out
+        )
     listed = cli("var", "list").out
     for value in ("peanuts", "Harriet", "Leeds", "vegetarian"):
         assert value in listed, listed

@@ -111,7 +111,8 @@ def test_multi_party_attribution_and_prompt_format(served, home):
         "Darjeeling it is, madam.",
     )
     said = butler.ask("My favourite tea is Darjeeling", room_id="kitchen", author=maria)
-    assert said.answer.endswith("(noted: your favourite tea is Darjeeling)")
+    # (the model's "madam" is withdrawn: the answer is the acknowledgement of what was kept)
+    assert said.answer == "Very good, sir: noted that your favourite tea is Darjeeling."
     served.handler = scripted_model
     butler.ask("Beep. Reminder: the oven timer is done.", room_id="kitchen", author=robo)
     butler.ask("Thank you all", room_id="kitchen")

@@ -294,6 +294,20 @@ def test_garbage_model_output_gives_a_typed_fallback(cli, served, home):
     assert len(rows) == 2 and rows[1]["content"] == out["answer"]
 
 
+def test_a_kept_statement_is_acknowledged_when_the_model_fails(cli, served, home):
+    # the model's answer is garbage, but what the user said was kept: the answer says so, in the
+    # persona's voice, rather than apologising and asking them to say it again
+    served.handler = lambda body: "}}}{{{ ### ]]]"
+    out = ask_json(cli, "remember that my dentist is Dr Okafor in Salford")
+    assert out["answer"] == "Very good, sir: noted that your dentist is Dr Okafor in Salford."
+    assert out["quality"] == "APPROVED"
+    assert db_messages(home)[1]["content"] == out["answer"]
+    # a message with more in it than the statement: the rest is owned up to, not dropped
+    out = ask_json(cli, "I'm vegetarian. Suggest a dinner for tonight.")
+    assert out["answer"].startswith("Very good, sir: noted that you")
+    assert "went astray" in out["answer"] and "ask me that again" in out["answer"]
+
+
 def test_vendor_identity_is_repaired_then_gated(cli, served):
     served.queue(assessment(answer="As an AI language model, I think Paris."), "Paris, sir.")
     out = ask_json(cli, "What is the capital of France?")
