@@ -392,3 +392,18 @@ async def test_the_model_list_when_the_server_is_down_says_so(served, monkeypatc
         )
         await pilot.press("escape")
         assert type(app.screen).__name__ == "Screen"
+
+
+async def test_a_withdrawn_answer_is_marked_only_when_nothing_stands_in_its_place(served):
+    # garbage from the model: for a plain question the apology stands, marked withdrawn; for a
+    # statement that was kept, the acknowledgement stands in its place and is not marked
+    served.handler = lambda body: "}}}{{{ ### ]]]"
+    async with running() as (app, pilot):
+        await send(app, pilot, "What is the meaning of life?")
+        await until(pilot, lambda: not app.chat.transcript.messages[-1].streaming)
+        assert "withdrawn" in app.chat.transcript.messages[-1].marks
+        await send(app, pilot, "remember that my dentist is Dr Okafor in Salford")
+        await until(pilot, lambda: not app.chat.transcript.messages[-1].streaming)
+        reply = app.chat.transcript.messages[-1]
+        assert reply.text.startswith("Very good, sir: noted that your dentist is Dr Okafor")
+        assert "withdrawn" not in reply.marks

@@ -428,6 +428,10 @@ class ChatPanel(Vertical):
                     quality=ev.quality,
                 )
                 await reply.finish(text=ev.answer, footer=footer)
+                if not str(ev.quality or "").startswith("FALLBACK"):
+                    # what replaced the model's words stands (answered from the facts in hand,
+                    # or what was kept acknowledged): the reply is not marked withdrawn
+                    reply.unmark("withdrawn")
                 self.last_answer = ev.answer
             elif isinstance(ev, TurnCancelled):
                 await reply.finish(

@@ -99,6 +99,12 @@ class Said:
             self.footer_text = footer
         self.relabel()
 
+    def unmark(self, mark: str) -> None:
+        if mark in self.marks:
+            self.marks.remove(mark)
+            self.remove_class(mark)  # type: ignore[attr-defined]
+            self.relabel()
+
     def set_number(self, number: int) -> None:
         self.number = number
         self.relabel()
