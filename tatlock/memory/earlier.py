@@ -60,6 +60,17 @@ def names(question: str) -> set[str]:
     }
 
 
+# the user's own world named in the question ("my sister", "the sheep we keep", "our flat"): what
+# they said of it is looked for even when the question does not ask what they told. Not "I" or
+# "me" alone: "can you tell me the capital of France?" is about nothing of theirs
+_MINE = re.compile(r"\b(?:my|our|ours|mine|we|we're|we've|we'd|us)\b", re.IGNORECASE)
+
+
+def mentions_own(question: str) -> bool:
+    """The question names something of the user's own ("my", "our", "we", "us")."""
+    return bool(_MINE.search(question))
+
+
 def said_before(
     store: UserStore,
     question: str,
@@ -73,11 +84,13 @@ def said_before(
     """The block of the user's earlier messages (other conversations) that share a content word
     with ``question``, best first; "" when none does. ``told``: the question asks what the user
     told (compose's reader says so); otherwise only messages that mention a name the question
-    names are taken (a question about Pepper, about Hannah), and a question that names none
-    gets no block (general knowledge is not looked for in what the user said)."""
+    names are taken (a question about Pepper, about Hannah), or, where it names none, messages
+    that share its words when it speaks of the user's own things ("a poster saying what sheep we
+    keep"); a question that does neither gets no block (general knowledge is not looked for in
+    what the user said)."""
     want = _stems(question)
     named = set() if told else names(question)
-    if not want or not (told or named):
+    if not want or not (told or named or mentions_own(question)):
         return ""
     est = estimator or Estimator()
     room = max(0, int(budget_tokens * SHARE))

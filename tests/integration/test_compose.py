@@ -395,6 +395,37 @@ def test_a_guest_asking_about_someone_named_gets_what_was_said_of_them(store):
     )
 
 
+def test_a_task_about_the_users_own_things_gets_what_they_said_of_them(store):
+    # not a question about what was told, and no name in it, but "our"/"we" speak of the user's
+    # own world: what they said of it in another conversation is in the block; a question about
+    # the world at large, with the same words, gets none
+    from tatlock.memory import earlier
+    from tatlock.store.user_records import Author
+
+    owner = Author("alice", "Alice", is_anchor=True)
+    first = store.create_conversation("room", "cli").id
+    store.add_message(first, "user", "The allotment is doing well, three beehives now.", owner)
+    later = store.create_conversation("room", "cli").id
+    block = earlier.said_before(
+        store,
+        "write a line for the fete sign about the beehives on our allotment",
+        conversation_id=later,
+        budget_tokens=4096,
+        told=False,
+    )
+    assert "three beehives" in block
+    assert (
+        earlier.said_before(
+            store,
+            "how many beehives does a typical allotment have?",
+            conversation_id=later,
+            budget_tokens=4096,
+            told=False,
+        )
+        == ""
+    )
+
+
 def test_a_job_kept_answers_what_one_does_for_a_living_in_the_butlers_address():
     memory = (
         "## What you have been told (kept facts: Ann is the owner; the newest value of each)\n"
