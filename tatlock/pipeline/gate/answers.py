@@ -12,7 +12,7 @@ import re
 
 from tatlock.pipeline.asks import ASKS, SYSTEM_PARTS
 from tatlock.pipeline.gate.language import not_english
-from tatlock.pipeline.gate.text import FILL, VERDICT_WORDS, asks, words
+from tatlock.pipeline.gate.text import FILL, META, VERDICT_WORDS, asks, words
 from tatlock.pipeline.rulebook import Rule, Rulebook, lazy
 
 # the words of a reply that says nothing ("Certainly, sir. I'd be more than happy to help with
@@ -304,7 +304,43 @@ def empty_reply(answer: str, question: str) -> bool:
     # and
     # one that has troubled many a careful writer. I should be delighted to assist you with it.")
     sentences = [x for x in _SENTENCES.split(answer.strip()) if words(x)]
-    return bool(sentences) and all(REPLY.first(x, "hollow") for x in sentences)
+    return bool(sentences) and all(
+        REPLY.first(x, "hollow") or _says_nothing(x, asked) for x in sentences
+    )
+
+
+# words about the talk itself, not about its subject ("a matter well worth understanding",
+# "should you require anything further on the subject")
+TALK = set(
+    "subject topic topics worth understanding understand require requires required further matter "
+    "matters well are was were about regarding concerning should know knowing explain explaining "
+    "explanation explanations discuss discussing detail details elaborate information wish wishes "
+    "enquiry inquiry enquire inquire consider considering considered delight delighted rather tell "
+    "indeed".split()
+)
+
+
+_NEGATION = set("no not never cannot can't don't won't nothing none nor neither".split())
+
+
+def _says_nothing(sentence: str, asked: set[str]) -> bool:
+    """A sentence of politeness, words about the talk and the question's own words: it names
+    the subject and says nothing of it ("Offset mortgages are a matter well worth
+    understanding.")."""
+    said = words(sentence)
+    # "I have no way of knowing that": ignorance owned is an answer
+    # "mortgages" names the "mortgage" asked about, "isas" the "isa"
+    stems = {w[:5] for w in asked if len(w) >= 3}
+    return (
+        len(said) >= 3
+        and not set(said) & _NEGATION
+        # talk about the subject, not the subject's own words ("Buffalo buffalo Buffalo ...")
+        and sum(w in TALK or w in META for w in said if w not in asked) >= 2
+        and all(
+            w in POLITE or w in META or w in TALK or w in FILL or w[:5] in stems or w[:-1] in stems
+            for w in said
+        )
+    )
 
 
 _SENTENCES = lazy(r"(?<=[.!])\s+")

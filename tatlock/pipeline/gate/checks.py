@@ -308,6 +308,9 @@ def _who(answer: str, c: Context) -> Outcome:
             f"the reply does not give the butler's name, {c.persona_name}",
             ("IDENTITY",),
         )
+    vendor = identity.vendor_affirmed(answer, c.question)
+    if vendor:
+        return fail("RETRY", "vendor", f"asked, the reply owns to {vendor!r}", ("IDENTITY",))
     name = identity.other_name(answer, c.persona_name)
     if name:
         return fail(
@@ -430,7 +433,8 @@ def _security(answer: str, c: Context) -> Outcome:
 
 def _guard_parts(answer: str, c: Context) -> Outcome:
     parts, more = c.brief.guard_parts, c.parts_fact
-    if "TEMPORAL" in parts and not clock.says_time_or_date(answer):
+    # a count of days answers "how many days until ..." ("Thirty days, sir.")
+    if "TEMPORAL" in parts and not (clock.says_time_or_date(answer) or compute.days_said(answer)):
         return fail(
             "RETRY", "missing_part", "the time or date part is not answered", ("TEMPORAL", *more)
         )

@@ -24,7 +24,8 @@ CLAIM = Rulebook(
         Rule(
             "claim.hedge",
             "hedge",
-            r"\b(?:can(?:no|')t|cannot|unable|not\s+able|don't\s+know|do\s+not\s+know|no\s+(?:forecast|record|"
+            r"^\W*(?:which|where|what)\b[^.!?]{0,60}\?|"  # the reply asks back for what is missing
+            r"\b(?:can(?:no|')t|cannot|unable|not\s+able|(?:don't|do\s+not)\s+(?:yet\s+|quite\s+)?know|no\s+(?:forecast|record|"
             r"results?|note|mention|trace|access|way\s+of)|nothing|could\s+not|couldn't|not\s+sure|"
             r"without\s+(?:a|the)\s+forecast|usually|typically|often|generally|normally|tends?\s+to|on\s+average|"
             r"in\s+general|climate|not\s+available|isn't\s+available|unavailable|failed|afraid|sorry|"
@@ -37,8 +38,9 @@ CLAIM = Rulebook(
                 "It is usually mild there.",
                 "I'm afraid I don't know",
                 "I don't have your birthday on record, sir.",
+                "Which town or city, sir? I don't yet know where you live.",
             ),
-            ("It will be sunny tomorrow.",),
+            ("It will be sunny tomorrow.", "It will be sunny in Leeds, sir. Which coat?"),
         ),
         # weather stated as fact, now or to come: a temperature, or conditions
         Rule(

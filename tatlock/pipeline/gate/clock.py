@@ -531,6 +531,11 @@ def wrong_tomorrow(answer: str, question: str, clock: Clock) -> str | None:
     days = {d for d in WEEKDAYS if d in set(words(answer))}
     if dates and (tomorrow.day, tomorrow.month) not in dates:
         return f"tomorrow is {tomorrow.day} {MONTHS[tomorrow.month - 1].title()}"
+    # the year after the date ("the 1st of January 2026" on New Year's Eve 2026)
+    for m in _rule("date_said").finditer(answer):
+        after = answer[m.end() : m.end() + 8].lstrip(" ,")
+        if after[:4].isdigit() and not after[4:5].isdigit() and int(after[:4]) != tomorrow.year:
+            return f"tomorrow is in {tomorrow.year}, not {after[:4]}"
     if not dates and days and tomorrow.strftime("%A").lower() not in days:
         return f"tomorrow is a {tomorrow.strftime('%A')}"
     return None

@@ -269,6 +269,15 @@ COMPUTE = Rulebook(
             ("Thirty days, sir", "45 days in all", "thirty-one days to Christmas"),
             ("days of old",),
         ),
+        # a count of days that says whether today is in it: a day either way is then its choice
+        Rule(
+            "compute.counts_today",
+            "counts_today",
+            r"\b(?:including|counting|not\s+counting|excluding|with|without|bar)\s+today\b|\bsleeps\b|"
+            r"\bif\s+you\s+count\b|\binclusive\b",
+            ("32 days, sir, counting today", "31 sleeps", "32 days if you count today"),
+            ("31 days, sir.", "Today is Tuesday"),
+        ),
         Rule(
             "compute.asks_until",
             "asks_until",
@@ -504,11 +513,17 @@ def wrong_until(answer: str, question: str, now: clock.Clock | None) -> str | No
     return None
 
 
-def _days_said(answer: str) -> list[int]:
+def days_said(answer: str) -> list[int]:
     """The counts of days an answer gives, in digits or words ("Thirty days", "45 days in all")."""
     return [
         int(n) for m in _rule("days_said").regex.finditer(answer) for n in _numbers(m.group(1))[:1]
     ]
+
+
+def _slack(answer: str) -> int:
+    """Days either way a count may be off: none, unless the answer counts today in or out
+    ("32 days, counting today"; "sleeps")."""
+    return 1 if _rule("counts_today").search(answer) else 0
 
 
 def wrong_days_to_date(answer: str, question: str, now: clock.Clock | None) -> str | None:
@@ -520,7 +535,7 @@ def wrong_days_to_date(answer: str, question: str, now: clock.Clock | None) -> s
         or _rule("days_left").search(question)
     ):
         return None
-    said, m = _days_said(answer), _rule("day_month").search(answer)
+    said, m = days_said(answer), _rule("day_month").search(answer)
     if not said or not m:
         return None
     day, month = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
@@ -532,7 +547,7 @@ def wrong_days_to_date(answer: str, question: str, now: clock.Clock | None) -> s
     if date < today:
         date = date.replace(year=today.year + 1)
     left = (date - today).days
-    if all(abs(n - left) > 1 for n in said):
+    if all(abs(n - left) > _slack(answer) for n in said):
         return f"{said[0]} days is not the {left} the clock gives until {int(day)} {month.title()}"
     return None
 
@@ -543,7 +558,7 @@ def wrong_days_left(answer: str, question: str, now: clock.Clock | None) -> str 
     m = _rule("days_left").search(question)
     if now is None or not m:
         return None
-    said = _days_said(answer) or [int(x) for x in re.findall(r"^\W*(\d{1,3})\b", answer)]
+    said = days_said(answer) or [int(x) for x in re.findall(r"^\W*(\d{1,3})\b", answer)]
     if not said:
         return None
     today = clock.today_of(now)
@@ -556,7 +571,7 @@ def wrong_days_left(answer: str, question: str, now: clock.Clock | None) -> str 
     else:
         date = dt.date(today.year, 12, 31)
     left = (date - today).days
-    if all(abs(n - left) > 1 for n in said):
+    if all(abs(n - left) > _slack(answer) for n in said):
         return f"{said[0]} days is not the {left} the clock gives"
     return None
 

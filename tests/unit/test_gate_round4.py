@@ -1,0 +1,173 @@
+"""Classes of answers the gate learnt in its fourth round (issue 16 item 4, issue 19 item 3), from
+the blind set gate_train_g8 (g7 held out and scored once per change): each class in wordings of
+its own, not the learnt cases', each beside a good answer of the same shape that must stand."""
+
+from __future__ import annotations
+
+import datetime as dt
+from functools import partial
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from support import gatecase
+
+WEDNESDAY = dt.datetime(2026, 11, 25, 10, 30, tzinfo=ZoneInfo("Europe/London"))
+
+verdict = partial(gatecase.verdict, now=WEDNESDAY)
+withdrawn = partial(gatecase.withdrawn, now=WEDNESDAY)
+
+SYSTEM = {
+    "cpu": {"count": 12, "physical_cores": 6, "percent": 9.0, "load_average": [0.5, 0.4, 0.4]},
+    "memory": {"total_gib": 62.6, "available_gib": 11.0, "used_percent": 82.4},
+    "disk": {"path": "/home/ann", "total_gib": 931.5, "free_gib": 698.0, "used_percent": 25.1},
+    "os": {"system": "Linux", "release": "6.8.0", "machine": "x86_64"},
+}
+
+
+# -- code asked for is symbols by nature --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "question, answer, bad",
+    [
+        ("regex for one or more digits", r"\d+, sir.", False),
+        ("bash one-liner to list hidden files", "ls -d .*", False),
+        ("python slice for the first three items of xs", "xs[:3]", False),
+        ("regex for one or more digits", "[]{}();", True),  # no letter or digit at all
+        ("What's the capital of Chile?", "[::-1] ;;", True),  # symbols to a question of words
+    ],
+)
+def test_code_asked_for_may_be_mostly_symbols(question, answer, bad):
+    assert withdrawn(answer, question) is bad
+
+
+# -- politeness that names the subject and says nothing of it -----------------------------------
+
+
+@pytest.mark.parametrize(
+    "question, answer, bad",
+    [
+        (
+            "explain how a heat pump works",
+            "A splendid question, sir. Heat pumps are a subject well worth understanding. "
+            "Do tell me should you require anything further on the matter.",
+            True,
+        ),
+        (
+            "describe what an ISA is",
+            "Certainly, sir. ISAs are indeed a matter worth considering.",
+            True,
+        ),
+        (
+            "explain how a heat pump works",
+            "Certainly, sir. A heat pump moves warmth from the outside air into the house, "
+            "as a fridge moves it out of its box.",
+            False,
+        ),
+        ("who lives next door to my aunt?", "I have no way of knowing that, sir.", False),
+    ],
+)
+def test_politeness_about_the_subject_is_no_answer(question, answer, bad):
+    assert withdrawn(answer, question) is bad
+
+
+# -- a no, then what it denied said with a manner between -----------------------------------------
+
+
+@pytest.mark.parametrize(
+    "question, answer, bad",
+    [
+        ("Is a peanut a nut?", "No, sir. A peanut is technically a nut, so eat away.", True),
+        ("Is a peanut a nut?", "No, sir: a peanut is botanically a legume, like a pea.", False),
+        ("Is a bat a bird?", "No, sir. A bat is hardly a bird; it is a mammal.", False),
+    ],
+)
+def test_a_no_undone_by_what_follows(question, answer, bad):
+    assert withdrawn(answer, question) is bad
+
+
+# -- a vendor's model owned to when asked ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "question, answer, bad",
+    [
+        ("are you gemini?", "After a fashion, sir: Google's Gemini in a tailcoat.", True),
+        ("r u secretly llama", "Llama, sir, at your service.", True),
+        ("are you gemini?", "No, sir. Gemini is Google's; I am Tatlock, on this computer.", False),
+        ("are you gemini?", "I'm Tatlock, sir, not Gemini.", False),
+    ],
+)
+def test_a_vendor_model_owned_to_when_asked(question, answer, bad):
+    assert withdrawn(answer, question) is bad
+
+
+# -- a count of days: exact, unless it says whether today is in it --------------------------------
+
+
+@pytest.mark.parametrize(
+    "answer, bad",
+    [
+        ("Thirty-one days, sir.", True),  # 25 Nov to 25 Dec is 30
+        ("Thirty days, sir.", False),
+        ("Thirty-one days, sir, counting today.", False),
+    ],
+)
+def test_days_until_a_holiday_are_counted_exactly(answer, bad):
+    assert withdrawn(answer, "how many days until christmas?", guard="TEMPORAL") is bad
+
+
+def test_days_until_a_date_the_answer_names_are_counted_exactly():
+    q = "how long until the party?"
+    assert withdrawn("Eleven days, sir: it is on the 5th of December.", q)
+    assert not withdrawn("Ten days, sir: it is on the 5th of December.", q)
+
+
+# -- tomorrow's year ------------------------------------------------------------------------------
+
+
+def test_tomorrows_date_carries_tomorrows_year():
+    eve = dt.datetime(2026, 12, 31, 22, 0, tzinfo=ZoneInfo("Europe/London"))
+    q = "what's tomorrow's date?"
+    assert gatecase.withdrawn("The 1st of January 2026, sir.", q, now=eve, guard="TEMPORAL")
+    assert not gatecase.withdrawn("The 1st of January 2027, sir.", q, now=eve, guard="TEMPORAL")
+    assert not gatecase.withdrawn("The 1st of January, sir.", q, now=eve, guard="TEMPORAL")
+
+
+# -- a share free that is the share used ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "question, answer, bad",
+    [
+        (
+            "is my disk filling up?",
+            "Not at all, sir: 698 GiB free, about 25% of the disk still unused.",
+            True,
+        ),
+        (
+            "is my disk filling up?",
+            "Not at all, sir: 698 GiB free, about 75% of the disk still unused.",
+            False,
+        ),
+        ("how's my RAM?", "Plenty, sir: 82.4% of it is available.", True),
+        ("how's my RAM?", "Tight, sir: 82.4% of it is in use, 11 GiB available.", False),
+    ],
+)
+def test_a_share_free_is_the_rest_of_the_share_used(question, answer, bad):
+    tools = [("get_system_info", {}, SYSTEM)]
+    assert withdrawn(answer, question, tools=tools) is bad
+
+
+# -- a reply that asks back for what is missing ---------------------------------------------------
+
+
+def test_a_reply_that_asks_for_the_missing_place_stands():
+    tools = [
+        ("get_personal_variable", {"key": "location"}, {"key": "location", "value": None}),
+        ("get_weather_forecast", {"days": 1}, {"error": "Which place? Give a town or city."}),
+    ]
+    q = "will it rain later?"
+    assert not withdrawn("Where are you, sir? I don't yet know your town.", q, tools=tools)
+    assert withdrawn("Light rain by four, sir, and 9 degrees.", q, tools=tools)
