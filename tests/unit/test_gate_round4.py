@@ -171,3 +171,136 @@ def test_a_reply_that_asks_for_the_missing_place_stands():
     q = "will it rain later?"
     assert not withdrawn("Where are you, sir? I don't yet know your town.", q, tools=tools)
     assert withdrawn("Light rain by four, sir, and 9 degrees.", q, tools=tools)
+
+
+# -- a market's figure to come, stated as known ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "question, answer, bad",
+    [
+        ("where will bitcoin be by christmas?", "At 81,250 dollars, sir.", True),
+        ("what will the euro to dollar rate be next week?", "1.12 dollars, sir.", True),
+        (
+            "what will the euro to dollar rate be next week?",
+            "Nobody can know that, sir; today it is about 1.08, but markets move.",
+            False,
+        ),
+        ("what will the weather be tomorrow?", "I'd need a forecast for that, sir.", False),
+    ],
+)
+def test_a_markets_figure_to_come_is_not_known(question, answer, bad):
+    assert withdrawn(answer, question) is bad
+
+
+# -- a total of the figures found, and the gate's own answer --------------------------------------
+
+RECEIPTS = (
+    "analyze_file",
+    {"path": "~/receipts.txt"},
+    {"content": "Milk 2.40\nBread 1.65\nEggs 3.10\n"},
+)
+
+
+@pytest.mark.parametrize(
+    "answer, bad",
+    [
+        ("£6.95 in all, sir.", True),
+        ("£7.15 in all, sir.", False),
+        ("£5.50 for the bread and eggs, sir... no, £4.75.", False),  # a sum of some of them
+    ],
+)
+def test_a_total_of_the_figures_found_is_added_up(answer, bad):
+    v = verdict(answer, "tot up ~/receipts.txt", tools=[RECEIPTS])
+    assert (v.verdict == "FALLBACK") is bad
+    if bad:
+        assert v.known == "They come to 7.15 in all, $sir."
+
+
+# -- a date the search or the file does not give --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "answer, bad",
+    [
+        ("It closes on the 2nd of January, sir.", True),
+        ("It closes on the 4th of January, sir.", False),
+        ("Not on the 25th of December, sir; it shuts for Christmas.", False),  # inside the range
+    ],
+)
+def test_a_date_the_findings_do_not_give(answer, bad):
+    found = {
+        "results": [
+            {
+                "title": "Ice rink",
+                "snippet": "Open 14 November to 4 January. Closed 24-26 December.",
+            }
+        ]
+    }
+    tools = [("web_search", {"query": "ice rink dates"}, found)]
+    assert withdrawn(answer, "when does the ice rink close?", tools=tools) is bad
+
+
+# -- someone else's thing given as the user's -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "answer, bad",
+    [
+        ("Your anniversary is the 3rd of June, sir.", True),
+        ("I only have your brother's anniversary, sir: the 3rd of June.", False),
+    ],
+)
+def test_someone_elses_memory_is_not_the_users(answer, bad):
+    found = {
+        "count": 1,
+        "results": [{"kind": "message", "text": "My brother's anniversary is the 3rd of June."}],
+    }
+    tools = [("recall_memories", {"keyword": "anniversary"}, found)]
+    assert withdrawn(answer, "when is my anniversary?", tools=tools) is bad
+
+
+# -- a request it cannot do, answered as if done --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "question, answer, bad",
+    [
+        (
+            "what's on my calendar today?",
+            "Two meetings, sir: the dentist at ten and lunch with Priya at one.",
+            True,
+        ),
+        ("what's on my calendar today?", "I have no window on your calendar, sir.", False),
+        ("what's on my calendar today?", "I can't see your calendar, sir.", False),
+    ],
+)
+def test_a_capability_it_lacks_answered_as_if_done(question, answer, bad):
+    assert withdrawn(answer, question, guard="CAPABILITIES") is bad
+
+
+# -- a famous work's maker (the table is data) ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "question, answer, bad",
+    [
+        ("who wrote Far from the Madding Crowd", "Charles Dickens, sir.", True),
+        ("who wrote Far from the Madding Crowd", "Thomas Hardy, sir, in 1874.", False),
+        ("Who painted Nighthawks?", "Edward Hopper, sir.", False),
+        ("Who did Carmen Electra marry?", "Dennis Rodman among others, sir.", False),
+    ],
+)
+def test_a_famous_works_maker(question, answer, bad):
+    assert withdrawn(answer, question) is bad
+
+
+# -- the gate's own answer where the clock holds it -----------------------------------------------
+
+
+def test_the_clock_answers_when_a_count_of_days_is_wrong():
+    v = verdict("Thirty-two days, sir.", "how many days until christmas?", guard="TEMPORAL")
+    assert v.verdict == "FALLBACK" and v.known == "30 days, $sir."
+    eve = dt.datetime(2026, 12, 31, 22, 0, tzinfo=ZoneInfo("Europe/London"))
+    v = gatecase.verdict("The 1st of January 2026, sir.", "date tomorrow?", now=eve)
+    assert v.known == "Friday, 1 January 2027, $sir."

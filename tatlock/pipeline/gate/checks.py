@@ -366,18 +366,23 @@ def _clock(answer: str, c: Context) -> Outcome:
     if _says("elsewhere", c.question):  # a time asked for somewhere else: its own zone's clock
         wrong = compute.time_elsewhere(answer, c.question, c.brief.clock)
         return fail("RETRY", "wrong_clock", wrong, ("TEMPORAL",)) if wrong else None
-    wrong = (
-        compute.wrong_until(answer, c.question, c.clock)
-        or compute.wrong_days_left(answer, c.question, c.clock)
-        or compute.wrong_days_to_date(answer, c.question, c.clock)
+    left = compute.wrong_days_left(answer, c.question, c.clock)
+    if left:  # the clock holds the count: it is said instead ("30 days, sir.")
+        known = f"{compute.days_left(c.question, c.clock)} days, $sir."
+        return fail("RETRY", "wrong_clock", left, ("TEMPORAL",), known=known)
+    wrong = compute.wrong_until(answer, c.question, c.clock) or compute.wrong_days_to_date(
+        answer, c.question, c.clock
     )
     if wrong:
         return fail("RETRY", "wrong_clock", wrong, ("TEMPORAL",))
     # tomorrow's date: held to tomorrow, and only what is said of now to now
     if clock.asks_tomorrow(c.question):
-        wrong = clock.wrong_tomorrow(answer, c.question, c.clock) or clock.wrong_now(
-            answer, c.clock
-        )
+        wrong = clock.wrong_tomorrow(answer, c.question, c.clock)
+        if wrong:  # the clock holds tomorrow's date: it is said instead
+            return fail(
+                "RETRY", "wrong_clock", wrong, ("TEMPORAL",), known=clock.tomorrow_said(c.clock)
+            )
+        wrong = clock.wrong_now(answer, c.clock)
         return fail("RETRY", "wrong_clock", wrong, ("TEMPORAL",)) if wrong else None
     about_now = "TEMPORAL" in c.brief.guard_parts or c.clock_tool or clock.asks_now(c.question)
     wrong = clock.wrong_clock(answer, c.clock) if about_now else clock.wrong_now(answer, c.clock)
@@ -394,7 +399,14 @@ def _worked_out(answer: str, c: Context) -> Outcome:
         or compute.wrong_spelling(answer, c.question)
         or compute.wrong_difference(answer, c.question, found)
     )
-    return fail("RETRY", "wrong_figure", wrong) if wrong else None
+    if wrong:
+        return fail("RETRY", "wrong_figure", wrong)
+    wrong = compute.wrong_total(answer, c.question, found)
+    return (
+        fail("RETRY", "wrong_figure", wrong, known=compute.total_known(c.question, found))
+        if wrong
+        else None
+    )
 
 
 def _reference(answer: str, c: Context) -> Outcome:
@@ -472,6 +484,15 @@ def _guard_parts(answer: str, c: Context) -> Outcome:
                 "the capabilities part is not answered",
                 ("CAPABILITIES", *more),
             )
+        if not _says("refuse", answer):
+            # neither declines nor says what it can: it acts as if it could ("Three unread
+            # messages, sir: ..." to a request for email it has no way to read)
+            return fail(
+                "CANT_DO",
+                "overclaim",
+                "the reply neither declines nor says what the butler can do",
+                ("CAPABILITIES", *more),
+            )
         return "capabilities: the reply does not say what the butler can do"
     return None
 
@@ -527,6 +548,8 @@ def _findings_used(answer: str, c: Context) -> Outcome:
             if v
         ):
             continue  # a kept location passed on to the forecast: the forecast is what answers
+        if compute.says_total(answer, c.question, [str(t) for t in readings.read(f, "texts")]):
+            continue  # the total asked of its figures uses them all
         used = readings.uses(answer, result, c.question, f.text)
         if used == 0:
             return fail(
@@ -611,7 +634,7 @@ def run(answer: str, c: Context, checks: tuple[Check, ...] = CHECKS) -> Verdict:
         out = chk.run(answer, c)
         if isinstance(out, Verdict):
             if out.failed in _SUBSTANCE:  # said instead of an apology (pipeline/quality.py)
-                out.known = known_answer(c.question)
+                out.known = out.known or known_answer(c.question)
             return out
         if out:
             doubts.append(out)

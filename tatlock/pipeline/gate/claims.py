@@ -25,7 +25,7 @@ CLAIM = Rulebook(
             "claim.hedge",
             "hedge",
             r"^\W*(?:which|where|what)\b[^.!?]{0,60}\?|"  # the reply asks back for what is missing
-            r"\b(?:can(?:no|')t|cannot|unable|not\s+able|(?:don't|do\s+not)\s+(?:yet\s+|quite\s+)?know|no\s+(?:forecast|record|"
+            r"\b(?:can(?:no|')t|cannot|unable|not\s+able|(?:don't|do\s+not)\s+(?:yet\s+|quite\s+)?know|no\s*(?:one|body)\s+(?:can\s+)?knows?|no\s+(?:forecast|record|"
             r"results?|note|mention|trace|access|way\s+of)|nothing|could\s+not|couldn't|not\s+sure|"
             r"without\s+(?:a|the)\s+forecast|usually|typically|often|generally|normally|tends?\s+to|on\s+average|"
             r"in\s+general|climate|not\s+available|isn't\s+available|unavailable|failed|afraid|sorry|"
@@ -39,6 +39,7 @@ CLAIM = Rulebook(
                 "I'm afraid I don't know",
                 "I don't have your birthday on record, sir.",
                 "Which town or city, sir? I don't yet know where you live.",
+                "Nobody can know that, sir.",
             ),
             ("It will be sunny tomorrow.", "It will be sunny in Leeds, sir. Which coat?"),
         ),
@@ -250,6 +251,26 @@ CLAIM = Rulebook(
             ("from here", "In short, sir"),
             flags=0,
         ),
+        # a market's figure to come (a rate, a price, an index's close): nobody knows it
+        Rule(
+            "claim.asks_to_come",
+            "asks_to_come",
+            r"\b(?:what|where|how\s+(?:much|high|low|far))\s+will\b[^?.!]{0,60}?\b(?:exchange\s+rates?|rates?|prices?|"
+            r"shares?|stocks?|index|ftse|dow|nasdaq|s&p|bitcoin|btc|ethereum|crypto|gold|oil|inflation|"
+            r"house\s+prices|mortgage\s+rates?)\b|\b(?:exchange\s+rate|share\s+price|stock\s+price|price\s+of\s+"
+            r"(?:bitcoin|gold|oil|shares?)|ftse|bitcoin|inflation)\b[^?.!]{0,40}?\b(?:next\s+(?:week|month|year)|"
+            r"tomorrow|by\s+(?:the\s+end|christmas|{weekday}|{month}))\b",
+            (
+                "what will the pound to yen exchange rate be next month?",
+                "Where will the FTSE close on Friday?",
+                "bitcoin price by christmas?",
+            ),
+            (
+                "What will the weather be tomorrow?",
+                "What was the exchange rate in 1990?",
+                "What time will the shop close?",
+            ),
+        ),
         Rule(
             "claim.may",
             "may",
@@ -295,6 +316,12 @@ def unsupported(answer: str, c: Context) -> tuple[str, str] | None:
     if _rule("hedge").search(answer):
         return None
     found = c.findings
+    if (
+        not found
+        and _rule("asks_to_come").search(c.question)
+        and any(ch.isdigit() for ch in answer)
+    ):
+        return "I_DONT_KNOW", "a market's figure to come stated as known"
     failed = [f for f in found if f.status == "error"]
     if (
         failed
@@ -521,6 +548,56 @@ def _told_not_carried(answer: str, told: tuple[str, ...], question: str) -> str 
     return None
 
 
+def _tokens(text: str) -> list[str]:
+    return [t.strip('.,;:!?"()[]—–-') for t in text.lower().replace("’", "'").split()]
+
+
+def someone_elses(answer: str, remembered: str, question: str) -> str | None:
+    """The user's own thing asked for ("when's my birthday?") and answered from a memory of
+    someone else's ("My mum's birthday is on the 9th of December"), without saying whose."""
+    q = _tokens(question)
+    asked = [q[i + 1] for i, t in enumerate(q[:-1]) if t == "my" and not q[i + 1].endswith("'s")]
+    said = _tokens(answer)
+    for thing in asked:
+        if len(thing) < 4:
+            continue
+        mem = _tokens(remembered)
+        before = [mem[i - 1] for i, t in enumerate(mem) if i and t.rstrip("s") == thing.rstrip("s")]
+        owners = {b[:-2] for b in before if b.endswith("'s")}
+        if (
+            before
+            and len(owners) == len(set(before))
+            and not owners & {t.rstrip("'s") for t in said}
+        ):
+            return f"the memory is of {sorted(owners)[0]}'s {thing}, not the user's"
+    return None
+
+
+def _date_not_found(answer: str, ok: list[Finding], question: str) -> str | None:
+    """A date the answer gives where a search or a file gave dates and none of them is it
+    ("closing on the 24th of December" when the search says 13 November to 21 December); a
+    day inside a range found ("Closed 24-26 December") is found."""
+    source = " ".join(
+        readings.result_text(f) for f in ok if f.tool in ("web_search", "analyze_file")
+    )
+    said, given = _dates(answer), _dates(source) | _dates(question)
+    if not said or not given or said & given:
+        return None
+    low = source.lower()
+    for day, month in said:
+        name = MONTHS[month - 1]
+        at = low.find(name)
+        while at >= 0:  # the day among the numbers just before the month's name
+            before = "".join(ch if ch.isdigit() else " " for ch in low[max(0, at - 12) : at])
+            days = [int(x) for x in before.split()]
+            # the day itself, or one inside a range ("24-26 December")
+            if day in days or (len(days) >= 2 and min(days[-2:]) <= day <= max(days[-2:])):
+                return None
+            at = low.find(name, at + 1)
+    d, m = sorted(said)[0]
+    return f"the reply gives the {d} {MONTHS[m - 1].title()}, a date the findings do not give"
+
+
 def contradicted(answer: str, found: list[Finding], question: str = "") -> str | None:
     """A month that is not the one memory holds, a size the system report does not give, a
     temperature the forecast does not give (within a degree; Fahrenheit converted), or dry
@@ -535,12 +612,26 @@ def contradicted(answer: str, found: list[Finding], question: str = "") -> str |
                 f"{sorted(kept)[0].title()}"
             )
     if remembered:
-        clash = _memory_clash(answer, remembered) or (
-            _name_not_in(answer, remembered, question) if _rule("recall").search(answer) else None
+        clash = (
+            someone_elses(
+                answer,
+                " ".join(readings.result_text(f) for f in ok if f.tool in _MEMORY_TOOLS),
+                question,
+            )
+            or _memory_clash(answer, remembered)
+            or (
+                _name_not_in(answer, remembered, question)
+                if _rule("recall").search(answer)
+                else None
+            )
         )
         if clash:
             return clash
-    wrong = misquoted(answer, ok) or grounded.clash(answer, ok, question, _dates(answer))
+    wrong = (
+        misquoted(answer, ok)
+        or grounded.clash(answer, ok, question, _dates(answer))
+        or _date_not_found(answer, ok, question)
+    )
     if wrong:
         return wrong
     for f in ok:

@@ -518,6 +518,15 @@ def asks_now(question: str) -> bool:
     return CLOCK.first(question, "asks_now") is not None
 
 
+def tomorrow_said(clock: Clock) -> str:
+    """Tomorrow's date as the gate's own answer ("Friday, 1 January 2027, $sir.")."""
+    tomorrow = today_of(clock) + dt.timedelta(days=1)
+    return (
+        f"{tomorrow.strftime('%A')}, {tomorrow.day} {MONTHS[tomorrow.month - 1].title()} "
+        f"{tomorrow.year}, $sir."
+    )
+
+
 def wrong_tomorrow(answer: str, question: str, clock: Clock) -> str | None:
     """Tomorrow's date or weekday asked for and today's given ("Wednesday 25 November" to "What's
     the date tomorrow?" on the 25th)."""

@@ -232,6 +232,19 @@ COMPUTE = Rulebook(
             ),
             ("How much is a pint?", "What's the difference between a frog and a toad?"),
         ),
+        # a total asked of figures the tools found ("add up my outgoings in ~/budget.txt")
+        Rule(
+            "compute.asks_total",
+            "asks_total",
+            r"\badd\s+(?:up|them|these|those|it\s+all)\b|\b(?:the\s+)?total\b|\baltogether\b|\bin\s+total\b|"
+            r"\bsum\s+(?:of|up)\b|\bcombined\b|\btotted\s+up\b|\btot\s+up\b",
+            (
+                "add up my monthly outgoings in ~/budget.txt",
+                "what do the items in ~/shop.txt come to in total?",
+                "tot up the receipts in this file",
+            ),
+            ("How much is a pint?", "What is a sum type?"),
+        ),
         Rule(
             "compute.duration",
             "duration",
@@ -552,14 +565,11 @@ def wrong_days_to_date(answer: str, question: str, now: clock.Clock | None) -> s
     return None
 
 
-def wrong_days_left(answer: str, question: str, now: clock.Clock | None) -> str | None:
-    """How many days are left this year, or until Christmas or a holiday, against the clock (a
-    day either way: counted with today or without)."""
+def days_left(question: str, now: clock.Clock | None) -> int | None:
+    """The days left this year, or until Christmas or a holiday the question names, by the
+    clock; None when it asks for none of them."""
     m = _rule("days_left").search(question)
     if now is None or not m:
-        return None
-    said = days_said(answer) or [int(x) for x in re.findall(r"^\W*(\d{1,3})\b", answer)]
-    if not said:
         return None
     today = clock.today_of(now)
     target = m.group(1).lower()
@@ -570,8 +580,17 @@ def wrong_days_left(answer: str, question: str, now: clock.Clock | None) -> str 
             date = date.replace(year=today.year + 1)
     else:
         date = dt.date(today.year, 12, 31)
-    left = (date - today).days
-    if all(abs(n - left) > _slack(answer) for n in said):
+    return (date - today).days
+
+
+def wrong_days_left(answer: str, question: str, now: clock.Clock | None) -> str | None:
+    """How many days are left this year, or until Christmas or a holiday, against the clock
+    (exactly, unless the answer says whether today is counted)."""
+    left = days_left(question, now)
+    if left is None:
+        return None
+    said = days_said(answer) or [int(x) for x in re.findall(r"^\W*(\d{1,3})\b", answer)]
+    if said and all(abs(n - left) > _slack(answer) for n in said):
         return f"{said[0]} days is not the {left} the clock gives"
     return None
 
@@ -667,4 +686,61 @@ def wrong_difference(answer: str, question: str, found: list[str]) -> str | None
     return (
         f"{new[0]:g} is no difference of the figures found "
         f"({', '.join(f'{g:g}' for g in given[:4])})"
+    )
+
+
+def _found_figures(found: list[str]) -> list[float]:
+    return [
+        float(m.group(0).replace(",", "")) for t in found for m in _rule("number").regex.finditer(t)
+    ]
+
+
+def total_known(question: str, found: list[str]) -> str | None:
+    """What the figures found add up to, said as the gate's own answer to a question asking
+    their total ("They come to 1,585, $sir.")."""
+    given = _found_figures(found)
+    if not _rule("asks_total").search(question) or not 2 <= len(given) <= 12:
+        return None
+    total = sum(given)
+    said = f"{total:,.0f}" if all(g == int(g) for g in given) else f"{total:,.2f}"
+    return f"They come to {said} in all, $sir."
+
+
+def wrong_total(answer: str, question: str, found: list[str]) -> str | None:
+    """A total of the figures the tools found, added up wrong ("£1,485" for items that come to
+    £1,585): a figure the answer gives that the findings do not, close to their total, must be
+    the total or the sum of some of them."""
+    if not _rule("asks_total").search(question):
+        return None
+    given = _found_figures(found)
+    if not 2 <= len(given) <= 12:
+        return None
+    total = sum(given)
+    said = [float(m.group(0).replace(",", "")) for m in _rule("number").regex.finditer(answer)]
+    # near the total and none of the figures found: an attempt at the total
+    near = [
+        n for n in said if abs(n - total) <= 0.25 * total and all(abs(n - g) > 0.01 for g in given)
+    ]
+    if not near:
+        return None
+    sums = {
+        round(sum(g for i, g in enumerate(given) if mask >> i & 1), 2)
+        for mask in range(1, 1 << len(given))
+    }
+    for n in near:
+        if all(abs(n - x) > max(0.005 * x, 0.01) for x in sums):
+            return f"{n:g} is not what the figures found add up to ({total:g})"
+    return None
+
+
+def says_total(answer: str, question: str, found: list[str]) -> bool:
+    """The answer gives the total the question asks of the figures found: it uses them, though
+    it repeats none ("£7.15 in all" for 2.40, 1.65 and 3.10)."""
+    given = _found_figures(found)
+    if not _rule("asks_total").search(question) or not 2 <= len(given) <= 12:
+        return False
+    total = sum(given)
+    return any(
+        abs(float(m.group(0).replace(",", "")) - total) <= max(0.005 * total, 0.01)
+        for m in _rule("number").regex.finditer(answer)
     )
