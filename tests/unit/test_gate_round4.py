@@ -304,3 +304,22 @@ def test_the_clock_answers_when_a_count_of_days_is_wrong():
     eve = dt.datetime(2026, 12, 31, 22, 0, tzinfo=ZoneInfo("Europe/London"))
     v = gatecase.verdict("The 1st of January 2026, sir.", "date tomorrow?", now=eve)
     assert v.known == "Friday, 1 January 2027, $sir."
+
+
+# -- a count of a file's lines --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "answer, bad",
+    [
+        ("Four jobs, sir: the gutters, the fence, the shed and the gate.", True),
+        ("Three jobs, sir: the gutters, the fence and the shed.", False),
+        ("3, sir.", False),
+    ],
+)
+def test_a_count_of_a_files_lines(answer, bad):
+    todo = ("analyze_file", {"path": "~/jobs.txt"}, {"content": "Jobs:\ngutters\nfence\nshed\n"})
+    v = verdict(answer, "how many jobs are in ~/jobs.txt?", tools=[todo])
+    assert (v.verdict == "FALLBACK") is bad
+    if bad:
+        assert v.known == "3 in all, $sir."

@@ -389,6 +389,18 @@ def _clock(answer: str, c: Context) -> Outcome:
     return fail("RETRY", "wrong_clock", wrong, ("TEMPORAL",)) if wrong else None
 
 
+def _file_lines(c: Context) -> list[str]:
+    """The lines of the files read, headings apart ("# Shopping", "Groceries:" are no item)."""
+    return [
+        x
+        for f in c.tools("ok")
+        if f.tool == "analyze_file"
+        for t in readings.read(f, "texts")
+        for x in str(t).splitlines()
+        if x.strip() and not x.strip().startswith("#") and not x.strip().endswith(":")
+    ]
+
+
 def _worked_out(answer: str, c: Context) -> Outcome:
     """A sum or a unit conversion the gate can work out itself, answered with another number."""
     found = [str(t) for f in c.tools("ok") for t in readings.read(f, "texts")]
@@ -401,6 +413,10 @@ def _worked_out(answer: str, c: Context) -> Outcome:
     )
     if wrong:
         return fail("RETRY", "wrong_figure", wrong)
+    lines = _file_lines(c)
+    wrong = compute.wrong_count(answer, c.question, lines)
+    if wrong:  # the file's lines are the count: it is said instead
+        return fail("RETRY", "wrong_figure", wrong, known=f"{len(lines)} in all, $sir.")
     wrong = compute.wrong_total(answer, c.question, found)
     return (
         fail("RETRY", "wrong_figure", wrong, known=compute.total_known(c.question, found))
@@ -548,8 +564,11 @@ def _findings_used(answer: str, c: Context) -> Outcome:
             if v
         ):
             continue  # a kept location passed on to the forecast: the forecast is what answers
-        if compute.says_total(answer, c.question, [str(t) for t in readings.read(f, "texts")]):
-            continue  # the total asked of its figures uses them all
+        texts = [str(t) for t in readings.read(f, "texts")]
+        if compute.says_total(answer, c.question, texts) or (
+            f.tool == "analyze_file" and compute.says_count(answer, c.question, _file_lines(c))
+        ):
+            continue  # the total or the count asked of it uses it all
         used = readings.uses(answer, result, c.question, f.text)
         if used == 0:
             return fail(

@@ -232,6 +232,14 @@ COMPUTE = Rulebook(
             ),
             ("How much is a pint?", "What's the difference between a frog and a toad?"),
         ),
+        # a count asked of a file's lines ("how many things on my shopping list?")
+        Rule(
+            "compute.asks_count",
+            "asks_count",
+            r"\bhow\s+many\s+(?:things|items|lines|entries|tasks|jobs|names|people|bits|points|rows)\b",
+            ("How many things on my shopping list?", "how many items are in ~/todo.txt"),
+            ("How many legs does a spider have?", "how many days until Friday"),
+        ),
         # a total asked of figures the tools found ("add up my outgoings in ~/budget.txt")
         Rule(
             "compute.asks_total",
@@ -744,3 +752,21 @@ def says_total(answer: str, question: str, found: list[str]) -> bool:
         abs(float(m.group(0).replace(",", "")) - total) <= max(0.005 * total, 0.01)
         for m in _rule("number").regex.finditer(answer)
     )
+
+
+def wrong_count(answer: str, question: str, lines: list[str]) -> str | None:
+    """A count of a file's lines asked for ("how many things on my list?") and another given
+    ("Six items" for five lines): the file's own lines are the count."""
+    if not lines or not _rule("asks_count").search(question):
+        return None
+    said = _numbers(answer)
+    right = len(lines)
+    if said and said[0] != right:
+        return f"{said[0]:g} is not the {right} lines the file has"
+    return None
+
+
+def says_count(answer: str, question: str, lines: list[str]) -> bool:
+    """The answer gives the count of a file's lines that the question asks for ("3, sir.")."""
+    said = _numbers(answer)
+    return bool(lines and _rule("asks_count").search(question) and said and said[0] == len(lines))
