@@ -323,3 +323,23 @@ def test_a_count_of_a_files_lines(answer, bad):
     assert (v.verdict == "FALLBACK") is bad
     if bad:
         assert v.known == "3 in all, $sir."
+
+
+# -- the day of a famous event, and more years (the tables are data) ------------------------------
+
+
+@pytest.mark.parametrize(
+    "question, answer, bad",
+    [
+        ("what date was the battle of trafalgar?", "The 18th of June 1805, sir.", True),
+        ("what date was the battle of trafalgar?", "The 21st of October 1805, sir.", False),
+        ("when was the battle of trafalgar?", "1805, sir.", False),  # no day named: none held
+        ("when was the battle of culloden?", "1745, sir.", True),
+        ("when was the battle of culloden?", "April 1746, sir.", False),
+        # a war or a wall has two years: none is held to one
+        ("when was the second world war?", "1939 to 1945, sir.", False),
+        ("when was the second world war?", "It ended in 1945, sir.", False),
+    ],
+)
+def test_the_day_or_year_of_a_famous_event(question, answer, bad):
+    assert withdrawn(answer, question) is bad
