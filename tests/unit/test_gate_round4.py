@@ -343,3 +343,26 @@ def test_a_count_of_a_files_lines(answer, bad):
 )
 def test_the_day_or_year_of_a_famous_event(question, answer, bad):
     assert withdrawn(answer, question) is bad
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "That's beyond me, sir.",
+        "Your phone will serve you better there, sir.",
+        "Alas, sir, the calendar is yours alone.",
+    ],
+)
+def test_a_request_declined_without_a_no_stands(answer):
+    assert not withdrawn(answer, "set an alarm for seven", guard="CAPABILITIES")
+
+
+@pytest.mark.parametrize(
+    "question, answer",
+    [
+        ("are you chatgpt?", "I'm Tatlock, sir; ChatGPT is another fellow entirely."),
+        ("where will bitcoin be by christmas?", "Impossible to say, sir; it was 81,000 today."),
+    ],
+)
+def test_a_denial_or_an_honest_unknown_in_other_words_stands(question, answer):
+    assert not withdrawn(answer, question)

@@ -116,6 +116,22 @@ CHECK_WORDS = Rulebook(
             ("What time is it?", "What's the time and is it raining in London?"),
             flags=0,
         ),
+        # a request declined in other words than a no ("That's beyond me, sir; your phone will
+        # serve you better")
+        Rule(
+            "checks.declines",
+            "declines",
+            r"\b(?:beyond\s+(?:me|my)|outside\s+(?:my|what\s+i)|out\s+of\s+my|regret|unfortunately|alas|"
+            r"sadly|you(?:'ll|\s+will)\s+(?:need|have)\s+to|you\s+(?:could|might|may)\s+(?:try|use|ask)|"
+            r"your\s+(?:phone|mobile|diary|inbox|email\s+app|calendar\s+app)\b[^.!?]{0,30}\bbetter|"
+            r"i\s+would\s+suggest|i'd\s+suggest|best\s+(?:done|left))\b",
+            (
+                "That's beyond me, sir.",
+                "Your phone will serve you better there, sir.",
+                "Alas, sir, the calendar is yours alone.",
+            ),
+            ("Two meetings today, sir: the dentist at ten.", "Your phone is on the desk, sir."),
+        ),
         # "Are you a real person?" answered yes
         Rule(
             "checks.asks_human",
@@ -500,7 +516,7 @@ def _guard_parts(answer: str, c: Context) -> Outcome:
                 "the capabilities part is not answered",
                 ("CAPABILITIES", *more),
             )
-        if not _says("refuse", answer):
+        if not _says("refuse", answer) and not _says("declines", answer):
             # neither declines nor says what it can: it acts as if it could ("Three unread
             # messages, sir: ..." to a request for email it has no way to read)
             return fail(

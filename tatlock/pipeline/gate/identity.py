@@ -312,8 +312,13 @@ ASKED_VENDOR = Rulebook(
         Rule(
             "vendor.denied",
             "denied",
-            r"\b(?:no|not|nope|never|nor|neither|none|rather\s+than|unlike|instead)\b|n't\b",
-            ("No, sir. ChatGPT lives on OpenAI's servers.", "I'm not Claude", "I wouldn't say so"),
+            r"\b(?:no|not|nope|never|nor|neither|none|rather\s+than|unlike|instead|another|other|"
+            r"different|separate|elsewhere)\b|n't\b",
+            (
+                "No, sir. ChatGPT lives on OpenAI's servers.",
+                "I'm not Claude",
+                "I'm Tatlock, sir; ChatGPT is another fellow entirely.",
+            ),
             ("In a manner of speaking, sir, Anthropic's Claude.", "Indeed, Claude."),
         ),
     ],
