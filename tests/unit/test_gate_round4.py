@@ -366,3 +366,20 @@ def test_a_request_declined_without_a_no_stands(answer):
 )
 def test_a_denial_or_an_honest_unknown_in_other_words_stands(question, answer):
     assert not withdrawn(answer, question)
+
+
+# -- a phrase in a language (the table is data; the rule is built from its keys) -----------------
+
+
+@pytest.mark.parametrize(
+    "question, answer, bad",
+    [
+        ("how do you say 'I love you' in Italian?", "Je t'aime, sir.", True),
+        ("how do you say 'I love you' in Italian?", "Ti amo, sir.", False),
+        ("How do I say good night in German?", "Guten Morgen, sir.", True),
+        ("How do I say good night in German?", "Gute Nacht, sir.", False),
+        ("What's 'excuse me' in French?", "Excusez-moi, sir, or simply pardon.", False),
+    ],
+)
+def test_a_phrase_in_a_language(question, answer, bad):
+    assert withdrawn(answer, question) is bad

@@ -471,7 +471,58 @@ PHRASES: dict[str, dict[str, tuple[str, ...]]] = {
         "german": ("bitte",),
         "italian": ("per favore", "prego", "per piacere"),
     },
+    # more of the phrases people ask for (data: the rule is built from these keys)
+    "good night": {
+        "spanish": ("buenas noches",),
+        "french": ("bonne nuit",),
+        "german": ("gute nacht",),
+        "italian": ("buona notte", "buonanotte"),
+        "portuguese": ("boa noite",),
+    },
+    "i am hungry": {
+        "spanish": ("tengo hambre", "tengo mucha hambre"),
+        "french": ("j'ai faim",),
+        "german": ("ich habe hunger", "ich bin hungrig"),
+        "italian": ("ho fame",),
+        "portuguese": ("estou com fome", "tenho fome"),
+    },
+    "i love you": {
+        "spanish": ("te quiero", "te amo"),
+        "french": ("je t'aime",),
+        "german": ("ich liebe dich",),
+        "italian": ("ti amo", "ti voglio bene"),
+        "portuguese": ("eu te amo", "amo-te", "te amo"),
+    },
+    "how are you": {
+        "spanish": ("cómo estás", "como estas", "cómo está", "como esta", "qué tal", "que tal"),
+        "french": ("comment allez", "comment vas", "ça va", "ca va"),
+        "german": ("wie geht",),
+        "italian": ("come stai", "come sta", "come va"),
+        "portuguese": ("como está", "como esta", "tudo bem"),
+    },
+    "excuse me": {
+        "spanish": ("perdón", "perdon", "disculpe", "con permiso", "perdone"),
+        "french": ("excusez", "pardon", "excuse-moi"),
+        "german": ("entschuldigung", "verzeihung"),
+        "italian": ("scusi", "scusa", "permesso"),
+    },
+    "where is the station": {
+        "spanish": ("estación",),
+        "french": ("gare",),
+        "german": ("bahnhof",),
+        "italian": ("stazione",),
+    },
+    "where is the train station": {
+        "spanish": ("estación",),
+        "french": ("gare",),
+        "german": ("bahnhof",),
+        "italian": ("stazione",),
+    },
 }
+_PHRASE_KEYS = "|".join(
+    sorted((k.replace(" ", r"\s+") for k in [*PHRASES, "thanks"]), key=lambda k: (-len(k), k))
+)
+_LANGUAGES = "|".join(sorted({lang for table in PHRASES.values() for lang in table}))
 # words that mark an answer as in one language, to tell a greeting in the wrong one ("Bonjour" for
 # Spanish)
 MARKS = {
@@ -1039,12 +1090,12 @@ ASKS = Rulebook(
         Rule(
             "knowledge.phrase",
             "phrase",
-            r"\b(good\s+morning|hello|thank\s+you|thanks|goodbye|please)\b['\"’”]?\s+(?:in|into)\s+"
-            r"(spanish|french|german|italian|portuguese|japanese|dutch)\b",
+            r"\b(" + _PHRASE_KEYS + r")\b['\"’”]?\s+(?:in|into)\s+(" + _LANGUAGES + r")\b",
             (
                 "How do you say good morning in Spanish?",
                 "how do you say thank you in Japanese",
                 "translate hello into German",
+                "how do I say 'I am hungry' in Spanish",
             ),
             ("Say hello to my French friend",),
         ),
