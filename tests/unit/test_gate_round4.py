@@ -383,3 +383,39 @@ def test_a_denial_or_an_honest_unknown_in_other_words_stands(question, answer):
 )
 def test_a_phrase_in_a_language(question, answer, bad):
     assert withdrawn(answer, question) is bad
+
+
+# -- a name asked for and none given; the user named by nothing; the month asked --------------------
+
+
+@pytest.mark.parametrize(
+    "question, answer, bad",
+    [
+        ("any ideas for a name for our new tortoise?", "Tortoises can live a century, sir.", True),
+        (
+            "any ideas for a name for our new tortoise?",
+            "Sheldon, sir, or perhaps Methuselah.",
+            False,
+        ),
+        ("what should we call the boat?", "I rather like The Wandering Gull, sir.", False),
+        ("what should we call the boat?", '"Second Wind", sir.', False),
+    ],
+)
+def test_a_name_asked_for_must_be_given(question, answer, bad):
+    assert withdrawn(answer, question) is bad
+
+
+def test_the_user_named_by_nothing():
+    assert withdrawn("You are Mrs Eleanor Vance of Bath, sir.", "do you know who I am?")
+    assert not withdrawn(
+        "You are Eleanor, sir, as you told me.", "do you know who I am?", told=["I'm Eleanor."]
+    )
+    assert not withdrawn("I'm afraid I don't know your name yet, sir.", "who am I?")
+
+
+@pytest.mark.parametrize(
+    "answer, bad",
+    [("January, sir.", True), ("November, sir.", False), ("November; December is next.", False)],
+)
+def test_the_month_asked_is_the_clocks(answer, bad):
+    assert withdrawn(answer, "which month are we in?", guard="TEMPORAL") is bad

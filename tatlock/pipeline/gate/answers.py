@@ -70,6 +70,20 @@ REPLY = Rulebook(
                 "I'd be glad to help: the answer is Paris.",
             ),
         ),
+        # a name asked for ("Can you suggest a name for my new kitten?")
+        Rule(
+            "reply.asks_name",
+            "asks_name",
+            r"\b(?:suggest|recommend|give\s+me|think\s+of|come\s+up\s+with|need|want|pick|ideas?\s+for)\b"
+            r"[^?.!]{0,20}?\bnames?\s+for\b|\bwhat\s+(?:should|shall|could|might)\s+(?:i|we)\s+(?:call|name)\b|"
+            r"\bgood\s+names?\s+for\b",
+            (
+                "Can you suggest a name for my new kitten?",
+                "what's a good name for a goldfish?",
+                "what should we call the new puppy?",
+            ),
+            ("What's the name for a baby kangaroo?", "What is your name?"),
+        ),
         Rule(
             "reply.malformed_number",
             "malformed_number",
@@ -282,6 +296,28 @@ def _rule(book: Rulebook, label: str) -> Rule:
     return book.labelled(label)[0]
 
 
+_ENDS = ".!?:;—–("
+_QUOTES = "'\"‘’“”«»"
+
+
+def no_name_given(answer: str, question: str) -> str | None:
+    """A name asked for and none given: no word in capitals inside a sentence, nothing quoted
+    ("Cats sleep for around fifteen hours a day, sir." to "Suggest a name for my kitten?")."""
+    if REPLY.first(question, "asks_name") is None or any(q in answer for q in _QUOTES[1:]):
+        return None
+    start = True
+    for token in answer.split():
+        word = token.strip(_QUOTES + ",")
+        named = word[:1].isupper() and word not in ("I", "Sir", "Madam")
+        # inside a sentence, or a word standing alone at its start ("Bubbles, sir.")
+        if named and (not start or (token[-1:] in ",.!" and word.lower() not in POLITE)):
+            return None
+        if word[:1] in _QUOTES or token[:1] in _QUOTES:
+            return None
+        start = token[-1:] in _ENDS
+    return "a name was asked for and none is given"
+
+
 def overclaim(answer: str) -> str | None:
     """An action the butler has no tool for, claimed as done or promised, or claimed as
     something it can do ("I can manage your email, control your smart lights...")."""
@@ -329,15 +365,22 @@ def _says_nothing(sentence: str, asked: set[str]) -> bool:
     understanding.")."""
     said = words(sentence)
     # "I have no way of knowing that": ignorance owned is an answer
-    # "mortgages" names the "mortgage" asked about, "isas" the "isa"
+    # "mortgages" names the "mortgage" asked about, "isas" the "isa", "boiling" the "boil"
     stems = {w[:5] for w in asked if len(w) >= 3}
+    roots = [w for w in asked if len(w) >= 4]
     return (
         len(said) >= 3
         and not set(said) & _NEGATION
         # talk about the subject, not the subject's own words ("Buffalo buffalo Buffalo ...")
         and sum(w in TALK or w in META for w in said if w not in asked) >= 2
         and all(
-            w in POLITE or w in META or w in TALK or w in FILL or w[:5] in stems or w[:-1] in stems
+            w in POLITE
+            or w in META
+            or w in TALK
+            or w in FILL
+            or w[:5] in stems
+            or w[:-1] in stems
+            or any(w.startswith(r) for r in roots)
             for w in said
         )
     )
@@ -520,7 +563,7 @@ def unanswered(
     if stray:
         return "empty", stray
     if not guarded and not tools:
-        why = misfit(answer, question)
+        why = misfit(answer, question) or no_name_given(answer, question)
         if why:
             return "empty", why
     pair = _rule(ASK, "pair").search(question)

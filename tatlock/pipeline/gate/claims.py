@@ -252,6 +252,25 @@ CLAIM = Rulebook(
             ("from here", "In short, sir"),
             flags=0,
         ),
+        # the user asks who they are: only what they told, or memory, can say
+        Rule(
+            "claim.asks_self",
+            "asks_self",
+            r"\bwho\s+am\s+i\b|\bwhat(?:'s|\s+is)\s+my\s+(?:name|surname|job|address)\b|"
+            r"\bdo\s+you\s+know\s+(?:my\s+name|who\s+i\s+am)\b",
+            ("who am I?", "What's my name?", "do you know who I am"),
+            ("Who are you?", "What's my dog called?"),
+        ),
+        # a name or place given as the user's ("You are Mr Jonathan Harker of Exeter")
+        Rule(
+            "claim.user_named",
+            "user_named",
+            r"\b(?i:you\s+are|you're|your\s+name\s+is|you\s+go\s+by|you(?:'re|\s+are)\s+called)\s+"
+            r"(?:(?:Mr|Mrs|Ms|Miss|Dr|Sir|Lady|Lord|Master)\.?\s+)?([A-Z][a-z]+)",
+            ("You are Mr Jonathan Harker of Exeter, sir.", "your name is Priya"),
+            ("You are my employer, sir.", "You're right, sir."),
+            flags=0,
+        ),
         # a market's figure to come (a rate, a price, an index's close): nobody knows it
         Rule(
             "claim.asks_to_come",
@@ -323,6 +342,10 @@ def unsupported(answer: str, c: Context) -> tuple[str, str] | None:
         and any(ch.isdigit() for ch in answer)
     ):
         return "I_DONT_KNOW", "a market's figure to come stated as known"
+    named = _rule("user_named").search(answer) if _rule("asks_self").search(c.question) else None
+    if named and named.group(1) not in c.allowed and not any(f.status == "ok" for f in found):
+        # "who am I?" answered with a name nothing gave ("You are Mr Jonathan Harker")
+        return "I_DONT_KNOW", f"the user called {named.group(1)!r}, which nothing gave"
     failed = [f for f in found if f.status == "error"]
     if (
         failed

@@ -433,6 +433,18 @@ def _times(answer: str, clock: Clock) -> tuple[str | None, bool]:
     return wrong, right
 
 
+def wrong_month(answer: str, question: str, clock: Clock) -> str | None:
+    """The month asked for ("what month is it?") and another given ("December, sir." on 25
+    November); May only beside a day, as it is also a verb."""
+    if "month" not in words(question):
+        return None
+    said = set(words(answer))
+    months = [m for m in MONTHS if m in said and m != "may"]
+    if months and clock["month"] not in months and not _rule("other_day").search(answer):
+        return f"the month {months[0]!r} is not the clock's {clock['month']}"
+    return None
+
+
 def wrong_clock(answer: str, clock: Clock) -> str | None:
     """A time, weekday or year in the answer that contradicts the clock it was given."""
     # an ISO timestamp is read as its time alone ("2026-11-23T08:41:00+00:00" holds no "00:00")
