@@ -419,3 +419,38 @@ def test_the_user_named_by_nothing():
 )
 def test_the_month_asked_is_the_clocks(answer, bad):
     assert withdrawn(answer, "which month are we in?", guard="TEMPORAL") is bad
+
+
+# -- near misses: a poem's actions, and when a thing was said --------------------------------------
+
+
+def test_what_happens_in_a_poem_is_no_claimed_action():
+    poem = "Frost on the window,\nthe robin waits by the door —\nthe kettle is on."
+    assert not withdrawn(poem, "write a haiku about winter")
+    assert withdrawn("The kettle is on, sir; I've put it on for you.", "make me a cup of tea")
+
+
+MEMORY = {
+    "count": 1,
+    "results": [
+        {
+            "kind": "message",
+            "when": "2026-10-02 19:00",
+            "text": "My sister Clara lives in Galway and her birthday is 12 March.",
+        }
+    ],
+}
+
+
+@pytest.mark.parametrize(
+    "answer, bad",
+    [
+        ("Galway, sir: Clara, as you told me in October.", False),
+        ("The 12th of March, sir, as you mentioned on the 2nd of October.", False),
+        ("The 2nd of October, sir.", True),  # the day it was said is not her birthday
+        ("In October, sir.", True),
+    ],
+)
+def test_when_a_thing_was_said_is_not_what_was_said(answer, bad):
+    tools = [("recall_memories", {"keyword": "Clara"}, MEMORY)]
+    assert withdrawn(answer, "when's Clara's birthday?", tools=tools) is bad

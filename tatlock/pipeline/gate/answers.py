@@ -70,6 +70,15 @@ REPLY = Rulebook(
                 "I'd be glad to help: the answer is Paris.",
             ),
         ),
+        # a piece of writing asked for: what happens in it is no claim ("the kettle is on")
+        Rule(
+            "reply.creative",
+            "creative",
+            r"\b(?:poem|haiku|limerick|sonnet|verse|rhyme|story|tale|song|lyrics|fiction|fable|"
+            r"imagine|pretend)\b",
+            ("write a haiku about autumn", "tell me a story about a dragon"),
+            ("send my boss an email", "book a table"),
+        ),
         # a name asked for ("Can you suggest a name for my new kitten?")
         Rule(
             "reply.asks_name",

@@ -603,7 +603,8 @@ def _findings_used(answer: str, c: Context) -> Outcome:
 
 
 def _overclaim(answer: str, c: Context) -> Outcome:
-    claim = answers.overclaim(answer)
+    # a poem or a story asked for: what is done in it is no claim ("the kettle is on")
+    claim = None if answers.REPLY.first(c.question, "creative") else answers.overclaim(answer)
     return (
         fail("CANT_DO", "overclaim", f"claims an action the butler cannot take: {claim!r}")
         if claim

@@ -252,6 +252,14 @@ CLAIM = Rulebook(
             ("from here", "In short, sir"),
             flags=0,
         ),
+        # the answer says when the user said it ("as you told me in October")
+        Rule(
+            "claim.when_said",
+            "when_said",
+            r"\byou\s+(?:told|said|mentioned|wrote)\b",
+            ("as you told me in October", "you mentioned it on the 2nd of November"),
+            ("Your mum's birthday is on the 2nd of November, sir.",),
+        ),
         # the user asks who they are: only what they told, or memory, can say
         Rule(
             "claim.asks_self",
@@ -444,10 +452,25 @@ def _name_not_in(answer: str, sources: str, question: str) -> str | None:
     return None
 
 
+def _stamped(text: str) -> set[tuple[int, int]]:
+    """The (day, month) of the ISO stamps in a memory ("when": "2026-10-02 19:00"): when a thing
+    was said, which an answer may give ("as you told me in October")."""
+    out = set()
+    for t in text.split():
+        t = t.strip("\"',;()[]{}")
+        if len(t) >= 10 and t[:4].isdigit() and t[4] == "-" and t[7] == "-":
+            month, day = t[5:7], t[8:10]
+            if month.isdigit() and day.isdigit() and 1 <= int(month) <= 12:
+                out.add((int(day), int(month)))
+    return out
+
+
 def _memory_clash(answer: str, sources: str) -> str | None:
     """A date or a time that is not the one memory (or the user) gave: "the 19th of December"
-    for the 9th, "the 7:24" for "the 07:42"."""
+    for the 9th, "the 7:24" for "the 07:42"; the day it was said is one memory gives."""
     said, kept = _dates(answer), _dates(sources)
+    if _rule("when_said").search(answer):  # "as you mentioned on the 2nd of November": when said
+        said -= _stamped(sources)
     if said and kept and not said & kept:
         d, m = sorted(kept)[0]
         return f"the reply gives another date than the {d} {MONTHS[m - 1].title()} memory holds"
@@ -630,6 +653,8 @@ def contradicted(answer: str, found: list[Finding], question: str = "") -> str |
     remembered = " ".join(readings.result_text(f) for f in ok if f.tool in _MEMORY_TOOLS).lower()
     if remembered:
         told, kept = _months(answer.lower()), _months(remembered)
+        if _rule("when_said").search(answer):  # "as you told me in October": when it was said
+            told -= {MONTHS[m - 1] for _, m in _stamped(remembered)}
         if told and kept and not told & kept:  # "by the end of June" when the memory says January
             return (
                 f"the reply says {sorted(told)[0].title()}, but the memory says "
