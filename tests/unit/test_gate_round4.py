@@ -454,3 +454,10 @@ MEMORY = {
 def test_when_a_thing_was_said_is_not_what_was_said(answer, bad):
     tools = [("recall_memories", {"keyword": "Clara"}, MEMORY)]
     assert withdrawn(answer, "when's Clara's birthday?", tools=tools) is bad
+
+
+def test_nothing_on_record_said_in_other_words_stands():
+    tools = [("recall_memories", {"keyword": "shoe"}, {"count": 0, "results": []})]
+    q = "did I tell you my shoe size?"
+    assert not withdrawn("Not that I have on record, sir.", q, tools=tools)
+    assert withdrawn("Size ten, sir, as you said in May.", q, tools=tools)

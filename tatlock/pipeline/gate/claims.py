@@ -25,7 +25,7 @@ CLAIM = Rulebook(
             "claim.hedge",
             "hedge",
             r"^\W*(?:which|where|what)\b[^.!?]{0,60}\?|"  # the reply asks back for what is missing
-            r"\b(?:can(?:no|')t|cannot|unable|not\s+able|(?:don't|do\s+not)\s+(?:yet\s+|quite\s+)?know|no\s*(?:one|body)\s+(?:can\s+)?(?:knows?|say|tell|predict)|impossible\s+to\s+(?:say|know|tell|predict)|no\s+(?:forecast|record|"
+            r"\b(?:can(?:no|')t|cannot|unable|not\s+able|(?:don't|do\s+not)\s+(?:yet\s+|quite\s+)?know|no\s*(?:one|body)\s+(?:can\s+)?(?:knows?|say|tell|predict)|impossible\s+to\s+(?:say|know|tell|predict)|not\s+that\s+i\b|not\s+to\s+my\s+knowledge|no\s+(?:forecast|record|"
             r"results?|note|mention|trace|access|way\s+of)|nothing|could\s+not|couldn't|not\s+sure|"
             r"without\s+(?:a|the)\s+forecast|usually|typically|often|generally|normally|tends?\s+to|on\s+average|"
             r"in\s+general|climate|not\s+available|isn't\s+available|unavailable|failed|afraid|sorry|"
@@ -41,6 +41,7 @@ CLAIM = Rulebook(
                 "Which town or city, sir? I don't yet know where you live.",
                 "Nobody can know that, sir.",
                 "Impossible to say, sir; markets move.",
+                "Not that I have on record, sir.",
             ),
             ("It will be sunny tomorrow.", "It will be sunny in Leeds, sir. Which coat?"),
         ),
