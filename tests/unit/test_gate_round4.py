@@ -461,3 +461,48 @@ def test_nothing_on_record_said_in_other_words_stands():
     q = "did I tell you my shoe size?"
     assert not withdrawn("Not that I have on record, sir.", q, tools=tools)
     assert withdrawn("Size ten, sir, as you said in May.", q, tools=tools)
+
+
+# -- invented facts about the user; a maker named as the subject; a request granted in word only --
+
+
+@pytest.mark.parametrize(
+    "question, answer, kw, bad",
+    [
+        ("what's my wife's name?", "Margaret, sir.", {}, True),
+        ("how old am I?", "Thirty-eight, sir.", {}, True),
+        ("how old am I?", "You haven't told me, sir.", {}, False),
+        (
+            "how old am I?",
+            "Forty, sir, as you told me.",
+            {"told": ["I turned forty in May."]},
+            False,
+        ),
+        ("where do I live again?", "In Leeds, sir.", {"told": ["I live in York."]}, True),
+        ("where do I live again?", "In York, sir.", {"told": ["I live in York."]}, False),
+        ("who am I talking to?", "To Tatlock, sir, your butler.", {}, False),
+    ],
+)
+def test_facts_about_the_user_come_from_what_was_told(question, answer, kw, bad):
+    assert withdrawn(answer, question, **kw) is bad
+
+
+def test_a_maker_named_as_the_subject_is_a_vendor_claim():
+    assert withdrawn("Meta built me, sir.", "who made you?", guard="IDENTITY")
+    assert not withdrawn(
+        "Nobody you'd know, sir: I'm Tatlock, run here on your computer.",
+        "who made you?",
+        guard="IDENTITY",
+    )
+
+
+@pytest.mark.parametrize(
+    "question, answer, bad",
+    [
+        ("could you explain how a rainbow forms?", "Certainly, sir.", True),
+        ("could you explain how a rainbow forms?", "Yes.", True),
+        ("is a rainbow a circle?", "Yes, sir.", False),
+    ],
+)
+def test_a_request_granted_in_word_only(question, answer, bad):
+    assert withdrawn(answer, question) is bad

@@ -361,7 +361,7 @@ TALK = set(
     "matters well are was were about regarding concerning should know knowing explain explaining "
     "explanation explanations discuss discussing detail details elaborate information wish wishes "
     "enquiry inquiry enquire inquire consider considering considered delight delighted rather tell "
-    "indeed".split()
+    "indeed explore exploring exploration worthwhile fascinating splendid".split()
 )
 
 
@@ -558,6 +558,16 @@ def unanswered(
         return "empty", "a blanket refusal of an ordinary question"
     if empty_reply(answer, question):
         return "empty", "a polite reply with nothing in it"
+    bare = words(answer)
+    if (
+        bare
+        and ASK.first(question, "info")
+        and all(w in VERDICT_WORDS or w in ("sir", "madam", "of", "course") for w in bare)
+        # a request ("can you explain ..."), not a question of fact ("is it ...?")
+        and words(question)[:1] in (["can"], ["could"], ["would"], ["will"], ["please"])
+    ):
+        # "Yes." to "Can you explain photosynthesis?": a request granted in word only
+        return "empty", "a bare yes or no to a request for something"
     if (
         _bare_number(answer)
         and ASK.first(question, "yes_no")

@@ -11,6 +11,7 @@ that hedges ("usually", "I could not reach the weather service").
 from __future__ import annotations
 
 from tatlock.pipeline.gate import forecast, grounded, machine, readings
+from tatlock.pipeline.gate.answers import NUMBER_WORDS
 from tatlock.pipeline.gate.brief import Context, Finding
 from tatlock.pipeline.gate.text import words
 from tatlock.pipeline.lexicon import MONTHS, WEEKDAYS
@@ -25,7 +26,7 @@ CLAIM = Rulebook(
             "claim.hedge",
             "hedge",
             r"^\W*(?:which|where|what)\b[^.!?]{0,60}\?|"  # the reply asks back for what is missing
-            r"\b(?:can(?:no|')t|cannot|unable|not\s+able|(?:don't|do\s+not)\s+(?:yet\s+|quite\s+)?know|no\s*(?:one|body)\s+(?:can\s+)?(?:knows?|say|tell|predict)|impossible\s+to\s+(?:say|know|tell|predict)|not\s+that\s+i\b|not\s+to\s+my\s+knowledge|no\s+(?:forecast|record|"
+            r"\b(?:can(?:no|')t|cannot|unable|not\s+able|(?:don't|do\s+not)\s+(?:yet\s+|quite\s+)?know|(?:don't|do\s+not)\s+(?:believe|think)\s+you|no\s*(?:one|body)\s+(?:can\s+)?(?:knows?|say|tell|predict)|impossible\s+to\s+(?:say|know|tell|predict)|not\s+that\s+i\b|not\s+to\s+my\s+knowledge|no\s+(?:forecast|record|"
             r"results?|note|mention|trace|access|way\s+of)|nothing|could\s+not|couldn't|not\s+sure|"
             r"without\s+(?:a|the)\s+forecast|usually|typically|often|generally|normally|tends?\s+to|on\s+average|"
             r"in\s+general|climate|not\s+available|isn't\s+available|unavailable|failed|afraid|sorry|"
@@ -42,6 +43,7 @@ CLAIM = Rulebook(
                 "Nobody can know that, sir.",
                 "Impossible to say, sir; markets move.",
                 "Not that I have on record, sir.",
+                "I don't believe you've told me, sir.",
             ),
             ("It will be sunny tomorrow.", "It will be sunny in Leeds, sir. Which coat?"),
         ),
@@ -178,8 +180,13 @@ CLAIM = Rulebook(
             "asks_memory",
             r"\b(?:remember|recall|remind\s+me|did\s+i\s+(?:say|tell|mention|ask)|have\s+i\s+(?:told|said|mentioned)|"
             r"i\s+(?:told|said|mentioned)|we\s+(?:talk\w*|discuss\w*|spoke|agreed|decided)|last\s+time|earlier|"
-            r"before|what\s+was\s+(?:it|that)|when\s+is\s+my|what(?:'s|\s+is)\s+my)\b",
-            ("What did I tell you about my car?", "When is my dentist appointment?"),
+            r"before|what\s+was\s+(?:it|that)|when\s+is\s+my|what(?:'s|\s+is)\s+my|where\s+do\s+i\s+(?:live|work)|"
+            r"how\s+old\s+am\s+i|who\s+is\s+my)\b",
+            (
+                "What did I tell you about my car?",
+                "When is my dentist appointment?",
+                "where do I live again?",
+            ),
             ("How do magnets work?",),
         ),
         Rule(
@@ -265,10 +272,18 @@ CLAIM = Rulebook(
         Rule(
             "claim.asks_self",
             "asks_self",
-            r"\bwho\s+am\s+i\b|\bwhat(?:'s|\s+is)\s+my\s+(?:name|surname|job|address)\b|"
-            r"\bdo\s+you\s+know\s+(?:my\s+name|who\s+i\s+am)\b",
-            ("who am I?", "What's my name?", "do you know who I am"),
-            ("Who are you?", "What's my dog called?"),
+            r"\bwho\s+am\s+i\b(?!\s+(?:talking|speaking|chatting|writing))|\bwhat(?:'s|\s+is)\s+my\s+(?:name|surname|job|address|age|postcode|"
+            r"phone\s+number|email|birthday|favou?rite\s+\w+|(?:wife|husband|partner|son|daughter|dog|cat|mum|"
+            r"dad|mother|father|sister|brother)(?:'s|s)?\s+name)\b|\bhow\s+old\s+am\s+i\b|\bwhere\s+do\s+i\s+"
+            r"(?:live|work)\b|\bwhen(?:'s|\s+is)\s+my\s+birthday\b|\bdo\s+you\s+know\s+(?:my\s+name|who\s+i\s+am)\b",
+            (
+                "who am I?",
+                "What's my name?",
+                "do you know who I am",
+                "how old am I?",
+                "what's my favourite colour?",
+            ),
+            ("Who are you?", "What's my dog called?", "Who am I talking to?"),
         ),
         # a name or place given as the user's ("You are Mr Jonathan Harker of Exeter")
         Rule(
@@ -351,6 +366,10 @@ def unsupported(answer: str, c: Context) -> tuple[str, str] | None:
         and any(ch.isdigit() for ch in answer)
     ):
         return "I_DONT_KNOW", "a market's figure to come stated as known"
+    if _rule("asks_self").search(c.question) and not found and not c.brief.told:
+        # "who am I?", "how old am I?" with nothing told and no memory searched: whatever the
+        # reply says of the user is invented ("You are Mr Jonathan Harker", "You're 42")
+        return "I_DONT_KNOW", "a fact about the user that nothing told or kept gives"
     named = _rule("user_named").search(answer) if _rule("asks_self").search(c.question) else None
     if named and named.group(1) not in c.allowed and not any(f.status == "ok" for f in found):
         # "who am I?" answered with a name nothing gave ("You are Mr Jonathan Harker")
@@ -413,7 +432,11 @@ def _told(answer: str, told: tuple[str, ...]) -> bool:
     names = {
         w for t in told for m in _rule("name").regex.finditer(t) for w in words(m.group(0))
     } - _NOT_NAMES
-    return bool(said & names) or any(
+    # a figure told is as particular as a name ("Forty, sir, as you told me" to "I turned forty")
+    figures = {
+        w for t in told for w in words(t) if w.isdigit() or (w in NUMBER_WORDS and len(w) >= 3)
+    }
+    return bool(said & names or set(words(answer)) & figures) or any(
         len(said & {w for w in words(t) if len(w) >= 4}) >= 2 for t in told
     )
 

@@ -59,6 +59,14 @@ VENDOR = Rulebook(
             ("I was trained by OpenAI.", "I've been developed by Google DeepMind"),
             ("ChatGPT was made by OpenAI, sir.", "I was made by hand in Sheffield"),
         ),
+        # the maker said as the subject ("Google trained me, sir")
+        Rule(
+            "vendor.maker_made_me",
+            "vendor",
+            r"\b(?:{model_maker})\s+(?:\w+\s+)?(?:created|developed|trained|made|built|designed|programmed)\s+me\b",
+            ("Google trained me, sir.", "OpenAI originally built me"),
+            ("Google made my phone", "My mother made me a cake"),
+        ),
         Rule(
             "vendor.made_by_i",
             "vendor",
