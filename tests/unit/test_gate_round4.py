@@ -506,3 +506,10 @@ def test_a_maker_named_as_the_subject_is_a_vendor_claim():
 )
 def test_a_request_granted_in_word_only(question, answer, bad):
     assert withdrawn(answer, question) is bad
+
+
+def test_an_empty_memory_block_is_nothing_told():
+    # the pipeline passes the memory block as one text, empty when nothing is kept or said
+    assert withdrawn("Thirty-eight, sir.", "how old am I?", told=[""])
+    said = "## Conversation so far\nSam: I'm 38 today!\nTatlock: Many happy returns, sir."
+    assert not withdrawn("Thirty-eight, sir.", "how old am I?", told=[said])

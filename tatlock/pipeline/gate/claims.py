@@ -366,7 +366,7 @@ def unsupported(answer: str, c: Context) -> tuple[str, str] | None:
         and any(ch.isdigit() for ch in answer)
     ):
         return "I_DONT_KNOW", "a market's figure to come stated as known"
-    if _rule("asks_self").search(c.question) and not found and not c.brief.told:
+    if _rule("asks_self").search(c.question) and not found and not _anything_told(c):
         # "who am I?", "how old am I?" with nothing told and no memory searched: whatever the
         # reply says of the user is invented ("You are Mr Jonathan Harker", "You're 42")
         return "I_DONT_KNOW", "a fact about the user that nothing told or kept gives"
@@ -405,7 +405,7 @@ def unsupported(answer: str, c: Context) -> tuple[str, str] | None:
     memory = [f for f in found if f.tool in _MEMORY_TOOLS]
     if memory and all(f.status == "empty" for f in memory):
         return "I_DONT_KNOW", "memory holds nothing on it, but the reply answers as if it did"
-    if _rule("asks_here").search(q) and not found and not c.brief.told:
+    if _rule("asks_here").search(q) and not found and not _anything_told(c):
         # no location kept or given: a town named as the user's is a guess ("From Manchester ...")
         known = {w[:4] for w in words(q)}
         for m in _rule("place").regex.finditer(answer):
@@ -423,6 +423,12 @@ def unsupported(answer: str, c: Context) -> tuple[str, str] | None:
     if not recall and claimed and not _told(answer, c.brief.told):
         return "I_DONT_KNOW", "a recollection no search gave"
     return None
+
+
+def _anything_told(c: Context) -> bool:
+    """Whether the user told anything the answer could stand on: the pipeline passes the memory
+    block (kept facts, summaries, the conversation so far) as one text, empty when there is none."""
+    return any(t.strip() for t in c.brief.told)
 
 
 def _told(answer: str, told: tuple[str, ...]) -> bool:
