@@ -513,3 +513,26 @@ def test_an_empty_memory_block_is_nothing_told():
     assert withdrawn("Thirty-eight, sir.", "how old am I?", told=[""])
     said = "## Conversation so far\nSam: I'm 38 today!\nTatlock: Many happy returns, sir."
     assert not withdrawn("Thirty-eight, sir.", "how old am I?", told=[said])
+
+
+# -- open on a day, against what the search says --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "snippet, answer, bad",
+    [
+        ("Closed on Mondays. Tue-Sun 10am-5pm.", "Yes, sir, from ten.", True),
+        ("Closed on Mondays. Tue-Sun 10am-5pm.", "No, sir: it shuts on Mondays.", False),
+        ("Open daily 9am to 6pm.", "No, sir.", True),
+        ("Open daily 9am to 6pm.", "Yes, sir, nine till six.", False),
+    ],
+)
+def test_open_on_a_day_is_what_the_search_says(snippet, answer, bad):
+    tools = [
+        (
+            "web_search",
+            {"query": "gallery"},
+            {"results": [{"title": "Gallery", "snippet": snippet}]},
+        )
+    ]
+    assert withdrawn(answer, "is the gallery open on Monday?", tools=tools) is bad

@@ -585,6 +585,8 @@ def _findings_used(answer: str, c: Context) -> Outcome:
         ):
             continue  # a kept location passed on to the forecast: the forecast is what answers
         texts = [str(t) for t in readings.read(f, "texts")]
+        if claims.open_on_agrees(answer, [f], c.question):
+            continue  # "No, sir: it shuts on Mondays" to what a search says of Mondays
         if compute.says_total(answer, c.question, texts) or (
             f.tool == "analyze_file" and compute.says_count(answer, c.question, _file_lines(c))
         ):

@@ -675,6 +675,49 @@ def _date_not_found(answer: str, ok: list[Finding], question: str) -> str | None
     return f"the reply gives the {d} {MONTHS[m - 1].title()}, a date the findings do not give"
 
 
+def _open_state(ok: list[Finding], question: str) -> tuple[bool | None, str]:
+    """Whether a search or a file says a place is open on the day the question asks about
+    ("is the gallery open on Monday?"): True, False, or None when it does not say."""
+    q = words(question)
+    days = {w.rstrip("s") for w in q} & set(WEEKDAYS)
+    if "open" not in q or not days:
+        return None, ""
+    src = words(
+        " ".join(readings.result_text(f) for f in ok if f.tool in ("web_search", "analyze_file"))
+    )
+
+    def near(i: int) -> set[str]:  # the words just after one, plurals as singulars ("Sundays")
+        return {w.rstrip("s") for w in src[i + 1 : i + 4]}
+
+    closed = any(w == "closed" and near(i) & days for i, w in enumerate(src))
+    opened = any(
+        w == "open" and (near(i) & days or near(i) & {"daily", "every", "seven"})
+        for i, w in enumerate(src)
+    ) or any(w == "including" and near(i) & days for i, w in enumerate(src))
+    day = sorted(days)[0].title()
+    return (opened if opened != closed else None), day
+
+
+def open_on_agrees(answer: str, ok: list[Finding], question: str) -> bool:
+    """The reply's yes or no is what the findings say of the day asked about: it uses them,
+    whatever its words ("No, sir: it shuts on Mondays")."""
+    state, _ = _open_state(ok, question)
+    said = words(answer)[:1]
+    return state is not None and said == (["yes"] if state else ["no"])
+
+
+def _open_on(answer: str, ok: list[Finding], question: str) -> str | None:
+    """Whether a place is open on a day, answered against what a search or a file says ("Yes,
+    sir" when it says "Closed on Sundays"; "No" when it says "Open daily")."""
+    state, day = _open_state(ok, question)
+    said = words(answer)[:1]
+    if state is False and said == ["yes"]:
+        return f"the reply says yes, but the findings say it is closed on {day}"
+    if state is True and said == ["no"]:
+        return f"the reply says no, but the findings say it is open on {day}"
+    return None
+
+
 def contradicted(answer: str, found: list[Finding], question: str = "") -> str | None:
     """A month that is not the one memory holds, a size the system report does not give, a
     temperature the forecast does not give (within a degree; Fahrenheit converted), or dry
@@ -710,6 +753,7 @@ def contradicted(answer: str, found: list[Finding], question: str = "") -> str |
         misquoted(answer, ok)
         or grounded.clash(answer, ok, question, _dates(answer))
         or _date_not_found(answer, ok, question)
+        or _open_on(answer, ok, question)
     )
     if wrong:
         return wrong
