@@ -536,3 +536,8 @@ def test_open_on_a_day_is_what_the_search_says(snippet, answer, bad):
         )
     ]
     assert withdrawn(answer, "is the gallery open on Monday?", tools=tools) is bad
+
+
+def test_the_clock_answers_when_the_month_is_wrong():
+    v = verdict("January, sir.", "which month are we in?", guard="TEMPORAL")
+    assert v.verdict == "FALLBACK" and v.known == "It is November, $sir."

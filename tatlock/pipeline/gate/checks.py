@@ -401,11 +401,11 @@ def _clock(answer: str, c: Context) -> Outcome:
         wrong = clock.wrong_now(answer, c.clock)
         return fail("RETRY", "wrong_clock", wrong, ("TEMPORAL",)) if wrong else None
     about_now = "TEMPORAL" in c.brief.guard_parts or c.clock_tool or clock.asks_now(c.question)
-    wrong = (
-        clock.wrong_clock(answer, c.clock) or clock.wrong_month(answer, c.question, c.clock)
-        if about_now
-        else clock.wrong_now(answer, c.clock)
-    )
+    month = clock.wrong_month(answer, c.question, c.clock) if about_now else None
+    if month:  # the clock holds the month: it is said instead
+        known = f"It is {str(c.clock['month']).title()}, $sir."
+        return fail("RETRY", "wrong_clock", month, ("TEMPORAL",), known=known)
+    wrong = clock.wrong_clock(answer, c.clock) if about_now else clock.wrong_now(answer, c.clock)
     return fail("RETRY", "wrong_clock", wrong, ("TEMPORAL",)) if wrong else None
 
 
