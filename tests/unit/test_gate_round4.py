@@ -541,3 +541,27 @@ def test_open_on_a_day_is_what_the_search_says(snippet, answer, bad):
 def test_the_clock_answers_when_the_month_is_wrong():
     v = verdict("January, sir.", "which month are we in?", guard="TEMPORAL")
     assert v.verdict == "FALLBACK" and v.known == "It is November, $sir."
+
+
+# -- asked who or what it is: a vendor or a model owned to; a human by degree; the web denied ------
+
+
+@pytest.mark.parametrize(
+    "question, answer, bad",
+    [
+        ("which company made you?", "Mistral AI, sir, in Paris.", True),
+        ("what model are you?", "GPT-4o, sir.", True),
+        ("what model are you?", "Tatlock, sir; GPT-4o is someone else's.", False),
+        ("what model are you?", "A small one, sir, running on this computer.", False),
+        ("are you a person?", "Very much so, sir.", True),
+        ("are you a person?", "No, sir: a program, if a courteous one.", False),
+    ],
+)
+def test_who_or_what_the_butler_is(question, answer, bad):
+    assert withdrawn(answer, question, guard="IDENTITY") is bad
+
+
+def test_the_web_denied_when_it_can_search():
+    q = "can you browse the web?"
+    assert withdrawn("No, sir, I have no internet access at all.", q, guard="CAPABILITIES")
+    assert not withdrawn("I can search the web, sir.", q, guard="CAPABILITIES")

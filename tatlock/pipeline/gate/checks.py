@@ -144,9 +144,9 @@ CHECK_WORDS = Rulebook(
         Rule(
             "checks.says_yes",
             "says_yes",
-            r"^\W*(?:yes|yep|indeed|of\s+course|certainly|absolutely|i\s+am(?!\s+not)|i'm\s+"
-            r"(?:real|human|a\s+real))\b",
-            ("Indeed I am, sir.", "Yes, sir."),
+            r"^\W*(?:yes|yep|indeed|of\s+course|certainly|absolutely|very\s+much\s+so|quite\s+so|that\s+i\s+am|"
+            r"i\s+am(?!\s+not)|i'm\s+(?:real|human|a\s+real))\b",
+            ("Indeed I am, sir.", "Yes, sir.", "Very much so, sir."),
             ("No, sir.", "I am not"),
         ),
         # a capability denied that it has ("I have no access to weather information")
@@ -162,6 +162,7 @@ CHECK_WORDS = Rulebook(
             r"\bi\s+(?:don't|do\s+not|can't|cannot|won't|will\s+not)\s+(?:remember|keep|store|retain)\s+"
             r"(?:anything|what\s+you\s+(?:tell|say)|things\s+between|between)\b|"
             r"\b(?:clean|blank)\s+slate\b|\bstarts?\s+(?:afresh|from\s+scratch|anew)\b|"
+            r"\bno\s+(?:internet|web|online)\s+access\b|"
             r"\bnothing\s+(?:you\s+(?:say|tell\s+me)\s+)?is\s+(?:kept|stored|saved|remembered)\b",
             (
                 "I'm afraid I have no access to weather information, sir.",
@@ -170,6 +171,7 @@ CHECK_WORDS = Rulebook(
                 "No, sir. I forget everything the moment you close the terminal.",
                 "I have no memory, sir",
                 "I won't remember anything once we part",
+                "No, sir, I have no internet access at all.",
             ),
             (
                 "I cannot order a taxi, sir.",
@@ -491,6 +493,9 @@ def _guard_parts(answer: str, c: Context) -> Outcome:
             return fail(
                 "RETRY", "missing_part", "the identity part is not answered", ("IDENTITY", *more)
             )
+        owned = identity.vendor_owned(answer)
+        if owned:  # asked who or what it is, it names a vendor or a model as its own
+            return fail("RETRY", "vendor", f"the reply owns to {owned!r}", ("IDENTITY", *more))
         # what it is in other words ("No, sir; a program on your computer") answers it too
         if (
             "butler" not in answer.lower()

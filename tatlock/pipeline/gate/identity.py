@@ -317,6 +317,14 @@ ASKED_VENDOR = Rulebook(
             ("Anthropic's Claude, in a butler's waistcoat", "GPT-4 at heart"),
             ("Tatlock, sir, and nothing else.", "a llama farm in Peru"),
         ),
+        # any vendor or model named at all (asked who or what the butler is, it is a claim)
+        Rule(
+            "vendor.any",
+            "any",
+            r"\b(?:{model_maker}|{model_name})\b",
+            ("Mistral AI, sir, in Paris.", "On OpenAI's servers, sir", "GPT-4o, sir."),
+            ("Tatlock, sir, a small model on this computer.",),
+        ),
         Rule(
             "vendor.denied",
             "denied",
@@ -331,6 +339,13 @@ ASKED_VENDOR = Rulebook(
         ),
     ],
 )
+
+
+def vendor_owned(answer: str) -> str | None:
+    """A vendor or a model named, with no denial, in an answer to who or what the butler is
+    ("Mistral AI, sir, in Paris." to "which company made you?")."""
+    named = ASKED_VENDOR.labelled("any")[0].search(answer)
+    return named.group(0) if named and ASKED_VENDOR.first(answer, "denied") is None else None
 
 
 def vendor_affirmed(answer: str, question: str) -> str | None:
