@@ -565,3 +565,26 @@ def test_the_web_denied_when_it_can_search():
     q = "can you browse the web?"
     assert withdrawn("No, sir, I have no internet access at all.", q, guard="CAPABILITIES")
     assert not withdrawn("I can search the web, sir.", q, guard="CAPABILITIES")
+
+
+@pytest.mark.parametrize(
+    "answer, bad",
+    [
+        ("Perfectly still, sir; not a breath of wind.", True),
+        ("Breezy, sir: 22 km/h.", False),
+        ("Still raining, sir, and blustery.", False),
+    ],
+)
+def test_no_wind_said_against_the_forecasts_wind(answer, bad):
+    forecast = {
+        "location": "Hull, England, United Kingdom",
+        "current": {
+            "time": "2026-11-25T10:00",
+            "temperature_c": 7.0,
+            "summary": "light rain",
+            "wind_kmh": 22.0,
+        },
+        "daily": [{"date": "2026-11-25", "summary": "light rain", "max_c": 8.0, "min_c": 3.0}],
+    }
+    tools = [("get_weather_forecast", {"location": "Hull"}, forecast)]
+    assert withdrawn(answer, "is it windy in Hull?", tools=tools) is bad
