@@ -588,3 +588,18 @@ def test_no_wind_said_against_the_forecasts_wind(answer, bad):
     }
     tools = [("get_weather_forecast", {"location": "Hull"}, forecast)]
     assert withdrawn(answer, "is it windy in Hull?", tools=tools) is bad
+
+
+@pytest.mark.parametrize(
+    "question, answer, kw",
+    [
+        (
+            "email my landlord that the boiler is broken",
+            "Here is a draft for you to send, sir: Dear Mr Okafor, the boiler has failed again.",
+            {"guard": "CAPABILITIES"},
+        ),
+        ("what's my name?", "You'd have to tell me, sir.", {}),
+    ],
+)
+def test_near_misses_of_the_new_classes_stand(question, answer, kw):
+    assert not withdrawn(answer, question, **kw)

@@ -378,7 +378,7 @@ def _says_nothing(sentence: str, asked: set[str]) -> bool:
     stems = {w[:5] for w in asked if len(w) >= 3}
     roots = [w for w in asked if len(w) >= 4]
     return (
-        len(said) >= 3
+        len(said) >= 5  # "Well worth it, sir." is an answer
         and not set(said) & _NEGATION
         # talk about the subject, not the subject's own words ("Buffalo buffalo Buffalo ...")
         and sum(w in TALK or w in META for w in said if w not in asked) >= 2

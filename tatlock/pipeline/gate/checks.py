@@ -124,11 +124,12 @@ CHECK_WORDS = Rulebook(
             r"\b(?:beyond\s+(?:me|my)|outside\s+(?:my|what\s+i)|out\s+of\s+my|regret|unfortunately|alas|"
             r"sadly|you(?:'ll|\s+will)\s+(?:need|have)\s+to|you\s+(?:could|might|may)\s+(?:try|use|ask)|"
             r"your\s+(?:phone|mobile|diary|inbox|email\s+app|calendar\s+app)\b[^.!?]{0,30}\bbetter|"
-            r"i\s+would\s+suggest|i'd\s+suggest|best\s+(?:done|left))\b",
+            r"i\s+would\s+suggest|i'd\s+suggest|best\s+(?:done|left)|draft|for\s+you\s+to\s+(?:send|post|use|copy))\b",
             (
                 "That's beyond me, sir.",
                 "Your phone will serve you better there, sir.",
                 "Alas, sir, the calendar is yours alone.",
+                "Here is a draft for you to send, sir: Dear Mr Okafor, ...",
             ),
             ("Two meetings today, sir: the dentist at ten.", "Your phone is on the desk, sir."),
         ),

@@ -26,7 +26,7 @@ CLAIM = Rulebook(
             "claim.hedge",
             "hedge",
             r"^\W*(?:which|where|what)\b[^.!?]{0,60}\?|"  # the reply asks back for what is missing
-            r"\b(?:can(?:no|')t|cannot|unable|not\s+able|(?:don't|do\s+not)\s+(?:yet\s+|quite\s+)?know|(?:don't|do\s+not)\s+(?:believe|think)\s+you|no\s*(?:one|body)\s+(?:can\s+)?(?:knows?|say|tell|predict)|impossible\s+to\s+(?:say|know|tell|predict)|not\s+that\s+i\b|not\s+to\s+my\s+knowledge|no\s+(?:forecast|record|"
+            r"\b(?:can(?:no|')t|cannot|unable|not\s+able|(?:don't|do\s+not)\s+(?:yet\s+|quite\s+)?know|(?:don't|do\s+not)\s+(?:believe|think)\s+you|no\s*(?:one|body)\s+(?:can\s+)?(?:knows?|say|tell|predict)|impossible\s+to\s+(?:say|know|tell|predict)|not\s+that\s+i\b|not\s+to\s+my\s+knowledge|have\s+to\s+tell\s+me|tell\s+me\s+and\b|no\s+(?:forecast|record|"
             r"results?|note|mention|trace|access|way\s+of)|nothing|could\s+not|couldn't|not\s+sure|"
             r"without\s+(?:a|the)\s+forecast|usually|typically|often|generally|normally|tends?\s+to|on\s+average|"
             r"in\s+general|climate|not\s+available|isn't\s+available|unavailable|failed|afraid|sorry|"
@@ -44,6 +44,7 @@ CLAIM = Rulebook(
                 "Impossible to say, sir; markets move.",
                 "Not that I have on record, sir.",
                 "I don't believe you've told me, sir.",
+                "You'd have to tell me, sir.",
             ),
             ("It will be sunny tomorrow.", "It will be sunny in Leeds, sir. Which coat?"),
         ),
