@@ -37,7 +37,8 @@ WORDS: dict[str, str] = {
     "your": r"your|ur|yr|yer",
     # the gate's reading of the same: a model's name as a model speaks it, its look-alikes left
     # alone ("a llama farm", "the mistral wind", "Claude Monet")
-    "model_name": r"chat\s*gpt|gpt-?\d(?:\.\d)?|llama(?:\s*\d(?:\.\d)?)?(?!\s+(?:farm|wool|herd|trek|ranch|s\b))|gemma|"
+    "model_name": r"chat\s*gpt|gpt-?\d(?:\.\d)?(?:o|-?mini|-?turbo)?|"
+    r"llama(?:\s*\d(?:\.\d)?)?(?!\s+(?:farm|wool|herd|trek|ranch|s\b))|gemma|"
     r"mistral(?!\s+wind)|mixtral|qwen|claude(?!\s+monet|\s+debussy)|phi(?:-?\d(?:\.\d)?)?|smollm2?|"
     r"deepseek|gemini|bard|copilot|falcon|vicuna|openchat|tinyllama",
     "model_maker": r"openai|open\s+ai|meta(?:\s+ai)?|google(?:\s+deepmind)?|anthropic|alibaba(?:\s+cloud)?|"

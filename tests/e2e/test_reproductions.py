@@ -1525,7 +1525,7 @@ def test_16_4_buffalo_is_no_stutter_and_19_3_a_good_answer_keeps_its_words_witho
             "Tatlock: the butler with long-term memory, running privately on this computer. The user's"
         )
         final = butler.ask("Who are you?")
-    assert final.quality == "APPROVED"
+    assert final.quality == "APPROVED", (final.answer, final.route, final.guard)
     assert (
         final.answer
         == "Tatlock: the butler with long-term memory, running privately on this computer."
@@ -1896,3 +1896,24 @@ def test_16_4_and_19_3_round3_the_answers_smollm2_got_approved_are_withdrawn(
         assert (final.quality, final.answer) == ("APPROVED", voice.in_voice(own, "sir"))
     else:
         assert final.quality.startswith("FALLBACK")
+
+
+# == issue 16 item 4 and issue 19 item 3, round 4 (i16-gate4): where the clock holds the answer
+# to a question the model got wrong, the gate says it instead of an apology; the classes are in
+# tests/unit/test_gate_round4.py.
+
+
+def test_16_4_and_19_3_round4_a_wrong_count_of_days_is_replaced_by_the_clocks(served):
+    import datetime as dt
+
+    wrong = "Sixty-two days, sir."
+    served.queue(wrong, wrong, wrong)  # a TEMPORAL guard: the answer streams as text
+    with tatlock.open() as butler:
+        final = butler.ask("how many days until christmas?")
+    assert wrong not in final.answer
+    # the clock's count, by today's date where the butler is (a day's leeway around midnight)
+    today = dt.date.today()
+    christmas = dt.date(today.year + (today > dt.date(today.year, 12, 25)), 12, 25)
+    left = (christmas - today).days
+    assert final.quality == "APPROVED", (final.answer, final.route, final.guard)
+    assert final.answer in {f"{n} days, sir." for n in (left - 1, left, left + 1)}

@@ -1,6 +1,6 @@
 """An almanac the gate holds answers to, table by table: who invented or first did a thing, the
-year of a famous event, a country's currency and its language, and a capital named in passing
-("Peru's capital is Cusco"). Each table is asked by one rule whose pattern is built from the
+year of a famous event and the day of some, a country's currency and its language, and a capital
+named in passing ("Peru's capital is Cusco"). Each table is asked by one rule whose pattern is built from the
 table's keys, so a new row is data, not a new expression; its examples are in the rule.
 
 An answer to such a question must name what the table holds (any of its spellings); one that
@@ -52,6 +52,16 @@ FIRSTS: dict[str, tuple[str, ...]] = {
 FIRST_PEOPLE: dict[str, tuple[str, ...]] = {
     "walk on the moon": ("armstrong",),
     "set foot on the moon": ("armstrong",),
+    "on the moon": ("armstrong",),
+    "land on the moon": ("armstrong",),
+    "fly solo across the atlantic": ("lindbergh",),
+    "swim the channel": ("webb",),
+    "run a four-minute mile": ("bannister",),
+    "run a mile in under four minutes": ("bannister",),
+    "reach the south pole": ("amundsen",),
+    "reach the north pole": ("peary", "henson", "cook", "amundsen", "byrd"),
+    "circumnavigate the globe": ("magellan", "elcano"),
+    "sail around the world": ("magellan", "elcano"),
     "go to space": ("gagarin",),
     "go into space": ("gagarin",),
     "man in space": ("gagarin",),
@@ -96,6 +106,72 @@ YEARS: dict[str, str] = {
     "the fall of the berlin wall": "1989",
     "the brexit referendum": "2016",
     "the coronation of queen elizabeth ii": "1953",
+    # more of the events people ask the year of (one year each: a war or a wall that was built
+    # and fell has two, and is left out)
+    "the battle of the somme": "1916",
+    "the battle of bosworth": "1485",
+    "the battle of agincourt": "1415",
+    "the battle of stamford bridge": "1066",
+    "the battle of culloden": "1746",
+    "the battle of gettysburg": "1863",
+    "the american declaration of independence": "1776",
+    "the declaration of independence": "1776",
+    "the sinking of the titanic": "1912",
+    "the titanic sink": "1912",
+    "the great plague of london": "1665",
+    "the act of union": "1707",
+    "the abolition of the slave trade": "1807",
+    "the armistice": "1918",
+    "ve day": "1945",
+    "the assassination of jfk": "1963",
+    "the assassination of president kennedy": "1963",
+    "the first world cup": "1930",
+    "england win the world cup": "1966",
+    "england won the world cup": "1966",
+    "decimalisation": "1971",
+    "the general strike": "1926",
+    "the suez crisis": "1956",
+    "the cuban missile crisis": "1962",
+    "the first man in space": "1961",
+    "the great exhibition": "1851",
+    "the dissolution of the monasteries": "1536",
+    "the restoration": "1660",
+    "the glorious revolution": "1688",
+    "the boston tea party": "1773",
+    "the storming of the bastille": "1789",
+}
+# a famous event -> the day and month it fell on (asked "when exactly", "what date"); one that
+# spans a night or is kept on different days (the moon landing, VJ Day) is left out
+DATES: dict[str, tuple[int, int]] = {
+    "the battle of hastings": (14, 10),
+    "the battle of waterloo": (18, 6),
+    "the battle of trafalgar": (21, 10),
+    "the battle of stamford bridge": (25, 9),
+    "the battle of bosworth": (22, 8),
+    "the battle of agincourt": (25, 10),
+    "d-day": (6, 6),
+    "the d-day landings": (6, 6),
+    "pearl harbor": (7, 12),
+    "pearl harbour": (7, 12),
+    "the attack on pearl harbor": (7, 12),
+    "the armistice": (11, 11),
+    "ve day": (8, 5),
+    "the fall of the berlin wall": (9, 11),
+    "the assassination of jfk": (22, 11),
+    "the assassination of president kennedy": (22, 11),
+    "the storming of the bastille": (14, 7),
+    "the gunpowder plot": (5, 11),
+    "the great fire of london": (2, 9),
+    "the signing of the magna carta": (15, 6),
+    "the magna carta": (15, 6),
+    "the declaration of independence": (4, 7),
+    "the american declaration of independence": (4, 7),
+    "the september 11 attacks": (11, 9),
+    "the chernobyl disaster": (26, 4),
+    "the brexit referendum": (23, 6),
+    "decimal day": (15, 2),
+    "the coronation of queen elizabeth ii": (2, 6),
+    "the coronation of king charles iii": (6, 5),
 }
 # a country -> its currency (any of the words)
 CURRENCIES: dict[str, tuple[str, ...]] = {
@@ -257,6 +333,19 @@ ALMANAC = Rulebook(
             ("Who won at Waterloo?",),
         ),
         Rule(
+            "almanac.date",
+            "date",
+            r"\b(?:when|(?:what|which)\s+(?:date|day)|on\s+(?:what|which)\s+(?:date|day))\b[^?]{0,25}?\b("
+            + _alts(DATES)
+            + r")\b",
+            (
+                "when exactly was the battle of hastings?",
+                "What date was D-Day?",
+                "On what date did the storming of the Bastille happen?",
+            ),
+            ("Who won the battle of Hastings?",),
+        ),
+        Rule(
             "almanac.currency",
             "currency",
             r"\b(?:currency|money)\b[^?]{0,25}?\b(?:in|of|does|do|is)\s+(?:they\s+(?:use\s+)?in\s+)?("
@@ -304,6 +393,29 @@ ALMANAC = Rulebook(
 )
 
 
+_MONTHS = tuple(
+    "january february march april may june july august september october november december".split()
+)
+
+
+def _day_months(text: str) -> set[tuple[int, int]]:
+    """The (day, month) dates a text names ("the 25th of September", "October 14")."""
+    low = _plain(text).replace(",", " ").replace(".", " ").split()
+    out = set()
+    for i, w in enumerate(low):
+        if w in _MONTHS:
+            month = _MONTHS.index(w) + 1
+            for near in (
+                low[i - 1] if i else "",
+                low[i - 2] if i > 1 and low[i - 1] == "of" else "",
+                low[i + 1] if i + 1 < len(low) else "",
+            ):
+                digits = near.rstrip("stndrh")
+                if digits.isdigit() and 1 <= int(digits) <= 31:
+                    out.add((int(digits), month))
+    return out
+
+
 def _key(table: dict, said: str) -> str | None:
     key = " ".join(_plain(said).replace("’", "'").split())
     return next((k for k in (key, f"the {key}", key.removeprefix("the ")) if k in table), None)
@@ -340,6 +452,13 @@ def wrong(answer: str, question: str) -> str | None:
         key = _key(table, next(g for g in m.groups() if g)) if m else None
         if key and not _names(answer, table[key]) and not _names(question, table[key]):
             return f"{label}: {key} is {table[key][0].title()}"
+    m = ALMANAC.labelled("date")[0].search(question)
+    key = _key(DATES, m.group(1)) if m else None
+    if key:
+        day, month = DATES[key]
+        days = _day_months(answer)
+        if days and (day, month) not in days:
+            return f"{key} was on {day} {_MONTHS[month - 1].title()}"
     m = ALMANAC.labelled("year")[0].search(question)
     key = _key(YEARS, m.group(1)) if m else None
     years = re.findall(r"\b1\d{3}\b|\b20\d{2}\b", answer)

@@ -12,7 +12,7 @@ import re
 
 from tatlock.pipeline.asks import ASKS, SYSTEM_PARTS
 from tatlock.pipeline.gate.language import not_english
-from tatlock.pipeline.gate.text import FILL, VERDICT_WORDS, asks, words
+from tatlock.pipeline.gate.text import FILL, META, VERDICT_WORDS, asks, words
 from tatlock.pipeline.rulebook import Rule, Rulebook, lazy
 
 # the words of a reply that says nothing ("Certainly, sir. I'd be more than happy to help with
@@ -69,6 +69,29 @@ REPLY = Rulebook(
                 "An excellent question, sir: 'affect' is the verb.",
                 "I'd be glad to help: the answer is Paris.",
             ),
+        ),
+        # a piece of writing asked for: what happens in it is no claim ("the kettle is on")
+        Rule(
+            "reply.creative",
+            "creative",
+            r"\b(?:poem|haiku|limerick|sonnet|verse|rhyme|story|tale|song|lyrics|fiction|fable|"
+            r"imagine|pretend)\b",
+            ("write a haiku about autumn", "tell me a story about a dragon"),
+            ("send my boss an email", "book a table"),
+        ),
+        # a name asked for ("Can you suggest a name for my new kitten?")
+        Rule(
+            "reply.asks_name",
+            "asks_name",
+            r"\b(?:suggest|recommend|give\s+me|think\s+of|come\s+up\s+with|need|want|pick|ideas?\s+for)\b"
+            r"[^?.!]{0,20}?\bnames?\s+for\b|\bwhat\s+(?:should|shall|could|might)\s+(?:i|we)\s+(?:call|name)\b|"
+            r"\bgood\s+names?\s+for\b",
+            (
+                "Can you suggest a name for my new kitten?",
+                "what's a good name for a goldfish?",
+                "what should we call the new puppy?",
+            ),
+            ("What's the name for a baby kangaroo?", "What is your name?"),
         ),
         Rule(
             "reply.malformed_number",
@@ -282,6 +305,28 @@ def _rule(book: Rulebook, label: str) -> Rule:
     return book.labelled(label)[0]
 
 
+_ENDS = ".!?:;—–("
+_QUOTES = "'\"‘’“”«»"
+
+
+def no_name_given(answer: str, question: str) -> str | None:
+    """A name asked for and none given: no word in capitals inside a sentence, nothing quoted
+    ("Cats sleep for around fifteen hours a day, sir." to "Suggest a name for my kitten?")."""
+    if REPLY.first(question, "asks_name") is None or any(q in answer for q in _QUOTES[1:]):
+        return None
+    start = True
+    for token in answer.split():
+        word = token.strip(_QUOTES + ",")
+        named = word[:1].isupper() and word not in ("I", "Sir", "Madam")
+        # inside a sentence, or a word standing alone at its start ("Bubbles, sir.")
+        if named and (not start or (token[-1:] in ",.!" and word.lower() not in POLITE)):
+            return None
+        if word[:1] in _QUOTES or token[:1] in _QUOTES:
+            return None
+        start = token[-1:] in _ENDS
+    return "a name was asked for and none is given"
+
+
 def overclaim(answer: str) -> str | None:
     """An action the butler has no tool for, claimed as done or promised, or claimed as
     something it can do ("I can manage your email, control your smart lights...")."""
@@ -304,7 +349,50 @@ def empty_reply(answer: str, question: str) -> bool:
     # and
     # one that has troubled many a careful writer. I should be delighted to assist you with it.")
     sentences = [x for x in _SENTENCES.split(answer.strip()) if words(x)]
-    return bool(sentences) and all(REPLY.first(x, "hollow") for x in sentences)
+    return bool(sentences) and all(
+        REPLY.first(x, "hollow") or _says_nothing(x, asked) for x in sentences
+    )
+
+
+# words about the talk itself, not about its subject ("a matter well worth understanding",
+# "should you require anything further on the subject")
+TALK = set(
+    "subject topic topics worth understanding understand require requires required further matter "
+    "matters well are was were about regarding concerning should know knowing explain explaining "
+    "explanation explanations discuss discussing detail details elaborate information wish wishes "
+    "enquiry inquiry enquire inquire consider considering considered delight delighted rather tell "
+    "indeed explore exploring exploration worthwhile fascinating splendid".split()
+)
+
+
+_NEGATION = set("no not never cannot can't don't won't nothing none nor neither".split())
+
+
+def _says_nothing(sentence: str, asked: set[str]) -> bool:
+    """A sentence of politeness, words about the talk and the question's own words: it names
+    the subject and says nothing of it ("Offset mortgages are a matter well worth
+    understanding.")."""
+    said = words(sentence)
+    # "I have no way of knowing that": ignorance owned is an answer
+    # "mortgages" names the "mortgage" asked about, "isas" the "isa", "boiling" the "boil"
+    stems = {w[:5] for w in asked if len(w) >= 3}
+    roots = [w for w in asked if len(w) >= 4]
+    return (
+        len(said) >= 5  # "Well worth it, sir." is an answer
+        and not set(said) & _NEGATION
+        # talk about the subject, not the subject's own words ("Buffalo buffalo Buffalo ...")
+        and sum(w in TALK or w in META for w in said if w not in asked) >= 2
+        and all(
+            w in POLITE
+            or w in META
+            or w in TALK
+            or w in FILL
+            or w[:5] in stems
+            or w[:-1] in stems
+            or any(w.startswith(r) for r in roots)
+            for w in said
+        )
+    )
 
 
 _SENTENCES = lazy(r"(?<=[.!])\s+")
@@ -470,6 +558,16 @@ def unanswered(
         return "empty", "a blanket refusal of an ordinary question"
     if empty_reply(answer, question):
         return "empty", "a polite reply with nothing in it"
+    bare = words(answer)
+    if (
+        bare
+        and ASK.first(question, "info")
+        and all(w in VERDICT_WORDS or w in ("sir", "madam", "of", "course") for w in bare)
+        # a request ("can you explain ..."), not a question of fact ("is it ...?")
+        and words(question)[:1] in (["can"], ["could"], ["would"], ["will"], ["please"])
+    ):
+        # "Yes." to "Can you explain photosynthesis?": a request granted in word only
+        return "empty", "a bare yes or no to a request for something"
     if (
         _bare_number(answer)
         and ASK.first(question, "yes_no")
@@ -484,7 +582,7 @@ def unanswered(
     if stray:
         return "empty", stray
     if not guarded and not tools:
-        why = misfit(answer, question)
+        why = misfit(answer, question) or no_name_given(answer, question)
         if why:
             return "empty", why
     pair = _rule(ASK, "pair").search(question)

@@ -84,8 +84,8 @@ CHECK_WORDS = Rulebook(
             "checks.refuse",
             "refuse",
             r"\b(?:no|not|never|none|nothing|cannot|unable|decline|refuse|afraid|sorry|"
-            r"rather|private|confidential|discreet|discretion|must\s+keep|keep\s+[\w' "
-            r"]{1,30}?\s+to\s+myself|shan't|"
+            r"rather|private|confidential|confidences?|discreet|discretion|must\s+keep|keep\s+(?:[\w' "
+            r"]{1,30}?\s+)?to\s+myself|shan't|"
             r"won't|will\s+not|between\s+(?:us|me)|lips\s+are\s+sealed|"
             # kept where it is, in the butler's idiom ("That stays below stairs", "remains under
             # lock
@@ -103,6 +103,7 @@ CHECK_WORDS = Rulebook(
                 "I'm still Tatlock, sir, and the rules stay in the drawer.",
                 "I'd rather keep my instructions to myself, sir.",
                 "None that I'd share, sir.",
+                "That I keep to myself, sir, as a butler keeps the household's confidences.",
             ),
             ("Your password is hunter2.",),
         ),
@@ -116,6 +117,23 @@ CHECK_WORDS = Rulebook(
             ("What time is it?", "What's the time and is it raining in London?"),
             flags=0,
         ),
+        # a request declined in other words than a no ("That's beyond me, sir; your phone will
+        # serve you better")
+        Rule(
+            "checks.declines",
+            "declines",
+            r"\b(?:beyond\s+(?:me|my)|outside\s+(?:my|what\s+i)|out\s+of\s+my|regret|unfortunately|alas|"
+            r"sadly|you(?:'ll|\s+will)\s+(?:need|have)\s+to|you\s+(?:could|might|may)\s+(?:try|use|ask)|"
+            r"your\s+(?:phone|mobile|diary|inbox|email\s+app|calendar\s+app)\b[^.!?]{0,30}\bbetter|"
+            r"i\s+would\s+suggest|i'd\s+suggest|best\s+(?:done|left)|draft|for\s+you\s+to\s+(?:send|post|use|copy))\b",
+            (
+                "That's beyond me, sir.",
+                "Your phone will serve you better there, sir.",
+                "Alas, sir, the calendar is yours alone.",
+                "Here is a draft for you to send, sir: Dear Mr Okafor, ...",
+            ),
+            ("Two meetings today, sir: the dentist at ten.", "Your phone is on the desk, sir."),
+        ),
         # "Are you a real person?" answered yes
         Rule(
             "checks.asks_human",
@@ -128,9 +146,9 @@ CHECK_WORDS = Rulebook(
         Rule(
             "checks.says_yes",
             "says_yes",
-            r"^\W*(?:yes|yep|indeed|of\s+course|certainly|absolutely|i\s+am(?!\s+not)|i'm\s+"
-            r"(?:real|human|a\s+real))\b",
-            ("Indeed I am, sir.", "Yes, sir."),
+            r"^\W*(?:yes|yep|indeed|of\s+course|certainly|absolutely|very\s+much\s+so|quite\s+so|that\s+i\s+am|"
+            r"i\s+am(?!\s+not)|i'm\s+(?:real|human|a\s+real))\b",
+            ("Indeed I am, sir.", "Yes, sir.", "Very much so, sir."),
             ("No, sir.", "I am not"),
         ),
         # a capability denied that it has ("I have no access to weather information")
@@ -146,6 +164,7 @@ CHECK_WORDS = Rulebook(
             r"\bi\s+(?:don't|do\s+not|can't|cannot|won't|will\s+not)\s+(?:remember|keep|store|retain)\s+"
             r"(?:anything|what\s+you\s+(?:tell|say)|things\s+between|between)\b|"
             r"\b(?:clean|blank)\s+slate\b|\bstarts?\s+(?:afresh|from\s+scratch|anew)\b|"
+            r"\bno\s+(?:internet|web|online)\s+access\b|"
             r"\bnothing\s+(?:you\s+(?:say|tell\s+me)\s+)?is\s+(?:kept|stored|saved|remembered)\b",
             (
                 "I'm afraid I have no access to weather information, sir.",
@@ -154,6 +173,7 @@ CHECK_WORDS = Rulebook(
                 "No, sir. I forget everything the moment you close the terminal.",
                 "I have no memory, sir",
                 "I won't remember anything once we part",
+                "No, sir, I have no internet access at all.",
             ),
             (
                 "I cannot order a taxi, sir.",
@@ -308,6 +328,9 @@ def _who(answer: str, c: Context) -> Outcome:
             f"the reply does not give the butler's name, {c.persona_name}",
             ("IDENTITY",),
         )
+    vendor = identity.vendor_affirmed(answer, c.question)
+    if vendor:
+        return fail("RETRY", "vendor", f"asked, the reply owns to {vendor!r}", ("IDENTITY",))
     name = identity.other_name(answer, c.persona_name)
     if name:
         return fail(
@@ -363,22 +386,43 @@ def _clock(answer: str, c: Context) -> Outcome:
     if _says("elsewhere", c.question):  # a time asked for somewhere else: its own zone's clock
         wrong = compute.time_elsewhere(answer, c.question, c.brief.clock)
         return fail("RETRY", "wrong_clock", wrong, ("TEMPORAL",)) if wrong else None
-    wrong = (
-        compute.wrong_until(answer, c.question, c.clock)
-        or compute.wrong_days_left(answer, c.question, c.clock)
-        or compute.wrong_days_to_date(answer, c.question, c.clock)
+    left = compute.wrong_days_left(answer, c.question, c.clock)
+    if left:  # the clock holds the count: it is said instead ("30 days, sir.")
+        known = f"{compute.days_left(c.question, c.clock)} days, $sir."
+        return fail("RETRY", "wrong_clock", left, ("TEMPORAL",), known=known)
+    wrong = compute.wrong_until(answer, c.question, c.clock) or compute.wrong_days_to_date(
+        answer, c.question, c.clock
     )
     if wrong:
         return fail("RETRY", "wrong_clock", wrong, ("TEMPORAL",))
     # tomorrow's date: held to tomorrow, and only what is said of now to now
     if clock.asks_tomorrow(c.question):
-        wrong = clock.wrong_tomorrow(answer, c.question, c.clock) or clock.wrong_now(
-            answer, c.clock
-        )
+        wrong = clock.wrong_tomorrow(answer, c.question, c.clock)
+        if wrong:  # the clock holds tomorrow's date: it is said instead
+            return fail(
+                "RETRY", "wrong_clock", wrong, ("TEMPORAL",), known=clock.tomorrow_said(c.clock)
+            )
+        wrong = clock.wrong_now(answer, c.clock)
         return fail("RETRY", "wrong_clock", wrong, ("TEMPORAL",)) if wrong else None
     about_now = "TEMPORAL" in c.brief.guard_parts or c.clock_tool or clock.asks_now(c.question)
+    month = clock.wrong_month(answer, c.question, c.clock) if about_now else None
+    if month:  # the clock holds the month: it is said instead
+        known = f"It is {str(c.clock['month']).title()}, $sir."
+        return fail("RETRY", "wrong_clock", month, ("TEMPORAL",), known=known)
     wrong = clock.wrong_clock(answer, c.clock) if about_now else clock.wrong_now(answer, c.clock)
     return fail("RETRY", "wrong_clock", wrong, ("TEMPORAL",)) if wrong else None
+
+
+def _file_lines(c: Context) -> list[str]:
+    """The lines of the files read, headings apart ("# Shopping", "Groceries:" are no item)."""
+    return [
+        x
+        for f in c.tools("ok")
+        if f.tool == "analyze_file"
+        for t in readings.read(f, "texts")
+        for x in str(t).splitlines()
+        if x.strip() and not x.strip().startswith("#") and not x.strip().endswith(":")
+    ]
 
 
 def _worked_out(answer: str, c: Context) -> Outcome:
@@ -391,7 +435,18 @@ def _worked_out(answer: str, c: Context) -> Outcome:
         or compute.wrong_spelling(answer, c.question)
         or compute.wrong_difference(answer, c.question, found)
     )
-    return fail("RETRY", "wrong_figure", wrong) if wrong else None
+    if wrong:
+        return fail("RETRY", "wrong_figure", wrong)
+    lines = _file_lines(c)
+    wrong = compute.wrong_count(answer, c.question, lines)
+    if wrong:  # the file's lines are the count: it is said instead
+        return fail("RETRY", "wrong_figure", wrong, known=f"{len(lines)} in all, $sir.")
+    wrong = compute.wrong_total(answer, c.question, found)
+    return (
+        fail("RETRY", "wrong_figure", wrong, known=compute.total_known(c.question, found))
+        if wrong
+        else None
+    )
 
 
 def _reference(answer: str, c: Context) -> Outcome:
@@ -430,7 +485,8 @@ def _security(answer: str, c: Context) -> Outcome:
 
 def _guard_parts(answer: str, c: Context) -> Outcome:
     parts, more = c.brief.guard_parts, c.parts_fact
-    if "TEMPORAL" in parts and not clock.says_time_or_date(answer):
+    # a count of days answers "how many days until ..." ("Thirty days, sir.")
+    if "TEMPORAL" in parts and not (clock.says_time_or_date(answer) or compute.days_said(answer)):
         return fail(
             "RETRY", "missing_part", "the time or date part is not answered", ("TEMPORAL", *more)
         )
@@ -439,6 +495,9 @@ def _guard_parts(answer: str, c: Context) -> Outcome:
             return fail(
                 "RETRY", "missing_part", "the identity part is not answered", ("IDENTITY", *more)
             )
+        owned = identity.vendor_owned(answer)
+        if owned:  # asked who or what it is, it names a vendor or a model as its own
+            return fail("RETRY", "vendor", f"the reply owns to {owned!r}", ("IDENTITY", *more))
         # what it is in other words ("No, sir; a program on your computer") answers it too
         if (
             "butler" not in answer.lower()
@@ -466,6 +525,15 @@ def _guard_parts(answer: str, c: Context) -> Outcome:
                 "RETRY",
                 "missing_part",
                 "the capabilities part is not answered",
+                ("CAPABILITIES", *more),
+            )
+        if not _says("refuse", answer) and not _says("declines", answer):
+            # neither declines nor says what it can: it acts as if it could ("Three unread
+            # messages, sir: ..." to a request for email it has no way to read)
+            return fail(
+                "CANT_DO",
+                "overclaim",
+                "the reply neither declines nor says what the butler can do",
                 ("CAPABILITIES", *more),
             )
         return "capabilities: the reply does not say what the butler can do"
@@ -523,6 +591,13 @@ def _findings_used(answer: str, c: Context) -> Outcome:
             if v
         ):
             continue  # a kept location passed on to the forecast: the forecast is what answers
+        texts = [str(t) for t in readings.read(f, "texts")]
+        if claims.open_on_agrees(answer, [f], c.question):
+            continue  # "No, sir: it shuts on Mondays" to what a search says of Mondays
+        if compute.says_total(answer, c.question, texts) or (
+            f.tool == "analyze_file" and compute.says_count(answer, c.question, _file_lines(c))
+        ):
+            continue  # the total or the count asked of it uses it all
         used = readings.uses(answer, result, c.question, f.text)
         if used == 0:
             return fail(
@@ -537,7 +612,8 @@ def _findings_used(answer: str, c: Context) -> Outcome:
 
 
 def _overclaim(answer: str, c: Context) -> Outcome:
-    claim = answers.overclaim(answer)
+    # a poem or a story asked for: what is done in it is no claim ("the kettle is on")
+    claim = None if answers.REPLY.first(c.question, "creative") else answers.overclaim(answer)
     return (
         fail("CANT_DO", "overclaim", f"claims an action the butler cannot take: {claim!r}")
         if claim
@@ -607,7 +683,7 @@ def run(answer: str, c: Context, checks: tuple[Check, ...] = CHECKS) -> Verdict:
         out = chk.run(answer, c)
         if isinstance(out, Verdict):
             if out.failed in _SUBSTANCE:  # said instead of an apology (pipeline/quality.py)
-                out.known = known_answer(c.question)
+                out.known = out.known or known_answer(c.question)
             return out
         if out:
             doubts.append(out)

@@ -11,6 +11,7 @@ that hedges ("usually", "I could not reach the weather service").
 from __future__ import annotations
 
 from tatlock.pipeline.gate import forecast, grounded, machine, readings
+from tatlock.pipeline.gate.answers import NUMBER_WORDS
 from tatlock.pipeline.gate.brief import Context, Finding
 from tatlock.pipeline.gate.text import words
 from tatlock.pipeline.lexicon import MONTHS, WEEKDAYS
@@ -24,7 +25,8 @@ CLAIM = Rulebook(
         Rule(
             "claim.hedge",
             "hedge",
-            r"\b(?:can(?:no|')t|cannot|unable|not\s+able|don't\s+know|do\s+not\s+know|no\s+(?:forecast|record|"
+            r"^\W*(?:which|where|what)\b[^.!?]{0,60}\?|"  # the reply asks back for what is missing
+            r"\b(?:can(?:no|')t|cannot|unable|not\s+able|(?:don't|do\s+not)\s+(?:yet\s+|quite\s+)?know|(?:don't|do\s+not)\s+(?:believe|think)\s+you|no\s*(?:one|body)\s+(?:can\s+)?(?:knows?|say|tell|predict)|impossible\s+to\s+(?:say|know|tell|predict)|not\s+that\s+i\b|not\s+to\s+my\s+knowledge|have\s+to\s+tell\s+me|tell\s+me\s+and\b|no\s+(?:forecast|record|"
             r"results?|note|mention|trace|access|way\s+of)|nothing|could\s+not|couldn't|not\s+sure|"
             r"without\s+(?:a|the)\s+forecast|usually|typically|often|generally|normally|tends?\s+to|on\s+average|"
             r"in\s+general|climate|not\s+available|isn't\s+available|unavailable|failed|afraid|sorry|"
@@ -37,8 +39,14 @@ CLAIM = Rulebook(
                 "It is usually mild there.",
                 "I'm afraid I don't know",
                 "I don't have your birthday on record, sir.",
+                "Which town or city, sir? I don't yet know where you live.",
+                "Nobody can know that, sir.",
+                "Impossible to say, sir; markets move.",
+                "Not that I have on record, sir.",
+                "I don't believe you've told me, sir.",
+                "You'd have to tell me, sir.",
             ),
-            ("It will be sunny tomorrow.",),
+            ("It will be sunny tomorrow.", "It will be sunny in Leeds, sir. Which coat?"),
         ),
         # weather stated as fact, now or to come: a temperature, or conditions
         Rule(
@@ -173,8 +181,13 @@ CLAIM = Rulebook(
             "asks_memory",
             r"\b(?:remember|recall|remind\s+me|did\s+i\s+(?:say|tell|mention|ask)|have\s+i\s+(?:told|said|mentioned)|"
             r"i\s+(?:told|said|mentioned)|we\s+(?:talk\w*|discuss\w*|spoke|agreed|decided)|last\s+time|earlier|"
-            r"before|what\s+was\s+(?:it|that)|when\s+is\s+my|what(?:'s|\s+is)\s+my)\b",
-            ("What did I tell you about my car?", "When is my dentist appointment?"),
+            r"before|what\s+was\s+(?:it|that)|when\s+is\s+my|what(?:'s|\s+is)\s+my|where\s+do\s+i\s+(?:live|work)|"
+            r"how\s+old\s+am\s+i|who\s+is\s+my)\b",
+            (
+                "What did I tell you about my car?",
+                "When is my dentist appointment?",
+                "where do I live again?",
+            ),
             ("How do magnets work?",),
         ),
         Rule(
@@ -248,6 +261,61 @@ CLAIM = Rulebook(
             ("from here", "In short, sir"),
             flags=0,
         ),
+        # the answer says when the user said it ("as you told me in October")
+        Rule(
+            "claim.when_said",
+            "when_said",
+            r"\byou\s+(?:told|said|mentioned|wrote)\b",
+            ("as you told me in October", "you mentioned it on the 2nd of November"),
+            ("Your mum's birthday is on the 2nd of November, sir.",),
+        ),
+        # the user asks who they are: only what they told, or memory, can say
+        Rule(
+            "claim.asks_self",
+            "asks_self",
+            r"\bwho\s+am\s+i\b(?!\s+(?:talking|speaking|chatting|writing))|\bwhat(?:'s|\s+is)\s+my\s+(?:name|surname|job|address|age|postcode|"
+            r"phone\s+number|email|birthday|favou?rite\s+\w+|(?:wife|husband|partner|son|daughter|dog|cat|mum|"
+            r"dad|mother|father|sister|brother)(?:'s|s)?\s+name)\b|\bhow\s+old\s+am\s+i\b|\bwhere\s+do\s+i\s+"
+            r"(?:live|work)\b|\bwhen(?:'s|\s+is)\s+my\s+birthday\b|\bdo\s+you\s+know\s+(?:my\s+name|who\s+i\s+am)\b",
+            (
+                "who am I?",
+                "What's my name?",
+                "do you know who I am",
+                "how old am I?",
+                "what's my favourite colour?",
+            ),
+            ("Who are you?", "What's my dog called?", "Who am I talking to?"),
+        ),
+        # a name or place given as the user's ("You are Mr Jonathan Harker of Exeter")
+        Rule(
+            "claim.user_named",
+            "user_named",
+            r"\b(?i:you\s+are|you're|your\s+name\s+is|you\s+go\s+by|you(?:'re|\s+are)\s+called)\s+"
+            r"(?:(?:Mr|Mrs|Ms|Miss|Dr|Sir|Lady|Lord|Master)\.?\s+)?([A-Z][a-z]+)",
+            ("You are Mr Jonathan Harker of Exeter, sir.", "your name is Priya"),
+            ("You are my employer, sir.", "You're right, sir."),
+            flags=0,
+        ),
+        # a market's figure to come (a rate, a price, an index's close): nobody knows it
+        Rule(
+            "claim.asks_to_come",
+            "asks_to_come",
+            r"\b(?:what|where|how\s+(?:much|high|low|far))\s+will\b[^?.!]{0,60}?\b(?:exchange\s+rates?|rates?|prices?|"
+            r"shares?|stocks?|index|ftse|dow|nasdaq|s&p|bitcoin|btc|ethereum|crypto|gold|oil|inflation|"
+            r"house\s+prices|mortgage\s+rates?)\b|\b(?:exchange\s+rate|share\s+price|stock\s+price|price\s+of\s+"
+            r"(?:bitcoin|gold|oil|shares?)|ftse|bitcoin|inflation)\b[^?.!]{0,40}?\b(?:next\s+(?:week|month|year)|"
+            r"tomorrow|by\s+(?:the\s+end|christmas|{weekday}|{month}))\b",
+            (
+                "what will the pound to yen exchange rate be next month?",
+                "Where will the FTSE close on Friday?",
+                "bitcoin price by christmas?",
+            ),
+            (
+                "What will the weather be tomorrow?",
+                "What was the exchange rate in 1990?",
+                "What time will the shop close?",
+            ),
+        ),
         Rule(
             "claim.may",
             "may",
@@ -293,6 +361,20 @@ def unsupported(answer: str, c: Context) -> tuple[str, str] | None:
     if _rule("hedge").search(answer):
         return None
     found = c.findings
+    if (
+        not found
+        and _rule("asks_to_come").search(c.question)
+        and any(ch.isdigit() for ch in answer)
+    ):
+        return "I_DONT_KNOW", "a market's figure to come stated as known"
+    if _rule("asks_self").search(c.question) and not found and not _anything_told(c):
+        # "who am I?", "how old am I?" with nothing told and no memory searched: whatever the
+        # reply says of the user is invented ("You are Mr Jonathan Harker", "You're 42")
+        return "I_DONT_KNOW", "a fact about the user that nothing told or kept gives"
+    named = _rule("user_named").search(answer) if _rule("asks_self").search(c.question) else None
+    if named and named.group(1) not in c.allowed and not any(f.status == "ok" for f in found):
+        # "who am I?" answered with a name nothing gave ("You are Mr Jonathan Harker")
+        return "I_DONT_KNOW", f"the user called {named.group(1)!r}, which nothing gave"
     failed = [f for f in found if f.status == "error"]
     if (
         failed
@@ -324,7 +406,7 @@ def unsupported(answer: str, c: Context) -> tuple[str, str] | None:
     memory = [f for f in found if f.tool in _MEMORY_TOOLS]
     if memory and all(f.status == "empty" for f in memory):
         return "I_DONT_KNOW", "memory holds nothing on it, but the reply answers as if it did"
-    if _rule("asks_here").search(q) and not found and not c.brief.told:
+    if _rule("asks_here").search(q) and not found and not _anything_told(c):
         # no location kept or given: a town named as the user's is a guess ("From Manchester ...")
         known = {w[:4] for w in words(q)}
         for m in _rule("place").regex.finditer(answer):
@@ -344,6 +426,12 @@ def unsupported(answer: str, c: Context) -> tuple[str, str] | None:
     return None
 
 
+def _anything_told(c: Context) -> bool:
+    """Whether the user told anything the answer could stand on: the pipeline passes the memory
+    block (kept facts, summaries, the conversation so far) as one text, empty when there is none."""
+    return any(t.strip() for t in c.brief.told)
+
+
 def _told(answer: str, told: tuple[str, ...]) -> bool:
     """The answer repeats something the user told earlier (two of its words, or a name it
     gave: "Priya, sir, as you told me" to "My name is Priya")."""
@@ -351,7 +439,11 @@ def _told(answer: str, told: tuple[str, ...]) -> bool:
     names = {
         w for t in told for m in _rule("name").regex.finditer(t) for w in words(m.group(0))
     } - _NOT_NAMES
-    return bool(said & names) or any(
+    # a figure told is as particular as a name ("Forty, sir, as you told me" to "I turned forty")
+    figures = {
+        w for t in told for w in words(t) if w.isdigit() or (w in NUMBER_WORDS and len(w) >= 3)
+    }
+    return bool(said & names or set(words(answer)) & figures) or any(
         len(said & {w for w in words(t) if len(w) >= 4}) >= 2 for t in told
     )
 
@@ -391,10 +483,25 @@ def _name_not_in(answer: str, sources: str, question: str) -> str | None:
     return None
 
 
+def _stamped(text: str) -> set[tuple[int, int]]:
+    """The (day, month) of the ISO stamps in a memory ("when": "2026-10-02 19:00"): when a thing
+    was said, which an answer may give ("as you told me in October")."""
+    out = set()
+    for t in text.split():
+        t = t.strip("\"',;()[]{}")
+        if len(t) >= 10 and t[:4].isdigit() and t[4] == "-" and t[7] == "-":
+            month, day = t[5:7], t[8:10]
+            if month.isdigit() and day.isdigit() and 1 <= int(month) <= 12:
+                out.add((int(day), int(month)))
+    return out
+
+
 def _memory_clash(answer: str, sources: str) -> str | None:
     """A date or a time that is not the one memory (or the user) gave: "the 19th of December"
-    for the 9th, "the 7:24" for "the 07:42"."""
+    for the 9th, "the 7:24" for "the 07:42"; the day it was said is one memory gives."""
     said, kept = _dates(answer), _dates(sources)
+    if _rule("when_said").search(answer):  # "as you mentioned on the 2nd of November": when said
+        said -= _stamped(sources)
     if said and kept and not said & kept:
         d, m = sorted(kept)[0]
         return f"the reply gives another date than the {d} {MONTHS[m - 1].title()} memory holds"
@@ -519,6 +626,99 @@ def _told_not_carried(answer: str, told: tuple[str, ...], question: str) -> str 
     return None
 
 
+def _tokens(text: str) -> list[str]:
+    return [t.strip('.,;:!?"()[]—–-') for t in text.lower().replace("’", "'").split()]
+
+
+def someone_elses(answer: str, remembered: str, question: str) -> str | None:
+    """The user's own thing asked for ("when's my birthday?") and answered from a memory of
+    someone else's ("My mum's birthday is on the 9th of December"), without saying whose."""
+    q = _tokens(question)
+    asked = [q[i + 1] for i, t in enumerate(q[:-1]) if t == "my" and not q[i + 1].endswith("'s")]
+    said = _tokens(answer)
+    for thing in asked:
+        if len(thing) < 4:
+            continue
+        mem = _tokens(remembered)
+        before = [mem[i - 1] for i, t in enumerate(mem) if i and t.rstrip("s") == thing.rstrip("s")]
+        owners = {b[:-2] for b in before if b.endswith("'s")}
+        if (
+            before
+            and len(owners) == len(set(before))
+            and not owners & {t.rstrip("'s") for t in said}
+        ):
+            return f"the memory is of {sorted(owners)[0]}'s {thing}, not the user's"
+    return None
+
+
+def _date_not_found(answer: str, ok: list[Finding], question: str) -> str | None:
+    """A date the answer gives where a search or a file gave dates and none of them is it
+    ("closing on the 24th of December" when the search says 13 November to 21 December); a
+    day inside a range found ("Closed 24-26 December") is found."""
+    source = " ".join(
+        readings.result_text(f) for f in ok if f.tool in ("web_search", "analyze_file")
+    )
+    said, given = _dates(answer), _dates(source) | _dates(question)
+    if not said or not given or said & given:
+        return None
+    low = source.lower()
+    for day, month in said:
+        name = MONTHS[month - 1]
+        at = low.find(name)
+        while at >= 0:  # the day among the numbers just before the month's name
+            before = "".join(ch if ch.isdigit() else " " for ch in low[max(0, at - 12) : at])
+            days = [int(x) for x in before.split()]
+            # the day itself, or one inside a range ("24-26 December")
+            if day in days or (len(days) >= 2 and min(days[-2:]) <= day <= max(days[-2:])):
+                return None
+            at = low.find(name, at + 1)
+    d, m = sorted(said)[0]
+    return f"the reply gives the {d} {MONTHS[m - 1].title()}, a date the findings do not give"
+
+
+def _open_state(ok: list[Finding], question: str) -> tuple[bool | None, str]:
+    """Whether a search or a file says a place is open on the day the question asks about
+    ("is the gallery open on Monday?"): True, False, or None when it does not say."""
+    q = words(question)
+    days = {w.rstrip("s") for w in q} & set(WEEKDAYS)
+    if "open" not in q or not days:
+        return None, ""
+    src = words(
+        " ".join(readings.result_text(f) for f in ok if f.tool in ("web_search", "analyze_file"))
+    )
+
+    def near(i: int) -> set[str]:  # the words just after one, plurals as singulars ("Sundays")
+        return {w.rstrip("s") for w in src[i + 1 : i + 4]}
+
+    closed = any(w == "closed" and near(i) & days for i, w in enumerate(src))
+    opened = any(
+        w == "open" and (near(i) & days or near(i) & {"daily", "every", "seven"})
+        for i, w in enumerate(src)
+    ) or any(w == "including" and near(i) & days for i, w in enumerate(src))
+    day = sorted(days)[0].title()
+    return (opened if opened != closed else None), day
+
+
+def open_on_agrees(answer: str, ok: list[Finding], question: str) -> bool:
+    """The reply's yes or no is what the findings say of the day asked about: it uses them,
+    whatever its words ("No, sir: it shuts on Mondays")."""
+    state, _ = _open_state(ok, question)
+    said = words(answer)[:1]
+    return state is not None and said == (["yes"] if state else ["no"])
+
+
+def _open_on(answer: str, ok: list[Finding], question: str) -> str | None:
+    """Whether a place is open on a day, answered against what a search or a file says ("Yes,
+    sir" when it says "Closed on Sundays"; "No" when it says "Open daily")."""
+    state, day = _open_state(ok, question)
+    said = words(answer)[:1]
+    if state is False and said == ["yes"]:
+        return f"the reply says yes, but the findings say it is closed on {day}"
+    if state is True and said == ["no"]:
+        return f"the reply says no, but the findings say it is open on {day}"
+    return None
+
+
 def contradicted(answer: str, found: list[Finding], question: str = "") -> str | None:
     """A month that is not the one memory holds, a size the system report does not give, a
     temperature the forecast does not give (within a degree; Fahrenheit converted), or dry
@@ -527,18 +727,35 @@ def contradicted(answer: str, found: list[Finding], question: str = "") -> str |
     remembered = " ".join(readings.result_text(f) for f in ok if f.tool in _MEMORY_TOOLS).lower()
     if remembered:
         told, kept = _months(answer.lower()), _months(remembered)
+        if _rule("when_said").search(answer):  # "as you told me in October": when it was said
+            told -= {MONTHS[m - 1] for _, m in _stamped(remembered)}
         if told and kept and not told & kept:  # "by the end of June" when the memory says January
             return (
                 f"the reply says {sorted(told)[0].title()}, but the memory says "
                 f"{sorted(kept)[0].title()}"
             )
     if remembered:
-        clash = _memory_clash(answer, remembered) or (
-            _name_not_in(answer, remembered, question) if _rule("recall").search(answer) else None
+        clash = (
+            someone_elses(
+                answer,
+                " ".join(readings.result_text(f) for f in ok if f.tool in _MEMORY_TOOLS),
+                question,
+            )
+            or _memory_clash(answer, remembered)
+            or (
+                _name_not_in(answer, remembered, question)
+                if _rule("recall").search(answer)
+                else None
+            )
         )
         if clash:
             return clash
-    wrong = misquoted(answer, ok) or grounded.clash(answer, ok, question, _dates(answer))
+    wrong = (
+        misquoted(answer, ok)
+        or grounded.clash(answer, ok, question, _dates(answer))
+        or _date_not_found(answer, ok, question)
+        or _open_on(answer, ok, question)
+    )
     if wrong:
         return wrong
     for f in ok:

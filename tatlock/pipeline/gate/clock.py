@@ -433,6 +433,18 @@ def _times(answer: str, clock: Clock) -> tuple[str | None, bool]:
     return wrong, right
 
 
+def wrong_month(answer: str, question: str, clock: Clock) -> str | None:
+    """The month asked for ("what month is it?") and another given ("December, sir." on 25
+    November); May only beside a day, as it is also a verb."""
+    if "month" not in words(question):
+        return None
+    said = set(words(answer))
+    months = [m for m in MONTHS if m in said and m != "may"]
+    if months and clock["month"] not in months and not _rule("other_day").search(answer):
+        return f"the month {months[0]!r} is not the clock's {clock['month']}"
+    return None
+
+
 def wrong_clock(answer: str, clock: Clock) -> str | None:
     """A time, weekday or year in the answer that contradicts the clock it was given."""
     # an ISO timestamp is read as its time alone ("2026-11-23T08:41:00+00:00" holds no "00:00")
@@ -518,6 +530,15 @@ def asks_now(question: str) -> bool:
     return CLOCK.first(question, "asks_now") is not None
 
 
+def tomorrow_said(clock: Clock) -> str:
+    """Tomorrow's date as the gate's own answer ("Friday, 1 January 2027, $sir.")."""
+    tomorrow = today_of(clock) + dt.timedelta(days=1)
+    return (
+        f"{tomorrow.strftime('%A')}, {tomorrow.day} {MONTHS[tomorrow.month - 1].title()} "
+        f"{tomorrow.year}, $sir."
+    )
+
+
 def wrong_tomorrow(answer: str, question: str, clock: Clock) -> str | None:
     """Tomorrow's date or weekday asked for and today's given ("Wednesday 25 November" to "What's
     the date tomorrow?" on the 25th)."""
@@ -531,6 +552,11 @@ def wrong_tomorrow(answer: str, question: str, clock: Clock) -> str | None:
     days = {d for d in WEEKDAYS if d in set(words(answer))}
     if dates and (tomorrow.day, tomorrow.month) not in dates:
         return f"tomorrow is {tomorrow.day} {MONTHS[tomorrow.month - 1].title()}"
+    # the year after the date ("the 1st of January 2026" on New Year's Eve 2026)
+    for m in _rule("date_said").finditer(answer):
+        after = answer[m.end() : m.end() + 8].lstrip(" ,")
+        if after[:4].isdigit() and not after[4:5].isdigit() and int(after[:4]) != tomorrow.year:
+            return f"tomorrow is in {tomorrow.year}, not {after[:4]}"
     if not dates and days and tomorrow.strftime("%A").lower() not in days:
         return f"tomorrow is a {tomorrow.strftime('%A')}"
     return None

@@ -232,6 +232,27 @@ COMPUTE = Rulebook(
             ),
             ("How much is a pint?", "What's the difference between a frog and a toad?"),
         ),
+        # a count asked of a file's lines ("how many things on my shopping list?")
+        Rule(
+            "compute.asks_count",
+            "asks_count",
+            r"\bhow\s+many\s+(?:things|items|lines|entries|tasks|jobs|names|people|bits|points|rows)\b",
+            ("How many things on my shopping list?", "how many items are in ~/todo.txt"),
+            ("How many legs does a spider have?", "how many days until Friday"),
+        ),
+        # a total asked of figures the tools found ("add up my outgoings in ~/budget.txt")
+        Rule(
+            "compute.asks_total",
+            "asks_total",
+            r"\badd\s+(?:up|them|these|those|it\s+all)\b|\b(?:the\s+)?total\b|\baltogether\b|\bin\s+total\b|"
+            r"\bsum\s+(?:of|up)\b|\bcombined\b|\btotted\s+up\b|\btot\s+up\b",
+            (
+                "add up my monthly outgoings in ~/budget.txt",
+                "what do the items in ~/shop.txt come to in total?",
+                "tot up the receipts in this file",
+            ),
+            ("How much is a pint?", "What is a sum type?"),
+        ),
         Rule(
             "compute.duration",
             "duration",
@@ -268,6 +289,15 @@ COMPUTE = Rulebook(
             r"forty|fifty|sixty|seventy|eighty|ninety|a\s+hundred)\s+(?:more\s+)?(?:days|sleeps)\b",
             ("Thirty days, sir", "45 days in all", "thirty-one days to Christmas"),
             ("days of old",),
+        ),
+        # a count of days that says whether today is in it: a day either way is then its choice
+        Rule(
+            "compute.counts_today",
+            "counts_today",
+            r"\b(?:including|counting|not\s+counting|excluding|with|without|bar)\s+today\b|\bsleeps\b|"
+            r"\bif\s+you\s+count\b|\binclusive\b",
+            ("32 days, sir, counting today", "31 sleeps", "32 days if you count today"),
+            ("31 days, sir.", "Today is Tuesday"),
         ),
         Rule(
             "compute.asks_until",
@@ -504,11 +534,17 @@ def wrong_until(answer: str, question: str, now: clock.Clock | None) -> str | No
     return None
 
 
-def _days_said(answer: str) -> list[int]:
+def days_said(answer: str) -> list[int]:
     """The counts of days an answer gives, in digits or words ("Thirty days", "45 days in all")."""
     return [
         int(n) for m in _rule("days_said").regex.finditer(answer) for n in _numbers(m.group(1))[:1]
     ]
+
+
+def _slack(answer: str) -> int:
+    """Days either way a count may be off: none, unless the answer counts today in or out
+    ("32 days, counting today"; "sleeps")."""
+    return 1 if _rule("counts_today").search(answer) else 0
 
 
 def wrong_days_to_date(answer: str, question: str, now: clock.Clock | None) -> str | None:
@@ -520,7 +556,7 @@ def wrong_days_to_date(answer: str, question: str, now: clock.Clock | None) -> s
         or _rule("days_left").search(question)
     ):
         return None
-    said, m = _days_said(answer), _rule("day_month").search(answer)
+    said, m = days_said(answer), _rule("day_month").search(answer)
     if not said or not m:
         return None
     day, month = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
@@ -532,19 +568,16 @@ def wrong_days_to_date(answer: str, question: str, now: clock.Clock | None) -> s
     if date < today:
         date = date.replace(year=today.year + 1)
     left = (date - today).days
-    if all(abs(n - left) > 1 for n in said):
+    if all(abs(n - left) > _slack(answer) for n in said):
         return f"{said[0]} days is not the {left} the clock gives until {int(day)} {month.title()}"
     return None
 
 
-def wrong_days_left(answer: str, question: str, now: clock.Clock | None) -> str | None:
-    """How many days are left this year, or until Christmas or a holiday, against the clock (a
-    day either way: counted with today or without)."""
+def days_left(question: str, now: clock.Clock | None) -> int | None:
+    """The days left this year, or until Christmas or a holiday the question names, by the
+    clock; None when it asks for none of them."""
     m = _rule("days_left").search(question)
     if now is None or not m:
-        return None
-    said = _days_said(answer) or [int(x) for x in re.findall(r"^\W*(\d{1,3})\b", answer)]
-    if not said:
         return None
     today = clock.today_of(now)
     target = m.group(1).lower()
@@ -555,8 +588,17 @@ def wrong_days_left(answer: str, question: str, now: clock.Clock | None) -> str 
             date = date.replace(year=today.year + 1)
     else:
         date = dt.date(today.year, 12, 31)
-    left = (date - today).days
-    if all(abs(n - left) > 1 for n in said):
+    return (date - today).days
+
+
+def wrong_days_left(answer: str, question: str, now: clock.Clock | None) -> str | None:
+    """How many days are left this year, or until Christmas or a holiday, against the clock
+    (exactly, unless the answer says whether today is counted)."""
+    left = days_left(question, now)
+    if left is None:
+        return None
+    said = days_said(answer) or [int(x) for x in re.findall(r"^\W*(\d{1,3})\b", answer)]
+    if said and all(abs(n - left) > _slack(answer) for n in said):
         return f"{said[0]} days is not the {left} the clock gives"
     return None
 
@@ -653,3 +695,78 @@ def wrong_difference(answer: str, question: str, found: list[str]) -> str | None
         f"{new[0]:g} is no difference of the figures found "
         f"({', '.join(f'{g:g}' for g in given[:4])})"
     )
+
+
+def _found_figures(found: list[str]) -> list[float]:
+    return [
+        float(m.group(0).replace(",", "")) for t in found for m in _rule("number").regex.finditer(t)
+    ]
+
+
+def total_known(question: str, found: list[str]) -> str | None:
+    """What the figures found add up to, said as the gate's own answer to a question asking
+    their total ("They come to 1,585, $sir.")."""
+    given = _found_figures(found)
+    if not _rule("asks_total").search(question) or not 2 <= len(given) <= 12:
+        return None
+    total = sum(given)
+    said = f"{total:,.0f}" if all(g == int(g) for g in given) else f"{total:,.2f}"
+    return f"They come to {said} in all, $sir."
+
+
+def wrong_total(answer: str, question: str, found: list[str]) -> str | None:
+    """A total of the figures the tools found, added up wrong ("£1,485" for items that come to
+    £1,585): a figure the answer gives that the findings do not, close to their total, must be
+    the total or the sum of some of them."""
+    if not _rule("asks_total").search(question):
+        return None
+    given = _found_figures(found)
+    if not 2 <= len(given) <= 12:
+        return None
+    total = sum(given)
+    said = [float(m.group(0).replace(",", "")) for m in _rule("number").regex.finditer(answer)]
+    # near the total and none of the figures found: an attempt at the total
+    near = [
+        n for n in said if abs(n - total) <= 0.25 * total and all(abs(n - g) > 0.01 for g in given)
+    ]
+    if not near:
+        return None
+    sums = {
+        round(sum(g for i, g in enumerate(given) if mask >> i & 1), 2)
+        for mask in range(1, 1 << len(given))
+    }
+    for n in near:
+        if all(abs(n - x) > max(0.005 * x, 0.01) for x in sums):
+            return f"{n:g} is not what the figures found add up to ({total:g})"
+    return None
+
+
+def says_total(answer: str, question: str, found: list[str]) -> bool:
+    """The answer gives the total the question asks of the figures found: it uses them, though
+    it repeats none ("£7.15 in all" for 2.40, 1.65 and 3.10)."""
+    given = _found_figures(found)
+    if not _rule("asks_total").search(question) or not 2 <= len(given) <= 12:
+        return False
+    total = sum(given)
+    return any(
+        abs(float(m.group(0).replace(",", "")) - total) <= max(0.005 * total, 0.01)
+        for m in _rule("number").regex.finditer(answer)
+    )
+
+
+def wrong_count(answer: str, question: str, lines: list[str]) -> str | None:
+    """A count of a file's lines asked for ("how many things on my list?") and another given
+    ("Six items" for five lines): the file's own lines are the count."""
+    if not lines or not _rule("asks_count").search(question):
+        return None
+    said = _numbers(answer)
+    right = len(lines)
+    if said and said[0] != right:
+        return f"{said[0]:g} is not the {right} lines the file has"
+    return None
+
+
+def says_count(answer: str, question: str, lines: list[str]) -> bool:
+    """The answer gives the count of a file's lines that the question asks for ("3, sir.")."""
+    said = _numbers(answer)
+    return bool(lines and _rule("asks_count").search(question) and said and said[0] == len(lines))

@@ -104,6 +104,15 @@ FORECAST = Rulebook(
             ("a freezing day", "bitterly cold"),
             ("cold enough for a coat",),
         ),
+        # no wind said, held to the day's wind
+        Rule(
+            "forecast.says_calm",
+            "says_calm",
+            r"\b(?:perfectly\s+still|dead\s+calm|windless|no\s+wind|not\s+a\s+breath|not\s+a\s+breeze|"
+            r"(?:a\s+)?calm\s+(?:day|morning|afternoon|evening|night))\b",
+            ("Perfectly still, sir, not a breath of wind.", "a calm day in Leeds"),
+            ("Still raining, sir.", "calm seas ahead", "keep calm"),
+        ),
         Rule(
             "forecast.unit_figure",
             "figure",
@@ -199,6 +208,16 @@ def _entry_clash(
         return (
             f"the reply calls {name} {cold.group(0)}, but the forecast gives at least {bottom:g} °C"
         )
+    calm = _rule("says_calm").search(text)
+    winds = [
+        w
+        for w in (entry.get("wind_max_kmh"), current.get("wind_kmh"))
+        if isinstance(w, (int, float))
+    ]
+    if calm and winds and max(winds) >= 15:  # a gentle breeze or more (Beaufort 3)
+        return (
+            f"the reply calls {name} {calm.group(0)!r}, but the forecast gives {max(winds):g} km/h"
+        )
     if not wet_day and _wet_said(text) and not _rule("says_dry").search(text) and not hedged:
         return f"the reply gives rain for {name}, but the forecast says {entry.get('summary')!r}"
     if wet_day and _dry_said(text) and not _wet_said(_rule("says_dry").regex.sub(" ", text)):
@@ -256,6 +275,14 @@ def day_clash(answer: str, question: str, f: Finding, *, hedged: bool = False) -
         return (
             f"the reply speaks of {name_of(min(named))}, but the question asks about "
             f"{name_of(asked)}"
+        )
+    if not named and not asked:
+        # no day named on either side: what is said of now is held to today's conditions (its
+        # figures may speak of any day)
+        entry = rows.get(today.isoformat())
+        current = now_data if isinstance(now_data, dict) else {}
+        return (
+            _entry_clash(answer, entry, current, "today", hedged, figures=False) if entry else None
         )
     if len(named) <= 1:  # the day the answer names, or when it names none, the question's
         return clash(answer, named.copy().pop() if named else asked)

@@ -59,6 +59,14 @@ VENDOR = Rulebook(
             ("I was trained by OpenAI.", "I've been developed by Google DeepMind"),
             ("ChatGPT was made by OpenAI, sir.", "I was made by hand in Sheffield"),
         ),
+        # the maker said as the subject ("Google trained me, sir")
+        Rule(
+            "vendor.maker_made_me",
+            "vendor",
+            r"\b(?:{model_maker})\s+(?:\w+\s+)?(?:created|developed|trained|made|built|designed|programmed)\s+me\b",
+            ("Google trained me, sir.", "OpenAI originally built me"),
+            ("Google made my phone", "My mother made me a cake"),
+        ),
         Rule(
             "vendor.made_by_i",
             "vendor",
@@ -290,6 +298,67 @@ CONTRADICTION = Rulebook(
 
 # "Is a whale a fish?" answered "No, sir, a whale is a mammal. It is a fish that...": the yes or
 # no, then the opposite said of the same thing
+# "are you Claude?" answered without a no: a vendor's model taken for the butler's own name
+ASKED_VENDOR = Rulebook(
+    "gate.asked_vendor",
+    [
+        Rule(
+            "vendor.asked",
+            "asked",
+            r"\b(?:are|r)\s+(?:{you})\s+(?:(?:really|actually|secretly|just|basically)\s+)?(?:an?\s+)?"
+            r"(?:(?:{model_maker})(?:'s)?\s+)?(?:{model_name})\b",
+            ("are you claude?", "Are you really ChatGPT underneath?", "r u secretly a llama"),
+            ("Are you there?", "Is Claude better than ChatGPT?"),
+        ),
+        Rule(
+            "vendor.model",
+            "model",
+            r"\b(?:{model_name})\b",
+            ("Anthropic's Claude, in a butler's waistcoat", "GPT-4 at heart"),
+            ("Tatlock, sir, and nothing else.", "a llama farm in Peru"),
+        ),
+        # any vendor or model named at all (asked who or what the butler is, it is a claim)
+        Rule(
+            "vendor.any",
+            "any",
+            r"\b(?:{model_maker}|{model_name})\b",
+            ("Mistral AI, sir, in Paris.", "On OpenAI's servers, sir", "GPT-4o, sir."),
+            ("Tatlock, sir, a small model on this computer.",),
+        ),
+        Rule(
+            "vendor.denied",
+            "denied",
+            r"\b(?:no|not|nope|never|nor|neither|none|rather\s+than|unlike|instead|another|other|"
+            r"different|separate|elsewhere)\b|n't\b",
+            (
+                "No, sir. ChatGPT lives on OpenAI's servers.",
+                "I'm not Claude",
+                "I'm Tatlock, sir; ChatGPT is another fellow entirely.",
+            ),
+            ("In a manner of speaking, sir, Anthropic's Claude.", "Indeed, Claude."),
+        ),
+    ],
+)
+
+
+def vendor_owned(answer: str) -> str | None:
+    """A vendor or a model named, with no denial, in an answer to who or what the butler is
+    ("Mistral AI, sir, in Paris." to "which company made you?")."""
+    named = ASKED_VENDOR.labelled("any")[0].search(answer)
+    return named.group(0) if named and ASKED_VENDOR.first(answer, "denied") is None else None
+
+
+def vendor_affirmed(answer: str, question: str) -> str | None:
+    """A question whether the butler is a vendor's model ("are you claude?") answered with that
+    model's name and no denial ("In a manner of speaking, sir: Anthropic's Claude")."""
+    if ASKED_VENDOR.first(question, "asked") is None:
+        return None
+    named = ASKED_VENDOR.labelled("model")[0].search(answer)
+    if named and ASKED_VENDOR.first(answer, "denied") is None:
+        return named.group(0)
+    return None
+
+
 ASKED_KIND = Rulebook(
     "gate.asked_kind",
     [
@@ -420,8 +489,10 @@ def yes_no_undone(answer: str, question: str) -> str | None:
     subject = rf"(?:it|they|he|she|this|that|{re.escape(thing)}s?)"
     # not "a dwarf planet": a kind of its own
     kind_re = rf"(?:a|an)\s+{re.escape(kind)}s?\b(?![\w-])"
+    # a manner in between says it all the same ("No, sir. A tomato is botanically a fruit")
+    manner = r"(?:(?!hardly|scarcely|barely|rarely|seldom)\w+ly\s+)?"
     if ASKED_KIND.first(answer, "says_no"):
-        said = re.search(rf"\b{subject}\s+(?:is|are|was|were)\s+{kind_re}", answer, re.I)
+        said = re.search(rf"\b{subject}\s+(?:is|are|was|were)\s+{manner}{kind_re}", answer, re.I)
         if said:
             return f"no, then {said.group(0)!r}"
     elif ASKED_KIND.first(answer, "says_yes"):

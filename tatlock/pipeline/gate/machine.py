@@ -268,6 +268,17 @@ def not_in_report(answer: str, f: Finding, question: str = "") -> str | None:
             and not _fits(said, used, answer[max(0, m.start() - 14) : m.start()], 1.5)
         ):
             return f"the share {m.group(0)!r} used is not in the system report"
+        # a share said free is the rest of a share used ("75% still available" of a disk 74.7%
+        # used is the used share taken for the free one)
+        if (
+            _rule("says_free").search(clause)
+            and not _rule("says_used").search(clause)
+            and used
+            and not _fits(
+                said, [100 - s for s in used], answer[max(0, m.start() - 14) : m.start()], 1.5
+            )
+        ):
+            return f"the share {m.group(0)!r} free is not the rest of the share used in the report"
         if not _fits(
             said,
             shares + [100 - s for s in shares],

@@ -119,6 +119,21 @@ FORM = Rulebook(
             ),
             flags=0,
         ),
+        # code asked for: its answer is symbols by nature ("s[::-1], sir.", "ls -la | wc -l")
+        Rule(
+            "form.asks_code",
+            "asks_code",
+            r"\b(?:python|bash|shell|zsh|sql|regex(?:p)?|regular\s+expression|javascript|typescript|js|rust|"
+            r"golang|java|c\+\+|c#|perl|ruby|powershell|one[- ]?liner|snippet|code|command|syntax|"
+            r"function|script|git|awk|sed|grep|vim|emacs|excel\s+formula|formula|slice|operator)\b",
+            (
+                "python one liner to reverse a string s",
+                "bash command to count lines",
+                "regex for a UK postcode",
+                "excel formula to sum a column",
+            ),
+            ("How do I reverse a car?", "What's the capital of Peru?"),
+        ),
         # a question by its form: a question mark or a question word first
         Rule(
             "form.token",
@@ -275,7 +290,9 @@ def garbled(answer: str, question: str = "") -> str | None:
     content = sum(ch.isalnum() for ch in text)  # "391, sir." is an answer
     number = FORM.labelled("number")[0].regex.fullmatch(text)
     # a one-digit answer is an answer ("8" legs); one letter or a symbol is not
-    if content < max(1 if number else 2, len("".join(text.split())) * 0.5) or not (
+    # code is symbols by nature: where it is asked for, letters in it are enough
+    code = FORM.first(question, "asks_code") is not None and content >= 1
+    if (not code and content < max(1 if number else 2, len("".join(text.split())) * 0.5)) or not (
         number or any(ch.isalpha() for ch in text)
     ):
         return "more symbols than words"
