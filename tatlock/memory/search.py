@@ -63,6 +63,7 @@ from tatlock.memory.query import (
     quote,
     split_words,
     without_dates,
+    without_names,
 )
 from tatlock.memory.vectors import Semantic
 from tatlock.store import search as queries
@@ -276,7 +277,9 @@ def _search(
 
     dated_ids = _date_candidates(store, query, own, flt, rk, exclude) if rk.date_base else set()
     if dense is None and semantic is not None:
-        dense = semantic.similar(store, query, flt, exclude=exclude.__contains__)
+        dense = semantic.similar(
+            store, without_names(query, people), flt, exclude=exclude.__contains__
+        )
     scale = 1.0
     if dense:
         scale = 1.0 / (max(own.values(), default=0.0) or 1.0)

@@ -15,6 +15,7 @@ from support.fake_ollama import FakeOllama, hashed_vectors
 from support.replies import direct
 from tatlock.config import load
 from tatlock.memory import vectors
+from tatlock.memory.query import without_names
 from tatlock.memory.search import search
 from tatlock.store import vectors as rows
 from tatlock.store.user import Author, UserStore
@@ -221,6 +222,22 @@ def test_a_message_found_by_its_meaning_says_so(server, store):
         h.conversation_id == 2
         for h in search(store, "Eiffel", semantic=semantic, conversation_id=2)
     )
+
+
+def test_the_query_is_embedded_without_the_names_of_the_people_in_the_memory(server, store):
+    """Every message is embedded with its speaker's name, so a name in the query's vector makes
+    all that person's messages look alike; the name is the speaker boost's business, and the
+    vector carries the rest of the question (one request, as before)."""
+    vectors.embed_pending(store, embedder())
+    semantic = vectors.Semantic(embedder())
+    before = len(embed_requests(server))
+    hits = search(store, "What did Bob's friends eat at Alice's party?", semantic=semantic)
+    sent = [r.body["input"] for r in embed_requests(server)[before:]]
+    assert sent == [["What did friends eat at party?"]]
+    assert hits and hits[0].content.startswith("Bob brought brie")
+    # a query that is only names keeps them: there is nothing else to search for
+    assert without_names("Alice, Bob?", {"alice", "bob"}) == "Alice, Bob?"
+    assert without_names("Bobby's brie", {"bob"}) == "Bobby's brie"  # a name is a whole word
 
 
 def test_only_a_similarity_that_stands_out_counts():
