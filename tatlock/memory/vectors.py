@@ -41,6 +41,7 @@ __all__ = [
     "message_text",
     "pack",
     "semantic_for",
+    "stored_as",
 ]
 
 log = logging.getLogger(__name__)
@@ -53,11 +54,26 @@ MAX_CHARS = 2000  # of a message's text sent to the model (all-minilm reads abou
 NEAREST = 300  # most similar messages a search considers
 
 
-def message_text(author_name: str, content: str, extra: str = "") -> str:
-    """A message as the embedding model reads it: who said it, what they said, what was attached.
-    The speaker's name matters: "what did Maria say about..." finds Maria's words."""
-    text = f"{author_name}: {content}" + (f" [{extra}]" if extra else "")
+def message_text(content: str, extra: str = "") -> str:
+    """A message as the embedding model reads it: what was said and what was attached, not who
+    said it. With the speaker's name ("Maria: ...") every message of one person shared it and
+    looked alike; who said it is the speaker boost's business (``memory.search``), and the
+    query's vector leaves the names out too. LoCoMo recall@10 with all-minilm, mean of the five
+    dev conversations: 83.7 with the name, 84.2 without."""
+    text = content + (f" [{extra}]" if extra else "")
     return text[:MAX_CHARS]
+
+
+# how ``message_text`` reads a message, kept with each vector (``stored_as``): vectors made
+# from another form (version 1: with the speaker's name) are replaced in the background, as a
+# vector of another model is
+TEXT_FORM = 2
+
+
+def stored_as(model: str) -> str:
+    """The name a vector of ``model`` is kept under: the model and the text form it was made
+    from (version 1 kept the bare model name)."""
+    return f"{model}#text{TEXT_FORM}"
 
 
 def pack(vector: list[float]) -> bytes:
@@ -155,21 +171,23 @@ def embed_pending(
         if budget is not None and time.monotonic() - t0 >= budget:
             run.stopped = "budget"
             break
-        todo = rows.pending(store, embedder.model, batch)
+        todo = rows.pending(store, stored_as(embedder.model), batch)
         if not todo:
             break
         try:
-            got = embedder.embed([message_text(p.author_name, p.content, p.extra) for p in todo])
+            got = embedder.embed([message_text(p.content, p.extra) for p in todo])
         except BackendError as exc:
             run.stopped = f"error: {exc.message}"
             log.info("embedding stopped: %s", exc.message)
             break
         run.done += rows.save(
-            store, embedder.model, [(p.message_id, pack(v)) for p, v in zip(todo, got, strict=True)]
+            store,
+            stored_as(embedder.model),
+            [(p.message_id, pack(v)) for p, v in zip(todo, got, strict=True)],
         )
     run.seconds = time.monotonic() - t0
     if run.stopped is not None:
-        done, total = rows.counts(store, embedder.model)
+        done, total = rows.counts(store, stored_as(embedder.model))
         run.left = total - done
     return run
 
@@ -307,7 +325,7 @@ class Semantic:
         if not query.strip() or not self.embedder.available:
             return {}
         try:
-            idx = _index(store, self.embedder.model)
+            idx = _index(store, stored_as(self.embedder.model))
             if idx.matrix is None:
                 return {}
             q = self._query_vector(query)

@@ -15,6 +15,7 @@ from support.fake_ollama import FakeOllama, hashed_vectors
 from support.replies import direct
 from tatlock.config import load
 from tatlock.memory import vectors
+from tatlock.memory.query import without_names
 from tatlock.memory.search import search
 from tatlock.store import vectors as rows
 from tatlock.store.user import Author, UserStore
@@ -100,21 +101,21 @@ def test_vectors_are_stored_newest_first_in_batches_and_follow_their_messages(se
     run = vectors.embed_pending(store, embedder(), batch=3)
     assert (run.done, run.left, run.stopped) == (4, 0, None)
     assert [len(r.body["input"]) for r in embed_requests(server)] == [3, 1]
-    assert (
-        embed_requests(server)[0].body["input"][0].startswith("Alice: My dentist")
-    )  # newest first, with its speaker
-    assert rows.counts(store, "all-minilm") == (4, 4)
+    assert embed_requests(server)[0].body["input"][0] == (
+        "My dentist says the filling will hold"
+    )  # newest first, without its speaker's name
+    assert rows.counts(store, vectors.stored_as("all-minilm")) == (4, 4)
     assert vectors.embed_pending(store, embedder()).done == 0  # nothing twice
     # a message whose text changes loses its vector; a forgotten conversation takes its vectors along
     store.conn.execute(
         "UPDATE conversation_messages SET content = 'Tooth ache' WHERE message_number = 2"
         " AND conversation_id = 2"
     )
-    assert rows.counts(store, "all-minilm") == (3, 4)
+    assert rows.counts(store, vectors.stored_as("all-minilm")) == (3, 4)
     store.forget_conversation(1)
-    assert rows.counts(store, "all-minilm") == (1, 2)
+    assert rows.counts(store, vectors.stored_as("all-minilm")) == (1, 2)
     # another model's vectors are not used: switching models computes them again
-    assert rows.counts(store, "nomic-embed-text") == (0, 2)
+    assert rows.counts(store, vectors.stored_as("nomic-embed-text")) == (0, 2)
 
 
 def test_a_stop_a_budget_and_a_refusal_end_the_work_quietly(server, store):
@@ -152,10 +153,10 @@ def test_the_answer_never_waits_for_the_vectors(server, home):
         finished = butler.ask("How tall is the Eiffel tower?")
         assert finished.answer == "The tower is 330 metres tall, sir."
         assert started.wait(5)  # computing now, after the answer
-        assert rows.counts(butler.store, "all-minilm") == (0, 2)
+        assert rows.counts(butler.store, vectors.stored_as("all-minilm")) == (0, 2)
         release.set()
         assert butler.wait_background(10)
-        assert rows.counts(butler.store, "all-minilm") == (2, 2)
+        assert rows.counts(butler.store, vectors.stored_as("all-minilm")) == (2, 2)
     paths = [r.path for r in server.requests if r.path in ("/api/chat", "/api/embed")]
     assert paths.index("/api/embed") > paths.index(
         "/api/chat"
@@ -223,6 +224,30 @@ def test_a_message_found_by_its_meaning_says_so(server, store):
     )
 
 
+def test_the_query_is_embedded_without_the_names_of_the_people_in_the_memory(server, store):
+    """Every message is embedded with its speaker's name, so a name in the query's vector makes
+    all that person's messages look alike; the name is the speaker boost's business, and the
+    vector carries the rest of the question (one request, as before)."""
+    vectors.embed_pending(store, embedder())
+    semantic = vectors.Semantic(embedder())
+    before = len(embed_requests(server))
+    hits = search(store, "What did Bob's friends eat at Alice's party?", semantic=semantic)
+    sent = [r.body["input"] for r in embed_requests(server)[before:]]
+    assert sent == [["What did friends eat at party?"]]
+    assert hits and hits[0].content.startswith("Bob brought brie")
+    # the messages are embedded without their speaker's name, and vectors kept from the old
+    # form (with the name, under the bare model name) are made again
+    assert themed(["Alice: x"]) != themed(["x"])  # the stand-in tells the forms apart
+    assert all(":" not in t for r in embed_requests(server)[:before] for t in r.body["input"])
+    store.conn.execute("UPDATE message_vectors SET model = 'all-minilm'")
+    assert rows.counts(store, vectors.stored_as("all-minilm"))[0] == 0
+    assert vectors.embed_pending(store, embedder()).done == 4
+    assert rows.counts(store, vectors.stored_as("all-minilm")) == (4, 4)
+    # a query that is only names keeps them: there is nothing else to search for
+    assert without_names("Alice, Bob?", {"alice", "bob"}) == "Alice, Bob?"
+    assert without_names("Bobby's brie", {"bob"}) == "Bobby's brie"  # a name is a whole word
+
+
 def test_only_a_similarity_that_stands_out_counts():
     """In a small memory a high quantile is one of a few values: a similarity counts only when it
     stands out from the rest (mean + 1.65 sd), so a query about nothing here adds no hits."""
@@ -275,7 +300,7 @@ def test_the_vectors_table_is_a_migration_of_an_existing_memory(home):
     s = UserStore.open(load().paths, "old")
     try:
         assert s.conn.execute("PRAGMA user_version").fetchone()[0] == dbmod.latest_version("user")
-        assert rows.counts(s, "all-minilm") == (0, 0)
+        assert rows.counts(s, vectors.stored_as("all-minilm")) == (0, 0)
     finally:
         s.close()
 
