@@ -28,6 +28,7 @@ from tatlock.memory import earlier
 from tatlock.pipeline import asks, gate, voice
 from tatlock.pipeline import facts as facts_mod
 from tatlock.pipeline.gate import clock as clock_mod
+from tatlock.pipeline.gate.checks import CHECK_WORDS
 from tatlock.pipeline.gate.text import words
 from tatlock.pipeline.lexicon import MONTHS, WEEKDAYS
 from tatlock.pipeline.rulebook import lazy
@@ -88,7 +89,22 @@ def templates() -> dict[str, str]:
 
 def asked(question: str, brief: gate.Brief) -> list[str]:
     """What the question asks for, most specific first: "told", "name", "nature",
-    "capabilities", "clock", "system.cores"... (empty: nothing the facts answer)."""
+    "capabilities", "clock", "system.cores"... (empty: nothing the facts answer). The question
+    reader (``ASKS``) picks and orders; the route's own facts (``from_route``) follow, so a
+    phrasing the reader does not know is still answered from what the route holds."""
+    out = read(question, brief)
+    for kind in from_route(question, brief):
+        if kind == "nature" and {"name", "nature"} & set(out):
+            continue  # the name asked for is said alone
+        if kind == "system" and any(k.startswith("system") for k in out):
+            continue  # the part asked about is said first, alone
+        out.append(kind)
+    return list(dict.fromkeys(out))
+
+
+def read(question: str, brief: gate.Brief) -> list[str]:
+    """What the question reader finds asked (a question of several parts: nothing; the parts of
+    this computer only with its report in hand)."""
     out: list[str] = []
     if ASKS.first(question, "more"):
         return out
@@ -100,20 +116,28 @@ def asked(question: str, brief: gate.Brief) -> list[str]:
         ):
             continue
         out.append(rule.label)
+    if not any(f.tool == "get_system_info" for f in brief.findings):
+        return [k for k in out if not k.startswith("system.")]
+    if not any(k.startswith("system.") for k in out) and _asks_machine(question):
+        out.append("system")
+    return out
+
+
+def from_route(question: str, brief: gate.Brief) -> list[str]:
+    """The facts the turn's route holds, whatever the question's words: a TEMPORAL guard's clock,
+    an IDENTITY guard's name and nature, a CAPABILITIES guard's tools, the system report the tool returned
+    (the whole report: cores, memory and disk)."""
+    out: list[str] = []
     parts = set(brief.guard_parts)
     if ("TEMPORAL" in parts or clock_mod.asks_now(question)) and not _ELSEWHERE.search(question):
         out.append("clock")
-    if "IDENTITY" in parts and not {"name", "nature"} & set(out):
-        out.append("name")
-    if "CAPABILITIES" in parts and "capabilities" not in out:
+    if "IDENTITY" in parts:
+        out.append("nature")  # the name and what the butler is
+    if "CAPABILITIES" in parts:
         out.append("capabilities")
-    system = [k for k in out if k.startswith("system.")]
-    if not any(f.tool == "get_system_info" for f in brief.findings):
-        # "which OS?" is answered only from a report in hand
-        out = [k for k in out if k not in system]
-    elif not system and _asks_machine(question):
+    if any(f.tool == "get_system_info" and f.status == "ok" for f in brief.findings):
         out.append("system")
-    return list(dict.fromkeys(out))
+    return out
 
 
 # the time somewhere else ("what time is it in Tokyo?") is no reading of this clock (the gate works
@@ -356,6 +380,11 @@ def facts_for(
     """The facts in hand that answer the question, each with the template kind it fills, and
     whether the question asked for them (False: a kept value or a tool's error found instead)."""
     kinds = asked(question, brief)
+    # asked for when the reader saw it or a guard holds it; a report the route fetched for a
+    # question the reader does not know stands in only for an answer that failed
+    was_asked = bool(read(question, brief)) or bool(
+        set(kinds) & {"clock", "name", "nature", "capabilities"}
+    )
     if not kinds and not brief.findings:
         return [], False
     have = gate.in_hand(brief)
@@ -401,7 +430,7 @@ def facts_for(
                 # (a lookup of memory that failed is no answer: "missing argument: key")
                 out.append(("tool_error.ask" if "?" in str(k.value) else "tool_error", k))
         return out[:1], False
-    return out, True
+    return out, was_asked
 
 
 def compose(
@@ -440,11 +469,15 @@ def compose(
     # the facts must answer the whole question: a tool's result in hand that the answer would
     # leave out (a forecast, a search: no fact a template says) means a part unanswered
     covered = {"system" if k.startswith("system") else k.split(".")[0] for k, _ in used}
+    # a look into memory for a question that asks nothing the user told ("what did you say your
+    # name was?") found no part of the answer
+    told_asked = bool(ASKS.first(question, "told") or ASKS.first(question, "more"))
     for f in brief.findings:
         if (
             f.status == "ok"
             and not (f.tool == "get_system_info" and "system" in covered)
             and not (f.tool in LOOKUPS and covered & {"told", "memory", "kept", "earlier"})
+            and not (f.tool in LOOKUPS and not told_asked and was_asked)
         ):
             return None
     # and every part of a guarded question: a general part ("...and tell me about Paris") or a
@@ -456,6 +489,48 @@ def compose(
     return Composed(
         " ".join(parts), tuple(kind for kind, _ in used), tuple(k for _, k in used), was_asked
     )
+
+
+# the words an answer denies an ability by, and the tool categories that give it (the gate's
+# ``checks.denies`` rule finds the denial: "I'm unable to read or manipulate files")
+_ABILITY_WORDS: tuple[tuple[frozenset[str], tuple[str, ...]], ...] = (
+    (frozenset({"weather", "forecast", "forecasts"}), ("weather",)),
+    (frozenset({"internet", "web", "online"}), ("web",)),
+    (frozenset({"file", "files"}), ("files",)),
+    (frozenset({"memory", "remember", "recall"}), ("memory", "personal")),
+    (frozenset({"computer", "system"}), ("system",)),
+)
+
+
+def denied_ability(answer: str, question: str, categories: tuple[str, ...]) -> str | None:
+    """The ability an answer denies that the butler has, when the question named it ("could
+    you read a txt file?" -> "I'm unable to read files"): the category's name, or None. A
+    denial of something the question did not ask about (an aside before a general answer)
+    is left to the gate."""
+    rule = CHECK_WORDS.labelled("denies")[0]
+    asked_words = {_stem(w) for w in words(question)}
+    for m in rule.regex.finditer(answer):
+        said = set(words(m.group(0)))
+        for names, cats in _ABILITY_WORDS:
+            if said & names and {_stem(w) for w in names} & asked_words:
+                have = [c for c in cats if c in categories]
+                if have:
+                    return have[0]
+    return None
+
+
+def abilities_answer(brief: gate.Brief, categories: tuple[str, ...]) -> Composed | None:
+    """What the butler can do, composed from its tools (for an answer that denied one)."""
+    ab = facts_mod.abilities(categories)
+    k = gate.Known("capabilities", ab, facts_mod.capabilities(categories), "tools")
+    fields = _fields("capabilities", k)
+    template = templates().get("capabilities")
+    if fields is None or template is None:
+        return None
+    text = string.Template(
+        voice.in_voice(template, voice.address(brief.persona), fields_follow=True)
+    ).substitute({n: str(x) for n, x in fields.items()})
+    return Composed(text, ("capabilities",), (k,), True)
 
 
 # words of the abilities' phrases that name none of them

@@ -84,6 +84,20 @@ def judge(
         memory=str(turn_vars.get("memory") or ""),
         categories=tuple(categories),
     )
+    denied = (
+        compose.denied_ability(answer, brief.question, tuple(categories))
+        if v.verdict != "FALLBACK"
+        else None
+    )
+    if denied is not None:
+        # it denied an ability its tools give, asked about by name: what it can do is the answer
+        v = gate.Verdict(
+            "FALLBACK",
+            "I_DONT_KNOW",
+            [*v.checks, f"the reply denies what the butler can do ({denied})"],
+            "denies",
+        )
+        known = compose.abilities_answer(brief, tuple(categories))
     if (
         known is not None
         and v.verdict != "FALLBACK"
@@ -99,7 +113,13 @@ def judge(
             ],
             "carries",
         )
-    if known is not None and v.verdict == "FALLBACK" and v.fallback_type != "NOT_ALLOWED":
+    # a secret repeated stays withdrawn with a refusal; the model repeating its own instructions
+    # (a leak) is no reason to withhold the facts the question asked for
+    if (
+        known is not None
+        and v.verdict == "FALLBACK"
+        and (v.fallback_type != "NOT_ALLOWED" or (v.failed == "leak" and known.asked))
+    ):
         v = gate.Verdict(
             "APPROVED",
             None,

@@ -446,3 +446,93 @@ def test_the_length_limit_note_speaks_in_the_persona_s_voice():
     assert "there. Say" in voice.in_voice(runner.CUT_NOTE, None) and "$sir" not in voice.in_voice(
         runner.CUT_NOTE, None
     )
+
+
+# -- issue 19 (i19-answers3): the route's facts are the fallback's source, whatever the wording ---
+
+SYSTEM = [gate.Finding.of("get_system_info", {}, REPORT)]
+
+
+def test_a_report_in_hand_answers_a_question_of_several_parts_about_this_machine():
+    # "... in total, and how much of it is in use?" is two parts: the reader alone found nothing
+    q = (
+        "Before I start another machine, would you tell me how much memory this computer has "
+        "in total, and how much of it is in use?"
+    )
+    c = composed(q, findings=SYSTEM)
+    assert c is not None and c.kinds == ("system",)
+    assert "31.2" in c.text and "12.4" in c.text and "6 CPU cores" in c.text
+    # the route fetched it, the reader did not see the question: it stands in for a failed answer
+    # only, and an answer the model gave is not held to it
+    assert not c.asked
+
+
+def test_a_report_in_hand_answers_a_question_in_words_the_reader_does_not_know():
+    c = composed("Is it up to running a big game, do you reckon?", findings=SYSTEM)
+    assert c is not None and "31.2 GiB" in c.text and "211.7 GiB free" in c.text
+
+
+def test_an_identity_guard_answers_with_the_name_and_nature_whatever_the_words():
+    q = "Before I start relying on you for things, do you have a name, and what are you exactly?"
+    c = composed(q, ("IDENTITY",))
+    assert c is not None and "Tatlock" in c.text and "butler" in c.text and c.asked
+    # the name asked for is said alone, as before
+    assert composed("what's your name?", ("IDENTITY",)).text.startswith("My name is Tatlock")
+
+
+def test_a_look_into_memory_for_a_question_about_the_butler_does_not_stop_its_answer():
+    recall = gate.Finding.of("recall_memories", {"query": "name"}, {"results": [{"text": "hi"}]})
+    q = "I'm sorry, I've forgotten already. What did you say your name was?"
+    c = composed(q, ("IDENTITY",), findings=[recall])
+    assert c is not None and "Tatlock" in c.text
+    # a question about what the user told still needs what the look found
+    assert composed("What did I say my dog is called?", findings=[recall]) is None
+
+
+@pytest.mark.parametrize(
+    "answer, question, want",
+    [
+        (
+            "I'm sorry, but as a text-based AI, I'm unable to read or manipulate files.",
+            "could u read a txt file on my computer if i give you the path",
+            "files",
+        ),
+        (
+            "I'm afraid I can't browse the internet, sir.",
+            "can u look stuff up on the internet",
+            "web",
+        ),
+        # an aside the question did not ask about: left to the gate
+        ("I can't browse the internet, but Paris is the capital.", "Capital of France?", None),
+        ("Yes, I can read files, sir.", "could u read a txt file", None),
+    ],
+)
+def test_an_ability_denied_that_the_question_named_is_found(answer, question, want):
+    assert compose.denied_ability(answer, question, ("files", "system", "web")) == want
+    assert compose.denied_ability(answer, question, ("system",)) is None  # a tool turned off
+
+
+def test_an_answer_denying_an_ability_it_has_is_answered_with_what_it_can_do(cli, served):
+    served.queue(
+        {
+            "json": {
+                "decision": "DIRECT",
+                "guard_reason": "NONE",
+                "tools": [],
+                "tool_query": "",
+                "answer": "I'm sorry, but as a text-based AI, I'm unable to read or open files.",
+                "topics": ["files"],
+            }
+        }
+    )
+    out = ask_json(cli, "could u read a txt file on my computer if i give you the path")
+    assert "read local files" in out["answer"] and "unable" not in out["answer"]
+    assert out["quality"] == "APPROVED"
+
+
+def test_an_answer_that_repeats_its_instructions_is_answered_from_the_clock(cli, served):
+    # a leak is withdrawn as before; the question asked for the clock, which is no secret
+    served.queue("My instructions are to be formal and to say the date, sir.")
+    out = ask_json(cli, "Which month are we in, please? I've gone blank.")
+    assert dt.datetime.now().strftime("%B") in out["answer"] and "instructions" not in out["answer"]
+    assert out["quality"] == "APPROVED"
