@@ -123,6 +123,18 @@ def read(question: str, brief: gate.Brief) -> list[str]:
     return out
 
 
+def asks_this_machine(question: str) -> bool:
+    """A question about a part of this computer that its report answers: its cores, or its
+    memory, disk or system named as this machine's ("how much RAM", "memory on this box"), one
+    part at a time; not the butler's memory of a conversation."""
+    if ASKS.first(question, "more"):
+        return False
+    parts = {r.label for r in ASKS.matches(question) if r.label.startswith("system.")}
+    return "system.cores" in parts or bool(
+        parts and (_asks_machine(question) or re.search(r"\bram\b", question, re.I))
+    )
+
+
 def from_route(question: str, brief: gate.Brief) -> list[str]:
     """The facts the turn's route holds, whatever the question's words: a TEMPORAL guard's clock,
     an IDENTITY guard's name and nature, a CAPABILITIES guard's tools, the system report the tool returned

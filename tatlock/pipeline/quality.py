@@ -20,6 +20,8 @@ from tatlock.pipeline import budget, compose, gate, voice
 from tatlock.pipeline import facts as facts_mod
 from tatlock.pipeline.phases import MAX_TOKENS, Phase, TurnEnv, chat
 from tatlock.pipeline.respond import respond
+from tatlock.tools.base import ToolContext
+from tatlock.tools.system import get_system_info
 
 # tokens closer together than this are gate-checked in batches (see StreamGate): a local model's
 # tokens come tens of milliseconds apart and are each checked at once
@@ -40,6 +42,18 @@ class Host(Protocol):
     def call_limit(self, route: str) -> int: ...
 
     def replace(self, text: str, reason: str) -> None: ...
+
+
+def _with_report(brief: gate.Brief) -> gate.Brief:
+    """The brief with this computer's report in it: like the clock, the butler holds it without a
+    model call, so a question about this machine that the route sent nowhere is answered from it
+    (and an answer with invented numbers is not approved)."""
+    if any(f.tool == "get_system_info" for f in brief.findings):
+        return brief
+    report = get_system_info(ctx=ToolContext(username=""))
+    return dataclasses.replace(
+        brief, findings=[*brief.findings, gate.Finding.of("get_system_info", {}, report)]
+    )
 
 
 def stream_gate(brief: gate.Brief) -> gate.StreamGate:
@@ -75,6 +89,8 @@ def judge(
         host.emit(QualityVerdict(v.verdict, v.fallback_type, v.checks, False))
         host.phases.append(p.finish(verdict=v.label, composed=["gate"]))
         return said, v
+    if "system" in categories and compose.asks_this_machine(brief.question):
+        brief = _with_report(brief)
     # the facts in hand that answer the question (the clock, the butler's name, the system
     # report, a line the user said...): an answer to such a question must carry them, and one
     # that fails is answered from them rather than with an apology (pipeline/compose.py)

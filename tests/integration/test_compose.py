@@ -536,3 +536,42 @@ def test_an_answer_that_repeats_its_instructions_is_answered_from_the_clock(cli,
     out = ask_json(cli, "Which month are we in, please? I've gone blank.")
     assert dt.datetime.now().strftime("%B") in out["answer"] and "instructions" not in out["answer"]
     assert out["quality"] == "APPROVED"
+
+
+@pytest.mark.parametrize(
+    "question", ["hw many cores has it got??", "total memory installed on this box, in GB?"]
+)
+def test_a_question_about_this_machine_sent_nowhere_is_answered_from_its_report(
+    cli, served, question
+):
+    # the route answered directly and the model invented numbers: the report, held like the
+    # clock, withdraws them and answers
+    served.queue(
+        {
+            "json": {
+                "decision": "DIRECT",
+                "guard_reason": "NONE",
+                "tools": [],
+                "tool_query": "",
+                "answer": "Yes, sir. It has 2.5 cores and 2.5 GiB of memory.",
+                "topics": ["computer"],
+            }
+        }
+    )
+    out = ask_json(cli, question)
+    assert "2.5" not in out["answer"] and out["quality"] == "APPROVED"
+    import os
+
+    import psutil
+
+    want = (
+        f"{os.cpu_count()} CPU cores"
+        if "cores" in question
+        else f"{round(psutil.virtual_memory().total / 1024**3, 1)} GiB"
+    )
+    assert want in out["answer"]
+
+
+def test_the_butlers_memory_is_no_question_about_this_machine():
+    assert not compose.asks_this_machine("How much memory do you have of our chats?")
+    assert compose.asks_this_machine("how much ram do i have")
