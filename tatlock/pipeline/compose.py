@@ -115,7 +115,8 @@ def read(question: str, brief: gate.Brief) -> list[str]:
             and not _WH.search(question)
         ):
             continue
-        out.append(rule.label)
+        if rule.label != "can_you":  # answered only in place of a failed answer (asks_ability)
+            out.append(rule.label)
     if not any(f.tool == "get_system_info" for f in brief.findings):
         return [k for k in out if not k.startswith("system.")]
     if not any(k.startswith("system.") for k in out) and _asks_machine(question):
@@ -528,6 +529,20 @@ def denied_ability(answer: str, question: str, categories: tuple[str, ...]) -> s
                 have = [c for c in cats if c in categories]
                 if have:
                     return have[0]
+    return None
+
+
+def asks_ability(question: str, categories: tuple[str, ...]) -> str | None:
+    """Whether the question asks if the butler can do something its tools give, named in the
+    question ("could u read a txt file?": "files"); None when not."""
+    if not ASKS.first(question, "can_you") or ASKS.first(question, "told"):
+        return None  # ("can you remember my birthday?" asks for the birthday)
+    said = set(words(question))
+    for names, cats in _ABILITY_WORDS:
+        if said & names:
+            have = [c for c in cats if c in categories]
+            if have:
+                return have[0]
     return None
 
 

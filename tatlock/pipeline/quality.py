@@ -115,6 +115,14 @@ def judge(
         )
         known = compose.abilities_answer(brief, tuple(categories))
     if (
+        known is None
+        and v.verdict == "FALLBACK"
+        and v.fallback_type != "NOT_ALLOWED"
+        and compose.asks_ability(brief.question, tuple(categories))
+    ):
+        # "could you read a file?" answered with nothing that stands: what it can do answers it
+        known = compose.abilities_answer(brief, tuple(categories))
+    if (
         known is not None
         and v.verdict != "FALLBACK"
         and known.asked

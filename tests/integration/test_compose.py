@@ -575,3 +575,24 @@ def test_a_question_about_this_machine_sent_nowhere_is_answered_from_its_report(
 def test_the_butlers_memory_is_no_question_about_this_machine():
     assert not compose.asks_this_machine("How much memory do you have of our chats?")
     assert compose.asks_this_machine("how much ram do i have")
+
+
+def test_a_failed_answer_to_whether_it_can_do_a_thing_its_tools_give_says_what_it_can(cli, served):
+    served.queue(
+        {
+            "json": {
+                "decision": "DIRECT",
+                "guard_reason": "NONE",
+                "tools": [],
+                "tool_query": "",
+                "answer": "As an AI language model, I am not sure.",
+                "topics": ["files"],
+            }
+        }
+    )
+    served.queue("As an AI language model, I am not sure.")  # the repair fails as well
+    q = "I've got notes saved as a text file here. Would it be possible for you to open it?"
+    out = ask_json(cli, q)
+    assert "read local files" in out["answer"] and out["quality"] == "APPROVED"
+    assert compose.asks_ability("can you remember my birthday?", CATS) is None
+    assert compose.asks_ability("Could you tell me about the weather in 1900?", CATS) is None
