@@ -219,6 +219,32 @@ def told_line(question: str, memory: str) -> Said | None:
     return best
 
 
+# a question about what the user said in this conversation ("which bike did I say it was?")
+_SAID_HERE = lazy(
+    r"\b(?:did|do)\s+i\s+(?:say|tell|mention)|\bi\s+(?:just\s+)?(?:said|told|mentioned)\b", re.I
+)
+# the most of the user's last lines said back when none shares a word with such a question
+LAST_SAID = 2
+
+
+def last_said(question: str, memory: str) -> Said | None:
+    """What the user said last in this conversation, for a question about what they said here
+    whose words no line shares ("which bike did I say it was?" after "...on my Brompton..."):
+    their own words said back (at most ``LAST_SAID`` lines), rather than an apology."""
+    if not _SAID_HERE.search(question):
+        return None
+    _, _, transcript = memory.partition("## Conversation so far")
+    lines = []
+    for raw in transcript.strip().splitlines():
+        m = _SPEAKER.match(raw.strip())
+        if m and not raw.startswith("Assistant:"):
+            lines.append(m.group(2).strip())
+    lines = [ln for ln in lines if len(words(ln)) >= 3][-LAST_SAID:]
+    if not lines:
+        return None
+    return Said(" ... ".join(lines), "conversation", 0)
+
+
 _DATED = lazy(r"^\[(\d{4}-\d{2}-\d{2})\]\s*(.*)$")
 # what a question's words imply that a line says in other words: "my home town" is where one grew
 # up or comes from (a kept fact "grew up in: Aberdeen"); (words of the question, stems they imply)
@@ -414,7 +440,7 @@ def facts_for(
     out: list[tuple[str, gate.Known]] = []
     for kind in kinds:
         if kind == "told":
-            said = told_line(question, memory + _found_lines(brief))
+            said = told_line(question, memory + _found_lines(brief)) or last_said(question, memory)
             if said is not None:
                 kind = {"conversation": "told", "earlier": "earlier"}.get(said.source, "memory")
                 out.append(

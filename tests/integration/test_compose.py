@@ -596,3 +596,24 @@ def test_a_failed_answer_to_whether_it_can_do_a_thing_its_tools_give_says_what_i
     assert "read local files" in out["answer"] and out["quality"] == "APPROVED"
     assert compose.asks_ability("can you remember my birthday?", CATS) is None
     assert compose.asks_ability("Could you tell me about the weather in 1900?", CATS) is None
+
+
+def test_what_was_said_here_is_said_back_when_no_line_shares_the_questions_words():
+    # "bike" and "language" are words no line says: the user's last lines are said back, in the
+    # butler's address, rather than an apology
+    said = (
+        "## Conversation so far\nAnchor (Ann): Rough start, got a puncture on my Brompton of all"
+        " things.\nAssistant: Oh dear, sir.\n"
+    )
+    c = composed("which bike did I say it was", memory=said)
+    assert c is not None and "Brompton" in c.text and "your Brompton" in c.text
+    two = (
+        "## Conversation so far\nAnchor (Ann): Morning, back from walking the dog.\n"
+        "Anchor (Ann): ive been doing portuguese on an app every evening\nAssistant: Good.\n"
+        "Anchor (Ann): its going slowly tbh\n"
+    )
+    c = composed("what language did i say i was learning", memory=two)
+    assert c is not None and "portuguese" in c.text and "dog" not in c.text  # the last two only
+    # a question that is not about what was said here gets none of it
+    assert composed("what language is spoken in Brazil?", memory=two) is None
+    assert composed("which bike should I buy?", memory=said) is None
