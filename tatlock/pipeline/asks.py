@@ -21,7 +21,7 @@ ASKS = Rulebook(
             "asks.name",
             "name",
             r"\b(?:(?:{your})\s+name|(?:what|how)\s+(?:do|should|shall|can|may)\s+(?:i|we)\s+(?:call|address)\s+(?:{you})|"
-            r"what\s+(?:are|r)\s+(?:{you})\s+called|(?:{you})(?:'re|\s+are|\s+r)\s+called|"
+            r"what\s+(?:are|r)\s+(?:{you})\s+called|(?:{you})(?:'re|\s+are|\s+r)\s+called|\byou?r\s+called\b|"
             r"who\s+(?:are\s+(?:{you})\b(?!\s+(?:talking|speaking|referring))|am\s+i\s+(?:talking|speaking|chatting)\s+(?:to|with)|"
             r"is\s+this|'?s\s+this))",
             (
@@ -30,9 +30,15 @@ ASKS = Rulebook(
                 "what do I call you?",
                 "Who am I talking to, exactly?",
                 "remind me what you're called",
+                "sorry, remind me what your called again",  # "your" for "you're"
                 "Who are you?",
             ),
-            ("What's my name?", "who are you talking about?", "what is the name of that song?"),
+            (
+                "What's my name?",
+                "who are you talking about?",
+                "what is the name of that song?",
+                "your call is important to us",
+            ),
         ),
         Rule(
             "asks.nature",
