@@ -620,6 +620,19 @@ _SYSTEM_VALUES = {
 }
 
 
+_HELD_KEY = lazy(r"(\S+?),?\s*\$sir\.?\s*$")
+
+
+def says_held(answer: str, held: str) -> bool:
+    """Whether an answer says the answer the gate holds ("The capital of Australia is Canberra,
+    $sir." -> "Canberra"; "8, $sir." -> "8" or "eight")."""
+    m = _HELD_KEY.search(held)
+    key = (m.group(1) if m else held).strip(".,").lower()
+    if re.fullmatch(r"\d+(?:\.\d+)?", key):
+        return _says_number(answer, key)
+    return key in set(words(answer))
+
+
 def _says_number(answer: str, value: Any) -> bool:
     said = set(re.findall(r"\d+(?:\.\d+)?", answer)) | {
         _NUMBER_WORDS[w] for w in words(answer) if w in _NUMBER_WORDS

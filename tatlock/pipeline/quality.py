@@ -18,6 +18,7 @@ from tatlock.events import Event, QualityVerdict
 from tatlock.llm.base import Cancel
 from tatlock.pipeline import budget, compose, gate, voice
 from tatlock.pipeline import facts as facts_mod
+from tatlock.pipeline.gate.checks import known_answer
 from tatlock.pipeline.phases import MAX_TOKENS, Phase, TurnEnv, chat
 from tatlock.pipeline.respond import respond
 from tatlock.tools.base import ToolContext
@@ -78,6 +79,18 @@ def judge(
     if v.text is not None:  # the gate cut an unfinished end off: the rest stands
         answer = v.text
     by_model = False
+    if v.verdict != "FALLBACK":
+        held = known_answer(brief.question)
+        if held is not None and not compose.says_held(answer, held):
+            # the gate holds the answer (a capital, a count, a sum) and this one does not say it
+            # ("Howdy! I'm not here to help with questions" to "how many legs has a spider?")
+            v = gate.Verdict(
+                "FALLBACK",
+                "I_DONT_KNOW",
+                [*v.checks, "the answer does not say what the gate holds"],
+                "held",
+                known=held,
+            )
     if v.verdict == "FALLBACK" and v.known:
         # the gate holds the right answer itself (a capital, a symbol, a sum it worked out): that
         # is said, rather than an apology or a second try that may be wrong again

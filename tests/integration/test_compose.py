@@ -617,3 +617,22 @@ def test_what_was_said_here_is_said_back_when_no_line_shares_the_questions_words
     # a question that is not about what was said here gets none of it
     assert composed("what language is spoken in Brazil?", memory=two) is None
     assert composed("which bike should I buy?", memory=said) is None
+
+
+def test_an_approved_answer_that_does_not_say_what_the_gate_holds_is_answered_from_it(cli, served):
+    served.queue(
+        {
+            "json": {
+                "decision": "DIRECT",
+                "guard_reason": "NONE",
+                "tools": [],
+                "tool_query": "",
+                "answer": "Howdy there, my dear! I'm afraid I'm not here to help with your questions.",
+                "topics": [],
+            }
+        }
+    )
+    out = ask_json(cli, "How many legs does a spider have? My daughter is asking.")
+    assert out["answer"].startswith("8") and "Howdy" not in out["answer"]
+    assert compose.says_held("A spider has eight legs, sir.", "8, $sir.")
+    assert not compose.says_held("Sydney, sir.", "The capital of Australia is Canberra, $sir.")
