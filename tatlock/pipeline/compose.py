@@ -660,7 +660,9 @@ def carries(answer: str, question: str, kind: str, k: gate.Known) -> bool:
             key -= calendar  # asked for a name: "Cuthbert", not "Sunday"
         elif re.search(r"\b(?:when|whens|when's|what\s+day|date)\b", question, re.I):
             key = {w for w in key if w in calendar or w.isdigit()} or key
-        return bool((key or own) & set(words(answer)))
+        # with no name or number, its longer words ("portuguese", not "going")
+        long = {w for w in own if len(w) >= 6}
+        return bool((key or long or own) & set(words(answer)))
     if k.kind == "capabilities":
         # two of the things it can do named by their own words ("local" in "your local business" is
         # none)

@@ -636,3 +636,15 @@ def test_an_approved_answer_that_does_not_say_what_the_gate_holds_is_answered_fr
     assert out["answer"].startswith("8") and "Howdy" not in out["answer"]
     assert compose.says_held("A spider has eight legs, sir.", "8, $sir.")
     assert not compose.says_held("Sydney, sir.", "The capital of Australia is Canberra, $sir.")
+
+
+def test_an_answer_to_what_was_said_must_carry_a_word_of_weight_not_a_chance_one():
+    said = (
+        "## Conversation so far\nAnchor (Ann): ive been doing portuguese on an app every evening"
+        " for the trip\nAssistant: Good.\nAnchor (Ann): its going slowly tbh\n"
+    )
+    q = "what language did i say i was learning"
+    c = composed(q, memory=said)
+    assert c is not None
+    assert not c.carried_by("You're a language tutor, and I'm sure you're going far.", q)
+    assert c.carried_by("You said you were learning Portuguese, sir.", q)
