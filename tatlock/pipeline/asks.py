@@ -21,7 +21,7 @@ ASKS = Rulebook(
             "asks.name",
             "name",
             r"\b(?:(?:{your})\s+name|(?:what|how)\s+(?:do|should|shall|can|may)\s+(?:i|we)\s+(?:call|address)\s+(?:{you})|"
-            r"what\s+(?:are|r)\s+(?:{you})\s+called|(?:{you})(?:'re|\s+are|\s+r)\s+called|"
+            r"what\s+(?:are|r)\s+(?:{you})\s+called|(?:{you})(?:'re|\s+are|\s+r)\s+called|\byou?r\s+called\b|"
             r"who\s+(?:are\s+(?:{you})\b(?!\s+(?:talking|speaking|referring))|am\s+i\s+(?:talking|speaking|chatting)\s+(?:to|with)|"
             r"is\s+this|'?s\s+this))",
             (
@@ -30,9 +30,15 @@ ASKS = Rulebook(
                 "what do I call you?",
                 "Who am I talking to, exactly?",
                 "remind me what you're called",
+                "sorry, remind me what your called again",  # "your" for "you're"
                 "Who are you?",
             ),
-            ("What's my name?", "who are you talking about?", "what is the name of that song?"),
+            (
+                "What's my name?",
+                "who are you talking about?",
+                "what is the name of that song?",
+                "your call is important to us",
+            ),
         ),
         Rule(
             "asks.nature",
@@ -55,6 +61,22 @@ ASKS = Rulebook(
             r"\bhow\s+can\s+(?:{you})\s+help\b",
             ("What can you do?", "what can you actually do for me?", "what are your capabilities?"),
             ("what can you tell me about Rome?", "what can I do about my cough?"),
+        ),
+        # whether the butler can do something ("could u read a txt file?"): with an ability its
+        # tools give named, what it can do answers it when the model's answer fails
+        Rule(
+            "asks.can_you",
+            "can_you",
+            r"\b(?:can|could|would|will)\s+(?:{you})\b(?!\s+(?:please\s+)?(?:tell|give|explain|list|"
+            r"describe|recommend|suggest|write))|\b(?:are|r)\s+(?:{you})\s+(?:able|capable)\b|"
+            r"\bpossible\s+for\s+(?:{you})\b|\b(?:{you})\s+(?:able\s+to|capable\s+of)\b",
+            (
+                "could u read a txt file on my computer if i give you the path",
+                "Would it be possible for you to open it and read it?",
+                "Are you able to look things up on the internet?",
+                "can u look stuff up on the internet for me",
+            ),
+            ("Could you tell me the capital of France?", "can I read it?", "Is it possible?"),
         ),
         # a question about what the user told: their own things ("my sister", "our anniversary") or
         # what they said ("did I say"), not advice ("what should I cook?", "how do I fix...")

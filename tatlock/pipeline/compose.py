@@ -28,6 +28,7 @@ from tatlock.memory import earlier
 from tatlock.pipeline import asks, gate, voice
 from tatlock.pipeline import facts as facts_mod
 from tatlock.pipeline.gate import clock as clock_mod
+from tatlock.pipeline.gate.checks import CHECK_WORDS
 from tatlock.pipeline.gate.text import words
 from tatlock.pipeline.lexicon import MONTHS, WEEKDAYS
 from tatlock.pipeline.rulebook import lazy
@@ -88,7 +89,22 @@ def templates() -> dict[str, str]:
 
 def asked(question: str, brief: gate.Brief) -> list[str]:
     """What the question asks for, most specific first: "told", "name", "nature",
-    "capabilities", "clock", "system.cores"... (empty: nothing the facts answer)."""
+    "capabilities", "clock", "system.cores"... (empty: nothing the facts answer). The question
+    reader (``ASKS``) picks and orders; the route's own facts (``from_route``) follow, so a
+    phrasing the reader does not know is still answered from what the route holds."""
+    out = read(question, brief)
+    for kind in from_route(question, brief):
+        if kind == "nature" and {"name", "nature"} & set(out):
+            continue  # the name asked for is said alone
+        if kind == "system" and any(k.startswith("system") for k in out):
+            continue  # the part asked about is said first, alone
+        out.append(kind)
+    return list(dict.fromkeys(out))
+
+
+def read(question: str, brief: gate.Brief) -> list[str]:
+    """What the question reader finds asked (a question of several parts: nothing; the parts of
+    this computer only with its report in hand)."""
     out: list[str] = []
     if ASKS.first(question, "more"):
         return out
@@ -99,21 +115,42 @@ def asked(question: str, brief: gate.Brief) -> list[str]:
             and not _WH.search(question)
         ):
             continue
-        out.append(rule.label)
+        if rule.label != "can_you":  # answered only in place of a failed answer (asks_ability)
+            out.append(rule.label)
+    if not any(f.tool == "get_system_info" for f in brief.findings):
+        return [k for k in out if not k.startswith("system.")]
+    if not any(k.startswith("system.") for k in out) and _asks_machine(question):
+        out.append("system")
+    return out
+
+
+def asks_this_machine(question: str) -> bool:
+    """A question about a part of this computer that its report answers: its cores, or its
+    memory, disk or system named as this machine's ("how much RAM", "memory on this box"), one
+    part at a time; not the butler's memory of a conversation."""
+    if ASKS.first(question, "more"):
+        return False
+    parts = {r.label for r in ASKS.matches(question) if r.label.startswith("system.")}
+    return "system.cores" in parts or bool(
+        parts and (_asks_machine(question) or re.search(r"\bram\b", question, re.I))
+    )
+
+
+def from_route(question: str, brief: gate.Brief) -> list[str]:
+    """The facts the turn's route holds, whatever the question's words: a TEMPORAL guard's clock,
+    an IDENTITY guard's name and nature, a CAPABILITIES guard's tools, the system report the tool returned
+    (the whole report: cores, memory and disk)."""
+    out: list[str] = []
     parts = set(brief.guard_parts)
     if ("TEMPORAL" in parts or clock_mod.asks_now(question)) and not _ELSEWHERE.search(question):
         out.append("clock")
-    if "IDENTITY" in parts and not {"name", "nature"} & set(out):
-        out.append("name")
-    if "CAPABILITIES" in parts and "capabilities" not in out:
+    if "IDENTITY" in parts:
+        out.append("nature")  # the name and what the butler is
+    if "CAPABILITIES" in parts:
         out.append("capabilities")
-    system = [k for k in out if k.startswith("system.")]
-    if not any(f.tool == "get_system_info" for f in brief.findings):
-        # "which OS?" is answered only from a report in hand
-        out = [k for k in out if k not in system]
-    elif not system and _asks_machine(question):
+    if any(f.tool == "get_system_info" and f.status == "ok" for f in brief.findings):
         out.append("system")
-    return list(dict.fromkeys(out))
+    return out
 
 
 # the time somewhere else ("what time is it in Tokyo?") is no reading of this clock (the gate works
@@ -180,6 +217,32 @@ def told_line(question: str, memory: str) -> Said | None:
         ):
             best = Said(line, source, score, when)
     return best
+
+
+# a question about what the user said in this conversation ("which bike did I say it was?")
+_SAID_HERE = lazy(
+    r"\b(?:did|do)\s+i\s+(?:say|tell|mention)|\bi\s+(?:just\s+)?(?:said|told|mentioned)\b", re.I
+)
+# the most of the user's last lines said back when none shares a word with such a question
+LAST_SAID = 2
+
+
+def last_said(question: str, memory: str) -> Said | None:
+    """What the user said last in this conversation, for a question about what they said here
+    whose words no line shares ("which bike did I say it was?" after "...on my Brompton..."):
+    their own words said back (at most ``LAST_SAID`` lines), rather than an apology."""
+    if not _SAID_HERE.search(question):
+        return None
+    _, _, transcript = memory.partition("## Conversation so far")
+    lines = []
+    for raw in transcript.strip().splitlines():
+        m = _SPEAKER.match(raw.strip())
+        if m and not raw.startswith("Assistant:"):
+            lines.append(m.group(2).strip())
+    lines = [ln for ln in lines if len(words(ln)) >= 3][-LAST_SAID:]
+    if not lines:
+        return None
+    return Said(" ... ".join(lines), "conversation", 0)
 
 
 _DATED = lazy(r"^\[(\d{4}-\d{2}-\d{2})\]\s*(.*)$")
@@ -356,6 +419,11 @@ def facts_for(
     """The facts in hand that answer the question, each with the template kind it fills, and
     whether the question asked for them (False: a kept value or a tool's error found instead)."""
     kinds = asked(question, brief)
+    # asked for when the reader saw it or a guard holds it; a report the route fetched for a
+    # question the reader does not know stands in only for an answer that failed
+    was_asked = bool(read(question, brief)) or bool(
+        set(kinds) & {"clock", "name", "nature", "capabilities"}
+    )
     if not kinds and not brief.findings:
         return [], False
     have = gate.in_hand(brief)
@@ -372,7 +440,7 @@ def facts_for(
     out: list[tuple[str, gate.Known]] = []
     for kind in kinds:
         if kind == "told":
-            said = told_line(question, memory + _found_lines(brief))
+            said = told_line(question, memory + _found_lines(brief)) or last_said(question, memory)
             if said is not None:
                 kind = {"conversation": "told", "earlier": "earlier"}.get(said.source, "memory")
                 out.append(
@@ -401,7 +469,7 @@ def facts_for(
                 # (a lookup of memory that failed is no answer: "missing argument: key")
                 out.append(("tool_error.ask" if "?" in str(k.value) else "tool_error", k))
         return out[:1], False
-    return out, True
+    return out, was_asked
 
 
 def compose(
@@ -440,11 +508,15 @@ def compose(
     # the facts must answer the whole question: a tool's result in hand that the answer would
     # leave out (a forecast, a search: no fact a template says) means a part unanswered
     covered = {"system" if k.startswith("system") else k.split(".")[0] for k, _ in used}
+    # a look into memory for a question that asks nothing the user told ("what did you say your
+    # name was?") found no part of the answer
+    told_asked = bool(ASKS.first(question, "told") or ASKS.first(question, "more"))
     for f in brief.findings:
         if (
             f.status == "ok"
             and not (f.tool == "get_system_info" and "system" in covered)
             and not (f.tool in LOOKUPS and covered & {"told", "memory", "kept", "earlier"})
+            and not (f.tool in LOOKUPS and not told_asked and was_asked)
         ):
             return None
     # and every part of a guarded question: a general part ("...and tell me about Paris") or a
@@ -456,6 +528,62 @@ def compose(
     return Composed(
         " ".join(parts), tuple(kind for kind, _ in used), tuple(k for _, k in used), was_asked
     )
+
+
+# the words an answer denies an ability by, and the tool categories that give it (the gate's
+# ``checks.denies`` rule finds the denial: "I'm unable to read or manipulate files")
+_ABILITY_WORDS: tuple[tuple[frozenset[str], tuple[str, ...]], ...] = (
+    (frozenset({"weather", "forecast", "forecasts"}), ("weather",)),
+    (frozenset({"internet", "web", "online"}), ("web",)),
+    (frozenset({"file", "files"}), ("files",)),
+    (frozenset({"memory", "remember", "recall"}), ("memory", "personal")),
+    (frozenset({"computer", "system"}), ("system",)),
+)
+
+
+def denied_ability(answer: str, question: str, categories: tuple[str, ...]) -> str | None:
+    """The ability an answer denies that the butler has, when the question named it ("could
+    you read a txt file?" -> "I'm unable to read files"): the category's name, or None. A
+    denial of something the question did not ask about (an aside before a general answer)
+    is left to the gate."""
+    rule = CHECK_WORDS.labelled("denies")[0]
+    asked_words = {_stem(w) for w in words(question)}
+    for m in rule.regex.finditer(answer):
+        said = set(words(m.group(0)))
+        for names, cats in _ABILITY_WORDS:
+            if said & names and {_stem(w) for w in names} & asked_words:
+                have = [c for c in cats if c in categories]
+                if have:
+                    return have[0]
+    return None
+
+
+def asks_ability(question: str, categories: tuple[str, ...]) -> str | None:
+    """Whether the question asks if the butler can do something its tools give, named in the
+    question ("could u read a txt file?": "files"); None when not."""
+    if not ASKS.first(question, "can_you") or ASKS.first(question, "told"):
+        return None  # ("can you remember my birthday?" asks for the birthday)
+    said = set(words(question))
+    for names, cats in _ABILITY_WORDS:
+        if said & names:
+            have = [c for c in cats if c in categories]
+            if have:
+                return have[0]
+    return None
+
+
+def abilities_answer(brief: gate.Brief, categories: tuple[str, ...]) -> Composed | None:
+    """What the butler can do, composed from its tools (for an answer that denied one)."""
+    ab = facts_mod.abilities(categories)
+    k = gate.Known("capabilities", ab, facts_mod.capabilities(categories), "tools")
+    fields = _fields("capabilities", k)
+    template = templates().get("capabilities")
+    if fields is None or template is None:
+        return None
+    text = string.Template(
+        voice.in_voice(template, voice.address(brief.persona), fields_follow=True)
+    ).substitute({n: str(x) for n, x in fields.items()})
+    return Composed(text, ("capabilities",), (k,), True)
 
 
 # words of the abilities' phrases that name none of them
@@ -492,6 +620,19 @@ _SYSTEM_VALUES = {
 }
 
 
+_HELD_KEY = lazy(r"(\S+?),?\s*\$sir\.?\s*$")
+
+
+def says_held(answer: str, held: str) -> bool:
+    """Whether an answer says the answer the gate holds ("The capital of Australia is Canberra,
+    $sir." -> "Canberra"; "8, $sir." -> "8" or "eight")."""
+    m = _HELD_KEY.search(held)
+    key = (m.group(1) if m else held).strip(".,").lower()
+    if re.fullmatch(r"\d+(?:\.\d+)?", key):
+        return _says_number(answer, key)
+    return key in set(words(answer))
+
+
 def _says_number(answer: str, value: Any) -> bool:
     said = set(re.findall(r"\d+(?:\.\d+)?", answer)) | {
         _NUMBER_WORDS[w] for w in words(answer) if w in _NUMBER_WORDS
@@ -519,7 +660,9 @@ def carries(answer: str, question: str, kind: str, k: gate.Known) -> bool:
             key -= calendar  # asked for a name: "Cuthbert", not "Sunday"
         elif re.search(r"\b(?:when|whens|when's|what\s+day|date)\b", question, re.I):
             key = {w for w in key if w in calendar or w.isdigit()} or key
-        return bool((key or own) & set(words(answer)))
+        # with no name or number, its longer words ("portuguese", not "going")
+        long = {w for w in own if len(w) >= 6}
+        return bool((key or long or own) & set(words(answer)))
     if k.kind == "capabilities":
         # two of the things it can do named by their own words ("local" in "your local business" is
         # none)

@@ -18,8 +18,11 @@ from tatlock.events import Event, QualityVerdict
 from tatlock.llm.base import Cancel
 from tatlock.pipeline import budget, compose, gate, voice
 from tatlock.pipeline import facts as facts_mod
+from tatlock.pipeline.gate.checks import known_answer
 from tatlock.pipeline.phases import MAX_TOKENS, Phase, TurnEnv, chat
 from tatlock.pipeline.respond import respond
+from tatlock.tools.base import ToolContext
+from tatlock.tools.system import get_system_info
 
 # tokens closer together than this are gate-checked in batches (see StreamGate): a local model's
 # tokens come tens of milliseconds apart and are each checked at once
@@ -40,6 +43,18 @@ class Host(Protocol):
     def call_limit(self, route: str) -> int: ...
 
     def replace(self, text: str, reason: str) -> None: ...
+
+
+def _with_report(brief: gate.Brief) -> gate.Brief:
+    """The brief with this computer's report in it: like the clock, the butler holds it without a
+    model call, so a question about this machine that the route sent nowhere is answered from it
+    (and an answer with invented numbers is not approved)."""
+    if any(f.tool == "get_system_info" for f in brief.findings):
+        return brief
+    report = get_system_info(ctx=ToolContext(username=""))
+    return dataclasses.replace(
+        brief, findings=[*brief.findings, gate.Finding.of("get_system_info", {}, report)]
+    )
 
 
 def stream_gate(brief: gate.Brief) -> gate.StreamGate:
@@ -64,6 +79,18 @@ def judge(
     if v.text is not None:  # the gate cut an unfinished end off: the rest stands
         answer = v.text
     by_model = False
+    if v.verdict != "FALLBACK":
+        held = known_answer(brief.question)
+        if held is not None and not compose.says_held(answer, held):
+            # the gate holds the answer (a capital, a count, a sum) and this one does not say it
+            # ("Howdy! I'm not here to help with questions" to "how many legs has a spider?")
+            v = gate.Verdict(
+                "FALLBACK",
+                "I_DONT_KNOW",
+                [*v.checks, "the answer does not say what the gate holds"],
+                "held",
+                known=held,
+            )
     if v.verdict == "FALLBACK" and v.known:
         # the gate holds the right answer itself (a capital, a symbol, a sum it worked out): that
         # is said, rather than an apology or a second try that may be wrong again
@@ -75,6 +102,8 @@ def judge(
         host.emit(QualityVerdict(v.verdict, v.fallback_type, v.checks, False))
         host.phases.append(p.finish(verdict=v.label, composed=["gate"]))
         return said, v
+    if "system" in categories and compose.asks_this_machine(brief.question):
+        brief = _with_report(brief)
     # the facts in hand that answer the question (the clock, the butler's name, the system
     # report, a line the user said...): an answer to such a question must carry them, and one
     # that fails is answered from them rather than with an apology (pipeline/compose.py)
@@ -84,6 +113,28 @@ def judge(
         memory=str(turn_vars.get("memory") or ""),
         categories=tuple(categories),
     )
+    denied = (
+        compose.denied_ability(answer, brief.question, tuple(categories))
+        if v.verdict != "FALLBACK"
+        else None
+    )
+    if denied is not None:
+        # it denied an ability its tools give, asked about by name: what it can do is the answer
+        v = gate.Verdict(
+            "FALLBACK",
+            "I_DONT_KNOW",
+            [*v.checks, f"the reply denies what the butler can do ({denied})"],
+            "denies",
+        )
+        known = compose.abilities_answer(brief, tuple(categories))
+    if (
+        known is None
+        and v.verdict == "FALLBACK"
+        and v.fallback_type != "NOT_ALLOWED"
+        and compose.asks_ability(brief.question, tuple(categories))
+    ):
+        # "could you read a file?" answered with nothing that stands: what it can do answers it
+        known = compose.abilities_answer(brief, tuple(categories))
     if (
         known is not None
         and v.verdict != "FALLBACK"
@@ -99,7 +150,13 @@ def judge(
             ],
             "carries",
         )
-    if known is not None and v.verdict == "FALLBACK" and v.fallback_type != "NOT_ALLOWED":
+    # a secret repeated stays withdrawn with a refusal; the model repeating its own instructions
+    # (a leak) is no reason to withhold the facts the question asked for
+    if (
+        known is not None
+        and v.verdict == "FALLBACK"
+        and (v.fallback_type != "NOT_ALLOWED" or (v.failed == "leak" and known.asked))
+    ):
         v = gate.Verdict(
             "APPROVED",
             None,

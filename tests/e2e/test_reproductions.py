@@ -5,6 +5,7 @@ safe behaviour, and loses nothing."""
 
 from __future__ import annotations
 
+import datetime as dt
 import getpass
 import json
 import os
@@ -1868,24 +1869,26 @@ def test_16_6_a_tatlock_ask_compiles_none_of_the_rules_patterns_once_installed(s
 
 
 @pytest.mark.parametrize(
-    "answer, question",
+    "answer, question, fact",
     [
-        ("Your message is as elusive as a spider's web.", "remind me what ur called again"),
+        ("Your message is as elusive as a spider's web.", "remind me what ur called again", None),
         (
             "100000",
             "Before I start another virtual machine, could you tell me the total amount of memory on this system?",
+            "GiB of memory",  # i19-answers3: the report, held like the clock, answers it
         ),
-        ("A: The capital of France is Paris.", "What is the capital of France?"),
+        ("A: The capital of France is Paris.", "What is the capital of France?", None),
         (
             "Bench: \"We're on the 25th of November 2026, and it's a bit of a surprise\"",
             "quick one - current yr?",
+            str(dt.datetime.now().year),  # i19-answers3: the clock the route holds answers it
         ),
-        ("Red Planet", "Which planet is known as the Red Planet?"),
-        ("Demonstrate the number of legs a spider has.", "how many legs does a spider have"),
+        ("Red Planet", "Which planet is known as the Red Planet?", None),
+        ("Demonstrate the number of legs a spider has.", "how many legs does a spider have", None),
     ],
 )
 def test_16_4_and_19_3_round3_the_answers_smollm2_got_approved_are_withdrawn(
-    served, answer, question
+    served, answer, question, fact
 ):
     served.queue(direct(answer), direct(answer))  # the answer, and the repair that says it again
     with tatlock.open() as butler:
@@ -1894,6 +1897,8 @@ def test_16_4_and_19_3_round3_the_answers_smollm2_got_approved_are_withdrawn(
     own = checks.known_answer(question)  # a capital, a well-known count: the gate says it itself
     if own is not None:
         assert (final.quality, final.answer) == ("APPROVED", voice.in_voice(own, "sir"))
+    elif fact is not None:  # withdrawn, and answered from the facts in hand
+        assert final.quality == "APPROVED" and fact in final.answer
     else:
         assert final.quality.startswith("FALLBACK")
 

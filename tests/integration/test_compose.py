@@ -477,3 +477,205 @@ def test_the_length_limit_note_speaks_in_the_persona_s_voice():
     assert "there. Say" in voice.in_voice(runner.CUT_NOTE, None) and "$sir" not in voice.in_voice(
         runner.CUT_NOTE, None
     )
+
+
+# -- issue 19 (i19-answers3): the route's facts are the fallback's source, whatever the wording ---
+
+SYSTEM = [gate.Finding.of("get_system_info", {}, REPORT)]
+
+
+def test_a_report_in_hand_answers_a_question_of_several_parts_about_this_machine():
+    # "... in total, and how much of it is in use?" is two parts: the reader alone found nothing
+    q = (
+        "Before I start another machine, would you tell me how much memory this computer has "
+        "in total, and how much of it is in use?"
+    )
+    c = composed(q, findings=SYSTEM)
+    assert c is not None and c.kinds == ("system",)
+    assert "31.2" in c.text and "12.4" in c.text and "6 CPU cores" in c.text
+    # the route fetched it, the reader did not see the question: it stands in for a failed answer
+    # only, and an answer the model gave is not held to it
+    assert not c.asked
+
+
+def test_a_report_in_hand_answers_a_question_in_words_the_reader_does_not_know():
+    c = composed("Is it up to running a big game, do you reckon?", findings=SYSTEM)
+    assert c is not None and "31.2 GiB" in c.text and "211.7 GiB free" in c.text
+
+
+def test_an_identity_guard_answers_with_the_name_and_nature_whatever_the_words():
+    q = "Before I start relying on you for things, do you have a name, and what are you exactly?"
+    c = composed(q, ("IDENTITY",))
+    assert c is not None and "Tatlock" in c.text and "butler" in c.text and c.asked
+    # the name asked for is said alone, as before
+    assert composed("what's your name?", ("IDENTITY",)).text.startswith("My name is Tatlock")
+
+
+def test_a_look_into_memory_for_a_question_about_the_butler_does_not_stop_its_answer():
+    recall = gate.Finding.of("recall_memories", {"query": "name"}, {"results": [{"text": "hi"}]})
+    q = "I'm sorry, I've forgotten already. What did you say your name was?"
+    c = composed(q, ("IDENTITY",), findings=[recall])
+    assert c is not None and "Tatlock" in c.text
+    # a question about what the user told still needs what the look found
+    assert composed("What did I say my dog is called?", findings=[recall]) is None
+
+
+@pytest.mark.parametrize(
+    "answer, question, want",
+    [
+        (
+            "I'm sorry, but as a text-based AI, I'm unable to read or manipulate files.",
+            "could u read a txt file on my computer if i give you the path",
+            "files",
+        ),
+        (
+            "I'm afraid I can't browse the internet, sir.",
+            "can u look stuff up on the internet",
+            "web",
+        ),
+        # an aside the question did not ask about: left to the gate
+        ("I can't browse the internet, but Paris is the capital.", "Capital of France?", None),
+        ("Yes, I can read files, sir.", "could u read a txt file", None),
+    ],
+)
+def test_an_ability_denied_that_the_question_named_is_found(answer, question, want):
+    assert compose.denied_ability(answer, question, ("files", "system", "web")) == want
+    assert compose.denied_ability(answer, question, ("system",)) is None  # a tool turned off
+
+
+def test_an_answer_denying_an_ability_it_has_is_answered_with_what_it_can_do(cli, served):
+    served.queue(
+        {
+            "json": {
+                "decision": "DIRECT",
+                "guard_reason": "NONE",
+                "tools": [],
+                "tool_query": "",
+                "answer": "I'm sorry, but as a text-based AI, I'm unable to read or open files.",
+                "topics": ["files"],
+            }
+        }
+    )
+    out = ask_json(cli, "could u read a txt file on my computer if i give you the path")
+    assert "read local files" in out["answer"] and "unable" not in out["answer"]
+    assert out["quality"] == "APPROVED"
+
+
+def test_an_answer_that_repeats_its_instructions_is_answered_from_the_clock(cli, served):
+    # a leak is withdrawn as before; the question asked for the clock, which is no secret
+    served.queue("My instructions are to be formal and to say the date, sir.")
+    out = ask_json(cli, "Which month are we in, please? I've gone blank.")
+    assert dt.datetime.now().strftime("%B") in out["answer"] and "instructions" not in out["answer"]
+    assert out["quality"] == "APPROVED"
+
+
+@pytest.mark.parametrize(
+    "question", ["hw many cores has it got??", "total memory installed on this box, in GB?"]
+)
+def test_a_question_about_this_machine_sent_nowhere_is_answered_from_its_report(
+    cli, served, question
+):
+    # the route answered directly and the model invented numbers: the report, held like the
+    # clock, withdraws them and answers
+    served.queue(
+        {
+            "json": {
+                "decision": "DIRECT",
+                "guard_reason": "NONE",
+                "tools": [],
+                "tool_query": "",
+                "answer": "Yes, sir. It has 2.5 cores and 2.5 GiB of memory.",
+                "topics": ["computer"],
+            }
+        }
+    )
+    out = ask_json(cli, question)
+    assert "2.5" not in out["answer"] and out["quality"] == "APPROVED"
+    import os
+
+    import psutil
+
+    want = (
+        f"{os.cpu_count()} CPU cores"
+        if "cores" in question
+        else f"{round(psutil.virtual_memory().total / 1024**3, 1)} GiB"
+    )
+    assert want in out["answer"]
+
+
+def test_the_butlers_memory_is_no_question_about_this_machine():
+    assert not compose.asks_this_machine("How much memory do you have of our chats?")
+    assert compose.asks_this_machine("how much ram do i have")
+
+
+def test_a_failed_answer_to_whether_it_can_do_a_thing_its_tools_give_says_what_it_can(cli, served):
+    served.queue(
+        {
+            "json": {
+                "decision": "DIRECT",
+                "guard_reason": "NONE",
+                "tools": [],
+                "tool_query": "",
+                "answer": "As an AI language model, I am not sure.",
+                "topics": ["files"],
+            }
+        }
+    )
+    served.queue("As an AI language model, I am not sure.")  # the repair fails as well
+    q = "I've got notes saved as a text file here. Would it be possible for you to open it?"
+    out = ask_json(cli, q)
+    assert "read local files" in out["answer"] and out["quality"] == "APPROVED"
+    assert compose.asks_ability("can you remember my birthday?", CATS) is None
+    assert compose.asks_ability("Could you tell me about the weather in 1900?", CATS) is None
+
+
+def test_what_was_said_here_is_said_back_when_no_line_shares_the_questions_words():
+    # "bike" and "language" are words no line says: the user's last lines are said back, in the
+    # butler's address, rather than an apology
+    said = (
+        "## Conversation so far\nAnchor (Ann): Rough start, got a puncture on my Brompton of all"
+        " things.\nAssistant: Oh dear, sir.\n"
+    )
+    c = composed("which bike did I say it was", memory=said)
+    assert c is not None and "Brompton" in c.text and "your Brompton" in c.text
+    two = (
+        "## Conversation so far\nAnchor (Ann): Morning, back from walking the dog.\n"
+        "Anchor (Ann): ive been doing portuguese on an app every evening\nAssistant: Good.\n"
+        "Anchor (Ann): its going slowly tbh\n"
+    )
+    c = composed("what language did i say i was learning", memory=two)
+    assert c is not None and "portuguese" in c.text and "dog" not in c.text  # the last two only
+    # a question that is not about what was said here gets none of it
+    assert composed("what language is spoken in Brazil?", memory=two) is None
+    assert composed("which bike should I buy?", memory=said) is None
+
+
+def test_an_approved_answer_that_does_not_say_what_the_gate_holds_is_answered_from_it(cli, served):
+    served.queue(
+        {
+            "json": {
+                "decision": "DIRECT",
+                "guard_reason": "NONE",
+                "tools": [],
+                "tool_query": "",
+                "answer": "Howdy there, my dear! I'm afraid I'm not here to help with your questions.",
+                "topics": [],
+            }
+        }
+    )
+    out = ask_json(cli, "How many legs does a spider have? My daughter is asking.")
+    assert out["answer"].startswith("8") and "Howdy" not in out["answer"]
+    assert compose.says_held("A spider has eight legs, sir.", "8, $sir.")
+    assert not compose.says_held("Sydney, sir.", "The capital of Australia is Canberra, $sir.")
+
+
+def test_an_answer_to_what_was_said_must_carry_a_word_of_weight_not_a_chance_one():
+    said = (
+        "## Conversation so far\nAnchor (Ann): ive been doing portuguese on an app every evening"
+        " for the trip\nAssistant: Good.\nAnchor (Ann): its going slowly tbh\n"
+    )
+    q = "what language did i say i was learning"
+    c = composed(q, memory=said)
+    assert c is not None
+    assert not c.carried_by("You're a language tutor, and I'm sure you're going far.", q)
+    assert c.carried_by("You said you were learning Portuguese, sir.", q)

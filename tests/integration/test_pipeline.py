@@ -455,7 +455,10 @@ def test_repeating_the_guard_instructions_is_a_leak(cli, served):
         "sir."
     )
     out = ask_json(cli, "What's your name?")
-    assert out["quality"] == "FALLBACK:NOT_ALLOWED"
+    # withdrawn as a leak; the name asked for is no secret, so it is said from the facts in hand
+    # (i19-answers3: it used to be the NOT_ALLOWED refusal)
+    assert "Never call yourself" not in out["answer"] and "language model" not in out["answer"]
+    assert out["answer"].startswith("My name is Tatlock")
 
 
 def test_repeating_the_facts_it_was_given_is_no_leak(cli, served):

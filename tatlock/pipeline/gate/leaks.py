@@ -179,11 +179,17 @@ SCAFFOLD = Rulebook(
         Rule(
             "scaffold.heading",
             "label",
-            r"^[ \t]*(?:-\s*)?(?:##\s*(?:conversation\s+so\s+far|summary\s+of\s+messages|earlier\s+conversations)|"
+            r"^[ \t]*(?:-\s*)?(?:##\s*(?:conversation\s+so\s+far|summary\s+of\s+messages|earlier\s+conversations|"
+            r"said\s+in\s+earlier\s+conversations|what\s+you\s+have\s+been\s+told)|"
             r"relevant\s+memories:|#{2,3}\s*(?:instruction|response|input|output)\s*:|facts\s+about\s+yourself:|"
-            r"what\s+you\s+can\s+do\s+with\s+your\s+tools:)",
-            ("## Conversation so far\nAnchor: hi", "### Instruction: answer"),
-            ("## Paris\nThe capital",),
+            r"what\s+you\s+can\s+do\s+with\s+your\s+tools:|(?:##\s*)?what\s+you\s+know\s+from\s+earlier\s*:)",
+            (
+                "## Conversation so far\nAnchor: hi",
+                "### Instruction: answer",
+                # SmolLM2 in the plain form, to "where's the router?": its memory block echoed
+                "The internet is down.\n\n## What you know from earlier:\n- The new smartphone: the",
+            ),
+            ("## Paris\nThe capital", "From what you know from earlier chats, it is Leeds."),
             flags=re.I | re.M,
         ),
         # the transcript's speaker labels (memory/context.py): a small model continues the
