@@ -405,6 +405,16 @@ def _clock(answer: str, c: Context) -> Outcome:
         wrong = clock.wrong_now(answer, c.clock)
         return fail("RETRY", "wrong_clock", wrong, ("TEMPORAL",)) if wrong else None
     about_now = "TEMPORAL" in c.brief.guard_parts or c.clock_tool or clock.asks_now(c.question)
+    if (
+        about_now
+        and "TEMPORAL" not in c.brief.guard_parts
+        and not clock.asks_now(c.question)
+        and any(f.tool == "get_weather_forecast" for f in c.tools("ok"))
+    ):
+        # the clock looked up beside a forecast ("the weekend in Bristol?"): the weekdays said
+        # are the forecast's days, held to the forecast (forecast.py), not claims of what day
+        # it is; what is said of now ("today is Friday") is still held to the clock
+        about_now = False
     month = clock.wrong_month(answer, c.question, c.clock) if about_now else None
     if month:  # the clock holds the month: it is said instead
         known = f"It is {str(c.clock['month']).title()}, $sir."

@@ -729,6 +729,9 @@ def contradicted(answer: str, found: list[Finding], question: str = "") -> str |
         told, kept = _months(answer.lower()), _months(remembered)
         if _rule("when_said").search(answer):  # "as you told me in October": when it was said
             told -= {MONTHS[m - 1] for _, m in _stamped(remembered)}
+        # the month of a memory's own stamp is one it holds ("On the 14th of October we
+        # discussed..." of a summary stamped 2026-10-14)
+        kept |= {MONTHS[m - 1] for _, m in _stamped(remembered)}
         if told and kept and not told & kept:  # "by the end of June" when the memory says January
             return (
                 f"the reply says {sorted(told)[0].title()}, but the memory says "

@@ -225,6 +225,9 @@ def _entry_clash(
     for m in _rule("figure").regex.finditer(text) if figures else ():
         said, unit = float(m.group(1)), m.group(2).lower()
         if unit in ("°", "º") or unit.startswith("degree"):
+            # "35°F", "35 degrees Fahrenheit" (asked for in Fahrenheit): compared in Celsius
+            if re.match(r"\s*(?:F\b|fahrenheit\b)", text[m.end() : m.end() + 12], re.I):
+                said = (said - 32) * 5 / 9
             given, close = (
                 [entry.get("max_c"), entry.get("min_c"), current.get("temperature_c")],
                 1.0,

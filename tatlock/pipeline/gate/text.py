@@ -9,6 +9,7 @@ word, and a word the question asked about ("say 'no' three times") is the answer
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from tatlock.pipeline import loops
 from tatlock.pipeline.lexicon import MONTHS, WEEKDAYS
@@ -292,6 +293,10 @@ def garbled(answer: str, question: str = "") -> str | None:
     # a one-digit answer is an answer ("8" legs); one letter or a symbol is not
     # code is symbols by nature: where it is asked for, letters in it are enough
     code = FORM.first(question, "asks_code") is not None and content >= 1
+    # an emoji or a symbol asked for ("reply with a thumbs up emoji") is an answer without words
+    asked_symbol = any(w in question.lower() for w in ("emoji", "emoticon", "smiley", "symbol"))
+    if asked_symbol and any(unicodedata.category(ch) == "So" for ch in text):
+        return None
     if (not code and content < max(1 if number else 2, len("".join(text.split())) * 0.5)) or not (
         number or any(ch.isalpha() for ch in text)
     ):
