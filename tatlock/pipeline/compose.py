@@ -321,6 +321,26 @@ def _found_lines(brief: gate.Brief) -> str:
     return ("\n## Found in memory\n" + "\n".join(lines) + "\n") if lines else ""
 
 
+_OWNER = re.compile(r"kept facts: (.{1,40}?) is the owner\b")
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|my|me|mine|our|we)\b", re.IGNORECASE)
+
+
+def _owners_to_you(line: str, question: str, memory: str) -> str:
+    """A kept fact of the owner's said back to the owner who asked of "my ...": "Ann's dentist:
+    Dr Okafor" -> "your dentist is Dr Okafor" (the question in the first person was matched to
+    the owner's fact, so it is theirs); a question that names the owner keeps the name."""
+    owner = _OWNER.search(memory)
+    name = owner.group(1) if owner else ""
+    if not name or not _FIRST_PERSON.search(question) or not line.startswith(name + "'s "):
+        return line
+    what, sep, value = line[len(name) + 3 :].partition(": ")
+    return (
+        f"your {what} is {value}"
+        if sep and len(what.split()) <= 5
+        else "your " + what + sep + value
+    )
+
+
 def _to_you(text: str) -> str:
     """The user's words turned to the butler's address: "my sister" -> "your sister"."""
 
@@ -492,6 +512,8 @@ def compose(
         template = table.get(kind)
         if fields is None or template is None:
             continue
+        if kind == "memory":
+            fields["said"] = _owners_to_you(fields["said"], question, memory)
         if kind in ("told", "memory", "earlier"):
             fields["said"] = _to_you(fields["said"])
         try:

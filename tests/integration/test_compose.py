@@ -442,6 +442,18 @@ def test_a_job_kept_answers_what_one_does_for_a_living_in_the_butlers_address():
     )
 
 
+def test_the_owners_kept_fact_is_said_back_to_them_as_theirs():
+    # asked of "my dentist", the owner's fact is "your dentist is ...", not "Root's dentist: ..."
+    memory = (
+        "## What you have been told (kept facts: Root is the owner; the newest value of each)\n"
+        "- Root's dentist: Dr Okafor in Salford\n"
+    )
+    c = composed("what's my dentist called?", memory=memory)
+    assert c is not None and "your dentist is Dr Okafor in Salford" in c.text, c
+    named = composed("who is Root's dentist?", memory=memory)
+    assert named is None or "your dentist" not in named.text
+
+
 def test_a_kept_fact_wins_a_tie_with_an_old_message():
     memory = (
         "## What you have been told (kept facts: Ann is the owner; the newest value of each)\n"
