@@ -10,8 +10,9 @@ in the prompt as a block, under a heading the composer knows (``HEADING``), so t
 the model gets wrong is answered from them (pipeline/compose.py).
 
 Only the user's messages: a reply of the butler's is no statement of fact. Only messages of
-other conversations: this one's are in the prompt already. No message a kept fact was read from:
-the fact is in the prompt (its newest value: a corrected statement is not brought back).
+other conversations: this one's are in the prompt already. No message an old value was read from:
+the corrected fact is in the prompt (its newest value: a corrected statement is not brought
+back); a message a standing fact was read from may say more than the fact, so it may come.
 """
 
 from __future__ import annotations
@@ -94,11 +95,12 @@ def said_before(
         return ""
     est = estimator or Estimator()
     room = max(0, int(budget_tokens * SHARE))
-    # a message a kept fact was read from is in the prompt already, as that fact (the newest
-    # value of it: a corrected one's old statement must not come back as if it stood)
-    kept = {v.source_message_id for v in store.vars()} | {
-        h.source_message_id for h in store.var_history()
-    }
+    # a message an old value was read from must not come back as if it stood (the corrected
+    # fact is in the prompt, newest value); a message a standing fact was read from may say more
+    # than that fact ("The variety is Black Krim, got the seeds from my neighbour Tomasz" keeps
+    # the neighbour's name only), so it stays a candidate
+    standing = {v.source_message_id for v in store.vars()}
+    kept = {h.source_message_id for h in store.var_history()} - standing
     hits = memory_search.search(
         store,
         question,

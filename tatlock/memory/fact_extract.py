@@ -323,7 +323,8 @@ _PRONOUN_FACTS = [
     (
         compile_re(
             r"\b(?:[Ss]he|[Hh]e)(?:'s| is) (?:the one |still |now )?in (?P<place>[A-Z][\w'-]+(?: "
-            r"[A-Z][\w'-]+)?)"
+            # not a school year, a class or a room: "she's in Year 3", "he's in Room 12"
+            r"[A-Z][\w'-]+)?)\b(?!\s*\d)"
         ),
         "location",
     ),

@@ -87,8 +87,14 @@ ASKS = Rulebook(
             r"(?:\b(?:my|our|mine)\b|\b(?:did|do|am|have|was)\s+i\b(?!\s+(?:need|have\s+to|fix|make|get|go|start|stop|"
             r"cook|write|spell|say\s+(?:in|hello|thanks|goodbye)))|\bi\s+(?:told|said|mentioned))|"
             r"\b(?:remember|recall)\b[^.!?]{0,160}\b(?:my|our|what\s+i|where\s+i|when\s+i|who\s+i)\b|"
-            r"\bi\s+(?:told|said\s+to)\s+(?:{you})\b",
+            r"\bi\s+(?:told|said\s+to)\s+(?:{you})\b|"
+            # "Did I ever tell you what I'm allergic to?", "have I mentioned which hotel we booked?"
+            r"\b(?:did|have|had)\s+i\s+(?:ever\s+|already\s+|just\s+|even\s+)?(?:(?:tell|told)\s+(?:{you})|"
+            r"(?:say|said|mention|mentioned)\s+(?:what|which|where|when|who|how|my|our))\b",
             (
+                "Did I ever tell you what I'm allergic to?",
+                "have I told you my new address yet",
+                "did i mention which hotel we booked?",
                 "What did I say my sister is called?",
                 "what am I allergic to?",
                 "whens my dentist appt",
@@ -102,6 +108,9 @@ ASKS = Rulebook(
                 "how do I fix a puncture?",
                 "What is the capital of France?",
                 "who wrote Hamlet?",
+                "did I say that right in French?",
+                "did I tell the truth, do you think?",
+                "Have I told them about the party yet?",
             ),
         ),
         # a question of several parts: facts answer one part at most, so nothing is composed

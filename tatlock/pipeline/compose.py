@@ -31,7 +31,7 @@ from tatlock.pipeline.gate import clock as clock_mod
 from tatlock.pipeline.gate.checks import CHECK_WORDS
 from tatlock.pipeline.gate.text import words
 from tatlock.pipeline.lexicon import MONTHS, WEEKDAYS
-from tatlock.pipeline.rulebook import lazy
+from tatlock.pipeline.rulebook import Rule, lazy
 
 ASKS = asks.ASKS  # what a question asks for: the one reader the gate uses too (pipeline/asks.py)
 # the words of a question that say what kind of thing is asked, not which thing
@@ -109,11 +109,7 @@ def read(question: str, brief: gate.Brief) -> list[str]:
     if ASKS.first(question, "more"):
         return out
     for rule in ASKS.matches(question):
-        if (
-            rule.label == "told"
-            and not question.rstrip().endswith("?")
-            and not _WH.search(question)
-        ):
+        if rule.label == "told" and not _told_asked(rule, question):
             continue
         if rule.label != "can_you":  # answered only in place of a failed answer (asks_ability)
             out.append(rule.label)
@@ -122,6 +118,19 @@ def read(question: str, brief: gate.Brief) -> list[str]:
     if not any(k.startswith("system.") for k in out) and _asks_machine(question):
         out.append("system")
     return out
+
+
+def _told_asked(rule: Rule, question: str) -> bool:
+    """Whether what the user told is asked about, not stated ("I told you I'm vegetarian."): the
+    message is a question (it ends on "?" or opens with a question word), or the sentence the
+    rule matched in does ("Which variety did I say they were? He asked and I forgot")."""
+    if question.rstrip().endswith("?") or _WH.search(question):
+        return True
+    m = rule.regex.search(question)
+    if m is None:
+        return False
+    end = re.search(r"[.!?]", question[m.start() :])
+    return end is not None and end.group(0) == "?"
 
 
 def asks_this_machine(question: str) -> bool:
@@ -673,7 +682,11 @@ def carries(answer: str, question: str, kind: str, k: gate.Known) -> bool:
     if k.kind == "told":
         given = _stems(question)
         line = str(k.value)
-        own = {w for w in words(line) if len(w) >= 3 and w not in _ASKING and _stem(w) not in given}
+        own = {  # a number of any length is the fact ("spot 47"), a short word is not
+            w
+            for w in words(line)
+            if (len(w) >= 3 or w.isdigit()) and w not in _ASKING and _stem(w) not in given
+        }
         key = {
             w.lower() for w in re.findall(r"(?<!^)(?<![.!?]\s)\b(?:[A-Z][a-z]+|\d+)", line)
         } & own

@@ -140,6 +140,8 @@ def test_statements_are_read(text, kept):
         "I used to be vegetarian",
         "I like coffee, it wakes me up",  # a taste, not how they take it
         "It's a Tesla Model 3 I think",  # no car spoken of: whose?
+        "My son moved up this September, he's in Form 2 with Mr Adeyemi.",  # a class, no place
+        "My wife's at the hospital again, she's in Ward 7 till Friday.",  # a ward, no place
     ],
 )
 def test_near_misses_keep_nothing(text):
@@ -182,8 +184,22 @@ def test_a_fact_told_once_is_in_the_prompt_of_a_later_conversation(served):
     prompt = answering_prompt(served)
     assert "- Tester's sister's location: Sheffield" in prompt
     assert "- Tester's sister's name: Rachel" in prompt
-    # the fact is in the kept-facts block, not only in a transcript of the earlier conversation
-    assert "lives in Sheffield" not in prompt
+    # the fact is in the kept-facts block (above), not only in a transcript of the earlier
+    # conversation: what was said comes, if at all, only as the user's own line of another
+    # conversation (a message may say more than the facts read from it)
+    assert "lives in Sheffield" not in prompt.split("## Said in earlier conversations")[0]
+    butler.close()
+
+
+def test_a_message_says_more_than_the_fact_read_from_it(served):
+    # only the neighbour's name is kept from it, but the message also says the variety: a later
+    # question about the variety still finds the user's own line in another conversation
+    served.handler = quiet_model
+    butler = Butler(load())
+    butler.ask("Sowed the runner beans today, Scarlet Emperor, seeds from my neighbour Priya.")
+    assert any(v.value == "Priya" for v in butler.store.vars())
+    butler.ask("Which runner bean variety did I say I sowed?", new=True)
+    assert "Scarlet Emperor" in answering_prompt(served)
     butler.close()
 
 
