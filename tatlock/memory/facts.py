@@ -257,6 +257,14 @@ def acknowledge(noted: list[Noted], *, speaker_is_owner: bool, speaker: str, own
     return "(noted: " + "; ".join(said[:MAX_NOTED]) + more + ")"
 
 
+# the first word of a sentence that asks for a piece of work (as_answer)
+_TASK_VERBS = set(
+    "suggest write draft give tell find recommend make plan help explain translate list show "
+    "summarise summarize compose create book order send call text email remind check what how "
+    "which who where when why can could would".split()
+)
+
+
 def as_answer(noted_line: str, message: str) -> str:
     """The answer when the model's failed and what the user said was kept: the acknowledgement
     itself ("Very good, $sir: noted that your dentist is Dr Okafor."), not an apology that asks
@@ -266,7 +274,10 @@ def as_answer(noted_line: str, message: str) -> str:
     said = noted_line.strip().removeprefix("(noted: ").removesuffix(")")
     line = f"Very good, $sir: noted that {said}."
     sentences = [s for s in re.split(r"[.!?;]+(?:\s|$)", message.strip()) if s.strip()]
-    if "?" in message or len(sentences) > 1:
+    # a further sentence that asks for something ("Suggest a dinner."), not one about keeping
+    # it ("Keep that in mind if I ask about medicines.")
+    asks = any((re.findall(r"[a-z']+", s.lower()) or [""])[0] in _TASK_VERBS for s in sentences[1:])
+    if "?" in message or asks:
         line += " My answer to the rest went astray, $sir; would you ask me that again?"
     return line
 

@@ -33,6 +33,7 @@ from tatlock.pipeline.gate.text import words
 from tatlock.pipeline.lexicon import MONTHS, WEEKDAYS
 from tatlock.pipeline.rulebook import Rule, lazy
 
+ASSISTANT = "Tatlock"  # the author name of the butler's replies (store: Author.assistant())
 ASKS = asks.ASKS  # what a question asks for: the one reader the gate uses too (pipeline/asks.py)
 # the words of a question that say what kind of thing is asked, not which thing
 _ASKING = set(
@@ -325,7 +326,8 @@ def _found_lines(brief: gate.Brief) -> str:
         if f.data.get("value") and f.data.get("key"):
             lines.append(f"{f.data['key']}: {f.data['value']}")
         for hit in f.data.get("results") or []:
-            if isinstance(hit, dict) and hit.get("text"):
+            # the butler's own replies are no statement of what the user told
+            if isinstance(hit, dict) and hit.get("text") and hit.get("author") != ASSISTANT:
                 lines.append(str(hit["text"]))
     return ("\n## Found in memory\n" + "\n".join(lines) + "\n") if lines else ""
 

@@ -691,3 +691,20 @@ def test_an_answer_to_what_was_said_must_carry_a_word_of_weight_not_a_chance_one
     assert c is not None
     assert not c.carried_by("You're a language tutor, and I'm sure you're going far.", q)
     assert c.carried_by("You said you were learning Portuguese, sir.", q)
+
+
+def test_the_butlers_own_replies_found_by_recall_are_not_what_the_user_told():
+    # recall found the butler's acknowledgement and the user's own statement: the answer is the
+    # user's words, not the butler's reply said back
+    found = gate.Finding.of(
+        "recall_memories",
+        {"keyword": "allergic"},
+        {
+            "results": [
+                {"author": "Ann", "text": "Just so you know, I'm allergic to mango."},
+                {"author": "Tatlock", "text": "Very good, sir: noted, you are allergic to mango."},
+            ]
+        },
+    )
+    c = composed("Did I ever tell you what I'm allergic to?", findings=[found])
+    assert c is not None and "allergic to mango" in c.text and "Very good" not in c.text, c

@@ -375,3 +375,20 @@ async def test_the_memory_pane_shows_what_was_kept_and_from_whom(served):
 def test_a_fact_kept_under_a_verb_is_acknowledged_as_a_sentence(served, said, noted):
     served.handler = quiet_model
     assert Butler(load()).ask(said).answer.endswith(noted)
+
+
+@pytest.mark.parametrize(
+    "message, owns_up",
+    [
+        ("remember that my dentist is Dr Okafor", False),
+        ("I'm allergic to mango. Keep that in mind when I ask about fruit.", False),
+        ("I'm vegetarian. Suggest a dinner for tonight.", True),
+        ("my sister is Harriet, what's a good gift for her?", True),
+    ],
+)
+def test_the_acknowledgement_owns_up_only_to_a_further_ask(message, owns_up):
+    from tatlock.memory.facts import as_answer
+
+    said = as_answer("(noted: your thing is kept)", message)
+    assert said.startswith("Very good, $sir: noted that your thing is kept.")
+    assert ("went astray" in said) is owns_up
