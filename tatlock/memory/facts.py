@@ -274,9 +274,9 @@ def as_answer(noted_line: str, message: str) -> str:
     said = noted_line.strip().removeprefix("(noted: ").removesuffix(")")
     line = f"Very good, $sir: noted that {said}."
     sentences = [s for s in re.split(r"[.!?;]+(?:\s|$)", message.strip()) if s.strip()]
-    # a further sentence that asks for something ("Suggest a dinner."), not one about keeping
-    # it ("Keep that in mind if I ask about medicines.")
-    asks = any((re.findall(r"[a-z']+", s.lower()) or [""])[0] in _TASK_VERBS for s in sentences[1:])
+    # a sentence that asks for something ("Suggest a dinner.", "Help me plan a party for my
+    # sister Harriet"), not one about keeping it ("Keep that in mind if I ask about medicines.")
+    asks = any((re.findall(r"[a-z']+", s.lower()) or [""])[0] in _TASK_VERBS for s in sentences)
     if "?" in message or asks:
         line += " My answer to the rest went astray, $sir; would you ask me that again?"
     return line

@@ -384,6 +384,7 @@ def test_a_fact_kept_under_a_verb_is_acknowledged_as_a_sentence(served, said, no
         ("I'm allergic to mango. Keep that in mind when I ask about fruit.", False),
         ("I'm vegetarian. Suggest a dinner for tonight.", True),
         ("my sister is Harriet, what's a good gift for her?", True),
+        ("Help me plan a party for my sister Harriet", True),
     ],
 )
 def test_the_acknowledgement_owns_up_only_to_a_further_ask(message, owns_up):
