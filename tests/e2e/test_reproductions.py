@@ -1492,12 +1492,12 @@ def test_17_5b_the_archive_merge_of_2500_compacts_is_split_into_requests_that_fi
         (
             "Local date and time: Tuesday 24 November 2026, 21:26 (UTC) User's location: unknown",
             "What is the capital of France?",
-            "RETRY",
+            "OWN",  # withdrawn; the capital the gate holds stands instead
         ),
         (
             "I am not a human but a computer program. I am a human but I like tea.",
             "What is the capital of France?",
-            "RETRY",
+            "OWN",  # withdrawn; the capital the gate holds stands instead
         ),
     ],
 )

@@ -117,12 +117,22 @@ def test_the_time_it_was_given_repeated_is_approved(served):
 
 
 def test_a_reply_that_only_repeats_the_question_is_withdrawn(served):
-    served.queue(direct("What is the capital of France?"), "Paris, sir.")
+    served.queue(direct("What is the largest ocean?"), "The Pacific, sir.")
     with tatlock.open() as butler:
-        turn = butler.turn("What is the capital of France?")
+        turn = butler.turn("What is the largest ocean?")
         events = list(turn)
-    assert "What is the capital" not in tokens(events)
-    assert events[-1].answer == "Paris, sir."
+    assert "What is the largest" not in tokens(events)
+    assert events[-1].answer == "The Pacific, sir."
+
+
+def test_what_the_gate_knows_stands_for_any_failure_but_a_secret(served):
+    # the question given back is no wrong fact, but the gate holds the capital itself: it is
+    # said, with no second model call that may fail again
+    served.queue(direct("What is the capital of France?"), "Lyon, sir.")
+    with tatlock.open() as butler:
+        final = butler.ask("What is the capital of France?")
+    assert final.answer == "The capital of France is Paris, sir." and final.quality == "APPROVED"
+    assert len(served.chat_requests) == 1
 
 
 def test_a_mixed_question_answered_in_neither_part_is_withdrawn(served, weather_env):
@@ -223,14 +233,15 @@ def test_a_repair_gets_only_the_facts_its_failure_calls_for(served):
     """A vendor claim in a direct answer: the repair is told who the butler is, and nothing
     else (no clock, no capabilities)."""
     served.queue(
-        direct("I am ChatGPT, made by OpenAI, and Paris is the capital, sir."), "Paris, sir."
+        direct("I am ChatGPT, made by OpenAI, and the Pacific is the largest, sir."),
+        "The Pacific, sir.",
     )
     with tatlock.open() as butler:
-        final = butler.ask("What is the capital of France?")
+        final = butler.ask("What is the largest ocean?")
     repair = served.chat_requests[-1]["messages"][-1]["content"].split("Findings:")[1]
     assert "Your name is Tatlock" in repair
     assert "date and time" not in repair and "What you can do" not in repair
-    assert final.answer == "Paris, sir." and final.quality == "APPROVED"
+    assert final.answer == "The Pacific, sir." and final.quality == "APPROVED"
 
 
 def test_phase_1_first_message_prompt_is_lean_and_its_system_part_stable(served):

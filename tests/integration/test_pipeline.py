@@ -309,9 +309,11 @@ def test_a_kept_statement_is_acknowledged_when_the_model_fails(cli, served, home
 
 
 def test_vendor_identity_is_repaired_then_gated(cli, served):
-    served.queue(assessment(answer="As an AI language model, I think Paris."), "Paris, sir.")
-    out = ask_json(cli, "What is the capital of France?")
-    assert out["answer"] == "Paris, sir." and out["quality"] == "APPROVED"
+    served.queue(
+        assessment(answer="As an AI language model, I think the Pacific."), "The Pacific, sir."
+    )
+    out = ask_json(cli, "What is the largest ocean?")
+    assert out["answer"] == "The Pacific, sir." and out["quality"] == "APPROVED"
     assert len(served.chat_requests) == 2
 
 

@@ -470,8 +470,8 @@ def _reference(answer: str, c: Context) -> Outcome:
     return fail("RETRY", "wrong_fact", wrong) if wrong else None
 
 
-# failures of what an answer says (not of who says it, nor of a question or prompt given back,
-# which a repair mends): when the gate holds the right answer itself, it stands instead
+# failures of what an answer says; with every other failure but a secret's, the answer the gate
+# holds itself (a sum, a capital) stands too, rather than a repair that may fail again
 _SUBSTANCE = frozenset({"wrong_fact", "wrong_figure", "empty", "garbled", "unfinished"})
 
 
@@ -692,7 +692,10 @@ def run(answer: str, c: Context, checks: tuple[Check, ...] = CHECKS) -> Verdict:
     for chk in checks:
         out = chk.run(answer, c)
         if isinstance(out, Verdict):
-            if out.failed in _SUBSTANCE:  # said instead of an apology (pipeline/quality.py)
+            # said instead of an apology or a second try (pipeline/quality.py): a sum, a
+            # capital, a count the gate holds is right whatever went wrong with the answer
+            # ("12 x 12?" given a stutter or the question back), a secret apart
+            if out.failed in _SUBSTANCE or out.fallback_type != "NOT_ALLOWED":
                 out.known = out.known or known_answer(c.question)
             return out
         if out:
