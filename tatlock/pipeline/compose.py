@@ -634,11 +634,43 @@ _GENERIC = {
 }
 _NUMBER_WORDS = dict(
     zip(
-        "one two three four five six seven eight nine ten eleven twelve".split(),
-        map(str, range(1, 13)),
+        (
+            "one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+            "fifteen sixteen seventeen eighteen nineteen"
+        ).split(),
+        map(str, range(1, 20)),
         strict=True,
     )
 )
+_TENS = dict(
+    zip(
+        "twenty thirty forty fifty sixty seventy eighty ninety".split(),
+        range(20, 100, 10),
+        strict=True,
+    )
+)
+
+
+def _said_in_words(answer: str) -> set[str]:
+    """The whole numbers an answer says in words, to 99: "Forty-two, sir." -> {"42"}."""
+    said = words(answer)
+    out: set[str] = set()
+    i = 0
+    while i < len(said):
+        w = said[i]
+        unit = said[i + 1] if i + 1 < len(said) else ""
+        if w in _TENS and unit in _NUMBER_WORDS and int(_NUMBER_WORDS[unit]) < 10:
+            out.add(str(_TENS[w] + int(_NUMBER_WORDS[unit])))  # "forty two": 42, not 40 and 2
+            i += 2
+            continue
+        if w in _TENS:
+            out.add(str(_TENS[w]))
+        elif w in _NUMBER_WORDS:
+            out.add(_NUMBER_WORDS[w])
+        i += 1
+    return out
+
+
 # the report's values a question about each part of the machine is answered by
 _SYSTEM_VALUES = {
     "system.cores": (("cpu", "count"), ("cpu", "physical_cores")),
@@ -667,9 +699,7 @@ def says_held(answer: str, held: str) -> bool:
 
 
 def _says_number(answer: str, value: Any) -> bool:
-    said = set(re.findall(r"\d+(?:\.\d+)?", answer)) | {
-        _NUMBER_WORDS[w] for w in words(answer) if w in _NUMBER_WORDS
-    }
+    said = set(re.findall(r"\d+(?:\.\d+)?", answer)) | _said_in_words(answer)
     try:
         x = float(value)
     except (TypeError, ValueError):

@@ -708,3 +708,16 @@ def test_the_butlers_own_replies_found_by_recall_are_not_what_the_user_told():
     )
     c = composed("Did I ever tell you what I'm allergic to?", findings=[found])
     assert c is not None and "allergic to mango" in c.text and "Very good" not in c.text, c
+
+
+@pytest.mark.parametrize(
+    "answer, held, says",
+    [
+        ("Forty-two, sir.", "That comes to 42, $sir.", True),
+        ("twenty one", "That comes to 21, $sir.", True),
+        ("Forty-two, sir.", "That comes to 2, $sir.", False),  # not 40 and 2
+        ("Thirty, sir.", "That comes to 42, $sir.", False),
+    ],
+)
+def test_a_number_said_in_words_says_the_figure_the_gate_holds(answer, held, says):
+    assert compose.says_held(answer, held) is says
