@@ -9,6 +9,7 @@ import json
 
 import pytest
 
+from support.replies import assessment
 from tatlock.pipeline import compose, facts, gate, voice
 
 NOW = dt.datetime(2026, 11, 25, 9, 5, tzinfo=dt.UTC)
@@ -156,18 +157,7 @@ def test_an_answer_that_skips_the_clock_is_answered_from_it(cli, served):
 
 
 def test_a_question_about_this_conversation_is_not_sent_to_a_lookup(cli, served):
-    served.queue(
-        {
-            "json": {
-                "decision": "DIRECT",
-                "guard_reason": "NONE",
-                "tools": [],
-                "tool_query": "",
-                "answer": "How lovely, sir.",
-                "topics": ["family"],
-            }
-        }
-    )
+    served.queue(assessment("DIRECT", answer="How lovely, sir.", topics=("family",)))
     first = ask_json(cli, "My sister is called Harriet, she's coming to stay on Friday.")
     before = len(served.chat_requests)
     served.queue("I am afraid I could not say, sir.")
@@ -323,32 +313,10 @@ def test_a_fact_told_in_one_conversation_is_in_the_prompt_of_a_later_one(cli, se
     # the extractor keeps nothing of this way of saying it; the question in a new conversation
     # still finds it, the prompt holds it, and a model that ignores it is answered from it
     said = "I've got a dentist appointment on Thursday at 3pm, so remind me if I seem to forget."
-    served.queue(
-        {
-            "json": {
-                "decision": "DIRECT",
-                "guard_reason": "NONE",
-                "tools": [],
-                "tool_query": "",
-                "answer": "Noted, sir.",
-                "topics": ["health"],
-            }
-        }
-    )
+    served.queue(assessment("DIRECT", answer="Noted, sir.", topics=("health",)))
     first = ask_json(cli, said)
     before = len(served.chat_requests)
-    served.queue(
-        {
-            "json": {
-                "decision": "DIRECT",
-                "guard_reason": "NONE",
-                "tools": [],
-                "tool_query": "",
-                "answer": "I could not say, sir.",
-                "topics": ["health"],
-            }
-        }
-    )
+    served.queue(assessment("DIRECT", answer="I could not say, sir.", topics=("health",)))
     out = ask_json(cli, "--new", "When's that dentist appointment I mentioned?")
     assert out["conversation_id"] != first["conversation_id"]
     prompt = "\n".join(m["content"] for r in served.chat_requests[before:] for m in r["messages"])
@@ -557,16 +525,11 @@ def test_an_ability_denied_that_the_question_named_is_found(answer, question, wa
 
 def test_an_answer_denying_an_ability_it_has_is_answered_with_what_it_can_do(cli, served):
     served.queue(
-        {
-            "json": {
-                "decision": "DIRECT",
-                "guard_reason": "NONE",
-                "tools": [],
-                "tool_query": "",
-                "answer": "I'm sorry, but as a text-based AI, I'm unable to read or open files.",
-                "topics": ["files"],
-            }
-        }
+        assessment(
+            "DIRECT",
+            answer="I'm sorry, but as a text-based AI, I'm unable to read or open files.",
+            topics=("files",),
+        )
     )
     out = ask_json(cli, "could u read a txt file on my computer if i give you the path")
     assert "read local files" in out["answer"] and "unable" not in out["answer"]
@@ -590,16 +553,11 @@ def test_a_question_about_this_machine_sent_nowhere_is_answered_from_its_report(
     # the route answered directly and the model invented numbers: the report, held like the
     # clock, withdraws them and answers
     served.queue(
-        {
-            "json": {
-                "decision": "DIRECT",
-                "guard_reason": "NONE",
-                "tools": [],
-                "tool_query": "",
-                "answer": "Yes, sir. It has 2.5 cores and 2.5 GiB of memory.",
-                "topics": ["computer"],
-            }
-        }
+        assessment(
+            "DIRECT",
+            answer="Yes, sir. It has 2.5 cores and 2.5 GiB of memory.",
+            topics=("computer",),
+        )
     )
     out = ask_json(cli, question)
     assert "2.5" not in out["answer"] and out["quality"] == "APPROVED"
@@ -622,16 +580,7 @@ def test_the_butlers_memory_is_no_question_about_this_machine():
 
 def test_a_failed_answer_to_whether_it_can_do_a_thing_its_tools_give_says_what_it_can(cli, served):
     served.queue(
-        {
-            "json": {
-                "decision": "DIRECT",
-                "guard_reason": "NONE",
-                "tools": [],
-                "tool_query": "",
-                "answer": "As an AI language model, I am not sure.",
-                "topics": ["files"],
-            }
-        }
+        assessment("DIRECT", answer="As an AI language model, I am not sure.", topics=("files",))
     )
     served.queue("As an AI language model, I am not sure.")  # the repair fails as well
     q = "I've got notes saved as a text file here. Would it be possible for you to open it?"
@@ -664,16 +613,11 @@ def test_what_was_said_here_is_said_back_when_no_line_shares_the_questions_words
 
 def test_an_approved_answer_that_does_not_say_what_the_gate_holds_is_answered_from_it(cli, served):
     served.queue(
-        {
-            "json": {
-                "decision": "DIRECT",
-                "guard_reason": "NONE",
-                "tools": [],
-                "tool_query": "",
-                "answer": "Howdy there, my dear! I'm afraid I'm not here to help with your questions.",
-                "topics": [],
-            }
-        }
+        assessment(
+            "DIRECT",
+            answer="Howdy there, my dear! I'm afraid I'm not here to help with your questions.",
+            topics=(),
+        )
     )
     out = ask_json(cli, "How many legs does a spider have? My daughter is asking.")
     assert out["answer"].startswith("8") and "Howdy" not in out["answer"]
