@@ -29,6 +29,7 @@ from tatlock.pipeline import asks, gate, voice
 from tatlock.pipeline import facts as facts_mod
 from tatlock.pipeline.gate import clock as clock_mod
 from tatlock.pipeline.gate.checks import CHECK_WORDS
+from tatlock.pipeline.gate.compute import WORD_NUMBERS
 from tatlock.pipeline.gate.text import words
 from tatlock.pipeline.lexicon import MONTHS, WEEKDAYS
 from tatlock.pipeline.rulebook import Rule, lazy
@@ -632,23 +633,11 @@ _GENERIC = {
     "answer",
     "general",
 }
-_NUMBER_WORDS = dict(
-    zip(
-        (
-            "one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
-            "fifteen sixteen seventeen eighteen nineteen"
-        ).split(),
-        map(str, range(1, 20)),
-        strict=True,
-    )
-)
-_TENS = dict(
-    zip(
-        "twenty thirty forty fifty sixty seventy eighty ninety".split(),
-        range(20, 100, 10),
-        strict=True,
-    )
-)
+# numbers said in words, from the gate's one table (gate/compute.py): units to nineteen, and tens
+_NUMBER_WORDS = {
+    w: str(n) for w, n in WORD_NUMBERS.items() if 1 <= n < 20 and w not in ("a", "an", "dozen")
+}
+_TENS = {w: n for w, n in WORD_NUMBERS.items() if 20 <= n < 100 and n % 10 == 0}
 
 
 def _said_in_words(answer: str) -> set[str]:

@@ -19,7 +19,7 @@ from tatlock.pipeline.lexicon import MONTHS
 from tatlock.pipeline.rulebook import Rule, Rulebook
 
 _NUM = r"(-?\d+(?:\.\d+)?|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|hundred)"
-_WORD_NUMBERS = {
+WORD_NUMBERS = {
     "a": 1,
     "an": 1,
     "one": 1,
@@ -358,7 +358,7 @@ def _value(word: str) -> float:
     w = word.lower()
     if w[:1].isdigit() or w[:1] == "-":
         return float(w)
-    return float(sum(_WORD_NUMBERS.get(part, 0) for part in re.split(r"[-\s]+", w)) or 1)
+    return float(sum(WORD_NUMBERS.get(part, 0) for part in re.split(r"[-\s]+", w)) or 1)
 
 
 def _unit(word: str) -> tuple[str, tuple[float, ...]] | None:
@@ -376,24 +376,24 @@ def _numbers(answer: str) -> list[float]:
     i = 0
     while i < len(said):
         w = said[i]
-        if w not in _WORD_NUMBERS or w in ("a", "an"):
+        if w not in WORD_NUMBERS or w in ("a", "an"):
             i += 1
             continue
-        n, i = _WORD_NUMBERS[w], i + 1
+        n, i = WORD_NUMBERS[w], i + 1
         if i < len(said) and said[i] == "hundred":  # "one hundred"
             n, i = n * 100, i + 1
             if i < len(said) and said[i] == "and":
                 i += 1
-            if i < len(said) and said[i] in _WORD_NUMBERS and _WORD_NUMBERS[said[i]] < 100:
-                n, i = n + _WORD_NUMBERS[said[i]], i + 1
+            if i < len(said) and said[i] in WORD_NUMBERS and WORD_NUMBERS[said[i]] < 100:
+                n, i = n + WORD_NUMBERS[said[i]], i + 1
         if (
             n % 100 >= 20
             and n % 10 == 0
             and i < len(said)
-            and said[i] in _WORD_NUMBERS
-            and _WORD_NUMBERS[said[i]] < 10
+            and said[i] in WORD_NUMBERS
+            and WORD_NUMBERS[said[i]] < 10
         ):
-            n, i = n + _WORD_NUMBERS[said[i]], i + 1  # "forty-two"
+            n, i = n + WORD_NUMBERS[said[i]], i + 1  # "forty-two"
         out.append(float(n))
     return out
 
