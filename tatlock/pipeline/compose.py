@@ -33,8 +33,9 @@ from tatlock.pipeline.gate.compute import WORD_NUMBERS
 from tatlock.pipeline.gate.text import words
 from tatlock.pipeline.lexicon import MONTHS, WEEKDAYS
 from tatlock.pipeline.rulebook import Rule, lazy
+from tatlock.store.user_records import Author
 
-ASSISTANT = "Tatlock"  # the author name of the butler's replies (store: Author.assistant())
+ASSISTANT = Author.assistant().name  # the author name of the butler's replies
 ASKS = asks.ASKS  # what a question asks for: the one reader the gate uses too (pipeline/asks.py)
 # the words of a question that say what kind of thing is asked, not which thing
 _ASKING = set(
