@@ -261,6 +261,7 @@ class CallGuard:
         self._lock = threading.Lock()
         self._timer: threading.Timer | None = None
         self._unregister: Callable[[], None] = lambda: None
+        self._ended = threading.Event()
 
     def __enter__(self) -> CallGuard:
         if self.cancel is not None:
@@ -274,6 +275,7 @@ class CallGuard:
         return self
 
     def __exit__(self, *exc: Any) -> None:
+        self._ended.set()
         if self._timer is not None:
             self._timer.cancel()
         self._unregister()
@@ -283,15 +285,30 @@ class CallGuard:
             if self.reason is not None:
                 return
             self.reason = reason
-        shutdown_active(self.http)
+        if not shutdown_active(self.http):
+            # The call has not put its request on a connection yet (the cancel fell between the
+            # guard's start and the send): a shutdown now would miss it and the call would wait
+            # for the whole reply. Keep at it, briefly and off this thread, until it is sent.
+            threading.Thread(target=self._chase, daemon=True).start()
+
+    def _chase(self) -> None:
+        while not self._ended.wait(CHASE_EVERY):
+            if shutdown_active(self.http):
+                return
 
 
-def shutdown_active(http: Any) -> None:
-    """Shut down the socket of every busy connection of an httpx.Client's pool.
+# how often an abort that found no request under way looks again (seconds)
+CHASE_EVERY = 0.02
+
+
+def shutdown_active(http: Any) -> bool:
+    """Shut down the socket of every busy connection of an httpx.Client's pool; says whether
+    there was one (or whether the client was closed instead).
 
     Each backend's client serves one call at a time (the compactor has its own backend), so
     the busy connections are this call's. httpcore does not expose the socket publicly beyond
     ``get_extra_info("socket")``; if its layout ever changes, the client is closed instead."""
+    shut = False
     try:
         pool = http._transport._pool
         for conn in pool.connections:
@@ -301,6 +318,7 @@ def shutdown_active(http: Any) -> None:
             stream = getattr(inner, "_network_stream", None)
             sock = stream.get_extra_info("socket") if stream is not None else None
             if sock is not None:
+                shut = True
                 try:
                     sock.shutdown(socket.SHUT_RDWR)
                 except OSError:
@@ -310,3 +328,5 @@ def shutdown_active(http: Any) -> None:
             http.close()
         except Exception:
             pass
+        return True
+    return shut

@@ -191,6 +191,34 @@ def test_a_stream_we_stop_still_counts_what_it_generated(fake, backend):
     assert r.prompt_tokens is None  # not reported; the phase counts an estimate (below)
 
 
+@pytest.mark.parametrize("backend", ["ollama", "openai"])
+def test_a_cancel_between_the_calls_start_and_its_request_still_ends_it_at_once(fake, backend):
+    """A signal can land after a call has begun (its cancel hook is set) but before its request
+    is on a connection: shutting down the busy sockets then finds none, and the call used to
+    wait for the whole reply (CI caught a SIGTERM test waiting 30 s on the tool phase)."""
+    import time
+
+    from tatlock.llm.base import Cancel, Cancelled
+
+    class CancelledInTheGap(Cancel):
+        def on_cancel(self, fn):
+            unregister = super().on_cancel(fn)
+            self.cancel()  # the user's cancel, just after the call set its hook
+            return unregister
+
+    b = (
+        OllamaBackend(fake.url, "llama3.2:3b", timeout=20)
+        if backend == "ollama"
+        else OpenAICompatBackend(fake.url + "/v1", "llama3.2:3b", timeout=20)
+    )
+    fake.delay = 15.0  # the reply would come this late
+    fake.queue("too late")
+    t0 = time.monotonic()
+    with pytest.raises(Cancelled):
+        b.chat([{"role": "user", "content": "go"}], cancel=CancelledInTheGap())
+    assert time.monotonic() - t0 < 3
+
+
 def test_ask_reports_real_token_counts_on_the_openai_backend(cli, fake, monkeypatch):
     """`ask -v` and `--json` show the server's counts, also for an answer cut at its length."""
     import json
