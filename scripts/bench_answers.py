@@ -441,7 +441,11 @@ def main() -> int:
         )
         return 2
     model = (models[0].get("id") if models else None) or "local"
-    sides = args.sides.split(",")
+    sides = ["tatlock", "bare"] if args.sides == "both" else args.sides.split(",")
+    unknown = [s for s in sides if s not in ("tatlock", "bare")]
+    if unknown:
+        log(f"bench answers: unknown side {', '.join(unknown)} (tatlock, bare or both)")
+        return 2
     from tatlock.tools.registry import BUILTIN_TOOLS
 
     categories = sorted({t.category for t in BUILTIN_TOOLS})
