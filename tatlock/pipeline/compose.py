@@ -6,10 +6,10 @@ the question, the butler says it: ``asked`` reads what the question asks for (ru
 examples, and the route: a TEMPORAL guard asks for the clock, a system report answers a
 question about cores), ``facts_for`` picks the facts in hand that answer it (``gate.in_hand``
 plus what is always known: the clock, the butler's name and nature, its tools; and the line
-of the conversation or of the kept facts that the question points at), ``compose`` writes a
-short answer from them with the templates of ``prompts/composed.txt``, in the fact's own words.
-``carries`` tells whether an answer carries them, so an answer that skips the fact it was
-asked for is not approved.
+of the conversation or of the kept facts that the question points at: ``told.py``), ``compose``
+writes a short answer from them with the templates of ``prompts/composed.txt``, in the fact's
+own words. ``carried.carries`` tells whether an answer carries them, so an answer that skips the
+fact it was asked for is not approved.
 
 Nothing here is an answer to a known question: a template is filled only from a fact in hand,
 and where no fact answers, the answer is None and the gate's fallback stands.
@@ -24,61 +24,27 @@ from dataclasses import dataclass
 from typing import Any
 
 from tatlock import prompts
-from tatlock.memory import earlier
 from tatlock.pipeline import asks, gate, voice
 from tatlock.pipeline import facts as facts_mod
+from tatlock.pipeline.carried import carries
 from tatlock.pipeline.gate import clock as clock_mod
 from tatlock.pipeline.gate.checks import CHECK_WORDS
-from tatlock.pipeline.gate.compute import WORD_NUMBERS
 from tatlock.pipeline.gate.text import words
-from tatlock.pipeline.lexicon import MONTHS, WEEKDAYS
+from tatlock.pipeline.lexicon import MONTHS
 from tatlock.pipeline.rulebook import Rule, lazy
-from tatlock.store.user_records import Author
-
-ASSISTANT = Author.assistant().name  # the author name of the butler's replies
-ASKS = asks.ASKS  # what a question asks for: the one reader the gate uses too (pipeline/asks.py)
-# the words of a question that say what kind of thing is asked, not which thing
-_ASKING = set(
-    "what whats where wheres when whens who whos which how did do does say said told tell remember "
-    "recall "
-    "again called call name named is are was were am the a an my our i me you your u ur "
-    "of to for in on "
-    "at and or it its that this just now please remind btw again so yet ever testing "
-    "minute ago".split()
+from tatlock.pipeline.told import (
+    LOOKUPS,
+    found_lines,
+    last_said,
+    owners_to_you,
+    stem,
+    to_you,
+    told_line,
 )
-_TO_YOU = {
-    "i": "you",
-    "i'm": "you're",
-    "im": "you're",
-    "my": "your",
-    "me": "you",
-    "mine": "yours",
-    "am": "are",
-    "i've": "you've",
-    "i'll": "you'll",
-    "i'd": "you'd",
-    "myself": "yourself",
-    "we": "you",
-    "our": "your",
-    "us": "you",
-    "we're": "you're",
-    "ours": "yours",
-}
+
+ASKS = asks.ASKS  # what a question asks for: the one reader the gate uses too (pipeline/asks.py)
 _TO_ME = {"your": "my", "you": "I", "you're": "I'm", "yours": "mine"}
-_SPEAKER = lazy(r"^(?:Anchor \(([^)]*)\)|\[[^\]]*\(bot\)\]|[\w .'-]{1,40}):\s+(.*)$")
 _TEMPLATE = lazy(r"^([a-z_.]+):\s*(.*)$")
-
-
-@dataclass(frozen=True)
-class Said:
-    """A line of memory that a question about what was told points at."""
-
-    text: str  # the line, as said (in the speaker's words)
-    # "conversation" (a turn of this conversation), "earlier" (the user's message of an earlier
-    # conversation, memory/earlier.py) or "memory" (kept facts, summaries)
-    source: str
-    score: int  # how many of the question's words it shares
-    when: str = ""  # an earlier conversation's message: its date (YYYY-MM-DD)
 
 
 def templates() -> dict[str, str]:
@@ -178,113 +144,6 @@ def _asks_machine(question: str) -> bool:
     return bool(re.search(r"\b(?:computer|machine|system|box|laptop|pc)\b", question, re.I))
 
 
-def _stem(word: str) -> str:
-    """A word's first five letters, a plural's or a possessive's s dropped ("dog's" is "dog")."""
-    return (
-        word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
-    )[:5]
-
-
-def _stems(text: str) -> set[str]:
-    return {_stem(w) for w in words(text) if w not in _ASKING and len(w) >= 3}
-
-
-def told_line(question: str, memory: str) -> Said | None:
-    """The line of memory (a user's turn of this conversation, a kept fact, a summary's line)
-    that shares most of the question's own words; on a tie the latest. Replies are not lines
-    the user told."""
-    want = _stems(question) | _implied(question, _IMPLIED)
-    if not want:
-        return None
-    best: Said | None = None
-    section = ""
-    for raw in memory.splitlines():
-        line = raw.strip()
-        if not line:
-            continue
-        if line.startswith("#"):
-            section = line.lower()
-            continue
-        source, when = "memory", ""
-        m = _SPEAKER.match(line)
-        if "conversation so far" in section:
-            if not m or line.startswith("Assistant:"):
-                continue
-            line, source = m.group(2).strip(), "conversation"
-        line = line.lstrip("-* ").strip()
-        if section == earlier.HEADING.lower():
-            dated = _DATED.match(line)
-            line, source, when = (
-                (dated.group(2), "earlier", dated.group(1)) if dated else (line, "earlier", "")
-            )
-        have = _stems(line) | _implied(line)
-        score = len(want & have)
-        # on a tie the latest line wins, except that a message of an earlier conversation does
-        # not take the place of a kept fact (the fact is the newest value; the message may be old)
-        tie_ok = not (source == "earlier" and best is not None and best.source == "memory")
-        if (
-            score
-            and have - want
-            and (best is None or score > best.score or (score == best.score and tie_ok))
-        ):
-            best = Said(line, source, score, when)
-    return best
-
-
-# a question about what the user said in this conversation ("which bike did I say it was?")
-_SAID_HERE = lazy(
-    r"\b(?:did|do)\s+i\s+(?:say|tell|mention)|\bi\s+(?:just\s+)?(?:said|told|mentioned)\b", re.I
-)
-# the most of the user's last lines said back when none shares a word with such a question
-LAST_SAID = 2
-
-
-def last_said(question: str, memory: str) -> Said | None:
-    """What the user said last in this conversation, for a question about what they said here
-    whose words no line shares ("which bike did I say it was?" after "...on my Brompton..."):
-    their own words said back (at most ``LAST_SAID`` lines), rather than an apology."""
-    if not _SAID_HERE.search(question):
-        return None
-    _, _, transcript = memory.partition("## Conversation so far")
-    lines = []
-    for raw in transcript.strip().splitlines():
-        m = _SPEAKER.match(raw.strip())
-        if m and not raw.startswith("Assistant:"):
-            lines.append(m.group(2).strip())
-    lines = [ln for ln in lines if len(words(ln)) >= 3][-LAST_SAID:]
-    if not lines:
-        return None
-    return Said(" ... ".join(lines), "conversation", 0)
-
-
-_DATED = lazy(r"^\[(\d{4}-\d{2}-\d{2})\]\s*(.*)$")
-# what a question's words imply that a line says in other words: "my home town" is where one grew
-# up or comes from (a kept fact "grew up in: Aberdeen"); (words of the question, stems they imply)
-_IMPLIED: tuple[tuple[str, frozenset[str]], ...] = (
-    (
-        r"\bhome\s*town\b|\bwhere\s+(?:am\s+i|i'?m)\s+from\b|\bwhere\s+(?:did\s+)?i\s+grow\s+up\b",
-        frozenset({"hometown"}),
-    ),
-    # "what do I do for a living?" is a kept "job: radiographer"
-    (
-        r"\bfor\s+a\s+living\b|\bwhat\s+(?:do|did)\s+i\s+do\b|\boccupation\b|\bprofession\b|\bline\s+of\s+work\b",
-        frozenset({"job"}),
-    ),
-)
-_IMPLIED_BY_LINE: tuple[tuple[str, frozenset[str]], ...] = (
-    (
-        r"\bgrew\s+up\b|\bgrew_up\b|'s\s+from:|\bi'?m\s+(?:originally\s+)?from\b|\bhome\s*town\b",
-        frozenset({"hometown"}),
-    ),
-)
-
-
-def _implied(
-    text: str, table: tuple[tuple[str, frozenset[str]], ...] = _IMPLIED_BY_LINE
-) -> set[str]:
-    return {s for pattern, stems in table if re.search(pattern, text, re.I) for s in stems}
-
-
 # the most tokens of an answer to a question the facts in hand answer: a sentence or two (a small
 # model that has not said the fact by then will not; the answer is then composed from it)
 FACT_ANSWER_TOKENS = 64
@@ -298,78 +157,6 @@ _COVERS = {"TEMPORAL": {"clock"}, "IDENTITY": {"name", "nature"}, "CAPABILITIES"
 def said_whole(text: str) -> bool:
     """The text ends at the end of a sentence."""
     return bool(_WHOLE.search(text))
-
-
-# the tools that look up what the user told (a question about this conversation needs none of them)
-LOOKUPS = frozenset(
-    {"get_personal_variable", "recall_memories", "recall_memories_with_time", "recall_topic"}
-)
-
-
-def told_in_conversation(question: str, wanted: list[str], memory: str) -> Said | None:
-    """The turn of this conversation a question about what the user said points at, when the
-    route would only look it up (a variable, a recall): then the conversation answers it."""
-    if not set(wanted) <= LOOKUPS or not ASKS.first(question, "told"):
-        return None
-    said = told_line(question, memory)
-    return said if said is not None and said.source == "conversation" else None
-
-
-def _found_lines(brief: gate.Brief) -> str:
-    """What the lookups of memory found (kept facts, a value, recalled turns), as lines of
-    memory a question about what was told can point at."""
-    lines: list[str] = []
-    for f in brief.findings:
-        if f.tool not in LOOKUPS or f.status != "ok" or not isinstance(f.data, dict):
-            continue
-        for kept in f.data.get("kept_facts") or []:
-            if isinstance(kept, dict) and kept.get("fact"):
-                lines.append(str(kept["fact"]))
-        if f.data.get("value") and f.data.get("key"):
-            lines.append(f"{f.data['key']}: {f.data['value']}")
-        for hit in f.data.get("results") or []:
-            # the butler's own replies are no statement of what the user told
-            if isinstance(hit, dict) and hit.get("text") and hit.get("author") != ASSISTANT:
-                lines.append(str(hit["text"]))
-    return ("\n## Found in memory\n" + "\n".join(lines) + "\n") if lines else ""
-
-
-_OWNER = re.compile(r"kept facts: (.{1,40}?) is the owner\b")
-_FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|my|me|mine|our|we)\b", re.IGNORECASE)
-
-
-def _owners_to_you(line: str, question: str, memory: str) -> str:
-    """A kept fact of the owner's said back to the owner who asked of "my ...": "Ann's dentist:
-    Dr Okafor" -> "your dentist is Dr Okafor" (the question in the first person was matched to
-    the owner's fact, so it is theirs); a question that names the owner keeps the name."""
-    owner = _OWNER.search(memory)
-    name = owner.group(1) if owner else ""
-    if not name or not _FIRST_PERSON.search(question) or not line.startswith(name + "'s "):
-        return line
-    what, sep, value = line[len(name) + 3 :].partition(": ")
-    return (
-        f"your {what} is {value}"
-        if sep and len(what.split()) <= 5
-        else "your " + what + sep + value
-    )
-
-
-def _to_you(text: str) -> str:
-    """The user's words turned to the butler's address: "my sister" -> "your sister"."""
-
-    def swap(m: re.Match[str]) -> str:
-        w = m.group(0)
-        out = _TO_YOU.get(w.lower(), w)
-        return out[0].upper() + out[1:] if w[0].isupper() and m.start() == 0 else out
-
-    # "you were", not "you was"
-    text = re.sub(r"\b(i|we)\s+was\b", lambda m: m.group(1) + " were", text, flags=re.I)
-    return re.sub(
-        r"\b(?:i'm|i've|i'll|i'd|im|i|my|me|mine|myself|am|we're|we|our|ours|us)\b",
-        swap,
-        text,
-        flags=re.I,
-    )
 
 
 def _to_me(text: str) -> str:
@@ -473,7 +260,7 @@ def facts_for(
     out: list[tuple[str, gate.Known]] = []
     for kind in kinds:
         if kind == "told":
-            said = told_line(question, memory + _found_lines(brief)) or last_said(question, memory)
+            said = told_line(question, memory + found_lines(brief)) or last_said(question, memory)
             if said is not None:
                 kind = {"conversation": "told", "earlier": "earlier"}.get(said.source, "memory")
                 out.append(
@@ -526,9 +313,9 @@ def compose(
         if fields is None or template is None:
             continue
         if kind == "memory":
-            fields["said"] = _owners_to_you(fields["said"], question, memory)
+            fields["said"] = owners_to_you(fields["said"], question, memory)
         if kind in ("told", "memory", "earlier"):
-            fields["said"] = _to_you(fields["said"])
+            fields["said"] = to_you(fields["said"])
         try:
             parts.append(
                 string.Template(voice.in_voice(template, form, fields_follow=True)).substitute(
@@ -582,11 +369,11 @@ def denied_ability(answer: str, question: str, categories: tuple[str, ...]) -> s
     denial of something the question did not ask about (an aside before a general answer)
     is left to the gate."""
     rule = CHECK_WORDS.labelled("denies")[0]
-    asked_words = {_stem(w) for w in words(question)}
+    asked_words = {stem(w) for w in words(question)}
     for m in rule.regex.finditer(answer):
         said = set(words(m.group(0)))
         for names, cats in _ABILITY_WORDS:
-            if said & names and {_stem(w) for w in names} & asked_words:
+            if said & names and {stem(w) for w in names} & asked_words:
                 have = [c for c in cats if c in categories]
                 if have:
                     return have[0]
@@ -619,124 +406,3 @@ def abilities_answer(brief: gate.Brief, categories: tuple[str, ...]) -> Composed
         voice.in_voice(template, voice.address(brief.persona), fields_follow=True)
     ).substitute({n: str(x) for n, x in fields.items()})
     return Composed(text, ("capabilities",), (k,), True)
-
-
-# words of the abilities' phrases that name none of them
-_GENERIC = {
-    "local",
-    "tell",
-    "this",
-    "earlier",
-    "your",
-    "things",
-    "help",
-    "questions",
-    "answer",
-    "general",
-}
-# numbers said in words, from the gate's one table (gate/compute.py): units to nineteen, and tens
-_NUMBER_WORDS = {
-    w: str(n) for w, n in WORD_NUMBERS.items() if 1 <= n < 20 and w not in ("a", "an", "dozen")
-}
-_TENS = {w: n for w, n in WORD_NUMBERS.items() if 20 <= n < 100 and n % 10 == 0}
-
-
-def _said_in_words(answer: str) -> set[str]:
-    """The whole numbers an answer says in words, to 99: "Forty-two, sir." -> {"42"}."""
-    said = words(answer)
-    out: set[str] = set()
-    i = 0
-    while i < len(said):
-        w = said[i]
-        unit = said[i + 1] if i + 1 < len(said) else ""
-        if w in _TENS and unit in _NUMBER_WORDS and int(_NUMBER_WORDS[unit]) < 10:
-            out.add(str(_TENS[w] + int(_NUMBER_WORDS[unit])))  # "forty two": 42, not 40 and 2
-            i += 2
-            continue
-        if w in _TENS:
-            out.add(str(_TENS[w]))
-        elif w in _NUMBER_WORDS:
-            out.add(_NUMBER_WORDS[w])
-        i += 1
-    return out
-
-
-# the report's values a question about each part of the machine is answered by
-_SYSTEM_VALUES = {
-    "system.cores": (("cpu", "count"), ("cpu", "physical_cores")),
-    "system.memory": (("memory", "total_gib"), ("memory", "available_gib")),
-    "system.disk": (("disk", "free_gib"), ("disk", "total_gib")),
-    "system": (
-        ("cpu", "count"),
-        ("memory", "total_gib"),
-        ("memory", "available_gib"),
-        ("disk", "free_gib"),
-    ),
-}
-
-
-_HELD_KEY = lazy(r"(\S+?),?\s*\$sir\.?\s*$")
-
-
-def says_held(answer: str, held: str) -> bool:
-    """Whether an answer says the answer the gate holds ("The capital of Australia is Canberra,
-    $sir." -> "Canberra"; "8, $sir." -> "8" or "eight")."""
-    m = _HELD_KEY.search(held)
-    key = (m.group(1) if m else held).strip(".,").lower()
-    if re.fullmatch(r"\d+(?:\.\d+)?", key):
-        return _says_number(answer, key)
-    return key in set(words(answer))
-
-
-def _says_number(answer: str, value: Any) -> bool:
-    said = set(re.findall(r"\d+(?:\.\d+)?", answer)) | _said_in_words(answer)
-    try:
-        x = float(value)
-    except (TypeError, ValueError):
-        return False
-    return any(abs(float(s) - x) <= max(0.06, abs(x) * 0.03) or s == str(round(x)) for s in said)
-
-
-def carries(answer: str, question: str, kind: str, k: gate.Known) -> bool:
-    """Whether the answer carries the fact: for a line told, one of its own words that the
-    question did not give (a name or a number first: "Harriet", not "coming"); for the system
-    report, a value of the part asked about; else the gate's reading (``gate.carries``)."""
-    if k.kind == "told":
-        given = _stems(question)
-        line = str(k.value)
-        own = {  # a number of any length is the fact ("spot 47"), a short word is not
-            w
-            for w in words(line)
-            if (len(w) >= 3 or w.isdigit()) and w not in _ASKING and _stem(w) not in given
-        }
-        key = {
-            w.lower() for w in re.findall(r"(?<!^)(?<![.!?]\s)\b(?:[A-Z][a-z]+|\d+)", line)
-        } & own
-        calendar = set(WEEKDAYS) | set(MONTHS)
-        if re.search(r"\b(?:called|name|named|who)\b", question, re.I):
-            key -= calendar  # asked for a name: "Cuthbert", not "Sunday"
-        elif re.search(r"\b(?:when|whens|when's|what\s+day|date)\b", question, re.I):
-            key = {w for w in key if w in calendar or w.isdigit()} or key
-        # with no name or number, its longer words ("portuguese", not "going")
-        long = {w for w in own if len(w) >= 6}
-        return bool((key or long or own) & set(words(answer)))
-    if k.kind == "capabilities":
-        # two of the things it can do named by their own words ("local" in "your local business" is
-        # none)
-        said = {_stem(w) for w in words(answer)}
-        named = [
-            p
-            for p in k.value
-            if {_stem(w) for w in words(p) if len(w) >= 4 and w not in _GENERIC} & said
-        ]
-        return len(named) >= min(2, len(k.value))
-    if k.kind == "system" and isinstance(k.value, dict):
-        if kind == "system.os":
-            system = str((k.value.get("os") or {}).get("system") or "")
-            return bool(system) and system.lower() in answer.lower()
-        values = [
-            (k.value.get(a) or {}).get(b)
-            for a, b in _SYSTEM_VALUES.get(kind, _SYSTEM_VALUES["system"])
-        ]
-        return any(_says_number(answer, v) for v in values if v is not None)
-    return gate.carries(answer, k)

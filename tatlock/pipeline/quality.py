@@ -16,7 +16,7 @@ from typing import Any, Protocol
 from tatlock import prompts
 from tatlock.events import Event, QualityVerdict
 from tatlock.llm.base import Cancel
-from tatlock.pipeline import budget, compose, gate, voice
+from tatlock.pipeline import budget, carried, compose, gate, voice
 from tatlock.pipeline import facts as facts_mod
 from tatlock.pipeline.gate.checks import known_answer
 from tatlock.pipeline.phases import MAX_TOKENS, Phase, TurnEnv, chat
@@ -81,7 +81,7 @@ def judge(
     by_model = False
     if v.verdict != "FALLBACK":
         held = known_answer(brief.question)
-        if held is not None and not compose.says_held(answer, held):
+        if held is not None and not carried.says_held(answer, held):
             # the gate holds the answer (a capital, a count, a sum) and this one does not say it
             # ("Howdy! I'm not here to help with questions" to "how many legs has a spider?")
             v = gate.Verdict(

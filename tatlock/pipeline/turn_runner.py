@@ -44,7 +44,7 @@ from tatlock.llm.base import Cancel, Cancelled, StopGeneration
 from tatlock.memory import context as memory_context
 from tatlock.memory import earlier
 from tatlock.memory import facts as kept_facts
-from tatlock.pipeline import assess, budget, compose, loops, voice
+from tatlock.pipeline import assess, budget, compose, loops, told, voice
 from tatlock.pipeline import facts as facts_mod
 from tatlock.pipeline import tools as tool_phase
 from tatlock.pipeline.gate import Brief, Finding, StreamGate, Verdict
@@ -493,7 +493,7 @@ class TurnRunner:
         by_key = {s.key: s for s in enabled}
         if all(t in by_key and not by_key[t].params for t in det.tools):
             return True
-        return compose.told_in_conversation(self.req.text, det.tools, self.memory) is not None
+        return told.told_in_conversation(self.req.text, det.tools, self.memory) is not None
 
     def answer(
         self,
@@ -536,7 +536,7 @@ class TurnRunner:
             return self._finish_stream(gate, brief), [], brief, self._stream_verdict(gate, brief)
         runs: list[tool_phase.ToolRun] = []
         tool_lines: list[str] = []  # the tools' results as the respond phase reads them
-        said = compose.told_in_conversation(
+        said = told.told_in_conversation(
             self.req.text, plan.wanted, str(turn_vars.get("memory") or "")
         )
         kept_only = self._kept_already(plan) if said is None else None

@@ -10,7 +10,7 @@ import json
 import pytest
 
 from support.replies import assessment
-from tatlock.pipeline import compose, facts, gate, voice
+from tatlock.pipeline import carried, compose, facts, gate, told, voice
 
 NOW = dt.datetime(2026, 11, 25, 9, 5, tzinfo=dt.UTC)
 CATS = ("memory", "personal", "system", "time", "weather")
@@ -100,7 +100,7 @@ def test_what_was_said_is_answered_from_the_conversation_line_it_points_at():
 
 
 def test_replies_are_not_what_the_user_told():
-    assert compose.told_line("What did I say was splendid?", SAID) is None
+    assert told.told_line("What did I say was splendid?", SAID) is None
 
 
 @pytest.mark.parametrize(
@@ -117,16 +117,16 @@ def test_nothing_composed_where_no_fact_answers(question):
 
 
 def test_a_lookup_of_this_conversation_is_answered_from_it():
-    said = compose.told_in_conversation(
+    said = told.told_in_conversation(
         "What did I say my brother is called?", ["get_personal_variable"], SAID
     )
     assert said is not None and "Cuthbert" in said.text
     assert (
-        compose.told_in_conversation("What did I say my brother is called?", ["web_search"], SAID)
+        told.told_in_conversation("What did I say my brother is called?", ["web_search"], SAID)
         is None
     )
     assert (
-        compose.told_in_conversation("What is my sister called?", ["get_personal_variable"], SAID)
+        told.told_in_conversation("What is my sister called?", ["get_personal_variable"], SAID)
         is None
     )
 
@@ -621,8 +621,8 @@ def test_an_approved_answer_that_does_not_say_what_the_gate_holds_is_answered_fr
     )
     out = ask_json(cli, "How many legs does a spider have? My daughter is asking.")
     assert out["answer"].startswith("8") and "Howdy" not in out["answer"]
-    assert compose.says_held("A spider has eight legs, sir.", "8, $sir.")
-    assert not compose.says_held("Sydney, sir.", "The capital of Australia is Canberra, $sir.")
+    assert carried.says_held("A spider has eight legs, sir.", "8, $sir.")
+    assert not carried.says_held("Sydney, sir.", "The capital of Australia is Canberra, $sir.")
 
 
 def test_an_answer_to_what_was_said_must_carry_a_word_of_weight_not_a_chance_one():
@@ -664,4 +664,4 @@ def test_the_butlers_own_replies_found_by_recall_are_not_what_the_user_told():
     ],
 )
 def test_a_number_said_in_words_says_the_figure_the_gate_holds(answer, held, says):
-    assert compose.says_held(answer, held) is says
+    assert carried.says_held(answer, held) is says
