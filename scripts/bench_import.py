@@ -69,7 +69,7 @@ def export_file(path: Path, messages: int, conversations: int) -> int:
             }
             fh.write(
                 ("," if c else "")
-                + '{"uid": "bench-%d", "conversation": %s, "messages": [\n' % (c, json.dumps(conv))
+                + f'{{"uid": "bench-{c}", "conversation": {json.dumps(conv)}, "messages": [\n'
             )
             for n in range(1, per + 1):
                 mid += 1

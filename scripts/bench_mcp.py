@@ -107,14 +107,17 @@ async def real_client(url: str, token: str | None) -> str:
             headers={"Authorization": f"Bearer {token}"} if token else None,
             timeout=httpx2.Timeout(30, read=300),
         )
-        async with with_token, streamable_http_client(url, http_client=with_token) as (read, write):
-            async with ClientSession(read, write) as s:
-                await s.initialize()
-                r = await s.call_tool(
-                    "create_conversation", {"interfaceType": "bench", "roomId": "flood"}
-                )
-                if r.is_error:
-                    return f"tool error: {r.content[0].text}"
+        async with (
+            with_token,
+            streamable_http_client(url, http_client=with_token) as (read, write),
+            ClientSession(read, write) as s,
+        ):
+            await s.initialize()
+            r = await s.call_tool(
+                "create_conversation", {"interfaceType": "bench", "roomId": "flood"}
+            )
+            if r.is_error:
+                return f"tool error: {r.content[0].text}"
     except Exception as exc:
         while (
             isinstance(exc, BaseExceptionGroup) and exc.exceptions

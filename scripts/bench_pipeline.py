@@ -41,6 +41,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import datetime as dt
+import itertools
 import json
 import os
 import random
@@ -341,7 +342,7 @@ def run_turn(
     cb = sum(c.callbacks_s for c in calls)
     if calls:
         pre = calls[0].start - t0
-        between = sum(max(0.0, b.start - a.end) for a, b in zip(calls, calls[1:]))
+        between = sum(max(0.0, b.start - a.end) for a, b in itertools.pairwise(calls))
         post = t1 - calls[-1].end
     else:
         pre, between, post = t1 - t0, 0.0, 0.0
@@ -1178,7 +1179,7 @@ def profile_turns(butler: Butler, backend: TimedBackend, where: str, n: int, **k
     TurnRunner.run = profiled  # type: ignore[method-assign]
     try:
         for i in range(n):
-            q, a, topic = DIRECT_QA[i % len(DIRECT_QA)]
+            q, _a, _topic = DIRECT_QA[i % len(DIRECT_QA)]
             run_turn(butler, backend, q, **kw)
             butler.wait_background()
     finally:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from tatlock import prompts
 
@@ -243,7 +243,16 @@ class AnswerStreamer:
 
     _DECISION = re.compile(r'"decision"\s*:\s*"([A-Za-z_]+)"')
     _ANSWER = re.compile(r'"answer"\s*:\s*"')
-    _ESC = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
+    _ESC: ClassVar[dict[str, str]] = {
+        '"': '"',
+        "\\": "\\",
+        "/": "/",
+        "b": "\b",
+        "f": "\f",
+        "n": "\n",
+        "r": "\r",
+        "t": "\t",
+    }
 
     def __init__(self, allow: bool = True, decisions: tuple[str, ...] = ("DIRECT",)):
         self.buf = ""

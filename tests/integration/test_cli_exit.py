@@ -54,8 +54,7 @@ def test_leave_on_a_closed_pipe_exits_as_python_does():
             "-c",
             "import sys; from tatlock.cli import leave\nsys.stdout.write('x' * 100000); leave(0)",
         ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
+        capture_output=True,
         timeout=60,
         bufsize=0,
     )

@@ -155,7 +155,7 @@ def test_a_failing_stream_stops_before_the_failing_text_is_shown(name, failed, n
 
 
 def test_the_good_start_of_a_stream_that_fails_later_was_shown_and_nothing_after():
-    gate, shown = run_stream("vendor_late")
+    _gate, shown = run_stream("vendor_late")
     assert shown.startswith("Paris, sir, the City of Light.")
 
 
@@ -195,7 +195,7 @@ def test_a_stream_in_which_the_butler_takes_another_name_is_withdrawn_at_its_end
     """Issue 19: SmolLM2 answered "Who are you?" as "Mr. Edward Blackstone" and the capital of
     France as "Sir-Emmanuel", and both were approved. Nothing fails mid-stream (a name is no
     leak), so they stream, and the whole answer is withdrawn at its end."""
-    gate, shown = run_stream(name)
+    gate, _shown = run_stream(name)
     rest, v = gate.finish()
     assert (v.verdict, v.failed, rest) == ("FALLBACK", "identity", "") and said in v.checks[0]
 

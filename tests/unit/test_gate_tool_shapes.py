@@ -102,7 +102,7 @@ def _missing(canned: Any, real: Any, where: str = "") -> list[str]:
             return [where or "(top)"]
         out = []
         for k, v in canned.items():
-            if k not in real and not (k == "error"):
+            if k not in real and k != "error":
                 out.append(f"{where}.{k}")
             elif k in real:
                 out += _missing(v, real[k], f"{where}.{k}")
