@@ -143,8 +143,11 @@ def test_without_the_labels_words_the_classifier_decides_only_at_its_bare_thresh
     assert d.guard is None and d.advice == ("CAPABILITIES",)  # above authority, below bare: advice
     d = guards.decide(text, scores=dict(low, CAPABILITIES=0.97), limits=limits)
     assert d.guard.reason == "CAPABILITIES" and not d.pure and "without its words" in d.why
-    # a message of two words says too little for a decision without the label's words
-    assert guards.decide("and now?", scores=dict(low, TEMPORAL=0.99), limits=limits).guard is None
+    # a message of one word says too little for a decision without the label's words; two can be a
+    # whole request ("Identify yourself.")
+    assert guards.decide("now?", scores=dict(low, TEMPORAL=0.99), limits=limits).guard is None
+    d = guards.decide("Identify yourself.", scores=dict(low, IDENTITY=0.99), limits=limits)
+    assert d.guard.reason == "IDENTITY" and "without its words" in d.why
     never = {
         lab: classifier.Threshold(0.9, 0.5, 0.9) for lab in (*LABELS, OTHER)
     }  # a model with no bare threshold
@@ -258,6 +261,26 @@ def test_sure_tools_run_and_a_guard_with_no_sign_is_vetoed():
 def test_the_shipped_model_is_not_stale_against_its_data():
     why = _trainer().stale()
     assert why is None, f"{why}: retrain with scripts/train_routes.py (pip install -e '.[train]')"
+
+
+def test_the_bare_threshold_follows_the_evidence_not_the_highest_look_alike():
+    """Round 4 chose the bare threshold with no error allowed: one look-alike scored 0.983 held
+    IDENTITY at 0.985. With a lower confidence bound on the precision, one wrong decision among a
+    hundred right ones costs one step; a handful of right ones and none wrong prove nothing."""
+    t = _trainer()
+    assert t.wilson_lower(0, 0, 1.0) == 0.0
+    assert t.wilson_lower(100, 100, 1.0) > t.wilson_lower(99, 100, 1.0) > t.wilson_lower(9, 10, 1.0)
+    assert abs(t.wilson_lower(50, 100, 0.0) - 0.5) < 1e-9  # no spread: the measured precision
+    # 120 right from 0.99 down to 0.75, one look-alike at 0.983 among them
+    right = [0.99 - 0.002 * n for n in range(120)]
+    p, y = [*right, 0.983], [1] * 120 + [0]
+    no_error = t.threshold_for(p, y, 1.0)
+    sure = t.threshold_sure(p, y, t.BARE_TARGET, t.BARE_Z)
+    assert no_error > 0.983 and sure < 0.8  # the look-alike pinned it; the bound does not
+    # the same look-alike among eight right decisions: too few for the bound, the label never decides
+    assert t.threshold_sure([*right[:8], 0.983], [1] * 8 + [0], t.BARE_TARGET, t.BARE_Z) == 1.01
+    # and decisions that are often wrong never reach it
+    assert t.threshold_sure(right, [1, 0] * 60, t.BARE_TARGET, t.BARE_Z) == 1.01
 
 
 def test_a_changed_example_makes_the_model_stale(tmp_path):

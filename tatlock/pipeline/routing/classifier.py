@@ -28,7 +28,8 @@ r15), and with "act" among CAPABILITIES' words (``guards.EVIDENCE``) 1.2 more.
 Thresholds (per label, chosen by the trainer on predictions for sets held out of training):
 ``authority`` is where the label was measured at 99% precision or better: the deterministic
 side may decide alone; ``bare`` the same for a message without the label's words (measured
-apart, with no error allowed); ``advice`` is where it only informs the model's assessment.
+apart, where a lower confidence bound on the precision is 97% or more); ``advice`` is where it
+only informs the model's assessment.
 """
 
 from __future__ import annotations
@@ -329,7 +330,8 @@ class Threshold:
     authority: float
     advice: float  # at or above: worth telling the model's assessment; below: nothing
     rule: float  # where a rule fired: at or above, the rule's decision was measured 99% precise
-    # where the message lacks the label's words (guards.EVIDENCE): measured apart, 99% precise
+    # where the message lacks the label's words (guards.EVIDENCE): measured apart, its precision's
+    # lower confidence bound at least the trainer's BARE_TARGET
     bare: float = 1.01
 
 

@@ -73,8 +73,12 @@ _GUARD_WORDS = {"you", "secret", "clock", "now", "ability"}  # word classes a gu
 VETO_BELOW = 0.02
 # a guard's message asks for more (MIXED) when the classifier's "other" is at least this
 OTHER_AT = 0.5
-# a decision without the label's words needs a message of at least this many words
-BARE_MIN_WORDS = 3
+# a decision without the label's words needs a message of at least this many words: one word
+# ("now?", "name?") says too little; two can be a whole request ("Identify yourself.", "Call mum.":
+# every two-word message decided without its words on sets held out of training was right, and
+# the two-word small talk beside them ("and now?", "play on", "your turn") scores below the bare
+# thresholds; round 5, from 3)
+BARE_MIN_WORDS = 2
 USE_CLASSIFIER = True  # the bench switches it off to score the rules alone
 
 
@@ -178,8 +182,8 @@ def evidenced(label: str, text: str, classes: set[str]) -> bool:
 
 
 def bare_allowed(text: str) -> bool:
-    """Whether a message says enough for a decision without the label's words ("and now?" does
-    not: two words, and the classifier read it as asking the time)."""
+    """Whether a message says enough for a decision without the label's words ("now?" does not:
+    one word)."""
     return len(words(text)) >= BARE_MIN_WORDS
 
 
