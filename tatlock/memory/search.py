@@ -40,7 +40,10 @@ LoCoMo evidence recall@10 (``scripts/bench locomo``; naive FTS5 BM25 over the sa
 the people's names, ``query.without_names``). Settings are kept only when they hold up
 leave-one-conversation-out (chosen on four conversations, scored on the fifth, for each):
 81.1 (worst 76.7) and 84.2 (worst 78.7) that way. The five are not unseen: expect a few
-points less on conversations that are.
+points less on conversations that are. Tried per fold and not kept (README, "How well recall
+works"): sentence-level vectors (max-sim over a turn's sentences), a session-level similarity
+added to its turns, neighbouring query words as a phrase bonus, two-person questions split
+into one search per person.
 No SQL of its own: the queries it needs are in ``tatlock.store.search`` and
 ``tatlock.store.vectors``.
 """
