@@ -20,6 +20,8 @@ import importlib
 import re
 import sys
 from collections import defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -67,6 +69,31 @@ def origins(rules: list[rulebook.Rule], texts: dict[str, list[str]]) -> dict[str
                     got |= where[s]
         out[r.id] = got
     return out
+
+
+def own_rules() -> dict[str, list[rulebook.Rule]]:
+    """Each learnt set's own rules: those whose examples came from it."""
+    raw = {}
+    for path in sorted(DATA.glob("gate_*.jsonl")):
+        if path.name != "gate_cases.jsonl":
+            _, cases = bench_gate.read_jsonl(path)
+            raw[path.stem] = [t for c in cases for t in (c["question"], c["answer"])]
+    rules = gate_rules()
+    came = origins(rules, raw)
+    return {name: [r for r in rules if name in came[r.id]] for name in raw}
+
+
+@contextmanager
+def switched_off(rules: list[rulebook.Rule]) -> Iterator[None]:
+    """The rules given match nothing while inside."""
+    saved = {r.id: r._compiled for r in rules}
+    try:
+        for r in rules:
+            r._compiled = NEVER
+        yield
+    finally:
+        for r in rules:
+            r._compiled = saved[r.id]
 
 
 def main(argv: list[str] | None = None) -> int:
