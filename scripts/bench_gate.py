@@ -497,6 +497,7 @@ def main(argv: list[str] | None = None) -> int:
             )
     if judge is not None and judge.calls:
         print(f"model checks: {judge.calls}, {judge.ms / judge.calls:.0f} ms each")
+    print(learnt_cost(sets))
     print(long_answer_cost())
     if args.json:
         print(
@@ -511,6 +512,31 @@ class _NoJudge:
 
     def __exit__(self, *exc: Any) -> None:
         return None
+
+
+def learnt_cost(sets: list[dict]) -> str:
+    """What the learnt check (gate/learnt.py) costs: reading its model once, then every answer."""
+    from tatlock.pipeline.gate import learnt
+
+    t0 = time.perf_counter()
+    model = learnt.Model(learnt.read_model())
+    load_ms = (time.perf_counter() - t0) * 1000
+    ms: list[float] = []
+    for s in sets:
+        for case in s["cases"]:
+            c = case["brief"].context()
+            t0 = time.perf_counter()
+            model.score(case["answer"], c)
+            ms.append((time.perf_counter() - t0) * 1000)
+    big = "The quick brown fox jumps over the lazy dog, sir. " * 20000  # a megabyte answer
+    t0 = time.perf_counter()
+    model.score(big, gate.Brief("Tell me a long story about a fox", clock=CLOCK).context())
+    big_ms = (time.perf_counter() - t0) * 1000
+    return (
+        f"learnt check: model read in {load_ms:.1f} ms (once, on first use); "
+        f"{statistics.median(ms):.2f} ms an answer (median, p95 "
+        f"{sorted(ms)[int(0.95 * len(ms))]:.2f} ms); a 1 MB answer {big_ms:.1f} ms"
+    )
 
 
 def long_answer_cost() -> str:

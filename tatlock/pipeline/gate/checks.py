@@ -25,6 +25,7 @@ from tatlock.pipeline.gate import (
     identity,
     knowledge,
     leaks,
+    learnt,
     readings,
     reference,
     secrets,
@@ -667,6 +668,19 @@ def _other_part(answer: str, c: Context) -> Outcome:
     return None
 
 
+def _learnt(answer: str, c: Context) -> Outcome:
+    """The learnt check (``learnt``): after every rule, an answer its model scores bad above the
+    threshold measured to withdraw at most 1% of good answers on sets it never saw."""
+    try:
+        model = learnt.load()
+    except (OSError, ValueError):
+        return None  # no model, or a damaged one: the rules alone judge, as before it existed
+    p = model.score(answer, c)
+    if p >= model.withdraw:
+        return fail("RETRY", "learnt", f"the learnt check scores it bad ({p:.2f})")
+    return None
+
+
 CHECKS: tuple[Check, ...] = (
     Check("garbled", _garbled),
     *STREAM,
@@ -684,6 +698,7 @@ CHECKS: tuple[Check, ...] = (
     Check("answers_the_question", _answers),
     Check("other_part", _other_part),
     Check("finished", _finished),  # last: what the rest of an unfinished answer fails says more
+    Check("learnt", _learnt),  # after every rule: it never overrules one
 )
 
 
