@@ -101,8 +101,24 @@ def other_words(question: str) -> list[str]:
 _ASKING = re.compile(
     r"^(?:(?:ok(?:ay)?|right|so|and|also|oh|hi|hey|please|pls)[,!]?\s+)*"
     r"(?:can|could|would|will)\s+you\b|^(?:please\s+)?(?:write|draft|make|give|suggest|translate"
-    r"|plan|list|help|tell|show|find|explain|describe|summari[sz]e|recommend|check|do)\b",
+    r"|plan|list|help|tell|show|find|explain|describe|summari[sz]e|recommend|check|do)\b(?![-'])",
     re.IGNORECASE,
+)
+# what each rule above must match and must not (tests/unit/test_earlier.py runs them; the memory
+# layer keeps its rules beside it, not in the pipeline's rulebook)
+ASKING_EXAMPLES = (
+    "Can you suggest a quick supper for handball nights?",
+    "Okay, could you help me plan my meals for the week",
+    "Write me a note to his form tutor.",
+    "Please draft an email to my spruce supplier.",
+    "Do you know anything about glow plugs",
+)
+ASKING_NEAR_MISSES = (
+    "Eirik went vegetarian in the summer and I am running out of lentil ideas.",
+    "Check-up on 28 October at 08:30.",
+    "Don't let Piet near the yoghurt, it is mine.",
+    "Helping at the school fair on Saturday.",
+    "Doing the accounts tonight.",
 )
 # (not after a title: "Dr. Lunde at the clinic")
 _SENTENCE = re.compile(r"(?<=[.!?…])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bSt\.)\s+")
@@ -154,6 +170,21 @@ def names(question: str) -> set[str]:
 _MINE = re.compile(
     r"\b(?:my|our|ours|mine|myself|we|we're|we've|we'd|us|i|i'm|im|i've|i'd|i'll)\b",
     re.IGNORECASE,
+)
+
+
+MINE_EXAMPLES = (
+    "Which evening of the week can I not do, because of the handball?",
+    "I'm at the bakery looking at the Nutella croissants. Any reason I shouldn't?",
+    "Can you do me two lines for the open day poster saying what kind of sheep we keep?",
+    "Draft a short text to my son wishing him luck.",
+    "im drawing her",
+)
+MINE_NEAR_MISSES = (
+    "can you tell me the capital of France?",
+    "How many beehives does a typical allotment have?",
+    "What colour is Pepper?",
+    "Write a haiku about autumn.",
 )
 
 
