@@ -25,7 +25,7 @@ from tatlock.memory import search as memory_search
 from tatlock.memory.query import STOPWORDS
 from tatlock.memory.tokens import Estimator
 from tatlock.memory.vectors import Semantic
-from tatlock.store.user import UserStore
+from tatlock.store.user import UserStore, Variable
 
 HEADING = "## Said in earlier conversations"
 LIMIT = 4  # messages in the block: the one a question points at is nearly always among them
@@ -94,6 +94,19 @@ def other_words(question: str) -> list[str]:
         for other in _SAME.get(w, ()):
             out[other] = None
     return list(out)
+
+
+def known_names(question: str, facts: Collection[Variable]) -> list[str]:
+    """The names kept for the people and animals a question names by relation ("my son": a kept
+    "son's name: Eirik"), so that what was said of Eirik is found: people speak of a son by name."""
+    asked = set(re.findall(r"[a-z]+", question.lower()))
+    asked |= {o for w in asked for o in _SAME.get(w, ())}
+    out: list[str] = []
+    for f in facts:
+        whose, _, what = f.key.rpartition(".")
+        if what == "name" and whose and whose.split(".")[-1].replace("_", " ") in asked:
+            out.extend(w for w in f.value.split() if w[:1].isupper())
+    return out
 
 
 # a sentence that asks or tells the butler to do something states nothing of the user's life: a
@@ -215,7 +228,8 @@ def said_before(
     left out of the match and of the line. ``semantic``: the search also finds messages by
     meaning (where their vectors exist; one embedding request of the question, bounded), and
     one found so that stands out needs no shared word."""
-    also = other_words(question)
+    facts = store.vars()
+    also = other_words(question) + known_names(question, facts)
     want = _stems(question) | _stems(" ".join(also))
     own = mentions_own(question)
     # a name narrows the lines only for a question about someone else's things (a guest's "what
@@ -230,7 +244,7 @@ def said_before(
     # fact is in the prompt, newest value); a message a standing fact was read from may say more
     # than that fact ("The variety is Black Krim, got the seeds from my neighbour Tomasz" keeps
     # the neighbour's name only), so it stays a candidate
-    standing = {v.source_message_id for v in store.vars()}
+    standing = {v.source_message_id for v in facts}
     kept = {h.source_message_id for h in store.var_history()} - standing
     hits = memory_search.search(
         store,

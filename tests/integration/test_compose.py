@@ -704,3 +704,25 @@ def test_a_fact_said_in_passing_reaches_a_question_put_in_other_words(store):
     assert "4 November" in block("When am I seeing Dr. Lunde?")
     # the world at large, no first person: nothing of the user's
     assert block("How many evenings a week do handball teams train?") == ""
+
+
+def test_a_relation_asked_about_finds_what_was_said_of_its_kept_name(store):
+    # "son's name: Eirik" is kept; "Eirik went vegetarian in the summer" names no son: a question
+    # about "my son" finds it through the name, and without the kept name it does not
+    from tatlock.memory import earlier
+    from tatlock.store.user_records import Author
+
+    owner = Author("dagny", "Dagny", is_anchor=True)
+    first = store.create_conversation("room", "cli").id
+    store.add_message(first, "user", "Eirik went vegetarian in the summer, lentils again.", owner)
+    later = store.create_conversation("room", "cli").id
+    question = "Plan a Friday dinner for my son and me. Something he'll actually eat."
+
+    def block() -> str:
+        return earlier.said_before(
+            store, question, conversation_id=later, budget_tokens=4096, told=False
+        )
+
+    assert "vegetarian" not in block()
+    store.set_var("son.name", "Eirik", about="owner's son", attribute="name", origin="heard")
+    assert "Eirik went vegetarian" in block()
