@@ -251,6 +251,7 @@ def ask(
                 final = turn.result()
                 ms = (time.perf_counter() - t0) * 1000
                 found = _retrieved(butler, q, getattr(final, "conversation_id", None))
+                recall_ms = _recall_ms(butler, q, getattr(final, "conversation_id", None))
             answer = (
                 final.answer
                 if isinstance(final, TurnFinished)
@@ -275,6 +276,7 @@ def ask(
                 "in_block": holds(block.group(0), q["expected"]) if block else False,
                 "right": holds(answer, q["expected"]),
                 "retrieved_rank": found,
+                "recall_ms": recall_ms,
                 "said": any(
                     holds(m["text"], q["expected"])
                     for c in month["conversations"]
@@ -294,7 +296,7 @@ def ask(
     return out
 
 
-def _retrieved(butler, q: dict[str, Any], conversation_id: int | None) -> int | None:
+def _retrieved(butler: Any, q: dict[str, Any], conversation_id: int | None) -> int | None:
     """Where the search (the one recall uses, BM25 here: the fake server embeds nothing) ranks
     the first earlier message of the user's that holds the expected answer, among the users'
     messages of other conversations in its best 12; None when none of them does."""
@@ -309,6 +311,23 @@ def _retrieved(butler, q: dict[str, Any], conversation_id: int | None) -> int | 
     return next((n for n, h in enumerate(own, 1) if holds(h.content, q["expected"])), None)
 
 
+def _recall_ms(butler: Any, q: dict[str, Any], conversation_id: int | None) -> float:
+    """What the question-time search of the user's earlier messages costs (memory/earlier.py, the
+    one search between a question and its answer), timed on its own after the turn."""
+    from tatlock.memory import earlier
+    from tatlock.pipeline import compose
+
+    t0 = time.perf_counter()
+    earlier.said_before(
+        butler.store,
+        q["question"],
+        conversation_id=conversation_id or -1,
+        budget_tokens=4096,
+        told=bool(compose.ASKS.first(q["question"], "told")),
+    )
+    return (time.perf_counter() - t0) * 1000
+
+
 def stage(row: dict[str, Any], captured_fact: bool) -> str:
     """Where the fact a question asks about was lost on its way to the answering prompt."""
     if row["in_prompt"]:
@@ -320,6 +339,11 @@ def stage(row: dict[str, Any], captured_fact: bool) -> str:
     if row.get("said"):
         return "not captured, not retrieved"
     return "said in other words than expected"
+
+
+def _pct(values: list[Any], q: float) -> float | None:
+    got = sorted(v for v in values if v is not None)
+    return round(got[min(len(got) - 1, int(q * len(got)))], 2) if got else None
 
 
 STAGES = (
@@ -412,6 +436,8 @@ def run(
         "kept_facts": len(told["kept"]),
         "superseded_values": len(told["history"]),
         "stages": {s: sum(r["stage"] == s for r in rows) for s in STAGES},
+        "recall_ms_p50": _pct([r.get("recall_ms") for r in rows], 0.5),
+        "recall_ms_max": _pct([r.get("recall_ms") for r in rows], 1.0),
     }
     result = {
         "summary": summary,
@@ -449,6 +475,10 @@ def run(
     )
     print(
         "  where the fact was lost:  " + "; ".join(f"{s} {n}" for s, n in summary["stages"].items())
+    )
+    print(
+        f"  recall at question time:  p50 {summary['recall_ms_p50']} ms, max "
+        f"{summary['recall_ms_max']} ms a question (the search of earlier messages, timed alone)"
     )
     missed = [f["id"] for f in facts if not got[f["id"]]]
     print(f"  facts not captured: {', '.join(missed) or 'none'}")
