@@ -268,6 +268,10 @@ def said_before(
             continue
         if len(text) > MAX_CHARS:
             text = text[:MAX_CHARS].rsplit(" ", 1)[0] + " …"
+        # a guest's statement stays theirs: the line says who said it ("Piet: we now leave on 10
+        # November" is no fact about the owner)
+        if h.message_id is not None and not store.message(h.message_id).is_anchor:
+            text = f"({h.author_name or 'a guest'} said) {text}"
         line = f"- [{h.timestamp[:10]}] {text}"
         cost = est.bound(line) + 1
         if used + cost > room or line in lines:

@@ -726,3 +726,24 @@ def test_a_relation_asked_about_finds_what_was_said_of_its_kept_name(store):
     assert "vegetarian" not in block()
     store.set_var("son.name", "Eirik", about="owner's son", attribute="name", origin="heard")
     assert "Eirik went vegetarian" in block()
+
+
+def test_a_guests_statement_found_in_earlier_conversations_stays_theirs(store):
+    # Piet (the lodger) said when his cruise leaves; the owner's question about "our" week finds
+    # it, marked as his: the model must not read it as the owner's own plan
+    from tatlock.memory import earlier
+    from tatlock.store.user_records import Author
+
+    first = store.create_conversation("room", "cli").id
+    store.add_message(
+        first, "user", "we now leave on 10 november for the cruise", Author("piet", "Piet")
+    )
+    later = store.create_conversation("room", "cli").id
+    block = earlier.said_before(
+        store,
+        "When do we leave for the cruise?",
+        conversation_id=later,
+        budget_tokens=4096,
+        told=False,
+    )
+    assert "(Piet said) we now leave on 10 november" in block
