@@ -51,7 +51,7 @@ from by as that this at no not yes now every each just so very
 
 def words(text: str) -> set[str]:
     out = set()
-    for w in re.findall(r"[a-z0-9]+", text.lower()):
+    for w in re.findall(r"[^\W_]+", text.lower()):
         w = re.sub(r"^(\d+)(?:st|nd|rd|th)$", r"\1", w)
         if len(w) > 3 and w.endswith("s") and not w.endswith("ss"):
             w = w[:-1]
@@ -68,7 +68,10 @@ def covers(text: str, expected: str, share: float = 0.5) -> bool:
 
 def holds(text: str, expected: str) -> bool:
     """The expected answer, or what its parentheses say it also is ("yes, she eats fish now
-    (pescatarian)": "pescatarian" is the fact too)."""
+    (pescatarian)": "pescatarian" is the fact too), or one of the answers it gives as
+    alternatives ("vegetarian|no meat|meatless": any one of them is the fact)."""
+    if "|" in expected:
+        return any(holds(text, alt) for alt in expected.split("|") if alt.strip())
     return covers(text, expected) or any(
         covers(text, inner) for inner in re.findall(r"\(([^)]*)\)", expected)
     )
@@ -247,6 +250,8 @@ def ask(
                         calls.append(ev)
                 final = turn.result()
                 ms = (time.perf_counter() - t0) * 1000
+                found = _retrieved(butler, q, getattr(final, "conversation_id", None))
+                recall_ms = _recall_ms(butler, q, getattr(final, "conversation_id", None))
             answer = (
                 final.answer
                 if isinstance(final, TurnFinished)
@@ -270,6 +275,13 @@ def ask(
                 "in_prompt": holds(prompt, q["expected"]),
                 "in_block": holds(block.group(0), q["expected"]) if block else False,
                 "right": holds(answer, q["expected"]),
+                "retrieved_rank": found,
+                "recall_ms": recall_ms,
+                "said": any(
+                    holds(m["text"], q["expected"])
+                    for c in month["conversations"]
+                    for m in c["messages"]
+                ),
             }
             out.append(row)
             log(
@@ -282,6 +294,65 @@ def ask(
         if fake_ctx is not None:
             fake_ctx.stop()
     return out
+
+
+def _retrieved(butler: Any, q: dict[str, Any], conversation_id: int | None) -> int | None:
+    """Where the search (the one recall uses, BM25 here: the fake server embeds nothing) ranks
+    the first earlier message of the user's that holds the expected answer, among the users'
+    messages of other conversations in its best 12; None when none of them does."""
+    from tatlock.memory import search as memory_search
+
+    hits = memory_search.search(butler.store, q["question"], limit=12, include_compacts=False)
+    own = [
+        h
+        for h in hits
+        if h.kind == "message" and h.role == "user" and h.conversation_id != conversation_id
+    ]
+    return next((n for n, h in enumerate(own, 1) if holds(h.content, q["expected"])), None)
+
+
+def _recall_ms(butler: Any, q: dict[str, Any], conversation_id: int | None) -> float:
+    """What the question-time search of the user's earlier messages costs (memory/earlier.py, the
+    one search between a question and its answer), timed on its own after the turn."""
+    from tatlock.memory import earlier
+    from tatlock.pipeline import compose
+
+    t0 = time.perf_counter()
+    earlier.said_before(
+        butler.store,
+        q["question"],
+        conversation_id=conversation_id or -1,
+        budget_tokens=4096,
+        told=bool(compose.ASKS.first(q["question"], "told")),
+    )
+    return (time.perf_counter() - t0) * 1000
+
+
+def stage(row: dict[str, Any], captured_fact: bool) -> str:
+    """Where the fact a question asks about was lost on its way to the answering prompt."""
+    if row["in_prompt"]:
+        return "in prompt"
+    if captured_fact:
+        return "captured, not in prompt"
+    if row.get("retrieved_rank"):
+        return "retrieved, cut from prompt"
+    if row.get("said"):
+        return "not captured, not retrieved"
+    return "said in other words than expected"
+
+
+def _pct(values: list[Any], q: float) -> float | None:
+    got = sorted(v for v in values if v is not None)
+    return round(got[min(len(got) - 1, int(q * len(got)))], 2) if got else None
+
+
+STAGES = (
+    "in prompt",
+    "captured, not in prompt",
+    "retrieved, cut from prompt",
+    "not captured, not retrieved",
+    "said in other words than expected",
+)
 
 
 def run(
@@ -327,7 +398,9 @@ def run(
                     f"bench memory: --questions takes a range such as 1-10, not {questions!r}"
                 )
             month["questions"] = month["questions"][int(m.group(1)) - 1 : int(m.group(2))]
-        with tempfile.TemporaryDirectory(prefix="tatlock-bench-month-") as tmp:
+        with tempfile.TemporaryDirectory(
+            prefix="tatlock-bench-month-", ignore_cleanup_errors=True
+        ) as tmp:
             home = Path(tmp)
             told = tell(month, home, log)
             got = {f["id"]: captured(f, told["lines"], month["owner"]) for f in month["facts"]}
@@ -345,6 +418,8 @@ def run(
         )
     ]
     ms = sorted(r["ms"] for r in rows)
+    for r in rows:
+        r["stage"] = stage(r, bool(r["fact"] and got.get(r["fact"])))
     summary = {
         "month": str(path),
         "model": model_name,
@@ -360,6 +435,9 @@ def run(
         "median_s": round(ms[len(ms) // 2] / 1000, 2) if ms else None,
         "kept_facts": len(told["kept"]),
         "superseded_values": len(told["history"]),
+        "stages": {s: sum(r["stage"] == s for r in rows) for s in STAGES},
+        "recall_ms_p50": _pct([r.get("recall_ms") for r in rows], 0.5),
+        "recall_ms_max": _pct([r.get("recall_ms") for r in rows], 1.0),
     }
     result = {
         "summary": summary,
@@ -395,6 +473,13 @@ def run(
         f"  right answers:            {summary['right']:>2} of {summary['questions']}"
         f"  (median {summary['median_s']} s a question)"
     )
+    print(
+        "  where the fact was lost:  " + "; ".join(f"{s} {n}" for s, n in summary["stages"].items())
+    )
+    print(
+        f"  recall at question time:  p50 {summary['recall_ms_p50']} ms, max "
+        f"{summary['recall_ms_max']} ms a question (the search of earlier messages, timed alone)"
+    )
     missed = [f["id"] for f in facts if not got[f["id"]]]
     print(f"  facts not captured: {', '.join(missed) or 'none'}")
     if verbose:
@@ -407,7 +492,7 @@ def run(
                 f"  [{r['fact']}] {r['speaker']}: {r['question']}\n      expected: {r['expected']}  "
                 f"| in prompt: "
                 f"{r['in_prompt']}  right: {r['right']}  ({r['route']}, {r['quality']}, "
-                f"{r['ms'] / 1000:.1f} s)\n"
+                f"{r['ms'] / 1000:.1f} s; {r['stage']}, search rank {r.get('retrieved_rank')})\n"
                 f"      answer: {' '.join(r['answer'].split())[:300]}"
             )
     return 0

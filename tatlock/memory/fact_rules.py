@@ -373,6 +373,19 @@ def allergy(m: re.Match, s: str) -> list[Heard]:
     return [Heard(whom, "allergy", raw, "allergy", drop=clean(d.group("d")) if d else "")]
 
 
+# a subject other than the speaker right before a diet word: a name (not "I"), he/she/they, or
+# "my son", "his wife"; then the verb ("went", "is", "has gone", "turned", "became", "is now")
+_OTHERS_DIET = re.compile(
+    r"(?:\b(?:[Hh]e|[Ss]he|[Tt]hey)|\b(?!I\b|(?:We|And|So|Now|Also|Since|Then|Still)\b)[A-Z][a-z]+"
+    r"|\b(?i:my|his|her|their|our) [a-z]+)"
+    r"(?:'s| is| was| has| have| went| turned| became| eats)(?: (?:gone|been|now|become|turned|"
+    r"fully|strictly|mostly|completely|also|too))*(?: an?)? $"
+)
+# what it must catch and must not: the speaker's own diet stays theirs
+OTHERS_DIET_EXAMPLES = ("Eirik went ", "my son is ", "She's gone ", "his wife has been strictly ")
+OTHERS_DIET_NEAR_MISSES = ("I went ", "I'm ", "We went ", "Since January I am ", "As a ")
+
+
 def diet(m: re.Match, s: str) -> list[Heard]:
     kept = []
     for d in re.finditer(
@@ -386,6 +399,10 @@ def diet(m: re.Match, s: str) -> list[Heard]:
         if after in W.DIET_DISHES or re.search(
             r"\b(?:not|no longer|n't|never)\b(?: \w+){0,2} ?$", before
         ):
+            continue
+        # "Eirik went vegetarian", "my son is vegan now", "she's gone vegan": someone else's diet,
+        # not the speaker's (the extractor does not know whose, so it keeps none)
+        if _OTHERS_DIET.search(s[max(0, d.start() - 40) : d.start()]):
             continue
         # "I went vegan for a month once but gave up"
         if re.search(r"\bused to\b", before) or re.search(

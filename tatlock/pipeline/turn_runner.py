@@ -44,6 +44,7 @@ from tatlock.llm.base import Cancel, Cancelled, StopGeneration
 from tatlock.memory import context as memory_context
 from tatlock.memory import earlier
 from tatlock.memory import facts as kept_facts
+from tatlock.memory.vectors import semantic_for
 from tatlock.pipeline import assess, budget, compose, loops, told, voice
 from tatlock.pipeline import facts as facts_mod
 from tatlock.pipeline import tools as tool_phase
@@ -326,6 +327,7 @@ class TurnRunner:
             told=bool(compose.ASKS.first(msg.content, "told")),
             exclude=(msg.message_id,),
             estimator=env.estimator,
+            semantic=semantic_for(env.cfg),
         )
         facts = "\n\n".join(x for x in (facts, said) if x)
         mem = memory_context.build(

@@ -665,3 +665,85 @@ def test_the_butlers_own_replies_found_by_recall_are_not_what_the_user_told():
 )
 def test_a_number_said_in_words_says_the_figure_the_gate_holds(answer, held, says):
     assert carried.says_held(answer, held) is says
+
+
+def test_a_fact_said_in_passing_reaches_a_question_put_in_other_words(store):
+    # said in passing, inside longer messages, in the user's own idiom: "my son" finds "my boy",
+    # "I" speaking of the user's life is a question about their world, a weekday is no name that
+    # narrows the lines, and only what a message states comes (not its questions or requests)
+    from tatlock.memory import earlier
+    from tatlock.store.user_records import Author
+
+    owner = Author("dagny", "Dagny", is_anchor=True)
+    first = store.create_conversation("room", "cli").id
+    store.add_message(
+        first,
+        "user",
+        "Good evening. Eirik (my boy, fourteen and all elbows) has handball on Monday evenings, "
+        "so I close the workshop early. Can you suggest a quick supper for handball nights?",
+        owner,
+    )
+    store.add_message(
+        first, "user", "Could you draft a short text to my son about Saturday?", owner
+    )
+    store.add_message(
+        first, "user", "The dentist rang. Dr. Lunde wants me in on 4 November.", owner
+    )
+    later = store.create_conversation("room", "cli").id
+
+    def block(question: str) -> str:
+        return earlier.said_before(
+            store, question, conversation_id=later, budget_tokens=4096, told=False
+        )
+
+    son = block("Draft a short text to my son wishing him luck on Saturday. Use his name.")
+    assert "Eirik (my boy" in son and "Could you draft" not in son
+    assert "suggest a quick supper" not in son
+    evening = block("Which evening of the week can I not do, because of the handball?")
+    assert "Monday evenings" in evening
+    assert "4 November" in block("When am I seeing Dr. Lunde?")
+    # the world at large, no first person: nothing of the user's
+    assert block("How many evenings a week do handball teams train?") == ""
+
+
+def test_a_relation_asked_about_finds_what_was_said_of_its_kept_name(store):
+    # "son's name: Eirik" is kept; "Eirik went vegetarian in the summer" names no son: a question
+    # about "my son" finds it through the name, and without the kept name it does not
+    from tatlock.memory import earlier
+    from tatlock.store.user_records import Author
+
+    owner = Author("dagny", "Dagny", is_anchor=True)
+    first = store.create_conversation("room", "cli").id
+    store.add_message(first, "user", "Eirik went vegetarian in the summer, lentils again.", owner)
+    later = store.create_conversation("room", "cli").id
+    question = "Plan a Friday dinner for my son and me. Something he'll actually eat."
+
+    def block() -> str:
+        return earlier.said_before(
+            store, question, conversation_id=later, budget_tokens=4096, told=False
+        )
+
+    assert "vegetarian" not in block()
+    store.set_var("son.name", "Eirik", about="owner's son", attribute="name", origin="heard")
+    assert "Eirik went vegetarian" in block()
+
+
+def test_a_guests_statement_found_in_earlier_conversations_stays_theirs(store):
+    # Piet (the lodger) said when his cruise leaves; the owner's question about "our" week finds
+    # it, marked as his: the model must not read it as the owner's own plan
+    from tatlock.memory import earlier
+    from tatlock.store.user_records import Author
+
+    first = store.create_conversation("room", "cli").id
+    store.add_message(
+        first, "user", "we now leave on 10 november for the cruise", Author("piet", "Piet")
+    )
+    later = store.create_conversation("room", "cli").id
+    block = earlier.said_before(
+        store,
+        "When do we leave for the cruise?",
+        conversation_id=later,
+        budget_tokens=4096,
+        told=False,
+    )
+    assert "(Piet said) we now leave on 10 november" in block

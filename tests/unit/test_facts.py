@@ -393,3 +393,18 @@ def test_the_acknowledgement_owns_up_only_to_a_further_ask(message, owns_up):
     said = as_answer("(noted: your thing is kept)", message)
     assert said.startswith("Very good, $sir: noted that your thing is kept.")
     assert ("went astray" in said) is owns_up
+
+
+def test_someone_elses_diet_said_in_passing_is_not_the_speakers():
+    # Dagny's month (tests/data/facts/facts_extract_month3.jsonl): "Eirik went vegetarian" was
+    # kept as the owner's diet; whose it is the extractor cannot tell, so it keeps none
+    from tatlock.memory import fact_rules
+    from tatlock.memory.fact_extract import extract
+
+    for before in fact_rules.OTHERS_DIET_EXAMPLES:
+        assert fact_rules._OTHERS_DIET.search(before), before
+    for before in fact_rules.OTHERS_DIET_NEAR_MISSES:
+        assert not fact_rules._OTHERS_DIET.search(before), before
+    said = "Any ideas for a quick dinner without meat? Eirik went vegetarian in the summer and I am running out of lentil ideas."
+    assert [h for h in extract(said) if h.attribute == "diet"] == []
+    assert [h.value for h in extract("I went vegetarian in January.")] == ["vegetarian"]
