@@ -126,3 +126,33 @@ def test_the_month_of_a_memorys_stamp_is_one_it_holds(answer, bad):
 )
 def test_an_emoji_asked_for_is_an_answer(question, answer, bad):
     assert withdrawn(answer, question) is bad
+
+
+# -- a form with labelled parts, asked for ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "question, answer, bad",
+    [
+        (
+            "Draft one FAQ entry for our bakery about gluten-free bread.",
+            "Q: Do you sell gluten-free bread?\nA: Yes, every Friday and Saturday.",
+            False,
+        ),
+        (
+            "Give me a trivia question about rivers, answer underneath",
+            "Q: Which river flows through Budapest?\nA: The Danube.",
+            False,
+        ),
+        (
+            "Role-play a job interview: ask me one question.",
+            'Interviewer: "Why do you want this role?"',
+            False,
+        ),
+        # no labelled form asked for: the model speaking as a script's parts
+        ("What's the date today?", "A: The latest local date and time is Thursday.", True),
+        ("Which river flows through Budapest?", "Q: Which river?\nA: The Danube.", True),
+    ],
+)
+def test_labels_of_a_form_asked_for_are_no_transcript(question, answer, bad):
+    assert withdrawn(answer, question) is bad

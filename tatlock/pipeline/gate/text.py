@@ -219,8 +219,12 @@ def _word_salad(text: str) -> bool:
     return bad >= 2
 
 
+# a question asking for lines spoken or a form with labelled parts (a quiz's "Question:" and
+# "Answer:", an FAQ's "Q:" and "A:"): labels in the answer are what was asked for
 _QUOTES = lazy(
-    r"\b(?:quote|quotation|line|lines|said|say|dialogue|script|scene|conversation|exchange)\b", re.I
+    r"\b(?:quote|quotation|line|lines|said|say|dialogue|script|scene|conversation|exchange|"
+    r"faq|faqs|q&a|quiz|trivia|flashcards?|riddle|interview)\b",
+    re.I,
 )
 _TOKEN = lazy(r"\S+")
 _NUMERIC = lazy(r"^[\W_]*[-+]?\d[\d.,:/%°-]*[\W_]*$")
