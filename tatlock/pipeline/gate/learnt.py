@@ -19,15 +19,14 @@ A test fails when it is stale against its data or its features.
 from __future__ import annotations
 
 import itertools
-import json
 import math
-import struct
 import sys
 import threading
 import unicodedata
 from array import array
 from pathlib import Path
 
+from tatlock.pipeline import modelfile
 from tatlock.pipeline.gate.brief import Context
 
 __all__ = ["MODEL_FILE", "Model", "features", "load", "read_model", "score", "write_model"]
@@ -258,41 +257,17 @@ class Model:
 
 def write_model(model: dict, path: Path) -> None:
     """Store a trained model (``features`` one name a line, ``weights`` float32 little-endian
-    bytes, ``bias``, ``withdraw``, ``meta``). Written beside the target and renamed over it."""
-    names = model["features"].encode("utf-8")
+    bytes, ``bias``, ``withdraw``, ``meta``) in the shipped layout (``pipeline/modelfile.py``)."""
     head = {k: v for k, v in model.items() if k not in ("features", "weights")}
-    header = json.dumps(head, separators=(",", ":"), sort_keys=True).encode("utf-8")
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_bytes(
-        b"".join(
-            (
-                MAGIC,
-                struct.pack("<I", len(header)),
-                header,
-                struct.pack("<I", len(names)),
-                names,
-                bytes(model["weights"]),
-            )
-        )
-    )
-    tmp.replace(path)
+    modelfile.write(path, MAGIC, head, model["features"], bytes(model["weights"]))
 
 
 def read_model(path: Path = MODEL_FILE) -> dict:
     """The model stored by ``write_model``; a file that is not one is a ValueError naming it."""
-    blob = path.read_bytes()
-    if not blob.startswith(MAGIC):
-        raise ValueError(f"{path.name} is not a gate model of this version (scripts/train_gate.py)")
-    try:
-        at = len(MAGIC)
-        (size,) = struct.unpack_from("<I", blob, at)
-        data = json.loads(blob[at + 4 : at + 4 + size].decode("utf-8"))
-        at += 4 + size
-        (size,) = struct.unpack_from("<I", blob, at)
-        data["features"] = blob[at + 4 : at + 4 + size].decode("utf-8")
-        data["weights"] = memoryview(blob)[at + 4 + size :]
-    except (struct.error, UnicodeDecodeError, ValueError) as exc:
-        raise ValueError(f"{path.name} is damaged ({exc})") from None
+    data, names, weights = modelfile.read(
+        path, MAGIC, "a gate model of this version (scripts/train_gate.py)"
+    )
+    data["features"], data["weights"] = names, weights
     return data
 
 

@@ -35,16 +35,15 @@ only informs the model's assessment.
 from __future__ import annotations
 
 import base64
-import json
 import math
 import re
-import struct
 import sys
 import threading
 from array import array
 from dataclasses import dataclass
 from pathlib import Path
 
+from tatlock.pipeline import modelfile
 from tatlock.pipeline.routing.examples import GUARDS, LABELS, OTHER, TOOLS
 
 __all__ = [
@@ -397,53 +396,27 @@ def write_model(model: dict, path: Path) -> None:
     is unchanged. Written beside the target and renamed over it: a failed write leaves the old file."""
     weights = model["weights"]
     weights = base64.b64decode(weights) if isinstance(weights, str) else bytes(weights)
-    names = model["features"].encode("utf-8")
     count = len(model["features"].split("\n")) if model["features"] else 0
     head = {k: v for k, v in model.items() if k not in ("features", "weights")}
     head["feature_count"] = count
     if len(weights) != 4 * count * len(model["labels"]):
         raise ValueError("the weights do not fit the features")
-    header = json.dumps(head, separators=(",", ":"), sort_keys=True).encode("utf-8")
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_bytes(
-        b"".join(
-            (
-                MAGIC,
-                struct.pack("<I", len(header)),
-                header,
-                struct.pack("<I", len(names)),
-                names,
-                weights,
-            )
-        )
-    )
-    tmp.replace(path)
+    modelfile.write(path, MAGIC, head, model["features"], weights)
 
 
 def read_model(path: Path = MODEL_FILE) -> dict:
     """The model stored by ``write_model``, as the dict ``Classifier`` takes (``weights`` as
     bytes). A file that is not one, or is cut short, is a ValueError naming it."""
-    blob = path.read_bytes()
-    if not blob.startswith(MAGIC):
-        raise ValueError(
-            f"{path.name} is not a route classifier of this version "
-            "(retrain with scripts/train_routes.py)"
-        )
+    data, names, weights = modelfile.read(
+        path, MAGIC, "a route classifier of this version (retrain with scripts/train_routes.py)"
+    )
     try:
-        at = len(MAGIC)
-        (size,) = struct.unpack_from("<I", blob, at)
-        data = json.loads(blob[at + 4 : at + 4 + size].decode("utf-8"))
-        at += 4 + size
-        (size,) = struct.unpack_from("<I", blob, at)
-        data["features"] = blob[at + 4 : at + 4 + size].decode("utf-8")
-        at += 4 + size
-        weights = memoryview(blob)[at:]
         expected = 4 * int(data.pop("feature_count")) * len(data["labels"])
-    except (struct.error, UnicodeDecodeError, ValueError, KeyError, TypeError) as exc:
+    except (ValueError, KeyError, TypeError) as exc:
         raise ValueError(f"{path.name} is damaged ({exc})") from None
     if len(weights) != expected:
         raise ValueError(f"{path.name} is damaged (the weights do not fit the features)")
-    data["weights"] = weights
+    data["features"], data["weights"] = names, weights
     return data
 
 
