@@ -27,6 +27,7 @@ import math
 import sys
 import time
 from array import array
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -154,18 +155,26 @@ def calibrated(z: list[float], ab: tuple[float, float]) -> list[float]:
     return [1 / (1 + math.exp(-max(-30.0, min(30.0, a * v + b)))) for v in z]
 
 
-def threshold_for(p: list[float], y: list[int], precision: float, floor: float = 0.5) -> float:
-    """The lowest score at which everything scored at or above it was ``precision`` precise;
-    never below ``floor``. 1.01 when no score is that precise."""
+def _lowest(
+    p: list[float], y: list[int], enough: Callable[[int, int], bool], floor: float
+) -> float:
+    """The lowest score at which everything scored at or above it passes ``enough(right, n)``;
+    never below ``floor``. 1.01 when none does."""
     pairs = sorted(zip(p, y, strict=True), reverse=True)
     best, hits = 1.01, 0
     for n, (score, label) in enumerate(pairs, 1):
         hits += label
         if score < floor:
             break
-        if hits / n >= precision and (n == len(pairs) or pairs[n][0] < score):
+        if (n == len(pairs) or pairs[n][0] < score) and enough(hits, n):
             best = score
     return best
+
+
+def threshold_for(p: list[float], y: list[int], precision: float, floor: float = 0.5) -> float:
+    """The lowest score at which everything scored at or above it was ``precision`` precise;
+    never below ``floor``. 1.01 when no score is that precise."""
+    return _lowest(p, y, lambda right, n: right / n >= precision, floor)
 
 
 def wilson_lower(right: int, n: int, z: float) -> float:
@@ -183,15 +192,7 @@ def threshold_sure(
     """The lowest score at which the precision of everything scored at or above it has a Wilson
     lower bound of ``target`` or more (so the threshold follows the weight of the evidence, not
     the highest-scored look-alike); never below ``floor``. 1.01 when none has."""
-    pairs = sorted(zip(p, y, strict=True), reverse=True)
-    best, hits = 1.01, 0
-    for n, (score, label) in enumerate(pairs, 1):
-        hits += label
-        if score < floor:
-            break
-        if (n == len(pairs) or pairs[n][0] < score) and wilson_lower(hits, n, z) >= target:
-            best = score
-    return best
+    return _lowest(p, y, lambda right, n: wilson_lower(right, n, z) >= target, floor)
 
 
 def measure(p: list[float], y: list[int], t: float) -> tuple[int, int, int]:
