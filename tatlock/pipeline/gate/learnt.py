@@ -28,6 +28,7 @@ from pathlib import Path
 
 from tatlock.pipeline import modelfile
 from tatlock.pipeline.gate.brief import Context
+from tatlock.pipeline.lexicon import WEEKDAYS as _WEEKDAYS
 
 __all__ = ["MODEL_FILE", "Model", "features", "load", "read_model", "score", "write_model"]
 
@@ -73,7 +74,6 @@ _EMPTY = frozenset(
     well yes no oh ah please thank thanks let know like love any anything else there here
     just all that's what's let's now today""".split()
 )
-_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _ACT = frozenset(
     """ordered booked sent added set scheduled cancelled canceled called emailed texted bought
     paid transferred deleted removed turned switched reminded saved created posted messaged
