@@ -22,7 +22,7 @@ from collections.abc import Collection
 
 from tatlock.memory import fact_words
 from tatlock.memory import search as memory_search
-from tatlock.memory.query import STOPWORDS
+from tatlock.memory.query import MONTHS, STOPWORDS, WEEKDAYS
 from tatlock.memory.tokens import Estimator
 from tatlock.memory.vectors import Semantic
 from tatlock.store.user import UserStore, Variable
@@ -161,9 +161,8 @@ def _relevant(sentences: list[str], want: set[str]) -> str:
 _NAME = re.compile(r"(?<![.!?]\s)(?<!^)(?<![.!?])\b([A-Z][a-z]{2,})\b")
 _NOT_NAMES = set(
     "I'm I've I'll I'd Is Are What When Where Who Which How Why Sir Madam Tatlock "
-    "Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February March April May "
-    "June July August September October November December Christmas Easter".split()
-)
+    "Christmas Easter".split()
+) | {w.title() for w in (*WEEKDAYS, *MONTHS)}
 
 
 def names(question: str) -> set[str]:

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from tatlock.memory import fact_words as W
+from tatlock.memory.query import WEEKDAYS
 
 MAX_VALUE = 120
 # attributes that hold several values at once: a new one adds to them (unless it corrects one)
@@ -46,7 +47,7 @@ PLACE = (
 )
 MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
 MONTH = rf"(?:{MONTHS}|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\b\.?"
-DAYNAMES = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+DAYNAMES = "|".join(WEEKDAYS)
 DAY = rf"(?:{DAYNAMES}|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)"
 ORD = r"\d{1,2}(?:st|nd|rd|th)?(?!\d)"  # "March 2027" is a month and a year, not March 20
 DATE = (

@@ -53,21 +53,19 @@ go make get take have feel like want know use come see look keep give find put t
 """.split()
 )
 
+# the calendar's names, once for the memory layer (the pipeline's are in pipeline/lexicon.py,
+# which this layer may not import)
+WEEKDAYS = tuple("monday tuesday wednesday thursday friday saturday sunday".split())
+MONTHS = tuple(
+    "january february march april may june july august september october november december".split()
+)
 _TIME_WORDS = frozenset(
     """
 yesterday today tonight tomorrow ago last next week weeks weekend month months year years
 day days morning evening night afternoon recently lately soon since
-monday tuesday wednesday thursday friday saturday sunday
-january february march april may june july august september october november december
 """.split()
-)
-_MONTHS = {
-    m: i
-    for i, m in enumerate(
-        "january february march april may june july august september october november december".split(),
-        1,
-    )
-}
+) | frozenset(WEEKDAYS + MONTHS)
+_MONTHS = {m: i for i, m in enumerate(MONTHS, 1)}
 _MONTHS.update({m[:3]: i for m, i in list(_MONTHS.items())})
 _MONTHS["sept"] = 9
 
